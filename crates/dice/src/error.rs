@@ -1,0 +1,110 @@
+//! Why a command gave no result, or could not be evaluated.
+
+use crate::source::DrawError;
+use std::ops::Range;
+
+/// A place in the input, as a byte range into the text the user typed.
+pub type Span = Range<usize>;
+
+/// Why a command could not be parsed, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct ParseError {
+    /// Byte range of the offending text in the original input.
+    pub span: Span,
+    /// What was wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What a parser found wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// Something other than what the grammar allows here.
+    #[error("unexpected {found}; expected {expected}")]
+    Unexpected {
+        /// What was found, in words (`'x'`, `end of command`).
+        found: String,
+        /// What would be right here.
+        expected: &'static str,
+    },
+    /// Text after a complete command, not separated by a space.
+    #[error("unexpected {found} after the command; a comment must be separated by a space")]
+    Trailing {
+        /// What was found.
+        found: String,
+    },
+    /// A comparison operator that means nothing (`!`, `=!=`...).
+    #[error("not a comparison operator; use one of = <> < <= > >=")]
+    BadOperator,
+    /// Dice where only numbers are allowed (a count, sides, target).
+    #[error("dice are not allowed in {0}; use a number there")]
+    DiceNotAllowed(&'static str),
+    /// The left side of a sum has no dice.
+    #[error("a dice roll needs at least one die, such as 2D6")]
+    NoDice,
+    /// Parentheses nested too deep.
+    #[error("parentheses nested too deep; at most {limit} levels")]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// Too many operators in one command.
+    #[error("expression too long; at most {limit} operators")]
+    TooLong {
+        /// The limit.
+        limit: usize,
+    },
+    /// A number too large for 64-bit arithmetic.
+    #[error("number too large; numbers are limited to {}", i64::MAX)]
+    NumberTooLarge,
+}
+
+/// Why evaluation could not give a result. Compatible servers answer these with
+/// HTTP 500 where BCDice raises, and 400 for [`EvalError::Unsupported`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// No command understood the input (BCDice gives no result). Carries the parse error
+    /// that got furthest, if some command recognised the start of the input.
+    #[error("unsupported command{}", .0.as_ref().map(|e| format!(": {e}")).unwrap_or_default())]
+    Unsupported(Option<ParseError>),
+    /// The input is empty or only whitespace.
+    #[error("empty command; type a command such as 2D6>=7")]
+    Empty,
+    /// More than 10,000 dice in one evaluation.
+    #[error("too many dice: at most {limit} dice may be drawn in one command")]
+    TooManyDice {
+        /// The limit.
+        limit: usize,
+    },
+    /// A division by zero where BCDice raises (B/R/U/TY numbers, Calc's rounding divisions).
+    #[error("division by zero")]
+    DivisionByZero,
+    /// A negative count of dice to keep or drop.
+    #[error("a keep/drop count cannot be negative")]
+    NegativeKeep,
+    /// A negative number of dice where BCDice raises (D66 sides, UpperDice).
+    #[error("a dice count cannot be negative here")]
+    NegativeCount,
+    /// An intermediate value left the 64-bit range.
+    #[error("arithmetic overflow: a value exceeds the 64-bit range")]
+    Overflow,
+    /// Some repetitions of a Repeat gave a result and others none (BCDice raises).
+    #[error("some repetitions gave no result")]
+    PartialRepeat,
+    /// Nested repeats would evaluate too many commands.
+    #[error("too many repetitions: nested repeats may evaluate at most {limit} commands")]
+    TooManyRepetitions {
+        /// The limit.
+        limit: usize,
+    },
+    /// The dice source refused a draw (scripted dice ran out or mismatched).
+    #[error("dice source: {0}")]
+    Draw(#[from] DrawError),
+}
+
+impl EvalError {
+    /// Whether this is a "no result" rather than an error.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, EvalError::Unsupported(_))
+    }
+}

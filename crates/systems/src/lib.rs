@@ -1,0 +1,87 @@
+//! taku's game systems: the [`GameSystem`] trait every system implements, one module
+//! directory per system, and the [`registry`] that lists them all once, sorted.
+//!
+//! The key design decision: a system is small. It names itself, lists its command
+//! prefixes, picks the [`Profile`] the common commands run with, and evaluates its own
+//! commands; everything shared lives in `taku-dice` as functions, not as trait knobs.
+//! Systems do no IO.
+
+pub mod conformance;
+pub mod dicebot;
+pub mod registry;
+pub mod sengensyou;
+pub mod srs;
+pub mod stellar_knights;
+
+pub use registry::{find, systems};
+
+use taku_dice::command::Eval;
+use taku_dice::{DiceSource, EvalError, Mode, Profile, RollResult, Roller, SystemHooks};
+
+/// A game system: its identity, its help, and its own commands.
+pub trait GameSystem: Send + Sync {
+    /// BCDice-style id (`DiceBot`, `SRS`), unique, case-sensitive.
+    fn id(&self) -> &'static str;
+    /// Display name.
+    fn name(&self) -> &'static str;
+    /// Sort key (kana reading), by which the registry lists systems.
+    fn sort_key(&self) -> &'static str;
+    /// Help text shown to users; its first line is the summary.
+    fn help(&self) -> &'static str;
+    /// Literal prefixes of the system's own commands, upper-case (`2D6`, `SGS`).
+    fn prefixes(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Settings of the common commands under this system.
+    fn profile(&self) -> &Profile {
+        &Profile::DEFAULT
+    }
+    /// Evaluates one of the system's own commands: `command` is preprocessed,
+    /// upper-cased and without its secret `S`. `Ok(None)` lets the common commands try.
+    fn eval_own(&self, _command: &str, _roller: &mut Roller<'_>) -> Eval {
+        Ok(None)
+    }
+}
+
+/// Adapts a [`GameSystem`] to the dice pipeline.
+struct Hooks<'a>(&'a dyn GameSystem);
+
+impl SystemHooks for Hooks<'_> {
+    fn profile(&self) -> &Profile {
+        self.0.profile()
+    }
+    fn prefixes(&self) -> &[&str] {
+        self.0.prefixes()
+    }
+    fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
+        self.0.eval_own(command, roller)
+    }
+}
+
+/// Evaluates one line under `system`.
+pub fn evaluate(
+    system: &dyn GameSystem,
+    input: &str,
+    source: &mut dyn DiceSource,
+    mode: Mode,
+) -> Result<RollResult, EvalError> {
+    taku_dice::evaluate(input, &Hooks(system), source, mode)
+}
+
+/// The regex source clients use to decide whether to send a line (spec §1.6).
+pub fn command_pattern(system: &dyn GameSystem) -> String {
+    const COMMON: &str = r"[+\-(]*(\d+|D\d+)|\d+B\d+|\d+T[YZ]\d+|C[+\-(]*\d+|choice|D66|(repeat|rep|x)\d+|\d+R\d+|\d+U\d+|BCDiceVersion";
+    let mut pattern = String::from("^S?(");
+    pattern.push_str(COMMON);
+    for p in system.prefixes() {
+        pattern.push('|');
+        pattern.push_str(p);
+    }
+    pattern.push(')');
+    pattern
+}
+
+/// The first line of a system's help.
+pub fn help_summary(system: &dyn GameSystem) -> &'static str {
+    system.help().lines().next().unwrap_or_default()
+}
