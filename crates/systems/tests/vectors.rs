@@ -13,22 +13,35 @@ fn vector_dirs() -> Vec<PathBuf> {
     ]
 }
 
+fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read vector folder {}: {e}", dir.display()));
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_toml(&path, out);
+        } else if path.extension().is_some_and(|x| x == "toml") {
+            out.push(path);
+        }
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
     for dir in vector_dirs() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read vector folder {}: {e}", dir.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
+        let mut files = Vec::new();
+        collect_toml(&dir, &mut files);
         files.sort();
+        assert!(!files.is_empty(), "no vector files under {}", dir.display());
         for file in files {
             let text = std::fs::read_to_string(&file).expect("vector file is readable");
             let stem = file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+                .strip_prefix(&dir)
+                .unwrap_or(&file)
+                .with_extension("")
+                .to_string_lossy()
+                .into_owned();
             let vectors = match parse_vectors(&text) {
                 Ok(v) => v,
                 Err(e) => {
