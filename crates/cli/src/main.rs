@@ -1,1 +1,61 @@
-fn main() {}
+//! `taku`: the command-line face of the engine.
+//!
+//! Subcommands: `roll` (evaluate commands, one-shot or line by line from stdin), `conform`
+//! (replay BCDice-format vectors), `systems`, and `help`. The key design decision: the CLI
+//! only parses flags and prints; every rule lives in the library crates.
+
+mod conform;
+mod render;
+mod roll;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// taku: a rules engine for tabletop RPGs, speaking BCDice's command language.
+#[derive(Debug, Parser)]
+#[command(name = "taku", version, about, long_about = None, disable_help_subcommand = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Evaluate a dice command (`-` reads one command per line from stdin).
+    Roll(roll::RollArgs),
+    /// Replay BCDice-format TOML test vectors and report every mismatch.
+    Conform(conform::ConformArgs),
+    /// List the game systems (id and name).
+    Systems,
+    /// Show a game system's help.
+    Help {
+        /// System id, as listed by `taku systems`.
+        id: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Roll(args) => roll::run(&args),
+        Command::Conform(args) => conform::run(&args),
+        Command::Systems => {
+            for s in taku_systems::systems() {
+                println!("{}\t{}", s.id(), s.name());
+            }
+            Ok(true)
+        }
+        Command::Help { id } => roll::system(&id).map(|s| {
+            println!("{} ({})\n\n{}", s.name(), s.id(), s.help());
+            true
+        }),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("taku: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `taku roll`.
+
+use crate::render;
+use anyhow::{Context, Result, bail};
+use std::io::{BufRead, Write};
+use taku_dice::{ChaChaSource, DiceSource, Mode, ScriptedDraw, ScriptedSource};
+use taku_systems::GameSystem;
+
+/// Arguments of `taku roll`.
+#[derive(Debug, clap::Args)]
+pub struct RollArgs {
+    /// Game system id (see `taku systems`).
+    #[arg(long, short, default_value = "DiceBot")]
+    system: String,
+    /// Seed the dice, for reproducible rolls.
+    #[arg(long, conflicts_with = "rands")]
+    seed: Option<u64>,
+    /// Script the dice: SIDES:VALUE pairs separated by commas, e.g. 6:4,6:1.
+    #[arg(long, value_name = "SIDES:VALUE,...")]
+    rands: Option<String>,
+    /// Read commands exactly as BCDice does (no full-width folding).
+    #[arg(long)]
+    strict: bool,
+    /// Print results as JSON (one object per line).
+    #[arg(long)]
+    json: bool,
+    /// The command, e.g. 2D6+4>=10, or - to read one command per line from stdin.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    command: Vec<String>,
+}
+
+/// Looks a system up by id, or lists the known ones.
+pub fn system(id: &str) -> Result<&'static dyn GameSystem> {
+    taku_systems::find(id).with_context(|| {
+        let known: Vec<&str> = taku_systems::systems().iter().map(|s| s.id()).collect();
+        format!(
+            "unknown game system '{id}'; known systems: {}",
+            known.join(", ")
+        )
+    })
+}
+
+/// Parses `6:4,6:1` into scripted draws.
+fn parse_rands(spec: &str) -> Result<Vec<ScriptedDraw>> {
+    spec.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|pair| {
+            let (sides, value) = pair.trim().split_once(':').with_context(|| {
+                format!("--rands entry '{pair}' is not SIDES:VALUE (e.g. 6:4)")
+            })?;
+            let sides: u32 = sides
+                .parse()
+                .with_context(|| format!("--rands: '{sides}' is not a number of sides"))?;
+            let value: u32 = value
+                .parse()
+                .with_context(|| format!("--rands: '{value}' is not a die value"))?;
+            if value == 0 || value > sides {
+                bail!("--rands: {value} is not a face of a d{sides}");
+            }
+            Ok(ScriptedDraw { sides, value })
+        })
+        .collect()
+}
+
+/// Runs `taku roll`. `Ok(false)` when a command gave no result.
+pub fn run(args: &RollArgs) -> Result<bool> {
+    let system = system(&args.system)?;
+    let mut source: Box<dyn DiceSource> = match (&args.rands, args.seed) {
+        (Some(spec), _) => Box::new(ScriptedSource::new(parse_rands(spec)?)),
+        (None, Some(seed)) => Box::new(ChaChaSource::from_seed(seed)),
+        (None, None) => Box::new(
+            ChaChaSource::from_os()
+                .context("cannot seed the dice from the operating system")?
+                .0,
+        ),
+    };
+    let mode = if args.strict { Mode::Strict } else { Mode::Normalize };
+
+    if args.command == ["-"] {
+        return batch(system, source.as_mut(), mode, args.json);
+    }
+    let input = args.command.join(" ");
+    let result = taku_systems::evaluate(system, &input, source.as_mut(), mode);
+    let mut out = std::io::stdout().lock();
+    match (&result, args.json) {
+        (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
+        (Ok(r), false) => writeln!(out, "{}", r.text)?,
+        (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
+        (Err(e), false) => eprint!("{}", render::error_report(&input, e, system)),
+    }
+    Ok(result.is_ok())
+}
+
+/// One command per stdin line, one result per stdout line, flushed as it goes.
+fn batch(
+    system: &dyn GameSystem,
+    source: &mut dyn DiceSource,
+    mode: Mode,
+    json: bool,
+) -> Result<bool> {
+    let stdin = std::io::stdin().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut all_ok = true;
+    for line in stdin.lines() {
+        let line = line.context("reading stdin")?;
+        let result = taku_systems::evaluate(system, &line, &mut *source, mode);
+        all_ok &= result.is_ok();
+        match (&result, json) {
+            (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
+            (Ok(r), false) => writeln!(out, "{}", r.text)?,
+            (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
+            (Err(e), false) => writeln!(out, "error: {e}")?,
+        }
+        out.flush()?;
+    }
+    Ok(all_ok)
+}
