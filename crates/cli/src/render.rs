@@ -45,7 +45,8 @@ pub fn error_report(input: &str, e: &EvalError, system: &dyn GameSystem) -> Stri
                 .map_or(input.len(), |i| line_start + i);
             let line = &input[line_start..line_end];
             let col = display_width(&input[line_start..p.span.start.min(line_end)]);
-            let width = display_width(&input[p.span.start.min(line_end)..p.span.end.min(line_end)]).max(1);
+            let width =
+                display_width(&input[p.span.start.min(line_end)..p.span.end.min(line_end)]).max(1);
             format!(
                 "error: {}\n  {line}\n  {}{}\n{} help: {}\n",
                 p.kind,

@@ -45,9 +45,10 @@ fn parse_rands(spec: &str) -> Result<Vec<ScriptedDraw>> {
     spec.split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|pair| {
-            let (sides, value) = pair.trim().split_once(':').with_context(|| {
-                format!("--rands entry '{pair}' is not SIDES:VALUE (e.g. 6:4)")
-            })?;
+            let (sides, value) = pair
+                .trim()
+                .split_once(':')
+                .with_context(|| format!("--rands entry '{pair}' is not SIDES:VALUE (e.g. 6:4)"))?;
             let sides: u32 = sides
                 .parse()
                 .with_context(|| format!("--rands: '{sides}' is not a number of sides"))?;
@@ -74,7 +75,11 @@ pub fn run(args: &RollArgs) -> Result<bool> {
                 .0,
         ),
     };
-    let mode = if args.strict { Mode::Strict } else { Mode::Normalize };
+    let mode = if args.strict {
+        Mode::Strict
+    } else {
+        Mode::Normalize
+    };
 
     if args.command == ["-"] {
         return batch(system, source.as_mut(), mode, args.json);

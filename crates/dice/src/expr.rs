@@ -156,7 +156,13 @@ fn at_term(c: &Cursor<'_>) -> bool {
 fn parse_dice(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
     if c.at_char('D') {
         c.bump();
-        if matches!(c.peek(), Some(Token { tok: Tok::Num(66), .. })) {
+        if matches!(
+            c.peek(),
+            Some(Token {
+                tok: Tok::Num(66),
+                ..
+            })
+        ) {
             // `D66` belongs to D66Dice, never to a sum.
             return Err(c.unexpected("sides other than a bare 66 (D66 is its own command)"));
         }
@@ -251,8 +257,7 @@ pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Parse
             if d.sides.as_ref().is_some_and(has_dice) {
                 return Err(bad("the number of sides"));
             }
-            if d
-                .filter
+            if d.filter
                 .as_ref()
                 .and_then(|f| f.count.as_ref())
                 .is_some_and(has_dice)
@@ -432,7 +437,10 @@ mod tests {
         assert_eq!(divide(5, 2, Rounding::Round), Ok(3));
         assert_eq!(divide(-5, 2, Rounding::Round), Ok(-3));
         assert_eq!(divide(7, 3, Rounding::Round), Ok(2));
-        assert_eq!(divide(i64::MIN, -1, Rounding::Floor), Err(ArithError::Overflow));
+        assert_eq!(
+            divide(i64::MIN, -1, Rounding::Floor),
+            Err(ArithError::Overflow)
+        );
         assert_eq!(
             divide(1, 0, Rounding::Floor),
             Err(ArithError::ZeroDivision { rounded: false })

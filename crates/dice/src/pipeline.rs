@@ -50,7 +50,9 @@ pub fn eval_raw(
 fn match_prefix<'a>(pre: &'a str, prefixes: &[&str]) -> Option<(bool, &'a str)> {
     let starts = |s: &str| {
         prefixes.iter().any(|p| {
-            s.len() >= p.len() && s.is_char_boundary(p.len()) && s[..p.len()].eq_ignore_ascii_case(p)
+            s.len() >= p.len()
+                && s.is_char_boundary(p.len())
+                && s[..p.len()].eq_ignore_ascii_case(p)
         })
     };
     if let Some(rest) = pre.strip_prefix('S')

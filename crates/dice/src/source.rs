@@ -225,9 +225,23 @@ mod tests {
     #[test]
     fn scripted_refuses_extra_draws_and_wrong_sides() {
         let mut s = ScriptedSource::new([ScriptedDraw { sides: 6, value: 3 }]);
-        assert_eq!(s.roll(10), Err(DrawError::SidesMismatch { index: 1, asked: 10, scripted: 6 }));
+        assert_eq!(
+            s.roll(10),
+            Err(DrawError::SidesMismatch {
+                index: 1,
+                asked: 10,
+                scripted: 6
+            })
+        );
         assert_eq!(s.roll(6), Ok(3));
-        assert_eq!(s.roll(6), Err(DrawError::Exhausted { index: 2, sides: 6, available: 1 }));
+        assert_eq!(
+            s.roll(6),
+            Err(DrawError::Exhausted {
+                index: 2,
+                sides: 6,
+                available: 1
+            })
+        );
     }
 
     #[test]

@@ -209,9 +209,15 @@ mod tests {
     fn options_sit_together_before_or_after_the_modifier() {
         // Spec §5.1.
         let a = p("2D6+1@11#3>=5").expect("options after the modifier");
-        assert_eq!((a.critical, a.fumble, a.modify_number), (Some(11), Some(3), 1));
+        assert_eq!(
+            (a.critical, a.fumble, a.modify_number),
+            (Some(11), Some(3), 1)
+        );
         let b = p("2D6#3@11+1>=5").expect("options before the modifier");
-        assert_eq!((b.critical, b.fumble, b.modify_number), (Some(11), Some(3), 1));
+        assert_eq!(
+            (b.critical, b.fumble, b.modify_number),
+            (Some(11), Some(3), 1)
+        );
         assert_eq!(p("2D6@11+1#3>=5"), None);
     }
 

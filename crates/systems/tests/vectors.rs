@@ -43,12 +43,18 @@ fn main() {
                 Ok(v) => v,
                 Err(e) => {
                     let msg = format!("{}: {e}", file.display());
-                    trials.push(Trial::test(format!("{stem}::parse"), move || Err(msg.into())));
+                    trials.push(Trial::test(format!("{stem}::parse"), move || {
+                        Err(msg.into())
+                    }));
                     continue;
                 }
             };
             for (i, v) in vectors.into_iter().enumerate() {
-                let name = format!("{stem}::{i:03} {} {}", v.game_system, v.input.replace('\n', "\\n"));
+                let name = format!(
+                    "{stem}::{i:03} {} {}",
+                    v.game_system,
+                    v.input.replace('\n', "\\n")
+                );
                 trials.push(Trial::test(name, move || {
                     check(&v).map_err(|m| {
                         Failed::from(format!(

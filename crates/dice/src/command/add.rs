@@ -80,7 +80,8 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         }
     }
 
-    let single_plain_die = matches!(&cmd.expr, Expr::Dice(d) if d.filter.is_none()) && dice_drawn <= 1;
+    let single_plain_die =
+        matches!(&cmd.expr, Expr::Dice(d) if d.filter.is_none()) && dice_drawn <= 1;
     let mut text = String::with_capacity(formula.len() + interim.len() + 24);
     text.push('(');
     text.push_str(&formula);
@@ -95,13 +96,7 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         text.push_str(SEP);
         text.push_str(Verdict::from(cmp.holds).text());
     }
-    let mut result = RollResult::new(
-        text,
-        Detail::Sum {
-            total,
-            comparison,
-        },
-    );
+    let mut result = RollResult::new(text, Detail::Sum { total, comparison });
     if let Some(cmp) = comparison {
         result = result.with_verdict(cmp.holds);
     }

@@ -24,9 +24,7 @@ pub fn parse(raw: &str) -> Option<Choice> {
         1
     } else {
         // Saturating: any count past the item limit is refused later anyway.
-        rest[..digits]
-            .parse::<usize>()
-            .unwrap_or(usize::MAX)
+        rest[..digits].parse::<usize>().unwrap_or(usize::MAX)
     };
     if count == 0 {
         return None;
@@ -41,7 +39,11 @@ pub fn parse(raw: &str) -> Option<Choice> {
     let raw_items: Vec<&str> = match style {
         ChoiceStyle::Space => body.split(is_ascii_ws).collect(),
         ChoiceStyle::Bracket | ChoiceStyle::Paren => {
-            let close = if style == ChoiceStyle::Bracket { ']' } else { ')' };
+            let close = if style == ChoiceStyle::Bracket {
+                ']'
+            } else {
+                ')'
+            };
             // Commas are searched through the whole rest of the line, closing characters only
             // in the last piece.
             let mut pieces: Vec<&str> = body.split(',').collect();

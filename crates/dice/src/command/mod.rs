@@ -79,9 +79,7 @@ pub fn join_values(out: &mut String, values: &[i64], sep: &str) {
 
 /// The first run of non-whitespace after leading ASCII whitespace, with its byte offset.
 pub fn first_token(raw: &str) -> (&str, usize) {
-    let start = raw
-        .find(|c: char| !is_ascii_ws(c))
-        .unwrap_or(raw.len());
+    let start = raw.find(|c: char| !is_ascii_ws(c)).unwrap_or(raw.len());
     let rest = &raw[start..];
     let len = rest.find(is_ascii_ws).unwrap_or(rest.len());
     (&rest[..len], start)
@@ -162,7 +160,9 @@ impl<'a> Line<'a> {
             Kind::Barabara => barabara::parse(&mut cursor())
                 .map(Command::Barabara)
                 .map_err(Some),
-            Kind::Tally => tally::parse(&mut cursor()).map(Command::Tally).map_err(Some),
+            Kind::Tally => tally::parse(&mut cursor())
+                .map(Command::Tally)
+                .map_err(Some),
             Kind::Calc => calc::parse(&mut cursor()).map(Command::Calc).map_err(Some),
             Kind::Choice => ok_or_none(choice::parse(self.raw).map(Command::Choice)),
             Kind::D66 => ok_or_none(d66::parse(self.token).map(Command::D66)),
@@ -170,7 +170,9 @@ impl<'a> Line<'a> {
             Kind::Reroll => reroll::parse(&mut cursor(), self.token)
                 .map(Command::Reroll)
                 .map_err(Some),
-            Kind::Upper => upper::parse(&mut cursor()).map(Command::Upper).map_err(Some),
+            Kind::Upper => upper::parse(&mut cursor())
+                .map(Command::Upper)
+                .map_err(Some),
             Kind::Version => ok_or_none(version::parse(self.token).then_some(Command::Version)),
         }
     }

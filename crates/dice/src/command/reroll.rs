@@ -13,7 +13,8 @@ use crate::roller::Roller;
 pub const MAX_GROUPS: usize = 10_000;
 
 /// The message for a missing or impossible reroll condition.
-pub const BAD_CONDITION: &str = "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。";
+pub const BAD_CONDITION: &str =
+    "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。";
 
 /// `["S"] groups ( "[" [CMP] add "]" [CMP add] | [CMP add] ["@" [CMP] add] )`
 pub fn parse(c: &mut Cursor<'_>, token: &str) -> Result<Reroll, ParseError> {
@@ -75,7 +76,8 @@ pub fn eval(cmd: &Reroll, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         .or(cmp.map(|(op, _)| op))
         .unwrap_or(CmpOp::Ge);
     let threshold = written.map(|(_, t)| t).or(cmp.map(|(_, t)| t));
-    let valid = threshold.is_some_and(|t| sizes.iter().all(|&(_, m)| condition_valid(reroll_op, t, m)));
+    let valid =
+        threshold.is_some_and(|t| sizes.iter().all(|&(_, m)| condition_valid(reroll_op, t, m)));
     let Some(threshold) = threshold.filter(|_| valid) else {
         let mut r = RollResult::new(format!("{}{SEP}{BAD_CONDITION}", cmd.raw), Detail::Message);
         r.secret = cmd.secret;
@@ -92,14 +94,19 @@ pub fn eval(cmd: &Reroll, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         if profile.sort_barabara_dice {
             dice.sort_unstable();
         }
-        let again = dice.iter().filter(|&&v| reroll_op.holds(v, threshold)).count();
+        let again = dice
+            .iter()
+            .filter(|&&v| reroll_op.holds(v, threshold))
+            .count();
         if again > 0 {
             queue.push_back((again as i64, m));
         }
         rolled.push(dice);
     }
     let values: Vec<i64> = rolled.iter().flatten().copied().collect();
-    let successes = cmp.map_or(0, |(op, t)| values.iter().filter(|&&v| op.holds(v, t)).count());
+    let successes = cmp.map_or(0, |(op, t)| {
+        values.iter().filter(|&&v| op.holds(v, t)).count()
+    });
 
     let mut text = String::from("(");
     groups::write(&mut text, &sizes, 'R');

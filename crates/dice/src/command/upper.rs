@@ -65,8 +65,12 @@ pub fn eval(cmd: &Upper, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
     let mut modifier = 0i64;
     for (minus, term) in &cmd.modifier {
         let v = eval_arith(term, rounding).map_err(arith_error)?;
-        modifier = if *minus { modifier.checked_sub(v) } else { modifier.checked_add(v) }
-            .ok_or(EvalError::Overflow)?;
+        modifier = if *minus {
+            modifier.checked_sub(v)
+        } else {
+            modifier.checked_add(v)
+        }
+        .ok_or(EvalError::Overflow)?;
     }
     let cmp = match &cmd.cmp {
         Some((op, t)) => Some((*op, eval_arith(t, rounding).map_err(arith_error)?)),

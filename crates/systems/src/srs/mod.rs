@@ -71,7 +71,10 @@ pub struct Check {
 /// Parses an SRS-style check with any of `notations`. `plain_falls_through`: a bare
 /// `2D6`/`2D6+m` with no options and no target is left to the common commands (SRS's own
 /// notation does this; aliases do not).
-pub fn parse_check(command: &str, notations: &[&str]) -> Result<Option<(Check, bool)>, taku_dice::EvalError> {
+pub fn parse_check(
+    command: &str,
+    notations: &[&str],
+) -> Result<Option<(Check, bool)>, taku_dice::EvalError> {
     let rounding = PROFILE.rounding;
     // Legacy form: everything before the last `[`, then `[c,f]` at the very end.
     if let Some(body) = command.strip_suffix(']')
@@ -133,7 +136,11 @@ fn legacy_bracket(inner: &str) -> Option<(Option<i64>, Option<i64>)> {
             return None;
         }
         // Saturate: a threshold past any sum behaves the same.
-        Some(Some(s.parse::<i64>().unwrap_or(if s.starts_with('-') { i64::MIN } else { i64::MAX })))
+        Some(Some(s.parse::<i64>().unwrap_or(if s.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        })))
     }
     match inner.split_once(',') {
         None => Some((number(inner)?, None)),
@@ -177,7 +184,10 @@ pub fn roll(check: &Check, roller: &mut Roller<'_>) -> Result<RollResult, taku_d
     text.push_str(&format!("[{},{}]", check.critical, check.fumble));
     text.push(')');
     let dice_text: Vec<String> = dice.iter().map(i64::to_string).collect();
-    text.push_str(&format!("{SEP}{sum}[{}]{m}{SEP}{total}", dice_text.join(",")));
+    text.push_str(&format!(
+        "{SEP}{sum}[{}]{m}{SEP}{total}",
+        dice_text.join(",")
+    ));
 
     let comparison = check.target.map(|t| Comparison {
         op: CmpOp::Ge,
