@@ -80,8 +80,8 @@ mod tests {
     fn folds_full_width_and_keeps_spans() {
         let f = fold("２Ｄ６＞＝１０　判定");
         assert_eq!(f.text, "2D6>=10 判定");
-        // `>=` starts at folded byte 3, which was the full-width `＞` at original byte 6.
-        assert_eq!(f.original_offset(3), 6);
+        // `>=` starts at folded byte 3, which was the full-width `＞` at original byte 9.
+        assert_eq!(f.original_offset(3), 9);
         assert_eq!(f.original_span(0..7), 0..21);
     }
 
