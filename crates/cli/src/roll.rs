@@ -24,8 +24,9 @@ pub struct RollArgs {
     /// Print results as JSON (one object per line).
     #[arg(long)]
     json: bool,
-    /// The command, e.g. 2D6+4>=10, or - to read one command per line from stdin.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    /// The command, e.g. 2D6+4>=10 (several words are joined by spaces), or - to read one
+    /// command per line from stdin. Put `--` before a command that starts with `-`.
+    #[arg(required = true, num_args = 1..)]
     command: Vec<String>,
 }
 

@@ -19,6 +19,7 @@ pub mod expr;
 pub mod lexer;
 pub mod normalize;
 pub mod pipeline;
+pub mod print;
 pub mod profile;
 pub mod result;
 pub mod roller;

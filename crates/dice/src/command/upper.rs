@@ -144,7 +144,10 @@ pub fn eval(cmd: &Upper, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
             }
         }
         None => {
-            let max = sums.iter().max().map(|m| m.saturating_add(modifier));
+            let max = match sums.iter().max() {
+                Some(m) => Some(m.checked_add(modifier).ok_or(EvalError::Overflow)?),
+                None => None,
+            };
             let total = sums
                 .iter()
                 .try_fold(modifier, |acc, &s| acc.checked_add(s))

@@ -6,7 +6,7 @@
 use crate::GameSystem;
 use taku_dice::command::{Eval, SEP};
 use taku_dice::system_command::{self, CommandSpec, format_modifier};
-use taku_dice::{Detail, Profile, RollResult, Roller};
+use taku_dice::{Detail, EvalError, Profile, RollResult, Roller};
 
 /// A raw total at or above this is a critical.
 pub const CRITICAL_AT: i64 = 16;
@@ -52,7 +52,7 @@ impl GameSystem for Sengensyou {
         let m = cmd.modify_number;
         let dice = roller.roll_group(3, 6)?;
         let raw: i64 = dice.iter().sum();
-        let total = raw.saturating_add(m);
+        let total = raw.checked_add(m).ok_or(EvalError::Overflow)?;
         let shown: Vec<String> = dice.iter().map(i64::to_string).collect();
         let fm = format_modifier(m);
         let mut text = format!("(3D6{fm}){SEP}{raw}[{}]", shown.join(","));

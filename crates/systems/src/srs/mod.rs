@@ -174,7 +174,9 @@ pub fn roll(check: &Check, roller: &mut Roller<'_>) -> Result<RollResult, taku_d
     let mut dice = roller.roll_group(2, 6)?;
     dice.sort_unstable();
     let sum: i64 = dice.iter().sum();
-    let total = sum.saturating_add(check.modifier);
+    let total = sum
+        .checked_add(check.modifier)
+        .ok_or(taku_dice::EvalError::Overflow)?;
     let m = format_modifier(check.modifier);
 
     let mut text = format!("(2D6{m}");
