@@ -25,6 +25,16 @@ pub enum CmpOp {
 impl CmpOp {
     /// Normalises a run of `<`, `>`, `!`, `=` as BCDice does; `None` if it means nothing.
     pub fn from_run(run: &str) -> Option<CmpOp> {
+        // The usual spellings first; the rules below give the same answer for them.
+        match run {
+            ">=" => return Some(CmpOp::Ge),
+            "<=" => return Some(CmpOp::Le),
+            "=" | "==" => return Some(CmpOp::Eq),
+            ">" => return Some(CmpOp::Gt),
+            "<" => return Some(CmpOp::Lt),
+            "<>" | "!=" => return Some(CmpOp::Ne),
+            _ => {}
+        }
         if run.contains("<=") || run.contains("=<") {
             Some(CmpOp::Le)
         } else if run.contains(">=") || run.contains("=>") {

@@ -29,7 +29,7 @@ impl Grammar {
 }
 
 /// `add := mul { ("+"|"-") mul }`
-pub fn parse_add(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
+pub fn parse_add(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>> {
     let mut lhs = parse_mul(c, g)?;
     loop {
         let here = c.here();
@@ -51,7 +51,7 @@ pub fn parse_add(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
 }
 
 /// `mul := unary { "*" unary | "/" unary [F|U|C|R] }`
-pub fn parse_mul(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
+pub fn parse_mul(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>> {
     let mut lhs = parse_unary(c, g)?;
     loop {
         let here = c.here();
@@ -87,7 +87,7 @@ fn parse_round(c: &mut Cursor<'_>) -> DivRound {
 }
 
 /// `unary := "+" unary | "-" unary | dice-or-term`
-pub fn parse_unary(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
+pub fn parse_unary(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>> {
     // Iterative, so a line of ten thousand signs cannot exhaust the stack.
     let mut minuses = 0usize;
     loop {
@@ -115,7 +115,7 @@ pub fn parse_unary(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
 }
 
 /// `term := "(" add ")" | NUMBER`
-pub fn parse_term(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
+pub fn parse_term(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>> {
     match c.peek() {
         Some(Token {
             tok: Tok::Num(n), ..
@@ -153,7 +153,7 @@ fn at_term(c: &Cursor<'_>) -> bool {
 }
 
 /// AddDice's dice rule (spec §3.1): `NdM`, `Nd`, `NdM` + filter, `dM` + filter, or a term.
-fn parse_dice(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
+fn parse_dice(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>> {
     if c.at_char('D') {
         c.bump();
         if matches!(
@@ -192,7 +192,7 @@ fn parse_dice(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, ParseError> {
 }
 
 /// `filter := ("KH"|"KL"|"DH"|"DL") [term] | "MAX" | "MIN"`
-fn parse_filter(c: &mut Cursor<'_>, g: Grammar) -> Result<Option<Filter>, ParseError> {
+fn parse_filter(c: &mut Cursor<'_>, g: Grammar) -> Result<Option<Filter>, Box<ParseError>> {
     for (word, kind) in [
         ("KH", FilterKind::KeepHighest),
         ("KL", FilterKind::KeepLowest),
@@ -238,11 +238,11 @@ pub fn has_dice(e: &Expr) -> bool {
 }
 
 /// Checks AddDice's static rule: counts, sides and filter counts hold no dice.
-pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), ParseError> {
-    let bad = |what| ParseError {
+pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<ParseError>> {
+    let bad = |what| Box::new(ParseError {
         span: span.clone(),
         kind: ParseErrorKind::DiceNotAllowed(what),
-    };
+    });
     match e {
         Expr::Num(_) => Ok(()),
         Expr::Paren(x) | Expr::Neg(x) => check_dice_terms(x, span),

@@ -28,7 +28,7 @@ pub struct Token {
 /// Splits `text` into tokens; spans are offset by `base`.
 pub fn lex(text: &str, base: usize) -> Vec<Token> {
     let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(text.len());
+    let mut out = Vec::with_capacity(text.len().min(64));
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -101,13 +101,13 @@ impl<'t> Cursor<'t> {
     }
 
     /// Enters a parenthesis opened at `span`; too deep a nesting is an error.
-    pub fn enter(&mut self, span: Span) -> Result<(), ParseError> {
+    pub fn enter(&mut self, span: Span) -> Result<(), Box<ParseError>> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return Err(ParseError {
+            return Err(Box::new(ParseError {
                 span,
                 kind: ParseErrorKind::TooDeep { limit: MAX_NESTING },
-            });
+            }));
         }
         Ok(())
     }
@@ -118,15 +118,15 @@ impl<'t> Cursor<'t> {
     }
 
     /// Counts an operator at `span`; too many is an error.
-    pub fn count_operator(&mut self, span: Span) -> Result<(), ParseError> {
+    pub fn count_operator(&mut self, span: Span) -> Result<(), Box<ParseError>> {
         self.operators += 1;
         if self.operators > MAX_OPERATORS {
-            return Err(ParseError {
+            return Err(Box::new(ParseError {
                 span,
                 kind: ParseErrorKind::TooLong {
                     limit: MAX_OPERATORS,
                 },
-            });
+            }));
         }
         Ok(())
     }
@@ -197,8 +197,8 @@ impl<'t> Cursor<'t> {
     }
 
     /// An error at the next token saying what was expected.
-    pub fn unexpected(&self, expected: &'static str) -> ParseError {
-        match self.peek() {
+    pub fn unexpected(&self, expected: &'static str) -> Box<ParseError> {
+        Box::new(match self.peek() {
             Some(Token {
                 tok: Tok::NumTooLarge,
                 span,
@@ -213,24 +213,24 @@ impl<'t> Cursor<'t> {
                     expected,
                 },
             },
-        }
+        })
     }
 
     /// Fails unless every token was consumed.
-    pub fn finish(&self) -> Result<(), ParseError> {
+    pub fn finish(&self) -> Result<(), Box<ParseError>> {
         if self.at_end() {
             return Ok(());
         }
-        Err(ParseError {
+        Err(Box::new(ParseError {
             span: self.here(),
             kind: ParseErrorKind::Trailing {
                 found: self.describe_next(),
             },
-        })
+        }))
     }
 
     /// Consumes a comparison operator, if next; an operator that means nothing is an error.
-    pub fn eat_cmp(&mut self) -> Result<Option<CmpOp>, ParseError> {
+    pub fn eat_cmp(&mut self) -> Result<Option<CmpOp>, Box<ParseError>> {
         match self.peek() {
             Some(Token {
                 tok: Tok::Cmp(op), ..
@@ -239,10 +239,10 @@ impl<'t> Cursor<'t> {
                 self.pos += 1;
                 match op {
                     Some(op) => Ok(Some(*op)),
-                    None => Err(ParseError {
+                    None => Err(Box::new(ParseError {
                         span,
                         kind: ParseErrorKind::BadOperator,
-                    }),
+                    })),
                 }
             }
             _ => Ok(None),

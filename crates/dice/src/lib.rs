@@ -25,6 +25,7 @@ pub mod result;
 pub mod roller;
 pub mod source;
 pub mod system_command;
+pub mod text;
 
 pub use error::{EvalError, ParseError, ParseErrorKind, Span};
 pub use pipeline::SystemHooks;

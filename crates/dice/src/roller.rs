@@ -28,7 +28,7 @@ impl<'s> Roller<'s> {
     pub fn new(source: &'s mut dyn DiceSource) -> Self {
         Self {
             source,
-            log: Vec::new(),
+            log: Vec::with_capacity(8),
             repetitions: 0,
         }
     }
@@ -69,7 +69,11 @@ impl<'s> Roller<'s> {
         if !(1..=MAX_DICE_PER_GROUP).contains(&count) {
             return Ok(Vec::new());
         }
-        (0..count).map(|_| self.roll_once(sides)).collect()
+        let mut dice = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            dice.push(self.roll_once(sides)?);
+        }
+        Ok(dice)
     }
 
     /// A 0-based index into `len` items.

@@ -13,15 +13,15 @@ use crate::result::{Comparison, Detail, RollResult};
 use crate::roller::Roller;
 
 /// `command := ["S"] add [CMP_OP (add | "?")]`
-pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, ParseError> {
+pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, Box<ParseError>> {
     let secret = c.eat_char('S');
     let expr_span = c.here();
     let expr = parse_add(c, Grammar::ADD_DICE)?;
     if !has_dice(&expr) {
-        return Err(ParseError {
+        return Err(Box::new(ParseError {
             span: expr_span.start..c.here().start,
             kind: ParseErrorKind::NoDice,
-        });
+        }));
     }
     check_dice_terms(&expr, &(expr_span.start..c.here().start))?;
     let cmp = match c.eat_cmp()? {
@@ -33,10 +33,10 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, ParseError> {
                 let target_span = c.here();
                 let target = parse_add(c, Grammar::ADD_DICE)?;
                 if has_dice(&target) {
-                    return Err(ParseError {
+                    return Err(Box::new(ParseError {
                         span: target_span.start..c.here().start,
                         kind: ParseErrorKind::DiceNotAllowed("a target"),
-                    });
+                    }));
                 }
                 Some((op, Target::Value(target)))
             }
@@ -48,16 +48,19 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, ParseError> {
 
 /// Rolls and prints an AddDice command.
 pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
+    // The formula is written straight into the result text; the interim part beside it.
+    let mut formula = String::with_capacity(96);
+    formula.push('(');
     let mut w = Walker {
         profile,
         roller,
-        formula: String::with_capacity(32),
-        interim: String::with_capacity(32),
+        formula,
+        interim: String::with_capacity(48),
         dice_drawn: 0,
     };
     let total = w.walk(&cmd.expr)?;
     let Walker {
-        mut formula,
+        formula: mut text,
         interim,
         dice_drawn,
         ..
@@ -65,12 +68,12 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
 
     let mut comparison = None;
     if let Some((op, target)) = &cmd.cmp {
-        formula.push_str(op.as_str());
+        text.push_str(op.as_str());
         match target {
-            Target::Unknown => formula.push('?'),
+            Target::Unknown => text.push('?'),
             Target::Value(t) => {
                 let t = eval_arith_zero_is_one(t, profile.rounding).map_err(arith_error)?;
-                push_num(&mut formula, t);
+                push_num(&mut text, t);
                 comparison = Some(Comparison {
                     op: *op,
                     target: t,
@@ -82,9 +85,6 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
 
     let single_plain_die =
         matches!(&cmd.expr, Expr::Dice(d) if d.filter.is_none()) && dice_drawn <= 1;
-    let mut text = String::with_capacity(formula.len() + interim.len() + 24);
-    text.push('(');
-    text.push_str(&formula);
     text.push(')');
     if !single_plain_die {
         text.push_str(SEP);
@@ -104,10 +104,7 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
     Ok(Some(result))
 }
 
-fn push_num(out: &mut String, n: i64) {
-    use std::fmt::Write;
-    let _ = write!(out, "{n}");
-}
+use crate::text::push_int as push_num;
 
 /// Evaluates a sum left to right, printing the formula and the interim text as it goes.
 struct Walker<'a, 'r, 's> {

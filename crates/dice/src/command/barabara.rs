@@ -10,7 +10,7 @@ use crate::result::{Detail, RollResult};
 use crate::roller::Roller;
 
 /// `command := ["S"] group {"+" group} [CMP_OP add]`
-pub fn parse(c: &mut Cursor<'_>) -> Result<Barabara, ParseError> {
+pub fn parse(c: &mut Cursor<'_>) -> Result<Barabara, Box<ParseError>> {
     let secret = c.eat_char('S');
     let groups = groups::parse(c, 'B')?;
     let cmp = match c.eat_cmp()? {

@@ -12,7 +12,7 @@ use crate::result::{Detail, RollResult};
 pub const ZERO_DIVISION: &str = "ゼロ除算が発生したため計算できませんでした";
 
 /// `command := ["S"] "C" add`
-pub fn parse(c: &mut Cursor<'_>) -> Result<Calc, ParseError> {
+pub fn parse(c: &mut Cursor<'_>) -> Result<Calc, Box<ParseError>> {
     let secret = c.eat_char('S');
     if !c.eat_char('C') {
         return Err(c.unexpected("'C' (as in C(1+2))"));

@@ -55,7 +55,8 @@ pub fn parse(raw: &str) -> Option<Choice> {
     };
     let items: Vec<String> = raw_items
         .into_iter()
-        .map(|s| s.trim_matches(is_ascii_ws))
+        // Ruby's `strip`: ASCII whitespace and NUL at both ends.
+        .map(|s| s.trim_matches(|c| is_ascii_ws(c) || c == '\0'))
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect();

@@ -8,7 +8,7 @@ use crate::profile::Rounding;
 
 /// `groups := group {"+" group}`, `group := term LETTER term`. A `+` not followed by a whole
 /// group is left unconsumed (UpperDice's modifier starts there).
-pub fn parse(c: &mut Cursor<'_>, letter: char) -> Result<Vec<DiceGroup>, ParseError> {
+pub fn parse(c: &mut Cursor<'_>, letter: char) -> Result<Vec<DiceGroup>, Box<ParseError>> {
     let mut groups = vec![parse_one(c, letter)?];
     loop {
         let mark = c.mark();
@@ -25,7 +25,7 @@ pub fn parse(c: &mut Cursor<'_>, letter: char) -> Result<Vec<DiceGroup>, ParseEr
     }
 }
 
-fn parse_one(c: &mut Cursor<'_>, letter: char) -> Result<DiceGroup, ParseError> {
+fn parse_one(c: &mut Cursor<'_>, letter: char) -> Result<DiceGroup, Box<ParseError>> {
     let count = parse_term(c, Grammar::ARITHMETIC)?;
     if !c.eat_char(letter) {
         return Err(c.unexpected(match letter {

@@ -66,16 +66,7 @@ pub fn arith_error(e: ArithError) -> EvalError {
     }
 }
 
-/// Writes values joined by `sep`.
-pub fn join_values(out: &mut String, values: &[i64], sep: &str) {
-    use std::fmt::Write;
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push_str(sep);
-        }
-        let _ = write!(out, "{v}");
-    }
-}
+pub use crate::text::push_joined as join_values;
 
 /// The first run of non-whitespace after leading ASCII whitespace, with its byte offset.
 pub fn first_token(raw: &str) -> (&str, usize) {
@@ -156,23 +147,23 @@ impl<'a> Line<'a> {
         let cursor = || Cursor::new(&self.toks, end);
         let ok_or_none = |c: Option<Command>| c.ok_or(None);
         match kind {
-            Kind::AddDice => add::parse(&mut cursor()).map(Command::Add).map_err(Some),
+            Kind::AddDice => add::parse(&mut cursor()).map(Command::Add).map_err(|e| Some(*e)),
             Kind::Barabara => barabara::parse(&mut cursor())
                 .map(Command::Barabara)
-                .map_err(Some),
+                .map_err(|e| Some(*e)),
             Kind::Tally => tally::parse(&mut cursor())
                 .map(Command::Tally)
-                .map_err(Some),
-            Kind::Calc => calc::parse(&mut cursor()).map(Command::Calc).map_err(Some),
+                .map_err(|e| Some(*e)),
+            Kind::Calc => calc::parse(&mut cursor()).map(Command::Calc).map_err(|e| Some(*e)),
             Kind::Choice => ok_or_none(choice::parse(self.raw).map(Command::Choice)),
             Kind::D66 => ok_or_none(d66::parse(self.token).map(Command::D66)),
             Kind::Repeat => ok_or_none(repeat::parse(self.raw).map(Command::Repeat)),
             Kind::Reroll => reroll::parse(&mut cursor(), self.token)
                 .map(Command::Reroll)
-                .map_err(Some),
+                .map_err(|e| Some(*e)),
             Kind::Upper => upper::parse(&mut cursor())
                 .map(Command::Upper)
-                .map_err(Some),
+                .map_err(|e| Some(*e)),
             Kind::Version => ok_or_none(version::parse(self.token).then_some(Command::Version)),
         }
     }

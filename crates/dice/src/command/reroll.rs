@@ -17,7 +17,7 @@ pub const BAD_CONDITION: &str =
     "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。";
 
 /// `["S"] groups ( "[" [CMP] add "]" [CMP add] | [CMP add] ["@" [CMP] add] )`
-pub fn parse(c: &mut Cursor<'_>, token: &str) -> Result<Reroll, ParseError> {
+pub fn parse(c: &mut Cursor<'_>, token: &str) -> Result<Reroll, Box<ParseError>> {
     let secret = c.eat_char('S');
     let groups = groups::parse(c, 'R')?;
     let mut reroll = None;

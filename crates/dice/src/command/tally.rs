@@ -13,7 +13,7 @@ use crate::roller::Roller;
 pub const MAX_TALLY_SIDES: i64 = 20;
 
 /// `command := ["S"] term "T" ("Y"|"Z") term`
-pub fn parse(c: &mut Cursor<'_>) -> Result<Tally, ParseError> {
+pub fn parse(c: &mut Cursor<'_>) -> Result<Tally, Box<ParseError>> {
     let secret = c.eat_char('S');
     let count = parse_term(c, Grammar::ARITHMETIC)?;
     if !c.eat_char('T') {

@@ -11,7 +11,7 @@ use crate::roller::Roller;
 use crate::system_command::format_modifier;
 
 /// `["S"] groups ["[" add "]"] [modifier] [CMP add] ["@" add]`, not both `[…]` and `@`.
-pub fn parse(c: &mut Cursor<'_>) -> Result<Upper, ParseError> {
+pub fn parse(c: &mut Cursor<'_>) -> Result<Upper, Box<ParseError>> {
     let secret = c.eat_char('S');
     let groups = groups::parse(c, 'U')?;
     let mut threshold = None;
