@@ -176,8 +176,8 @@ impl Display for Choice {
             write!(f, "{}", self.count)?;
         }
         match self.style {
-            ChoiceStyle::Bracket => write!(f, "[{}]", self.items),
-            ChoiceStyle::Paren => write!(f, "({})", self.items),
+            ChoiceStyle::Bracket => enclosed(f, &self.items, '[', ']'),
+            ChoiceStyle::Paren => enclosed(f, &self.items, '(', ')'),
             ChoiceStyle::Space => {
                 f.write_str(" ")?;
                 choice_items(f, &self.items, " ")
@@ -293,6 +293,20 @@ fn choice_items(f: &mut Formatter<'_>, items: &ChoiceItems, sep: &str) -> fmt::R
     }
 }
 
+/// Items between `open` and `close`. The parser looks for `close` only after the last
+/// comma, so an item holding `close` (`choice[a]b,c]` has `a]b`) may stand anywhere but
+/// last; when the last one holds it, a trailing comma puts an empty item, which the parser
+/// drops, after it.
+fn enclosed(f: &mut Formatter<'_>, items: &ChoiceItems, open: char, close: char) -> fmt::Result {
+    write!(f, "{open}{items}")?;
+    if let ChoiceItems::List(v) = items
+        && v.last().is_some_and(|last| last.contains(close))
+    {
+        f.write_str(",")?;
+    }
+    write!(f, "{close}")
+}
+
 /// Whether `r.raw`, parsed as a reroll, is `r` itself.
 fn raw_spells(r: &Reroll) -> bool {
     let toks = crate::lexer::lex(&r.raw, 0);
@@ -377,6 +391,9 @@ mod tests {
         prints_as("choice 01-06", "choice 1-6");
         prints_as("choice(a-f)", "choice(a-f)");
         prints_as("choice[a]b,c]", "choice[a]b,c]");
+        // Found by fuzzing: the last piece is empty, so the last item holds the `]`.
+        prints_as("choice[a,b]c,]", "choice[a,b]c,]");
+        prints_as("choice(a,b)c, ) d", "choice(a,b)c,)");
         prints_as(
             "choice1000[1-99999999999999999999]",
             "choice1000[1-18446744073709551615]",
