@@ -25,10 +25,13 @@ pub struct Token {
     pub span: Span,
 }
 
+/// Tokens of one command; short commands (the common case) stay on the stack.
+pub type Tokens = smallvec::SmallVec<[Token; 16]>;
+
 /// Splits `text` into tokens; spans are offset by `base`.
-pub fn lex(text: &str, base: usize) -> Vec<Token> {
+pub fn lex(text: &str, base: usize) -> Tokens {
     let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(text.len().min(64));
+    let mut out = Tokens::new();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];

@@ -13,6 +13,9 @@ pub const MAX_DICE_PER_GROUP: i64 = 200;
 /// Most sides of a die; a larger die draws nothing and counts as 0.
 pub const MAX_SIDES: i64 = 10_000;
 
+/// The dice of one group; small groups (the common case) need no allocation.
+pub type Dice = smallvec::SmallVec<[i64; 12]>;
+
 /// Draws dice for one evaluation and records each draw.
 pub struct Roller<'s> {
     source: &'s mut dyn DiceSource,
@@ -61,15 +64,15 @@ impl<'s> Roller<'s> {
 
     /// Draws `count` dice of `sides`. More than [`MAX_DRAWS`] in the evaluation is an error;
     /// a count outside `1..=200` draws nothing.
-    pub fn roll_group(&mut self, count: i64, sides: i64) -> Result<Vec<i64>, EvalError> {
+    pub fn roll_group(&mut self, count: i64, sides: i64) -> Result<Dice, EvalError> {
         let logged = i64::try_from(self.log.len()).unwrap_or(i64::MAX);
         if logged.saturating_add(count) > MAX_DRAWS as i64 {
             return Err(EvalError::TooManyDice { limit: MAX_DRAWS });
         }
         if !(1..=MAX_DICE_PER_GROUP).contains(&count) {
-            return Ok(Vec::new());
+            return Ok(Dice::new());
         }
-        let mut dice = Vec::with_capacity(count as usize);
+        let mut dice = Dice::with_capacity(count as usize);
         for _ in 0..count {
             dice.push(self.roll_once(sides)?);
         }

@@ -185,7 +185,7 @@ impl Walker<'_, '_, '_> {
             if count < 0 {
                 return Err(EvalError::NegativeCount);
             }
-            let mut v = Vec::new();
+            let mut v = crate::roller::Dice::new();
             for _ in 0..count {
                 v.push(self.roller.roll_d66(self.profile.d66_order)?);
             }

@@ -70,10 +70,21 @@ pub use crate::text::push_joined as join_values;
 
 /// The first run of non-whitespace after leading ASCII whitespace, with its byte offset.
 pub fn first_token(raw: &str) -> (&str, usize) {
-    let start = raw.find(|c: char| !is_ascii_ws(c)).unwrap_or(raw.len());
-    let rest = &raw[start..];
-    let len = rest.find(is_ascii_ws).unwrap_or(rest.len());
-    (&rest[..len], start)
+    // Byte scan: the whitespace bytes are ASCII, and no byte of a multi-byte character is.
+    let bytes = raw.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| !is_ascii_ws_byte(b))
+        .unwrap_or(bytes.len());
+    let len = bytes[start..]
+        .iter()
+        .position(|&b| is_ascii_ws_byte(b))
+        .unwrap_or(bytes.len() - start);
+    (&raw[start..start + len], start)
+}
+
+fn is_ascii_ws_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 /// BCDice's whitespace: space, TAB, LF, VT, FF, CR.
@@ -125,7 +136,7 @@ pub struct Line<'a> {
     raw: &'a str,
     token: &'a str,
     offset: usize,
-    toks: Vec<crate::lexer::Token>,
+    toks: crate::lexer::Tokens,
 }
 
 impl<'a> Line<'a> {

@@ -85,7 +85,7 @@ pub fn eval(cmd: &Reroll, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
     };
 
     let mut queue: std::collections::VecDeque<(i64, i64)> = sizes.iter().copied().collect();
-    let mut rolled: Vec<Vec<i64>> = Vec::new();
+    let mut rolled: Vec<crate::roller::Dice> = Vec::new();
     while let Some((n, m)) = queue.pop_front() {
         if rolled.len() >= MAX_GROUPS {
             break;
