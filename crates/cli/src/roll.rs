@@ -97,19 +97,28 @@ pub fn run(args: &RollArgs) -> Result<bool> {
     Ok(result.is_ok())
 }
 
-/// One command per stdin line, one result per stdout line, flushed as it goes.
+/// One command per stdin line, one result per stdout line. Output is flushed whenever no
+/// more input is waiting, so an interactive caller sees each result at once while a piped
+/// batch is written in large blocks.
 fn batch(
     system: &dyn GameSystem,
     source: &mut dyn DiceSource,
     mode: Mode,
     json: bool,
 ) -> Result<bool> {
-    let stdin = std::io::stdin().lock();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let mut all_ok = true;
-    for line in stdin.lines() {
-        let line = line.context("reading stdin")?;
-        let result = taku_systems::evaluate(system, &line, &mut *source, mode);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if stdin.read_until(b'\n', &mut buf).context("reading stdin")? == 0 {
+            break;
+        }
+        let raw = String::from_utf8_lossy(&buf);
+        let line = raw.strip_suffix('\n').unwrap_or(&raw);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let result = taku_systems::evaluate(system, line, &mut *source, mode);
         all_ok &= result.is_ok();
         match (&result, json) {
             (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
@@ -117,7 +126,10 @@ fn batch(
             (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
             (Err(e), false) => writeln!(out, "error: {e}")?,
         }
-        out.flush()?;
+        if stdin.buffer().is_empty() {
+            out.flush()?;
+        }
     }
+    out.flush()?;
     Ok(all_ok)
 }
