@@ -12,9 +12,10 @@
 //! letter, a threshold's brackets, a choice's separators belong to the command around
 //! them), so only the commands print them.
 //!
-//! The one exception to canonical text is [`Reroll`], whose tree keeps its first token as
-//! typed ([`Reroll::raw`]); printing anything else would parse to a different `raw`, so a
-//! reroll prints that token verbatim whenever it still spells the same command.
+//! Text the tree keeps as typed prints as typed: a [`Repeat`]'s keyword and body, a
+//! [`Choice`]'s items, and a [`Reroll`]'s whole first token ([`Reroll::raw`]). For a reroll
+//! that means printing the token verbatim whenever it still spells the same command, since
+//! any other spelling would parse to a different `raw`.
 
 use std::fmt::{self, Display, Formatter};
 
