@@ -239,10 +239,12 @@ pub fn has_dice(e: &Expr) -> bool {
 
 /// Checks AddDice's static rule: counts, sides and filter counts hold no dice.
 pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<ParseError>> {
-    let bad = |what| Box::new(ParseError {
-        span: span.clone(),
-        kind: ParseErrorKind::DiceNotAllowed(what),
-    });
+    let bad = |what| {
+        Box::new(ParseError {
+            span: span.clone(),
+            kind: ParseErrorKind::DiceNotAllowed(what),
+        })
+    };
     match e {
         Expr::Num(_) => Ok(()),
         Expr::Paren(x) | Expr::Neg(x) => check_dice_terms(x, span),

@@ -71,40 +71,58 @@ pub fn preprocess(raw: &str, profile: &Profile) -> Result<String, EvalError> {
     if token.is_empty() {
         return Err(EvalError::Empty);
     }
-    let mut text = token.to_string();
-    loop {
-        let folded = fold_parentheses(&text, profile)?;
-        if folded == text {
-            break;
-        }
-        text = folded;
-    }
+    let text = fold_parentheses(token, profile)?;
     let text = fill_implicit_sides(&text, profile.implicit_sides);
     Ok(text.chars().map(upcase).collect())
 }
 
-/// Replaces each `(…)` holding only `0-9 / + * - C U R F` with its value, once over the text.
+/// Replaces each `(…)` holding only `0-9 / + * - C U R F` with its value, innermost first,
+/// until nothing changes. BCDice repeats a regex replacement until the text is stable; one
+/// left-to-right pass with a stack of open parentheses gives the same text in linear time
+/// (a group is folded when it closes, after the groups inside it were).
 fn fold_parentheses(text: &str, profile: &Profile) -> Result<String, EvalError> {
-    let allowed = |b: u8| b.is_ascii_digit() || b"/+*-CURF".contains(&b);
-    let bytes = text.as_bytes();
+    let allowed = |c: char| c.is_ascii_digit() || "/+*-CURF".contains(c);
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'(' {
-            let len = bytes[i + 1..].iter().take_while(|&&b| allowed(b)).count();
-            let close = i + 1 + len;
-            if len > 0 && bytes.get(close) == Some(&b')') {
-                let inner = &text[i + 1..close];
-                if let Some(v) = eval_group(inner, profile)? {
-                    out.push_str(&v.to_string());
-                    i = close + 1;
-                    continue;
+    // For each open parenthesis: where it is in `out`, and whether all since is foldable.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    for c in text.chars() {
+        match c {
+            '(' => {
+                // An inner group that folds leaves a number; one that does not marks this
+                // group unfoldable when it closes.
+                open.push((out.len(), true));
+                out.push(c);
+            }
+            ')' => {
+                let folded = match open.pop() {
+                    Some((at, true)) if out.len() > at + 1 => {
+                        match eval_group(&out[at + 1..], profile)? {
+                            Some(v) => {
+                                out.truncate(at);
+                                out.push_str(&v.to_string());
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !folded {
+                    out.push(c);
+                    if let Some(top) = open.last_mut() {
+                        top.1 = false;
+                    }
                 }
             }
+            c => {
+                if !allowed(c)
+                    && let Some(top) = open.last_mut()
+                {
+                    top.1 = false;
+                }
+                out.push(c);
+            }
         }
-        let c = text[i..].chars().next().expect("i is on a char boundary");
-        out.push(c);
-        i += c.len_utf8();
     }
     Ok(out)
 }
@@ -158,5 +176,25 @@ pub fn evaluate_line(
             Ok(result)
         }
         None => Err(EvalError::Unsupported(hint)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_parentheses_innermost_first() {
+        // Spec §1.7.
+        let p = Profile::DEFAULT;
+        assert_eq!(preprocess("2D6+(1-2)>=5", &p), Ok("2D6+-1>=5".to_string()));
+        assert_eq!(preprocess("(1+1)D6>=7", &p), Ok("2D6>=7".to_string()));
+        assert_eq!(preprocess("2D6+(1)(2)>=7", &p), Ok("2D6+12>=7".to_string()));
+        assert_eq!(preprocess("((1+2)*2)D6", &p), Ok("6D6".to_string()));
+        assert_eq!(preprocess("(1+(2))D", &p), Ok("3D6".to_string()));
+        assert_eq!(preprocess("((1)a)", &p), Ok("(1A)".to_string()));
+        assert_eq!(preprocess("(1/0)+(2)", &p), Ok("(1/0)+2".to_string()));
+        assert_eq!(preprocess("(1/0U)", &p), Err(EvalError::DivisionByZero));
+        assert_eq!(preprocess("2d>=7", &p), Ok("2D6>=7".to_string()));
     }
 }

@@ -158,14 +158,18 @@ impl<'a> Line<'a> {
         let cursor = || Cursor::new(&self.toks, end);
         let ok_or_none = |c: Option<Command>| c.ok_or(None);
         match kind {
-            Kind::AddDice => add::parse(&mut cursor()).map(Command::Add).map_err(|e| Some(*e)),
+            Kind::AddDice => add::parse(&mut cursor())
+                .map(Command::Add)
+                .map_err(|e| Some(*e)),
             Kind::Barabara => barabara::parse(&mut cursor())
                 .map(Command::Barabara)
                 .map_err(|e| Some(*e)),
             Kind::Tally => tally::parse(&mut cursor())
                 .map(Command::Tally)
                 .map_err(|e| Some(*e)),
-            Kind::Calc => calc::parse(&mut cursor()).map(Command::Calc).map_err(|e| Some(*e)),
+            Kind::Calc => calc::parse(&mut cursor())
+                .map(Command::Calc)
+                .map_err(|e| Some(*e)),
             Kind::Choice => ok_or_none(choice::parse(self.raw).map(Command::Choice)),
             Kind::D66 => ok_or_none(d66::parse(self.token).map(Command::D66)),
             Kind::Repeat => ok_or_none(repeat::parse(self.raw).map(Command::Repeat)),
@@ -183,7 +187,8 @@ impl<'a> Line<'a> {
     /// the line's first character (a parser that failed at once only says "not me").
     pub fn keep_furthest(&self, best: &mut Option<ParseError>, e: Option<ParseError>) {
         if let Some(e) = e
-            && e.span.start > self.offset
+            && (e.span.start > self.offset
+                || e.kind == crate::error::ParseErrorKind::NumberTooLarge)
             && best.as_ref().is_none_or(|b| e.span.start > b.span.start)
         {
             *best = Some(e);
