@@ -22,10 +22,7 @@ fn input(name: impl Into<String>, text: impl Into<String>) -> Input {
 /// The hand-built inputs, each once as typed and once in full-width characters (which only
 /// mean something in `Mode::Normalize`).
 ///
-/// `arith_nesting` is how deep parentheses around plain arithmetic go. A game system with
-/// prefixes folds such parentheses one level per pass over the line before parsing, which
-/// takes time quadratic in the depth, so its test passes a smaller depth than
-/// `taku-dice`'s 10,000 to stay quick in a debug build.
+/// `arith_nesting` is how deep parentheses around plain arithmetic go.
 pub fn named(arith_nesting: usize) -> Vec<Input> {
     let deep = 10_000;
     let mut v = vec![
