@@ -112,8 +112,8 @@ pub enum Expr {
     Paren(Box<Expr>),
     /// Unary minus.
     Neg(Box<Expr>),
-    /// A binary operation.
-    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// A binary operation on its two operands (one allocation for both).
+    Bin(BinOp, Box<(Expr, Expr)>),
     /// A dice term (AddDice only).
     Dice(Box<DiceTerm>),
 }

@@ -43,9 +43,9 @@ pub fn parse_add(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>
         c.count_operator(here)?;
         let rhs = parse_mul(c, g)?;
         lhs = match (op, rhs) {
-            (BinOp::Add, Expr::Neg(y)) if g.fold_negation => Expr::Bin(BinOp::Sub, b(lhs), y),
-            (BinOp::Sub, Expr::Neg(y)) if g.fold_negation => Expr::Bin(BinOp::Add, b(lhs), y),
-            (op, rhs) => Expr::Bin(op, b(lhs), b(rhs)),
+            (BinOp::Add, Expr::Neg(y)) if g.fold_negation => bin(BinOp::Sub, lhs, *y),
+            (BinOp::Sub, Expr::Neg(y)) if g.fold_negation => bin(BinOp::Add, lhs, *y),
+            (op, rhs) => bin(op, lhs, rhs),
         };
     }
 }
@@ -68,7 +68,7 @@ pub fn parse_mul(c: &mut Cursor<'_>, g: Grammar) -> Result<Expr, Box<ParseError>
             BinOp::Div(_) => BinOp::Div(parse_round(c)),
             op => op,
         };
-        lhs = Expr::Bin(op, b(lhs), b(rhs));
+        lhs = bin(op, lhs, rhs);
     }
 }
 
@@ -227,12 +227,16 @@ fn b(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
 
+fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
+    Expr::Bin(op, Box::new((l, r)))
+}
+
 /// Whether an expression contains a dice term.
 pub fn has_dice(e: &Expr) -> bool {
     match e {
         Expr::Num(_) => false,
         Expr::Paren(x) | Expr::Neg(x) => has_dice(x),
-        Expr::Bin(_, l, r) => has_dice(l) || has_dice(r),
+        Expr::Bin(_, operands) => has_dice(&operands.0) || has_dice(&operands.1),
         Expr::Dice(_) => true,
     }
 }
@@ -248,7 +252,8 @@ pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<P
     match e {
         Expr::Num(_) => Ok(()),
         Expr::Paren(x) | Expr::Neg(x) => check_dice_terms(x, span),
-        Expr::Bin(_, l, r) => {
+        Expr::Bin(_, operands) => {
+            let (l, r) = &**operands;
             check_dice_terms(l, span)?;
             check_dice_terms(r, span)
         }
@@ -301,7 +306,8 @@ fn eval_with(e: &Expr, rounding: Rounding, zero_is_one: bool) -> Result<i64, Ari
         Expr::Neg(x) => eval_with(x, rounding, zero_is_one)?
             .checked_neg()
             .ok_or(ArithError::Overflow),
-        Expr::Bin(op, l, r) => {
+        Expr::Bin(op, operands) => {
+            let (l, r) = &**operands;
             let l = eval_with(l, rounding, zero_is_one)?;
             let r = eval_with(r, rounding, zero_is_one)?;
             match apply(*op, l, r, rounding) {
@@ -378,7 +384,8 @@ pub fn write_expr(out: &mut String, e: &Expr, ceil_letter: char) {
             out.push('-');
             write_expr(out, x, ceil_letter);
         }
-        Expr::Bin(op, l, r) => {
+        Expr::Bin(op, operands) => {
+            let (l, r) = &**operands;
             write_expr(out, l, ceil_letter);
             write_op(out, *op);
             write_expr(out, r, ceil_letter);

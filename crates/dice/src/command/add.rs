@@ -1,13 +1,13 @@
 //! §3.1 AddDice: sums of dice with arithmetic, keep/drop filters and a comparison.
 
 use super::{Eval, SEP, Verdict, arith_error, join_values};
-use crate::ast::{AddDice, BinOp, DiceTerm, Expr, FilterKind, Target};
+use crate::ast::{AddDice, DiceTerm, Expr, FilterKind, Target};
 use crate::error::{EvalError, ParseError, ParseErrorKind};
 use crate::expr::{
     ArithError, Grammar, apply, check_dice_terms, eval_arith_zero_is_one, has_dice, parse_add,
     write_op, write_round_suffix,
 };
-use crate::lexer::{Cursor, Tok};
+use crate::lexer::Cursor;
 use crate::profile::Profile;
 use crate::result::{Comparison, Detail, RollResult};
 use crate::roller::Roller;
@@ -47,51 +47,53 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, Box<ParseError>> {
 }
 
 /// Rolls and prints an AddDice command.
+///
+/// Two passes over the tree: the formula first (counts and sides evaluated, nothing drawn),
+/// then the interim text while rolling, both straight into the result text.
 pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
-    // The formula is written straight into the result text; the interim part beside it.
-    let mut formula = String::with_capacity(96);
-    formula.push('(');
+    let mut text = String::with_capacity(96);
+    text.push('(');
+    write_formula(&mut text, &cmd.expr, profile)?;
+    let target = match &cmd.cmp {
+        None => None,
+        Some((op, target)) => {
+            text.push_str(op.as_str());
+            match target {
+                Target::Unknown => {
+                    text.push('?');
+                    None
+                }
+                Target::Value(t) => {
+                    let t = eval_arith_zero_is_one(t, profile.rounding).map_err(arith_error)?;
+                    push_num(&mut text, t);
+                    Some((*op, t))
+                }
+            }
+        }
+    };
+    text.push(')');
+
+    let before_interim = text.len();
+    text.push_str(SEP);
     let mut w = Walker {
         profile,
         roller,
-        formula,
-        interim: String::with_capacity(48),
+        out: &mut text,
         dice_drawn: 0,
     };
     let total = w.walk(&cmd.expr)?;
-    let Walker {
-        formula: mut text,
-        interim,
-        dice_drawn,
-        ..
-    } = w;
-
-    let mut comparison = None;
-    if let Some((op, target)) = &cmd.cmp {
-        text.push_str(op.as_str());
-        match target {
-            Target::Unknown => text.push('?'),
-            Target::Value(t) => {
-                let t = eval_arith_zero_is_one(t, profile.rounding).map_err(arith_error)?;
-                push_num(&mut text, t);
-                comparison = Some(Comparison {
-                    op: *op,
-                    target: t,
-                    holds: op.holds(total, t),
-                });
-            }
-        }
-    }
-
-    let single_plain_die =
-        matches!(&cmd.expr, Expr::Dice(d) if d.filter.is_none()) && dice_drawn <= 1;
-    text.push(')');
-    if !single_plain_die {
-        text.push_str(SEP);
-        text.push_str(&interim);
+    // The interim part is left out for a single plain die term that drew at most one die.
+    if matches!(&cmd.expr, Expr::Dice(d) if d.filter.is_none()) && w.dice_drawn <= 1 {
+        text.truncate(before_interim);
     }
     text.push_str(SEP);
     push_num(&mut text, total);
+
+    let comparison = target.map(|(op, target)| Comparison {
+        op,
+        target,
+        holds: op.holds(total, target),
+    });
     if let Some(cmp) = &comparison {
         text.push_str(SEP);
         text.push_str(Verdict::from(cmp.holds).text());
@@ -106,12 +108,72 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
 
 use crate::text::push_int as push_num;
 
-/// Evaluates a sum left to right, printing the formula and the interim text as it goes.
+/// A dice term's evaluated count, sides and keep/drop filter.
+struct Shape {
+    count: i64,
+    sides: i64,
+    keep: Option<(FilterKind, i64)>,
+}
+
+impl Shape {
+    fn of(d: &DiceTerm, profile: &Profile) -> Result<Shape, EvalError> {
+        let eval = |e: &Expr| eval_arith_zero_is_one(e, profile.rounding).map_err(arith_error);
+        let count = d.count.as_ref().map_or(Ok(1), eval)?;
+        let sides = d.sides.as_ref().map_or(Ok(profile.implicit_sides), eval)?;
+        let keep = match &d.filter {
+            None => None,
+            Some(f) => {
+                let n = f.count.as_ref().map_or(Ok(1), eval)?;
+                if n < 0 {
+                    return Err(EvalError::NegativeKeep);
+                }
+                Some((f.kind, n))
+            }
+        };
+        Ok(Shape { count, sides, keep })
+    }
+}
+
+/// The formula as BCDice prints it: the tree as written, dice terms with their counts and
+/// sides evaluated (`(2+3)d6` prints `5D6`).
+fn write_formula(out: &mut String, e: &Expr, profile: &Profile) -> Result<(), EvalError> {
+    match e {
+        Expr::Num(n) => push_num(out, *n),
+        Expr::Paren(x) => {
+            out.push('(');
+            write_formula(out, x, profile)?;
+            out.push(')');
+        }
+        Expr::Neg(x) => {
+            out.push('-');
+            write_formula(out, x, profile)?;
+        }
+        Expr::Bin(op, operands) => {
+            write_formula(out, &operands.0, profile)?;
+            write_op(out, *op);
+            write_formula(out, &operands.1, profile)?;
+            write_round_suffix(out, *op, 'U');
+        }
+        Expr::Dice(d) => {
+            let shape = Shape::of(d, profile)?;
+            push_num(out, shape.count);
+            out.push('D');
+            push_num(out, shape.sides);
+            if let Some((kind, n)) = shape.keep {
+                out.push_str(kind.as_str());
+                push_num(out, n);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Evaluates a sum left to right (which fixes the order of the dice), printing the interim
+/// text as it goes.
 struct Walker<'a, 'r, 's> {
     profile: &'a Profile,
     roller: &'r mut Roller<'s>,
-    formula: String,
-    interim: String,
+    out: &'a mut String,
     dice_drawn: usize,
 }
 
@@ -119,31 +181,28 @@ impl Walker<'_, '_, '_> {
     fn walk(&mut self, e: &Expr) -> Result<i64, EvalError> {
         match e {
             Expr::Num(n) => {
-                push_num(&mut self.formula, *n);
-                push_num(&mut self.interim, *n);
+                push_num(self.out, *n);
                 Ok(*n)
             }
             Expr::Paren(x) => {
-                self.push_both('(');
+                self.out.push('(');
                 let v = self.walk(x)?;
-                self.push_both(')');
+                self.out.push(')');
                 Ok(v)
             }
             Expr::Neg(x) => {
-                self.push_both('-');
+                self.out.push('-');
                 self.walk(x)?.checked_neg().ok_or(EvalError::Overflow)
             }
-            Expr::Bin(op, l, r) => {
-                let l = self.walk(l)?;
-                write_op(&mut self.formula, *op);
-                write_op(&mut self.interim, *op);
-                let r = self.walk(r)?;
-                write_round_suffix(&mut self.formula, *op, 'U');
-                write_round_suffix(&mut self.interim, *op, 'U');
+            Expr::Bin(op, operands) => {
+                let l = self.walk(&operands.0)?;
+                write_op(self.out, *op);
+                let r = self.walk(&operands.1)?;
+                write_round_suffix(self.out, *op, 'U');
                 match apply(*op, l, r, self.profile.rounding) {
                     Ok(v) => Ok(v),
                     // §2.5: in a sum, x/0 is 1 whatever the rounding.
-                    Err(ArithError::ZeroDivision { .. }) if matches!(op, BinOp::Div(_)) => Ok(1),
+                    Err(ArithError::ZeroDivision { .. }) => Ok(1),
                     Err(e) => Err(arith_error(e)),
                 }
             }
@@ -151,35 +210,8 @@ impl Walker<'_, '_, '_> {
         }
     }
 
-    fn push_both(&mut self, c: char) {
-        self.formula.push(c);
-        self.interim.push(c);
-    }
-
     fn roll(&mut self, d: &DiceTerm) -> Result<i64, EvalError> {
-        let rounding = self.profile.rounding;
-        let count = match &d.count {
-            Some(c) => eval_arith_zero_is_one(c, rounding).map_err(arith_error)?,
-            None => 1,
-        };
-        let sides = match &d.sides {
-            Some(s) => eval_arith_zero_is_one(s, rounding).map_err(arith_error)?,
-            None => self.profile.implicit_sides,
-        };
-        let keep = match &d.filter {
-            None => None,
-            Some(f) => {
-                let n = match &f.count {
-                    Some(n) => eval_arith_zero_is_one(n, rounding).map_err(arith_error)?,
-                    None => 1,
-                };
-                if n < 0 {
-                    return Err(EvalError::NegativeKeep);
-                }
-                Some((f.kind, n))
-            }
-        };
-
+        let Shape { count, sides, keep } = Shape::of(d, self.profile)?;
         let mut dice = if sides == 66 {
             // A 66-sided die in a sum is a D66 draw; the 200-dice limit does not apply.
             if count < 0 {
@@ -198,22 +230,10 @@ impl Walker<'_, '_, '_> {
         }
         self.dice_drawn += dice.len();
 
-        push_num(&mut self.formula, count);
-        self.formula.push('D');
-        push_num(&mut self.formula, sides);
-
         let sum = match keep {
-            None => {
-                let sum = checked_sum(&dice)?;
-                push_num(&mut self.interim, sum);
-                self.interim.push('[');
-                join_values(&mut self.interim, &dice, ",");
-                self.interim.push(']');
-                sum
-            }
+            None => checked_sum(&dice)?,
             Some((kind, n)) => {
-                self.formula.push_str(kind.as_str());
-                push_num(&mut self.formula, n);
+                // A filtered term shows the kept sum and all dice, sorted.
                 dice.sort_unstable();
                 let n = usize::try_from(n).unwrap_or(usize::MAX).min(dice.len());
                 let len = dice.len();
@@ -223,14 +243,13 @@ impl Walker<'_, '_, '_> {
                     FilterKind::DropHighest => &dice[..len - n],
                     FilterKind::DropLowest => &dice[n..],
                 };
-                let sum = checked_sum(kept)?;
-                push_num(&mut self.interim, sum);
-                self.interim.push('[');
-                join_values(&mut self.interim, &dice, ",");
-                self.interim.push(']');
-                sum
+                checked_sum(kept)?
             }
         };
+        push_num(self.out, sum);
+        self.out.push('[');
+        join_values(self.out, &dice, ",");
+        self.out.push(']');
         Ok(sum)
     }
 }
@@ -240,13 +259,4 @@ fn checked_sum(values: &[i64]) -> Result<i64, EvalError> {
         .iter()
         .try_fold(0i64, |acc, &v| acc.checked_add(v))
         .ok_or(EvalError::Overflow)
-}
-
-/// Whether a token list could start AddDice (used to decide if its parse error is worth
-/// showing).
-pub fn claims(first: Option<&Tok>) -> bool {
-    matches!(
-        first,
-        Some(Tok::Num(_) | Tok::NumTooLarge | Tok::Char('(' | '-' | '+' | 'D'))
-    )
 }

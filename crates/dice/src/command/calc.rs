@@ -72,7 +72,8 @@ fn compute(e: &Expr, rounding: Rounding) -> Result<Value, Stop> {
             Value::Int(v) => v.checked_neg().map(Value::Int).ok_or(Stop::Overflow),
             Value::Infinite => Ok(Value::Infinite),
         },
-        Expr::Bin(op, l, r) => {
+        Expr::Bin(op, operands) => {
+            let (l, r) = &**operands;
             let l = compute(l, rounding)?;
             let r = compute(r, rounding)?;
             match (l, r) {
