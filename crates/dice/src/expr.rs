@@ -241,8 +241,9 @@ pub fn has_dice(e: &Expr) -> bool {
     }
 }
 
-/// Checks AddDice's static rule: counts, sides and filter counts hold no dice.
-pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<ParseError>> {
+/// Checks AddDice's static rule (counts, sides and filter counts hold no dice) and says
+/// whether the expression has a die at all, in one walk.
+pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<bool, Box<ParseError>> {
     let bad = |what| {
         Box::new(ParseError {
             span: span.clone(),
@@ -250,12 +251,11 @@ pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<P
         })
     };
     match e {
-        Expr::Num(_) => Ok(()),
+        Expr::Num(_) => Ok(false),
         Expr::Paren(x) | Expr::Neg(x) => check_dice_terms(x, span),
         Expr::Bin(_, operands) => {
-            let (l, r) = &**operands;
-            check_dice_terms(l, span)?;
-            check_dice_terms(r, span)
+            let l = check_dice_terms(&operands.0, span)?;
+            Ok(check_dice_terms(&operands.1, span)? || l)
         }
         Expr::Dice(d) => {
             if d.count.as_ref().is_some_and(has_dice) {
@@ -271,7 +271,7 @@ pub fn check_dice_terms(e: &Expr, span: &crate::error::Span) -> Result<(), Box<P
             {
                 return Err(bad("a keep/drop count"));
             }
-            Ok(())
+            Ok(true)
         }
     }
 }

@@ -50,6 +50,9 @@ pub fn lex(text: &str, base: usize) -> Tokens {
                 i += 1;
             }
             Tok::Cmp(CmpOp::from_run(&text[start..i]))
+        } else if b.is_ascii() {
+            i += 1;
+            Tok::Char(char::from(b.to_ascii_uppercase()))
         } else {
             let c = text[i..].chars().next().expect("i is on a char boundary");
             i += c.len_utf8();

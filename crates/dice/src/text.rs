@@ -3,8 +3,13 @@
 
 /// Appends the decimal form of `n`.
 pub fn push_int(out: &mut String, n: i64) {
-    if (0..10).contains(&n) {
-        out.push(char::from(b'0' + n as u8));
+    if (0..100).contains(&n) {
+        // Most numbers in a roll's text are one or two digits.
+        let n = n as u8;
+        if n >= 10 {
+            out.push(char::from(b'0' + n / 10));
+        }
+        out.push(char::from(b'0' + n % 10));
         return;
     }
     let mut buf = [0u8; 20];
@@ -37,7 +42,7 @@ mod tests {
 
     #[test]
     fn matches_display() {
-        for n in [0, 1, 9, 10, 99, 100, -1, -10, 12345, i64::MAX, i64::MIN] {
+        for n in (-150..150).chain([12345, i64::MAX, i64::MIN]) {
             let mut s = String::new();
             push_int(&mut s, n);
             assert_eq!(s, n.to_string());

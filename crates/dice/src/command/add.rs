@@ -17,13 +17,13 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, Box<ParseError>> {
     let secret = c.eat_char('S');
     let expr_span = c.here();
     let expr = parse_add(c, Grammar::ADD_DICE)?;
-    if !has_dice(&expr) {
+    let expr_span = expr_span.start..c.here().start;
+    if !check_dice_terms(&expr, &expr_span)? {
         return Err(Box::new(ParseError {
-            span: expr_span.start..c.here().start,
+            span: expr_span,
             kind: ParseErrorKind::NoDice,
         }));
     }
-    check_dice_terms(&expr, &(expr_span.start..c.here().start))?;
     let cmp = match c.eat_cmp()? {
         None => None,
         Some(op) => {
@@ -53,7 +53,9 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<AddDice, Box<ParseError>> {
 pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
     let mut text = String::with_capacity(96);
     text.push('(');
-    write_formula(&mut text, &cmd.expr, profile)?;
+    // Each dice term's evaluated shape, in the order both passes meet them.
+    let mut shapes = Shapes::new();
+    write_formula(&mut text, &cmd.expr, profile, &mut shapes)?;
     let target = match &cmd.cmp {
         None => None,
         Some((op, target)) => {
@@ -79,6 +81,7 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         profile,
         roller,
         out: &mut text,
+        shapes: shapes.iter(),
         dice_drawn: 0,
     };
     let total = w.walk(&cmd.expr)?;
@@ -108,7 +111,10 @@ pub fn eval(cmd: &AddDice, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
 
 use crate::text::push_int as push_num;
 
+type Shapes = smallvec::SmallVec<[Shape; 4]>;
+
 /// A dice term's evaluated count, sides and keep/drop filter.
+#[derive(Clone, Copy)]
 struct Shape {
     count: i64,
     sides: i64,
@@ -136,26 +142,32 @@ impl Shape {
 
 /// The formula as BCDice prints it: the tree as written, dice terms with their counts and
 /// sides evaluated (`(2+3)d6` prints `5D6`).
-fn write_formula(out: &mut String, e: &Expr, profile: &Profile) -> Result<(), EvalError> {
+fn write_formula(
+    out: &mut String,
+    e: &Expr,
+    profile: &Profile,
+    shapes: &mut Shapes,
+) -> Result<(), EvalError> {
     match e {
         Expr::Num(n) => push_num(out, *n),
         Expr::Paren(x) => {
             out.push('(');
-            write_formula(out, x, profile)?;
+            write_formula(out, x, profile, shapes)?;
             out.push(')');
         }
         Expr::Neg(x) => {
             out.push('-');
-            write_formula(out, x, profile)?;
+            write_formula(out, x, profile, shapes)?;
         }
         Expr::Bin(op, operands) => {
-            write_formula(out, &operands.0, profile)?;
+            write_formula(out, &operands.0, profile, shapes)?;
             write_op(out, *op);
-            write_formula(out, &operands.1, profile)?;
+            write_formula(out, &operands.1, profile, shapes)?;
             write_round_suffix(out, *op, 'U');
         }
         Expr::Dice(d) => {
             let shape = Shape::of(d, profile)?;
+            shapes.push(shape);
             push_num(out, shape.count);
             out.push('D');
             push_num(out, shape.sides);
@@ -174,6 +186,7 @@ struct Walker<'a, 'r, 's> {
     profile: &'a Profile,
     roller: &'r mut Roller<'s>,
     out: &'a mut String,
+    shapes: std::slice::Iter<'a, Shape>,
     dice_drawn: usize,
 }
 
@@ -206,12 +219,15 @@ impl Walker<'_, '_, '_> {
                     Err(e) => Err(arith_error(e)),
                 }
             }
-            Expr::Dice(d) => self.roll(d),
+            Expr::Dice(_) => self.roll(),
         }
     }
 
-    fn roll(&mut self, d: &DiceTerm) -> Result<i64, EvalError> {
-        let Shape { count, sides, keep } = Shape::of(d, self.profile)?;
+    fn roll(&mut self) -> Result<i64, EvalError> {
+        let Shape { count, sides, keep } = *self
+            .shapes
+            .next()
+            .expect("the formula pass met every dice term");
         let mut dice = if sides == 66 {
             // A 66-sided die in a sum is a D66 draw; the 200-dice limit does not apply.
             if count < 0 {
