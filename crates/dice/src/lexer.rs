@@ -21,12 +21,26 @@ pub enum Tok {
 pub struct Token {
     /// The token.
     pub tok: Tok,
-    /// Byte range in the input.
-    pub span: Span,
+    /// Byte offset of its start in the input.
+    pub start: u32,
+    /// Byte offset just past its end.
+    pub end: u32,
 }
 
-/// Tokens of one command; short commands (the common case) stay on the stack.
-pub type Tokens = smallvec::SmallVec<[Token; 16]>;
+impl Token {
+    /// Byte range in the input.
+    pub fn span(&self) -> Span {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// Tokens of one command; short commands (the common case) stay on the stack. Offsets are
+/// u32 to keep tokens small: a line longer than 4 GiB gets saturated spans, never a panic.
+pub type Tokens = smallvec::SmallVec<[Token; 12]>;
+
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 /// Splits `text` into tokens; spans are offset by `base`.
 pub fn lex(text: &str, base: usize) -> Tokens {
@@ -60,7 +74,8 @@ pub fn lex(text: &str, base: usize) -> Tokens {
         };
         out.push(Token {
             tok,
-            span: base + start..base + i,
+            start: offset(base + start),
+            end: offset(base + i),
         });
     }
     out
@@ -199,17 +214,19 @@ impl<'t> Cursor<'t> {
 
     /// Span of the next token, or an empty span at the end.
     pub fn here(&self) -> Span {
-        self.peek().map_or(self.end..self.end, |t| t.span.clone())
+        self.peek().map_or(self.end..self.end, Token::span)
     }
 
     /// An error at the next token saying what was expected.
     pub fn unexpected(&self, expected: &'static str) -> Box<ParseError> {
         Box::new(match self.peek() {
-            Some(Token {
-                tok: Tok::NumTooLarge,
-                span,
-            }) => ParseError {
-                span: span.clone(),
+            Some(
+                t @ Token {
+                    tok: Tok::NumTooLarge,
+                    ..
+                },
+            ) => ParseError {
+                span: t.span(),
                 kind: ParseErrorKind::NumberTooLarge,
             },
             _ => ParseError {
