@@ -44,8 +44,14 @@ fn offset(n: usize) -> u32 {
 
 /// Splits `text` into tokens; spans are offset by `base`.
 pub fn lex(text: &str, base: usize) -> Tokens {
-    let bytes = text.as_bytes();
     let mut out = Tokens::new();
+    lex_into(text, base, &mut out);
+    out
+}
+
+/// Appends the tokens of `text` to `out`; spans are offset by `base`.
+pub fn lex_into(text: &str, base: usize, out: &mut Tokens) {
+    let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -78,7 +84,6 @@ pub fn lex(text: &str, base: usize) -> Tokens {
             end: offset(base + i),
         });
     }
-    out
 }
 
 /// Upper-cases one character as Ruby's `upcase` would when the result is one character

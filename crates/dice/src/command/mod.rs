@@ -18,7 +18,7 @@ pub mod version;
 use crate::ast::Command;
 use crate::error::{EvalError, ParseError};
 use crate::expr::ArithError;
-use crate::lexer::{Cursor, lex};
+use crate::lexer::Cursor;
 use crate::pipeline::SystemHooks;
 use crate::result::RollResult;
 use crate::roller::Roller;
@@ -143,12 +143,14 @@ impl<'a> Line<'a> {
     /// Cuts the first token of `raw` and lexes it.
     pub fn new(raw: &'a str) -> Self {
         let (token, offset) = first_token(raw);
-        Self {
+        let mut line = Self {
             raw,
             token,
             offset,
-            toks: lex(token, offset),
-        }
+            toks: crate::lexer::Tokens::new(),
+        };
+        crate::lexer::lex_into(token, offset, &mut line.toks);
+        line
     }
 
     /// Parses the line as command `kind`. `Err(None)` means it is plainly not that command;

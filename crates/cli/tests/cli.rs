@@ -1,0 +1,161 @@
+//! The `taku` binary end to end: output, exit status and error reports.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn taku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(args)
+        .output()
+        .expect("taku runs")
+}
+
+fn taku_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("taku runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("taku finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn roll_with_scripted_dice_prints_bcdice_text() {
+    let o = taku(&["roll", "--rands", "6:3,6:4", "2D6+4>=10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "(2D6+4>=10) ＞ 7[3,4]+4 ＞ 11 ＞ 成功\n");
+}
+
+#[test]
+fn flags_may_follow_a_multi_word_command() {
+    let o = taku(&["roll", "x2", "1D6", "--rands", "6:1,6:2"]);
+    assert_eq!(stdout(&o), "#1\n(1D6) ＞ 1\n\n#2\n(1D6) ＞ 2\n");
+}
+
+#[test]
+fn full_width_input_is_folded_unless_strict() {
+    let o = taku(&["roll", "--rands", "6:6,6:6", "２Ｄ６＞＝１０　判定"]);
+    assert_eq!(stdout(&o), "(2D6>=10) ＞ 12[6,6] ＞ 12 ＞ 成功\n");
+    let o = taku(&["roll", "--strict", "--rands", "6:6,6:6", "２Ｄ６＞＝１０"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unsupported command"), "{}", stderr(&o));
+}
+
+#[test]
+fn parse_error_puts_a_caret_under_the_column() {
+    let o = taku(&["roll", "2D6+>=7"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("  2D6+>=7\n      ^^\n"), "{err}");
+    assert!(err.contains("DiceBot help:"), "{err}");
+}
+
+#[test]
+fn caret_counts_full_width_characters_as_two_columns() {
+    let o = taku(&["roll", "２Ｄ６+>=7"]);
+    let err = stderr(&o);
+    assert!(err.contains("  ２Ｄ６+>=7\n         ^^\n"), "{err}");
+}
+
+#[test]
+fn unknown_system_lists_the_known_ones() {
+    let o = taku(&["roll", "--system", "Nope", "2D6"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("unknown game system 'Nope'"), "{err}");
+    assert!(err.contains("DiceBot") && err.contains("SRS"), "{err}");
+}
+
+#[test]
+fn engine_errors_exit_1_without_a_debug_dump() {
+    let o = taku(&["roll", "C(1/0U)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "error: division by zero\n");
+}
+
+#[test]
+fn batch_writes_one_json_line_per_input_line() {
+    let o = taku_stdin(
+        &["roll", "--json", "--rands", "6:1,6:2,6:3", "-"],
+        "2D6\nhello\r\n1D6\n",
+    );
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with(r#"{"ok":true,"text":"(2D6) ＞ 3[1,2] ＞ 3","secret":false"#));
+    assert!(lines[0].contains(r#""rands":[{"kind":"normal","sides":6,"value":1}"#));
+    assert!(lines[1].starts_with(r#"{"ok":false,"reason":"unsupported command"#));
+    assert!(lines[2].contains(r#""text":"(1D6) ＞ 3""#));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a line without a result fails the batch"
+    );
+}
+
+#[test]
+fn systems_and_help() {
+    let o = taku(&["systems"]);
+    assert!(stdout(&o).starts_with("DiceBot\tDiceBot\n"));
+    assert!(stdout(&o).contains("Sengensyou\t千幻抄\n"));
+    let o = taku(&["help", "SRS"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("2D6+2@11#3>=10"));
+}
+
+#[test]
+fn conform_reports_each_failure_and_the_totals() {
+    let dir = std::env::temp_dir().join(format!("taku-conform-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cases.toml");
+    std::fs::write(
+        &file,
+        r#"
+[[ test ]]
+game_system = "DiceBot"
+input = "2D6"
+output = "(2D6) ＞ 7[3,4] ＞ 7"
+rands = [{ sides = 6, value = 3 }, { sides = 6, value = 4 }]
+
+[[ test ]]
+game_system = "DiceBot"
+input = "1D6"
+output = "(1D6) ＞ 5"
+rands = [{ sides = 6, value = 4 }]
+
+[[ test ]]
+game_system = "NoSuchSystem"
+input = "1D6"
+output = ""
+rands = []
+"#,
+    )
+    .expect("write vectors");
+    let o = taku(&["conform", dir.to_str().expect("utf-8 path")]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        out.contains("cases.toml:1  DiceBot  input \"1D6\""),
+        "{out}"
+    );
+    assert!(out.contains("got      \"(1D6) ＞ 4\""), "{out}");
+    assert!(out.contains("cases.toml:2  NoSuchSystem"), "{out}");
+    assert!(out.contains("unknown game system 'NoSuchSystem'"), "{out}");
+    assert!(out.ends_with("1 passed, 2 failed\n"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
