@@ -22,8 +22,8 @@ pub enum ParseErrorKind {
     /// Something other than what the grammar allows here.
     #[error("unexpected {found}; expected {expected}")]
     Unexpected {
-        /// What was found, in words (`'x'`, `end of command`).
-        found: String,
+        /// What was found.
+        found: Found,
         /// What would be right here.
         expected: &'static str,
     },
@@ -31,7 +31,7 @@ pub enum ParseErrorKind {
     #[error("unexpected {found} after the command; a comment must be separated by a space")]
     Trailing {
         /// What was found.
-        found: String,
+        found: Found,
     },
     /// A comparison operator that means nothing (`!`, `=!=`...).
     #[error("not a comparison operator; use one of = <> < <= > >=")]
@@ -57,6 +57,35 @@ pub enum ParseErrorKind {
     /// A number too large for 64-bit arithmetic.
     #[error("number too large; numbers are limited to {}", i64::MAX)]
     NumberTooLarge,
+}
+
+/// What a parser found where it expected something else; put in words only when shown, so
+/// the many failed attempts of the common commands on each line cost nothing to describe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// The end of the command.
+    End,
+    /// A number.
+    Number(i64),
+    /// A number too large for i64.
+    NumberTooLarge,
+    /// A comparison operator (`None`: a run of `<>!=` that means nothing).
+    Operator(Option<crate::ast::CmpOp>),
+    /// Any other character.
+    Char(char),
+}
+
+impl std::fmt::Display for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Found::End => f.write_str("end of command"),
+            Found::Number(n) => write!(f, "number {n}"),
+            Found::NumberTooLarge => f.write_str("a number too large"),
+            Found::Operator(Some(op)) => write!(f, "'{}'", op.as_str()),
+            Found::Operator(None) => f.write_str("an invalid comparison"),
+            Found::Char(c) => write!(f, "'{c}'"),
+        }
+    }
 }
 
 /// Why evaluation could not give a result. Compatible servers answer these with

@@ -1,7 +1,7 @@
 //! The common lexer (spec §2.1) and the token cursor the command parsers share.
 
 use crate::ast::CmpOp;
-use crate::error::{ParseError, ParseErrorKind, Span};
+use crate::error::{Found, ParseError, ParseErrorKind, Span};
 
 /// A token of a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,15 +277,14 @@ impl<'t> Cursor<'t> {
         }
     }
 
-    fn describe_next(&self) -> String {
+    fn describe_next(&self) -> Found {
         match self.peek() {
-            None => "end of command".to_string(),
+            None => Found::End,
             Some(t) => match t.tok {
-                Tok::Num(n) => format!("number {n}"),
-                Tok::NumTooLarge => "a number too large".to_string(),
-                Tok::Cmp(Some(op)) => format!("'{}'", op.as_str()),
-                Tok::Cmp(None) => "an invalid comparison".to_string(),
-                Tok::Char(c) => format!("'{c}'"),
+                Tok::Num(n) => Found::Number(n),
+                Tok::NumTooLarge => Found::NumberTooLarge,
+                Tok::Cmp(op) => Found::Operator(op),
+                Tok::Char(c) => Found::Char(c),
             },
         }
     }

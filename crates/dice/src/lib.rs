@@ -27,7 +27,7 @@ pub mod source;
 pub mod system_command;
 pub mod text;
 
-pub use error::{EvalError, ParseError, ParseErrorKind, Span};
+pub use error::{EvalError, Found, ParseError, ParseErrorKind, Span};
 pub use pipeline::SystemHooks;
 pub use profile::{D66Order, Profile, Rounding};
 pub use result::{Detail, Draw, DrawKind, RollResult};
