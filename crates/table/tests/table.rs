@@ -1,0 +1,231 @@
+//! Tables through the one helper conventions ask for: run lines as members, read what a
+//! member sees.
+
+use taku_table::{EventBody, Table, secret};
+
+const SEED: [u8; 32] = [7; 32];
+
+/// A DiceBot table with GM `gm`, players `alice` and `bob`, spectator `sam`.
+fn table() -> Table {
+    let mut t = Table::create("DiceBot", "test", "gm", SEED).expect("table");
+    for line in [
+        "/join alice",
+        "/join bob as player",
+        "/join sam as spectator",
+    ] {
+        t.exec("gm", line).expect("join");
+    }
+    t
+}
+
+/// Runs `line` as `actor`; panics with the refusal if refused.
+fn run(t: &mut Table, actor: &str, line: &str) -> Option<String> {
+    match t.exec(actor, line) {
+        Ok((reply, _)) => reply,
+        Err(e) => panic!("{actor}: {line}: refused: {e}"),
+    }
+}
+
+/// Runs `line` as `actor`, expecting a refusal; checks nothing changed.
+fn refused(t: &mut Table, actor: &str, line: &str) -> String {
+    let before = t.events().len();
+    let err = t.exec(actor, line).expect_err("refused").to_string();
+    assert_eq!(t.events().len(), before, "a refused line appended events");
+    err
+}
+
+/// Everything `viewer` sees of the log, one line per event.
+fn seen(t: &Table, viewer: &str) -> Vec<String> {
+    t.events()
+        .iter()
+        .filter_map(|e| t.view(e, viewer))
+        .collect()
+}
+
+#[test]
+fn lines_become_chat_or_rolls() {
+    let mut t = table();
+    run(&mut t, "alice", "hello everyone");
+    run(&mut t, "alice", "2D6>=7 attack");
+    run(&mut t, "bob", "２Ｄ６　全角");
+    let bob = seen(&t, "bob");
+    assert_eq!(bob[4], "#5 alice: hello everyone");
+    assert!(bob[5].starts_with("#6 alice: (2D6>=7) ＞ "), "{}", bob[5]);
+    assert!(bob[6].starts_with("#7 bob: (2D6) ＞ "), "{}", bob[6]);
+}
+
+#[test]
+fn roles_limit_what_members_may_do() {
+    let mut t = table();
+    assert!(refused(&mut t, "mallory", "2D6").contains("not a member"));
+    assert!(refused(&mut t, "alice", "/join eve").contains("only the GM"));
+    assert!(refused(&mut t, "sam", "2D6").contains("spectators cannot roll"));
+    run(&mut t, "sam", "nice roll!");
+    assert!(refused(&mut t, "alice", "/scene next").contains("only the GM"));
+    assert!(refused(&mut t, "gm", "/join alice").contains("already a member"));
+    assert!(refused(&mut t, "gm", "/join two words as player").contains("usage"));
+    assert!(refused(&mut t, "gm", "/join eve as king").contains("unknown role"));
+    assert!(refused(&mut t, "gm", "/frobnicate").contains("/help"));
+}
+
+#[test]
+fn players_change_only_their_own_characters() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new Aria");
+    run(&mut t, "alice", "/char set Aria 理知 3");
+    assert!(refused(&mut t, "bob", "/char set Aria 理知 9").contains("belongs to alice"));
+    run(&mut t, "gm", "/char set Aria HP 20");
+    let shown = run(&mut t, "bob", "/char show Aria").expect("reply");
+    assert_eq!(shown, "Aria (owner alice)\n  HP: 20\n  理知: 3");
+    assert!(refused(&mut t, "alice", "/char new Aria").contains("already exists"));
+    assert!(refused(&mut t, "sam", "/char new Spy").contains("spectators"));
+}
+
+#[test]
+fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
+    let mut t = table();
+    run(&mut t, "alice", "S2D6>=7");
+    let seq = t.events().len() as u64;
+    let EventBody::Roll(roll) = &t.events()[seq as usize - 1].body else {
+        panic!("a roll");
+    };
+    let roll = roll.clone();
+    let hidden = format!(
+        "#{seq} secret roll by alice (commitment {})",
+        roll.commitment.clone().expect("commitment")
+    );
+    for viewer in ["bob", "sam"] {
+        let lines = seen(&t, viewer);
+        assert_eq!(lines.last(), Some(&hidden));
+        assert!(
+            lines.iter().all(|l| !l.contains(&roll.text)),
+            "{viewer} saw the result"
+        );
+    }
+    for viewer in ["alice", "gm"] {
+        assert_eq!(
+            seen(&t, viewer).last(),
+            Some(&format!("#{seq} alice (secret): {}", roll.text))
+        );
+    }
+    assert!(refused(&mut t, "bob", &format!("/reveal {seq}")).contains("only alice or the GM"));
+
+    run(&mut t, "alice", &format!("/reveal {seq}"));
+    let salt = secret::salt(&SEED, seq);
+    let revealed = seen(&t, "bob");
+    assert_eq!(
+        revealed[seq as usize - 1],
+        format!("#{seq} alice (secret): {}", roll.text)
+    );
+    assert!(
+        revealed
+            .last()
+            .expect("reveal")
+            .contains(&secret::hex(&salt))
+    );
+    // Anyone can check the reveal against the commitment published with the roll.
+    assert_eq!(Some(secret::commitment(&salt, &roll)), roll.commitment);
+    assert!(refused(&mut t, "alice", &format!("/reveal {seq}")).contains("already revealed"));
+}
+
+#[test]
+fn the_seed_never_reaches_any_member() {
+    let mut t = table();
+    run(&mut t, "alice", "S2D6");
+    run(&mut t, "alice", "/reveal 5");
+    let seed = secret::hex(&SEED);
+    for viewer in ["gm", "alice", "bob", "sam"] {
+        assert!(seen(&t, viewer).iter().all(|l| !l.contains(&seed)));
+    }
+    assert!(!format!("{t:?}").contains(&seed));
+}
+
+#[test]
+fn undo_reverts_the_last_change_with_a_compensating_event() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new Aria");
+    run(&mut t, "alice", "/char set Aria HP 20");
+    run(&mut t, "alice", "/char set Aria HP 15");
+    run(&mut t, "alice", "2D6");
+    run(&mut t, "alice", "/undo");
+    assert_eq!(
+        t.characters()["Aria"].fields["HP"],
+        "20",
+        "rolls are skipped, not undone"
+    );
+    run(&mut t, "alice", "/undo");
+    assert!(!t.characters()["Aria"].fields.contains_key("HP"));
+    assert!(refused(&mut t, "bob", "/undo alice").contains("only the GM"));
+    assert!(refused(&mut t, "bob", "/undo").contains("no change left"));
+    run(&mut t, "gm", "/undo alice");
+    assert!(!t.characters().contains_key("Aria"));
+    assert!(refused(&mut t, "alice", "/undo").contains("no change left"));
+    let log_len = t.events().len();
+    assert!(matches!(
+        t.events()[log_len - 1].body,
+        EventBody::Undone { event: 5 }
+    ));
+}
+
+#[test]
+fn scenes_and_sessions_count_and_undo() {
+    let mut t = table();
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/scene next");
+    assert_eq!(t.scene_and_session(), (3, 1));
+    run(&mut t, "gm", "/session end");
+    assert_eq!(t.scene_and_session(), (1, 2));
+    run(&mut t, "gm", "/undo");
+    assert_eq!(t.scene_and_session(), (3, 1));
+}
+
+#[test]
+fn a_reloaded_log_is_the_same_table_and_every_roll_replays() {
+    let mut t = table();
+    for (who, line) in [
+        ("alice", "2D6+1>=8"),
+        ("bob", "S3D6"),
+        ("alice", "x3 1D6"),
+        ("bob", "choice[a,b,c]"),
+    ] {
+        run(&mut t, who, line);
+    }
+    run(&mut t, "alice", "/char new Aria");
+    assert!(t.verify().is_empty());
+
+    let json = serde_json::to_string(t.events()).expect("events serialise");
+    let back: Vec<taku_table::Event> = serde_json::from_str(&json).expect("events deserialise");
+    let reloaded = Table::from_events(back).expect("reload");
+    for viewer in ["gm", "alice", "bob", "sam"] {
+        assert_eq!(seen(&reloaded, viewer), seen(&t, viewer));
+    }
+    assert_eq!(reloaded.characters(), t.characters());
+
+    let mut tampered = t.events().to_vec();
+    if let EventBody::Roll(r) = &mut tampered[4].body {
+        r.text = "(2D6+1>=8) ＞ 12[6,6]+1 ＞ 13 ＞ 成功".to_string();
+    }
+    let mismatches = Table::from_events(tampered).expect("reload").verify();
+    assert_eq!(mismatches.len(), 1);
+    assert_eq!(mismatches[0].seq, 5);
+}
+
+#[test]
+fn broken_logs_are_refused_with_a_reason() {
+    let t = table();
+    let mut gap = t.events().to_vec();
+    gap.remove(1);
+    assert_eq!(
+        Table::from_events(gap).expect_err("gap").to_string(),
+        "event #3 where #2 was expected"
+    );
+    assert!(Table::from_events(t.events()[1..].to_vec()).is_err());
+    assert!(Table::create("NoSuchSystem", "x", "gm", SEED).is_err());
+}
+
+#[test]
+fn help_lists_table_and_system_commands() {
+    let mut t = table();
+    let help = run(&mut t, "sam", "/help").expect("reply");
+    assert!(help.contains("/char set NAME KEY VALUE") && help.contains("2D6+1>=7"));
+}
