@@ -16,6 +16,7 @@
 pub mod command;
 pub mod event;
 pub mod secret;
+pub mod store;
 
 pub use command::TableCommand;
 pub use event::{Event, EventBody, Role, Roll};
