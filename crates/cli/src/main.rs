@@ -7,6 +7,7 @@
 mod conform;
 mod render;
 mod roll;
+mod table;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,9 @@ enum Command {
     Conform(conform::ConformArgs),
     /// List the game systems (id and name).
     Systems,
+    /// Tables: shared game sessions stored in a database file.
+    #[command(subcommand)]
+    Table(table::TableCommand),
     /// Show a game system's help.
     Help {
         /// System id, as listed by `taku systems`.
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Roll(args) => roll::run(&args),
         Command::Conform(args) => conform::run(&args),
+        Command::Table(cmd) => table::run(cmd),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());

@@ -159,3 +159,81 @@ rands = []
     assert!(out.ends_with("1 passed, 2 failed\n"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_table_from_the_command_line_keeps_secrets_per_member() {
+    let dir = std::env::temp_dir().join(format!("taku-cli-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("t.db");
+    let db = db.to_str().expect("utf-8 path");
+
+    let o = taku(&[
+        "table", "new", "--system", "SRS", "--db", db, "--name", "卓",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let id = stdout(&o).trim().to_string();
+    assert_eq!(id.len(), 16, "only the id is printed: {id:?}");
+
+    let o = taku(&["table", "exec", "--db", db, &id, "/join alice", "/join bob"]);
+    assert_eq!(
+        stdout(&o),
+        "#2 alice joined as player\n#3 bob joined as player\n"
+    );
+    let o = taku(&[
+        "table", "exec", "--db", db, &id, "--as", "alice", "S2D6>=7", "hi",
+    ]);
+    let alice = stdout(&o);
+    assert!(
+        alice.starts_with("#4 alice (secret): (2D6>=7[12,2]) ＞ "),
+        "{alice}"
+    );
+    assert!(alice.ends_with("#5 alice: hi\n"), "{alice}");
+
+    let bob = stdout(&taku(&["table", "log", "--db", db, &id, "--as", "bob"]));
+    assert!(
+        bob.contains("#4 secret roll by alice (commitment "),
+        "{bob}"
+    );
+    assert!(!bob.contains("(2D6>=7"), "bob saw the secret: {bob}");
+    let gm = stdout(&taku(&["table", "log", "--db", db, &id]));
+    assert!(gm.contains("#4 alice (secret): (2D6>=7"), "{gm}");
+
+    let o = taku(&[
+        "table",
+        "exec",
+        "--db",
+        db,
+        &id,
+        "--as",
+        "bob",
+        "/reveal 4",
+        "2D6",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("only alice or the GM can reveal #4"));
+    assert_eq!(stdout(&o), "", "lines after a refused one do not run");
+
+    let o = taku(&["table", "verify", "--db", db, &id]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "1 rolls replayed, 0 mismatched\n");
+    assert!(
+        stdout(&taku(&["table", "list", "--db", db]))
+            .starts_with(&format!("{id}\tSRS\t卓\t5 events"))
+    );
+
+    std::fs::write(dir.join("notes.txt"), "shopping list").expect("write");
+    let o = taku(&[
+        "table",
+        "list",
+        "--db",
+        dir.join("notes.txt").to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("notes.txt is not a taku database"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
