@@ -237,3 +237,61 @@ fn a_table_from_the_command_line_keeps_secrets_per_member() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn kill_9_loses_no_acknowledged_event_and_leaves_the_table_loadable() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("taku-cli-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("t.db");
+    let db = db.to_str().expect("utf-8 path");
+    let id = stdout(&taku(&["table", "new", "--system", "DiceBot", "--db", db]))
+        .trim()
+        .to_string();
+
+    let lines: Vec<String> = (0..400).map(|i| format!("line {i}")).collect();
+    // Kill after different numbers of acknowledgements, several times over one table.
+    for stop_after in [1usize, 7, 33] {
+        let mut args = vec!["table", "exec", "--db", db, id.as_str()];
+        args.extend(lines.iter().map(String::as_str));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_taku"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("taku runs");
+        let mut acknowledged = Vec::new();
+        let mut out = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut buf = String::new();
+        while acknowledged.len() < stop_after && out.read_line(&mut buf).expect("read") > 0 {
+            acknowledged.push(buf.trim_end().to_string());
+            buf.clear();
+        }
+        child.kill().expect("kill -9");
+        child.wait().expect("reaped");
+
+        let log = taku(&["table", "log", "--db", db, &id]);
+        assert!(
+            log.status.success(),
+            "table no longer loads: {}",
+            stderr(&log)
+        );
+        let log = stdout(&log);
+        for ack in &acknowledged {
+            assert!(
+                log.lines().any(|l| l == ack),
+                "acknowledged {ack:?} is missing"
+            );
+        }
+        let seqs: Vec<u64> = log
+            .lines()
+            .map(|l| l[1..l.find(' ').expect("seq")].parse().expect("seq number"))
+            .collect();
+        assert_eq!(
+            seqs,
+            (1..=seqs.len() as u64).collect::<Vec<_>>(),
+            "gap in the log"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
