@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every check taku has: formatting, lints, and the whole test suite.
-# Usage: tools/test-all.sh   (from anywhere; needs only the Rust toolchain)
+# Usage: tools/test-all.sh   (from anywhere; needs the Rust toolchain, and starts its own
+# PostgreSQL on loopback, installing Debian's package if needed, unless TAKU_TEST_PG names one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/pg-test-server.sh
+taku_pg_start
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

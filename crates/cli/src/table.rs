@@ -2,10 +2,9 @@
 
 use anyhow::{Context, Result};
 use serde_json::json;
-use std::path::{Path, PathBuf};
 use taku_dice::ChaChaSource;
 use taku_table::Table;
-use taku_table::store::SqliteStore;
+use taku_table::store::{EventStore, Store, Tables};
 
 /// `taku table …`
 #[derive(Debug, clap::Subcommand)]
@@ -15,9 +14,9 @@ pub enum TableCommand {
         /// Game system id (see `taku systems`).
         #[arg(long)]
         system: String,
-        /// Database file (created on first use).
-        #[arg(long, default_value = "taku.db")]
-        db: PathBuf,
+        /// Database: a SQLite file (created on first use) or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
         /// Table name.
         #[arg(long, default_value = "table")]
         name: String,
@@ -27,9 +26,9 @@ pub enum TableCommand {
     },
     /// Run lines at a table, in order, and print what that member sees.
     Exec {
-        /// Database file.
-        #[arg(long, default_value = "taku.db")]
-        db: PathBuf,
+        /// Database: a SQLite file or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
         /// Table id.
         table: String,
         /// Member to act as (default: the GM).
@@ -44,9 +43,9 @@ pub enum TableCommand {
     },
     /// Print a table's log as a member sees it.
     Log {
-        /// Database file.
-        #[arg(long, default_value = "taku.db")]
-        db: PathBuf,
+        /// Database: a SQLite file or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
         /// Table id.
         table: String,
         /// Member whose view to print (default: the GM).
@@ -58,15 +57,15 @@ pub enum TableCommand {
     },
     /// List the tables in a database.
     List {
-        /// Database file.
-        #[arg(long, default_value = "taku.db")]
-        db: PathBuf,
+        /// Database: a SQLite file or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
     },
     /// Replay every roll of a table from its seed and report any mismatch.
     Verify {
-        /// Database file.
-        #[arg(long, default_value = "taku.db")]
-        db: PathBuf,
+        /// Database: a SQLite file or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
         /// Table id.
         table: String,
     },
@@ -81,8 +80,8 @@ pub fn run(cmd: TableCommand) -> Result<bool> {
     rt.block_on(run_async(cmd))
 }
 
-async fn open(db: &Path) -> Result<SqliteStore> {
-    Ok(SqliteStore::open(db).await?)
+async fn open(db: &str) -> Result<Tables<Store>> {
+    Ok(Tables::new(Store::open(db).await?))
 }
 
 fn gm_of(table: &Table) -> String {
@@ -105,8 +104,8 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             let (_, seed) =
                 ChaChaSource::from_os().context("cannot draw a seed from the operating system")?;
             let table = Table::create(&system, &name, &gm, seed)?;
-            let store = open(&db).await?;
-            println!("{}", store.create(&table).await?);
+            let tables = open(&db).await?;
+            println!("{}", tables.create(table).await?);
             Ok(true)
         }
         TableCommand::Exec {
@@ -116,17 +115,17 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             json,
             lines,
         } => {
-            let store = open(&db).await?;
+            let tables = open(&db).await?;
             let actor = match member {
                 Some(m) => m,
-                None => gm_of(&store.table(&table).await?),
+                None => tables.read(&table, gm_of).await?,
             };
             for line in &lines {
-                match store.exec(&table, &actor, line).await? {
+                match tables.exec(&table, &actor, line).await? {
                     Ok(done) => {
-                        for e in &done.events {
-                            if let Some(text) = done.table.view(e, &actor) {
-                                print_line(json, Some(e.seq), &text);
+                        for (e, seen) in done.events.iter().zip(&done.seen) {
+                            if let Some(text) = seen {
+                                print_line(json, Some(e.seq), text);
                             }
                         }
                         if let Some(reply) = done.reply {
@@ -154,36 +153,50 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             member,
             json,
         } => {
-            let store = open(&db).await?;
-            let t = store.table(&table).await?;
-            let viewer = member.unwrap_or_else(|| gm_of(&t));
-            for e in t.events() {
-                if let Some(text) = t.view(e, &viewer) {
-                    print_line(json, Some(e.seq), &text);
-                }
+            let lines = open(&db)
+                .await?
+                .read(&table, |t| {
+                    let viewer = member.unwrap_or_else(|| gm_of(t));
+                    if !t.members().contains_key(&viewer) {
+                        anyhow::bail!(
+                            "'{viewer}' is not a member of table {table}; `--as` takes a member's name"
+                        );
+                    }
+                    Ok(t.events()
+                        .iter()
+                        .filter_map(|e| Some((e.seq, t.view(e, &viewer)?)))
+                        .collect::<Vec<_>>())
+                })
+                .await??;
+            for (seq, text) in lines {
+                print_line(json, Some(seq), &text);
             }
             Ok(true)
         }
         TableCommand::List { db } => {
-            for t in open(&db).await?.list().await? {
+            for t in open(&db).await?.store().list().await? {
                 println!("{}\t{}\t{}\t{} events", t.id, t.system, t.name, t.events);
             }
             Ok(true)
         }
         TableCommand::Verify { db, table } => {
-            let t = open(&db).await?.table(&table).await?;
-            let mismatches = t.verify();
+            let (mismatches, rolls) = open(&db)
+                .await?
+                .read(&table, |t| {
+                    let rolls = t
+                        .events()
+                        .iter()
+                        .filter(|e| matches!(e.body, taku_table::EventBody::Roll(_)))
+                        .count();
+                    (t.verify(), rolls)
+                })
+                .await?;
             for m in &mismatches {
                 println!(
                     "#{}: log says {:?}, replay gives {:?}",
                     m.seq, m.logged, m.replayed
                 );
             }
-            let rolls = t
-                .events()
-                .iter()
-                .filter(|e| matches!(e.body, taku_table::EventBody::Roll(_)))
-                .count();
             println!("{} rolls replayed, {} mismatched", rolls, mismatches.len());
             Ok(mismatches.is_empty())
         }

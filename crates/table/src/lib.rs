@@ -162,17 +162,24 @@ impl Table {
         };
         let mut iter = events.into_iter();
         table.events.push(iter.next().expect("checked above"));
-        for event in iter {
-            let expected = table.next_seq();
+        table.extend(iter)?;
+        Ok(table)
+    }
+
+    /// Folds events appended after this table's last one (by another writer, say). Stops
+    /// at the first event out of sequence; those before it stay folded.
+    pub fn extend(&mut self, events: impl IntoIterator<Item = Event>) -> Result<(), LoadError> {
+        for event in events {
+            let expected = self.next_seq();
             if event.seq != expected {
                 return Err(LoadError::Gap {
                     expected,
                     found: event.seq,
                 });
             }
-            table.fold(event);
+            self.fold(event);
         }
-        Ok(table)
+        Ok(())
     }
 
     /// The log.
@@ -228,15 +235,24 @@ impl Table {
         self.decide_line(role, line)
     }
 
+    /// Decided events for `actor` with the seqs they would take, without appending them.
+    pub fn numbered(&self, actor: &str, bodies: Vec<EventBody>) -> Vec<Event> {
+        let next = self.next_seq();
+        bodies
+            .into_iter()
+            .zip(next..)
+            .map(|(body, seq)| Event {
+                seq,
+                actor: actor.to_string(),
+                body,
+            })
+            .collect()
+    }
+
     /// Appends decided events for `actor`, returning them with their seqs.
     pub fn apply(&mut self, actor: &str, bodies: Vec<EventBody>) -> &[Event] {
         let first = self.events.len();
-        for body in bodies {
-            let event = Event {
-                seq: self.next_seq(),
-                actor: actor.to_string(),
-                body,
-            };
+        for event in self.numbered(actor, bodies) {
             self.fold(event);
         }
         &self.events[first..]

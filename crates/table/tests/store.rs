@@ -1,15 +1,12 @@
-//! The SQLite store: round trips, refusal of foreign files, concurrent writers.
+//! One suite, both backends: every test here runs against a SQLite file and against a real
+//! PostgreSQL database (a fresh database per test on the server `TAKU_TEST_PG` names;
+//! `tools/test-all.sh` starts one on loopback). Without `TAKU_TEST_PG` the PostgreSQL half
+//! fails, never skips.
 
+use std::future::Future;
 use std::path::PathBuf;
-use taku_table::store::{SqliteStore, StoreError};
+use taku_table::store::{EventStore, Store, StoreError, Tables};
 use taku_table::{EventBody, Table};
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("taku-store-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join("taku.db")
-}
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -18,67 +15,312 @@ fn rt() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-async fn new_table(store: &SqliteStore) -> String {
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taku-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("taku.db")
+}
+
+/// A fresh, empty PostgreSQL database for test `name`; its URL.
+async fn fresh_pg(name: &str) -> String {
+    use sqlx::Executor;
+    let Ok(server) = std::env::var("TAKU_TEST_PG") else {
+        panic!(
+            "the PostgreSQL half of the store suite needs TAKU_TEST_PG=postgres://… \
+             (tools/test-all.sh starts a server on loopback and sets it)"
+        )
+    };
+    let db = format!(
+        "taku_test_{}_{}",
+        std::process::id(),
+        name.replace('-', "_")
+    );
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&server)
+        .await
+        .expect("cannot connect to TAKU_TEST_PG");
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {db}")))
+        .await
+        .expect("drop database");
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
+        .await
+        .expect("create database");
+    let (base, _) = server
+        .rsplit_once('/')
+        .expect("TAKU_TEST_PG ends in /DATABASE");
+    format!("{base}/{db}")
+}
+
+/// The two backends' locations for test `name`: a SQLite file and a PostgreSQL URL.
+async fn locations(name: &str) -> [String; 2] {
+    [temp_db(name).display().to_string(), fresh_pg(name).await]
+}
+
+/// Runs `test` on both backends, naming the backend in any failure.
+fn on_both<F, Fut>(name: &str, test: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let locations = rt().block_on(locations(name));
+    for location in locations {
+        eprintln!("{name} on {location}");
+        rt().block_on(test(location));
+    }
+}
+
+async fn open(location: &str) -> Tables<Store> {
+    Tables::new(Store::open(location).await.expect("open store"))
+}
+
+async fn new_table(tables: &Tables<Store>) -> String {
     let table = Table::create("DiceBot", "test", "gm", [3; 32]).expect("table");
-    store.create(&table).await.expect("create")
+    tables.create(table).await.expect("create")
+}
+
+async fn run(tables: &Tables<Store>, id: &str, actor: &str, line: &str) {
+    tables
+        .exec(id, actor, line)
+        .await
+        .expect("store")
+        .unwrap_or_else(|r| panic!("{line} refused: {r}"));
 }
 
 #[test]
 fn a_stored_table_reloads_identically() {
-    rt().block_on(async {
-        let path = temp_db("roundtrip");
-        let store = SqliteStore::open(&path).await.expect("open");
-        let id = new_table(&store).await;
+    on_both("roundtrip", |location| async move {
+        let tables = open(&location).await;
+        let id = new_table(&tables).await;
         for line in ["/join alice", "2D6>=7", "hello", "S1D100"] {
             let actor = if line.starts_with('/') { "gm" } else { "alice" };
-            store
-                .exec(&id, "gm", "/help")
-                .await
-                .expect("db")
-                .expect("help");
-            store
-                .exec(&id, actor, line)
-                .await
-                .expect("db")
-                .expect("line");
+            run(&tables, &id, "gm", "/help").await;
+            run(&tables, &id, actor, line).await;
         }
-        let refused = store.exec(&id, "bob", "2D6").await.expect("db");
+        let refused = tables.exec(&id, "bob", "2D6").await.expect("store");
         assert!(refused.is_err());
 
-        let reopened = SqliteStore::open(&path).await.expect("reopen");
-        let table = reopened.table(&id).await.expect("load");
-        assert_eq!(table.events().len(), 5);
-        assert!(matches!(table.events()[4].body, EventBody::Roll(ref r) if r.secret));
-        assert!(table.verify().is_empty());
-        let list = reopened.list().await.expect("list");
-        assert_eq!((list.len(), list[0].events), (1, 5));
-    });
-}
-
-#[test]
-fn unknown_tables_and_foreign_files_are_refused_by_name() {
-    rt().block_on(async {
-        let path = temp_db("foreign");
-        std::fs::write(&path, b"this is not a database, it is a shopping list\n").expect("write");
-        let err = SqliteStore::open(&path).await.expect_err("foreign file");
-        assert!(matches!(err, StoreError::Foreign(_)), "{err}");
-        assert!(err.to_string().contains("taku.db"), "{err}");
-
-        let path = temp_db("empty");
-        let store = SqliteStore::open(&path).await.expect("open");
-        let err = store.table("nope").await.expect_err("no such table");
+        let reopened = open(&location).await;
+        let (n, secret, clean) = reopened
+            .read(&id, |t| {
+                let secret = matches!(t.events()[4].body, EventBody::Roll(ref r) if r.secret);
+                (t.events().len(), secret, t.verify().is_empty())
+            })
+            .await
+            .expect("load");
+        assert_eq!((n, secret, clean), (5, true, true));
+        let list = reopened.store().list().await.expect("list");
+        assert_eq!(list.len(), 1);
+        assert_eq!((list[0].id.as_str(), list[0].events), (id.as_str(), 5));
         assert_eq!(
-            err.to_string(),
-            "no table 'nope' in this database; `taku table list` shows the tables"
+            (list[0].system.as_str(), list[0].name.as_str()),
+            ("DiceBot", "test")
         );
     });
 }
 
 #[test]
-fn another_programs_sqlite_file_is_refused() {
+fn unknown_tables_are_refused_by_name() {
+    on_both("unknown", |location| async move {
+        let tables = open(&location).await;
+        let err = tables
+            .read("nope", |_| ())
+            .await
+            .expect_err("no such table");
+        assert_eq!(
+            err.to_string(),
+            "no table 'nope' in this database; `taku table list` shows the tables"
+        );
+        let err = tables
+            .exec("nope", "gm", "2D6")
+            .await
+            .expect_err("no such table");
+        assert!(matches!(err, StoreError::NoSuchTable(_)), "{err}");
+        let table = Table::create("DiceBot", "t", "gm", [1; 32]).expect("table");
+        let err = tables
+            .store()
+            .append("nope", table.events())
+            .await
+            .expect_err("append to an unknown table");
+        assert!(matches!(err, StoreError::NoSuchTable(_)), "{err}");
+    });
+}
+
+#[test]
+fn an_append_whose_seq_is_taken_conflicts_and_stores_nothing() {
+    on_both("conflict", |location| async move {
+        let store = Store::open(&location).await.expect("open");
+        let mut table = Table::create("DiceBot", "t", "gm", [2; 32]).expect("table");
+        let id = store.create(&table).await.expect("create");
+        let mine = table.numbered(
+            "gm",
+            vec![
+                EventBody::Chat { text: "a".into() },
+                EventBody::Chat { text: "b".into() },
+            ],
+        );
+        let theirs = table.numbered("gm", vec![EventBody::Chat { text: "x".into() }]);
+        store.append(&id, &theirs).await.expect("first writer");
+        let err = store.append(&id, &mine).await.expect_err("second writer");
+        assert!(matches!(err, StoreError::Conflict), "{err}");
+        // All or none: "b" (seq 3) was free, but it is not stored either.
+        let log = store.load_after(&id, 0).await.expect("load");
+        assert_eq!(log.len(), 2);
+        assert_eq!(log[1].body, EventBody::Chat { text: "x".into() });
+        assert!(store.load_after(&id, 2).await.expect("tail").is_empty());
+        table.extend(log.into_iter().skip(1)).expect("fold");
+        assert_eq!(table.next_seq(), 3);
+    });
+}
+
+#[test]
+fn two_stores_on_one_table_see_each_others_events() {
+    on_both("two-stores", |location| async move {
+        let a = open(&location).await;
+        let b = open(&location).await;
+        let id = new_table(&a).await;
+        run(&a, &id, "gm", "/join alice").await;
+        // b loads the table after alice joined; a then adds bob, whom b has never seen.
+        run(&b, &id, "alice", "hello").await;
+        run(&a, &id, "gm", "/join bob as player").await;
+        // b's cached table does not know bob; it must catch up rather than refuse him.
+        run(&b, &id, "bob", "hi from bob").await;
+        // And a, whose cache misses both of b's lines, takes seq 6 after catching up.
+        let done = a
+            .exec(&id, "gm", "last")
+            .await
+            .expect("store")
+            .expect("chat");
+        assert_eq!(done.events[0].seq, 6);
+        let texts = b
+            .read(&id, |t| {
+                t.events()
+                    .iter()
+                    .filter_map(|e| match &e.body {
+                        EventBody::Chat { text } => Some(text.clone()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .await
+            .expect("read");
+        assert_eq!(texts, ["hello", "hi from bob", "last"]);
+    });
+}
+
+#[test]
+fn concurrent_writers_never_lose_reorder_or_duplicate_an_event() {
+    let locations = rt().block_on(locations("concurrent"));
+    for location in locations {
+        let id = rt().block_on(async {
+            let tables = open(&location).await;
+            let id = new_table(&tables).await;
+            run(&tables, &id, "gm", "/join alice").await;
+            id
+        });
+        // Two threads, each with its own store and cache, as two processes would have.
+        let writers: Vec<_> = ["gm", "alice"]
+            .into_iter()
+            .map(|who| {
+                let (location, id) = (location.clone(), id.clone());
+                std::thread::spawn(move || {
+                    rt().block_on(async {
+                        let tables = open(&location).await;
+                        for i in 0..40 {
+                            run(&tables, &id, who, &format!("{who} line {i}")).await;
+                        }
+                    })
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().expect("writer thread");
+        }
+        rt().block_on(async {
+            let store = Store::open(&location).await.expect("open");
+            let events = store.load_after(&id, 0).await.expect("load");
+            assert_eq!(events.len(), 2 + 80, "{location}");
+            for (i, e) in events.iter().enumerate() {
+                assert_eq!(e.seq, i as u64 + 1, "{location}");
+            }
+            for who in ["gm", "alice"] {
+                let lines: Vec<&str> = events
+                    .iter()
+                    .filter_map(|e| match &e.body {
+                        EventBody::Chat { text } if e.actor == who => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let expected: Vec<String> = (0..40).map(|i| format!("{who} line {i}")).collect();
+                assert_eq!(
+                    lines, expected,
+                    "{location}: {who}'s lines lost, duplicated or reordered"
+                );
+            }
+            Table::from_events(events).expect("the log folds");
+        });
+    }
+}
+
+#[test]
+fn a_database_from_a_newer_taku_is_refused() {
+    rt().block_on(async {
+        use sqlx::Executor;
+        let path = temp_db("newer");
+        drop(
+            Store::open(&path.display().to_string())
+                .await
+                .expect("open"),
+        );
+        let url = fresh_pg("newer").await;
+        drop(Store::open(&url).await.expect("open"));
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .expect("pg");
+        conn.execute("INSERT INTO taku_schema (version) VALUES (99)")
+            .await
+            .expect("bump");
+        let err = Store::open(&url).await.expect_err("newer schema");
+        assert!(matches!(err, StoreError::TooNew { found: 99, .. }), "{err}");
+
+        let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+            "sqlite://{}",
+            path.display()
+        ))
+        .await
+        .expect("sqlite");
+        conn.execute("PRAGMA user_version = 99")
+            .await
+            .expect("bump");
+        drop(conn);
+        let err = Store::open(&path.display().to_string())
+            .await
+            .expect_err("newer schema");
+        assert!(matches!(err, StoreError::TooNew { found: 99, .. }), "{err}");
+        assert!(err.to_string().contains("taku.db"), "{err}");
+    });
+}
+
+#[test]
+fn foreign_files_and_databases_are_refused_by_name() {
     rt().block_on(async {
         use sqlx::sqlite::SqliteConnectOptions;
         use sqlx::{ConnectOptions, Executor};
+
+        let path = temp_db("foreign");
+        std::fs::write(&path, b"this is not a database, it is a shopping list\n").expect("write");
+        let err = Store::open(&path.display().to_string())
+            .await
+            .expect_err("foreign file");
+        assert!(matches!(err, StoreError::Foreign(_)), "{err}");
+        assert!(err.to_string().contains("taku.db"), "{err}");
+        assert_eq!(
+            std::fs::read(&path).expect("read"),
+            b"this is not a database, it is a shopping list\n",
+            "a refused file is left as it was"
+        );
+
         let path = temp_db("other-app");
         let mut conn = SqliteConnectOptions::new()
             .filename(&path)
@@ -90,69 +332,72 @@ fn another_programs_sqlite_file_is_refused() {
             .await
             .expect("create");
         drop(conn);
-        let err = SqliteStore::open(&path)
+        let err = Store::open(&path.display().to_string())
             .await
-            .expect_err("foreign database");
+            .expect_err("another program's SQLite file");
+        assert!(matches!(err, StoreError::Foreign(_)), "{err}");
+
+        // PostgreSQL: another program's tables are left alone; relations named like ours
+        // but without our schema record are refused.
+        let url = fresh_pg("foreign").await;
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .expect("pg");
+        conn.execute("CREATE TABLE notes (body TEXT)")
+            .await
+            .expect("create");
+        drop(Store::open(&url).await.expect("a shared database is fine"));
+        let url = fresh_pg("foreign2").await;
+        let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .expect("pg");
+        conn.execute("CREATE TABLE taku_events (x INT)")
+            .await
+            .expect("create");
+        let err = Store::open(&url).await.expect_err("foreign taku_events");
         assert!(matches!(err, StoreError::Foreign(_)), "{err}");
     });
 }
 
 #[test]
-fn concurrent_writers_never_lose_reorder_or_duplicate_an_event() {
-    let path = temp_db("concurrent");
-    let id = rt().block_on(async {
-        let store = SqliteStore::open(&path).await.expect("open");
-        let id = new_table(&store).await;
-        store
-            .exec(&id, "gm", "/join alice")
+fn a_damaged_event_is_reported_with_its_table_and_seq() {
+    on_both("damaged", |location| async move {
+        use sqlx::Executor;
+        let tables = open(&location).await;
+        let id = new_table(&tables).await;
+        run(&tables, &id, "gm", "hello").await;
+        let sql = if location.starts_with("postgres") {
+            format!(
+                "UPDATE taku_events SET body = '{{not json' WHERE table_id = '{id}' AND seq = 2"
+            )
+        } else {
+            format!("UPDATE events SET body = '{{not json' WHERE table_id = '{id}' AND seq = 2")
+        };
+        match tables.store() {
+            Store::Sqlite(_) => {
+                let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+                    "sqlite://{location}"
+                ))
+                .await
+                .expect("sqlite");
+                c.execute(sqlx::AssertSqlSafe(sql)).await.expect("damage");
+            }
+            Store::Postgres(_) => {
+                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&location)
+                    .await
+                    .expect("pg");
+                c.execute(sqlx::AssertSqlSafe(sql)).await.expect("damage");
+            }
+        }
+        let err = open(&location)
             .await
-            .expect("db")
-            .expect("join");
-        id
-    });
-    // Two threads, each with its own connection pool, as two processes would have.
-    let writers: Vec<_> = ["gm", "alice"]
-        .into_iter()
-        .map(|who| {
-            let (path, id) = (path.clone(), id.clone());
-            std::thread::spawn(move || {
-                rt().block_on(async {
-                    let store = SqliteStore::open(&path).await.expect("open");
-                    for i in 0..40 {
-                        store
-                            .exec(&id, who, &format!("{who} line {i}"))
-                            .await
-                            .expect("db")
-                            .expect("chat");
-                    }
-                })
-            })
-        })
-        .collect();
-    for w in writers {
-        w.join().expect("writer thread");
-    }
-    rt().block_on(async {
-        let store = SqliteStore::open(&path).await.expect("open");
-        let table = store.table(&id).await.expect("load");
-        let events = table.events();
-        assert_eq!(events.len(), 2 + 80);
-        for (i, e) in events.iter().enumerate() {
-            assert_eq!(e.seq, i as u64 + 1);
-        }
-        for who in ["gm", "alice"] {
-            let lines: Vec<String> = events
-                .iter()
-                .filter_map(|e| match &e.body {
-                    EventBody::Chat { text } if e.actor == who => Some(text.clone()),
-                    _ => None,
-                })
-                .collect();
-            let expected: Vec<String> = (0..40).map(|i| format!("{who} line {i}")).collect();
-            assert_eq!(
-                lines, expected,
-                "{who}'s lines lost, duplicated or reordered"
-            );
-        }
+            .read(&id, |_| ())
+            .await
+            .expect_err("damaged");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("table '{id}' event #2 is damaged")),
+            "{err}"
+        );
     });
 }

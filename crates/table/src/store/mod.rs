@@ -1,0 +1,326 @@
+//! Where table logs live: one [`EventStore`] trait, two backends (SQLite, the embedded
+//! default, and PostgreSQL, for several servers on one database), and [`Tables`], which
+//! keeps folded tables in memory and runs lines at them.
+//!
+//! A store keeps events only; tables are folded from them. Every append is durable before
+//! it returns. A second writer is detected by the `(table, seq)` primary key: an append
+//! that finds a seq taken fails with [`StoreError::Conflict`]; [`Tables::exec`] then folds
+//! the events it missed and decides the line again, so two processes writing one table
+//! never lose, reorder or duplicate an event.
+
+pub mod postgres;
+pub mod sqlite;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+use crate::{Event, Refusal, Table};
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex as SyncMutex};
+use tokio::sync::Mutex;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file or database exists but is not a taku database.
+    #[error(
+        "{0} is not a taku database (it is another program's data, or damaged); pass another --db"
+    )]
+    Foreign(String),
+    /// The database was written by a newer taku.
+    #[error("{at} has schema version {found}; this taku knows version {known} or older")]
+    TooNew {
+        /// The database.
+        at: String,
+        /// Its version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// No table with this id.
+    #[error("no table '{0}' in this database; `taku table list` shows the tables")]
+    NoSuchTable(String),
+    /// Another writer appended first; fold what it wrote and decide again.
+    #[error("another writer appended to the table first")]
+    Conflict,
+    /// A stored event could not be read back.
+    #[error("table '{table}' event #{seq} is damaged: {reason}")]
+    Damaged {
+        /// Table id.
+        table: String,
+        /// Event seq (0 when the log as a whole does not fold).
+        seq: i64,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The database itself failed.
+    #[error("database {at}: {source}")]
+    Database {
+        /// The file or server (without its password).
+        at: String,
+        /// The error.
+        source: sqlx::Error,
+    },
+}
+
+/// A table as listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableSummary {
+    /// Id.
+    pub id: String,
+    /// Game system id.
+    pub system: String,
+    /// Name.
+    pub name: String,
+    /// Events in its log.
+    pub events: i64,
+}
+
+/// A durable home for table logs. Both backends pass the same suite
+/// (`crates/table/tests/store.rs`).
+pub trait EventStore: Send + Sync {
+    /// Stores a new table (its log so far) under a fresh random id, which it returns.
+    fn create(&self, table: &Table) -> impl Future<Output = Result<String, StoreError>> + Send;
+
+    /// Appends events atomically, all or none, durable on return. Fails with
+    /// [`StoreError::Conflict`] if another writer took one of their seqs.
+    fn append(
+        &self,
+        id: &str,
+        events: &[Event],
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The events of table `id` with seq greater than `after`, in order; `after = 0` is the
+    /// whole log, and an unknown table is [`StoreError::NoSuchTable`].
+    fn load_after(
+        &self,
+        id: &str,
+        after: u64,
+    ) -> impl Future<Output = Result<Vec<Event>, StoreError>> + Send;
+
+    /// Every table, oldest first.
+    fn list(&self) -> impl Future<Output = Result<Vec<TableSummary>, StoreError>> + Send;
+}
+
+/// A fresh table id: 64 random bits, hex.
+fn new_table_id() -> Result<String, getrandom::Error> {
+    let mut raw = [0u8; 8];
+    getrandom::fill(&mut raw)?;
+    Ok(crate::secret::hex(&raw))
+}
+
+/// Decodes one stored row; `Damaged` names the table and seq of a row that does not.
+fn decode(table: &str, seq: i64, actor: String, body: &str) -> Result<Event, StoreError> {
+    let damaged = |reason: String| StoreError::Damaged {
+        table: table.to_string(),
+        seq,
+        reason,
+    };
+    Ok(Event {
+        seq: u64::try_from(seq).map_err(|_| damaged("negative seq".into()))?,
+        actor,
+        body: serde_json::from_str(body).map_err(|e| damaged(e.to_string()))?,
+    })
+}
+
+/// An event's body as stored (JSON text) and its seq as the databases' integer.
+fn encode(event: &Event) -> (i64, String) {
+    let body = serde_json::to_string(&event.body).expect("events always serialise");
+    let seq = i64::try_from(event.seq).expect("a log never reaches 2^63 events");
+    (seq, body)
+}
+
+/// Either backend, chosen by the `--db` argument: a `postgres://` (or `postgresql://`) URL
+/// selects PostgreSQL, anything else is a SQLite file path.
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// An embedded SQLite file.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL database.
+    Postgres(PgStore),
+}
+
+impl Store {
+    /// Opens (creating and migrating if needed) the store `location` names.
+    pub async fn open(location: &str) -> Result<Store, StoreError> {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            Ok(Store::Postgres(PgStore::connect(location).await?))
+        } else {
+            Ok(Store::Sqlite(
+                SqliteStore::open(std::path::Path::new(location)).await?,
+            ))
+        }
+    }
+}
+
+impl EventStore for Store {
+    async fn create(&self, table: &Table) -> Result<String, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.create(table).await,
+            Store::Postgres(s) => s.create(table).await,
+        }
+    }
+
+    async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.append(id, events).await,
+            Store::Postgres(s) => s.append(id, events).await,
+        }
+    }
+
+    async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_after(id, after).await,
+            Store::Postgres(s) => s.load_after(id, after).await,
+        }
+    }
+
+    async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.list().await,
+            Store::Postgres(s) => s.list().await,
+        }
+    }
+}
+
+/// What a line gave.
+#[derive(Debug, Clone)]
+pub struct Executed {
+    /// Reply only the sender sees (`/help`, `/char show`).
+    pub reply: Option<String>,
+    /// Events appended, with their seqs.
+    pub events: Vec<Event>,
+    /// What the sender sees of each of `events` (`None`: nothing), decided as they were
+    /// appended.
+    pub seen: Vec<Option<String>>,
+}
+
+/// How many times a line is decided again after other writers got in first.
+const MAX_ATTEMPTS: usize = 64;
+
+/// Open tables over a store: each table is loaded once, kept folded in memory, and brought
+/// up to date from the store only when another writer got in first. Lines at one table
+/// run one at a time; lines at different tables run concurrently.
+#[derive(Debug)]
+pub struct Tables<S> {
+    store: S,
+    open: SyncMutex<HashMap<String, Arc<Mutex<Table>>>>,
+}
+
+impl<S: EventStore> Tables<S> {
+    /// No table open yet.
+    pub fn new(store: S) -> Self {
+        Tables {
+            store,
+            open: SyncMutex::new(HashMap::new()),
+        }
+    }
+
+    /// The store underneath.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Stores a new table and keeps it open; returns its id.
+    pub async fn create(&self, table: Table) -> Result<String, StoreError> {
+        let id = self.store.create(&table).await?;
+        self.lock_open()
+            .insert(id.clone(), Arc::new(Mutex::new(table)));
+        Ok(id)
+    }
+
+    fn lock_open(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Mutex<Table>>>> {
+        // A panic elsewhere while holding this map cannot leave it inconsistent (only
+        // inserts), so a poisoned lock is still usable.
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The open table `id`, loading it on first use.
+    async fn handle(&self, id: &str) -> Result<Arc<Mutex<Table>>, StoreError> {
+        if let Some(h) = self.lock_open().get(id) {
+            return Ok(h.clone());
+        }
+        let events = self.store.load_after(id, 0).await?;
+        let table = Table::from_events(events).map_err(|e| StoreError::Damaged {
+            table: id.to_string(),
+            seq: 0,
+            reason: e.to_string(),
+        })?;
+        Ok(self
+            .lock_open()
+            .entry(id.to_string())
+            .or_insert_with(|| Arc::new(Mutex::new(table)))
+            .clone())
+    }
+
+    /// Folds whatever other writers appended since this table was last brought up to
+    /// date; returns how many events that was.
+    async fn catch_up(&self, id: &str, table: &mut Table) -> Result<usize, StoreError> {
+        let newer = self.store.load_after(id, table.next_seq() - 1).await?;
+        let n = newer.len();
+        table.extend(newer).map_err(|e| StoreError::Damaged {
+            table: id.to_string(),
+            seq: i64::try_from(table.next_seq()).unwrap_or(i64::MAX),
+            reason: e.to_string(),
+        })?;
+        Ok(n)
+    }
+
+    /// Runs `f` on table `id` brought up to date with the store.
+    pub async fn read<R>(&self, id: &str, f: impl FnOnce(&Table) -> R) -> Result<R, StoreError> {
+        let handle = self.handle(id).await?;
+        let mut table = handle.lock().await;
+        self.catch_up(id, &mut table).await?;
+        Ok(f(&table))
+    }
+
+    /// Runs one line as `actor` at table `id`: decide, append durably, and if another
+    /// writer appended first, fold its events and decide again. The inner `Err` is the
+    /// table's refusal; nothing was stored.
+    pub async fn exec(
+        &self,
+        id: &str,
+        actor: &str,
+        line: &str,
+    ) -> Result<Result<Executed, Refusal>, StoreError> {
+        let handle = self.handle(id).await?;
+        let mut table = handle.lock().await;
+        for _ in 0..MAX_ATTEMPTS {
+            let decision = match table.decide(actor, line) {
+                Ok(d) => d,
+                // The refusal may rest on a stale table (a member another server just
+                // added): refuse only once nothing newer is stored.
+                Err(refusal) => {
+                    if self.catch_up(id, &mut table).await? == 0 {
+                        return Ok(Err(refusal));
+                    }
+                    continue;
+                }
+            };
+            let events = table.numbered(actor, decision.events);
+            match self.store.append(id, &events).await {
+                Ok(()) => {
+                    table
+                        .extend(events.iter().cloned())
+                        .map_err(|e| StoreError::Damaged {
+                            table: id.to_string(),
+                            seq: 0,
+                            reason: e.to_string(),
+                        })?;
+                    let seen = events.iter().map(|e| table.view(e, actor)).collect();
+                    return Ok(Ok(Executed {
+                        reply: decision.reply,
+                        events,
+                        seen,
+                    }));
+                }
+                Err(StoreError::Conflict) => {
+                    self.catch_up(id, &mut table).await?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(StoreError::Conflict)
+    }
+}

@@ -1,0 +1,249 @@
+//! The PostgreSQL backend, for deployments past one machine: several servers on one
+//! database. Our relations are all named `taku_*`, so the database may be shared with
+//! other programs; `taku_schema` records the migrations run, under an advisory lock so
+//! two servers starting at once migrate once. Commits are durable on return (PostgreSQL's
+//! default `synchronous_commit = on`, which we set explicitly per connection).
+
+use super::{EventStore, StoreError, TableSummary, decode, encode, new_table_id};
+use crate::{Event, Table};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::{Postgres, Row, Transaction};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The advisory lock key held while migrating ("taku" in ASCII).
+const MIGRATION_LOCK: i64 = 0x7461_6b75;
+
+/// The schema, one migration per version; `taku_schema` records how many have run.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE taku_tables (
+    id         TEXT PRIMARY KEY,
+    system     TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE taku_events (
+    table_id TEXT   NOT NULL REFERENCES taku_tables(id),
+    seq      BIGINT NOT NULL,
+    actor    TEXT   NOT NULL,
+    body     TEXT   NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// A PostgreSQL database of table logs.
+#[derive(Debug, Clone)]
+pub struct PgStore {
+    pool: PgPool,
+    at: String,
+}
+
+/// `url` with any password replaced by `***`, for messages.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((userinfo, host)) = rest.rsplit_once('@') else {
+        return url.to_string();
+    };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/db`),
+    /// creating or migrating our relations if needed.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let at = redact(url);
+        let db = |source| StoreError::Database {
+            at: at.clone(),
+            source,
+        };
+        let options = PgConnectOptions::from_str(url)
+            .map_err(db)?
+            .options([("synchronous_commit", "on")]);
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(db)?;
+        let store = PgStore { pool, at };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    fn db(&self, source: sqlx::Error) -> StoreError {
+        StoreError::Database {
+            at: self.at.clone(),
+            source,
+        }
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(MIGRATION_LOCK)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.db(e))?;
+        let ours: Vec<String> = sqlx::query_scalar(
+            "SELECT table_name::text FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_name LIKE 'taku\\_%'",
+        )
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(|e| self.db(e))?;
+        let version: i64 = if ours.iter().any(|t| t == "taku_schema") {
+            sqlx::query_scalar("SELECT max(version) FROM taku_schema")
+                .fetch_one(&mut *tx)
+                .await
+                .map(|v: Option<i64>| v.unwrap_or(0))
+                .map_err(|e| self.db(e))?
+        } else if ours.is_empty() {
+            sqlx::raw_sql("CREATE TABLE taku_schema (version BIGINT PRIMARY KEY)")
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.db(e))?;
+            0
+        } else {
+            // taku_* relations without our schema record: another program's.
+            return Err(StoreError::Foreign(self.at.clone()));
+        };
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                at: self.at.clone(),
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        let done = usize::try_from(version).map_err(|_| StoreError::Foreign(self.at.clone()))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+            sqlx::raw_sql(*sql)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.db(e))?;
+            sqlx::query("INSERT INTO taku_schema (version) VALUES ($1)")
+                .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.db(e))?;
+        }
+        tx.commit().await.map_err(|e| self.db(e))
+    }
+
+    async fn insert(
+        &self,
+        tx: &mut Transaction<'static, Postgres>,
+        id: &str,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        for e in events {
+            let (seq, body) = encode(e);
+            sqlx::query(
+                "INSERT INTO taku_events (table_id, seq, actor, body) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(seq)
+            .bind(&e.actor)
+            .bind(body)
+            .execute(&mut **tx)
+            .await
+            .map_err(|err| match &err {
+                sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+                sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
+                    StoreError::NoSuchTable(id.to_string())
+                }
+                _ => self.db(err),
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl EventStore for PgStore {
+    async fn create(&self, table: &Table) -> Result<String, StoreError> {
+        let id = new_table_id().map_err(|e| self.db(sqlx::Error::Protocol(e.to_string())))?;
+        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+        sqlx::query("INSERT INTO taku_tables (id, system, name) VALUES ($1, $2, $3)")
+            .bind(&id)
+            .bind(table.system().id())
+            .bind(table.name())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.db(e))?;
+        self.insert(&mut tx, &id, table.events()).await?;
+        tx.commit().await.map_err(|e| self.db(e))?;
+        Ok(id)
+    }
+
+    async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+        self.insert(&mut tx, id, events).await?;
+        tx.commit().await.map_err(|e| self.db(e))
+    }
+
+    async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
+        let after = i64::try_from(after).unwrap_or(i64::MAX);
+        let rows = sqlx::query(
+            "SELECT seq, actor, body FROM taku_events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.db(e))?;
+        if rows.is_empty() && after == 0 {
+            return Err(StoreError::NoSuchTable(id.to_string()));
+        }
+        rows.iter()
+            .map(|row| decode(id, row.get("seq"), row.get("actor"), row.get("body")))
+            .collect()
+    }
+
+    async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.system, t.name,
+                    (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
+             FROM taku_tables t ORDER BY t.created_at, t.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.db(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| TableSummary {
+                id: r.get("id"),
+                system: r.get("system"),
+                name: r.get("name"),
+                events: r.get("n"),
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_never_reach_messages() {
+        assert_eq!(
+            redact("postgres://taku:hunter2@127.0.0.1:5432/taku"),
+            "postgres://taku:***@127.0.0.1:5432/taku"
+        );
+        assert_eq!(
+            redact("postgres://taku@localhost/taku"),
+            "postgres://taku@localhost/taku"
+        );
+        assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+    }
+}

@@ -1,0 +1,211 @@
+//! The embedded backend: one SQLite file in WAL mode, `synchronous = FULL`, so an
+//! appended event is on disk before `append` returns. The file is marked with our
+//! `application_id`; any other file is refused by name, never written to.
+
+use super::{EventStore, StoreError, TableSummary, decode, encode, new_table_id};
+use crate::{Event, Table};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{Row, Sqlite, Transaction};
+use std::path::Path;
+use std::time::Duration;
+
+/// SQLite's `application_id` marking a taku database ("taku" in ASCII).
+pub const APPLICATION_ID: i64 = 0x7461_6b75;
+
+/// The schema, one migration per version; `user_version` records how many have run.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE tables (
+    id         TEXT PRIMARY KEY,
+    system     TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE events (
+    table_id TEXT    NOT NULL REFERENCES tables(id),
+    seq      INTEGER NOT NULL,
+    actor    TEXT    NOT NULL,
+    body     TEXT    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+"];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// A SQLite file of table logs.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+    at: String,
+}
+
+impl SqliteStore {
+    /// Opens (creating and migrating if needed) the database at `path`; refuses a file
+    /// that is not a taku database.
+    pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        let at = path.display().to_string();
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(|e| match e {
+                sqlx::Error::Database(_) => StoreError::Foreign(at.clone()),
+                source => StoreError::Database {
+                    at: at.clone(),
+                    source,
+                },
+            })?;
+        let store = SqliteStore { pool, at };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    fn db(&self, source: sqlx::Error) -> StoreError {
+        StoreError::Database {
+            at: self.at.clone(),
+            source,
+        }
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let foreign = || StoreError::Foreign(self.at.clone());
+        let mut tx = self.pool.begin().await.map_err(|_| foreign())?;
+        let app: i64 = sqlx::query_scalar("PRAGMA application_id")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|_| foreign())?;
+        let version: i64 = sqlx::query_scalar("PRAGMA user_version")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| self.db(e))?;
+        let objects: i64 = sqlx::query_scalar("SELECT count(*) FROM sqlite_master")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|_| foreign())?;
+        let fresh = app == 0 && objects == 0;
+        if !fresh && app != APPLICATION_ID {
+            return Err(foreign());
+        }
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                at: self.at.clone(),
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        let done = usize::try_from(version).map_err(|_| foreign())?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(done) {
+            sqlx::raw_sql(*sql)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.db(e))?;
+            // PRAGMAs take no bound parameters; both values are our own integers.
+            sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {};",
+                i + 1
+            )))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.db(e))?;
+        }
+        tx.commit().await.map_err(|e| self.db(e))
+    }
+
+    async fn insert(
+        &self,
+        tx: &mut Transaction<'static, Sqlite>,
+        id: &str,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        for e in events {
+            let (seq, body) = encode(e);
+            sqlx::query("INSERT INTO events (table_id, seq, actor, body) VALUES (?, ?, ?, ?)")
+                .bind(id)
+                .bind(seq)
+                .bind(&e.actor)
+                .bind(body)
+                .execute(&mut **tx)
+                .await
+                .map_err(|err| match &err {
+                    sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+                    sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
+                        StoreError::NoSuchTable(id.to_string())
+                    }
+                    _ => self.db(err),
+                })?;
+        }
+        Ok(())
+    }
+}
+
+impl EventStore for SqliteStore {
+    async fn create(&self, table: &Table) -> Result<String, StoreError> {
+        let id = new_table_id().map_err(|e| self.db(sqlx::Error::Protocol(e.to_string())))?;
+        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+        sqlx::query("INSERT INTO tables (id, system, name) VALUES (?, ?, ?)")
+            .bind(&id)
+            .bind(table.system().id())
+            .bind(table.name())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.db(e))?;
+        self.insert(&mut tx, &id, table.events()).await?;
+        tx.commit().await.map_err(|e| self.db(e))?;
+        Ok(id)
+    }
+
+    async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+        self.insert(&mut tx, id, events).await?;
+        tx.commit().await.map_err(|e| self.db(e))
+    }
+
+    async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
+        let after = i64::try_from(after).unwrap_or(i64::MAX);
+        let rows = sqlx::query(
+            "SELECT seq, actor, body FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.db(e))?;
+        if rows.is_empty() && after == 0 {
+            return Err(StoreError::NoSuchTable(id.to_string()));
+        }
+        rows.iter()
+            .map(|row| decode(id, row.get("seq"), row.get("actor"), row.get("body")))
+            .collect()
+    }
+
+    async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
+             FROM tables t ORDER BY t.created_at, t.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.db(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| TableSummary {
+                id: r.get("id"),
+                system: r.get("system"),
+                name: r.get("name"),
+                events: r.get("n"),
+            })
+            .collect())
+    }
+}
