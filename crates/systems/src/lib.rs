@@ -12,8 +12,10 @@ pub mod registry;
 pub mod sengensyou;
 pub mod srs;
 pub mod stellar_knights;
+pub mod table_rules;
 
 pub use registry::{find, systems};
+pub use table_rules::{DynRules, TableRules};
 
 use taku_dice::command::Eval;
 use taku_dice::{DiceSource, EvalError, Mode, Profile, RollResult, Roller, SystemHooks};
@@ -40,6 +42,11 @@ pub trait GameSystem: Send + Sync {
     /// upper-cased and without its secret `S`. `Ok(None)` lets the common commands try.
     fn eval_own(&self, _command: &str, _roller: &mut Roller<'_>) -> Eval {
         Ok(None)
+    }
+    /// The system's rules at a table: its state, `/` commands, resets and check hooks.
+    /// `None`: the system is dice only.
+    fn table_rules(&self) -> Option<&dyn DynRules> {
+        None
     }
 }
 

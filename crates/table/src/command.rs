@@ -35,6 +35,8 @@ pub enum TableCommand {
     Reveal(u64),
     /// `/help`
     Help,
+    /// Any other command: the game system's, if its rules know it (the words after `/`).
+    System(Vec<String>),
 }
 
 /// What `/help` prints.
@@ -96,9 +98,8 @@ pub fn parse(line: &str) -> Result<TableCommand, String> {
             .map_err(|_| format!("'{id}' is not a roll number; usage: /reveal ID")),
         ["reveal", ..] => usage("/reveal ID"),
         ["help"] => Ok(TableCommand::Help),
-        [other, ..] => Err(format!(
-            "unknown table command '/{other}'; /help lists them"
+        words => Ok(TableCommand::System(
+            words.iter().map(|w| w.to_string()).collect(),
         )),
-        [] => Err("empty table command; /help lists them".to_string()),
     }
 }

@@ -105,6 +105,17 @@ pub enum EventBody {
         /// Seq of the reverted event.
         event: u64,
     },
+    /// A change to the game system's own state (a contract made, a card exiled), as the
+    /// system's rules serialise it.
+    System {
+        /// The system's event.
+        data: serde_json::Value,
+        /// The seq of the event that caused it (a scene end's refill, the roll that used
+        /// an effect up): it stands and falls with that event, and `/undo` never picks it
+        /// on its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        follows: Option<u64>,
+    },
 }
 
 /// A roll as stored: everything needed to show it, verify it and replay it.
@@ -128,6 +139,10 @@ pub struct Roll {
     pub rands: Vec<[u32; 2]>,
     /// For a secret roll: SHA-256 (hex) of the salt and the result, published at once.
     pub commitment: Option<String>,
+    /// The line as the member typed it, when table references (`{KEY}`) or the system's
+    /// rules changed it into `input`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typed: Option<String>,
 }
 
 impl EventBody {
@@ -139,6 +154,7 @@ impl EventBody {
                 | EventBody::CharacterSet { .. }
                 | EventBody::SceneAdvanced
                 | EventBody::SessionEnded
+                | EventBody::System { follows: None, .. }
         )
     }
 }

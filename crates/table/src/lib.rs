@@ -13,17 +13,22 @@
 //! every roll replays from the seed and its position in the log ([`Table::verify`]).
 //! Storage (SQLite, PostgreSQL) is a separate layer that persists the events.
 
+mod check;
 pub mod command;
 pub mod event;
 pub mod secret;
+mod state;
 pub mod store;
 
 pub use command::TableCommand;
 pub use event::{Event, EventBody, Role, Roll};
+pub use state::Character;
 
+use state::State;
 use std::collections::{BTreeMap, BTreeSet};
 use taku_dice::{ChaChaSource, EvalError, Mode};
-use taku_systems::GameSystem;
+use taku_systems::table_rules::{Audience, SystemState, TableView};
+use taku_systems::{DynRules, GameSystem};
 
 /// A line the table refused; nothing was changed. The message says what was wrong and
 /// what would be right.
@@ -52,15 +57,6 @@ pub enum LoadError {
     /// An unknown game system or a malformed seed.
     #[error("{0}")]
     Invalid(String),
-}
-
-/// A character: its owner and free-form fields.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Character {
-    /// Member who created it.
-    pub owner: String,
-    /// Fields set with `/char set`.
-    pub fields: BTreeMap<String, String>,
 }
 
 /// What a line produced: the events to append and a reply only the sender sees
@@ -92,11 +88,7 @@ pub struct Table {
     name: String,
     gm: String,
     seed: [u8; 32],
-    members: BTreeMap<String, Role>,
-    characters: BTreeMap<String, Character>,
-    scene: u64,
-    session: u64,
-    revealed: BTreeSet<u64>,
+    state: State,
     undone: BTreeSet<u64>,
 }
 
@@ -107,7 +99,7 @@ impl std::fmt::Debug for Table {
             .field("system", &self.system.id())
             .field("name", &self.name)
             .field("events", &self.events.len())
-            .field("members", &self.members)
+            .field("members", &self.state.members)
             .finish_non_exhaustive()
     }
 }
@@ -115,36 +107,61 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// A new table whose creator `gm` is its GM.
     pub fn create(system: &str, name: &str, gm: &str, seed: [u8; 32]) -> Result<Table, Refusal> {
-        if taku_systems::find(system).is_none() {
+        let Some(system) = taku_systems::find(system) else {
             return refuse(format!(
                 "unknown game system '{system}'; see `taku systems`"
             ));
-        }
+        };
+        Table::create_in(system, name, gm, seed)
+    }
+
+    /// A new table of `system`, which need not be in the registry (tests use their own).
+    pub fn create_in(
+        system: &'static dyn GameSystem,
+        name: &str,
+        gm: &str,
+        seed: [u8; 32],
+    ) -> Result<Table, Refusal> {
         check_name("GM name", gm)?;
         let created = Event {
             seq: 1,
             actor: gm.to_string(),
             body: EventBody::Created {
-                system: system.to_string(),
+                system: system.id().to_string(),
                 name: name.to_string(),
                 seed: secret::hex(&seed),
             },
         };
-        Table::from_events(vec![created]).map_err(|e| Refusal(e.to_string()))
+        Table::from_events_in(system, vec![created]).map_err(|e| Refusal(e.to_string()))
     }
 
     /// Folds a log into a table.
     pub fn from_events(events: Vec<Event>) -> Result<Table, LoadError> {
+        let system = match events.first() {
+            Some(Event {
+                body: EventBody::Created { system, .. },
+                ..
+            }) => taku_systems::find(system)
+                .ok_or_else(|| LoadError::Invalid(format!("unknown game system '{system}'")))?,
+            _ => return Err(LoadError::NoCreation),
+        };
+        Table::from_events_in(system, events)
+    }
+
+    /// Folds a log into a table of `system` (which need not be in the registry: tests use
+    /// their own systems).
+    pub fn from_events_in(
+        system: &'static dyn GameSystem,
+        events: Vec<Event>,
+    ) -> Result<Table, LoadError> {
         let Some(Event {
             seq: 1,
             actor,
-            body: EventBody::Created { system, name, seed },
+            body: EventBody::Created { name, seed, .. },
         }) = events.first()
         else {
             return Err(LoadError::NoCreation);
         };
-        let system = taku_systems::find(system)
-            .ok_or_else(|| LoadError::Invalid(format!("unknown game system '{system}'")))?;
         let seed = secret::parse_seed(seed)
             .ok_or_else(|| LoadError::Invalid("the table's seed is not 64 hex digits".into()))?;
         let mut table = Table {
@@ -153,12 +170,9 @@ impl Table {
             name: name.clone(),
             gm: actor.clone(),
             seed,
-            members: BTreeMap::from([(actor.clone(), Role::Gm)]),
-            characters: BTreeMap::new(),
-            scene: 1,
-            session: 1,
-            revealed: BTreeSet::new(),
-            undone: BTreeSet::new(),
+            state: State::new(actor, system),
+            // Everything the log undoes, known before folding, so the log folds once.
+            undone: undone_in(&events),
         };
         let mut iter = events.into_iter();
         table.events.push(iter.next().expect("checked above"));
@@ -199,17 +213,27 @@ impl Table {
 
     /// Members and their roles.
     pub fn members(&self) -> &BTreeMap<String, Role> {
-        &self.members
+        &self.state.members
     }
 
     /// Characters by name.
     pub fn characters(&self) -> &BTreeMap<String, Character> {
-        &self.characters
+        &self.state.characters
     }
 
     /// Current scene and session numbers, from 1.
     pub fn scene_and_session(&self) -> (u64, u64) {
-        (self.scene, self.session)
+        (self.state.scene, self.state.session)
+    }
+
+    /// The game system's own state, when it has table rules. GM-only as a whole: show
+    /// members only what [`Table::view`] gives them.
+    pub fn system_state(&self) -> Option<&dyn SystemState> {
+        self.state.system.as_deref()
+    }
+
+    fn rules(&self) -> Option<&'static dyn DynRules> {
+        self.system.table_rules()
     }
 
     /// Seq the next event will get.
@@ -219,7 +243,7 @@ impl Table {
 
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
-        let Some(&role) = self.members.get(actor) else {
+        let Some(&role) = self.state.members.get(actor) else {
             return refuse(format!(
                 "'{actor}' is not a member of this table; the GM adds members with /join {actor} as player"
             ));
@@ -232,7 +256,7 @@ impl Table {
             let cmd = command::parse(line).map_err(Refusal)?;
             return self.decide_command(actor, role, cmd);
         }
-        self.decide_line(role, line)
+        self.decide_line(actor, role, line)
     }
 
     /// Decided events for `actor` with the seqs they would take, without appending them.
@@ -265,26 +289,50 @@ impl Table {
         Ok((decision.reply, events))
     }
 
-    fn decide_line(&self, role: Role, line: &str) -> Result<Decision, Refusal> {
+    fn decide_line(&self, actor: &str, role: Role, line: &str) -> Result<Decision, Refusal> {
         let seq = self.next_seq();
-        let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, seq));
-        let result = match taku_systems::evaluate(self.system, line, &mut dice, Mode::Normalize) {
+        let roll = |command: &str| {
+            let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, seq));
+            taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
+        };
+        let chat = || {
+            Ok(Decision {
+                events: vec![EventBody::Chat {
+                    text: line.to_string(),
+                }],
+                reply: None,
+            })
+        };
+        let mut command = match check::resolve(line, actor, &self.state.characters) {
+            Ok(command) => command,
+            // A command whose reference does not resolve is refused; chat with braces in
+            // it is chat.
+            Err(why) if roll(&check::placeholder(line)).is_ok() => return refuse(why),
+            Err(_) => return chat(),
+        };
+        let mut result = match roll(&command) {
             Ok(r) => r,
-            Err(EvalError::Unsupported(_)) => {
-                return Ok(Decision {
-                    events: vec![EventBody::Chat {
-                        text: line.to_string(),
-                    }],
-                    reply: None,
-                });
-            }
+            Err(EvalError::Unsupported(_)) => return chat(),
             Err(e) => return refuse(format!("{line}: {e}")),
         };
         if role == Role::Spectator {
             return refuse("spectators cannot roll; the GM can make you a player with /join");
         }
+        let mut effects = Vec::new();
+        if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
+            let prepared = rules
+                .prepare_check(&self.view_as(actor), state, &command)
+                .map_err(Refusal)?;
+            if prepared.command != command {
+                result = roll(&prepared.command)
+                    .map_err(|e| Refusal(format!("{}: {e}", prepared.command)))?;
+                command = prepared.command;
+            }
+            effects = prepared.events;
+        }
         let mut roll = Roll {
-            input: line.to_string(),
+            typed: (command != line).then(|| line.to_string()),
+            input: command,
             text: result.text,
             secret: result.secret,
             success: result.success,
@@ -297,10 +345,17 @@ impl Table {
         if roll.secret {
             roll.commitment = Some(secret::commitment(&secret::salt(&self.seed, seq), &roll));
         }
+        let mut events = vec![EventBody::Roll(roll)];
+        events.extend(system_events(effects, seq));
         Ok(Decision {
-            events: vec![EventBody::Roll(roll)],
+            events,
             reply: None,
         })
+    }
+
+    /// What a system's rules see of this table while deciding `actor`'s line.
+    fn view_as<'a>(&'a self, actor: &'a str) -> Ctx<'a> {
+        Ctx { table: self, actor }
     }
 
     fn decide_command(
@@ -317,16 +372,45 @@ impl Table {
             })
         };
         match cmd {
-            TableCommand::Help => Ok(Decision {
-                events: vec![],
-                reply: Some(format!("{}\n\n{}", command::HELP, self.system.help())),
-            }),
+            TableCommand::Help => {
+                let mut help = command::HELP.to_string();
+                if let Some(rules) = self.rules() {
+                    help.push_str(&format!("\n\n{} commands:", self.system.name()));
+                    for c in rules.commands() {
+                        help.push_str(&format!("\n  {}\n      {}", c.usage, c.help));
+                    }
+                }
+                help.push_str("\n\n");
+                help.push_str(self.system.help());
+                Ok(Decision {
+                    events: vec![],
+                    reply: Some(help),
+                })
+            }
+            TableCommand::System(words) => {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                let decided = match (self.rules(), self.state.system.as_deref()) {
+                    (Some(rules), Some(state)) => rules.decide(&self.view_as(actor), state, &words),
+                    _ => None,
+                };
+                match decided {
+                    Some(Ok(outcome)) => Ok(Decision {
+                        events: system_events(outcome.events, None),
+                        reply: outcome.reply,
+                    }),
+                    Some(Err(why)) => refuse(why),
+                    None => refuse(format!(
+                        "unknown table command '/{}'; /help lists them",
+                        words.first().copied().unwrap_or_default()
+                    )),
+                }
+            }
             TableCommand::Join { name, role: new } => {
                 if role != Role::Gm {
                     return gm_only("add members");
                 }
                 check_name("member name", &name)?;
-                if let Some(existing) = self.members.get(&name) {
+                if let Some(existing) = self.state.members.get(&name) {
                     return refuse(format!(
                         "'{name}' is already a member ({})",
                         existing.as_str()
@@ -342,13 +426,13 @@ impl Table {
                     return refuse("spectators cannot create characters");
                 }
                 check_name("character name", &name)?;
-                if self.characters.contains_key(&name) {
+                if self.state.characters.contains_key(&name) {
                     return refuse(format!("a character named '{name}' already exists"));
                 }
                 event(EventBody::CharacterCreated { name })
             }
             TableCommand::CharSet { name, key, value } => {
-                let Some(ch) = self.characters.get(&name) else {
+                let Some(ch) = self.state.characters.get(&name) else {
                     return refuse(format!(
                         "no character named '{name}'; create it with /char new {name}"
                     ));
@@ -368,7 +452,7 @@ impl Table {
                 })
             }
             TableCommand::CharShow(name) => {
-                let Some(ch) = self.characters.get(&name) else {
+                let Some(ch) = self.state.characters.get(&name) else {
                     return refuse(format!("no character named '{name}'"));
                 };
                 let mut reply = format!("{name} (owner {})", ch.owner);
@@ -384,13 +468,27 @@ impl Table {
                 if role != Role::Gm {
                     return gm_only("start the next scene");
                 }
-                event(EventBody::SceneAdvanced)
+                let resets = self.resets(|r, s| r.on_scene_end(s));
+                Ok(Decision {
+                    events: [EventBody::SceneAdvanced]
+                        .into_iter()
+                        .chain(resets)
+                        .collect(),
+                    reply: None,
+                })
             }
             TableCommand::SessionEnd => {
                 if role != Role::Gm {
                     return gm_only("end the session");
                 }
-                event(EventBody::SessionEnded)
+                let resets = self.resets(|r, s| r.on_session_end(s));
+                Ok(Decision {
+                    events: [EventBody::SessionEnded]
+                        .into_iter()
+                        .chain(resets)
+                        .collect(),
+                    reply: None,
+                })
             }
             TableCommand::Undo(of) => {
                 let whose = match of {
@@ -427,11 +525,22 @@ impl Table {
                 if roller != actor && role != Role::Gm {
                     return refuse(format!("only {roller} or the GM can reveal #{seq}"));
                 }
-                if self.revealed.contains(&seq) {
+                if self.state.revealed.contains(&seq) {
                     return refuse(format!("#{seq} is already revealed"));
                 }
                 event(EventBody::Revealed { roll: seq })
             }
+        }
+    }
+
+    /// The system's events for a scene or session end, following the event at the next seq.
+    fn resets(
+        &self,
+        hook: impl Fn(&dyn DynRules, &dyn SystemState) -> Vec<serde_json::Value>,
+    ) -> Vec<EventBody> {
+        match (self.rules(), self.state.system.as_deref()) {
+            (Some(rules), Some(state)) => system_events(hook(rules, state), self.next_seq()),
+            _ => Vec::new(),
         }
     }
 
@@ -443,89 +552,32 @@ impl Table {
 
     /// Folds one event into the state and appends it to the log.
     fn fold(&mut self, event: Event) {
-        match &event.body {
-            EventBody::Created { .. } | EventBody::Chat { .. } | EventBody::Roll(_) => {}
-            EventBody::Joined { member, role } => {
-                self.members.insert(member.clone(), *role);
+        if let EventBody::Undone { event: target } = event.body {
+            let group: Vec<u64> = state::undo_group(&self.events, target).collect();
+            self.undone.extend(group);
+            self.events.push(event);
+            self.refold();
+        } else {
+            if !self.undone.contains(&event.seq) {
+                self.state.fold(self.rules(), &event);
             }
-            EventBody::Revealed { roll } => {
-                self.revealed.insert(*roll);
-            }
-            EventBody::CharacterCreated { name } => {
-                self.characters.insert(
-                    name.clone(),
-                    Character {
-                        owner: event.actor.clone(),
-                        fields: BTreeMap::new(),
-                    },
-                );
-            }
-            EventBody::CharacterSet {
-                name, key, value, ..
-            } => {
-                if let Some(ch) = self.characters.get_mut(name) {
-                    ch.fields.insert(key.clone(), value.clone());
-                }
-            }
-            EventBody::SceneAdvanced => self.scene += 1,
-            EventBody::SessionEnded => {
-                self.session += 1;
-                self.scene = 1;
-            }
-            EventBody::Undone { event: target } => {
-                self.undone.insert(*target);
-                if let Some(undone) = self.event(*target).cloned() {
-                    self.revert(&undone);
-                }
-            }
-        }
-        self.events.push(event);
-    }
-
-    /// Reverts a state change (the compensating half of `/undo`).
-    fn revert(&mut self, event: &Event) {
-        match &event.body {
-            EventBody::CharacterCreated { name } => {
-                self.characters.remove(name);
-            }
-            EventBody::CharacterSet {
-                name,
-                key,
-                previous,
-                ..
-            } => {
-                if let Some(ch) = self.characters.get_mut(name) {
-                    match previous {
-                        Some(p) => ch.fields.insert(key.clone(), p.clone()),
-                        None => ch.fields.remove(key),
-                    };
-                }
-            }
-            EventBody::SceneAdvanced => self.scene = self.scene.saturating_sub(1).max(1),
-            EventBody::SessionEnded => {
-                self.session = self.session.saturating_sub(1).max(1);
-                // The scene count before the session ended is the number of scene advances
-                // since the previous session end.
-                self.scene = 1 + self.scene_advances_before(event.seq);
-            }
-            _ => {}
+            self.events.push(event);
         }
     }
 
-    fn scene_advances_before(&self, seq: u64) -> u64 {
-        let before = usize::try_from(seq.saturating_sub(1)).unwrap_or(usize::MAX);
-        self.events[..before.min(self.events.len())]
-            .iter()
-            .rev()
-            .filter(|e| !self.undone.contains(&e.seq))
-            .take_while(|e| !matches!(e.body, EventBody::SessionEnded))
-            .filter(|e| matches!(e.body, EventBody::SceneAdvanced))
-            .count() as u64
+    /// Folds the state again from the log, without the undone events.
+    fn refold(&mut self) {
+        let rules = self.rules();
+        let mut state = State::new(&self.gm, self.system);
+        for e in self.events.iter().filter(|e| !self.undone.contains(&e.seq)) {
+            state.fold(rules, e);
+        }
+        self.state = state;
     }
 
     /// What `viewer` may see of `event`, as one line of text; `None` for nothing.
     pub fn view(&self, event: &Event, viewer: &str) -> Option<String> {
-        let sees_all = viewer == self.gm || self.members.get(viewer) == Some(&Role::Gm);
+        let sees_all = viewer == self.gm || self.state.members.get(viewer) == Some(&Role::Gm);
         let actor = &event.actor;
         let n = event.seq;
         Some(match &event.body {
@@ -540,7 +592,7 @@ impl Table {
             EventBody::Roll(roll) => {
                 if !roll.secret {
                     format!("#{n} {actor}: {}", roll.text)
-                } else if sees_all || viewer == actor || self.revealed.contains(&n) {
+                } else if sees_all || viewer == actor || self.state.revealed.contains(&n) {
                     format!("#{n} {actor} (secret): {}", roll.text)
                 } else {
                     format!(
@@ -571,6 +623,23 @@ impl Table {
             EventBody::SceneAdvanced => format!("#{n} {actor}: next scene"),
             EventBody::SessionEnded => format!("#{n} {actor}: session ended"),
             EventBody::Undone { event } => format!("#{n} {actor} undid #{event}"),
+            EventBody::System { data, .. } => {
+                let rules = self.rules()?;
+                let may_see = sees_all
+                    || match rules.audience(data) {
+                        Audience::All => true,
+                        Audience::Gm => false,
+                        Audience::GmAndOwnerOf(name) => self
+                            .state
+                            .characters
+                            .get(&name)
+                            .is_some_and(|c| c.owner == viewer),
+                    };
+                if !may_see {
+                    return None;
+                }
+                format!("#{n} {actor}: {}", rules.describe(data))
+            }
         })
     }
 
@@ -613,6 +682,59 @@ impl Table {
         }
         out
     }
+}
+
+/// A system's events as log entries, following the event at `follows` if any.
+fn system_events(
+    events: Vec<serde_json::Value>,
+    follows: impl Into<Option<u64>>,
+) -> Vec<EventBody> {
+    let follows = follows.into();
+    events
+        .into_iter()
+        .map(|data| EventBody::System { data, follows })
+        .collect()
+}
+
+/// What a system's rules see of a table while deciding one member's line.
+struct Ctx<'a> {
+    table: &'a Table,
+    actor: &'a str,
+}
+
+impl TableView for Ctx<'_> {
+    fn actor(&self) -> &str {
+        self.actor
+    }
+    fn actor_is_gm(&self) -> bool {
+        self.table.state.members.get(self.actor) == Some(&Role::Gm)
+    }
+    fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)> {
+        let c = self.table.state.characters.get(name)?;
+        Some((c.owner.as_str(), &c.fields))
+    }
+    fn scene_and_session(&self) -> (u64, u64) {
+        self.table.scene_and_session()
+    }
+}
+
+/// Every seq a log undoes: the targets of its `Undone` events and what follows from them.
+fn undone_in(events: &[Event]) -> BTreeSet<u64> {
+    let targets: BTreeSet<u64> = events
+        .iter()
+        .filter_map(|e| match e.body {
+            EventBody::Undone { event } => Some(event),
+            _ => None,
+        })
+        .collect();
+    let following = events.iter().filter_map(|e| match e.body {
+        EventBody::System {
+            follows: Some(cause),
+            ..
+        } if targets.contains(&cause) => Some(e.seq),
+        _ => None,
+    });
+    following.chain(targets.iter().copied()).collect()
 }
 
 /// Names are one word of at most 64 characters, without control characters.

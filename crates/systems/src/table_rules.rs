@@ -1,0 +1,274 @@
+//! What a game system adds to a table: its own state, its `/` commands, how its events
+//! fold into that state, resets at scene and session ends, who may see each of its
+//! events, and checks that read table state (a modifier from a character, an effect that
+//! applies to the next roll).
+//!
+//! A system writes [`TableRules`] with its own typed state and event types; tables hold it
+//! as [`DynRules`] (implemented for every `TableRules`), which stores events as JSON so the
+//! table crate needs no knowledge of any system. Designed for the five systems of the
+//! rules digests: contracts and command spells (AW-5), event keys visible to their holder
+//! only (AW-6), AF checks over rounds (AW-7), a library of cards whose order is the state
+//! (MT-2), per-scene and per-session refills.
+//!
+//! Folds must be total: a table reverts an `/undo`ne change by folding its log again
+//! without it, so an event may meet a state in which what it changes no longer exists,
+//! and must then change nothing.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+/// What a system's rules may read of the table.
+pub trait TableView {
+    /// The member whose line is being decided.
+    fn actor(&self) -> &str;
+    /// Whether that member is a GM.
+    fn actor_is_gm(&self) -> bool;
+    /// A character's owner and fields.
+    fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)>;
+    /// Current scene and session numbers, from 1.
+    fn scene_and_session(&self) -> (u64, u64);
+}
+
+/// One `/` command a system adds, for `/help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandHelp {
+    /// Usage with an example (`/spell use 令呪 ...`).
+    pub usage: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// Who may see a system event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Audience {
+    /// Every member.
+    All,
+    /// GMs only: a GM-only fact.
+    Gm,
+    /// GMs and the owner of this character (a player's own event key).
+    GmAndOwnerOf(String),
+}
+
+/// What a system command decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome<E> {
+    /// Events to append, in order.
+    pub events: Vec<E>,
+    /// A reply only the sender sees.
+    pub reply: Option<String>,
+}
+
+/// A check about to be rolled, as the system's rules change it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared<E> {
+    /// The command to evaluate (with a modifier added, say).
+    pub command: String,
+    /// Events appended before the roll (the effect it consumed).
+    pub events: Vec<E>,
+}
+
+/// A game system's table rules, with its own state and event types.
+pub trait TableRules: Send + Sync + 'static {
+    /// Everything the system tracks at a table.
+    type State: Clone + Default + Debug + Serialize + Send + Sync + 'static;
+    /// What happened, as the log keeps it.
+    type Event: Serialize + DeserializeOwned + Debug;
+
+    /// The system's `/` commands.
+    fn commands(&self) -> &'static [CommandHelp];
+
+    /// Decides a `/` command (`words` without the slash); `None` if it is not this
+    /// system's. `Err` is a refusal saying what was wrong and what would be right.
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &Self::State,
+        words: &[&str],
+    ) -> Option<Result<Outcome<Self::Event>, String>>;
+
+    /// Folds one of the system's events, appended by `actor`, into the state.
+    fn fold(&self, state: &mut Self::State, actor: &str, event: &Self::Event);
+
+    /// One line of log text for an event.
+    fn describe(&self, event: &Self::Event) -> String;
+
+    /// Who may see an event.
+    fn audience(&self, _event: &Self::Event) -> Audience {
+        Audience::All
+    }
+
+    /// Events appended when the GM starts the next scene.
+    fn on_scene_end(&self, _state: &Self::State) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
+    /// Events appended when the GM ends the session (refills, say).
+    fn on_session_end(&self, _state: &Self::State) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
+    /// Changes a check the actor is about to roll: `command` has table references
+    /// already replaced. The default leaves it alone.
+    fn prepare_check(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        command: &str,
+    ) -> Result<Prepared<Self::Event>, String> {
+        Ok(Prepared {
+            command: command.to_string(),
+            events: Vec::new(),
+        })
+    }
+}
+
+/// A system's state behind a pointer: cloneable, printable as JSON.
+pub trait SystemState: Any + Debug + Send + Sync {
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn SystemState>;
+    /// The state as JSON (for GM views and tests).
+    fn to_json(&self) -> serde_json::Value;
+    /// For downcasting to the system's own type.
+    fn as_any(&self) -> &dyn Any;
+    /// For downcasting to the system's own type.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Clone + Debug + Serialize + Send + Sync + 'static> SystemState for T {
+    fn clone_box(&self) -> Box<dyn SystemState> {
+        Box::new(self.clone())
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn SystemState> {
+    fn clone(&self) -> Self {
+        (**self).clone_box()
+    }
+}
+
+/// [`TableRules`] with state and events type-erased (events as JSON), as tables use them.
+pub trait DynRules: Send + Sync {
+    /// The system's `/` commands.
+    fn commands(&self) -> &'static [CommandHelp];
+    /// A fresh state.
+    fn new_state(&self) -> Box<dyn SystemState>;
+    /// See [`TableRules::decide`].
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        words: &[&str],
+    ) -> Option<Result<Outcome<serde_json::Value>, String>>;
+    /// See [`TableRules::fold`]; an event the system cannot read changes nothing.
+    fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
+    /// See [`TableRules::describe`].
+    fn describe(&self, event: &serde_json::Value) -> String;
+    /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
+    fn audience(&self, event: &serde_json::Value) -> Audience;
+    /// See [`TableRules::on_scene_end`].
+    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
+    /// See [`TableRules::on_session_end`].
+    fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
+    /// See [`TableRules::prepare_check`].
+    fn prepare_check(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+    ) -> Result<Prepared<serde_json::Value>, String>;
+}
+
+fn to_json<E: Serialize>(events: Vec<E>) -> Vec<serde_json::Value> {
+    events
+        .into_iter()
+        .map(|e| serde_json::to_value(e).expect("system events serialise"))
+        .collect()
+}
+
+fn typed<R: TableRules>(state: &dyn SystemState) -> &R::State {
+    state
+        .as_any()
+        .downcast_ref()
+        .expect("a table holds the state of its own system")
+}
+
+impl<R: TableRules> DynRules for R {
+    fn commands(&self) -> &'static [CommandHelp] {
+        TableRules::commands(self)
+    }
+
+    fn new_state(&self) -> Box<dyn SystemState> {
+        Box::new(R::State::default())
+    }
+
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        words: &[&str],
+    ) -> Option<Result<Outcome<serde_json::Value>, String>> {
+        let outcome = TableRules::decide(self, table, typed::<R>(state), words)?;
+        Some(outcome.map(|o| Outcome {
+            events: to_json(o.events),
+            reply: o.reply,
+        }))
+    }
+
+    fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {
+        let Ok(event) = serde_json::from_value::<R::Event>(event.clone()) else {
+            return;
+        };
+        let state = state
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a table holds the state of its own system");
+        TableRules::fold(self, state, actor, &event);
+    }
+
+    fn describe(&self, event: &serde_json::Value) -> String {
+        match serde_json::from_value::<R::Event>(event.clone()) {
+            Ok(e) => TableRules::describe(self, &e),
+            Err(_) => "(an event this version cannot read)".to_string(),
+        }
+    }
+
+    fn audience(&self, event: &serde_json::Value) -> Audience {
+        match serde_json::from_value::<R::Event>(event.clone()) {
+            Ok(e) => TableRules::audience(self, &e),
+            Err(_) => Audience::Gm,
+        }
+    }
+
+    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {
+        to_json(TableRules::on_scene_end(self, typed::<R>(state)))
+    }
+
+    fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {
+        to_json(TableRules::on_session_end(self, typed::<R>(state)))
+    }
+
+    fn prepare_check(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+    ) -> Result<Prepared<serde_json::Value>, String> {
+        let p = TableRules::prepare_check(self, table, typed::<R>(state), command)?;
+        Ok(Prepared {
+            command: p.command,
+            events: to_json(p.events),
+        })
+    }
+}

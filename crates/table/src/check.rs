@@ -1,0 +1,142 @@
+//! Checks that read table state: a dice command may name a character's field in braces,
+//! `{KEY}` (a field of the roller's own character, when they own exactly one) or
+//! `{CHARACTER.KEY}`, and the table replaces it with the field's value before rolling:
+//! `2D6+{知覚}>=10` with 知覚 = 3 rolls `2D6+3>=10`. Only whole numbers are substituted, so
+//! a field can never smuggle another command into a roll.
+
+use crate::state::Character;
+use std::collections::BTreeMap;
+
+/// A `{…}` reference found in a line: its byte range and the text between the braces.
+fn references(line: &str) -> impl Iterator<Item = (usize, usize, &str)> {
+    let mut rest = 0;
+    std::iter::from_fn(move || {
+        let open = rest + line[rest..].find('{')?;
+        let close = open + line[open..].find('}')?;
+        rest = close + 1;
+        Some((open, close + 1, &line[open + 1..close]))
+    })
+}
+
+/// `line` with every reference replaced by its value; `Err` says which reference does not
+/// resolve and why. A line without references comes back unchanged.
+pub(crate) fn resolve(
+    line: &str,
+    actor: &str,
+    characters: &BTreeMap<String, Character>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (start, end, reference) in references(line) {
+        out.push_str(&line[last..start]);
+        out.push_str(&value(reference, actor, characters)?);
+        last = end;
+    }
+    out.push_str(&line[last..]);
+    Ok(out)
+}
+
+/// `line` with every reference replaced by 0: whether it would be a command at all.
+pub(crate) fn placeholder(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (start, end, _) in references(line) {
+        out.push_str(&line[last..start]);
+        out.push('0');
+        last = end;
+    }
+    out.push_str(&line[last..]);
+    out
+}
+
+fn value(
+    reference: &str,
+    actor: &str,
+    characters: &BTreeMap<String, Character>,
+) -> Result<String, String> {
+    let (name, key) = match reference.split_once('.') {
+        Some((name, key)) => (name.to_string(), key),
+        None => {
+            let mine: Vec<&String> = characters
+                .iter()
+                .filter(|(_, c)| c.owner == actor)
+                .map(|(n, _)| n)
+                .collect();
+            match mine.as_slice() {
+                [one] => ((*one).clone(), reference),
+                [] => {
+                    return Err(format!(
+                        "{{{reference}}} needs your character, and you have none; create one \
+                         with /char new NAME, or write {{CHARACTER.{reference}}}"
+                    ));
+                }
+                several => {
+                    let names: Vec<&str> = several.iter().map(|s| s.as_str()).collect();
+                    return Err(format!(
+                        "{{{reference}}}: you have several characters ({}); write \
+                         {{CHARACTER.{reference}}}",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+    };
+    let Some(character) = characters.get(&name) else {
+        return Err(format!("{{{reference}}}: no character named '{name}'"));
+    };
+    let Some(value) = character.fields.get(key) else {
+        return Err(format!(
+            "{{{reference}}}: {name} has no field '{key}'; set it with /char set {name} {key} VALUE"
+        ));
+    };
+    match value.trim().parse::<i64>() {
+        Ok(n) => Ok(n.to_string()),
+        Err(_) => Err(format!(
+            "{{{reference}}}: {name}'s {key} is '{value}', not a whole number"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet() -> BTreeMap<String, Character> {
+        let mut c = BTreeMap::new();
+        c.insert(
+            "ミナ".to_string(),
+            Character {
+                owner: "alice".into(),
+                fields: [("知覚", "3"), ("name", "x; S1D100"), ("負", "-2")]
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .into(),
+            },
+        );
+        c
+    }
+
+    #[test]
+    fn references_resolve_to_whole_numbers_only() {
+        let c = sheet();
+        assert_eq!(
+            resolve("2D6+{知覚}>=10", "alice", &c),
+            Ok("2D6+3>=10".into())
+        );
+        assert_eq!(
+            resolve("2D6{ミナ.負}+{知覚}", "bob", &c).map_err(|_| ()),
+            Err(()),
+            "bob owns no character, so {{知覚}} does not resolve"
+        );
+        assert_eq!(resolve("2D6+{ミナ.知覚}", "bob", &c), Ok("2D6+3".into()));
+        assert_eq!(resolve("2D6{ミナ.負}", "bob", &c), Ok("2D6-2".into()));
+        let err = resolve("2D6+{name}", "alice", &c).expect_err("not a number");
+        assert!(err.contains("not a whole number"), "{err}");
+        let err = resolve("2D6+{力}", "alice", &c).expect_err("no field");
+        assert!(err.contains("/char set ミナ 力 VALUE"), "{err}");
+        assert_eq!(
+            resolve("no refs {here", "alice", &c),
+            Ok("no refs {here".into())
+        );
+        assert_eq!(placeholder("AW+{理知}>=10"), "AW+0>=10");
+    }
+}

@@ -1,0 +1,98 @@
+//! A table's state: what its log says, folded. Only events that are not undone fold in;
+//! an `/undo` makes the table fold its log again without the undone change, so a later
+//! change by someone else is kept (undoing Alice's `hp = 5` after Bob set `hp = 7` leaves
+//! 7, not the value before Alice's change).
+
+use crate::event::{Event, EventBody, Role};
+use std::collections::{BTreeMap, BTreeSet};
+use taku_systems::table_rules::SystemState;
+use taku_systems::{DynRules, GameSystem};
+
+/// A character: its owner and free-form fields.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Character {
+    /// Member who created it.
+    pub owner: String,
+    /// Fields set with `/char set`.
+    pub fields: BTreeMap<String, String>,
+}
+
+/// Everything folded from the log.
+#[derive(Debug, Clone)]
+pub(crate) struct State {
+    pub members: BTreeMap<String, Role>,
+    pub characters: BTreeMap<String, Character>,
+    pub scene: u64,
+    pub session: u64,
+    pub revealed: BTreeSet<u64>,
+    /// The game system's own state, if it has table rules.
+    pub system: Option<Box<dyn SystemState>>,
+}
+
+impl State {
+    /// The state of a table just created by `gm`.
+    pub fn new(gm: &str, system: &dyn GameSystem) -> State {
+        State {
+            members: BTreeMap::from([(gm.to_string(), Role::Gm)]),
+            characters: BTreeMap::new(),
+            scene: 1,
+            session: 1,
+            revealed: BTreeSet::new(),
+            system: system.table_rules().map(DynRules::new_state),
+        }
+    }
+
+    /// Folds one event that is not undone.
+    pub fn fold(&mut self, rules: Option<&dyn DynRules>, event: &Event) {
+        match &event.body {
+            EventBody::Created { .. }
+            | EventBody::Chat { .. }
+            | EventBody::Roll(_)
+            | EventBody::Undone { .. } => {}
+            EventBody::Joined { member, role } => {
+                self.members.insert(member.clone(), *role);
+            }
+            EventBody::Revealed { roll } => {
+                self.revealed.insert(*roll);
+            }
+            EventBody::CharacterCreated { name } => {
+                self.characters.insert(
+                    name.clone(),
+                    Character {
+                        owner: event.actor.clone(),
+                        fields: BTreeMap::new(),
+                    },
+                );
+            }
+            EventBody::CharacterSet {
+                name, key, value, ..
+            } => {
+                // Total: the character may be gone (its creation undone).
+                if let Some(ch) = self.characters.get_mut(name) {
+                    ch.fields.insert(key.clone(), value.clone());
+                }
+            }
+            EventBody::SceneAdvanced => self.scene += 1,
+            EventBody::SessionEnded => {
+                self.session += 1;
+                self.scene = 1;
+            }
+            EventBody::System { data, .. } => {
+                if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
+                    rules.fold(state, &event.actor, data);
+                }
+            }
+        }
+    }
+}
+
+/// The seqs an `/undo` of `target` reverts: it and the events that follow from it.
+pub(crate) fn undo_group(events: &[Event], target: u64) -> impl Iterator<Item = u64> + '_ {
+    std::iter::once(target).chain(events.iter().filter_map(move |e| match e.body {
+        EventBody::System {
+            follows: Some(cause),
+            ..
+        } if cause == target => Some(e.seq),
+        _ => None,
+    }))
+}
