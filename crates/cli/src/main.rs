@@ -1,11 +1,13 @@
 //! `taku`: the command-line face of the engine.
 //!
 //! Subcommands: `roll` (evaluate commands, one-shot or line by line from stdin), `conform`
-//! (replay BCDice-format vectors), `systems`, and `help`. The key design decision: the CLI
+//! (replay BCDice-format vectors), `systems`, `help`, `table` (tables in a database) and
+//! `repl` (an interactive table). The key design decision: the CLI
 //! only parses flags and prints; every rule lives in the library crates.
 
 mod conform;
 mod render;
+mod repl;
 mod roll;
 mod table;
 
@@ -31,6 +33,8 @@ enum Command {
     /// Tables: shared game sessions stored in a database file.
     #[command(subcommand)]
     Table(table::TableCommand),
+    /// An interactive table with line editing and history.
+    Repl(repl::ReplArgs),
     /// Show a game system's help.
     Help {
         /// System id, as listed by `taku systems`.
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         Command::Roll(args) => roll::run(&args),
         Command::Conform(args) => conform::run(&args),
         Command::Table(cmd) => table::run(cmd),
+        Command::Repl(args) => repl::run(&args),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());

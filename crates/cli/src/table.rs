@@ -80,11 +80,11 @@ pub fn run(cmd: TableCommand) -> Result<bool> {
     rt.block_on(run_async(cmd))
 }
 
-async fn open(db: &str) -> Result<Tables<Store>> {
+pub async fn open(db: &str) -> Result<Tables<Store>> {
     Ok(Tables::new(Store::open(db).await?))
 }
 
-fn gm_of(table: &Table) -> String {
+pub fn gm_of(table: &Table) -> String {
     table
         .members()
         .iter()
@@ -121,28 +121,8 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                 None => tables.read(&table, gm_of).await?,
             };
             for line in &lines {
-                match tables.exec(&table, &actor, line).await? {
-                    Ok(done) => {
-                        for (e, seen) in done.events.iter().zip(&done.seen) {
-                            if let Some(text) = seen {
-                                print_line(json, Some(e.seq), text);
-                            }
-                        }
-                        if let Some(reply) = done.reply {
-                            print_line(json, None, &reply);
-                        }
-                    }
-                    Err(refusal) => {
-                        if json {
-                            println!(
-                                "{}",
-                                json!({"ok": false, "line": line, "reason": refusal.to_string()})
-                            );
-                        } else {
-                            eprintln!("refused: {line}: {refusal}");
-                        }
-                        return Ok(false);
-                    }
+                if !exec_line(&tables, &table, &actor, line, json).await? {
+                    return Ok(false);
                 }
             }
             Ok(true)
@@ -153,24 +133,7 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             member,
             json,
         } => {
-            let lines = open(&db)
-                .await?
-                .read(&table, |t| {
-                    let viewer = member.unwrap_or_else(|| gm_of(t));
-                    if !t.members().contains_key(&viewer) {
-                        anyhow::bail!(
-                            "'{viewer}' is not a member of table {table}; `--as` takes a member's name"
-                        );
-                    }
-                    Ok(t.events()
-                        .iter()
-                        .filter_map(|e| Some((e.seq, t.view(e, &viewer)?)))
-                        .collect::<Vec<_>>())
-                })
-                .await??;
-            for (seq, text) in lines {
-                print_line(json, Some(seq), &text);
-            }
+            print_log(&open(&db).await?, &table, member, json).await?;
             Ok(true)
         }
         TableCommand::List { db } => {
@@ -201,6 +164,66 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             Ok(mismatches.is_empty())
         }
     }
+}
+
+/// Runs one line and prints what `actor` sees of it (a refusal on stderr, or as JSON);
+/// `Ok(false)` when refused.
+pub async fn exec_line(
+    tables: &Tables<Store>,
+    table: &str,
+    actor: &str,
+    line: &str,
+    json: bool,
+) -> Result<bool> {
+    match tables.exec(table, actor, line).await? {
+        Ok(done) => {
+            for (e, seen) in done.events.iter().zip(&done.seen) {
+                if let Some(text) = seen {
+                    print_line(json, Some(e.seq), text);
+                }
+            }
+            if let Some(reply) = done.reply {
+                print_line(json, None, &reply);
+            }
+            Ok(true)
+        }
+        Err(refusal) => {
+            if json {
+                println!(
+                    "{}",
+                    json!({"ok": false, "line": line, "reason": refusal.to_string()})
+                );
+            } else {
+                eprintln!("refused: {line}: {refusal}");
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// Prints table `table`'s log as `member` (default: the GM) sees it.
+pub async fn print_log(
+    tables: &Tables<Store>,
+    table: &str,
+    member: Option<String>,
+    json: bool,
+) -> Result<()> {
+    let lines = tables
+        .read(table, |t| {
+            let viewer = member.unwrap_or_else(|| gm_of(t));
+            if !t.members().contains_key(&viewer) {
+                anyhow::bail!("'{viewer}' is not a member of table {table}");
+            }
+            Ok(t.events()
+                .iter()
+                .filter_map(|e| Some((e.seq, t.view(e, &viewer)?)))
+                .collect::<Vec<_>>())
+        })
+        .await??;
+    for (seq, text) in lines {
+        print_line(json, Some(seq), &text);
+    }
+    Ok(())
 }
 
 fn print_line(json: bool, seq: Option<u64>, text: &str) {

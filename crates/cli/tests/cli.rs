@@ -238,17 +238,35 @@ fn a_table_from_the_command_line_keeps_secrets_per_member() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[test]
-fn kill_9_loses_no_acknowledged_event_and_leaves_the_table_loadable() {
-    use std::io::{BufRead, BufReader};
-    let dir = std::env::temp_dir().join(format!("taku-cli-kill-{}", std::process::id()));
+/// Where table tests keep their data: a SQLite file in a fresh directory, and the
+/// PostgreSQL server `TAKU_TEST_PG` names (tools/test-all.sh starts one; without it the
+/// PostgreSQL half fails rather than skips).
+fn table_dbs(name: &str) -> (std::path::PathBuf, [String; 2]) {
+    let dir = std::env::temp_dir().join(format!("taku-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let db = dir.join("t.db");
-    let db = db.to_str().expect("utf-8 path");
+    let sqlite = dir.join("t.db").to_str().expect("utf-8 path").to_string();
+    let pg = std::env::var("TAKU_TEST_PG").unwrap_or_else(|_| {
+        panic!("TAKU_TEST_PG=postgres://… is needed (tools/test-all.sh starts a server)")
+    });
+    (dir, [sqlite, pg])
+}
+
+#[test]
+fn kill_9_loses_no_acknowledged_event_and_leaves_the_table_loadable() {
+    let (dir, dbs) = table_dbs("kill");
+    for db in &dbs {
+        kill_9_on(db);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn kill_9_on(db: &str) {
+    use std::io::{BufRead, BufReader};
     let id = stdout(&taku(&["table", "new", "--system", "DiceBot", "--db", db]))
         .trim()
         .to_string();
+    assert_eq!(id.len(), 16, "{db}: {id:?}");
 
     let lines: Vec<String> = (0..400).map(|i| format!("line {i}")).collect();
     // Kill after different numbers of acknowledgements, several times over one table.
@@ -273,14 +291,14 @@ fn kill_9_loses_no_acknowledged_event_and_leaves_the_table_loadable() {
         let log = taku(&["table", "log", "--db", db, &id]);
         assert!(
             log.status.success(),
-            "table no longer loads: {}",
+            "{db}: table no longer loads: {}",
             stderr(&log)
         );
         let log = stdout(&log);
         for ack in &acknowledged {
             assert!(
                 log.lines().any(|l| l == ack),
-                "acknowledged {ack:?} is missing"
+                "{db}: acknowledged {ack:?} is missing"
             );
         }
         let seqs: Vec<u64> = log
@@ -290,8 +308,193 @@ fn kill_9_loses_no_acknowledged_event_and_leaves_the_table_loadable() {
         assert_eq!(
             seqs,
             (1..=seqs.len() as u64).collect::<Vec<_>>(),
-            "gap in the log"
+            "{db}: gap in the log"
         );
     }
+}
+
+/// Every way a member can get output from a table, as that member: `table exec` (text and
+/// JSON, replies and refusals), `table log` (text and JSON), and the REPL.
+fn every_output_path(db: &str, id: &str, member: &str, probe_seq: u64) -> Vec<(String, String)> {
+    let reveal = format!("/reveal {probe_seq}");
+    let exec_lines = [
+        "2D6",
+        "chat",
+        "/help",
+        "/char show ミナ",
+        reveal.as_str(),
+        "/undo",
+        "/nonsense",
+        "2D6+{秘密}",
+        "/char set ミナ HP 1",
+    ];
+    let mut outputs = Vec::new();
+    let mut record = |what: String, o: Output| {
+        outputs.push((what, format!("{}{}", stdout(&o), stderr(&o))));
+    };
+    for line in exec_lines {
+        for json in [false, true] {
+            let mut args = vec!["table", "exec", "--db", db, id, "--as", member, line];
+            if json {
+                args.push("--json");
+            }
+            record(format!("exec {line:?} json={json}"), taku(&args));
+        }
+    }
+    for json in [false, true] {
+        let mut args = vec!["table", "log", "--db", db, id, "--as", member];
+        if json {
+            args.push("--json");
+        }
+        record(format!("log json={json}"), taku(&args));
+    }
+    let script = format!(":log\n/char show ミナ\n{reveal}\n:verify\n:as gm\n");
+    record(
+        "repl".into(),
+        taku_stdin(
+            &["repl", "--db", db, "--table", id, "--as", member],
+            &script,
+        ),
+    );
+    outputs
+}
+
+#[test]
+fn a_secret_roll_never_reaches_a_member_who_may_not_see_it_on_any_path() {
+    let (dir, dbs) = table_dbs("secrecy");
+    for db in &dbs {
+        let id = stdout(&taku(&["table", "new", "--system", "SRS", "--db", db]))
+            .trim()
+            .to_string();
+        let setup = taku(&[
+            "table",
+            "exec",
+            "--db",
+            db,
+            &id,
+            "/join alice",
+            "/join bob",
+            "/join sam as spectator",
+            "/char new ミナ",
+        ]);
+        assert!(setup.status.success(), "{}", stderr(&setup));
+        // #6: alice's secret roll. Its result text is what must not leak.
+        let o = taku(&[
+            "table",
+            "exec",
+            "--db",
+            db,
+            &id,
+            "--as",
+            "alice",
+            "--json",
+            "S2D6+1>=7",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON line");
+        assert_eq!(v["seq"], 6);
+        let text = v["text"].as_str().expect("text").to_string();
+        let secret = text
+            .strip_prefix("#6 alice (secret): ")
+            .expect("alice sees her own roll")
+            .to_string();
+        // The part after the command: the dice and the outcome.
+        let (command, result) = secret.split_once(") ＞ ").expect("a result");
+        assert_eq!(command, "(2D6+1>=7[12,2]", "{secret}");
+        let result = format!("＞ {result}");
+        let gm_log = stdout(&taku(&["table", "log", "--db", db, &id]));
+        let commitment = stdout(&taku(&["table", "log", "--db", db, &id, "--as", "bob"]))
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("#6 secret roll by alice (commitment ")
+                    .map(|c| c.trim_end_matches(')').to_string())
+            })
+            .expect("bob sees the commitment");
+        assert_eq!(commitment.len(), 64);
+
+        for member in ["bob", "sam"] {
+            let outputs = every_output_path(db, &id, member, 6);
+            assert!(outputs.len() >= 21, "{} paths", outputs.len());
+            for (path, out) in &outputs {
+                assert!(
+                    !out.contains(&result) && !out.contains(&secret),
+                    "{db}: {member} saw alice's secret via {path}: {out}"
+                );
+            }
+            let logs: String = outputs
+                .iter()
+                .filter(|(p, _)| p.starts_with("log") || p == "repl")
+                .map(|(_, o)| o.as_str())
+                .collect();
+            assert!(logs.contains(&commitment), "{member} sees the commitment");
+        }
+        // The GM and alice see it; once alice reveals it, everyone does.
+        assert!(gm_log.contains(&secret), "{gm_log}");
+        let o = taku(&[
+            "table",
+            "exec",
+            "--db",
+            db,
+            &id,
+            "--as",
+            "alice",
+            "/reveal 6",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let sam = stdout(&taku(&["table", "log", "--db", db, &id, "--as", "sam"]));
+        assert!(sam.contains(&result), "{sam}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_repl_runs_lines_as_members_and_keeps_history() {
+    let (dir, _) = table_dbs("repl");
+    let db = dir.join("r.db");
+    let history = dir.join("history");
+    let o = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args([
+            "repl",
+            "--system",
+            "SRS",
+            "--db",
+            db.to_str().expect("path"),
+        ])
+        .env("TAKU_HISTORY", &history)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().expect("stdin").write_all(
+                b"/join alice\n:as alice\n2D6>=7\n/join eve\n:as nobody\n:nope\n:quit\nnever run\n",
+            )?;
+            c.wait_with_output()
+        })
+        .expect("repl runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let first = out.lines().next().expect("banner");
+    assert!(
+        first.starts_with("table ") && first.contains("(SRS)"),
+        "{first}"
+    );
+    assert!(out.contains("#2 alice joined as player"), "{out}");
+    assert!(out.contains("#3 alice: (2D6>=7[12,2]) ＞ "), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("refused: /join eve: only the GM can add members"),
+        "{err}"
+    );
+    assert!(
+        err.contains("'nobody' is not a member of this table"),
+        "{err}"
+    );
+    assert!(err.contains("unknown REPL command ':nope'"), "{err}");
+    assert!(!out.contains("never run"), "lines after :quit do not run");
+    let saved = std::fs::read_to_string(&history).expect("history saved");
+    assert!(
+        saved.contains("2D6>=7") && saved.contains(":as alice"),
+        "{saved}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
