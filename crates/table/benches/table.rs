@@ -64,9 +64,8 @@ fn exec(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     for (backend, location) in locations("exec") {
         let rt = rt();
-        let tables = rt.block_on(async {
-            Tables::new(Store::open(&location).await.expect("open store"))
-        });
+        let tables =
+            rt.block_on(async { Tables::new(Store::open(&location).await.expect("open store")) });
         let id = rt.block_on(async {
             let table = Table::create("SRS", "bench", "gm", [1; 32]).expect("table");
             let id = tables.create(table).await.expect("create");

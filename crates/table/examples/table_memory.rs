@@ -55,14 +55,22 @@ fn measure(events: usize, copies: usize) {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     if let [events, copies] = args[..] {
         return measure(events, copies);
     }
     // Each configuration in a fresh process, so memory freed by one cannot hide the next.
     println!("events/table  tables  RSS growth  per table  per event");
     let me = std::env::current_exe().expect("own path");
-    for (events, copies) in [(4usize, 10_000usize), (100, 1_000), (1_000, 1_000), (10_000, 100)] {
+    for (events, copies) in [
+        (4usize, 10_000usize),
+        (100, 1_000),
+        (1_000, 1_000),
+        (10_000, 100),
+    ] {
         let status = std::process::Command::new(&me)
             .args([events.to_string(), copies.to_string()])
             .status()

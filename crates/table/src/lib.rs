@@ -19,6 +19,7 @@ pub mod event;
 pub mod secret;
 mod state;
 pub mod store;
+mod verify;
 
 pub use command::TableCommand;
 pub use event::{Event, EventBody, Role, Roll};
@@ -641,46 +642,6 @@ impl Table {
                 format!("#{n} {actor}: {}", rules.describe(data))
             }
         })
-    }
-
-    /// Replays every roll from the seed and its position; lists each roll whose text, flags
-    /// or draws differ from the log.
-    pub fn verify(&self) -> Vec<Mismatch> {
-        let mut out = Vec::new();
-        for e in &self.events {
-            let EventBody::Roll(logged) = &e.body else {
-                continue;
-            };
-            let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, e.seq));
-            let replayed =
-                taku_systems::evaluate(self.system, &logged.input, &mut dice, Mode::Normalize);
-            let same = replayed.as_ref().is_ok_and(|r| {
-                r.text == logged.text
-                    && [r.secret, r.success, r.failure, r.critical, r.fumble]
-                        == [
-                            logged.secret,
-                            logged.success,
-                            logged.failure,
-                            logged.critical,
-                            logged.fumble,
-                        ]
-                    && r.rands
-                        .iter()
-                        .map(|d| [d.sides, d.value])
-                        .eq(logged.rands.iter().copied())
-            });
-            if !same {
-                out.push(Mismatch {
-                    seq: e.seq,
-                    logged: logged.text.clone(),
-                    replayed: match replayed {
-                        Ok(r) => r.text,
-                        Err(err) => format!("error: {err}"),
-                    },
-                });
-            }
-        }
-        out
     }
 }
 

@@ -229,3 +229,57 @@ fn help_lists_table_and_system_commands() {
     let help = run(&mut t, "sam", "/help").expect("reply");
     assert!(help.contains("/char set NAME KEY VALUE") && help.contains("2D6+1>=7"));
 }
+
+/// Verify folds the log again and names each event the state it met did not allow.
+#[test]
+fn verify_reports_events_the_state_did_not_allow() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new Aria");
+    run(&mut t, "alice", "/char set Aria HP 5");
+    run(&mut t, "bob", "S2D6");
+    assert!(t.verify().is_empty());
+    let base = t.events().to_vec();
+    let at = |n: usize| n - 1;
+
+    let tamper = |edit: &dyn Fn(&mut Vec<taku_table::Event>)| {
+        let mut log = base.clone();
+        edit(&mut log);
+        Table::from_events(log).expect("still folds").verify()
+    };
+    // bob, not the owner, changed Aria.
+    let m = tamper(&|log| log[at(6)].actor = "bob".into());
+    assert_eq!((m.len(), m[0].seq), (1, 6));
+    assert!(
+        m[0].replayed
+            .contains("bob changed Aria, which belongs to alice"),
+        "{m:?}"
+    );
+    // A spectator's roll.
+    let m = tamper(&|log| log[at(7)].actor = "sam".into());
+    assert!(
+        m.iter()
+            .any(|m| m.seq == 7 && m.replayed.contains("rolled as a spectator"))
+    );
+    // A player added a member.
+    let m = tamper(&|log| log[at(3)].actor = "alice".into());
+    assert!(
+        m.iter()
+            .any(|m| m.seq == 3 && m.replayed.contains("not a GM")),
+        "{m:?}"
+    );
+    // The previous value recorded does not match the state.
+    let m = tamper(&|log| {
+        if let EventBody::CharacterSet { previous, .. } = &mut log[at(6)].body {
+            *previous = Some("9".into());
+        }
+    });
+    assert!(m[0].replayed.contains("Aria.HP was None"), "{m:?}");
+    // A secret roll whose commitment was swapped.
+    let m = tamper(&|log| {
+        if let EventBody::Roll(r) = &mut log[at(7)].body {
+            r.commitment = Some("0".repeat(64));
+        }
+    });
+    assert_eq!((m.len(), m[0].seq), (1, 7));
+    assert!(m[0].replayed.contains("commitment"), "{m:?}");
+}

@@ -1,0 +1,163 @@
+//! `taku table verify`: replay a table's log and report every place it disagrees with
+//! itself. Each roll is evaluated again from the seed and its seq (text, flags, draws and a
+//! secret roll's commitment must match), and the log is folded again one event at a time,
+//! checking that each event was allowed by the state it met: its actor a member, a roll
+//! not a spectator's, a character changed by its owner or the GM with the right previous
+//! value, an undo of an undoable change of one's own (or the GM's), a reveal of a secret
+//! roll by its roller or the GM. A log edited behind the engine's back shows up here.
+
+use crate::event::{Event, EventBody, Role};
+use crate::{Mismatch, Table, secret};
+use taku_dice::{ChaChaSource, Mode};
+
+impl Table {
+    /// Every disagreement in the log: rolls that replay differently and events the state
+    /// they met did not allow. Empty for a sound log.
+    pub fn verify(&self) -> Vec<Mismatch> {
+        let mut out = Vec::new();
+        let mut replay: Option<Table> = None;
+        for e in &self.events {
+            if let EventBody::Roll(_) = &e.body {
+                if let Some(m) = self.replay_roll(e) {
+                    out.push(m);
+                }
+            }
+            match replay.as_mut() {
+                None => {
+                    replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
+                }
+                Some(state) => {
+                    if let Err(why) = state.allowed(e) {
+                        out.push(Mismatch {
+                            seq: e.seq,
+                            logged: describe(e),
+                            replayed: why,
+                        });
+                    }
+                    state.fold(e.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// The roll at `e` evaluated again; `None` when it matches the log.
+    fn replay_roll(&self, e: &Event) -> Option<Mismatch> {
+        let EventBody::Roll(logged) = &e.body else {
+            return None;
+        };
+        let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, e.seq));
+        let replayed =
+            taku_systems::evaluate(self.system, &logged.input, &mut dice, Mode::Normalize);
+        let commitment = logged
+            .secret
+            .then(|| secret::commitment(&secret::salt(&self.seed, e.seq), logged));
+        let same = replayed.as_ref().is_ok_and(|r| {
+            r.text == logged.text
+                && [r.secret, r.success, r.failure, r.critical, r.fumble]
+                    == [
+                        logged.secret,
+                        logged.success,
+                        logged.failure,
+                        logged.critical,
+                        logged.fumble,
+                    ]
+                && r.rands
+                    .iter()
+                    .map(|d| [d.sides, d.value])
+                    .eq(logged.rands.iter().copied())
+        }) && commitment == logged.commitment;
+        (!same).then(|| Mismatch {
+            seq: e.seq,
+            logged: logged.text.clone(),
+            replayed: match replayed {
+                Ok(r) if r.text == logged.text => {
+                    "the same text, but other flags, draws or commitment".to_string()
+                }
+                Ok(r) => r.text,
+                Err(err) => format!("error: {err}"),
+            },
+        })
+    }
+
+    /// Whether the state this table is in allowed event `e`; `Err` says why not.
+    fn allowed(&self, e: &Event) -> Result<(), String> {
+        let actor = &e.actor;
+        let Some(&role) = self.state.members.get(actor) else {
+            return Err(format!("{actor} was not a member"));
+        };
+        let gm = role == Role::Gm;
+        match &e.body {
+            EventBody::Created { .. } => Err("a second table creation".into()),
+            EventBody::Joined { member, .. } if !gm => {
+                Err(format!("{actor}, not a GM, added {member}"))
+            }
+            EventBody::Joined { member, .. } if self.state.members.contains_key(member) => {
+                Err(format!("{member} joined twice"))
+            }
+            EventBody::Roll(_) if role == Role::Spectator => {
+                Err(format!("{actor} rolled as a spectator"))
+            }
+            EventBody::CharacterCreated { name } if self.state.characters.contains_key(name) => {
+                Err(format!("character {name} created twice"))
+            }
+            EventBody::CharacterSet {
+                name,
+                key,
+                previous,
+                ..
+            } => match self.state.characters.get(name) {
+                None => Err(format!("character {name} did not exist")),
+                Some(c) if c.owner != *actor && !gm => Err(format!(
+                    "{actor} changed {name}, which belongs to {}",
+                    c.owner
+                )),
+                Some(c) if c.fields.get(key) != previous.as_ref() => Err(format!(
+                    "{name}.{key} was {:?}, not {:?}",
+                    c.fields.get(key),
+                    previous
+                )),
+                Some(_) => Ok(()),
+            },
+            EventBody::SceneAdvanced | EventBody::SessionEnded if !gm => {
+                Err(format!("{actor}, not a GM, ended a scene or session"))
+            }
+            EventBody::Revealed { roll } => match self.event(*roll) {
+                Some(Event {
+                    actor: roller,
+                    body: EventBody::Roll(r),
+                    ..
+                }) if r.secret && (roller == actor || gm) => {
+                    if self.state.revealed.contains(roll) {
+                        Err(format!("#{roll} revealed twice"))
+                    } else {
+                        Ok(())
+                    }
+                }
+                _ => Err(format!("{actor} may not reveal #{roll}")),
+            },
+            EventBody::Undone { event } => match self.event(*event) {
+                Some(target)
+                    if target.body.is_undoable()
+                        && !self.undone.contains(event)
+                        && (target.actor == *actor || gm) =>
+                {
+                    Ok(())
+                }
+                _ => Err(format!("{actor} may not undo #{event}")),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A short description of an event for a verify report (never shown to members: verify
+/// is run by whoever holds the database).
+fn describe(e: &Event) -> String {
+    let body = match &e.body {
+        // The seed stays out of reports too.
+        EventBody::Created { .. } => "a table creation".to_string(),
+        body => serde_json::to_string(body).unwrap_or_default(),
+    };
+    format!("#{} by {}: {body}", e.seq, e.actor)
+}
