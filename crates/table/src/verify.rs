@@ -17,11 +17,8 @@ impl Table {
         let mut out = Vec::new();
         let mut replay: Option<Table> = None;
         for e in &self.events {
-            if let EventBody::Roll(_) = &e.body {
-                if let Some(m) = self.replay_roll(e) {
-                    out.push(m);
-                }
-            }
+            // replay_roll passes over events that are not rolls.
+            out.extend(self.replay_roll(e));
             match replay.as_mut() {
                 None => {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
