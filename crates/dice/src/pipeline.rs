@@ -21,6 +21,13 @@ pub trait SystemHooks {
     /// Evaluates a command of the system's own. `command` is preprocessed, upper-cased and
     /// stripped of a secret `S`. `None` lets the common commands try the line.
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval;
+
+    /// Rewrites a whole line before the first-token rule (§1.7) cuts it, for a system
+    /// command written with spaces (Another World's `AW+5 VS AW+3`). `None` leaves the
+    /// line alone.
+    fn rewrite_line(&self, _raw: &str) -> Option<String> {
+        None
+    }
 }
 
 /// Evaluates `raw` under `system`: the system's own step (§1.1 step 1), then the common
@@ -34,6 +41,8 @@ pub fn eval_raw(
     if raw.trim_matches(|c| is_ascii_ws(c) || c == '\0').is_empty() {
         return Err(EvalError::Empty);
     }
+    let rewritten = system.rewrite_line(raw);
+    let raw = rewritten.as_deref().unwrap_or(raw);
     if !system.prefixes().is_empty() {
         let pre = preprocess(raw, system.profile())?;
         if let Some((secret, command)) = match_prefix(&pre, system.prefixes())

@@ -6,6 +6,7 @@
 //! commands; everything shared lives in `taku-dice` as functions, not as trait knobs.
 //! Systems do no IO.
 
+pub mod another_world;
 pub mod conformance;
 pub mod dicebot;
 pub mod registry;
@@ -43,6 +44,11 @@ pub trait GameSystem: Send + Sync {
     fn eval_own(&self, _command: &str, _roller: &mut Roller<'_>) -> Eval {
         Ok(None)
     }
+    /// Rewrites a whole line before BCDice's first-token rule cuts it (see
+    /// `SystemHooks::rewrite_line`).
+    fn rewrite_line(&self, _raw: &str) -> Option<String> {
+        None
+    }
     /// The system's rules at a table: its state, `/` commands, resets and check hooks.
     /// `None`: the system is dice only.
     fn table_rules(&self) -> Option<&dyn DynRules> {
@@ -62,6 +68,9 @@ impl SystemHooks for Hooks<'_> {
     }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
         self.0.eval_own(command, roller)
+    }
+    fn rewrite_line(&self, raw: &str) -> Option<String> {
+        self.0.rewrite_line(raw)
     }
 }
 

@@ -1,0 +1,93 @@
+//! Another World SRS, 3rd edition (rules digest `another-world.md`, AW-1 to AW-7).
+//!
+//! Checks are SRS checks (spec §5.2, [`crate::srs`]) with the prefix `AW` standing for
+//! `2D6` (AW-1); contests pit an action side against a reaction side (AW-2, [`contest`]).
+
+pub mod contest;
+
+use crate::GameSystem;
+use crate::srs;
+use taku_dice::command::{Eval, first_token};
+use taku_dice::{Profile, Roller};
+
+/// The notations of an AW check: SRS's `2D6` and its alias `AW` (AW-1).
+const NOTATIONS: &[&str] = &["2D6", "AW"];
+
+/// アナザーワールドSRS.
+pub struct AnotherWorld;
+
+impl GameSystem for AnotherWorld {
+    fn id(&self) -> &'static str {
+        "AnotherWorld"
+    }
+    fn name(&self) -> &'static str {
+        "アナザーワールドSRS"
+    }
+    fn sort_key(&self) -> &'static str {
+        "あなさあわあるとSRS"
+    }
+    fn help(&self) -> &'static str {
+        HELP
+    }
+    fn prefixes(&self) -> &'static [&'static str] {
+        NOTATIONS
+    }
+    fn profile(&self) -> &Profile {
+        srs::Srs.profile()
+    }
+    /// `AW+5 VS AW+3` is one command written with spaces (AW-2): join its three words.
+    fn rewrite_line(&self, raw: &str) -> Option<String> {
+        let (first, at) = first_token(raw);
+        let rest = &raw[at + first.len()..];
+        let (vs, at_vs) = first_token(rest);
+        if !vs.eq_ignore_ascii_case("VS") {
+            return None;
+        }
+        let after = &rest[at_vs + vs.len()..];
+        let (right, at_right) = first_token(after);
+        if right.is_empty() {
+            return None;
+        }
+        let comment = &after[at_right + right.len()..];
+        Some(format!("{first}VS{right}{comment}"))
+    }
+    fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
+        // AW-2: a contest.
+        if let Some(c) = contest::parse(command, NOTATIONS)? {
+            return Ok(Some(contest::roll(&c, roller)?));
+        }
+        // AW-1: an action check; plain `2D6` stays a sum, as under SRS.
+        srs::eval_check(command, NOTATIONS, true, roller)
+    }
+}
+
+const HELP: &str = "\
+アナザーワールドSRS 3rd edition: 2D6の行為判定（クリティカル12・ファンブル2）、対決、テーブルのルール
+■行為判定（AW-1）  AW は 2D6 と同じ
+  AW+4>=10         判定値4、難易度10
+  AW               達成値だけを求める
+  AW+2@11#3>=10    クリティカル値11・ファンブル値3
+  AW+2>=10[11,3]   同じ（旧形式）
+  SAW+1>=8         シークレットダイス
+  AW+{理知}>=10    テーブルで: 自分のキャラクターの【理知】を判定値に
+■対決（AW-2）
+  AW+5 VS AW+3     アクション側 VS リアクション側（同値はリアクション優先）
+  AW+5 VS 8        リアクション側が判定できないとき: 固定の達成値8
+  ダイスボットの共通コマンドも使えます。";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vs_written_with_spaces_becomes_one_command() {
+        let aw = AnotherWorld;
+        assert_eq!(
+            aw.rewrite_line("AW+5 VS AW+3 攻撃").as_deref(),
+            Some("AW+5VSAW+3 攻撃")
+        );
+        assert_eq!(aw.rewrite_line("aw+5 vs 8").as_deref(), Some("aw+5vs8"));
+        assert_eq!(aw.rewrite_line("AW+5 VS"), None);
+        assert_eq!(aw.rewrite_line("AW+5>=10 判定"), None);
+    }
+}
