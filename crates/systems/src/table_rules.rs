@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use taku_dice::{RollResult, Roller};
 
 /// What a system's rules may read of the table.
 pub trait TableView {
@@ -81,12 +82,16 @@ pub trait TableRules: Send + Sync + 'static {
     fn commands(&self) -> &'static [CommandHelp];
 
     /// Decides a `/` command (`words` without the slash); `None` if it is not this
-    /// system's. `Err` is a refusal saying what was wrong and what would be right.
+    /// system's. `Err` is a refusal saying what was wrong and what would be right. Dice
+    /// come from `dice`, the table's recorded source for this line (the table stores the
+    /// draws with the events and `verify` replays them); record what they gave in the
+    /// events.
     fn decide(
         &self,
         table: &dyn TableView,
         state: &Self::State,
         words: &[&str],
+        dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<Self::Event>, String>>;
 
     /// Folds one of the system's events, appended by `actor`, into the state.
@@ -108,6 +113,30 @@ pub trait TableRules: Send + Sync + 'static {
     /// Events appended when the GM ends the session (refills, say).
     fn on_session_end(&self, _state: &Self::State) -> Vec<Self::Event> {
         Vec::new()
+    }
+
+    /// Events that follow a roll the actor just made (`command` as evaluated): an AF
+    /// check adding its achievement, say. They stand and fall with the roll.
+    fn after_roll(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _command: &str,
+        _result: &RollResult,
+    ) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
+    /// What the system adds to `/char show NAME` (contracts, command spells, keys), as
+    /// `viewer` may see it; `None` for nothing.
+    fn character_summary(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _name: &str,
+        _viewer_is_gm: bool,
+    ) -> Option<String> {
+        None
     }
 
     /// Changes a check the actor is about to roll: `command` has table references
@@ -170,7 +199,24 @@ pub trait DynRules: Send + Sync {
         table: &dyn TableView,
         state: &dyn SystemState,
         words: &[&str],
+        dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<serde_json::Value>, String>>;
+    /// See [`TableRules::after_roll`].
+    fn after_roll(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+        result: &RollResult,
+    ) -> Vec<serde_json::Value>;
+    /// See [`TableRules::character_summary`].
+    fn character_summary(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        viewer_is_gm: bool,
+    ) -> Option<String>;
     /// See [`TableRules::fold`]; an event the system cannot read changes nothing.
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
@@ -218,12 +264,39 @@ impl<R: TableRules> DynRules for R {
         table: &dyn TableView,
         state: &dyn SystemState,
         words: &[&str],
+        dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<serde_json::Value>, String>> {
-        let outcome = TableRules::decide(self, table, typed::<R>(state), words)?;
+        let outcome = TableRules::decide(self, table, typed::<R>(state), words, dice)?;
         Some(outcome.map(|o| Outcome {
             events: to_json(o.events),
             reply: o.reply,
         }))
+    }
+
+    fn after_roll(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+        result: &RollResult,
+    ) -> Vec<serde_json::Value> {
+        to_json(TableRules::after_roll(
+            self,
+            table,
+            typed::<R>(state),
+            command,
+            result,
+        ))
+    }
+
+    fn character_summary(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        viewer_is_gm: bool,
+    ) -> Option<String> {
+        TableRules::character_summary(self, table, typed::<R>(state), name, viewer_is_gm)
     }
 
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {

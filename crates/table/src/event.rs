@@ -115,6 +115,10 @@ pub enum EventBody {
         /// on its own.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         follows: Option<u64>,
+        /// Dice the system drew deciding this event's line (`[sides, value]`, from the
+        /// table's source keyed by this event's seq), kept on the line's first event.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        rands: Vec<[u32; 2]>,
     },
 }
 

@@ -27,7 +27,7 @@ pub use state::Character;
 
 use state::State;
 use std::collections::{BTreeMap, BTreeSet};
-use taku_dice::{ChaChaSource, EvalError, Mode};
+use taku_dice::{ChaChaSource, EvalError, Mode, Roller};
 use taku_systems::table_rules::{Audience, SystemState, TableView};
 use taku_systems::{DynRules, GameSystem};
 
@@ -330,6 +330,8 @@ impl Table {
                 command = prepared.command;
             }
             effects = prepared.events;
+            let ctx = self.view_as(actor);
+            effects.extend(rules.after_roll(&ctx, state, &command, &result));
         }
         let mut roll = Roll {
             typed: (command != line).then(|| line.to_string()),
@@ -390,15 +392,36 @@ impl Table {
             }
             TableCommand::System(words) => {
                 let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                // The system's dice for this line: keyed like a roll's, by the seq its
+                // first event will take, and stored with that event.
+                let key = secret::dice_key(&self.seed, self.next_seq());
+                let mut source = ChaChaSource::from_key(key);
+                let mut dice = Roller::new(&mut source);
                 let decided = match (self.rules(), self.state.system.as_deref()) {
-                    (Some(rules), Some(state)) => rules.decide(&self.view_as(actor), state, &words),
+                    (Some(rules), Some(state)) => {
+                        rules.decide(&self.view_as(actor), state, &words, &mut dice)
+                    }
                     _ => None,
                 };
                 match decided {
-                    Some(Ok(outcome)) => Ok(Decision {
-                        events: system_events(outcome.events, None),
-                        reply: outcome.reply,
-                    }),
+                    Some(Ok(outcome)) => {
+                        let mut events = system_events(outcome.events, None);
+                        let drawn: Vec<[u32; 2]> =
+                            dice.draws().iter().map(|d| [d.sides, d.value]).collect();
+                        match events.first_mut() {
+                            Some(EventBody::System { rands, .. }) => *rands = drawn,
+                            _ if !drawn.is_empty() => {
+                                return refuse(
+                                    "the game system drew dice but recorded no event (a bug in its rules)",
+                                );
+                            }
+                            _ => {}
+                        }
+                        Ok(Decision {
+                            events,
+                            reply: outcome.reply,
+                        })
+                    }
                     Some(Err(why)) => refuse(why),
                     None => refuse(format!(
                         "unknown table command '/{}'; /help lists them",
@@ -459,6 +482,17 @@ impl Table {
                 let mut reply = format!("{name} (owner {})", ch.owner);
                 for (k, v) in &ch.fields {
                     reply.push_str(&format!("\n  {k}: {v}"));
+                }
+                if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref())
+                    && let Some(more) = rules.character_summary(
+                        &self.view_as(actor),
+                        state,
+                        &name,
+                        role == Role::Gm,
+                    )
+                {
+                    reply.push('\n');
+                    reply.push_str(&more);
                 }
                 Ok(Decision {
                     events: vec![],
@@ -653,7 +687,11 @@ fn system_events(
     let follows = follows.into();
     events
         .into_iter()
-        .map(|data| EventBody::System { data, follows })
+        .map(|data| EventBody::System {
+            data,
+            follows,
+            rands: Vec::new(),
+        })
         .collect()
 }
 

@@ -8,7 +8,7 @@
 
 use crate::event::{Event, EventBody, Role};
 use crate::{Mismatch, Table, secret};
-use taku_dice::{ChaChaSource, Mode};
+use taku_dice::{ChaChaSource, DiceSource, Mode};
 
 impl Table {
     /// Every disagreement in the log: rolls that replay differently and events the state
@@ -17,8 +17,9 @@ impl Table {
         let mut out = Vec::new();
         let mut replay: Option<Table> = None;
         for e in &self.events {
-            // replay_roll passes over events that are not rolls.
+            // Each passes over events that are not its kind.
             out.extend(self.replay_roll(e));
+            out.extend(self.replay_system_dice(e));
             match replay.as_mut() {
                 None => {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
@@ -74,6 +75,27 @@ impl Table {
                 Ok(r) => r.text,
                 Err(err) => format!("error: {err}"),
             },
+        })
+    }
+
+    /// The dice a system command drew, drawn again from the same key; `None` when they
+    /// match the log.
+    fn replay_system_dice(&self, e: &Event) -> Option<Mismatch> {
+        let EventBody::System { rands, .. } = &e.body else {
+            return None;
+        };
+        if rands.is_empty() {
+            return None;
+        }
+        let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, e.seq));
+        let replayed: Vec<[u32; 2]> = rands
+            .iter()
+            .map(|&[sides, _]| [sides, dice.roll(sides).unwrap_or(0)])
+            .collect();
+        (replayed != *rands).then(|| Mismatch {
+            seq: e.seq,
+            logged: format!("dice {rands:?}"),
+            replayed: format!("dice {replayed:?}"),
         })
     }
 

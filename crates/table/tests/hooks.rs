@@ -21,6 +21,7 @@ struct State {
     boosted: BTreeMap<String, bool>,
     notes: Vec<String>,
     keys: BTreeMap<String, Vec<String>>,
+    totals: Vec<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -32,6 +33,7 @@ enum Ev {
     Refill { character: String },
     Note { text: String },
     Key { character: String, key: String },
+    Rolled { total: i64 },
 }
 
 impl TableRules for Tokens {
@@ -64,6 +66,7 @@ impl TableRules for Tokens {
         table: &dyn TableView,
         state: &State,
         words: &[&str],
+        dice: &mut taku_dice::Roller<'_>,
     ) -> Option<Result<Outcome<Ev>, String>> {
         let one = |e| {
             Ok(Outcome {
@@ -79,7 +82,14 @@ impl TableRules for Tokens {
                 }),
                 Err(_) => Err(format!("'{n}' is not a number of tokens")),
             },
-            ["token", "give", ..] => Err("only the GM can give tokens".into()),
+            ["token", "lucky", c] if table.actor_is_gm() => match dice.roll_once(3) {
+                Ok(n) => one(Ev::Give {
+                    character: c.to_string(),
+                    n: n as u32,
+                }),
+                Err(e) => Err(e.to_string()),
+            },
+            ["token", "give" | "lucky", ..] => Err("only the GM can give tokens".into()),
             ["token", "spend", c] => {
                 match table.character(c) {
                     Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => {}
@@ -124,6 +134,7 @@ impl TableRules for Tokens {
                 .entry(character.clone())
                 .or_default()
                 .push(key.clone()),
+            Ev::Rolled { total } => state.totals.push(*total),
         }
     }
 
@@ -135,6 +146,7 @@ impl TableRules for Tokens {
             Ev::Refill { character } => format!("{character} refilled"),
             Ev::Note { text } => format!("note: {text}"),
             Ev::Key { character, key } => format!("{character} holds key {key}"),
+            Ev::Rolled { total } => format!("tally {total}"),
         }
     }
 
@@ -144,6 +156,38 @@ impl TableRules for Tokens {
             Ev::Key { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             _ => Audience::All,
         }
+    }
+
+    fn after_roll(
+        &self,
+        _table: &dyn TableView,
+        _state: &State,
+        _command: &str,
+        result: &taku_dice::RollResult,
+    ) -> Vec<Ev> {
+        match result.detail {
+            // A tally of plain sums (checks with a target are not counted).
+            taku_dice::Detail::Sum {
+                total,
+                comparison: None,
+            } => vec![Ev::Rolled { total }],
+            _ => vec![],
+        }
+    }
+
+    fn character_summary(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        name: &str,
+        viewer_is_gm: bool,
+    ) -> Option<String> {
+        let tokens = state.tokens.get(name)?;
+        Some(if viewer_is_gm {
+            format!("  tokens: {tokens} (GM notes: {})", state.notes.len())
+        } else {
+            format!("  tokens: {tokens}")
+        })
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Ev> {
@@ -366,7 +410,7 @@ fn checks_read_character_fields() {
     assert!(err.contains("not a whole number"), "{err}");
     // Braces in chat are chat.
     let out = run(&mut t, "bob", "see {this} later");
-    assert_eq!(out, ["#11 bob: see {this} later"]);
+    assert_eq!(out, ["#12 bob: see {this} later"]);
     assert!(t.verify().is_empty());
 }
 
@@ -401,4 +445,46 @@ fn undo_keeps_what_others_built_on_it() {
         reloaded.system_state().map(|s| s.to_json()),
         t.system_state().map(|s| s.to_json())
     );
+}
+
+#[test]
+fn system_commands_draw_recorded_dice_that_verify_replays() {
+    let mut t = table();
+    let out = run(&mut t, "gm", "/token lucky ミナ");
+    assert!(out[0].starts_with("#7 gm: ミナ +"), "{out:?}");
+    let EventBody::System { rands, .. } = &t.events()[6].body else {
+        panic!("a system event")
+    };
+    assert_eq!(rands.len(), 1);
+    assert_eq!(rands[0][0], 3);
+    assert!(t.verify().is_empty());
+    let mut tampered = t.events().to_vec();
+    if let EventBody::System { rands, .. } = &mut tampered[6].body {
+        rands[0][1] = rands[0][1] % 3 + 1;
+    }
+    let m = Table::from_events_in(&SYSTEM, tampered)
+        .expect("folds")
+        .verify();
+    assert_eq!((m.len(), m[0].seq), (1, 7), "{m:?}");
+}
+
+#[test]
+fn rolls_are_followed_by_the_systems_events_and_sheets_show_its_state() {
+    let mut t = table();
+    let out = run(&mut t, "bob", "2D6+1");
+    assert!(out[1].starts_with("#8 bob: tally "), "{out:?}");
+    assert_eq!(
+        t.system_state().expect("state").to_json()["totals"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    // Chat is not a roll: nothing follows it.
+    assert_eq!(run(&mut t, "bob", "hello").len(), 1);
+    run(&mut t, "gm", "/token give ミナ 2");
+    run(&mut t, "gm", "/note secret plan");
+    let (alice, _) = t.exec("alice", "/char show ミナ").expect("show");
+    assert_eq!(alice.as_deref(), Some("ミナ (owner alice)\n  tokens: 2"));
+    let (gm, _) = t.exec("gm", "/char show ミナ").expect("show");
+    assert!(gm.expect("reply").ends_with("tokens: 2 (GM notes: 1)"));
 }
