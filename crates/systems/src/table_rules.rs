@@ -29,6 +29,10 @@ pub trait TableView {
     fn actor_is_gm(&self) -> bool;
     /// A character's owner and fields.
     fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)>;
+    /// Every character's name and owner, by name.
+    fn characters(&self) -> Vec<(&str, &str)>;
+    /// Whether `member` is a GM of the table.
+    fn member_is_gm(&self, member: &str) -> bool;
     /// Current scene and session numbers, from 1.
     fn scene_and_session(&self) -> (u64, u64);
 }
@@ -51,6 +55,8 @@ pub enum Audience {
     Gm,
     /// GMs and the owner of this character (a player's own event key).
     GmAndOwnerOf(String),
+    /// GMs and the owners of these characters (a key passed from one PC to another).
+    GmAndOwnersOf(Vec<String>),
 }
 
 /// What a system command decided.
@@ -67,8 +73,10 @@ pub struct Outcome<E> {
 pub struct Prepared<E> {
     /// The command to evaluate (with a modifier added, say).
     pub command: String,
-    /// Events appended before the roll (the effect it consumed).
+    /// Events appended after the roll (the effect it used up).
     pub events: Vec<E>,
+    /// A note shown after the roll's text (`令呪 +20`), so the text says what changed it.
+    pub note: Option<String>,
 }
 
 /// A game system's table rules, with its own state and event types.
@@ -150,6 +158,7 @@ pub trait TableRules: Send + Sync + 'static {
         Ok(Prepared {
             command: command.to_string(),
             events: Vec::new(),
+            note: None,
         })
     }
 }
@@ -342,6 +351,7 @@ impl<R: TableRules> DynRules for R {
         Ok(Prepared {
             command: p.command,
             events: to_json(p.events),
+            note: p.note,
         })
     }
 }

@@ -147,6 +147,19 @@ pub struct Roll {
     /// rules changed it into `input`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typed: Option<String>,
+    /// What the game system's rules did to this roll (`令呪 +20`), shown after `text`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Roll {
+    /// The result as members see it: the text, then the system's note if any.
+    pub fn shown(&self) -> String {
+        match &self.note {
+            Some(note) => format!("{} （{note}）", self.text),
+            None => self.text.clone(),
+        }
+    }
 }
 
 impl EventBody {

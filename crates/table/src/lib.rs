@@ -320,6 +320,7 @@ impl Table {
             return refuse("spectators cannot roll; the GM can make you a player with /join");
         }
         let mut effects = Vec::new();
+        let mut note = None;
         if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
             let prepared = rules
                 .prepare_check(&self.view_as(actor), state, &command)
@@ -330,6 +331,7 @@ impl Table {
                 command = prepared.command;
             }
             effects = prepared.events;
+            note = prepared.note;
             let ctx = self.view_as(actor);
             effects.extend(rules.after_roll(&ctx, state, &command, &result));
         }
@@ -344,6 +346,7 @@ impl Table {
             fumble: result.fumble,
             rands: result.rands.iter().map(|d| [d.sides, d.value]).collect(),
             commitment: None,
+            note,
         };
         if roll.secret {
             roll.commitment = Some(secret::commitment(&secret::salt(&self.seed, seq), &roll));
@@ -579,6 +582,14 @@ impl Table {
         }
     }
 
+    /// Whether `member` owns character `name`.
+    fn owns(&self, member: &str, name: &str) -> bool {
+        self.state
+            .characters
+            .get(name)
+            .is_some_and(|c| c.owner == member)
+    }
+
     fn event(&self, seq: u64) -> Option<&Event> {
         usize::try_from(seq.checked_sub(1)?)
             .ok()
@@ -626,9 +637,9 @@ impl Table {
             EventBody::Chat { text } => format!("#{n} {actor}: {text}"),
             EventBody::Roll(roll) => {
                 if !roll.secret {
-                    format!("#{n} {actor}: {}", roll.text)
+                    format!("#{n} {actor}: {}", roll.shown())
                 } else if sees_all || viewer == actor || self.state.revealed.contains(&n) {
-                    format!("#{n} {actor} (secret): {}", roll.text)
+                    format!("#{n} {actor} (secret): {}", roll.shown())
                 } else {
                     format!(
                         "#{n} secret roll by {actor} (commitment {})",
@@ -664,11 +675,10 @@ impl Table {
                     || match rules.audience(data) {
                         Audience::All => true,
                         Audience::Gm => false,
-                        Audience::GmAndOwnerOf(name) => self
-                            .state
-                            .characters
-                            .get(&name)
-                            .is_some_and(|c| c.owner == viewer),
+                        Audience::GmAndOwnerOf(name) => self.owns(viewer, &name),
+                        Audience::GmAndOwnersOf(names) => {
+                            names.iter().any(|name| self.owns(viewer, name))
+                        }
                     };
                 if !may_see {
                     return None;
@@ -711,6 +721,17 @@ impl TableView for Ctx<'_> {
     fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)> {
         let c = self.table.state.characters.get(name)?;
         Some((c.owner.as_str(), &c.fields))
+    }
+    fn characters(&self) -> Vec<(&str, &str)> {
+        self.table
+            .state
+            .characters
+            .iter()
+            .map(|(n, c)| (n.as_str(), c.owner.as_str()))
+            .collect()
+    }
+    fn member_is_gm(&self, member: &str) -> bool {
+        self.table.state.members.get(member) == Some(&Role::Gm)
     }
     fn scene_and_session(&self) -> (u64, u64) {
         self.table.scene_and_session()

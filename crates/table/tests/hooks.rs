@@ -214,6 +214,7 @@ impl TableRules for Tokens {
             return Ok(Prepared {
                 command: command.to_string(),
                 events: vec![],
+                note: None,
             });
         };
         Ok(Prepared {
@@ -221,6 +222,7 @@ impl TableRules for Tokens {
             events: vec![Ev::Used {
                 character: character.clone(),
             }],
+            note: Some(format!("{character} +20")),
         })
     }
 }
@@ -335,7 +337,7 @@ fn an_effect_applies_to_the_next_check_once_and_shows_in_its_text() {
     assert!(bob[0].starts_with("#9 bob: (2D6>=10)"), "{bob:?}");
     let alice = run(&mut t, "alice", "2D6>=10");
     assert!(alice[0].starts_with("#10 alice: (2D6+20>=10)"), "{alice:?}");
-    assert!(alice[0].ends_with("成功"), "{alice:?}");
+    assert!(alice[0].ends_with("成功 （ミナ +20）"), "{alice:?}");
     assert_eq!(alice[1], "#11 alice: ミナ's +20 used");
     let EventBody::Roll(roll) = &t.events()[9].body else {
         panic!("a roll")
