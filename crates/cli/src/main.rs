@@ -1,14 +1,15 @@
 //! `taku`: the command-line face of the engine.
 //!
 //! Subcommands: `roll` (evaluate commands, one-shot or line by line from stdin), `conform`
-//! (replay BCDice-format vectors), `systems`, `help`, `table` (tables in a database) and
-//! `repl` (an interactive table). The key design decision: the CLI
+//! (replay BCDice-format vectors), `systems`, `help`, `table` (tables in a database),
+//! `repl` (an interactive table) and `sheet` (read a character sheet). The key design decision: the CLI
 //! only parses flags and prints; every rule lives in the library crates.
 
 mod conform;
 mod render;
 mod repl;
 mod roll;
+mod sheet;
 mod table;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     Table(table::TableCommand),
     /// An interactive table with line editing and history.
     Repl(repl::ReplArgs),
+    /// Read a character sheet, print it with derived values and every rule violation.
+    Sheet(sheet::SheetArgs),
     /// Show a game system's help.
     Help {
         /// System id, as listed by `taku systems`.
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Command::Conform(args) => conform::run(&args),
         Command::Table(cmd) => table::run(cmd),
         Command::Repl(args) => repl::run(&args),
+        Command::Sheet(args) => sheet::run(&args),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());
@@ -56,7 +60,12 @@ fn main() -> ExitCode {
             Ok(true)
         }
         Command::Help { id } => roll::system(&id).map(|s| {
-            println!("{} ({})\n\n{}", s.name(), s.id(), s.help());
+            println!(
+                "{} ({})\n\n{}",
+                s.name(),
+                s.id(),
+                taku_systems::full_help(s)
+            );
             true
         }),
     };

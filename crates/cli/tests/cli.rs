@@ -498,3 +498,28 @@ fn the_repl_runs_lines_as_members_and_keeps_history() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn help_for_another_world_lists_every_command_in_japanese() {
+    let o = taku(&["help", "AnotherWorld"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = stdout(&o);
+    assert!(
+        help.starts_with("アナザーワールドSRS (AnotherWorld)"),
+        "{help}"
+    );
+    for example in [
+        "AW+4>=10",
+        "AW+5 VS AW+3",
+        "AW+5 VS 8",
+        "/combat start",
+        "/supply lack",
+        "/contract ミナ ロイ",
+        "/spell ミナ",
+        "/key give",
+        "/af start",
+        "/af preset",
+    ] {
+        assert!(help.contains(example), "taku help lacks {example}");
+    }
+}

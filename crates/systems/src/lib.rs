@@ -97,6 +97,19 @@ pub fn command_pattern(system: &dyn GameSystem) -> String {
     pattern
 }
 
+/// A system's whole help: its dice commands, then its `/` commands at a table (with an
+/// example each), as `taku help ID` and a table's `/help` show it.
+pub fn full_help(system: &dyn GameSystem) -> String {
+    let mut help = system.help().to_string();
+    if let Some(rules) = system.table_rules() {
+        help.push_str(&format!("\n\n{} のテーブルコマンド:", system.name()));
+        for c in rules.commands() {
+            help.push_str(&format!("\n  {}\n      {}", c.usage, c.help));
+        }
+    }
+    help
+}
+
 /// The first line of a system's help.
 pub fn help_summary(system: &dyn GameSystem) -> &'static str {
     system.help().lines().next().unwrap_or_default()

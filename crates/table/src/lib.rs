@@ -379,15 +379,11 @@ impl Table {
         };
         match cmd {
             TableCommand::Help => {
-                let mut help = command::HELP.to_string();
-                if let Some(rules) = self.rules() {
-                    help.push_str(&format!("\n\n{} commands:", self.system.name()));
-                    for c in rules.commands() {
-                        help.push_str(&format!("\n  {}\n      {}", c.usage, c.help));
-                    }
-                }
-                help.push_str("\n\n");
-                help.push_str(self.system.help());
+                let help = format!(
+                    "{}\n\n{}",
+                    command::HELP,
+                    taku_systems::full_help(self.system)
+                );
                 Ok(Decision {
                     events: vec![],
                     reply: Some(help),

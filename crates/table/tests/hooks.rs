@@ -297,7 +297,10 @@ fn help_lists_the_systems_commands() {
     let (reply, _) = t.exec("alice", "/help").expect("help");
     let reply = reply.expect("reply");
     assert!(reply.contains("/join NAME"), "{reply}");
-    assert!(reply.contains("Token test system commands:"), "{reply}");
+    assert!(
+        reply.contains("Token test system のテーブルコマンド:"),
+        "{reply}"
+    );
     assert!(reply.contains("/token spend CHARACTER"), "{reply}");
     assert!(
         refused(&mut t, "alice", "/frobnicate").contains("unknown table command '/frobnicate'")

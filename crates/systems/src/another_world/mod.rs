@@ -3,7 +3,15 @@
 //! Checks are SRS checks (spec §5.2, [`crate::srs`]) with the prefix `AW` standing for
 //! `2D6` (AW-1); contests pit an action side against a reaction side (AW-2, [`contest`]).
 
+pub mod af;
+pub mod af_odds;
+pub mod combat;
 pub mod contest;
+pub mod contracts;
+pub mod keys;
+pub mod rules;
+pub mod sheet;
+pub mod supply;
 
 use crate::GameSystem;
 use crate::srs;
@@ -51,6 +59,9 @@ impl GameSystem for AnotherWorld {
         let comment = &after[at_right + right.len()..];
         Some(format!("{first}VS{right}{comment}"))
     }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::AwRules)
+    }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
         // AW-2: a contest.
         if let Some(c) = contest::parse(command, NOTATIONS)? {
@@ -86,7 +97,7 @@ mod tests {
             aw.rewrite_line("AW+5 VS AW+3 攻撃").as_deref(),
             Some("AW+5VSAW+3 攻撃")
         );
-        assert_eq!(aw.rewrite_line("aw+5 vs 8").as_deref(), Some("aw+5vs8"));
+        assert_eq!(aw.rewrite_line("aw+5 vs 8").as_deref(), Some("aw+5VS8"));
         assert_eq!(aw.rewrite_line("AW+5 VS"), None);
         assert_eq!(aw.rewrite_line("AW+5>=10 判定"), None);
     }

@@ -1,0 +1,49 @@
+//! `taku sheet`: reads a character sheet, prints it with its derived values and every rule
+//! it breaks. The rules live in the system's sheet module; this file reads the file and
+//! prints.
+
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+use taku_systems::GameSystem;
+use taku_systems::another_world::AnotherWorld;
+use taku_systems::another_world::sheet::Sheet;
+
+/// Arguments of `taku sheet`.
+#[derive(Debug, clap::Args)]
+pub struct SheetArgs {
+    /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld).
+    #[arg(long)]
+    system: String,
+    /// The sheet, a TOML file.
+    file: PathBuf,
+    /// Print the sheet, its derived values and its violations as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Prints the sheet's report; `Ok(false)` when it breaks any rule.
+pub fn run(args: &SheetArgs) -> Result<bool> {
+    let system = crate::roll::system(&args.system)?;
+    if system.id() != AnotherWorld.id() {
+        anyhow::bail!(
+            "{} has no character sheet; sheets exist for: {}",
+            system.id(),
+            AnotherWorld.id()
+        );
+    }
+    let file = args.file.display();
+    let text =
+        std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
+    let sheet =
+        Sheet::from_toml(&text).with_context(|| format!("{file} is not a character sheet"))?;
+    let report = sheet.report();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).context("serialising the report")?
+        );
+    } else {
+        print!("{}", sheet.render());
+    }
+    Ok(report.violations.is_empty())
+}

@@ -1,0 +1,184 @@
+//! `taku sheet` end to end: the report, its JSON form and the exit status.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The example sheet shipped with the Another World module: a valid PC.
+const EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../systems/src/another_world/example-sheet.toml"
+);
+
+fn taku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(args)
+        .output()
+        .expect("taku runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `text` to a file of its own under the temp folder.
+fn sheet_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taku-cli-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write sheet");
+    path
+}
+
+fn example() -> String {
+    std::fs::read_to_string(EXAMPLE).expect("the example sheet exists")
+}
+
+#[test]
+fn valid_sheet_prints_derived_values_and_exits_0() {
+    let o = taku(&["sheet", "--system", "AnotherWorld", EXAMPLE]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for part in [
+        "キャラクターシート: アリス（PC）",
+        "【理知】3 【知覚】2 【反射】4 【体力】2 【幸運】1",
+        "【行動値】9 【HP】20 【MP】15",
+        "戦闘移動: 14m　全力移動: 28m",
+        "ルール違反: なし",
+    ] {
+        assert!(out.contains(part), "{part} missing from\n{out}");
+    }
+}
+
+#[test]
+fn json_report_parses_and_has_the_derived_values() {
+    let o = taku(&["sheet", "--system", "AnotherWorld", EXAMPLE, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON output");
+    assert_eq!(v["sheet"]["name"], "アリス");
+    assert_eq!(v["sheet"]["行動値"], 9);
+    assert_eq!(v["derived"]["combat_move"], 14);
+    assert_eq!(v["derived"]["full_move"], 28);
+    assert_eq!(v["violations"], serde_json::json!([]));
+}
+
+#[test]
+fn invalid_sheet_lists_every_violation_and_exits_1() {
+    let text = example()
+        .replace("kind = \"PC\"", "kind = \"NPC\"")
+        .replace("HP = 20", "HP = 0")
+        .replace("master = \"ボブ\"", "master = \"キャロル\"")
+        .replace("spells = 3", "spells = 4");
+    let path = sheet_file("invalid.toml", &text);
+    let o = taku(&[
+        "sheet",
+        "--system",
+        "AnotherWorld",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("戦闘移動: 14m"),
+        "the report is still printed:\n{out}"
+    );
+    assert!(out.contains("ルール違反: 4件"), "{out}");
+    for part in [
+        "[AW-4] HP: ",
+        "[AW-5] master: 「キャロル」がマスターであり、サーヴァントでもある",
+        "[AW-5] spells: ",
+        "[AW-6] keys: ",
+    ] {
+        assert!(out.contains(part), "{part} missing from\n{out}");
+    }
+}
+
+#[test]
+fn invalid_sheet_as_json_lists_its_violations_and_exits_1() {
+    let path = sheet_file("npc-keys.toml", &example().replace("\"PC\"", "\"NPC\""));
+    let o = taku(&[
+        "sheet",
+        "--system",
+        "AnotherWorld",
+        path.to_str().expect("utf-8 path"),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON output");
+    assert_eq!(v["violations"][0]["rule"], "AW-6");
+    assert_eq!(v["violations"][0]["field"], "keys");
+}
+
+#[test]
+fn non_toml_file_exits_1_naming_the_file_and_line() {
+    let path = sheet_file("not-toml.toml", "name = \"アリス\"\nthis is not toml\n");
+    let shown = path.display().to_string();
+    let o = taku(&["sheet", "--system", "AnotherWorld", &shown]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{shown} is not a character sheet")),
+        "{err}"
+    );
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn unknown_key_exits_1_with_the_keys_a_sheet_has() {
+    let path = sheet_file("unknown-key.toml", &example().replace("HP = 20", "hp = 20"));
+    let o = taku(&[
+        "sheet",
+        "--system",
+        "AnotherWorld",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("unknown key `hp`; did you mean `HP`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_file_exits_1_naming_the_file() {
+    let path = std::env::temp_dir().join("taku-cli-sheet-no-such-file.toml");
+    let shown = path.display().to_string();
+    let o = taku(&["sheet", "--system", "AnotherWorld", &shown]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("cannot read {shown}")), "{err}");
+}
+
+#[test]
+fn system_without_sheets_exits_1_naming_those_with_sheets() {
+    let o = taku(&["sheet", "--system", "SRS", EXAMPLE]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("SRS has no character sheet; sheets exist for: AnotherWorld"),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_system_exits_1_listing_the_known_ones() {
+    let o = taku(&["sheet", "--system", "Nope", EXAMPLE]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("unknown game system 'Nope'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn system_is_required() {
+    let o = taku(&["sheet", EXAMPLE]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--system"), "{}", stderr(&o));
+}

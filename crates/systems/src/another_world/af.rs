@@ -1,0 +1,779 @@
+//! AW-7 Another Focus checks (アナザーフォーカス判定): a large check over rounds whose
+//! achievements add up.
+//!
+//! - The GM declares the goal, the ability used, the difficulty (50 or more), the round
+//!   limit and optional special rules: thresholds on the running total that trigger an
+//!   event once, "a command spell makes it succeed", a solo check.
+//! - Rounds go in action-value order as in combat; each PC's check adds its achievement
+//!   to one running total (here: the next AW check the PC's owner rolls while the AF check
+//!   runs); a critical counts 30. The AF check succeeds as soon as the total reaches the
+//!   difficulty and fails when the rounds run out.
+//! - A fumble fails the whole AF check at once, unless the GM records a fumble-cancelling
+//!   skill straight away (`/af cancel` before anything else of the AF check happens; the
+//!   roll then counts its ordinary achievement).
+//! - Each skill a PC declares before rolling lowers the difficulty by 2; a skill declared
+//!   once may not be declared again for the same act unless the GM allows it.
+//! - When an AF check starts (and at each round's start, and after declarations before
+//!   anyone rolled in the round), the exact probability that the party succeeds within the
+//!   remaining rounds is shown ([`super::af_odds`]: an exact computation over 2D6).
+
+use super::af_odds::{AfRoller, af_odds, percent};
+use super::contracts::{self, Use};
+use super::rules::{
+    Decided, Event as AwEvent, Kind, State, field, gm_only, kind, may_act_for, reply,
+};
+use crate::table_rules::{Outcome, TableView};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use taku_dice::{Detail, RollResult};
+
+/// A critical's achievement in an AF check.
+pub const CRITICAL_ACHIEVEMENT: i64 = 30;
+/// What each declared skill takes off the difficulty.
+pub const PER_SKILL: i64 = 2;
+/// The least difficulty of an AF check (AW-7: 50 or more).
+pub const MIN_DIFFICULTY: i64 = 50;
+/// The most rounds a check may take here.
+pub const MAX_ROUNDS: u32 = 20;
+
+/// A threshold on the running total and the event it triggers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Threshold {
+    /// Total at which it fires.
+    pub at: i64,
+    /// The event's text.
+    pub text: String,
+    /// Fired already (thresholds fire once).
+    #[serde(default)]
+    pub fired: bool,
+}
+
+/// Where an AF check stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// Rolling.
+    Running,
+    /// A PC fumbled: the check fails unless the GM records a cancel now.
+    FumblePending {
+        /// Who fumbled.
+        character: String,
+        /// The roll's ordinary achievement, counted if the fumble is cancelled.
+        achievement: i64,
+    },
+    /// Succeeded.
+    Succeeded,
+    /// Failed.
+    Failed,
+    /// Called off by the GM.
+    Aborted,
+}
+
+/// An AF check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AfCheck {
+    /// What the party is trying to do.
+    pub goal: String,
+    /// The ability used (理知, 知覚, …).
+    pub ability: String,
+    /// The difficulty as declared.
+    pub base: i64,
+    /// Skills declared so far: (character, skill). Each lowers the difficulty by 2.
+    pub declared: Vec<(String, String)>,
+    /// Round limit.
+    pub rounds: u32,
+    /// Current round, from 1.
+    pub round: u32,
+    /// Running total of achievements.
+    pub total: i64,
+    /// The party, in action-value order.
+    pub party: Vec<String>,
+    /// Who has rolled this round.
+    pub rolled: BTreeSet<String>,
+    /// Thresholds.
+    pub thresholds: Vec<Threshold>,
+    /// Special rule: a command spell makes it succeed.
+    pub spell_rule: bool,
+    /// Special rule: one PC alone.
+    pub solo: bool,
+    /// Skills the GM allowed to be declared again: (character, skill).
+    pub allowed: BTreeSet<(String, String)>,
+    /// Where it stands.
+    pub status: Status,
+}
+
+impl AfCheck {
+    /// The difficulty after declarations.
+    pub fn difficulty(&self) -> i64 {
+        self.base
+            .saturating_sub(PER_SKILL.saturating_mul(self.declared.len() as i64))
+    }
+
+    fn running(&self) -> bool {
+        matches!(self.status, Status::Running | Status::FumblePending { .. })
+    }
+
+    fn progress(&self) -> String {
+        format!(
+            "合計 {} / 難易度 {}（ラウンド{}/{}）",
+            self.total,
+            self.difficulty(),
+            self.round.min(self.rounds),
+            self.rounds
+        )
+    }
+}
+
+/// What happened in an AF check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// The GM started an AF check; `odds` is the party's exact chance of success.
+    Started {
+        /// The check as declared.
+        check: AfCheck,
+        /// Success probability, as text.
+        odds: String,
+    },
+    /// Skills declared, lowering the difficulty.
+    Declared {
+        /// PC.
+        character: String,
+        /// Skills.
+        skills: Vec<String>,
+        /// Difficulty after.
+        difficulty: i64,
+        /// New chance of success, when shown.
+        odds: Option<String>,
+    },
+    /// The GM allowed a skill to be declared again.
+    Allowed {
+        /// PC.
+        character: String,
+        /// Skill.
+        skill: String,
+    },
+    /// A PC's check added to the total.
+    Achieved {
+        /// PC.
+        character: String,
+        /// What it added.
+        achievement: i64,
+        /// A critical (counted 30).
+        critical: bool,
+        /// Total after.
+        total: i64,
+    },
+    /// A PC fumbled; the check fails unless the GM cancels now.
+    Fumbled {
+        /// PC.
+        character: String,
+        /// The roll's ordinary achievement, if the fumble is cancelled.
+        achievement: i64,
+    },
+    /// The GM recorded a fumble-cancelling skill; the roll counts its achievement.
+    FumbleCancelled {
+        /// PC.
+        character: String,
+        /// What it added.
+        achievement: i64,
+        /// Total after.
+        total: i64,
+    },
+    /// A threshold fired.
+    Threshold {
+        /// Its total.
+        at: i64,
+        /// Its event.
+        text: String,
+    },
+    /// A round ended without success; the next begins.
+    RoundEnded {
+        /// The round that ended.
+        round: u32,
+        /// Chance of success from here.
+        odds: Option<String>,
+    },
+    /// The AF check succeeded.
+    Succeeded {
+        /// How (the total reached the difficulty, a command spell).
+        how: String,
+    },
+    /// The AF check failed.
+    Failed {
+        /// Why (a fumble, the round limit).
+        why: String,
+    },
+    /// The GM called it off.
+    Aborted,
+}
+
+fn ev(e: Event) -> AwEvent {
+    AwEvent::Af(e)
+}
+
+/// The exact chance that `party` reaches the check's difficulty from its total within
+/// the rounds left, as text (`83.45%`), or why it cannot be computed.
+fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<String, String> {
+    let party = check
+        .party
+        .iter()
+        .map(|pc| field(table, pc, &check.ability).map(AfRoller::new))
+        .collect::<Result<Vec<_>, _>>()?;
+    let odds =
+        af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.to_string())?;
+    Ok(format!("成功確率 {}", percent(&odds.success)))
+}
+
+/// The seed's four examples (AW-7).
+fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>, String), String> {
+    let opts = |o: &[&str]| o.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Ok(match n {
+        "1" => ("理知".into(), 80, 2, vec![], "相手を説得する".into()),
+        "2" => (
+            "知覚".into(),
+            100,
+            3,
+            opts(&["spell"]),
+            "隠されたものを探索する".into(),
+        ),
+        "3" => (
+            "反射".into(),
+            120,
+            5,
+            opts(&[
+                "at=50:セキュリティ解除（以後【反射】の他に【理知】でも判定できる）",
+                "at=100:NPCの援助（PC達の【HP】と【MP】を1D6回復）",
+            ]),
+            "敵の基地に潜入する".into(),
+        ),
+        "4" => match solo {
+            Some(pc) => (
+                "体力".into(),
+                50,
+                1,
+                vec![format!("solo={pc}")],
+                "相手から逃げのびる".into(),
+            ),
+            None => return Err("preset 4 is a solo check: /af preset 4 CHARACTER".into()),
+        },
+        _ => return Err(format!("no preset '{n}'; the presets are 1 to 4 (/help)")),
+    })
+}
+
+/// `/af …`.
+pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
+    let af = state.af.as_ref().filter(|a| a.running());
+    let need = || {
+        af.ok_or_else(|| {
+            "no AF check is running; the GM starts one with /af start or /af preset".to_string()
+        })
+    };
+    let pending = || match af.map(|a| &a.status) {
+        Some(Status::FumblePending { character, .. }) => Err(format!(
+            "{character}'s fumble is unresolved: the GM records a fumble-cancelling skill with /af cancel, or accepts it with /af fail"
+        )),
+        _ => Ok(()),
+    };
+    Some(match words {
+        ["start", ability, difficulty, rounds, rest @ ..] => (|| {
+            gm_only(table, "start an AF check")?;
+            if af.is_some() {
+                return Err("an AF check is already running; /af end calls it off".into());
+            }
+            let difficulty: i64 = difficulty
+                .parse()
+                .map_err(|_| format!("'{difficulty}' is not a difficulty; usage: /af start ABILITY DIFFICULTY ROUNDS …"))?;
+            let rounds: u32 = rounds
+                .parse()
+                .map_err(|_| format!("'{rounds}' is not a number of rounds"))?;
+            let (opts, goal): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| {
+                w.starts_with("at=") || w.starts_with("solo=") || **w == "spell"
+            });
+            start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
+        })(),
+        ["preset", n, rest @ ..] => (|| {
+            gm_only(table, "start an AF check")?;
+            if af.is_some() {
+                return Err("an AF check is already running; /af end calls it off".into());
+            }
+            let (ability, difficulty, rounds, opts, goal) = preset(n, rest.first().copied())?;
+            let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
+            start(table, &ability, difficulty, rounds, &opts, &goal)
+        })(),
+        ["declare", character, skills @ ..] if !skills.is_empty() => (|| {
+            let a = need()?;
+            pending()?;
+            may_act_for(table, character)?;
+            if !a.party.iter().any(|p| p == character) {
+                return Err(format!("{character} is not in this AF check's party"));
+            }
+            let mut new: Vec<String> = Vec::new();
+            for s in skills.iter() {
+                let key = (character.to_string(), s.to_string());
+                let again = a.declared.contains(&key) || new.iter().any(|n| n == s);
+                if again && !a.allowed.contains(&key) {
+                    return Err(format!(
+                        "{character} already declared 《{s}》 for this act; a skill is declared once unless the GM allows it again (/af allow {character} {s})"
+                    ));
+                }
+                new.push(s.to_string());
+            }
+            let mut after = a.clone();
+            after
+                .declared
+                .extend(new.iter().map(|s| (character.to_string(), s.clone())));
+            let odds = if a.rolled.is_empty() {
+                chance(table, &after, a.rounds + 1 - a.round).ok()
+            } else {
+                None
+            };
+            Ok(Outcome {
+                events: vec![ev(Event::Declared {
+                    character: character.to_string(),
+                    skills: new,
+                    difficulty: after.difficulty(),
+                    odds,
+                })],
+                reply: None,
+            })
+        })(),
+        ["declare", ..] => Err("usage: /af declare CHARACTER SKILL…".into()),
+        ["allow", character, skill] => (|| {
+            gm_only(table, "allow a skill to be declared again")?;
+            need()?;
+            Ok(Outcome {
+                events: vec![ev(Event::Allowed {
+                    character: character.to_string(),
+                    skill: skill.to_string(),
+                })],
+                reply: None,
+            })
+        })(),
+        ["cancel"] => (|| {
+            gm_only(table, "record a fumble-cancelling skill")?;
+            let a = need()?;
+            let Status::FumblePending {
+                character,
+                achievement,
+            } = &a.status
+            else {
+                return Err("there is no fumble to cancel".into());
+            };
+            let mut after = a.clone();
+            after.total = after.total.saturating_add(*achievement);
+            let mut events = vec![ev(Event::FumbleCancelled {
+                character: character.clone(),
+                achievement: *achievement,
+                total: after.total,
+            })];
+            after.rolled.insert(character.clone());
+            after.status = Status::Running;
+            events.extend(consequences(table, &after));
+            Ok(Outcome { events, reply: None })
+        })(),
+        ["fail"] => (|| {
+            gm_only(table, "accept a fumble")?;
+            let a = need()?;
+            match &a.status {
+                Status::FumblePending { character, .. } => Ok(Outcome {
+                    events: vec![ev(Event::Failed {
+                        why: format!("{character}のファンブル"),
+                    })],
+                    reply: None,
+                }),
+                _ => Err("there is no fumble to accept".into()),
+            }
+        })(),
+        ["next"] => (|| {
+            gm_only(table, "end the round")?;
+            let a = need()?;
+            pending()?;
+            let mut after = a.clone();
+            after.rolled = after.party.iter().cloned().collect();
+            Ok(Outcome {
+                events: consequences(table, &after),
+                reply: None,
+            })
+        })(),
+        ["spell", master] => (|| {
+            let a = need()?;
+            pending()?;
+            if !a.spell_rule {
+                return Err("this AF check has no \"a command spell makes it succeed\" rule".into());
+            }
+            let spent = contracts::spend_event(table, &state.contracts, master, None, Use::AfSuccess)?;
+            Ok(Outcome {
+                events: vec![
+                    spent,
+                    ev(Event::Succeeded {
+                        how: format!("{master}の令呪"),
+                    }),
+                ],
+                reply: None,
+            })
+        })(),
+        ["status"] => match state.af.as_ref() {
+            None => Err("no AF check yet".into()),
+            Some(a) => reply(status_text(a)),
+        },
+        ["end"] => (|| {
+            gm_only(table, "call off the AF check")?;
+            need()?;
+            Ok(Outcome {
+                events: vec![ev(Event::Aborted)],
+                reply: None,
+            })
+        })(),
+        _ => Err("usage: /af start|preset|declare|allow|cancel|fail|next|spell|status|end …; /help lists them".into()),
+    })
+}
+
+fn start(
+    table: &dyn TableView,
+    ability: &str,
+    difficulty: i64,
+    rounds: u32,
+    opts: &[&str],
+    goal: &str,
+) -> Result<Outcome<AwEvent>, String> {
+    if difficulty < MIN_DIFFICULTY {
+        return Err(format!(
+            "an AF check's difficulty is {MIN_DIFFICULTY} or more (AW-7); ordinary checks (6–20) are rolled on their own"
+        ));
+    }
+    if !(1..=MAX_ROUNDS).contains(&rounds) {
+        return Err(format!("the round limit is 1 to {MAX_ROUNDS}"));
+    }
+    let mut thresholds = Vec::new();
+    let mut spell_rule = false;
+    let mut solo = None;
+    for o in opts {
+        if *o == "spell" {
+            spell_rule = true;
+        } else if let Some(pc) = o.strip_prefix("solo=") {
+            solo = Some(pc.to_string());
+        } else if let Some(t) = o.strip_prefix("at=") {
+            let (at, text) = t.split_once(':').unwrap_or((t, ""));
+            let at: i64 = at.parse().map_err(|_| {
+                format!("'{o}': a threshold is at=TOTAL:EVENT, e.g. at=50:セキュリティ解除")
+            })?;
+            thresholds.push(Threshold {
+                at,
+                text: if text.is_empty() {
+                    format!("達成値{at}")
+                } else {
+                    text.to_string()
+                },
+                fired: false,
+            });
+        }
+    }
+    thresholds.sort_by_key(|t| t.at);
+    let mut party: Vec<String> = match &solo {
+        Some(pc) => {
+            if kind(table, pc)? != Kind::Pc {
+                return Err(format!("{pc} is an NPC; an AF check is rolled by PCs"));
+            }
+            vec![pc.clone()]
+        }
+        None => table
+            .characters()
+            .into_iter()
+            .filter(|(n, _)| kind(table, n) == Ok(Kind::Pc))
+            .map(|(n, _)| n.to_string())
+            .collect(),
+    };
+    if party.is_empty() {
+        return Err(
+            "there is no PC to roll the AF check; players create theirs with /char new".into(),
+        );
+    }
+    let missing: Vec<String> = party
+        .iter()
+        .filter(|pc| field(table, pc, ability).is_err())
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "【{ability}】 is not set for {}; set it with /char set NAME {ability} N",
+            missing.join(", ")
+        ));
+    }
+    // Action-value order, as in combat (AW-3); join order for ties.
+    party.sort_by_key(|pc| std::cmp::Reverse(field(table, pc, "行動値").unwrap_or(0)));
+    let check = AfCheck {
+        goal: goal.to_string(),
+        ability: ability.to_string(),
+        base: difficulty,
+        declared: Vec::new(),
+        rounds,
+        round: 1,
+        total: 0,
+        party,
+        rolled: BTreeSet::new(),
+        thresholds,
+        spell_rule,
+        solo: solo.is_some(),
+        allowed: BTreeSet::new(),
+        status: Status::Running,
+    };
+    let odds = chance(table, &check, rounds)?;
+    Ok(Outcome {
+        events: vec![ev(Event::Started { check, odds })],
+        reply: None,
+    })
+}
+
+/// After the total or the round changed: thresholds, success, the round's end, failure.
+fn consequences(table: &dyn TableView, a: &AfCheck) -> Vec<AwEvent> {
+    let mut events: Vec<AwEvent> = a
+        .thresholds
+        .iter()
+        .filter(|t| !t.fired && a.total >= t.at)
+        .map(|t| {
+            ev(Event::Threshold {
+                at: t.at,
+                text: t.text.clone(),
+            })
+        })
+        .collect();
+    if a.total >= a.difficulty() {
+        events.push(ev(Event::Succeeded {
+            how: format!("合計 {} ≧ 難易度 {}", a.total, a.difficulty()),
+        }));
+    } else if a.party.iter().all(|p| a.rolled.contains(p)) {
+        if a.round >= a.rounds {
+            events.push(ev(Event::Failed {
+                why: format!(
+                    "ラウンド制限（{}ラウンド）: 合計 {} ＜ 難易度 {}",
+                    a.rounds,
+                    a.total,
+                    a.difficulty()
+                ),
+            }));
+        } else {
+            let mut next = a.clone();
+            next.round += 1;
+            next.rolled.clear();
+            events.push(ev(Event::RoundEnded {
+                round: a.round,
+                odds: chance(table, &next, a.rounds - a.round).ok(),
+            }));
+        }
+    }
+    events
+}
+
+/// A PC's check during an AF check adds its achievement (AW-7): the next party PC owned
+/// by the roller that has not rolled this round.
+pub fn after_roll(table: &dyn TableView, state: &State, result: &RollResult) -> Vec<AwEvent> {
+    let Some(a) = state.af.as_ref().filter(|a| a.running()) else {
+        return Vec::new();
+    };
+    let Detail::Sum { total, .. } = result.detail else {
+        return Vec::new();
+    };
+    let Some(pc) = a.party.iter().find(|pc| {
+        !a.rolled.contains(*pc) && table.character(pc).is_some_and(|(o, _)| o == table.actor())
+    }) else {
+        return Vec::new();
+    };
+    if let Status::FumblePending { character, .. } = &a.status {
+        // Anything else happening first means no cancel came straight away.
+        return vec![ev(Event::Failed {
+            why: format!("{character}のファンブル"),
+        })];
+    }
+    if result.fumble {
+        return vec![ev(Event::Fumbled {
+            character: pc.clone(),
+            achievement: total,
+        })];
+    }
+    let achievement = if result.critical {
+        CRITICAL_ACHIEVEMENT
+    } else {
+        total
+    };
+    let mut after = a.clone();
+    after.total = after.total.saturating_add(achievement);
+    after.rolled.insert(pc.clone());
+    let mut events = vec![ev(Event::Achieved {
+        character: pc.clone(),
+        achievement,
+        critical: result.critical,
+        total: after.total,
+    })];
+    events.extend(consequences(table, &after));
+    events
+}
+
+/// Folds an AF event.
+pub fn fold(af: &mut Option<AfCheck>, e: &Event) {
+    if let Event::Started { check, .. } = e {
+        *af = Some(check.clone());
+        return;
+    }
+    let Some(a) = af.as_mut() else {
+        return;
+    };
+    match e {
+        Event::Started { .. } => {}
+        Event::Declared {
+            character, skills, ..
+        } => {
+            for s in skills {
+                let key = (character.clone(), s.clone());
+                a.allowed.remove(&key);
+                a.declared.push(key);
+            }
+        }
+        Event::Allowed { character, skill } => {
+            a.allowed.insert((character.clone(), skill.clone()));
+        }
+        Event::Achieved {
+            character, total, ..
+        }
+        | Event::FumbleCancelled {
+            character, total, ..
+        } => {
+            a.total = *total;
+            a.rolled.insert(character.clone());
+            a.status = Status::Running;
+        }
+        Event::Fumbled {
+            character,
+            achievement,
+        } => {
+            a.status = Status::FumblePending {
+                character: character.clone(),
+                achievement: *achievement,
+            };
+        }
+        Event::Threshold { at, .. } => {
+            for t in a.thresholds.iter_mut().filter(|t| t.at == *at) {
+                t.fired = true;
+            }
+        }
+        Event::RoundEnded { .. } => {
+            a.round += 1;
+            a.rolled.clear();
+        }
+        Event::Succeeded { .. } => a.status = Status::Succeeded,
+        Event::Failed { .. } => a.status = Status::Failed,
+        Event::Aborted => a.status = Status::Aborted,
+    }
+}
+
+fn status_text(a: &AfCheck) -> String {
+    let state = match &a.status {
+        Status::Running => "進行中".to_string(),
+        Status::FumblePending { character, .. } => {
+            format!("{character}のファンブル（GMの打ち消し待ち）")
+        }
+        Status::Succeeded => "成功".into(),
+        Status::Failed => "失敗".into(),
+        Status::Aborted => "中止".into(),
+    };
+    let waiting: Vec<&str> = a
+        .party
+        .iter()
+        .filter(|p| !a.rolled.contains(*p))
+        .map(String::as_str)
+        .collect();
+    format!(
+        "AF判定『{}』【{}】 {} {state}\n  未判定: {}",
+        a.goal,
+        a.ability,
+        a.progress(),
+        if waiting.is_empty() {
+            "なし".to_string()
+        } else {
+            waiting.join(", ")
+        }
+    )
+}
+
+/// A line of log text.
+pub fn describe(e: &Event) -> String {
+    match e {
+        Event::Started { check: a, odds } => {
+            let mut rules = Vec::new();
+            for t in &a.thresholds {
+                rules.push(format!("達成値{}で{}", t.at, t.text));
+            }
+            if a.spell_rule {
+                rules.push("令呪1つで自動成功".into());
+            }
+            if a.solo {
+                rules.push("PC1人で行なう".into());
+            }
+            format!(
+                "AF判定開始『{}』 使用能力値【{}】 難易度{} ラウンド制限{} パーティ: {}{} ＞ {odds}",
+                a.goal,
+                a.ability,
+                a.base,
+                a.rounds,
+                a.party.join("、"),
+                if rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" 特別ルール: {}", rules.join("／"))
+                }
+            )
+        }
+        Event::Declared {
+            character,
+            skills,
+            difficulty,
+            odds,
+        } => format!(
+            "{character}の特技宣言 {} ＞ 難易度 -{} ＞ {difficulty}{}",
+            skills
+                .iter()
+                .map(|s| format!("《{s}》"))
+                .collect::<String>(),
+            PER_SKILL * skills.len() as i64,
+            odds.as_deref()
+                .map(|o| format!(" ＞ {o}"))
+                .unwrap_or_default()
+        ),
+        Event::Allowed { character, skill } => {
+            format!("GMが{character}の《{skill}》の再宣言を許可")
+        }
+        Event::Achieved {
+            character,
+            achievement,
+            critical,
+            total,
+        } => format!(
+            "AF判定: {character}の達成値 {achievement}{} ＞ 合計 {total}",
+            if *critical {
+                "（クリティカル）"
+            } else {
+                ""
+            }
+        ),
+        Event::Fumbled { character, .. } => {
+            format!("AF判定: {character}のファンブル ＞ 直後に打ち消さなければAF判定は失敗")
+        }
+        Event::FumbleCancelled {
+            character,
+            achievement,
+            total,
+        } => format!(
+            "AF判定: {character}のファンブルを打ち消し ＞ 達成値 {achievement} ＞ 合計 {total}"
+        ),
+        Event::Threshold { at, text } => format!("AF判定: 合計が{at}に到達 ＞ {text}"),
+        Event::RoundEnded { round, odds } => format!(
+            "AF判定: ラウンド{round}終了{}",
+            odds.as_deref()
+                .map(|o| format!(" ＞ {o}"))
+                .unwrap_or_default()
+        ),
+        Event::Succeeded { how } => format!("AF判定 成功（{how}）"),
+        Event::Failed { why } => format!("AF判定 失敗（{why}）"),
+        Event::Aborted => "AF判定 中止（GM）".to_string(),
+    }
+}

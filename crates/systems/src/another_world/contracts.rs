@@ -1,0 +1,560 @@
+//! AW-5 contracts (契約) and command spells (令呪).
+//!
+//! - A contract binds a master and a servant. A master may have many servants; a servant
+//!   has at most one master; a servant may have servants of its own. Our reading: nobody
+//!   contracts with themselves and nobody becomes the servant of their own servant chain.
+//! - Made when both agree: the GM records it at once; a player who owns one side proposes
+//!   and the owner of the other side confirms with the same command (or the same player
+//!   owns both).
+//! - The same master→servant pair never contracts again; the reversed pair may.
+//! - Command spells: 3 per master per scenario (our reading: per master, whatever the
+//!   number of servants), refilled when the session ends. Each use spends one: force an
+//!   order, summon (in combat the round goes straight to cleanup, AW-3), dismiss, +20 to
+//!   the servant's next check, dissolve the contract. At 0 a use is refused.
+//! - Other dissolutions (cutting away the mark, psychic surgery, special effects) are the
+//!   GM's `/contract end`.
+
+use super::combat;
+use super::rules::{Decided, Event as AwEvent, State, gm_only, may_act_for, no_character, one};
+use crate::table_rules::{Outcome, Prepared, TableView};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Command spells per master per scenario.
+pub const SPELLS: u32 = 3;
+/// What the "make the action succeed" use adds to the servant's achievement.
+pub const BOOST: i64 = 20;
+
+/// Contracts at a table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Contracts {
+    /// Servant → master.
+    pub master_of: BTreeMap<String, String>,
+    /// Every master→servant pair that has ever contracted (never again).
+    pub past: BTreeSet<(String, String)>,
+    /// Command spells used this session, by master.
+    pub used: BTreeMap<String, u32>,
+    /// Proposed contracts waiting for the other side: (master, servant) → proposing member.
+    pub proposals: BTreeMap<(String, String), String>,
+    /// Servants whose next check gets +20: servant → the master who spent the spell.
+    pub boosts: BTreeMap<String, String>,
+}
+
+impl Contracts {
+    /// The servants of `master`, by name.
+    pub fn servants_of(&self, master: &str) -> Vec<&str> {
+        self.master_of
+            .iter()
+            .filter(|(_, m)| m.as_str() == master)
+            .map(|(s, _)| s.as_str())
+            .collect()
+    }
+
+    /// Command spells `master` has left this session.
+    pub fn spells_left(&self, master: &str) -> u32 {
+        SPELLS.saturating_sub(self.used.get(master).copied().unwrap_or(0))
+    }
+
+    /// Whether `a` and `b` are in a contract, either way round (AW-4's supply asks).
+    pub fn bound(&self, a: &str, b: &str) -> bool {
+        self.master_of.get(b).is_some_and(|m| m == a)
+            || self.master_of.get(a).is_some_and(|m| m == b)
+    }
+
+    /// Why `master` may not take `servant` now, if so.
+    fn forbids(&self, master: &str, servant: &str) -> Option<String> {
+        if master == servant {
+            return Some(format!("{master} cannot contract with themselves (AW-5)"));
+        }
+        if let Some(m) = self.master_of.get(servant) {
+            return Some(format!(
+                "{servant} already has a master ({m}); a servant has only one (AW-5)"
+            ));
+        }
+        if self
+            .past
+            .contains(&(master.to_string(), servant.to_string()))
+        {
+            return Some(format!(
+                "{master} was {servant}'s master before; the same pair never contracts again \
+                 (AW-5; {servant} may become {master}'s master instead)"
+            ));
+        }
+        // No cycles: the servant must not be the master's master, or theirs, and so on.
+        let mut up = master;
+        let mut seen = BTreeSet::new();
+        while let Some(m) = self.master_of.get(up) {
+            if m == servant {
+                return Some(format!(
+                    "{servant} is above {master} in a chain of contracts; nobody becomes the \
+                     servant of their own servant (AW-5)"
+                ));
+            }
+            if !seen.insert(m.as_str()) {
+                break;
+            }
+            up = m;
+        }
+        None
+    }
+}
+
+/// A command spell's use (AW-5, 1–5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Use {
+    /// 1. Force an order the servant refuses.
+    Order,
+    /// 2. Summon a servant not in the scene.
+    Summon,
+    /// 3. Remove a servant from the scene.
+    Dismiss,
+    /// 4. +20 to the servant's next check.
+    Boost,
+    /// 5. Dissolve the contract.
+    Dissolve,
+    /// AW-7's special rule: the spell makes an AF check succeed.
+    AfSuccess,
+}
+
+impl Use {
+    fn parse(word: &str) -> Option<Use> {
+        Some(match word {
+            "order" | "命令" | "強要" => Use::Order,
+            "summon" | "召喚" | "登場" => Use::Summon,
+            "dismiss" | "退場" => Use::Dismiss,
+            "boost" | "成功" | "+20" => Use::Boost,
+            "dissolve" | "破棄" => Use::Dissolve,
+            _ => return None,
+        })
+    }
+
+    fn japanese(self) -> &'static str {
+        match self {
+            Use::Order => "意に添わない命令を強要",
+            Use::Summon => "シーンに登場させる",
+            Use::Dismiss => "シーンから退場させる",
+            Use::Boost => "行動を成功させる（次の判定の達成値+20）",
+            Use::Dissolve => "契約破棄",
+            Use::AfSuccess => "AF判定を成功させる",
+        }
+    }
+}
+
+/// What happened to contracts and spells.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// One side proposed; the other side's owner has yet to agree.
+    Proposed {
+        /// Master.
+        master: String,
+        /// Servant.
+        servant: String,
+    },
+    /// A contract was made.
+    Made {
+        /// Master.
+        master: String,
+        /// Servant.
+        servant: String,
+    },
+    /// A contract ended.
+    Dissolved {
+        /// Master.
+        master: String,
+        /// Servant.
+        servant: String,
+        /// How (a command spell, cutting the mark, psychic surgery…).
+        how: String,
+    },
+    /// A command spell was used.
+    Spent {
+        /// The master who spent it.
+        master: String,
+        /// The servant it was aimed at, if any.
+        servant: Option<String>,
+        /// What for.
+        purpose: Use,
+        /// Spells left after it.
+        left: u32,
+    },
+    /// A servant's +20 was applied to a check.
+    BoostApplied {
+        /// Servant.
+        servant: String,
+    },
+    /// A master's spells refilled at the session's end.
+    Refilled {
+        /// Master.
+        master: String,
+    },
+}
+
+/// `/contract …`, `/spell …`, `/spells …`.
+pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
+    let c = &state.contracts;
+    Some(match words {
+        ["contract", "end", master, servant, how @ ..] => end(table, c, master, servant, how),
+        ["contract", "end", ..] => Err("usage: /contract end MASTER SERVANT REASON".into()),
+        ["contract", master, servant] => make(table, c, master, servant),
+        ["contract", ..] => {
+            Err("usage: /contract MASTER SERVANT (or /contract end MASTER SERVANT REASON)".into())
+        }
+        ["spell", master, purpose, rest @ ..] => match Use::parse(purpose) {
+            Some(purpose) => spend(table, state, master, purpose, rest.first().copied()),
+            None => Err(format!(
+                "unknown use '{purpose}'; a command spell can order, summon, dismiss, boost (+20) or dissolve"
+            )),
+        },
+        ["spell", ..] => {
+            Err("usage: /spell MASTER order|summon|dismiss|boost|dissolve [SERVANT]".into())
+        }
+        ["spells"] => Ok(spells_reply(table, c, None)),
+        ["spells", name] => Ok(spells_reply(table, c, Some(name))),
+        _ => return None,
+    })
+}
+
+fn make(
+    table: &dyn TableView,
+    c: &Contracts,
+    master: &str,
+    servant: &str,
+) -> Result<Outcome<AwEvent>, String> {
+    for name in [master, servant] {
+        if table.character(name).is_none() {
+            return Err(no_character(name));
+        }
+    }
+    if let Some(why) = c.forbids(master, servant) {
+        return Err(why);
+    }
+    let owner = |n: &str| {
+        table
+            .character(n)
+            .map(|(o, _)| o.to_string())
+            .unwrap_or_default()
+    };
+    let (mo, so) = (owner(master), owner(servant));
+    let actor = table.actor();
+    let made = || {
+        one(AwEvent::Contract(Event::Made {
+            master: master.to_string(),
+            servant: servant.to_string(),
+        }))
+    };
+    if table.actor_is_gm() || (mo == actor && so == actor) {
+        return made();
+    }
+    if mo != actor && so != actor {
+        return Err(format!(
+            "you own neither {master} nor {servant}; their owners ({mo}, {so}) or the GM make contracts"
+        ));
+    }
+    let key = (master.to_string(), servant.to_string());
+    match c.proposals.get(&key) {
+        // The other side proposed: this is the agreement.
+        Some(proposer) if proposer != actor => made(),
+        Some(_) => Err(format!(
+            "you already proposed this contract; {} must agree with the same command",
+            if mo == actor { &so } else { &mo }
+        )),
+        None => one(AwEvent::Contract(Event::Proposed {
+            master: master.to_string(),
+            servant: servant.to_string(),
+        })),
+    }
+}
+
+fn end(
+    table: &dyn TableView,
+    c: &Contracts,
+    master: &str,
+    servant: &str,
+    how: &[&str],
+) -> Result<Outcome<AwEvent>, String> {
+    gm_only(
+        table,
+        "end a contract by other means (a spell's dissolve is /spell MASTER dissolve)",
+    )?;
+    if c.master_of.get(servant).map(String::as_str) != Some(master) {
+        return Err(format!("{master} is not {servant}'s master"));
+    }
+    if how.is_empty() {
+        return Err(
+            "say how it ended: /contract end MASTER SERVANT 心霊治療 (or 刻印切除, …)".into(),
+        );
+    }
+    one(AwEvent::Contract(Event::Dissolved {
+        master: master.to_string(),
+        servant: servant.to_string(),
+        how: how.join(" "),
+    }))
+}
+
+/// Spends one of `master`'s spells, or says why not. Also used by AW-7's special rule.
+pub fn spend_event(
+    table: &dyn TableView,
+    c: &Contracts,
+    master: &str,
+    servant: Option<String>,
+    purpose: Use,
+) -> Result<AwEvent, String> {
+    may_act_for(table, master)?;
+    let left = c.spells_left(master);
+    if left == 0 {
+        return Err(format!(
+            "{master} has no command spell left (all {SPELLS} used this session); they refill when the session ends (AW-5)"
+        ));
+    }
+    Ok(AwEvent::Contract(Event::Spent {
+        master: master.to_string(),
+        servant,
+        purpose,
+        left: left - 1,
+    }))
+}
+
+fn spend(
+    table: &dyn TableView,
+    state: &State,
+    master: &str,
+    purpose: Use,
+    servant: Option<&str>,
+) -> Result<Outcome<AwEvent>, String> {
+    let c = &state.contracts;
+    if table.character(master).is_none() {
+        return Err(no_character(master));
+    }
+    let servants = c.servants_of(master);
+    let servant = match (servant, servants.as_slice()) {
+        (Some(s), _) if servants.contains(&s) => s.to_string(),
+        (Some(s), _) => return Err(format!("{s} is not {master}'s servant")),
+        (None, [only]) => only.to_string(),
+        (None, []) => {
+            return Err(format!(
+                "{master} has no servant; a command spell is an order to a servant (AW-5)"
+            ));
+        }
+        (None, several) => {
+            return Err(format!(
+                "{master} has several servants ({}); name one: /spell {master} … SERVANT",
+                several.join(", ")
+            ));
+        }
+    };
+    let mut events = vec![spend_event(
+        table,
+        c,
+        master,
+        Some(servant.clone()),
+        purpose,
+    )?];
+    match purpose {
+        Use::Summon => {
+            // AW-5 2 / AW-3: a summon during combat ends the round at once.
+            events.extend(combat::to_cleanup(
+                &state.combat,
+                &format!("{servant}を令呪で召喚"),
+            ));
+        }
+        Use::Dissolve => events.push(AwEvent::Contract(Event::Dissolved {
+            master: master.to_string(),
+            servant: servant.clone(),
+            how: "令呪".to_string(),
+        })),
+        Use::Boost if c.boosts.contains_key(&servant) => {
+            return Err(format!("{servant}'s next check already has +{BOOST}"));
+        }
+        _ => {}
+    }
+    Ok(Outcome {
+        events,
+        reply: None,
+    })
+}
+
+fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Outcome<AwEvent> {
+    let masters: Vec<String> = match name {
+        Some(n) => vec![n.to_string()],
+        None => table
+            .characters()
+            .into_iter()
+            .filter(|(n, owner)| {
+                *owner == table.actor() || table.actor_is_gm() || !c.servants_of(n).is_empty()
+            })
+            .map(|(n, _)| n.to_string())
+            .filter(|n| !c.servants_of(n).is_empty())
+            .collect(),
+    };
+    let text = if masters.is_empty() {
+        "no master has a servant yet".to_string()
+    } else {
+        masters
+            .iter()
+            .map(|m| format!("{m}: 令呪 {}/{SPELLS}", c.spells_left(m)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Outcome {
+        events: Vec::new(),
+        reply: Some(text),
+    }
+}
+
+/// Folds a contract event (total: an event that no longer applies changes nothing).
+pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
+    match e {
+        Event::Proposed { master, servant } => {
+            c.proposals
+                .insert((master.clone(), servant.clone()), actor.to_string());
+        }
+        Event::Made { master, servant } => {
+            c.proposals.remove(&(master.clone(), servant.clone()));
+            if !c.master_of.contains_key(servant) {
+                c.master_of.insert(servant.clone(), master.clone());
+                c.past.insert((master.clone(), servant.clone()));
+            }
+        }
+        Event::Dissolved {
+            master, servant, ..
+        } => {
+            if c.master_of.get(servant) == Some(master) {
+                c.master_of.remove(servant);
+                c.boosts.remove(servant);
+            }
+        }
+        Event::Spent {
+            master,
+            servant,
+            purpose,
+            ..
+        } => {
+            *c.used.entry(master.clone()).or_default() += 1;
+            if let (Use::Boost, Some(s)) = (purpose, servant) {
+                c.boosts.insert(s.clone(), master.clone());
+            }
+        }
+        Event::BoostApplied { servant } => {
+            c.boosts.remove(servant);
+        }
+        Event::Refilled { master } => {
+            c.used.remove(master);
+        }
+    }
+}
+
+/// A line of log text.
+pub fn describe(e: &Event) -> String {
+    match e {
+        Event::Proposed { master, servant } => {
+            format!("契約の申し出: マスター {master}、サーヴァント {servant}（相手の同意待ち）")
+        }
+        Event::Made { master, servant } => {
+            format!("契約成立: マスター {master}、サーヴァント {servant}（令呪刻印が現れる）")
+        }
+        Event::Dissolved {
+            master,
+            servant,
+            how,
+        } => format!("契約破棄（{how}）: {master} と {servant}"),
+        Event::Spent {
+            master,
+            servant,
+            purpose,
+            left,
+        } => format!(
+            "{master}の令呪: {}{} ＞ 残り{left}",
+            servant
+                .as_deref()
+                .map(|s| format!("{s}を"))
+                .unwrap_or_default(),
+            purpose.japanese()
+        ),
+        Event::BoostApplied { servant } => format!("{servant}の判定に令呪の+{BOOST}を適用"),
+        Event::Refilled { master } => format!("{master}の令呪が{SPELLS}回に回復（セッション終了）"),
+    }
+}
+
+/// Session end: every master who used a spell gets them back (AW-5).
+pub fn on_session_end(c: &Contracts) -> Vec<AwEvent> {
+    c.used
+        .keys()
+        .map(|m| AwEvent::Contract(Event::Refilled { master: m.clone() }))
+        .collect()
+}
+
+/// AW-5 4: a servant's next check gets +20 — when the actor owns a servant with a boost
+/// waiting and the line is an AW check (`AW…`/`2D6…`, secret or not).
+pub fn prepare_check(table: &dyn TableView, c: &Contracts, command: &str) -> Prepared<AwEvent> {
+    let unchanged = Prepared {
+        command: command.to_string(),
+        events: Vec::new(),
+        note: None,
+    };
+    let Some((servant, master)) = c
+        .boosts
+        .iter()
+        .find(|(s, _)| table.character(s).is_some_and(|(o, _)| o == table.actor()))
+    else {
+        return unchanged;
+    };
+    let Some(at) = modifier_end(command) else {
+        return unchanged;
+    };
+    Prepared {
+        command: format!("{}+{BOOST}{}", &command[..at], &command[at..]),
+        events: vec![AwEvent::Contract(Event::BoostApplied {
+            servant: servant.clone(),
+        })],
+        note: Some(format!("{master}の令呪 +{BOOST}")),
+    }
+}
+
+/// Where an AW check's modifier ends (`AW+3` in `AW+3@11>=10`), or `None` when the line
+/// is not an AW check.
+fn modifier_end(command: &str) -> Option<usize> {
+    let upper = command.to_ascii_uppercase();
+    let start = usize::from(upper.starts_with('S'));
+    let rest = &upper[start..];
+    let notation = ["AW", "2D6"].into_iter().find(|n| rest.starts_with(n))?;
+    let from = start + notation.len();
+    let len = upper[from..]
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || b"+-*/()".contains(b))
+        .count();
+    Some(from + len)
+}
+
+/// What `/char show` adds: master, servants, spells left.
+pub fn summary(c: &Contracts, name: &str) -> Option<String> {
+    let mut lines = Vec::new();
+    if let Some(m) = c.master_of.get(name) {
+        lines.push(format!("  マスター: {m}"));
+    }
+    let servants = c.servants_of(name);
+    if !servants.is_empty() {
+        lines.push(format!("  サーヴァント: {}", servants.join(", ")));
+        lines.push(format!("  令呪: {}/{SPELLS}", c.spells_left(name)));
+    }
+    if let Some(m) = c.boosts.get(name) {
+        lines.push(format!("  次の判定に{m}の令呪 +{BOOST}"));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::modifier_end;
+
+    #[test]
+    fn the_boost_goes_after_the_modifier() {
+        assert_eq!(modifier_end("AW+3>=10"), Some(4));
+        assert_eq!(modifier_end("SAW+3@11>=10"), Some(5));
+        assert_eq!(modifier_end("aw"), Some(2));
+        assert_eq!(modifier_end("2D6+(1+2)>=8"), Some(9));
+        assert_eq!(modifier_end("1D100<=50"), None);
+        assert_eq!(modifier_end("hello"), None);
+    }
+}

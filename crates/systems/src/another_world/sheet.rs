@@ -1,0 +1,889 @@
+//! Character sheets (キャラクターシート): the values the rules name, read from TOML.
+//!
+//! A sheet holds a character's name, whether it is a PC or an NPC, the five abilities
+//! 【理知】【知覚】【反射】【体力】【幸運】, 【行動値】, 【HP】 and 【MP】, the event keys it
+//! holds (AW-6), its contract (master and servants, AW-5) and the command spells left
+//! (AW-5). Reading a sheet only checks its shape (keys and types); whether the values obey
+//! the rules is [`Sheet::violations`], so a sheet that breaks a rule can still be shown with
+//! everything that is wrong with it. Derived values (AW-3's moves) are computed, never
+//! stored. TOML allows only ASCII in bare keys, so the Japanese keys are quoted.
+//!
+//! ```toml
+//! name = "アリス"
+//! kind = "PC"            # or "NPC"
+//! "理知" = 3
+//! "知覚" = 2
+//! "反射" = 4
+//! "体力" = 2
+//! "幸運" = 1
+//! "行動値" = 9
+//! HP = 20
+//! MP = 15
+//! keys = ["古い鍵"]      # event keys (AW-6), PCs only
+//! master = "ボブ"        # optional (AW-5)
+//! servants = ["キャロル"]
+//! spells = 3             # command spells left, 0 to 3 (default 3)
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// AW-5: a master may use command spells 3 times per scenario; they refill to this.
+pub const MAX_SPELLS: i64 = super::contracts::SPELLS as i64;
+
+/// The keys of the five abilities, in the rulebook's order.
+pub const ABILITIES: [&str; 5] = ["理知", "知覚", "反射", "体力", "幸運"];
+
+/// Every key a sheet may have, in the order [`Sheet::render`] shows them.
+pub const SHEET_KEYS: [&str; 14] = [
+    "name",
+    "kind",
+    "理知",
+    "知覚",
+    "反射",
+    "体力",
+    "幸運",
+    "行動値",
+    "HP",
+    "MP",
+    "keys",
+    "master",
+    "servants",
+    "spells",
+];
+
+/// One character's sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sheet {
+    /// The character's name: what contracts and event keys refer to.
+    pub name: String,
+    /// PC or NPC.
+    pub kind: Kind,
+    /// 【理知】.
+    #[serde(rename = "理知")]
+    pub intellect: i64,
+    /// 【知覚】.
+    #[serde(rename = "知覚")]
+    pub perception: i64,
+    /// 【反射】.
+    #[serde(rename = "反射")]
+    pub reflex: i64,
+    /// 【体力】.
+    #[serde(rename = "体力")]
+    pub stamina: i64,
+    /// 【幸運】.
+    #[serde(rename = "幸運")]
+    pub luck: i64,
+    /// 【行動値】: initiative order and move distances (AW-3).
+    #[serde(rename = "行動値")]
+    pub action: i64,
+    /// 【HP】.
+    #[serde(rename = "HP")]
+    pub hp: i64,
+    /// 【MP】.
+    #[serde(rename = "MP")]
+    pub mp: i64,
+    /// Event keys held (AW-6).
+    #[serde(default)]
+    pub keys: Vec<String>,
+    /// The character's master, if it is a servant (AW-5).
+    #[serde(default)]
+    pub master: Option<String>,
+    /// The character's servants (AW-5).
+    #[serde(default)]
+    pub servants: Vec<String>,
+    /// Command spells left this scenario (AW-5); kept as written so that a value out of
+    /// range is reported as a violation rather than refused as unreadable.
+    #[serde(default = "max_spells")]
+    pub spells: i64,
+}
+
+/// Whether a character is a player's or the GM's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Kind {
+    /// A player character.
+    #[serde(rename = "PC", alias = "pc")]
+    Pc,
+    /// A non-player character.
+    #[serde(rename = "NPC", alias = "npc")]
+    Npc,
+}
+
+/// Values computed from a sheet (AW-3), in metres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Derived {
+    /// 戦闘移動: 【行動値】+5 m.
+    pub combat_move: i64,
+    /// 全力移動: twice the combat move.
+    pub full_move: i64,
+}
+
+/// One way a sheet breaks the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The rule broken, e.g. `AW-5`.
+    pub rule: &'static str,
+    /// The sheet key holding the wrong value.
+    pub field: &'static str,
+    /// What is wrong, in Japanese.
+    pub message: String,
+}
+
+/// A sheet with its derived values and violations: what `taku sheet --json` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct SheetReport<'a> {
+    /// The sheet as read.
+    pub sheet: &'a Sheet,
+    /// Its derived values.
+    pub derived: Derived,
+    /// Every rule it breaks; empty when it obeys them all.
+    pub violations: Vec<Violation>,
+}
+
+/// Why a text could not be read as a sheet: bad TOML, an unknown or missing key, or a
+/// value of the wrong type. The sheet's rules are not checked here ([`Sheet::violations`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetError {
+    /// Line of the fault (from 1), when it has a place in the text.
+    pub line: Option<usize>,
+    /// Column of the fault in characters (from 1), with `line`.
+    pub column: Option<usize>,
+    /// The text of that line, trimmed.
+    pub text: Option<String>,
+    /// What is wrong and, where it can tell, what would be right.
+    pub message: String,
+}
+
+impl fmt::Display for SheetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, "line {line}, column {column}")?;
+            if let Some(text) = self.text.as_deref().filter(|t| !t.is_empty()) {
+                write!(f, " (`{text}`)")?;
+            }
+            f.write_str(": ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SheetError {}
+
+/// AW-3: combat move (戦闘移動) is 【行動値】+5 m; no distance is negative.
+pub fn combat_move(action: i64) -> i64 {
+    action.saturating_add(5).max(0)
+}
+
+/// AW-3: full move (全力移動) is twice the combat move.
+pub fn full_move(action: i64) -> i64 {
+    combat_move(action).saturating_mul(2)
+}
+
+fn max_spells() -> i64 {
+    MAX_SPELLS
+}
+
+impl Sheet {
+    /// Reads a sheet from TOML. Only its shape is checked: every key known, every required
+    /// key present, every value of the right type.
+    pub fn from_toml(text: &str) -> Result<Sheet, SheetError> {
+        toml::from_str(text).map_err(|e| sheet_error(text, &e))
+    }
+
+    /// The five abilities with their keys, in the rulebook's order.
+    pub fn abilities(&self) -> [(&'static str, i64); 5] {
+        [
+            (ABILITIES[0], self.intellect),
+            (ABILITIES[1], self.perception),
+            (ABILITIES[2], self.reflex),
+            (ABILITIES[3], self.stamina),
+            (ABILITIES[4], self.luck),
+        ]
+    }
+
+    /// The values computed from the sheet (AW-3).
+    pub fn derived(&self) -> Derived {
+        Derived {
+            combat_move: combat_move(self.action),
+            full_move: full_move(self.action),
+        }
+    }
+
+    /// Every rule the sheet breaks, in rulebook order; empty when it obeys them all.
+    pub fn violations(&self) -> Vec<Violation> {
+        let mut out = Vec::new();
+        self.check_abilities(&mut out);
+        self.check_action(&mut out);
+        self.check_supply(&mut out);
+        self.check_contract(&mut out);
+        self.check_keys(&mut out);
+        out
+    }
+
+    /// The sheet, its derived values and its violations, ready to serialise.
+    pub fn report(&self) -> SheetReport<'_> {
+        SheetReport {
+            sheet: self,
+            derived: self.derived(),
+            violations: self.violations(),
+        }
+    }
+
+    /// The values a table keeps as character fields, so that a check such as
+    /// `AW+{理知}>=10` reads them: the five abilities, 行動値, HP and MP.
+    pub fn fields(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .abilities()
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), v.to_string()))
+            .collect();
+        for (k, v) in [("行動値", self.action), ("HP", self.hp), ("MP", self.mp)] {
+            out.push((k.to_string(), v.to_string()));
+        }
+        out
+    }
+
+    /// The sheet in Japanese: every value, the derived values, then the violations.
+    pub fn render(&self) -> String {
+        let none = || "なし".to_string();
+        let list = |items: &[String]| {
+            if items.is_empty() {
+                none()
+            } else {
+                items.join("、")
+            }
+        };
+        let kind = match self.kind {
+            Kind::Pc => "PC",
+            Kind::Npc => "NPC",
+        };
+        let abilities: Vec<String> = self
+            .abilities()
+            .iter()
+            .map(|(k, v)| format!("【{k}】{v}"))
+            .collect();
+        let d = self.derived();
+        let mut s = format!("キャラクターシート: {}（{kind}）\n", self.name);
+        s += &format!("能力値: {}\n", abilities.join(" "));
+        s += &format!(
+            "【行動値】{} 【HP】{} 【MP】{}\n",
+            self.action, self.hp, self.mp
+        );
+        s += &format!(
+            "戦闘移動: {}m　全力移動: {}m（AW-3）\n",
+            d.combat_move, d.full_move
+        );
+        s += &format!("イベントキー: {}\n", list(&self.keys));
+        s += &format!("マスター: {}\n", self.master.clone().unwrap_or_else(none));
+        s += &format!("サーヴァント: {}\n", list(&self.servants));
+        s += &format!("令呪: 残り{}回\n", self.spells);
+        let violations = self.violations();
+        if violations.is_empty() {
+            s += "ルール違反: なし\n";
+        } else {
+            s += &format!("ルール違反: {}件\n", violations.len());
+            for v in &violations {
+                s += &format!("  {v}\n");
+            }
+        }
+        s
+    }
+
+    /// AW-1: an ability is the base of a judgement value (能力ボーナス). Our reading: it
+    /// is never negative.
+    fn check_abilities(&self, out: &mut Vec<Violation>) {
+        for (key, value) in self.abilities() {
+            if value < 0 {
+                out.push(Violation {
+                    rule: "AW-1",
+                    field: key,
+                    message: format!(
+                        "【{key}】が{value}。能力値は判定値の元になる値なので、0以上でなければならない"
+                    ),
+                });
+            }
+        }
+    }
+
+    /// AW-3: 【行動値】 orders initiative and gives the move distances. Our reading: it is
+    /// never negative.
+    fn check_action(&self, out: &mut Vec<Violation>) {
+        if self.action < 0 {
+            out.push(Violation {
+                rule: "AW-3",
+                field: "行動値",
+                message: format!(
+                    "【行動値】が{}。行動値はイニシアチブと移動距離（【行動値】+5m）の元になる値なので、0以上でなければならない",
+                    self.action
+                ),
+            });
+        }
+    }
+
+    /// AW-4: everyone's HP and MP are 「1以上はある」.
+    fn check_supply(&self, out: &mut Vec<Violation>) {
+        for (key, value) in [("HP", self.hp), ("MP", self.mp)] {
+            if value < 1 {
+                out.push(Violation {
+                    rule: "AW-4",
+                    field: key,
+                    message: format!("【{key}】が{value}。【HP】【MP】はだれでも「1以上はある」"),
+                });
+            }
+        }
+    }
+
+    /// AW-5: the sheet records the names of the master and the servants; a master has
+    /// command spells 0 to 3. Our reading: nobody contracts with themselves and nobody
+    /// becomes the servant of their own servant (no cycle).
+    fn check_contract(&self, out: &mut Vec<Violation>) {
+        let name = self.name.trim();
+        if name.is_empty() {
+            out.push(Violation {
+                rule: "AW-5",
+                field: "name",
+                message: "名前が空。キャラクターシートには名前を記入する（契約は名前で記録する）"
+                    .to_string(),
+            });
+        }
+        if let Some(master) = &self.master {
+            let master = master.trim();
+            if master.is_empty() {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "master",
+                    message: "マスターの名前が空。マスターがいないなら master を書かない"
+                        .to_string(),
+                });
+            } else if master == name {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "master",
+                    message: format!(
+                        "「{master}」が自分自身のマスター。自分と契約することはできない"
+                    ),
+                });
+            } else if self.servants.iter().any(|s| s.trim() == master) {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "master",
+                    message: format!(
+                        "「{master}」がマスターであり、サーヴァントでもある。自分のサーヴァントのサーヴァントにはなれない（契約の循環）"
+                    ),
+                });
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for servant in &self.servants {
+            let servant = servant.trim();
+            if servant.is_empty() {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "servants",
+                    message: "サーヴァントの名前が空。名前のないサーヴァントとは契約できない"
+                        .to_string(),
+                });
+            } else if servant == name {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "servants",
+                    message: format!(
+                        "「{servant}」が自分自身のサーヴァント。自分と契約することはできない"
+                    ),
+                });
+            } else if !seen.insert(servant) {
+                out.push(Violation {
+                    rule: "AW-5",
+                    field: "servants",
+                    message: format!("サーヴァント「{servant}」が二度書かれている"),
+                });
+            }
+        }
+        if !(0..=MAX_SPELLS).contains(&self.spells) {
+            out.push(Violation {
+                rule: "AW-5",
+                field: "spells",
+                message: format!(
+                    "令呪の残りが{}。令呪は1シナリオに{MAX_SPELLS}回までなので、残りは0〜{MAX_SPELLS}",
+                    self.spells
+                ),
+            });
+        }
+    }
+
+    /// AW-6: the GM grants event keys to PCs; a key is a name.
+    fn check_keys(&self, out: &mut Vec<Violation>) {
+        if self.kind == Kind::Npc && !self.keys.is_empty() {
+            out.push(Violation {
+                rule: "AW-6",
+                field: "keys",
+                message: format!(
+                    "NPCがイベントキーを持っている（{}）。イベントキーはPCに与えられる",
+                    self.keys.join("、")
+                ),
+            });
+        }
+        let mut seen = BTreeSet::new();
+        for key in &self.keys {
+            let key = key.trim();
+            if key.is_empty() {
+                out.push(Violation {
+                    rule: "AW-6",
+                    field: "keys",
+                    message: "イベントキーの名前が空。イベントキーは情報・物・場所・人物の名前"
+                        .to_string(),
+                });
+            } else if !seen.insert(key) {
+                out.push(Violation {
+                    rule: "AW-6",
+                    field: "keys",
+                    message: format!("イベントキー「{key}」が二度書かれている"),
+                });
+            }
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}: {}", self.rule, self.field, self.message)
+    }
+}
+
+/// Places a TOML error in the text and rewords serde's messages in the sheet's terms.
+fn sheet_error(text: &str, e: &toml::de::Error) -> SheetError {
+    // A missing key has no place of its own (its span is the whole table).
+    let span = e
+        .span()
+        .filter(|_| !e.message().starts_with("missing field"));
+    let (line, column, line_text) = match span {
+        Some(span) => {
+            let start = span.start.min(text.len());
+            let before = text.get(..start).unwrap_or("");
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[line_start..]
+                .find('\n')
+                .map_or(text.len(), |i| line_start + i);
+            (
+                Some(before.matches('\n').count() + 1),
+                Some(before[line_start..].chars().count() + 1),
+                Some(text[line_start..line_end].trim().to_string()),
+            )
+        }
+        None => (None, None, None),
+    };
+    SheetError {
+        line,
+        column,
+        text: line_text.clone(),
+        message: reword(e.message(), line_text.as_deref().unwrap_or("")),
+    }
+}
+
+/// serde's "unknown field" and "missing field" name our keys; say which keys a sheet has,
+/// and suggest the key meant when only its case differs. `line` is the text of the line
+/// at fault.
+fn reword(message: &str, line: &str) -> String {
+    let message = message.trim();
+    let known = SHEET_KEYS.join(", ");
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        let hint = SHEET_KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key) || key.trim_matches(['【', '】']) == **k)
+            .map(|k| format!("; did you mean `{k}`?"))
+            .unwrap_or_default();
+        return format!("unknown key `{key}`{hint} (a sheet's keys are: {known})");
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        return format!(
+            "missing key `{key}` (required: name, kind, {}, 行動値, HP, MP)",
+            ABILITIES.join(", ")
+        );
+    }
+    if message.starts_with("invalid unquoted key") && !line.is_ascii() {
+        return format!("{message}; TOML keys outside ASCII are quoted, as in \"理知\" = 3");
+    }
+    if message.starts_with("unknown variant `") {
+        return format!("{message} (kind is \"PC\" or \"NPC\")");
+    }
+    message.replace("expected i64", "expected a whole number")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VALID: &str = r#"
+name = "アリス"
+kind = "PC"
+"理知" = 3
+"知覚" = 2
+"反射" = 4
+"体力" = 2
+"幸運" = 1
+"行動値" = 9
+HP = 20
+MP = 15
+keys = ["古い鍵", "図書館の司書"]
+master = "ボブ"
+servants = ["キャロル", "デイヴ"]
+spells = 2
+"#;
+
+    const MINIMAL: &str = r#"
+name = "ゴブリン"
+kind = "NPC"
+"理知" = 0
+"知覚" = 1
+"反射" = 2
+"体力" = 3
+"幸運" = 0
+"行動値" = 4
+HP = 5
+MP = 1
+"#;
+
+    fn sheet(text: &str) -> Sheet {
+        Sheet::from_toml(text).expect("a sheet")
+    }
+
+    fn valid() -> Sheet {
+        sheet(VALID)
+    }
+
+    /// The rule IDs and fields of a sheet's violations.
+    fn broken(s: &Sheet) -> Vec<(&'static str, &'static str)> {
+        s.violations().iter().map(|v| (v.rule, v.field)).collect()
+    }
+
+    #[test]
+    fn reads_every_value() {
+        let s = valid();
+        assert_eq!(s.name, "アリス");
+        assert_eq!(s.kind, Kind::Pc);
+        assert_eq!(
+            s.abilities(),
+            [
+                ("理知", 3),
+                ("知覚", 2),
+                ("反射", 4),
+                ("体力", 2),
+                ("幸運", 1)
+            ]
+        );
+        assert_eq!((s.action, s.hp, s.mp), (9, 20, 15));
+        assert_eq!(s.keys, ["古い鍵", "図書館の司書"]);
+        assert_eq!(s.master.as_deref(), Some("ボブ"));
+        assert_eq!(s.servants, ["キャロル", "デイヴ"]);
+        assert_eq!(s.spells, 2);
+        assert!(s.violations().is_empty(), "{:?}", s.violations());
+    }
+
+    #[test]
+    fn example_sheet_is_a_valid_pc() {
+        let s = sheet(include_str!("example-sheet.toml"));
+        assert_eq!((s.name.as_str(), s.kind), ("アリス", Kind::Pc));
+        assert!(s.violations().is_empty(), "{:?}", s.violations());
+    }
+
+    #[test]
+    fn optional_values_default_aw5_spells_full() {
+        let s = sheet(MINIMAL);
+        assert_eq!(s.kind, Kind::Npc);
+        assert!(s.keys.is_empty() && s.servants.is_empty());
+        assert_eq!(s.master, None);
+        assert_eq!(s.spells, MAX_SPELLS);
+        assert!(s.violations().is_empty(), "{:?}", s.violations());
+    }
+
+    #[test]
+    fn lower_case_kind_reads_too() {
+        let s = sheet(&MINIMAL.replace("\"NPC\"", "\"npc\""));
+        assert_eq!(s.kind, Kind::Npc);
+    }
+
+    #[test]
+    fn unquoted_japanese_key_says_to_quote_it() {
+        let e = Sheet::from_toml(&MINIMAL.replace("\"理知\" =", "理知 =")).expect_err("bare key");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("keys outside ASCII are quoted"), "{e}");
+    }
+
+    #[test]
+    fn serialises_back_to_the_same_sheet() {
+        let s = valid();
+        let text = toml::to_string(&s).expect("serialises");
+        assert_eq!(sheet(&text), s);
+    }
+
+    #[test]
+    fn aw3_combat_move_is_action_plus_5_and_full_move_twice_that() {
+        let d = valid().derived();
+        assert_eq!(
+            d,
+            Derived {
+                combat_move: 14,
+                full_move: 28
+            }
+        );
+        assert_eq!((combat_move(0), full_move(0)), (5, 10));
+    }
+
+    #[test]
+    fn aw3_moves_never_overflow_or_go_negative() {
+        assert_eq!(combat_move(i64::MAX), i64::MAX);
+        assert_eq!(full_move(i64::MAX), i64::MAX);
+        assert_eq!((combat_move(-9), full_move(-9)), (0, 0));
+    }
+
+    #[test]
+    fn fields_are_the_table_keys_in_order() {
+        let f = valid().fields();
+        let pairs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [
+                ("理知", "3"),
+                ("知覚", "2"),
+                ("反射", "4"),
+                ("体力", "2"),
+                ("幸運", "1"),
+                ("行動値", "9"),
+                ("HP", "20"),
+                ("MP", "15"),
+            ]
+        );
+    }
+
+    #[test]
+    fn aw1_negative_ability_is_a_violation() {
+        let mut s = valid();
+        s.perception = -1;
+        s.luck = -2;
+        assert_eq!(broken(&s), [("AW-1", "知覚"), ("AW-1", "幸運")]);
+        assert!(s.violations()[0].message.contains("【知覚】が-1"));
+    }
+
+    #[test]
+    fn aw3_negative_action_value_is_a_violation() {
+        let mut s = valid();
+        s.action = -1;
+        assert_eq!(broken(&s), [("AW-3", "行動値")]);
+    }
+
+    #[test]
+    fn aw4_hp_or_mp_below_1_is_a_violation() {
+        let mut s = valid();
+        s.hp = 0;
+        s.mp = -3;
+        assert_eq!(broken(&s), [("AW-4", "HP"), ("AW-4", "MP")]);
+        assert!(s.violations()[0].message.contains("1以上はある"));
+        s.hp = 1;
+        s.mp = 1;
+        assert!(s.violations().is_empty());
+    }
+
+    #[test]
+    fn aw5_empty_name_is_a_violation() {
+        let mut s = valid();
+        s.name = "  ".to_string();
+        assert_eq!(broken(&s), [("AW-5", "name")]);
+    }
+
+    #[test]
+    fn aw5_spells_outside_0_to_3_are_a_violation() {
+        let mut s = valid();
+        for ok in 0..=3 {
+            s.spells = ok;
+            assert!(s.violations().is_empty(), "{ok}");
+        }
+        for bad in [-1, 4, i64::MAX] {
+            s.spells = bad;
+            assert_eq!(broken(&s), [("AW-5", "spells")], "{bad}");
+        }
+    }
+
+    #[test]
+    fn aw5_own_master_is_a_violation() {
+        let mut s = valid();
+        s.master = Some("アリス".to_string());
+        assert_eq!(broken(&s), [("AW-5", "master")]);
+        assert!(s.violations()[0].message.contains("自分自身のマスター"));
+    }
+
+    #[test]
+    fn aw5_own_servant_is_a_violation() {
+        let mut s = valid();
+        s.servants.push(" アリス ".to_string());
+        assert_eq!(broken(&s), [("AW-5", "servants")]);
+        assert!(s.violations()[0].message.contains("自分自身のサーヴァント"));
+    }
+
+    #[test]
+    fn aw5_master_who_is_also_a_servant_is_a_two_step_cycle() {
+        let mut s = valid();
+        s.servants.push("ボブ".to_string());
+        assert_eq!(broken(&s), [("AW-5", "master")]);
+        assert!(s.violations()[0].message.contains("循環"));
+    }
+
+    #[test]
+    fn aw5_duplicate_or_empty_servants_are_violations() {
+        let mut s = valid();
+        s.servants = vec!["キャロル".into(), "キャロル".into(), String::new()];
+        assert_eq!(broken(&s), [("AW-5", "servants"), ("AW-5", "servants")]);
+    }
+
+    #[test]
+    fn aw5_empty_master_is_a_violation() {
+        let mut s = valid();
+        s.master = Some(String::new());
+        assert_eq!(broken(&s), [("AW-5", "master")]);
+    }
+
+    #[test]
+    fn aw6_npc_holding_event_keys_is_a_violation() {
+        let mut s = valid();
+        s.kind = Kind::Npc;
+        assert_eq!(broken(&s), [("AW-6", "keys")]);
+        assert!(s.violations()[0].message.contains("PCに与えられる"));
+    }
+
+    #[test]
+    fn aw6_duplicate_or_empty_keys_are_violations() {
+        let mut s = valid();
+        s.keys = vec!["古い鍵".into(), "古い鍵".into(), " ".into()];
+        assert_eq!(broken(&s), [("AW-6", "keys"), ("AW-6", "keys")]);
+    }
+
+    #[test]
+    fn violations_follow_rulebook_order_and_cite_their_rule() {
+        let mut s = valid();
+        s.kind = Kind::Npc;
+        s.spells = 9;
+        s.hp = 0;
+        s.intellect = -1;
+        s.action = -1;
+        assert_eq!(
+            broken(&s),
+            [
+                ("AW-1", "理知"),
+                ("AW-3", "行動値"),
+                ("AW-4", "HP"),
+                ("AW-5", "spells"),
+                ("AW-6", "keys")
+            ]
+        );
+        for v in s.violations() {
+            assert!(
+                v.to_string()
+                    .starts_with(&format!("[{}] {}: ", v.rule, v.field)),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn render_shows_values_derived_values_and_no_violation() {
+        let r = valid().render();
+        for part in [
+            "キャラクターシート: アリス（PC）",
+            "【理知】3 【知覚】2 【反射】4 【体力】2 【幸運】1",
+            "【行動値】9 【HP】20 【MP】15",
+            "戦闘移動: 14m　全力移動: 28m",
+            "イベントキー: 古い鍵、図書館の司書",
+            "マスター: ボブ",
+            "サーヴァント: キャロル、デイヴ",
+            "令呪: 残り2回",
+            "ルール違反: なし",
+        ] {
+            assert!(r.contains(part), "{part} missing from\n{r}");
+        }
+    }
+
+    #[test]
+    fn render_lists_every_violation() {
+        let mut s = sheet(MINIMAL);
+        s.hp = 0;
+        s.keys = vec!["秘密".into()];
+        let r = s.render();
+        assert!(r.contains("マスター: なし"), "{r}");
+        assert!(r.contains("ルール違反: 2件"), "{r}");
+        assert!(r.contains("  [AW-4] HP: "), "{r}");
+        assert!(r.contains("  [AW-6] keys: "), "{r}");
+    }
+
+    #[test]
+    fn report_serialises_sheet_derived_and_violations() {
+        let mut s = valid();
+        s.mp = 0;
+        let v = serde_json::to_value(s.report()).expect("serialises");
+        assert_eq!(v["sheet"]["name"], "アリス");
+        assert_eq!(v["sheet"]["理知"], 3);
+        assert_eq!(v["sheet"]["kind"], "PC");
+        assert_eq!(v["derived"]["combat_move"], 14);
+        assert_eq!(v["derived"]["full_move"], 28);
+        assert_eq!(v["violations"][0]["rule"], "AW-4");
+        assert_eq!(v["violations"][0]["field"], "MP");
+    }
+
+    #[test]
+    fn malformed_toml_names_its_line() {
+        let e = Sheet::from_toml("name = \"アリス\"\nkind = PC\n").expect_err("not TOML");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.to_string().starts_with("line 2, column "), "{e}");
+        assert!(e.to_string().contains("`kind = PC`"), "{e}");
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_the_keys_a_sheet_has() {
+        let e = Sheet::from_toml(&format!("{MINIMAL}mana = 3\n")).expect_err("unknown key");
+        let m = e.to_string();
+        assert_eq!(e.line, Some(12), "{m}");
+        assert!(m.contains("unknown key `mana`"), "{m}");
+        assert!(m.contains("a sheet's keys are: name, kind, 理知"), "{m}");
+        assert!(!m.contains("did you mean"), "{m}");
+    }
+
+    #[test]
+    fn unknown_key_differing_in_case_suggests_the_right_one() {
+        let e = Sheet::from_toml(&MINIMAL.replace("HP =", "hp =")).expect_err("unknown key");
+        assert!(
+            e.message.contains("unknown key `hp`; did you mean `HP`?"),
+            "{e}"
+        );
+        let e = Sheet::from_toml(&MINIMAL.replace("\"理知\" =", "\"【理知】\" ="))
+            .expect_err("brackets");
+        assert!(e.message.contains("did you mean `理知`?"), "{e}");
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let e = Sheet::from_toml(&MINIMAL.replace("MP = 1\n", "")).expect_err("missing");
+        assert!(e.to_string().starts_with("missing key `MP`"), "{e}");
+        assert_eq!(e.line, None, "{e}");
+    }
+
+    #[test]
+    fn wrong_type_names_its_line() {
+        let e = Sheet::from_toml(&MINIMAL.replace("HP = 5", "HP = \"five\"")).expect_err("type");
+        assert_eq!(e.line, Some(10), "{e}");
+        assert!(e.to_string().contains("`HP = \"five\"`"), "{e}");
+        assert!(e.message.contains("expected a whole number"), "{e}");
+        let e = Sheet::from_toml(&MINIMAL.replace("HP = 5", "HP = 5.5")).expect_err("float");
+        assert_eq!(e.line, Some(10), "{e}");
+        let e = Sheet::from_toml(&format!("{MINIMAL}keys = \"鍵\"\n")).expect_err("not a list");
+        assert_eq!(e.line, Some(12), "{e}");
+    }
+
+    #[test]
+    fn unknown_kind_says_what_kinds_exist() {
+        let e = Sheet::from_toml(&MINIMAL.replace("\"NPC\"", "\"GM\"")).expect_err("kind");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("\"PC\" or \"NPC\""), "{e}");
+    }
+}

@@ -1,0 +1,615 @@
+//! Another World at a table, through the path a user takes (lines in, what each member
+//! sees out): contracts and command spells (AW-5), event keys (AW-6), AF checks (AW-7),
+//! combat order (AW-3) and supply (AW-4). Dice come from the table's seeded source; a
+//! test that needs particular dice searches for a seed that gives them at that line.
+
+use taku_dice::{ChaChaSource, DiceSource};
+use taku_table::{Event, EventBody, Table, secret};
+
+/// The lines every table here starts with: GM `gm`, players alice and bob; alice's PC
+/// ミナ, bob's PC ロイ, and the GM's NPC 影, with the values the rules read.
+const SETUP: &[(&str, &str)] = &[
+    ("gm", "/join alice"),
+    ("gm", "/join bob"),
+    ("gm", "/join sam as spectator"),
+    ("alice", "/char new ミナ"),
+    ("bob", "/char new ロイ"),
+    ("gm", "/char new 影"),
+    ("alice", "/char set ミナ 理知 4"),
+    ("alice", "/char set ミナ 知覚 3"),
+    ("alice", "/char set ミナ 反射 3"),
+    ("alice", "/char set ミナ 幸運 2"),
+    ("alice", "/char set ミナ 行動値 10"),
+    ("alice", "/char set ミナ HP 20"),
+    ("alice", "/char set ミナ MP 15"),
+    ("bob", "/char set ロイ 理知 2"),
+    ("bob", "/char set ロイ 知覚 2"),
+    ("bob", "/char set ロイ 反射 4"),
+    ("bob", "/char set ロイ 幸運 1"),
+    ("bob", "/char set ロイ 行動値 10"),
+    ("bob", "/char set ロイ HP 18"),
+    ("bob", "/char set ロイ MP 12"),
+    ("gm", "/char set 影 行動値 10"),
+    ("gm", "/char set 影 HP 30"),
+    ("gm", "/char set 影 MP 5"),
+];
+
+fn table(seed: [u8; 32]) -> Table {
+    let mut t = Table::create("AnotherWorld", "aw", "gm", seed).expect("table");
+    for (who, line) in SETUP {
+        t.exec(who, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    t
+}
+
+/// The two d6 the table's source gives at `seq` under `seed`.
+fn dice_at(seed: [u8; 32], seq: u64) -> (u32, u32) {
+    let mut s = ChaChaSource::from_key(secret::dice_key(&seed, seq));
+    let a = s.roll(6).expect("d6");
+    let b = s.roll(6).expect("d6");
+    (a, b)
+}
+
+/// What a test wants of the 2d6 sum at a seq.
+type Want = (u64, fn(u32) -> bool);
+
+/// A seed whose 2d6 sum at each `(seq, wanted)` satisfies `wanted`.
+fn seed_where(wants: &[Want]) -> [u8; 32] {
+    (0u32..)
+        .map(|n| {
+            let mut seed = [0u8; 32];
+            seed[..4].copy_from_slice(&n.to_le_bytes());
+            seed
+        })
+        .find(|seed| {
+            wants.iter().all(|(seq, want)| {
+                let (a, b) = dice_at(*seed, *seq);
+                want(a + b)
+            })
+        })
+        .expect("some seed")
+}
+
+/// Runs `line` as `who`; panics if refused; returns what `who` sees of it.
+fn run(t: &mut Table, who: &str, line: &str) -> Vec<String> {
+    let (reply, events) = t
+        .exec(who, line)
+        .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
+    let events: Vec<Event> = events.to_vec();
+    let mut out: Vec<String> = events.iter().filter_map(|e| t.view(e, who)).collect();
+    out.extend(reply);
+    out
+}
+
+/// Runs `line` expecting a refusal; checks the table did not change.
+fn refused(t: &mut Table, who: &str, line: &str) -> String {
+    let before = t.events().len();
+    let state = t.system_state().map(|s| s.to_json());
+    let err = t
+        .exec(who, line)
+        .expect_err(&format!("{line} should be refused"))
+        .to_string();
+    assert_eq!(t.events().len(), before, "a refused line appended events");
+    assert_eq!(t.system_state().map(|s| s.to_json()), state);
+    err
+}
+
+fn state(t: &Table) -> serde_json::Value {
+    t.system_state()
+        .expect("AnotherWorld has table rules")
+        .to_json()
+}
+
+fn seen(t: &Table, who: &str) -> String {
+    t.events()
+        .iter()
+        .filter_map(|e| t.view(e, who))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// ---- AW-5 contracts and command spells ------------------------------------------------
+
+#[test]
+fn aw5_contracts_need_both_sides_and_keep_every_constraint() {
+    let mut t = table([1; 32]);
+    // alice proposes ミナ as ロイ's master; bob agrees with the same command.
+    let out = run(&mut t, "alice", "/contract ミナ ロイ");
+    assert!(out[0].contains("契約の申し出"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/contract ミナ ロイ").contains("bob must agree"));
+    let out = run(&mut t, "bob", "/contract ミナ ロイ");
+    assert!(
+        out[0].contains("契約成立: マスター ミナ、サーヴァント ロイ"),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["contracts"]["master_of"]["ロイ"], "ミナ");
+
+    // One master per servant; no self-contract; no cycle; a player cannot bind others.
+    assert!(refused(&mut t, "gm", "/contract 影 ロイ").contains("already has a master (ミナ)"));
+    assert!(refused(&mut t, "gm", "/contract 影 影").contains("themselves"));
+    assert!(
+        refused(&mut t, "gm", "/contract ロイ ミナ")
+            .contains("nobody becomes the servant of their own servant")
+    );
+    assert!(refused(&mut t, "alice", "/contract 影 ロイ").contains("already has a master"));
+    assert!(refused(&mut t, "sam", "/contract ミナ 影").contains("neither"));
+
+    // A servant may have servants; the chain still forbids cycles.
+    run(&mut t, "gm", "/contract ロイ 影");
+    assert!(refused(&mut t, "gm", "/contract 影 ミナ").contains("own servant"));
+
+    // Dissolved by the GM's other means, then the same pair never again; reversed is fine.
+    assert!(refused(&mut t, "alice", "/contract end ミナ ロイ 心霊治療").contains("only the GM"));
+    run(&mut t, "gm", "/contract end ミナ ロイ 心霊治療");
+    let again = refused(&mut t, "gm", "/contract ミナ ロイ");
+    assert!(again.contains("never contracts again"), "{again}");
+    // Reversed: ロイ as ミナ's master. (ロイ is 影's master, 影 has no servant: no cycle.)
+    run(&mut t, "gm", "/contract ロイ ミナ");
+    let sheet = run(&mut t, "alice", "/char show ロイ");
+    assert!(
+        sheet
+            .last()
+            .expect("reply")
+            .contains("サーヴァント: ミナ, 影"),
+        "{sheet:?}"
+    );
+    assert!(
+        sheet.last().expect("reply").contains("令呪: 3/3"),
+        "{sheet:?}"
+    );
+}
+
+#[test]
+fn aw5_three_spells_per_master_refused_at_zero_and_refilled_at_session_end() {
+    let mut t = table([2; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    assert!(refused(&mut t, "bob", "/spell ミナ order").contains("only they or the GM"));
+    for left in [2, 1, 0] {
+        let out = run(&mut t, "alice", "/spell ミナ order");
+        assert!(out[0].ends_with(&format!("残り{left}")), "{out:?}");
+    }
+    let zero = refused(&mut t, "alice", "/spell ミナ dismiss");
+    assert!(zero.contains("no command spell left"), "{zero}");
+    assert!(zero.contains("refill when the session ends"), "{zero}");
+    // Using all three does not end the contract (3rd edition).
+    assert_eq!(state(&t)["contracts"]["master_of"]["ロイ"], "ミナ");
+    let out = run(&mut t, "gm", "/session end");
+    assert!(
+        out.iter().any(|l| l.contains("ミナの令呪が3回に回復")),
+        "{out:?}"
+    );
+    let spells = run(&mut t, "alice", "/spells ミナ");
+    assert_eq!(spells, ["ミナ: 令呪 3/3"]);
+    assert!(refused(&mut t, "alice", "/spell 影 order").contains("影 has no servant"));
+    assert!(refused(&mut t, "alice", "/spell ミナ fly").contains("unknown use 'fly'"));
+}
+
+#[test]
+fn aw5_boost_adds_20_to_the_servants_next_check_and_shows_it() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "alice", "/spell ミナ boost");
+    assert!(refused(&mut t, "alice", "/spell ミナ boost").contains("already has +20"));
+    // alice's own roll is not ロイ's: unchanged.
+    let mine = run(&mut t, "alice", "AW+2>=30");
+    assert!(mine[0].contains("(2D6+2>=30[12,2])"), "{mine:?}");
+    let boosted = run(&mut t, "bob", "AW+2>=30 跳躍");
+    assert!(boosted[0].contains("(2D6+22>=30[12,2])"), "{boosted:?}");
+    assert!(boosted[0].ends_with("（ミナの令呪 +20）"), "{boosted:?}");
+    assert!(
+        boosted[1].contains("ロイの判定に令呪の+20を適用"),
+        "{boosted:?}"
+    );
+    let next = run(&mut t, "bob", "AW+2>=30");
+    assert!(next[0].contains("(2D6+2>=30[12,2])"), "used once: {next:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+#[test]
+fn aw5_dissolve_by_spell_and_summon_in_combat_sends_the_round_to_cleanup() {
+    let mut t = table([4; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "alice", "/spell ミナ summon ロイ");
+    assert!(out[0].contains("ロイをシーンに登場させる"), "{out:?}");
+    assert!(
+        out[1].contains("ラウンドは即座にクリンナッププロセスへ"),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["combat"]["process"]["process"], "cleanup");
+    let out = run(&mut t, "alice", "/spell ミナ dissolve");
+    assert!(out[1].contains("契約破棄（令呪）"), "{out:?}");
+    assert!(
+        state(&t)["contracts"]["master_of"]
+            .as_object()
+            .expect("map")
+            .is_empty()
+    );
+}
+
+// ---- AW-6 event keys ---------------------------------------------------------------
+
+#[test]
+fn aw6_keys_are_granted_by_the_gm_and_seen_only_by_their_holder() {
+    let mut t = table([5; 32]);
+    assert!(refused(&mut t, "alice", "/key give ミナ 不審な人物").contains("only the GM"));
+    assert!(refused(&mut t, "gm", "/key give 影 不審な人物").contains("影 is an NPC"));
+    run(&mut t, "gm", "/key give ミナ 不審な人物");
+    assert!(refused(&mut t, "gm", "/key give ミナ 不審な人物").contains("already holds"));
+    assert!(seen(&t, "alice").contains("イベントキー:不審な人物 → ミナ"));
+    for other in ["bob", "sam"] {
+        assert!(
+            !seen(&t, other).contains("不審な人物"),
+            "{other} saw the key"
+        );
+    }
+    assert_eq!(
+        run(&mut t, "alice", "/keys"),
+        ["ミナ\n  イベントキー: 不審な人物"]
+    );
+    assert_eq!(run(&mut t, "bob", "/keys"), ["no event keys"]);
+    assert!(refused(&mut t, "bob", "/keys ミナ").contains("only their own PC's keys"));
+    let bob_sheet = run(&mut t, "bob", "/char show ミナ");
+    assert!(!bob_sheet.concat().contains("不審な人物"), "{bob_sheet:?}");
+    let gm_sheet = run(&mut t, "gm", "/char show ミナ");
+    assert!(
+        gm_sheet.concat().contains("イベントキー: 不審な人物"),
+        "{gm_sheet:?}"
+    );
+
+    assert_eq!(
+        run(&mut t, "gm", "/key who 不審な人物"),
+        ["イベントキー:不審な人物 を持つPC（判定できるPC）: ミナ"]
+    );
+    assert!(refused(&mut t, "alice", "/key move ミナ ロイ 不審な人物").contains("only the GM"));
+    run(&mut t, "gm", "/key move ミナ ロイ 不審な人物");
+    assert!(seen(&t, "bob").contains("イベントキー:不審な人物 を ミナ から ロイ へ譲渡"));
+    assert!(!seen(&t, "sam").contains("不審な人物"));
+    run(&mut t, "gm", "/key take ロイ 不審な人物");
+    assert_eq!(
+        run(&mut t, "gm", "/key who 不審な人物"),
+        ["nobody holds イベントキー:不審な人物"]
+    );
+}
+
+// ---- AW-7 AF checks ------------------------------------------------------------------
+
+#[test]
+fn aw7_an_af_check_shows_exact_odds_adds_achievements_and_ends_by_rounds() {
+    // seq of the first roll: setup + /af start.
+    let first = SETUP.len() as u64 + 3;
+    // ミナ and ロイ roll ordinary results (neither critical nor fumble) in round 1.
+    let seed = seed_where(&[
+        (first, |s| (3..=11).contains(&s)),
+        (first + 2, |s| (3..=11).contains(&s)),
+    ]);
+    let mut t = table(seed);
+    let out = run(&mut t, "gm", "/af start 理知 80 1 説得");
+    assert!(out[0].starts_with(&format!("#{} gm: AF判定開始『説得』 使用能力値【理知】 難易度80 ラウンド制限1 パーティ: ミナ、ロイ", first - 1)), "{out:?}");
+    assert!(out[0].contains("成功確率 "), "{out:?}");
+    assert_eq!(t.next_seq(), first);
+    let mina = run(&mut t, "alice", "AW+{理知}");
+    let (a, b) = dice_at(seed, first);
+    let achievement = 4 + (a + b) as i64;
+    assert_eq!(
+        mina[1],
+        format!(
+            "#{} alice: AF判定: ミナの達成値 {achievement} ＞ 合計 {achievement}",
+            first + 1
+        )
+    );
+    let roy = run(&mut t, "bob", "AW+{理知}");
+    let (c, d) = dice_at(seed, first + 2);
+    let total = achievement + 2 + (c + d) as i64;
+    assert!(roy[1].ends_with(&format!("合計 {total}")), "{roy:?}");
+    // Two ordinary checks cannot reach 80: the single round runs out.
+    assert!(
+        roy[2].contains("AF判定 失敗（ラウンド制限（1ラウンド）"),
+        "{roy:?}"
+    );
+    // A roll after the check is over adds nothing.
+    assert_eq!(run(&mut t, "alice", "AW+{理知}").len(), 1);
+}
+
+#[test]
+fn aw7_critical_counts_30_thresholds_fire_once_and_success_ends_it() {
+    let first = SETUP.len() as u64 + 3;
+    // Three declaration lines and an allow take seqs first..first+2; ミナ rolls at first+3
+    // (her achievement and a threshold follow), ロイ at first+6. Both critical:
+    // 30 + 30 = 60 ≥ 54 (difficulty 60 lowered by three declarations).
+    let seed = seed_where(&[(first + 3, |s| s == 12), (first + 6, |s| s == 12)]);
+    let mut t = table(seed);
+    run(
+        &mut t,
+        "gm",
+        "/af start 反射 60 2 at=25:警報 at=50:援軍 潜入",
+    );
+    let out = run(&mut t, "alice", "/af declare ミナ 本のクチ 千枚皮");
+    assert!(
+        out[0].contains("《本のクチ》《千枚皮》 ＞ 難易度 -4 ＞ 56"),
+        "{out:?}"
+    );
+    assert!(
+        out[0].contains("成功確率"),
+        "odds before anyone rolled: {out:?}"
+    );
+    let again = refused(&mut t, "alice", "/af declare ミナ 本のクチ");
+    assert!(again.contains("declared once"), "{again}");
+    run(&mut t, "gm", "/af allow ミナ 本のクチ");
+    run(&mut t, "alice", "/af declare ミナ 本のクチ");
+    assert_eq!(state(&t)["af"]["base"], 60);
+    let mina = run(&mut t, "alice", "AW+{反射}");
+    assert!(
+        mina[1].contains("ミナの達成値 30（クリティカル） ＞ 合計 30"),
+        "{mina:?}"
+    );
+    assert!(mina[2].contains("合計が25に到達 ＞ 警報"), "{mina:?}");
+    assert_eq!(mina.len(), 3, "{mina:?}");
+    let roy = run(&mut t, "bob", "AW+{反射}");
+    assert!(roy[1].ends_with("合計 60"), "{roy:?}");
+    assert!(roy[2].contains("合計が50に到達 ＞ 援軍"), "{roy:?}");
+    assert!(
+        roy[3].contains("AF判定 成功（合計 60 ≧ 難易度 54）"),
+        "{roy:?}"
+    );
+    assert!(!roy.concat().contains("警報"), "25 fired once: {roy:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+#[test]
+fn aw7_a_fumble_fails_the_check_unless_the_gm_cancels_it_at_once() {
+    let first = SETUP.len() as u64 + 3;
+    let seed = seed_where(&[(first, |s| s == 2), (first + 2, |s| s == 2)]);
+    for cancel in [false, true] {
+        let mut t = table(seed);
+        run(&mut t, "gm", "/af start 知覚 100 3 探索");
+        let out = run(&mut t, "alice", "AW+{知覚}");
+        assert!(
+            out[1].contains("ミナのファンブル ＞ 直後に打ち消さなければAF判定は失敗"),
+            "{out:?}"
+        );
+        assert!(refused(&mut t, "bob", "/af declare ロイ 鳥躍").contains("fumble is unresolved"));
+        if cancel {
+            let out = run(&mut t, "gm", "/af cancel");
+            assert!(
+                out[0].contains("ファンブルを打ち消し ＞ 達成値 5 ＞ 合計 5"),
+                "{out:?}"
+            );
+            assert_eq!(state(&t)["af"]["status"]["status"], "running");
+        } else {
+            // Anything else of the AF check first: the fumble stands.
+            let out = run(&mut t, "bob", "AW+{知覚}");
+            assert!(
+                out[1].contains("AF判定 失敗（ミナのファンブル）"),
+                "{out:?}"
+            );
+            assert_eq!(state(&t)["af"]["status"]["status"], "failed");
+        }
+    }
+}
+
+#[test]
+fn aw7_presets_spell_rule_solo_and_refusals() {
+    let mut t = table([6; 32]);
+    assert!(refused(&mut t, "alice", "/af preset 1").contains("only the GM"));
+    assert!(refused(&mut t, "gm", "/af start 理知 40 2").contains("50 or more"));
+    assert!(refused(&mut t, "gm", "/af start 幸運2 80 2").contains("not set for ミナ, ロイ"));
+    assert!(refused(&mut t, "gm", "/af preset 4").contains("solo"));
+    assert!(refused(&mut t, "gm", "/af preset 4 ロイ").contains("【体力】 is not set for ロイ"));
+    run(&mut t, "bob", "/char set ロイ 体力 5");
+    run(&mut t, "alice", "/char set ミナ 体力 3");
+    let out = run(&mut t, "gm", "/af preset 4 ロイ");
+    assert!(
+        out[0].contains(
+            "『相手から逃げのびる』 使用能力値【体力】 難易度50 ラウンド制限1 パーティ: ロイ"
+        ),
+        "{out:?}"
+    );
+    assert!(out[0].contains("PC1人で行なう"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/af preset 1").contains("already running"));
+    run(&mut t, "gm", "/af end");
+    // Preset 2: a command spell makes it succeed (and costs one).
+    let out = run(&mut t, "gm", "/af preset 2");
+    assert!(out[0].contains("令呪1つで自動成功"), "{out:?}");
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    let out = run(&mut t, "alice", "/af spell ミナ");
+    assert!(
+        out[0].contains("ミナの令呪: AF判定を成功させる ＞ 残り2"),
+        "{out:?}"
+    );
+    assert!(out[1].contains("AF判定 成功（ミナの令呪）"), "{out:?}");
+    let out = run(&mut t, "gm", "/af preset 1");
+    assert!(out[0].contains("難易度80 ラウンド制限2"), "{out:?}");
+    assert!(
+        refused(&mut t, "alice", "/af spell ミナ")
+            .contains("no \"a command spell makes it succeed\" rule")
+    );
+}
+
+#[test]
+fn aw7_the_odds_shown_are_exact() {
+    // One PC, 【理知】0, difficulty 50 in 1 round: only... nothing reaches 50 with one roll
+    // (a critical counts 30): 0%. Solo checks make the party exactly one PC.
+    let mut t = table([7; 32]);
+    run(&mut t, "alice", "/char set ミナ 体力 0");
+    let out = run(&mut t, "gm", "/af start 体力 50 1 solo=ミナ 逃走");
+    assert!(out[0].ends_with("成功確率 0.00%"), "{out:?}");
+    run(&mut t, "gm", "/af end");
+    // Two rounds: two criticals (1/36 each) are the only way: 1/1296 = 0.077…%.
+    let out = run(&mut t, "gm", "/af start 体力 60 2 solo=ミナ 逃走");
+    assert!(out[0].ends_with("成功確率 0.08%"), "{out:?}");
+}
+
+// ---- AW-3 combat ---------------------------------------------------------------------
+
+#[test]
+fn aw3_initiative_order_with_every_tie_rule() {
+    let mut t = table([8; 32]);
+    // ミナ, ロイ (PCs) and 影 (NPC) all have 行動値 10; ロイ's 反射 4 beats ミナ's 3.
+    run(&mut t, "gm", "/char new 鴉");
+    run(&mut t, "gm", "/char set 鴉 行動値 12");
+    run(&mut t, "gm", "/combat start ミナ ロイ 影 鴉");
+    let order: Vec<String> = (0..4)
+        .map(|_| {
+            let out = run(&mut t, "gm", "/combat next");
+            out.last().expect("turn").clone()
+        })
+        .collect();
+    assert!(
+        order[0].contains("鴉（【行動値】12）のメインプロセス"),
+        "{order:?}"
+    );
+    assert!(
+        order[1].contains("ロイ（【行動値】10、同値のPCは【反射】【知覚】【幸運】の順）"),
+        "{order:?}"
+    );
+    assert!(
+        order[2].contains("ミナ（【行動値】10、同値はPCが先）"),
+        "{order:?}"
+    );
+    assert!(order[3].contains("影（【行動値】10）"), "{order:?}");
+    let out = run(&mut t, "gm", "/combat next");
+    assert!(
+        out.last()
+            .expect("cleanup")
+            .contains("全員が行動済 ＞ クリンナッププロセス"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "gm", "/combat next");
+    assert!(out[0].contains("ラウンド2 セットアッププロセス"), "{out:?}");
+    // The GM reorders tied PCs: ミナ before ロイ from now on.
+    run(&mut t, "gm", "/combat order ミナ ロイ");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "gm", "/combat next");
+    assert!(
+        out.last()
+            .expect("turn")
+            .contains("ミナ（【行動値】10、同値はGMの決定）"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn aw3_minor_then_major_moves_and_engagements() {
+    let mut t = table([9; 32]);
+    run(&mut t, "gm", "/combat start ミナ 影");
+    assert!(refused(&mut t, "alice", "/combat minor move").contains("no one's main process"));
+    run(&mut t, "gm", "/combat next");
+    // ミナ first (PC before NPC at 行動値 10).
+    assert!(refused(&mut t, "bob", "/combat minor move").contains("ミナ belongs to alice"));
+    let out = run(&mut t, "alice", "/combat minor move");
+    assert!(
+        out[0].contains("マイナーアクション: 戦闘移動: 15m まで"),
+        "{out:?}"
+    );
+    assert!(
+        refused(&mut t, "alice", "/combat minor skill 鳥躍")
+            .contains("already taken a minor action")
+    );
+    run(&mut t, "gm", "/combat engage ミナ 影");
+    assert!(refused(&mut t, "alice", "/combat major move").contains("is in an engagement"));
+    assert!(refused(&mut t, "alice", "/combat major escape").contains("is in an engagement"));
+    let out = run(&mut t, "alice", "/combat major disengage");
+    assert!(
+        out[0].contains("離脱: エンゲージを離れて 15m まで移動"),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains("ミナは行動済")), "{out:?}");
+    assert!(
+        out.last()
+            .expect("next")
+            .contains("影（【行動値】10）のメインプロセス"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "gm", "/combat major attack ミナ");
+    assert!(out[0].contains("メジャーアクション: 攻撃: ミナ"), "{out:?}");
+    assert!(
+        out.last()
+            .expect("cleanup")
+            .contains("クリンナッププロセス"),
+        "{out:?}"
+    );
+    let status = run(&mut t, "alice", "/combat status");
+    assert!(
+        status[0].contains("ミナ PC 【行動値】10 行動済 戦闘移動15m 全力移動30m"),
+        "{status:?}"
+    );
+    run(&mut t, "gm", "/combat end");
+    assert!(state(&t)["combat"].is_null());
+}
+
+// ---- AW-4 supply ---------------------------------------------------------------------
+
+#[test]
+fn aw4_missed_meals_cost_hp_and_mp_never_below_1_and_supply_heals() {
+    let mut t = table([10; 32]);
+    assert!(refused(&mut t, "gm", "/supply lack ミナ 6").contains("1 to 5 dice"));
+    assert!(refused(&mut t, "alice", "/supply lack ミナ 2").contains("only the GM"));
+    let seq = t.next_seq();
+    let out = run(&mut t, "gm", "/supply lack ミナ 5");
+    let EventBody::System { rands, .. } = &t.events()[seq as usize - 1].body else {
+        panic!("a system event")
+    };
+    assert_eq!(rands.len(), 10, "5D6 for HP and 5D6 for MP");
+    let hp_loss: u32 = rands[..5].iter().map(|r| r[1]).sum();
+    let mp_loss: u32 = rands[5..].iter().map(|r| r[1]).sum();
+    let hp = (20 - hp_loss as i64).max(1);
+    let mp = (15 - mp_loss as i64).max(1);
+    assert!(
+        out[0].ends_with(&format!(
+            "＞ {hp}、【MP】{mp_loss}[{}] ＞ {mp}",
+            rands[5..]
+                .iter()
+                .map(|r| r[1].to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        )),
+        "{out:?}"
+    );
+    // The GM starves 影 (MP 5) with one shared roll: the floor is 1.
+    let out = run(&mut t, "gm", "/supply lack 影 5 shared");
+    assert!(out[0].contains("（共通）"), "{out:?}");
+    assert_eq!(state(&t)["vitals"]["影"][1], 1, "MP never below 1");
+
+    // Supply: 1–2D6 normally, 3–4D6 in a contract.
+    assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 3").contains("not in a contract"));
+    run(&mut t, "alice", "/supply give ミナ ロイ 2");
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 2").contains("who are in a contract"));
+    run(&mut t, "alice", "/supply give ミナ ロイ 4");
+    let sheet = run(&mut t, "alice", "/char show ミナ");
+    assert!(sheet.concat().contains("現在の【HP】"), "{sheet:?}");
+    let v = &state(&t)["vitals"]["ミナ"];
+    assert!(
+        v[0].as_i64().expect("hp") <= 20 && v[1].as_i64().expect("mp") <= 15,
+        "never above the sheet"
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+#[test]
+fn the_help_lists_every_command_with_an_example_in_japanese() {
+    let mut t = table([11; 32]);
+    let help = run(&mut t, "sam", "/help").concat();
+    for cmd in [
+        "/combat start",
+        "/combat next",
+        "/combat minor",
+        "/combat major",
+        "/supply lack",
+        "/supply give",
+        "/contract ミナ ロイ",
+        "/spell ミナ",
+        "/key give",
+        "/key who",
+        "/af start",
+        "/af preset",
+        "/af declare",
+        "AW+{理知}",
+        "AW+5 VS AW+3",
+        "AW+4>=10",
+    ] {
+        assert!(help.contains(cmd), "/help lacks {cmd}");
+    }
+}
