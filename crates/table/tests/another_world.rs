@@ -279,30 +279,38 @@ fn aw6_keys_are_granted_by_the_gm_and_seen_only_by_their_holder() {
 fn aw7_an_af_check_shows_exact_odds_adds_achievements_and_ends_by_rounds() {
     // seq of the first roll: setup + /af start.
     let first = SETUP.len() as u64 + 3;
-    // ミナ and ロイ roll ordinary results (neither critical nor fumble) in round 1.
+    // Three rolls that are not action checks come first (seqs first..first+2); then ミナ
+    // and ロイ roll ordinary results (neither critical nor fumble) at first+3 and first+5.
     let seed = seed_where(&[
-        (first, |s| (3..=11).contains(&s)),
-        (first + 2, |s| (3..=11).contains(&s)),
+        (first + 3, |s| (3..=11).contains(&s)),
+        (first + 5, |s| (3..=11).contains(&s)),
     ]);
     let mut t = table(seed);
     let out = run(&mut t, "gm", "/af start 理知 80 1 説得");
     assert!(out[0].starts_with(&format!("#{} gm: AF判定開始『説得』 使用能力値【理知】 難易度80 ラウンド制限1 パーティ: ミナ、ロイ", first - 1)), "{out:?}");
     assert!(out[0].contains("成功確率 "), "{out:?}");
     assert_eq!(t.next_seq(), first);
+    // Contests, plain sums and other dice are not the AF check's checks.
+    for other in ["AW+5 VS AW+3", "2D6+4", "1D100"] {
+        assert_eq!(run(&mut t, "alice", other).len(), 1, "{other} counted");
+    }
     let mina = run(&mut t, "alice", "AW+{理知}");
-    let (a, b) = dice_at(seed, first);
+    let (a, b) = dice_at(seed, first + 3);
     let achievement = 4 + (a + b) as i64;
     assert_eq!(
         mina[1],
         format!(
-            "#{} alice: AF判定: ミナの達成値 {achievement} ＞ 合計 {achievement}",
-            first + 1
+            "#{} alice: AF判定: ミナの達成値 {achievement} ＞ 合計 {achievement} / 難易度 80（ラウンド1/1）",
+            first + 4
         )
     );
     let roy = run(&mut t, "bob", "AW+{理知}");
-    let (c, d) = dice_at(seed, first + 2);
+    let (c, d) = dice_at(seed, first + 5);
     let total = achievement + 2 + (c + d) as i64;
-    assert!(roy[1].ends_with(&format!("合計 {total}")), "{roy:?}");
+    assert!(
+        roy[1].ends_with(&format!("合計 {total} / 難易度 80（ラウンド1/1）")),
+        "{roy:?}"
+    );
     // Two ordinary checks cannot reach 80: the single round runs out.
     assert!(
         roy[2].contains("AF判定 失敗（ラウンド制限（1ラウンド）"),
@@ -341,13 +349,13 @@ fn aw7_critical_counts_30_thresholds_fire_once_and_success_ends_it() {
     assert_eq!(state(&t)["af"]["base"], 60);
     let mina = run(&mut t, "alice", "AW+{反射}");
     assert!(
-        mina[1].contains("ミナの達成値 30（クリティカル） ＞ 合計 30"),
+        mina[1].contains("ミナの達成値 30（クリティカル） ＞ 合計 30 / 難易度 54（ラウンド1/2）"),
         "{mina:?}"
     );
     assert!(mina[2].contains("合計が25に到達 ＞ 警報"), "{mina:?}");
     assert_eq!(mina.len(), 3, "{mina:?}");
     let roy = run(&mut t, "bob", "AW+{反射}");
-    assert!(roy[1].ends_with("合計 60"), "{roy:?}");
+    assert!(roy[1].contains("合計 60 / 難易度 54"), "{roy:?}");
     assert!(roy[2].contains("合計が50に到達 ＞ 援軍"), "{roy:?}");
     assert!(
         roy[3].contains("AF判定 成功（合計 60 ≧ 難易度 54）"),

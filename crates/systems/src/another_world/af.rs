@@ -163,6 +163,9 @@ pub enum Event {
         critical: bool,
         /// Total after.
         total: i64,
+        /// The total against the difficulty, and the round, as shown.
+        #[serde(default)]
+        progress: String,
     },
     /// A PC fumbled; the check fails unless the GM cancels now.
     Fumbled {
@@ -567,10 +570,19 @@ fn consequences(table: &dyn TableView, a: &AfCheck) -> Vec<AwEvent> {
 
 /// A PC's check during an AF check adds its achievement (AW-7): the next party PC owned
 /// by the roller that has not rolled this round.
-pub fn after_roll(table: &dyn TableView, state: &State, result: &RollResult) -> Vec<AwEvent> {
+pub fn after_roll(
+    table: &dyn TableView,
+    state: &State,
+    command: &str,
+    result: &RollResult,
+) -> Vec<AwEvent> {
     let Some(a) = state.af.as_ref().filter(|a| a.running()) else {
         return Vec::new();
     };
+    // Only action checks count: not contests, plain sums or other dice.
+    if !super::is_check(command) {
+        return Vec::new();
+    }
     let Detail::Sum { total, .. } = result.detail else {
         return Vec::new();
     };
@@ -604,6 +616,7 @@ pub fn after_roll(table: &dyn TableView, state: &State, result: &RollResult) -> 
         achievement,
         critical: result.critical,
         total: after.total,
+        progress: after.progress(),
     })];
     events.extend(consequences(table, &after));
     events
@@ -746,9 +759,10 @@ pub fn describe(e: &Event) -> String {
             character,
             achievement,
             critical,
-            total,
+            progress,
+            ..
         } => format!(
-            "AF判定: {character}の達成値 {achievement}{} ＞ 合計 {total}",
+            "AF判定: {character}の達成値 {achievement}{} ＞ {progress}",
             if *critical {
                 "（クリティカル）"
             } else {

@@ -72,6 +72,27 @@ impl GameSystem for AnotherWorld {
     }
 }
 
+/// Whether `line` is an AW action check (AW-1) — `AW…` or `2D6` with options or a
+/// target, secret or not — rather than a contest, a plain sum or another command. AF
+/// checks (AW-7) count only these.
+pub fn is_check(line: &str) -> bool {
+    // `AW+5 VS AW+3` is one command, a contest.
+    let joined = AnotherWorld.rewrite_line(line);
+    let (token, _) = first_token(joined.as_deref().unwrap_or(line));
+    let upper = token.to_ascii_uppercase();
+    let command = upper
+        .strip_prefix('S')
+        .filter(|c| NOTATIONS.iter().any(|n| c.starts_with(n)))
+        .unwrap_or(&upper);
+    if command.contains("VS") {
+        return false;
+    }
+    match srs::parse_check(command, NOTATIONS) {
+        Ok(Some((_, plain))) => !(plain && command.starts_with("2D6")),
+        _ => false,
+    }
+}
+
 const HELP: &str = "\
 アナザーワールドSRS 3rd edition: 2D6の行為判定（クリティカル12・ファンブル2）、対決、テーブルのルール
 ■行為判定（AW-1）  AW は 2D6 と同じ
@@ -89,6 +110,31 @@ const HELP: &str = "\
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aw1_checks_are_told_from_other_rolls() {
+        for check in [
+            "AW",
+            "AW+{0}",
+            "aw+3>=10 理知",
+            "SAW+1>=8",
+            "2D6+1>=7",
+            "2D6@11",
+        ] {
+            assert!(is_check(&check.replace("{0}", "2")), "{check}");
+        }
+        for other in [
+            "2D6",
+            "2D6+3",
+            "1D100",
+            "AW+5 VS AW+3",
+            "AW+5VS8",
+            "hello",
+            "",
+        ] {
+            assert!(!is_check(other), "{other}");
+        }
+    }
 
     #[test]
     fn vs_written_with_spaces_becomes_one_command() {

@@ -276,10 +276,10 @@ impl TableRules for AwRules {
         &self,
         table: &dyn TableView,
         state: &State,
-        _command: &str,
+        command: &str,
         result: &RollResult,
     ) -> Vec<Event> {
-        af::after_roll(table, state, result)
+        af::after_roll(table, state, command, result)
     }
 
     fn character_summary(
