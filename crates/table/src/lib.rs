@@ -665,8 +665,21 @@ impl Table {
             EventBody::SceneAdvanced => format!("#{n} {actor}: next scene"),
             EventBody::SessionEnded => format!("#{n} {actor}: session ended"),
             EventBody::Undone { event } => format!("#{n} {actor} undid #{event}"),
-            EventBody::System { data, .. } => {
+            EventBody::System { data, follows, .. } => {
                 let rules = self.rules()?;
+                // What follows a secret roll (an AF check's achievement, say) tells its
+                // result: it is as secret as the roll until the roll is revealed.
+                let after_secret = follows.and_then(|f| match self.event(f) {
+                    Some(Event {
+                        actor: roller,
+                        body: EventBody::Roll(r),
+                        ..
+                    }) if r.secret && !self.state.revealed.contains(&f) => Some(roller),
+                    _ => None,
+                });
+                if after_secret.is_some_and(|roller| roller != viewer) && !sees_all {
+                    return None;
+                }
                 let may_see = sees_all
                     || match rules.audience(data) {
                         Audience::All => true,

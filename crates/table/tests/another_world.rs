@@ -621,3 +621,17 @@ fn the_help_lists_every_command_with_an_example_in_japanese() {
         assert!(help.contains(cmd), "/help lacks {cmd}");
     }
 }
+
+#[test]
+fn aw7_secret_rolls_do_not_count_since_the_total_is_public() {
+    let mut t = table([12; 32]);
+    run(&mut t, "gm", "/af start 理知 80 2 説得");
+    assert_eq!(run(&mut t, "alice", "SAW+{理知}").len(), 1);
+    assert_eq!(state(&t)["af"]["total"], 0);
+    assert!(
+        state(&t)["af"]["rolled"]
+            .as_array()
+            .expect("set")
+            .is_empty()
+    );
+}

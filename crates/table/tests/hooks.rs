@@ -486,6 +486,24 @@ fn rolls_are_followed_by_the_systems_events_and_sheets_show_its_state() {
     );
     // Chat is not a roll: nothing follows it.
     assert_eq!(run(&mut t, "bob", "hello").len(), 1);
+    // What follows a secret roll tells its result: only the roller and the GM see it
+    // until the roll is revealed.
+    let secret_seq = t.next_seq();
+    let out = run(&mut t, "bob", "S2D6+1");
+    assert!(
+        out[1].starts_with(&format!("#{} bob: tally ", secret_seq + 1)),
+        "{out:?}"
+    );
+    let tally = out[1].clone();
+    assert!(seen(&t, "gm").contains(&tally));
+    for other in ["alice", "sam"] {
+        assert!(
+            !seen(&t, other).contains(&tally),
+            "{other} saw a secret roll's tally"
+        );
+    }
+    run(&mut t, "bob", &format!("/reveal {secret_seq}"));
+    assert!(seen(&t, "alice").contains(&tally), "revealed with the roll");
     run(&mut t, "gm", "/token give ミナ 2");
     run(&mut t, "gm", "/note secret plan");
     let (alice, _) = t.exec("alice", "/char show ミナ").expect("show");

@@ -6,7 +6,7 @@
 //!   event once, "a command spell makes it succeed", a solo check.
 //! - Rounds go in action-value order as in combat; each PC's check adds its achievement
 //!   to one running total (here: the next AW check the PC's owner rolls while the AF check
-//!   runs); a critical counts 30. The AF check succeeds as soon as the total reaches the
+//!   runs, not a secret one: the running total is public); a critical counts 30. The AF check succeeds as soon as the total reaches the
 //!   difficulty and fails when the rounds run out.
 //! - A fumble fails the whole AF check at once, unless the GM records a fumble-cancelling
 //!   skill straight away (`/af cancel` before anything else of the AF check happens; the
@@ -579,8 +579,9 @@ pub fn after_roll(
     let Some(a) = state.af.as_ref().filter(|a| a.running()) else {
         return Vec::new();
     };
-    // Only action checks count: not contests, plain sums or other dice.
-    if !super::is_check(command) {
+    // Only action checks count: not contests, plain sums or other dice; and not secret
+    // rolls, since the running total is public.
+    if !super::is_check(command) || result.secret {
         return Vec::new();
     }
     let Detail::Sum { total, .. } = result.detail else {
