@@ -8,6 +8,115 @@
 //! the events it missed and decides the line again, so two processes writing one table
 //! never lose, reorder or duplicate an event.
 
+/// The statements one backend speaks; everything else about storing events is shared.
+struct Dialect {
+    /// `INSERT` a table row: id, system, name.
+    insert_table: &'static str,
+    /// `INSERT` an event row: table id, seq, actor, body.
+    insert_event: &'static str,
+    /// `SELECT seq, actor, body` of a table's events after a seq, in order.
+    load_after: &'static str,
+    /// `SELECT id, system, name, n` (event count) of every table, oldest first.
+    list: &'static str,
+}
+
+/// Implements [`EventStore`] for a backend struct with a `pool`, a `db()` error wrapper
+/// and a `DIALECT`: the code is the same for SQLite and PostgreSQL, only the SQL differs.
+macro_rules! sql_event_store {
+    ($store:ty, $database:ty) => {
+        impl $store {
+            async fn insert(
+                &self,
+                tx: &mut sqlx::Transaction<'static, $database>,
+                id: &str,
+                events: &[Event],
+            ) -> Result<(), StoreError> {
+                for e in events {
+                    let (seq, body) = super::encode(e);
+                    sqlx::query(DIALECT.insert_event)
+                        .bind(id)
+                        .bind(seq)
+                        .bind(&e.actor)
+                        .bind(body)
+                        .execute(&mut **tx)
+                        .await
+                        .map_err(|err| match &err {
+                            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                                StoreError::Conflict
+                            }
+                            sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
+                                StoreError::NoSuchTable(id.to_string())
+                            }
+                            _ => self.db(err),
+                        })?;
+                }
+                Ok(())
+            }
+        }
+
+        impl super::EventStore for $store {
+            async fn create(&self, table: &Table) -> Result<String, StoreError> {
+                let id = super::new_table_id()
+                    .map_err(|e| self.db(sqlx::Error::Protocol(e.to_string())))?;
+                let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+                sqlx::query(DIALECT.insert_table)
+                    .bind(&id)
+                    .bind(table.system().id())
+                    .bind(table.name())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                self.insert(&mut tx, &id, table.events()).await?;
+                tx.commit().await.map_err(|e| self.db(e))?;
+                Ok(id)
+            }
+
+            async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
+                if events.is_empty() {
+                    return Ok(());
+                }
+                let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
+                self.insert(&mut tx, id, events).await?;
+                tx.commit().await.map_err(|e| self.db(e))
+            }
+
+            async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
+                use sqlx::Row;
+                let after = i64::try_from(after).unwrap_or(i64::MAX);
+                let rows = sqlx::query(DIALECT.load_after)
+                    .bind(id)
+                    .bind(after)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                if rows.is_empty() && after == 0 {
+                    return Err(StoreError::NoSuchTable(id.to_string()));
+                }
+                rows.iter()
+                    .map(|row| super::decode(id, row.get("seq"), row.get("actor"), row.get("body")))
+                    .collect()
+            }
+
+            async fn list(&self) -> Result<Vec<super::TableSummary>, StoreError> {
+                use sqlx::Row;
+                let rows = sqlx::query(DIALECT.list)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                Ok(rows
+                    .iter()
+                    .map(|r| super::TableSummary {
+                        id: r.get("id"),
+                        system: r.get("system"),
+                        name: r.get("name"),
+                        events: r.get("n"),
+                    })
+                    .collect())
+            }
+        }
+    };
+}
+
 pub mod postgres;
 pub mod sqlite;
 

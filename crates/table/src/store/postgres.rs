@@ -4,10 +4,10 @@
 //! two servers starting at once migrate once. Commits are durable on return (PostgreSQL's
 //! default `synchronous_commit = on`, which we set explicitly per connection).
 
-use super::{EventStore, StoreError, TableSummary, decode, encode, new_table_id};
+use super::StoreError;
 use crate::{Event, Table};
+use sqlx::Postgres;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::{Postgres, Row, Transaction};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -33,6 +33,16 @@ CREATE TABLE taku_events (
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// PostgreSQL's statements.
+const DIALECT: super::Dialect = super::Dialect {
+    insert_table: "INSERT INTO taku_tables (id, system, name) VALUES ($1, $2, $3)",
+    insert_event: "INSERT INTO taku_events (table_id, seq, actor, body) VALUES ($1, $2, $3, $4)",
+    load_after: "SELECT seq, actor, body FROM taku_events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
+    list: "SELECT t.id, t.system, t.name,
+                  (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
+           FROM taku_tables t ORDER BY t.created_at, t.id",
+};
 
 /// A PostgreSQL database of table logs.
 #[derive(Debug, Clone)]
@@ -136,99 +146,9 @@ impl PgStore {
         }
         tx.commit().await.map_err(|e| self.db(e))
     }
-
-    async fn insert(
-        &self,
-        tx: &mut Transaction<'static, Postgres>,
-        id: &str,
-        events: &[Event],
-    ) -> Result<(), StoreError> {
-        for e in events {
-            let (seq, body) = encode(e);
-            sqlx::query(
-                "INSERT INTO taku_events (table_id, seq, actor, body) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id)
-            .bind(seq)
-            .bind(&e.actor)
-            .bind(body)
-            .execute(&mut **tx)
-            .await
-            .map_err(|err| match &err {
-                sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
-                sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
-                    StoreError::NoSuchTable(id.to_string())
-                }
-                _ => self.db(err),
-            })?;
-        }
-        Ok(())
-    }
 }
 
-impl EventStore for PgStore {
-    async fn create(&self, table: &Table) -> Result<String, StoreError> {
-        let id = new_table_id().map_err(|e| self.db(sqlx::Error::Protocol(e.to_string())))?;
-        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
-        sqlx::query("INSERT INTO taku_tables (id, system, name) VALUES ($1, $2, $3)")
-            .bind(&id)
-            .bind(table.system().id())
-            .bind(table.name())
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.db(e))?;
-        self.insert(&mut tx, &id, table.events()).await?;
-        tx.commit().await.map_err(|e| self.db(e))?;
-        Ok(id)
-    }
-
-    async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
-        if events.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
-        self.insert(&mut tx, id, events).await?;
-        tx.commit().await.map_err(|e| self.db(e))
-    }
-
-    async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
-        let after = i64::try_from(after).unwrap_or(i64::MAX);
-        let rows = sqlx::query(
-            "SELECT seq, actor, body FROM taku_events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
-        )
-        .bind(id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.db(e))?;
-        if rows.is_empty() && after == 0 {
-            return Err(StoreError::NoSuchTable(id.to_string()));
-        }
-        rows.iter()
-            .map(|row| decode(id, row.get("seq"), row.get("actor"), row.get("body")))
-            .collect()
-    }
-
-    async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT t.id, t.system, t.name,
-                    (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
-             FROM taku_tables t ORDER BY t.created_at, t.id",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.db(e))?;
-        Ok(rows
-            .iter()
-            .map(|r| TableSummary {
-                id: r.get("id"),
-                system: r.get("system"),
-                name: r.get("name"),
-                events: r.get("n"),
-            })
-            .collect())
-    }
-}
+sql_event_store!(PgStore, Postgres);
 
 #[cfg(test)]
 mod tests {

@@ -2,12 +2,12 @@
 //! appended event is on disk before `append` returns. The file is marked with our
 //! `application_id`; any other file is refused by name, never written to.
 
-use super::{EventStore, StoreError, TableSummary, decode, encode, new_table_id};
+use super::StoreError;
 use crate::{Event, Table};
+use sqlx::Sqlite;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{Row, Sqlite, Transaction};
 use std::path::Path;
 use std::time::Duration;
 
@@ -33,6 +33,16 @@ CREATE TABLE events (
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// SQLite's statements.
+const DIALECT: super::Dialect = super::Dialect {
+    insert_table: "INSERT INTO tables (id, system, name) VALUES (?, ?, ?)",
+    insert_event: "INSERT INTO events (table_id, seq, actor, body) VALUES (?, ?, ?, ?)",
+    load_after: "SELECT seq, actor, body FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+    list:
+        "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
+           FROM tables t ORDER BY t.created_at, t.id",
+};
 
 /// A SQLite file of table logs.
 #[derive(Debug, Clone)]
@@ -119,93 +129,6 @@ impl SqliteStore {
         }
         tx.commit().await.map_err(|e| self.db(e))
     }
-
-    async fn insert(
-        &self,
-        tx: &mut Transaction<'static, Sqlite>,
-        id: &str,
-        events: &[Event],
-    ) -> Result<(), StoreError> {
-        for e in events {
-            let (seq, body) = encode(e);
-            sqlx::query("INSERT INTO events (table_id, seq, actor, body) VALUES (?, ?, ?, ?)")
-                .bind(id)
-                .bind(seq)
-                .bind(&e.actor)
-                .bind(body)
-                .execute(&mut **tx)
-                .await
-                .map_err(|err| match &err {
-                    sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
-                    sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
-                        StoreError::NoSuchTable(id.to_string())
-                    }
-                    _ => self.db(err),
-                })?;
-        }
-        Ok(())
-    }
 }
 
-impl EventStore for SqliteStore {
-    async fn create(&self, table: &Table) -> Result<String, StoreError> {
-        let id = new_table_id().map_err(|e| self.db(sqlx::Error::Protocol(e.to_string())))?;
-        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
-        sqlx::query("INSERT INTO tables (id, system, name) VALUES (?, ?, ?)")
-            .bind(&id)
-            .bind(table.system().id())
-            .bind(table.name())
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.db(e))?;
-        self.insert(&mut tx, &id, table.events()).await?;
-        tx.commit().await.map_err(|e| self.db(e))?;
-        Ok(id)
-    }
-
-    async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
-        if events.is_empty() {
-            return Ok(());
-        }
-        let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
-        self.insert(&mut tx, id, events).await?;
-        tx.commit().await.map_err(|e| self.db(e))
-    }
-
-    async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
-        let after = i64::try_from(after).unwrap_or(i64::MAX);
-        let rows = sqlx::query(
-            "SELECT seq, actor, body FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
-        )
-        .bind(id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.db(e))?;
-        if rows.is_empty() && after == 0 {
-            return Err(StoreError::NoSuchTable(id.to_string()));
-        }
-        rows.iter()
-            .map(|row| decode(id, row.get("seq"), row.get("actor"), row.get("body")))
-            .collect()
-    }
-
-    async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
-             FROM tables t ORDER BY t.created_at, t.id",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.db(e))?;
-        Ok(rows
-            .iter()
-            .map(|r| TableSummary {
-                id: r.get("id"),
-                system: r.get("system"),
-                name: r.get("name"),
-                events: r.get("n"),
-            })
-            .collect())
-    }
-}
+sql_event_store!(SqliteStore, Sqlite);
