@@ -41,17 +41,18 @@ pub enum TableCommand {
 
 /// What `/help` prints.
 pub const HELP: &str = "\
-Table commands:
-  /join NAME [as gm|player|spectator]  add a member (GM only)
-  /char new NAME                       create a character you own
-  /char set NAME KEY VALUE             set a field of your character (GM: any)
-  /char show NAME                      show a character
-  /scene next                          start the next scene (GM only)
-  /session end                         end the session (GM only)
-  /undo [MEMBER]                       revert your last change (GM: anyone's)
-  /reveal ID                           reveal your secret roll number ID (GM: any)
-  /help                                this list
-Anything else is a dice command of the table's system (S in front makes it secret), or chat.";
+テーブルのコマンド（Table commands）:
+  /join NAME [as gm|player|spectator]  メンバーを加える（GM）            例: /join alice as player
+  /char new NAME                       自分のキャラクターを作る          例: /char new ミナ
+  /char set NAME KEY VALUE             キャラクターの値を設定（GM: 誰のでも） 例: /char set ミナ 理知 4
+  /char show NAME                      キャラクターを見る                例: /char show ミナ
+  /scene next                          次のシーンへ（GM）
+  /session end                         セッション終了（GM）
+  /undo [MEMBER]                       自分の最後の変更を取り消す（GM: 誰のでも） 例: /undo alice
+  /reveal ID                           シークレットダイスを公開（振った人かGM） 例: /reveal 12
+  /help                                この一覧
+それ以外の行はゲームシステムのダイスコマンド（先頭に S でシークレット）か、チャットです。
+判定値にキャラクターの値を使うには {KEY} か {キャラクター.KEY}: 例 2D6+{知覚}>=10";
 
 /// Parses a line starting with `/`. The error says what would be right.
 pub fn parse(line: &str) -> Result<TableCommand, String> {
