@@ -9,6 +9,7 @@
 pub mod another_world;
 pub mod conformance;
 pub mod dicebot;
+pub mod mtg_trpg;
 pub mod registry;
 pub mod sengensyou;
 pub mod srs;
