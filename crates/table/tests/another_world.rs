@@ -635,3 +635,35 @@ fn aw7_secret_rolls_do_not_count_since_the_total_is_public() {
             .is_empty()
     );
 }
+
+#[test]
+fn hostile_values_never_panic_and_refusals_say_why() {
+    let mut t = table([13; 32]);
+    let min = i64::MIN.to_string();
+    let max = i64::MAX.to_string();
+    run(&mut t, "alice", &format!("/char set ミナ HP {min}"));
+    run(&mut t, "alice", &format!("/char set ミナ 理知 {max}"));
+    run(&mut t, "alice", &format!("/char set ミナ 行動値 {max}"));
+    run(&mut t, "gm", "/supply lack ミナ 5");
+    run(&mut t, "gm", "/supply lack ミナ 5 shared");
+    run(&mut t, "gm", "/af start 理知 50 1");
+    // 2D6 + i64::MAX overflows: refused with the reason, the AF check untouched.
+    assert!(refused(&mut t, "alice", "AW+{理知}").contains("arithmetic overflow"));
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    run(&mut t, "alice", "/combat minor move");
+    run(&mut t, "gm", "/af end");
+    for (line, why) in [
+        ("/af start 理知 80 99999999999", "not a number of rounds"),
+        ("/supply lack ミナ -1", "1 to 5 dice"),
+        ("/contract", "usage: /contract"),
+        ("/key", "usage: /key"),
+        ("/combat", "usage: /combat"),
+        ("/spell ミナ", "usage: /spell"),
+        ("/af declare", "usage: /af declare"),
+    ] {
+        let err = refused(&mut t, "gm", line);
+        assert!(err.contains(why), "{line}: {err}");
+    }
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

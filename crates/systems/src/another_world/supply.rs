@@ -99,8 +99,8 @@ pub fn decide(
                         "食事・睡眠の不足 {n}D6{}",
                         if rest.is_empty() { "" } else { "（共通）" }
                     ),
-                    hp: (hp - loss(&hp_dice)).max(FLOOR),
-                    mp: (mp - loss(&mp_dice)).max(FLOOR),
+                    hp: hp.saturating_sub(loss(&hp_dice)).max(FLOOR),
+                    mp: mp.saturating_sub(loss(&mp_dice)).max(FLOOR),
                     hp_dice,
                     mp_dice,
                 })],
@@ -137,8 +137,8 @@ pub fn decide(
                 events.push(AwEvent::Supply(Event::Changed {
                     character: who.to_string(),
                     why: format!("供給 {n}D6{}", if bound { "（契約）" } else { "" }),
-                    hp: (hp + gain).min(max_hp.max(hp)),
-                    mp: (mp + gain).min(max_mp.max(mp)),
+                    hp: hp.saturating_add(gain).min(max_hp.max(hp)),
+                    mp: mp.saturating_add(gain).min(max_mp.max(mp)),
                     hp_dice: d.clone(),
                     mp_dice: d,
                 }));
