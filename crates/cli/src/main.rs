@@ -2,10 +2,13 @@
 //!
 //! Subcommands: `roll` (evaluate commands, one-shot or line by line from stdin), `conform`
 //! (replay BCDice-format vectors), `systems`, `help`, `table` (tables in a database),
-//! `repl` (an interactive table) and `sheet` (read a character sheet). The key design decision: the CLI
+//! `repl` (an interactive table), `sheet` (read a character sheet) and `mtg` (the MTG-based
+//! TRPG's checks, odds and card index). The key design decision: the CLI
 //! only parses flags and prints; every rule lives in the library crates.
 
 mod conform;
+mod mtg;
+mod mtg_cards;
 mod render;
 mod repl;
 mod roll;
@@ -38,6 +41,9 @@ enum Command {
     Repl(repl::ReplArgs),
     /// Read a character sheet, print it with derived values and every rule violation.
     Sheet(sheet::SheetArgs),
+    /// The MTG-based TRPG: a check on a library, exact odds, the card index.
+    #[command(subcommand)]
+    Mtg(mtg::MtgCommand),
     /// Show a game system's help.
     Help {
         /// System id, as listed by `taku systems`.
@@ -53,6 +59,7 @@ fn main() -> ExitCode {
         Command::Table(cmd) => table::run(cmd),
         Command::Repl(args) => repl::run(&args),
         Command::Sheet(args) => sheet::run(&args),
+        Command::Mtg(cmd) => mtg::run(cmd),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());

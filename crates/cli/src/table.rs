@@ -81,7 +81,19 @@ pub fn run(cmd: TableCommand) -> Result<bool> {
 }
 
 pub async fn open(db: &str) -> Result<Tables<Store>> {
+    install_cards()?;
     Ok(Tables::new(Store::open(db).await?))
+}
+
+/// Gives MTG-based tables the card index, when one was built (`taku mtg cards`); the
+/// built-in set otherwise.
+fn install_cards() -> Result<()> {
+    let index = crate::mtg_cards::default_index_path();
+    if index.exists() {
+        // Installed once per process; a second call keeps the first.
+        let _ = taku_systems::mtg_trpg::install_card_db(crate::mtg_cards::load_db(Some(&index))?);
+    }
+    Ok(())
 }
 
 pub fn gm_of(table: &Table) -> String {

@@ -2,11 +2,18 @@
 
 use crate::GameSystem;
 use crate::another_world::AnotherWorld;
+use crate::mtg_trpg::MtgTrpg;
 use crate::{dicebot::DiceBot, sengensyou::Sengensyou, srs::Srs, stellar_knights::StellarKnights};
 
 /// All systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
-static SYSTEMS: [&dyn GameSystem; 5] =
-    [&DiceBot, &AnotherWorld, &StellarKnights, &Srs, &Sengensyou];
+static SYSTEMS: [&dyn GameSystem; 6] = [
+    &DiceBot,
+    &MtgTrpg,
+    &AnotherWorld,
+    &StellarKnights,
+    &Srs,
+    &Sengensyou,
+];
 
 /// All systems, sorted by sort key.
 pub fn systems() -> &'static [&'static dyn GameSystem] {

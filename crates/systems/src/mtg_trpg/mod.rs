@@ -1,4 +1,62 @@
 //! The MTG-based TRPG (rules digest `mtg-trpg.md`, MT-1 to MT-3): checks reveal cards from
-//! the top of a PC's library instead of rolling dice.
+//! the top of a PC's library instead of rolling dice, so the library's order is table
+//! state. [`card`] is the card model (MT-1), [`loaders`] reads the bulk card files
+//! players have, [`builtin`] is the offline minimal set, [`deck`] reads deck lists,
+//! [`check`] is MT-2's procedure, [`odds`] its exact success probability (MT-3), and
+//! [`rules`] the table commands.
 
+pub mod builtin;
 pub mod card;
+pub mod check;
+pub mod deck;
+pub mod loaders;
+pub mod odds;
+pub mod rules;
+
+use crate::GameSystem;
+use card::CardDb;
+use std::sync::OnceLock;
+
+/// The card database tables look names up in, installed once by the host process.
+static CARD_DB: OnceLock<CardDb> = OnceLock::new();
+
+/// Installs the card database (the built-in set plus a loaded index) for tables in this
+/// process; `Err` gives it back if one was installed already.
+pub fn install_card_db(db: CardDb) -> Result<(), CardDb> {
+    CARD_DB.set(db)
+}
+
+/// The installed card database, or the built-in set when none was installed.
+pub fn card_db() -> &'static CardDb {
+    CARD_DB.get_or_init(builtin::builtin)
+}
+
+/// The MTG-based TRPG.
+pub struct MtgTrpg;
+
+impl GameSystem for MtgTrpg {
+    fn id(&self) -> &'static str {
+        "MtgTrpg"
+    }
+    fn name(&self) -> &'static str {
+        "MTGベースのTRPG（ライブラリーで行動判定）"
+    }
+    fn sort_key(&self) -> &'static str {
+        "MTGTRPG"
+    }
+    fn help(&self) -> &'static str {
+        HELP
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::MtgRules)
+    }
+}
+
+const HELP: &str = "\
+MTGベースのTRPG: 行動判定はダイスではなくライブラリーの上のカードで行う（MT-2）
+  テーブルで /deck load でライブラリーを作り、/deck check で判定する（下のコマンド一覧）
+  コマンドラインでは:
+    taku mtg check --library \"Elvish Mystic; Runeclaw Bear\" --color green --difficulty 2
+    taku mtg odds --deck deck.txt --color 緑 --difficulty 2 [--boost] [--table]
+    taku mtg cards --load AtomicCards.json   （カードデータベースの索引を作る）
+  ダイスボットの共通コマンドも使えます。";

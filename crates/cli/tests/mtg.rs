@@ -1,0 +1,277 @@
+//! `taku mtg` end to end: a check on an explicit library (MT-2), exact odds (MT-3), and a
+//! card index built from a bulk file (MT-1).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn taku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(args)
+        .env_remove("TAKU_CARDS")
+        .env("XDG_DATA_HOME", scratch("no-index"))
+        .output()
+        .expect("taku runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taku-mtg-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn mt2_the_seeds_example_from_the_command_line() {
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Runeclaw Bear",
+        "--color",
+        "green",
+        "--difficulty",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("緑判定（難易度2） ＞ 1枚目 《エルフの神秘家》(Elvish Mystic) マナ総量1 ＞ 目標値3 ／ 2枚目 《ルーン爪の熊》(Runeclaw Bear) マナ総量2 ＋ 色の修正+5（緑: 同じ色） ＞ 達成値7 ＞ 成功\nライブラリー（上から）: "), "{out}");
+
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "エルフの神秘家; ルーン爪の熊; Forest",
+        "--color",
+        "緑",
+        "--difficulty",
+        "2",
+        "--json",
+        "--seed",
+        "1",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(
+        (v["target"].as_i64(), v["achievement"].as_i64()),
+        (Some(3), Some(7))
+    );
+    assert_eq!(
+        (v["success"].as_bool(), v["failure"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(
+        v["library"][0], "Forest",
+        "the revealed two went to the bottom"
+    );
+    assert_eq!(v["library"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn mt2_the_seeds_boost_example_from_the_command_line() {
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Scaled Wurm; Elvish Mystic; Forest; Mountain; Runeclaw Bear; 変異エルドラージ; Scaled Wurm; Llanowar Elves",
+        "--color",
+        "green",
+        "--difficulty",
+        "2",
+        "--boost",
+        "--json",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["boost"]["plus"], 3);
+    assert_eq!(v["achievement"], 9);
+    assert_eq!(v["exiled"].as_array().map(Vec::len), Some(6));
+    assert_eq!(v["library"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn bad_input_names_the_problem() {
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Runeclaw Baer; Black Lotus",
+        "--color",
+        "green",
+        "--difficulty",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("'Runeclaw Baer' (did you mean Runeclaw Bear?)")
+            && err.contains("'Black Lotus'"),
+        "{err}"
+    );
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Forest",
+        "--color",
+        "purple",
+        "--difficulty",
+        "2",
+    ]);
+    assert!(
+        stderr(&o).contains("unknown colour 'purple'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic",
+        "--color",
+        "green",
+        "--difficulty",
+        "2",
+    ]);
+    assert!(stderr(&o).contains("a check needs 2"), "{}", stderr(&o));
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Forest",
+        "--color",
+        "green",
+        "--difficulty",
+        "two",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "clap refuses a difficulty that is not a number"
+    );
+}
+
+#[test]
+fn mt3_exact_odds_and_the_whole_table() {
+    let dir = scratch("odds");
+    let deck = dir.join("forests.txt");
+    std::fs::write(&deck, "Deck\n20 Forest\nSideboard\n2 Island\n").expect("deck");
+    let deck = deck.to_str().expect("path");
+    let o = taku(&[
+        "mtg",
+        "odds",
+        "--deck",
+        deck,
+        "--color",
+        "緑",
+        "--difficulty",
+        "0",
+    ]);
+    assert_eq!(
+        stdout(&o),
+        "緑判定（難易度0）: 成功確率 100.00% = 1\n",
+        "{}",
+        stderr(&o)
+    );
+    let o = taku(&[
+        "mtg",
+        "odds",
+        "--deck",
+        deck,
+        "--color",
+        "green",
+        "--difficulty",
+        "6",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["success"], "0");
+    let o = taku(&["mtg", "odds", "--deck", deck, "--table"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 7, "a header and six kinds: {out}");
+    assert!(
+        out.lines().nth(5).is_some_and(|l| l.starts_with("緑判定")),
+        "{out}"
+    );
+    let o = taku(&["mtg", "odds", "--deck", deck]);
+    assert!(
+        stderr(&o).contains("--color and --difficulty, or --table"),
+        "{}",
+        stderr(&o)
+    );
+    let o = taku(&["mtg", "odds", "--deck", "/nonexistent/deck.txt", "--table"]);
+    assert!(
+        stderr(&o).contains("cannot read deck list /nonexistent/deck.txt"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn mt1_a_bulk_file_becomes_an_index_the_checks_use() {
+    let dir = scratch("cards");
+    let bulk = dir.join("atomic.json");
+    std::fs::write(
+        &bulk,
+        r#"{"meta": {"version": "5"}, "data": {
+            "Grizzly Bears": [{"name": "Grizzly Bears", "manaValue": 2.0, "colors": ["G"],
+                "type": "Creature — Bear", "types": ["Creature"], "subtypes": ["Bear"],
+                "foreignData": [{"language": "Japanese", "name": "灰色熊"}]}],
+            "Counterspell": [{"name": "Counterspell", "manaValue": 2.0, "colors": ["U"],
+                "type": "Instant", "types": ["Instant"], "subtypes": []}]
+        }}"#,
+    )
+    .expect("bulk file");
+    let index = dir.join("cards.idx");
+    let o = taku(&[
+        "mtg",
+        "cards",
+        "--load",
+        bulk.to_str().expect("path"),
+        "--index",
+        index.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("2 cards indexed in "),
+        "{}",
+        stdout(&o)
+    );
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "灰色熊; Counterspell",
+        "--color",
+        "blue",
+        "--difficulty",
+        "0",
+        "--index",
+        index.to_str().expect("path"),
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("青判定（難易度0） ＞ 1枚目 《灰色熊》(Grizzly Bears) マナ総量2 ＞ 目標値2 ／ 2枚目 《Counterspell》 マナ総量2 ＋ 色の修正+5（青: 同じ色） ＞ 達成値7 ＞ 成功"), "{}", stdout(&o));
+
+    std::fs::write(dir.join("bad.json"), "this is not JSON").expect("bad file");
+    let o = taku(&[
+        "mtg",
+        "cards",
+        "--load",
+        dir.join("bad.json").to_str().expect("path"),
+        "--index",
+        index.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
+}

@@ -1,0 +1,579 @@
+//! The MTG-based TRPG at a table: each PC's library is state, and checks (MT-2) move its
+//! cards. Commands:
+//!
+//! - `/deck load PC LIST` (the list's lines separated by `;`), shuffled at once;
+//! - `/deck shuffle PC`, `/deck known PC N` (the player knows the top N cards);
+//! - `/deck show PC`: count, known top cards, exiled cards and where each returns;
+//! - `/deck check PC COLOUR DIFFICULTY [boost] [force] [PURPOSE…]`: MT-2 steps 1–7. When
+//!   the check would fail and a boost is allowed, it stays open for the player to decide
+//!   (`/deck boost PC` or `/deck done PC`), since a boost is declared after target and
+//!   achievement are known; `boost` declares it in advance (used only if needed);
+//! - `/turn end [PC]`: boost-exiled cards go to the bottom in random order, and the
+//!   turn's boost and checks are forgotten.
+//!
+//! MT-3: the same check (kind, difficulty, purpose) twice in one turn is refused, and so is
+//! a check whose outcome the player can already know: the exact success probability from
+//! the library's contents and the known top cards is 0 or 1 (the GM may `force` it).
+
+use super::card::{Card, CardDb};
+use super::check::{self, BOOST_CARDS, Outcome, Revealed};
+use super::odds::{CheckKind, check_odds};
+use super::{card_db, deck};
+use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use taku_dice::Roller;
+
+/// One PC's library and what this turn did to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Library {
+    /// Cards, top first.
+    pub cards: Vec<Card>,
+    /// How many top cards the player knows.
+    pub known: usize,
+    /// Cards a boost exiled until end of turn.
+    pub exiled: Vec<Card>,
+    /// The boost was used this turn.
+    pub boosted: bool,
+    /// Checks made this turn: (kind, difficulty, purpose).
+    pub checks: Vec<(CheckKind, i64, String)>,
+    /// A check waiting for the player's boost decision.
+    pub open: Option<Open>,
+}
+
+/// A check revealed and waiting for a boost decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Open {
+    /// Kind.
+    pub kind: CheckKind,
+    /// Difficulty.
+    pub difficulty: i64,
+    /// Purpose.
+    pub purpose: String,
+    /// Steps 1–4.
+    pub revealed: Revealed,
+}
+
+/// Libraries by PC.
+pub type State = BTreeMap<String, Library>;
+
+/// What happened to a library.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A deck became the PC's library, shuffled.
+    Loaded {
+        /// PC.
+        character: String,
+        /// The library, top first.
+        cards: Vec<Card>,
+        /// Sideboard cards left out.
+        sideboard: usize,
+    },
+    /// The library was shuffled.
+    Shuffled {
+        /// PC.
+        character: String,
+        /// The new order, top first.
+        cards: Vec<Card>,
+    },
+    /// The player knows the top `n` cards.
+    Known {
+        /// PC.
+        character: String,
+        /// How many.
+        n: usize,
+    },
+    /// Target and achievement are known; the player may boost.
+    Opened {
+        /// PC.
+        character: String,
+        /// The open check.
+        open: Open,
+    },
+    /// A check was made (MT-2 steps 1–7).
+    Checked {
+        /// PC.
+        character: String,
+        /// Purpose, if given.
+        purpose: String,
+        /// Everything that happened.
+        outcome: Box<Outcome>,
+    },
+    /// End of turn: boost-exiled cards went to the bottom in this order.
+    TurnEnded {
+        /// PC.
+        character: String,
+        /// The cards, upper first.
+        returned: Vec<Card>,
+    },
+}
+
+/// The MTG-based TRPG's table rules.
+pub struct MtgRules;
+
+const COMMANDS: &[CommandHelp] = &[
+    CommandHelp {
+        usage: "/deck load ミナ 20 Forest; 4 Llanowar Elves; 4 Elvish Mystic; …",
+        help: "デッキリストをライブラリーにする（; で行を区切る。サイドボードは入らない）。すぐシャッフル",
+    },
+    CommandHelp {
+        usage: "/deck shuffle ミナ | /deck known ミナ 2 | /deck show ミナ",
+        help: "シャッフル・上から2枚を知っている・枚数と既知のカードと追放中のカード",
+    },
+    CommandHelp {
+        usage: "/deck check ミナ 緑 2 [boost] [force] [扉をこじ開ける]",
+        help: "行動判定（MT-2）: 白/青/黒/赤/緑/無色、難易度。失敗しそうならブーストを決めるまで待つ",
+    },
+    CommandHelp {
+        usage: "/deck boost ミナ | /deck done ミナ",
+        help: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
+    },
+    CommandHelp {
+        usage: "/turn end [ミナ]",
+        help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
+    },
+];
+
+fn gm_or_owner(table: &dyn TableView, pc: &str) -> Result<(), String> {
+    match table.character(pc) {
+        None => Err(format!(
+            "no character named '{pc}'; create it with /char new {pc}"
+        )),
+        Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
+        Some((owner, _)) => Err(format!(
+            "{pc} belongs to {owner}; only they or the GM handle its library"
+        )),
+    }
+}
+
+fn library<'a>(state: &'a State, pc: &str) -> Result<&'a Library, String> {
+    state
+        .get(pc)
+        .filter(|l| !l.cards.is_empty() || !l.exiled.is_empty())
+        .ok_or_else(|| format!("{pc} has no library; load one with /deck load {pc} LIST"))
+}
+
+fn one(e: Event) -> Result<Decision<Event>, String> {
+    Ok(Decision {
+        events: vec![e],
+        reply: None,
+    })
+}
+
+/// Fisher–Yates with the table's dice.
+fn shuffled(cards: &[Card], dice: &mut Roller<'_>) -> Result<Vec<Card>, String> {
+    let mut out = cards.to_vec();
+    for i in (1..out.len()).rev() {
+        let j = dice.roll_index(i + 1).map_err(|e| e.to_string())?;
+        out.swap(i, j);
+    }
+    Ok(out)
+}
+
+fn db() -> &'static CardDb {
+    card_db()
+}
+
+impl TableRules for MtgRules {
+    type State = State;
+    type Event = Event;
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        words: &[&str],
+        dice: &mut Roller<'_>,
+    ) -> Option<Result<Decision<Event>, String>> {
+        Some(match words {
+            ["deck", "load", pc, list @ ..] if !list.is_empty() => (|| {
+                gm_or_owner(table, pc)?;
+                if state.get(*pc).is_some_and(|l| l.open.is_some()) {
+                    return Err(format!(
+                        "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
+                    ));
+                }
+                let deck = deck::parse(&list.join(" "), db()).map_err(|e| e.to_string())?;
+                one(Event::Loaded {
+                    character: pc.to_string(),
+                    cards: shuffled(&deck.main, dice)?,
+                    sideboard: deck.sideboard,
+                })
+            })(),
+            ["deck", "shuffle", pc] => (|| {
+                gm_or_owner(table, pc)?;
+                let l = library(state, pc)?;
+                if l.open.is_some() {
+                    return Err(format!("{pc} has an open check; finish it first"));
+                }
+                one(Event::Shuffled {
+                    character: pc.to_string(),
+                    cards: shuffled(&l.cards, dice)?,
+                })
+            })(),
+            ["deck", "known", pc, n] => (|| {
+                gm_or_owner(table, pc)?;
+                let l = library(state, pc)?;
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!("'{n}' is not a number of cards"))?;
+                if n > l.cards.len() {
+                    return Err(format!("{pc}'s library has only {} cards", l.cards.len()));
+                }
+                one(Event::Known {
+                    character: pc.to_string(),
+                    n,
+                })
+            })(),
+            ["deck", "show", pc] => (|| {
+                gm_or_owner(table, pc)?;
+                Ok(Decision {
+                    events: Vec::new(),
+                    reply: Some(show(pc, library(state, pc)?)),
+                })
+            })(),
+            ["deck", "check", pc, kind, difficulty, rest @ ..] => {
+                check_command(table, state, pc, kind, difficulty, rest, dice)
+            }
+            ["deck", "boost" | "done", pc] => (|| {
+                gm_or_owner(table, pc)?;
+                let l = library(state, pc)?;
+                let Some(open) = &l.open else {
+                    return Err(format!("{pc} has no open check"));
+                };
+                let boost = words[1] == "boost";
+                if boost && l.boosted {
+                    return Err(format!(
+                        "{pc} already boosted this turn; a boost is once per turn (MT-2)"
+                    ));
+                }
+                if boost && !check::boost_allowed(&l.cards, open.revealed.known) {
+                    return Err(format!(
+                        "a boost needs {BOOST_CARDS} cards in the library; {pc} has fewer (MT-2)"
+                    ));
+                }
+                let outcome = check::finish(
+                    &l.cards,
+                    &open.revealed,
+                    open.kind,
+                    open.difficulty,
+                    boost,
+                    dice,
+                )
+                .map_err(|e| e.to_string())?;
+                one(Event::Checked {
+                    character: pc.to_string(),
+                    purpose: open.purpose.clone(),
+                    outcome: Box::new(outcome),
+                })
+            })(),
+            ["turn", "end", rest @ ..] if rest.len() <= 1 => (|| {
+                let pcs: Vec<&String> = match rest {
+                    [pc] => {
+                        gm_or_owner(table, pc)?;
+                        state.keys().filter(|k| k.as_str() == *pc).collect()
+                    }
+                    _ => state.keys().collect(),
+                };
+                let mut events = Vec::new();
+                for pc in pcs {
+                    let l = &state[pc];
+                    if l.open.is_some() {
+                        return Err(format!(
+                            "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
+                        ));
+                    }
+                    events.push(Event::TurnEnded {
+                        character: pc.clone(),
+                        returned: shuffled(&l.exiled, dice)?,
+                    });
+                }
+                Ok(Decision {
+                    events,
+                    reply: None,
+                })
+            })(),
+            ["deck", ..] => Err(
+                "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them".into(),
+            ),
+            _ => return None,
+        })
+    }
+
+    fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
+        match event {
+            Event::Loaded {
+                character, cards, ..
+            } => {
+                state.insert(
+                    character.clone(),
+                    Library {
+                        cards: cards.clone(),
+                        ..Library::default()
+                    },
+                );
+            }
+            Event::Shuffled { character, cards } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards = cards.clone();
+                    l.known = 0;
+                }
+            }
+            Event::Known { character, n } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.known = (*n).min(l.cards.len());
+                }
+            }
+            Event::Opened { character, open } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.open = Some(open.clone());
+                }
+            }
+            Event::Checked {
+                character,
+                purpose,
+                outcome,
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards = outcome.library.clone();
+                    l.known = outcome.known.len();
+                    if let Some(b) = &outcome.boost {
+                        l.exiled.extend(b.cards.iter().cloned());
+                        l.boosted = true;
+                    }
+                    l.checks
+                        .push((outcome.kind, outcome.difficulty, purpose.clone()));
+                    l.open = None;
+                }
+            }
+            Event::TurnEnded {
+                character,
+                returned,
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards.extend(returned.iter().cloned());
+                    l.exiled.clear();
+                    l.boosted = false;
+                    l.checks.clear();
+                }
+            }
+        }
+    }
+
+    fn describe(&self, event: &Event) -> String {
+        match event {
+            Event::Loaded {
+                character,
+                cards,
+                sideboard,
+            } => format!(
+                "{character}のライブラリー: {}枚をシャッフル（サイドボード{sideboard}枚は入れない）",
+                cards.len()
+            ),
+            Event::Shuffled { character, cards } => {
+                format!("{character}のライブラリー{}枚をシャッフル", cards.len())
+            }
+            Event::Known { character, n } => {
+                format!("{character}はライブラリーの上{n}枚を知っている")
+            }
+            Event::Opened { character, open } => format!(
+                "{character}の{}（難易度{}）: 目標値{} ／ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
+                check::kind_name(open.kind),
+                open.difficulty,
+                open.revealed.target,
+                open.revealed.achievement
+            ),
+            Event::Checked {
+                character,
+                purpose,
+                outcome,
+            } => format!(
+                "{character}の{}{}",
+                if purpose.is_empty() {
+                    String::new()
+                } else {
+                    format!("「{purpose}」")
+                },
+                check::describe(outcome)
+            ),
+            Event::TurnEnded {
+                character,
+                returned,
+            } => {
+                if returned.is_empty() {
+                    format!("{character}のターン終了")
+                } else {
+                    format!(
+                        "{character}のターン終了: ブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
+                        returned.len()
+                    )
+                }
+            }
+        }
+    }
+
+    fn character_summary(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        name: &str,
+        _viewer_is_gm: bool,
+    ) -> Option<String> {
+        state.get(name).map(|l| {
+            format!(
+                "  ライブラリー {}枚（既知{}枚、ブーストで追放中{}枚）",
+                l.cards.len(),
+                l.known,
+                l.exiled.len()
+            )
+        })
+    }
+}
+
+/// `/deck check PC KIND DIFFICULTY [boost] [force] [PURPOSE…]`.
+fn check_command(
+    table: &dyn TableView,
+    state: &State,
+    pc: &str,
+    kind: &str,
+    difficulty: &str,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Decision<Event>, String> {
+    gm_or_owner(table, pc)?;
+    let l = library(state, pc)?;
+    if l.open.is_some() {
+        return Err(format!(
+            "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
+        ));
+    }
+    let kind = CheckKind::parse(kind).ok_or_else(|| {
+        format!("unknown check kind '{kind}'; use white/blue/black/red/green/colourless or 白/青/黒/赤/緑/無色")
+    })?;
+    let difficulty: i64 = difficulty.parse().map_err(|_| {
+        format!("'{difficulty}' is not a difficulty (a whole number, usually 0 to 8)")
+    })?;
+    let boost_word = rest.contains(&"boost");
+    let force = rest.contains(&"force");
+    if force && !table.actor_is_gm() {
+        return Err("only the GM can force a check whose outcome is certain (MT-3)".into());
+    }
+    let purpose = rest
+        .iter()
+        .filter(|w| !matches!(**w, "boost" | "force"))
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if l.checks
+        .iter()
+        .any(|(k, d, p)| *k == kind && *d == difficulty && *p == purpose)
+    {
+        return Err(format!(
+            "{pc} already made this check this turn ({} 難易度{difficulty}{}); the same check twice in one turn is not allowed (MT-3)",
+            check::kind_name(kind),
+            if purpose.is_empty() {
+                String::new()
+            } else {
+                format!("「{purpose}」")
+            }
+        ));
+    }
+    let known = l.known.min(l.cards.len());
+    if l.cards.len() - known < 2 {
+        return Err(check::CheckError::TooFewCards {
+            left: l.cards.len() - known,
+        }
+        .to_string());
+    }
+    // MT-3: a check whose result the player can already know is not made.
+    let boost_left = !l.boosted;
+    if !force {
+        let odds = check_odds(&l.cards[known..], kind, difficulty, boost_left)
+            .map_err(|e| e.to_string())?;
+        if odds.success == num_rational::BigRational::from_integer(0.into())
+            || odds.success == num_rational::BigRational::from_integer(1.into())
+        {
+            let certain = if odds.success == num_rational::BigRational::from_integer(1.into()) {
+                "succeed"
+            } else {
+                "fail"
+            };
+            return Err(format!(
+                "the outcome is certain: given the library's cards, this check would always {certain}, so it is not made (MT-3); the GM may add 'force'"
+            ));
+        }
+    }
+    let revealed =
+        check::reveal(&l.cards, known, kind, difficulty, dice).map_err(|e| e.to_string())?;
+    let (target, achievement) = revealed.values();
+    let can_boost = boost_left && check::boost_allowed(&l.cards, known);
+    if achievement < target && can_boost && !boost_word {
+        return one(Event::Opened {
+            character: pc.to_string(),
+            open: Open {
+                kind,
+                difficulty,
+                purpose,
+                revealed,
+            },
+        });
+    }
+    let boost = achievement < target && can_boost && boost_word;
+    let outcome = check::finish(&l.cards, &revealed, kind, difficulty, boost, dice)
+        .map_err(|e| e.to_string())?;
+    one(Event::Checked {
+        character: pc.to_string(),
+        purpose,
+        outcome: Box::new(outcome),
+    })
+}
+
+fn show(pc: &str, l: &Library) -> String {
+    let mut lines = vec![format!("{pc}のライブラリー: {}枚", l.cards.len())];
+    if l.known > 0 {
+        lines.push(format!(
+            "  既知の上{}枚（上から）: {}",
+            l.known,
+            check::names(&l.cards[..l.known.min(l.cards.len())])
+        ));
+    }
+    if !l.exiled.is_empty() {
+        lines.push(format!(
+            "  ブーストで追放中（ターン終了時に無作為の順番でライブラリーの一番下へ）: {}",
+            check::names(&l.exiled)
+        ));
+    }
+    if let Some(open) = &l.open {
+        lines.push(format!(
+            "  判定中: {}（難易度{}） 目標値{} 達成値{}",
+            check::kind_name(open.kind),
+            open.difficulty,
+            open.revealed.target,
+            open.revealed.achievement
+        ));
+    }
+    lines.push(format!(
+        "  このターン: ブースト{}、判定{}回",
+        if l.boosted { "使用済" } else { "未使用" },
+        l.checks.len()
+    ));
+    // The contents (the player knows the deck list), not the order.
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &l.cards {
+        *counts.entry(c.name.as_str()).or_default() += 1;
+    }
+    lines.push(format!(
+        "  内容: {}",
+        counts
+            .iter()
+            .map(|(n, c)| format!("{c} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    lines.join("\n")
+}
