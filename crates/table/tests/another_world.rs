@@ -4,7 +4,10 @@
 //! test that needs particular dice searches for a seed that gives them at that line.
 
 use taku_dice::{ChaChaSource, DiceSource};
-use taku_table::{Event, EventBody, Table, secret};
+mod support;
+
+use support::{refused, run};
+use taku_table::{EventBody, Table, secret};
 
 /// The lines every table here starts with: GM `gm`, players alice and bob; alice's PC
 /// ミナ, bob's PC ロイ, and the GM's NPC 影, with the values the rules read.
@@ -68,30 +71,6 @@ fn seed_where(wants: &[Want]) -> [u8; 32] {
             })
         })
         .expect("some seed")
-}
-
-/// Runs `line` as `who`; panics if refused; returns what `who` sees of it.
-fn run(t: &mut Table, who: &str, line: &str) -> Vec<String> {
-    let (reply, events) = t
-        .exec(who, line)
-        .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
-    let events: Vec<Event> = events.to_vec();
-    let mut out: Vec<String> = events.iter().filter_map(|e| t.view(e, who)).collect();
-    out.extend(reply);
-    out
-}
-
-/// Runs `line` expecting a refusal; checks the table did not change.
-fn refused(t: &mut Table, who: &str, line: &str) -> String {
-    let before = t.events().len();
-    let state = t.system_state().map(|s| s.to_json());
-    let err = t
-        .exec(who, line)
-        .expect_err(&format!("{line} should be refused"))
-        .to_string();
-    assert_eq!(t.events().len(), before, "a refused line appended events");
-    assert_eq!(t.system_state().map(|s| s.to_json()), state);
-    err
 }
 
 fn state(t: &Table) -> serde_json::Value {

@@ -1,7 +1,10 @@
 //! The MTG-based TRPG at a table: libraries as state, MT-2 checks through `/deck`, the
 //! boost and the end of turn, and MT-3's refusals, through the path a user takes.
 
-use taku_table::{Event, Table};
+mod support;
+
+use support::{refused, run};
+use taku_table::Table;
 
 fn table() -> Table {
     let mut t = Table::create("MtgTrpg", "mtg", "gm", [4; 32]).expect("table");
@@ -14,28 +17,6 @@ fn table() -> Table {
         t.exec(who, line).unwrap_or_else(|e| panic!("{line}: {e}"));
     }
     t
-}
-
-fn run(t: &mut Table, who: &str, line: &str) -> Vec<String> {
-    let (reply, events) = t
-        .exec(who, line)
-        .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
-    let events: Vec<Event> = events.to_vec();
-    let mut out: Vec<String> = events.iter().filter_map(|e| t.view(e, who)).collect();
-    out.extend(reply);
-    out
-}
-
-fn refused(t: &mut Table, who: &str, line: &str) -> String {
-    let before = t.events().len();
-    let state = t.system_state().map(|s| s.to_json());
-    let err = t
-        .exec(who, line)
-        .expect_err(&format!("{line} should be refused"))
-        .to_string();
-    assert_eq!(t.events().len(), before, "a refused line appended events");
-    assert_eq!(t.system_state().map(|s| s.to_json()), state);
-    err
 }
 
 fn library(t: &Table, pc: &str) -> serde_json::Value {

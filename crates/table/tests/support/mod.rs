@@ -1,0 +1,29 @@
+//! What the table tests share: run a line as a member and read what they see, or expect a
+//! refusal and check it changed nothing.
+
+use taku_table::{Event, Table};
+
+/// Runs `line` as `who`; panics if refused; returns what `who` sees of the new events,
+/// then the private reply.
+pub fn run(t: &mut Table, who: &str, line: &str) -> Vec<String> {
+    let (reply, events) = t
+        .exec(who, line)
+        .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
+    let events: Vec<Event> = events.to_vec();
+    let mut out: Vec<String> = events.iter().filter_map(|e| t.view(e, who)).collect();
+    out.extend(reply);
+    out
+}
+
+/// Runs `line` expecting a refusal; checks neither the log nor the system's state changed.
+pub fn refused(t: &mut Table, who: &str, line: &str) -> String {
+    let before = t.events().len();
+    let state = t.system_state().map(|s| s.to_json());
+    let err = t
+        .exec(who, line)
+        .expect_err(&format!("{line} should be refused"))
+        .to_string();
+    assert_eq!(t.events().len(), before, "a refused line appended events");
+    assert_eq!(t.system_state().map(|s| s.to_json()), state);
+    err
+}
