@@ -12,6 +12,7 @@ mod mtg_cards;
 mod render;
 mod repl;
 mod roll;
+mod serve;
 mod sheet;
 mod table;
 
@@ -41,6 +42,8 @@ enum Command {
     Repl(repl::ReplArgs),
     /// Read a character sheet, print it with derived values and every rule violation.
     Sheet(sheet::SheetArgs),
+    /// Serve bcdice-api v2 over HTTP.
+    Serve(serve::ServeArgs),
     /// The MTG-based TRPG: a check on a library, exact odds, the card index.
     #[command(subcommand)]
     Mtg(mtg::MtgCommand),
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Repl(args) => repl::run(&args),
         Command::Sheet(args) => sheet::run(&args),
         Command::Mtg(cmd) => mtg::run(cmd),
+        Command::Serve(args) => serve::run(&args),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());

@@ -6,22 +6,7 @@ use taku_systems::{GameSystem, help_summary};
 
 /// A result as one JSON object, with bcdice-api's field names.
 pub fn json(r: &RollResult) -> String {
-    let rands: Vec<_> = r
-        .rands
-        .iter()
-        .map(|d| json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
-        .collect();
-    json!({
-        "ok": true,
-        "text": r.text,
-        "secret": r.secret,
-        "success": r.success,
-        "failure": r.failure,
-        "critical": r.critical,
-        "fumble": r.fumble,
-        "rands": rands,
-    })
-    .to_string()
+    taku_systems::bcdice_json(r).to_string()
 }
 
 /// An error as one JSON object.

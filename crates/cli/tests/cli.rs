@@ -523,3 +523,43 @@ fn help_for_another_world_lists_every_command_in_japanese() {
         assert!(help.contains(example), "taku help lacks {example}");
     }
 }
+
+#[test]
+fn taku_serve_answers_bcdice_api_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("taku serve runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the address line");
+    let addr = line
+        .trim()
+        .strip_prefix("taku serving bcdice-api v2 on http://")
+        .unwrap_or_else(|| panic!("unexpected banner {line:?}"))
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).expect("connect");
+    stream
+        .write_all(b"GET /v2/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .expect("request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("response");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        response.ends_with(r#"{"api":"3.0.0","bcdice":"3.16.1"}"#),
+        "{response}"
+    );
+    // Graceful stop on SIGTERM.
+    let pid = child.id().to_string();
+    Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    let out = child.wait_with_output().expect("exits");
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("taku: stopped"));
+}

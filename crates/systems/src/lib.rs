@@ -111,6 +111,26 @@ pub fn full_help(system: &dyn GameSystem) -> String {
     help
 }
 
+/// A result as bcdice-api's JSON object (§7.5): `ok`, `text`, the five flags and every
+/// draw as `rands`, in that order.
+pub fn bcdice_json(r: &taku_dice::RollResult) -> serde_json::Value {
+    let rands: Vec<_> = r
+        .rands
+        .iter()
+        .map(|d| serde_json::json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
+        .collect();
+    serde_json::json!({
+        "ok": true,
+        "text": r.text,
+        "secret": r.secret,
+        "success": r.success,
+        "failure": r.failure,
+        "critical": r.critical,
+        "fumble": r.fumble,
+        "rands": rands,
+    })
+}
+
 /// The first line of a system's help.
 pub fn help_summary(system: &dyn GameSystem) -> &'static str {
     system.help().lines().next().unwrap_or_default()

@@ -1,0 +1,235 @@
+//! bcdice-api v2 as spec §7 describes it, request by request (with 400 and a reason where
+//! the reference answers 500).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+async fn call(request: Request<Body>) -> (StatusCode, Option<String>, Option<String>, String) {
+    let response = taku_server::router()
+        .oneshot(request)
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let (cors, ctype) = (
+        header(header::ACCESS_CONTROL_ALLOW_ORIGIN),
+        header(header::CONTENT_TYPE),
+    );
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (
+        status,
+        cors,
+        ctype,
+        String::from_utf8(body.to_vec()).expect("utf-8"),
+    )
+}
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    let (status, cors, ctype, body) =
+        call(Request::get(uri).body(Body::empty()).expect("request")).await;
+    assert_eq!(cors.as_deref(), Some("*"), "{uri}: CORS on every response");
+    assert_eq!(ctype.as_deref(), Some("application/json"), "{uri}");
+    (status, serde_json::from_str(&body).expect("JSON"))
+}
+
+#[tokio::test]
+async fn version_admin_and_systems() {
+    assert_eq!(
+        get("/v2/version").await,
+        (StatusCode::OK, json!({"api": "3.0.0", "bcdice": "3.16.1"}))
+    );
+    let (status, admin) = get("/v2/admin").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        admin
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>()),
+        Some(vec![
+            "name".to_string(),
+            "url".to_string(),
+            "email".to_string()
+        ])
+    );
+    let (status, list) = get("/v2/game_system").await;
+    assert_eq!(status, StatusCode::OK);
+    let systems = list["game_system"].as_array().expect("array");
+    assert_eq!(
+        systems[0],
+        json!({"id": "DiceBot", "name": "DiceBot", "sort_key": "*たいすほつと"})
+    );
+    let keys: Vec<&str> = systems
+        .iter()
+        .map(|s| s["sort_key"].as_str().expect("key"))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(keys, sorted, "sorted by sort_key");
+    assert!(systems.iter().any(|s| s["id"] == "AnotherWorld"));
+}
+
+#[tokio::test]
+async fn one_system_exactly_by_id() {
+    let (status, srs) = get("/v2/game_system/SRS").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(srs["ok"], true);
+    assert_eq!(srs["id"], "SRS");
+    assert_eq!(srs["name"], "スタンダードRPGシステム");
+    assert!(
+        srs["command_pattern"]
+            .as_str()
+            .expect("pattern")
+            .starts_with("^S?(")
+    );
+    assert!(srs["help_message"].as_str().expect("help").contains("2D6"));
+    let field_order: Vec<&str> = srs
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        field_order,
+        [
+            "ok",
+            "id",
+            "name",
+            "sort_key",
+            "command_pattern",
+            "help_message"
+        ]
+    );
+    assert_eq!(
+        get("/v2/game_system/dicebot").await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"ok": false, "reason": "unsupported game system"})
+        )
+    );
+}
+
+#[tokio::test]
+async fn rolls_with_every_field() {
+    let (status, r) = get("/v2/game_system/DiceBot/roll?command=2D6%2B4%3E%3D10").await;
+    assert_eq!(status, StatusCode::OK);
+    let fields: Vec<&str> = r
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "ok", "text", "secret", "success", "failure", "critical", "fumble", "rands"
+        ]
+    );
+    assert!(
+        r["text"]
+            .as_str()
+            .expect("text")
+            .starts_with("(2D6+4>=10) ＞ "),
+        "{r}"
+    );
+    assert_eq!(r["rands"].as_array().map(Vec::len), Some(2));
+    assert_eq!(r["rands"][0]["kind"], "normal");
+    // `+` is a space in a query: `2d6+1` is `2d6 1`, a 2D6 with a comment.
+    let (_, r) = get("/v2/game_system/DiceBot/roll?command=2d6+1").await;
+    assert!(
+        r["text"].as_str().expect("text").starts_with("(2D6) ＞ "),
+        "{r}"
+    );
+    // A secret roll is returned whole, with the flag.
+    let (_, r) = get("/v2/game_system/DiceBot/roll?command=S1D6").await;
+    assert_eq!(r["secret"], true);
+    // Percent-encoded ids are accepted.
+    let (status, _) = get("/v2/game_system/%41notherWorld/roll?command=AW%2B4").await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn form_bodies_win_over_the_query_and_json_bodies_are_not_read() {
+    let request = Request::post("/v2/game_system/DiceBot/roll?command=1D4")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from("command=1D100"))
+        .expect("request");
+    let (status, _, _, body) = call(request).await;
+    assert_eq!(status, StatusCode::OK);
+    let r: Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        r["text"].as_str().expect("text").starts_with("(1D100) ＞ "),
+        "{r}"
+    );
+    let request = Request::post("/v2/game_system/DiceBot/roll")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"command":"2D6"}"#))
+        .expect("request");
+    let (status, _, _, body) = call(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body, r#"{"ok":false,"reason":"unsupported command"}"#);
+}
+
+#[tokio::test]
+async fn refusals_in_the_specs_order() {
+    let unsupported_system = (
+        StatusCode::BAD_REQUEST,
+        json!({"ok": false, "reason": "unsupported game system"}),
+    );
+    let unsupported_command = (
+        StatusCode::BAD_REQUEST,
+        json!({"ok": false, "reason": "unsupported command"}),
+    );
+    assert_eq!(get("/v2/game_system/Nope/roll").await, unsupported_system);
+    assert_eq!(
+        get("/v2/game_system/DiceBot/roll").await,
+        unsupported_command
+    );
+    assert_eq!(
+        get("/v2/game_system/DiceBot/roll?command=").await,
+        unsupported_command
+    );
+    assert_eq!(
+        get("/v2/game_system/DiceBot/roll?command=hello").await,
+        unsupported_command
+    );
+    // An engine error is 400 with its reason (the reference: 500 {"ok":false}).
+    let (status, r) = get("/v2/game_system/DiceBot/roll?command=20000D6").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        r,
+        json!({"ok": false, "reason": "too many dice: at most 10000 dice may be drawn in one command"})
+    );
+    for path in ["/v2", "/v2/", "/v2/version/", "/v3/version", "/nope"] {
+        assert_eq!(
+            get(path).await,
+            (
+                StatusCode::NOT_FOUND,
+                json!({"ok": false, "reason": "not found"})
+            ),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_front_page_says_what_the_server_offers() {
+    let (status, cors, ctype, body) =
+        call(Request::get("/").body(Body::empty()).expect("request")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cors.as_deref(), Some("*"));
+    assert!(ctype.is_some_and(|c| c.starts_with("text/html")));
+    assert!(body.contains("/v2/game_system"));
+}
