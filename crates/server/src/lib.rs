@@ -35,7 +35,9 @@ pub fn router() -> Router {
         .route("/v2/game_system", get(game_systems))
         .route("/v2/game_system/{id}", get(game_system))
         .route("/v2/game_system/{id}/roll", get(roll).post(roll))
+        .route("/v2/original_table", axum::routing::post(original_table))
         .fallback(not_found)
+        .method_not_allowed_fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(cors))
 }
@@ -124,14 +126,14 @@ async fn game_system(Path(id): Path<String>) -> Response {
     }))
 }
 
-/// The `command` parameter: query string, then a url-encoded form body over it; the
-/// last repeat wins; `+` is a space.
-fn command_param(query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Option<String> {
+/// Parameter `name`: query string, then a url-encoded form body over it; the last repeat
+/// wins; `+` is a space.
+fn param(name: &str, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Option<String> {
     let mut command = None;
     let mut read = |bytes: &[u8]| {
         if let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(bytes) {
             for (k, v) in pairs {
-                if k == "command" {
+                if k == name {
                     command = Some(v);
                 }
             }
@@ -166,11 +168,27 @@ async fn roll(
         return refuse("unsupported game system");
     };
     let body: &[u8] = if method == Method::POST { &body } else { &[] };
-    let command = match command_param(query.as_deref(), &headers, body) {
+    let command = match param("command", query.as_deref(), &headers, body) {
         Some(c) if !c.is_empty() => c,
         _ => return refuse("unsupported command"),
     };
-    let result = DICE.with(|cell| {
+    let result = with_dice(|dice| taku_systems::evaluate(s, &command, dice, Mode::Strict));
+    match result {
+        Ok(Ok(r)) => json_ok(taku_systems::bcdice_json(&r)),
+        Ok(Err(EvalError::Unsupported(_) | EvalError::Empty)) => refuse("unsupported command"),
+        // The reference answers 500 {"ok":false}; we say what went wrong.
+        Ok(Err(e)) => refuse(&e.to_string()),
+        Err(e) => json_with(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({"ok": false, "reason": e}),
+        ),
+    }
+}
+
+/// Runs `f` with this worker thread's dice; `Err` when the operating system gives no
+/// randomness to seed them.
+fn with_dice<R>(f: impl FnOnce(&mut ChaChaSource) -> R) -> Result<R, String> {
+    DICE.with(|cell| {
         let mut cell = cell.borrow_mut();
         let dice = match cell.as_mut() {
             Some(d) => d,
@@ -179,12 +197,29 @@ async fn roll(
                 Err(e) => return Err(format!("no randomness from the operating system: {e}")),
             },
         };
-        Ok(taku_systems::evaluate(s, &command, dice, Mode::Strict))
-    });
+        Ok(f(dice))
+    })
+}
+
+/// §7.6: a user-defined table (form field `table`, §6.1). Where the reference answers
+/// 500 for a missing or invalid table, taku answers 400 saying so.
+async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Bytes) -> Response {
+    let Some(table) = param("table", query.as_deref(), &headers, &body) else {
+        return refuse("no table: send the table's text in the form field 'table'");
+    };
+    let result = with_dice(|dice| taku_dice::original_table::roll(&table, dice));
     match result {
-        Ok(Ok(r)) => json_ok(taku_systems::bcdice_json(&r)),
-        Ok(Err(EvalError::Unsupported(_) | EvalError::Empty)) => refuse("unsupported command"),
-        // The reference answers 500 {"ok":false}; we say what went wrong.
+        Ok(Ok(Some(r))) => {
+            let rands: Vec<Value> = r
+                .rands
+                .iter()
+                .map(|d| json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
+                .collect();
+            json_ok(json!({"ok": true, "text": r.text, "rands": rands}))
+        }
+        Ok(Ok(None)) => refuse(
+            "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
+        ),
         Ok(Err(e)) => refuse(&e.to_string()),
         Err(e) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,

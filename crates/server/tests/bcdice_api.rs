@@ -233,3 +233,56 @@ async fn the_front_page_says_what_the_server_offers() {
     assert!(ctype.is_some_and(|c| c.starts_with("text/html")));
     assert!(body.contains("/v2/game_system"));
 }
+
+#[tokio::test]
+async fn original_tables_and_wrong_methods() {
+    let table =
+        "飲み物表\n1D6\n1:水\n2:緑茶\n3:麦茶\n4:コーラ\n5:オレンジジュース\n6:選ばれし者の知的飲料";
+    let body = serde_urlencoded::to_string([("table", table)]).expect("form");
+    let request = Request::post("/v2/original_table")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .expect("request");
+    let (status, cors, _, body) = call(request).await;
+    assert_eq!((status, cors.as_deref()), (StatusCode::OK, Some("*")));
+    let r: Value = serde_json::from_str(&body).expect("JSON");
+    let fields: Vec<&str> = r
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(fields, ["ok", "text", "rands"]);
+    assert!(
+        r["text"].as_str().expect("text").starts_with("飲み物表("),
+        "{r}"
+    );
+    assert_eq!(r["rands"][0]["sides"], 6);
+
+    let request = Request::post("/v2/original_table")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from("table=T%0A1D3%0A1:a"))
+        .expect("request");
+    let (status, _, _, body) = call(request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body.starts_with(r#"{"ok":false,"reason":"invalid table"#),
+        "{body}"
+    );
+
+    // GET on a POST route and POST on a GET route: 404 as any unknown route.
+    for (method, path) in [
+        ("GET", "/v2/original_table"),
+        ("POST", "/v2/version"),
+        ("DELETE", "/v2/game_system/DiceBot/roll"),
+    ] {
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .body(Body::empty())
+            .expect("request");
+        let (status, _, _, body) = call(request).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}");
+        assert_eq!(body, r#"{"ok":false,"reason":"not found"}"#);
+    }
+}
