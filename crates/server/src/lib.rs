@@ -210,12 +210,7 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
     let result = with_dice(|dice| taku_dice::original_table::roll(&table, dice));
     match result {
         Ok(Ok(Some(r))) => {
-            let rands: Vec<Value> = r
-                .rands
-                .iter()
-                .map(|d| json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
-                .collect();
-            json_ok(json!({"ok": true, "text": r.text, "rands": rands}))
+            json_ok(json!({"ok": true, "text": r.text, "rands": taku_systems::bcdice_rands(&r)}))
         }
         Ok(Ok(None)) => refuse(
             "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",

@@ -111,14 +111,18 @@ pub fn full_help(system: &dyn GameSystem) -> String {
     help
 }
 
+/// A result's draws as bcdice-api's `rands` (§4.2): `kind`, `sides`, `value` each.
+pub fn bcdice_rands(r: &taku_dice::RollResult) -> serde_json::Value {
+    r.rands
+        .iter()
+        .map(|d| serde_json::json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
+        .collect()
+}
+
 /// A result as bcdice-api's JSON object (§7.5): `ok`, `text`, the five flags and every
 /// draw as `rands`, in that order.
 pub fn bcdice_json(r: &taku_dice::RollResult) -> serde_json::Value {
-    let rands: Vec<_> = r
-        .rands
-        .iter()
-        .map(|d| serde_json::json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
-        .collect();
+    let rands = bcdice_rands(r);
     serde_json::json!({
         "ok": true,
         "text": r.text,
