@@ -42,9 +42,16 @@ pub fn router() -> Router {
         .layer(middleware::from_fn(cors))
 }
 
-/// `Access-Control-Allow-Origin: *` on every response (§7).
+/// `Access-Control-Allow-Origin: *` on every response (§7), and JSON for the refusals
+/// axum itself makes (a body over [`MAX_BODY`]).
 async fn cors(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        response = json_with(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
+        );
+    }
     response.headers_mut().insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),

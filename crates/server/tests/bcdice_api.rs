@@ -286,3 +286,23 @@ async fn original_tables_and_wrong_methods() {
         assert_eq!(body, r#"{"ok":false,"reason":"not found"}"#);
     }
 }
+
+#[tokio::test]
+async fn oversized_bodies_are_refused_with_json() {
+    let body = format!("command={}", "1".repeat(taku_server::MAX_BODY + 1));
+    let request = Request::post("/v2/game_system/DiceBot/roll")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(body))
+        .expect("request");
+    let (status, cors, ctype, body) = call(request).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(cors.as_deref(), Some("*"));
+    assert_eq!(ctype.as_deref(), Some("application/json"));
+    assert_eq!(
+        body,
+        format!(
+            r#"{{"ok":false,"reason":"request body too large: the limit is {} bytes"}}"#,
+            taku_server::MAX_BODY
+        )
+    );
+}
