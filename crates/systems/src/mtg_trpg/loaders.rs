@@ -19,14 +19,17 @@
 //!   with ` // `, like the English name.
 //! - **Scryfall** (one array of card objects, each card once per printing and language):
 //!   one card per English `name`, built from the first printing met; `cmc` is used as
-//!   given (for a double-faced card Scryfall gives the front face's value), `colors` or,
-//!   where a multi-face card has none at the top, the front face's, and the front face's
-//!   type line. The Japanese name is the first `"ja"` printing's `printed_name`; a
-//!   multi-face `"ja"` printing's faces' `printed_name`s are joined with ` // `.
+//!   given (for a double-faced card Scryfall gives the front face's value); the colours
+//!   are the front face's where it has its own (a double-faced, flip or adventure card
+//!   shows only its front in the library), else the top-level `colors`, and for a split
+//!   card the top-level `colors` of both halves; the type line is the front face's. The
+//!   Japanese name is the first `"ja"` printing's `printed_name`; a multi-face `"ja"`
+//!   printing's faces' `printed_name`s are joined with ` // `.
 //! - Both: a land's mana value is 0; a fractional mana value (un-cards' ½) is rounded
 //!   down; objects that are not cards of a library — tokens, emblems, art-series cards,
-//!   and reversible printings (a second printing of a card under the name `X // X`) —
-//!   are skipped by their `layout`.
+//!   reversible printings (a second printing of a card under the name `X // X`), planes,
+//!   schemes and vanguards — are skipped by their `layout`. A `null` array counts as an
+//!   empty one.
 
 use super::card::{Card, Colour, Colours};
 use serde::Deserialize;
@@ -280,13 +283,15 @@ impl From<io::Error> for LoadError {
 const NO_DATA: &str = "an MTGJSON AtomicCards file has a \"data\" object; this file has none";
 
 /// Layouts of objects that are not cards of a library (see the module doc).
-const NOT_LIBRARY_CARDS: [&str; 6] = [
+const NOT_LIBRARY_CARDS: [&str; 8] = [
     "token",
     "double_faced_token",
     "emblem",
     "art_series",
     "reversible_card",
     "vanguard",
+    "planar",
+    "scheme",
 ];
 
 /// Layouts whose faces are halves of one card in the library, so its colours are all of
@@ -360,6 +365,15 @@ impl Progress {
     }
 }
 
+/// An array that may be `null` (taken as empty) or absent (`#[serde(default)]`).
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: de::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
 /// The mana value from a JSON number: whole, not negative; a fraction is rounded down.
 fn whole_mana_value(value: f64, field: &str) -> Result<u32, String> {
     if value.is_finite() && value >= 0.0 && value <= f64::from(u32::MAX) {
@@ -404,19 +418,20 @@ fn land_of_type_line(type_line: &str) -> (bool, Colours) {
         .split_once('—')
         .or_else(|| front.split_once(" - "))
         .unwrap_or((front, ""));
-    let land = types.split_whitespace().any(|t| t == "Land");
-    let kinds: Vec<Colour> = subtypes
-        .split_whitespace()
-        .filter_map(Colour::of_basic_land_type)
-        .collect();
-    (
-        land,
-        if land {
-            Colours::of(&kinds)
-        } else {
-            Colours::NONE
-        },
-    )
+    land_of_types(types.split_whitespace(), subtypes.split_whitespace())
+}
+
+/// Whether card types include Land, and the colours of the basic land types among the
+/// subtypes (only a land's count).
+fn land_of_types<'a>(
+    mut types: impl Iterator<Item = &'a str>,
+    subtypes: impl Iterator<Item = &'a str>,
+) -> (bool, Colours) {
+    if !types.any(|t| t == "Land") {
+        return (false, Colours::NONE);
+    }
+    let kinds: Vec<Colour> = subtypes.filter_map(Colour::of_basic_land_type).collect();
+    (true, Colours::of(&kinds))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -429,17 +444,17 @@ struct MtgjsonFace {
     face_name: Option<String>,
     mana_value: Option<f64>,
     converted_mana_cost: Option<f64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     colors: Vec<String>,
     #[serde(rename = "type")]
     type_line: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     types: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     subtypes: Vec<String>,
     side: Option<String>,
     layout: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     foreign_data: Vec<ForeignName>,
 }
 
@@ -595,24 +610,17 @@ fn mtgjson_card(name: String, faces: Vec<MtgjsonFace>) -> Result<Option<Card>, S
     let (land, land_types) = if front.types.is_empty() {
         land_of_type_line(front.type_line.as_deref().unwrap_or(""))
     } else {
-        let land = front.types.iter().any(|t| t == "Land");
-        let kinds: Vec<Colour> = front
-            .subtypes
-            .iter()
-            .filter_map(|s| Colour::of_basic_land_type(s))
-            .collect();
-        (
-            land,
-            if land {
-                Colours::of(&kinds)
-            } else {
-                Colours::NONE
-            },
+        land_of_types(
+            front.types.iter().map(String::as_str),
+            front.subtypes.iter().map(String::as_str),
         )
     };
     // Faces front first: by side ("a", "b", …), a face without a side last.
     let mut ordered: Vec<&MtgjsonFace> = faces.iter().collect();
-    ordered.sort_by_key(|f| f.side.clone().unwrap_or_else(|| "~".into()));
+    ordered.sort_by(|a, b| {
+        let side = |f: &MtgjsonFace| f.side.as_deref().unwrap_or("~").to_owned();
+        side(a).cmp(&side(b))
+    });
     let face_names: Vec<String> = if faces.len() < 2 {
         Vec::new()
     } else if let Some(names) = ordered
@@ -663,7 +671,7 @@ struct ScryfallCard {
     cmc: Option<f64>,
     colors: Option<Vec<String>>,
     type_line: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     card_faces: Vec<ScryfallFace>,
     lang: Option<String>,
     printed_name: Option<String>,
@@ -729,11 +737,24 @@ impl ScryfallCards {
         let front = raw.card_faces.first();
         let value = raw.cmc.or(front.and_then(|f| f.cmc)).ok_or("lacks cmc")?;
         let mana_value = whole_mana_value(value, "cmc")?;
-        let letters = raw
-            .colors
-            .as_ref()
-            .or(front.and_then(|f| f.colors.as_ref()));
-        let colours = parse_colours(letters.map_or(&[][..], Vec::as_slice))?;
+        let split = raw
+            .layout
+            .as_deref()
+            .is_some_and(|l| SPLIT_LAYOUTS.contains(&l));
+        let face_colours = front.and_then(|f| f.colors.as_ref());
+        let colours = match (&raw.colors, face_colours) {
+            (Some(all), _) if split => parse_colours(all)?,
+            (None, _) if split => {
+                let mut all = Colours::NONE;
+                for face in &raw.card_faces {
+                    all.0 |= parse_colours(face.colors.as_deref().unwrap_or_default())?.0;
+                }
+                all
+            }
+            (_, Some(front)) => parse_colours(front)?,
+            (Some(all), None) => parse_colours(all)?,
+            (None, None) => Colours::NONE,
+        };
         let type_line = front
             .and_then(|f| f.type_line.as_deref())
             .or(raw.type_line.as_deref())
@@ -1113,6 +1134,43 @@ mod tests {
             Some("Delver of Secrets // Insectile Aberration")
         );
         assert_eq!(db.get("Fire").map(|c| c.mana_value), Some(4));
+    }
+
+    #[test]
+    fn mt1_scryfall_adventure_shows_its_front_and_split_joins_its_halves() {
+        let cards = load_scryfall(
+            r#"[{"name": "Lovestruck Beast // Heart's Desire", "cmc": 3, "layout": "adventure",
+                 "colors": ["G", "W"], "type_line": "Creature — Beast Noble // Sorcery — Adventure",
+                 "card_faces": [{"name": "Lovestruck Beast", "colors": ["G"]},
+                                {"name": "Heart's Desire", "colors": ["W"]}]},
+                {"name": "Fire // Ice", "cmc": 4, "layout": "split", "type_line": "Instant // Instant",
+                 "card_faces": [{"name": "Fire", "colors": ["R"]}, {"name": "Ice", "colors": ["U"]}]}]"#
+                .as_bytes(),
+        )
+        .expect("loads");
+        assert_eq!(cards[0].colours.letters(), "G");
+        assert_eq!(cards[0].faces, ["Lovestruck Beast", "Heart's Desire"]);
+        assert_eq!(cards[1].colours.letters(), "UR");
+    }
+
+    #[test]
+    fn mt1_null_arrays_count_as_empty() {
+        let cards = load_mtgjson(
+            r#"{"data": {"Wastes": [{"manaValue": 0, "colors": null, "types": null,
+                "type": "Basic Land", "subtypes": null, "foreignData": null}]}}"#
+                .as_bytes(),
+        )
+        .expect("loads");
+        assert!(cards[0].land && cards[0].colourless() && cards[0].land_types.is_empty());
+        let cards = load_scryfall(
+            r#"[{"name": "Wastes", "cmc": 0, "colors": null, "card_faces": null,
+                 "type_line": "Basic Land"},
+                {"name": "Some Plane", "cmc": 0, "layout": "planar", "type_line": "Plane — X"}]"#
+                .as_bytes(),
+        )
+        .expect("loads");
+        assert_eq!(cards.len(), 1);
+        assert!(cards[0].land && cards[0].colourless());
     }
 
     #[test]
