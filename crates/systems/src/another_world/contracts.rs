@@ -381,11 +381,8 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
         None => table
             .characters()
             .into_iter()
-            .filter(|(n, owner)| {
-                *owner == table.actor() || table.actor_is_gm() || !c.servants_of(n).is_empty()
-            })
+            .filter(|(n, _)| !c.servants_of(n).is_empty())
             .map(|(n, _)| n.to_string())
-            .filter(|n| !c.servants_of(n).is_empty())
             .collect(),
     };
     let text = if masters.is_empty() {

@@ -15,11 +15,12 @@
 //! a check whose outcome the player can already know: the exact success probability from
 //! the library's contents and the known top cards is 0 or 1 (the GM may `force` it).
 
-use super::card::{Card, CardDb};
+use super::card::Card;
 use super::check::{self, BOOST_CARDS, Outcome, Revealed};
 use super::odds::{CheckKind, check_odds};
 use super::{card_db, deck};
 use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
+use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use taku_dice::Roller;
@@ -171,10 +172,6 @@ fn shuffled(cards: &[Card], dice: &mut Roller<'_>) -> Result<Vec<Card>, String> 
     Ok(out)
 }
 
-fn db() -> &'static CardDb {
-    card_db()
-}
-
 impl TableRules for MtgRules {
     type State = State;
     type Event = Event;
@@ -198,7 +195,7 @@ impl TableRules for MtgRules {
                         "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
                     ));
                 }
-                let deck = deck::parse(&list.join(" "), db()).map_err(|e| e.to_string())?;
+                let deck = deck::parse(&list.join(" "), card_db()).map_err(|e| e.to_string())?;
                 one(Event::Loaded {
                     character: pc.to_string(),
                     cards: shuffled(&deck.main, dice)?,
@@ -495,14 +492,9 @@ fn check_command(
     if !force {
         let odds = check_odds(&l.cards[known..], kind, difficulty, boost_left)
             .map_err(|e| e.to_string())?;
-        if odds.success == num_rational::BigRational::from_integer(0.into())
-            || odds.success == num_rational::BigRational::from_integer(1.into())
-        {
-            let certain = if odds.success == num_rational::BigRational::from_integer(1.into()) {
-                "succeed"
-            } else {
-                "fail"
-            };
+        let (never, always) = (odds.success.is_zero(), odds.success.is_one());
+        if never || always {
+            let certain = if always { "succeed" } else { "fail" };
             return Err(format!(
                 "the outcome is certain: given the library's cards, this check would always {certain}, so it is not made (MT-3); the GM may add 'force'"
             ));
