@@ -197,6 +197,11 @@ impl Table {
         Ok(())
     }
 
+    /// The table's creator, its first GM.
+    pub fn gm(&self) -> &str {
+        &self.gm
+    }
+
     /// The log.
     pub fn events(&self) -> &[Event] {
         &self.events

@@ -401,3 +401,49 @@ fn a_damaged_event_is_reported_with_its_table_and_seq() {
         );
     });
 }
+
+#[test]
+fn credentials_are_stored_by_hash_and_an_invite_is_taken_once() {
+    use taku_table::Role;
+    use taku_table::store::Credential;
+    on_both("credentials", |location| async move {
+        let tables = open(&location).await;
+        let id = new_table(&tables).await;
+        let store = tables.store();
+        let member = Credential {
+            key_id: "k-member".into(),
+            hash: [7; 32],
+            table: id.clone(),
+            member: Some("gm".into()),
+            role: Role::Gm,
+        };
+        let invite = Credential {
+            key_id: "k-invite".into(),
+            hash: [9; 32],
+            table: id.clone(),
+            member: None,
+            role: Role::Player,
+        };
+        store.put_credential(&member).await.expect("put");
+        store.put_credential(&invite).await.expect("put");
+        assert_eq!(store.credential("k-member").await.expect("get"), Some(member));
+        assert_eq!(store.credential("k-invite").await.expect("get"), Some(invite));
+        assert_eq!(store.credential("k-none").await.expect("get"), None);
+
+        // A member's credential is never taken as an invite; an invite only once.
+        assert!(!store.take_invite("k-member").await.expect("take"));
+        assert!(store.take_invite("k-invite").await.expect("take"));
+        assert!(!store.take_invite("k-invite").await.expect("take"));
+        assert_eq!(store.credential("k-invite").await.expect("get"), None);
+
+        let orphan = Credential {
+            key_id: "k-orphan".into(),
+            hash: [1; 32],
+            table: "no-such-table".into(),
+            member: None,
+            role: Role::Player,
+        };
+        let err = store.put_credential(&orphan).await.expect_err("no table");
+        assert!(matches!(err, StoreError::NoSuchTable(_)), "{err}");
+    });
+}

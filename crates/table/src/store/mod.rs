@@ -18,6 +18,12 @@ struct Dialect {
     load_after: &'static str,
     /// `SELECT id, system, name, n` (event count) of every table, oldest first.
     list: &'static str,
+    /// `INSERT` a credential: key id, hash, table id, member (NULL for an invite), role.
+    insert_credential: &'static str,
+    /// `SELECT hash, table_id, member, role` of a credential by key id.
+    credential: &'static str,
+    /// `DELETE` an unused invite by key id.
+    take_invite: &'static str,
 }
 
 /// Implements [`EventStore`] for a backend struct with a `pool`, a `db()` error wrapper
@@ -95,6 +101,63 @@ macro_rules! sql_event_store {
                 rows.iter()
                     .map(|row| super::decode(id, row.get("seq"), row.get("actor"), row.get("body")))
                     .collect()
+            }
+
+            async fn put_credential(&self, c: &super::Credential) -> Result<(), StoreError> {
+                sqlx::query(DIALECT.insert_credential)
+                    .bind(&c.key_id)
+                    .bind(&c.hash[..])
+                    .bind(&c.table)
+                    .bind(c.member.as_deref())
+                    .bind(c.role.as_str())
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|err| match &err {
+                        sqlx::Error::Database(d) if d.is_foreign_key_violation() => {
+                            StoreError::NoSuchTable(c.table.clone())
+                        }
+                        _ => self.db(err),
+                    })?;
+                Ok(())
+            }
+
+            async fn credential(
+                &self,
+                key_id: &str,
+            ) -> Result<Option<super::Credential>, StoreError> {
+                use sqlx::Row;
+                let Some(row) = sqlx::query(DIALECT.credential)
+                    .bind(key_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?
+                else {
+                    return Ok(None);
+                };
+                let hash: Vec<u8> = row.get("hash");
+                let role: String = row.get("role");
+                let table: String = row.get("table_id");
+                let damaged = |reason: &str| StoreError::Damaged {
+                    table: table.clone(),
+                    seq: 0,
+                    reason: format!("credential {key_id}: {reason}"),
+                };
+                Ok(Some(super::Credential {
+                    key_id: key_id.to_string(),
+                    hash: hash.try_into().map_err(|_| damaged("hash is not 32 bytes"))?,
+                    member: row.get("member"),
+                    role: crate::Role::parse(&role).ok_or_else(|| damaged("unknown role"))?,
+                    table,
+                }))
+            }
+
+            async fn take_invite(&self, key_id: &str) -> Result<bool, StoreError> {
+                let done = sqlx::query(DIALECT.take_invite)
+                    .bind(key_id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                Ok(done.rows_affected() == 1)
             }
 
             async fn list(&self) -> Result<Vec<super::TableSummary>, StoreError> {
@@ -210,6 +273,51 @@ pub trait EventStore: Send + Sync {
 
     /// Every table, oldest first.
     fn list(&self) -> impl Future<Output = Result<Vec<TableSummary>, StoreError>> + Send;
+
+    /// Stores a credential (a member's token or an unused invite, by its hash only).
+    fn put_credential(
+        &self,
+        credential: &Credential,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The credential with this key id, if any.
+    fn credential(
+        &self,
+        key_id: &str,
+    ) -> impl Future<Output = Result<Option<Credential>, StoreError>> + Send;
+
+    /// Uses up the invite with this key id: `true` if it was there and unused, and no
+    /// other caller can take it again.
+    fn take_invite(&self, key_id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
+}
+
+/// What a bearer token grants, as stored: never the token itself, only its SHA-256. The
+/// key id is the token's public prefix, to find the row; the hash is then compared in
+/// constant time by the server.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credential {
+    /// The token's public prefix.
+    pub key_id: String,
+    /// SHA-256 of the whole token.
+    pub hash: [u8; 32],
+    /// Table id.
+    pub table: String,
+    /// The member this token acts as; `None` for an invite not yet used.
+    pub member: Option<String>,
+    /// The member's role (for an invite: the role it grants).
+    pub role: crate::Role,
+}
+
+impl std::fmt::Debug for Credential {
+    // Even the hash stays out of debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("key_id", &self.key_id)
+            .field("table", &self.table)
+            .field("member", &self.member)
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A fresh table id: 64 random bits, hex.
@@ -289,6 +397,27 @@ impl EventStore for Store {
         match self {
             Store::Sqlite(s) => s.list().await,
             Store::Postgres(s) => s.list().await,
+        }
+    }
+
+    async fn put_credential(&self, credential: &Credential) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.put_credential(credential).await,
+            Store::Postgres(s) => s.put_credential(credential).await,
+        }
+    }
+
+    async fn credential(&self, key_id: &str) -> Result<Option<Credential>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.credential(key_id).await,
+            Store::Postgres(s) => s.credential(key_id).await,
+        }
+    }
+
+    async fn take_invite(&self, key_id: &str) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.take_invite(key_id).await,
+            Store::Postgres(s) => s.take_invite(key_id).await,
         }
     }
 }
@@ -381,6 +510,15 @@ impl<S: EventStore> Tables<S> {
         let handle = self.handle(id).await?;
         let mut table = handle.lock().await;
         self.catch_up(id, &mut table).await?;
+        Ok(f(&table))
+    }
+
+    /// Runs `f` on table `id` as this process last saw it, without asking the store for
+    /// newer events (live updates call this once per member per event; whoever learns of
+    /// another writer's events calls [`Tables::read`] first).
+    pub async fn peek<R>(&self, id: &str, f: impl FnOnce(&Table) -> R) -> Result<R, StoreError> {
+        let handle = self.handle(id).await?;
+        let table = handle.lock().await;
         Ok(f(&table))
     }
 

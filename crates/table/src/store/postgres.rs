@@ -29,6 +29,14 @@ CREATE TABLE taku_events (
     body     TEXT   NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+", "
+CREATE TABLE taku_credentials (
+    key_id   TEXT PRIMARY KEY,
+    hash     BYTEA NOT NULL,
+    table_id TEXT NOT NULL REFERENCES taku_tables(id),
+    member   TEXT,
+    role     TEXT NOT NULL
+);
 "];
 
 /// The schema version this build writes.
@@ -42,6 +50,10 @@ const DIALECT: super::Dialect = super::Dialect {
     list: "SELECT t.id, t.system, t.name,
                   (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
            FROM taku_tables t ORDER BY t.created_at, t.id",
+    insert_credential: "INSERT INTO taku_credentials (key_id, hash, table_id, member, role)
+                        VALUES ($1, $2, $3, $4, $5)",
+    credential: "SELECT hash, table_id, member, role FROM taku_credentials WHERE key_id = $1",
+    take_invite: "DELETE FROM taku_credentials WHERE key_id = $1 AND member IS NULL",
 };
 
 /// A PostgreSQL database of table logs.

@@ -29,6 +29,14 @@ CREATE TABLE events (
     body     TEXT    NOT NULL,
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
+", "
+CREATE TABLE credentials (
+    key_id   TEXT PRIMARY KEY,
+    hash     BLOB NOT NULL,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    member   TEXT,
+    role     TEXT NOT NULL
+);
 "];
 
 /// The schema version this build writes.
@@ -42,6 +50,10 @@ const DIALECT: super::Dialect = super::Dialect {
     list:
         "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
            FROM tables t ORDER BY t.created_at, t.id",
+    insert_credential:
+        "INSERT INTO credentials (key_id, hash, table_id, member, role) VALUES (?, ?, ?, ?, ?)",
+    credential: "SELECT hash, table_id, member, role FROM credentials WHERE key_id = ?",
+    take_invite: "DELETE FROM credentials WHERE key_id = ? AND member IS NULL",
 };
 
 /// A SQLite file of table logs.
