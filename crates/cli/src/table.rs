@@ -81,8 +81,13 @@ pub fn run(cmd: TableCommand) -> Result<bool> {
 }
 
 pub async fn open(db: &str) -> Result<Tables<Store>> {
+    Ok(Tables::new(open_store(db).await?))
+}
+
+/// The store `db` names, with the card index installed for MTG-based tables.
+pub async fn open_store(db: &str) -> Result<Store> {
     install_cards()?;
-    Ok(Tables::new(Store::open(db).await?))
+    Ok(Store::open(db).await?)
 }
 
 /// Gives MTG-based tables the card index, when one was built (`taku mtg cards`); the

@@ -1,23 +1,37 @@
-//! `taku serve`: HTTP. So far the bcdice-api v2 protocol (spec §7), so that VTTs and bots
-//! written against bcdice-api switch to taku by changing one URL. Where the reference
-//! answers 500, taku answers 400 `{"ok":false,"reason":…}` saying what went wrong.
+//! `taku serve`: HTTP. The bcdice-api v2 protocol (spec §7), so that VTTs and bots
+//! written against bcdice-api switch to taku by changing one URL, and the taku table API
+//! under `/api/v1` ([`api`]) with live updates over WebSocket ([`live`]). Where the
+//! bcdice-api reference answers 500, taku answers 400 `{"ok":false,"reason":…}` saying
+//! what went wrong.
 //!
 //! Every response carries `Access-Control-Allow-Origin: *`; JSON is compact UTF-8 with
-//! `Content-Type: application/json`; parameters come from the query string and a
-//! url-encoded form body, the body winning and the last repeat winning.
+//! `Content-Type: application/json`; bcdice-api parameters come from the query string and
+//! a url-encoded form body, the body winning and the last repeat winning. Every request
+//! is logged (method, path without its query, status, time, client) as a `tracing` event
+//! under the target `taku::http`, and counted against its client's rate limit
+//! ([`limits`]).
+
+pub mod api;
+mod auth;
+pub mod limits;
+pub mod live;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, Request};
+use axum::extract::{ConnectInfo, Path, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 use std::cell::RefCell;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
 use taku_dice::command::version::BCDICE_VERSION;
 use taku_dice::{ChaChaSource, EvalError, Mode};
 use taku_systems::GameSystem;
+use taku_table::store::{Store, Tables};
 
 /// The bcdice-api protocol version taku speaks.
 pub const API_VERSION: &str = "3.0.0";
@@ -25,8 +39,66 @@ pub const API_VERSION: &str = "3.0.0";
 /// The largest request body read, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// Every route: bcdice-api v2 and the front page.
+/// Requests a second each client may make by default (twice that at once).
+pub const DEFAULT_RATE_LIMIT: u32 = 100;
+
+/// How a server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Requests a second per client address (`0`: no limit).
+    pub rate_limit: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rate_limit: DEFAULT_RATE_LIMIT,
+        }
+    }
+}
+
+/// What every request shares: the open tables, the live-update hub, the rate limiter.
+#[derive(Debug)]
+pub struct Server {
+    tables: Tables<Store>,
+    live: live::Hub,
+    limiter: limits::RateLimiter,
+    /// Set once shutdown begins: live sockets close so in-flight requests can finish.
+    stopping: tokio::sync::watch::Sender<bool>,
+}
+
+impl Server {
+    /// A server over `store`.
+    pub fn new(store: Store, config: &Config) -> Arc<Server> {
+        Arc::new(Server {
+            tables: Tables::new(store),
+            live: live::Hub::default(),
+            limiter: limits::RateLimiter::new(config.rate_limit),
+            stopping: tokio::sync::watch::channel(false).0,
+        })
+    }
+
+    /// The open tables.
+    pub fn tables(&self) -> &Tables<Store> {
+        &self.tables
+    }
+}
+
+/// bcdice-api v2 and the front page alone: needs no store.
 pub fn router() -> Router {
+    finish(bcdice_routes())
+}
+
+/// Every route: bcdice-api v2, the table API, the front page; with request logs and
+/// rate limits.
+pub fn app(server: Arc<Server>) -> Router {
+    let routes = bcdice_routes().merge(api::routes().with_state(server.clone()));
+    finish(routes)
+        .layer(middleware::from_fn_with_state(server, rate_limit))
+        .layer(middleware::from_fn(log_request))
+}
+
+fn bcdice_routes() -> Router {
     Router::new()
         .route("/", get(front_page))
         .route("/healthz", get(|| async { json_ok(json!({"ok": true})) }))
@@ -36,10 +108,69 @@ pub fn router() -> Router {
         .route("/v2/game_system/{id}", get(game_system))
         .route("/v2/game_system/{id}/roll", get(roll).post(roll))
         .route("/v2/original_table", axum::routing::post(original_table))
+}
+
+/// The JSON 404 for unknown paths and methods, the body limit, CORS.
+fn finish(routes: Router) -> Router {
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(cors))
+}
+
+fn client(request: &Request) -> Option<std::net::IpAddr> {
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
+/// One `taku::http` event per request. The query string is left out: a browser's
+/// WebSocket sends its token there.
+async fn log_request(request: Request, next: Next) -> Response {
+    if !tracing::enabled!(target: "taku::http", tracing::Level::INFO) {
+        return next.run(request).await;
+    }
+    let start = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let client = client(&request);
+    let response = next.run(request).await;
+    tracing::info!(
+        target: "taku::http",
+        method = %method,
+        path,
+        status = response.status().as_u16(),
+        micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+        client = client.map(|c| c.to_string()),
+    );
+    response
+}
+
+/// 429 past the client's rate limit; `/healthz` is never limited.
+async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    if request.uri().path() == "/healthz" {
+        return next.run(request).await;
+    }
+    match server.limiter.take(client(&request), Instant::now()) {
+        Ok(()) => next.run(request).await,
+        Err(wait) => {
+            let mut response = json_with(
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({"ok": false, "reason": format!(
+                    "too many requests: at most {} a second from one client; retry after {} ms",
+                    server.limiter.rate(),
+                    wait.as_millis().max(1)
+                )}),
+            );
+            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+            response
+        }
+    }
 }
 
 /// `Access-Control-Allow-Origin: *` on every response (§7), and JSON for the refusals
@@ -59,7 +190,7 @@ async fn cors(request: Request, next: Next) -> Response {
     response
 }
 
-fn json_with(status: StatusCode, body: Value) -> Response {
+pub(crate) fn json_with(status: StatusCode, body: Value) -> Response {
     (
         status,
         [(
@@ -230,12 +361,22 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
     }
 }
 
-/// Serves `router()` on `listener` until `shutdown` completes; requests in flight finish.
+/// Serves [`app`] on `listener` until `shutdown` completes: then live sockets close and
+/// requests in flight finish.
 pub async fn serve(
     listener: tokio::net::TcpListener,
+    server: Arc<Server>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router())
-        .with_graceful_shutdown(shutdown)
-        .await
+    let stopping = server.clone();
+    let signal = async move {
+        shutdown.await;
+        stopping.stopping.send_replace(true);
+    };
+    axum::serve(
+        listener,
+        app(server).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await
 }

@@ -202,6 +202,14 @@ impl Table {
         &self.gm
     }
 
+    /// What the game system adds to character `name`'s sheet (contracts, keys, …) as
+    /// `viewer` may see it; `None` for nothing.
+    pub fn character_summary(&self, name: &str, viewer: &str) -> Option<String> {
+        let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
+        let is_gm = self.state.members.get(viewer) == Some(&Role::Gm);
+        rules.character_summary(&self.view_as(viewer), state, name, is_gm)
+    }
+
     /// The log.
     pub fn events(&self) -> &[Event] {
         &self.events
@@ -487,14 +495,7 @@ impl Table {
                 for (k, v) in &ch.fields {
                     reply.push_str(&format!("\n  {k}: {v}"));
                 }
-                if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref())
-                    && let Some(more) = rules.character_summary(
-                        &self.view_as(actor),
-                        state,
-                        &name,
-                        role == Role::Gm,
-                    )
-                {
+                if let Some(more) = self.character_summary(&name, actor) {
                     reply.push('\n');
                     reply.push_str(&more);
                 }

@@ -5,7 +5,8 @@
 
 use std::future::Future;
 use std::path::PathBuf;
-use taku_table::store::{EventStore, Store, StoreError, Tables};
+use std::time::Duration;
+use taku_table::store::{EventStore, Listener, Notice, Store, StoreError, Tables};
 use taku_table::{EventBody, Table};
 
 fn rt() -> tokio::runtime::Runtime {
@@ -426,8 +427,14 @@ fn credentials_are_stored_by_hash_and_an_invite_is_taken_once() {
         };
         store.put_credential(&member).await.expect("put");
         store.put_credential(&invite).await.expect("put");
-        assert_eq!(store.credential("k-member").await.expect("get"), Some(member));
-        assert_eq!(store.credential("k-invite").await.expect("get"), Some(invite));
+        assert_eq!(
+            store.credential("k-member").await.expect("get"),
+            Some(member)
+        );
+        assert_eq!(
+            store.credential("k-invite").await.expect("get"),
+            Some(invite)
+        );
         assert_eq!(store.credential("k-none").await.expect("get"), None);
 
         // A member's credential is never taken as an invite; an invite only once.
@@ -445,5 +452,153 @@ fn credentials_are_stored_by_hash_and_an_invite_is_taken_once() {
         };
         let err = store.put_credential(&orphan).await.expect_err("no table");
         assert!(matches!(err, StoreError::NoSuchTable(_)), "{err}");
+    });
+}
+
+/// The listener's next notice; failing, rather than hanging, if none comes.
+async fn heard(listener: &mut Listener) -> Notice {
+    tokio::time::timeout(Duration::from_secs(10), listener.next())
+        .await
+        .expect("no notice within 10 s")
+        .expect("listener")
+}
+
+fn appended(table: &str, seq: u64) -> Notice {
+    Notice::Appended {
+        table: table.to_string(),
+        seq,
+    }
+}
+
+#[test]
+fn postgres_announces_each_commit_to_every_process() {
+    rt().block_on(async {
+        let url = fresh_pg("notify").await;
+        // Two stores with their own pools and caches, as two servers would have.
+        let first = open(&url).await;
+        let second = open(&url).await;
+        let mut listener = second
+            .store()
+            .listen()
+            .await
+            .expect("listen")
+            .expect("PostgreSQL listens");
+
+        let id = new_table(&first).await;
+        assert_eq!(heard(&mut listener).await, appended(&id, 1));
+        second
+            .read(&id, |_| ())
+            .await
+            .expect("second loads the table");
+
+        let done = first
+            .exec(&id, "gm", "/join alice")
+            .await
+            .expect("store")
+            .expect("join");
+        let last = done.events.last().expect("an event").seq;
+        assert_eq!(heard(&mut listener).await, appended(&id, last));
+        // The second process's cached table catches up on being read.
+        let members = second
+            .read(&id, |t| (t.next_seq(), t.members().contains_key("alice")))
+            .await
+            .expect("read");
+        assert_eq!(members, (last + 1, true));
+
+        // A refused line stores nothing and so announces nothing: the next notice is
+        // the accepted line's.
+        let refused = first.exec(&id, "bob", "2D6").await.expect("store");
+        assert!(refused.is_err(), "bob is not a member");
+        let done = first
+            .exec(&id, "alice", "2D6")
+            .await
+            .expect("store")
+            .expect("roll");
+        let roll = done.events.last().expect("an event").seq;
+        assert_eq!(roll, last + 1);
+        assert_eq!(heard(&mut listener).await, appended(&id, roll));
+        let seen = second
+            .read(&id, |t| {
+                let e = t.events().last().expect("an event");
+                (e.seq, e.actor.clone(), matches!(e.body, EventBody::Roll(_)))
+            })
+            .await
+            .expect("read");
+        assert_eq!(seen, (roll, "alice".to_string(), true));
+
+        // One append of several events is one notice, naming the last seq.
+        let mut table = Table::from_events(first.store().load_after(&id, 0).await.expect("load"))
+            .expect("fold");
+        let events = table.numbered(
+            "gm",
+            vec![
+                EventBody::Chat { text: "a".into() },
+                EventBody::Chat { text: "b".into() },
+            ],
+        );
+        first.store().append(&id, &events).await.expect("append");
+        assert_eq!(heard(&mut listener).await, appended(&id, roll + 2));
+        // An append that conflicts stores nothing and announces nothing.
+        let err = first.store().append(&id, &events).await.expect_err("taken");
+        assert!(matches!(err, StoreError::Conflict), "{err}");
+
+        // The listener hears its own process too.
+        run(&second, &id, "gm", "from the second").await;
+        assert_eq!(heard(&mut listener).await, appended(&id, roll + 3));
+    });
+}
+
+#[test]
+fn a_listener_that_lost_its_connection_says_resync_and_listens_again() {
+    rt().block_on(async {
+        use sqlx::Executor;
+        let url = fresh_pg("resync").await;
+        let tables = open(&url).await;
+        let mut listener = tables
+            .store()
+            .listen()
+            .await
+            .expect("listen")
+            .expect("PostgreSQL listens");
+        let id = new_table(&tables).await;
+        assert_eq!(heard(&mut listener).await, appended(&id, 1));
+
+        // The server ends the listener's session (as a restart or a network cut would).
+        let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+            .await
+            .expect("pg");
+        let ended = admin
+            .fetch_all(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                 WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+            )
+            .await
+            .expect("terminate");
+        assert_eq!(ended.len(), 1, "exactly the listener's session");
+
+        // Either at once, or after one error reconnecting: Resync, then notices again.
+        let first = tokio::time::timeout(Duration::from_secs(10), listener.next())
+            .await
+            .expect("no notice within 10 s");
+        match first {
+            Ok(Notice::Resync) => {}
+            Err(e) => {
+                eprintln!("lost connection reported as: {e}");
+                assert_eq!(heard(&mut listener).await, Notice::Resync);
+            }
+            Ok(other) => panic!("expected Resync, got {other:?}"),
+        }
+        run(&tables, &id, "gm", "after the reconnect").await;
+        assert_eq!(heard(&mut listener).await, appended(&id, 2));
+    });
+}
+
+#[test]
+fn sqlite_has_nothing_to_listen_to() {
+    rt().block_on(async {
+        let store = Store::open(&temp_db("listen").display().to_string())
+            .await
+            .expect("open");
+        assert!(store.listen().await.expect("listen").is_none());
     });
 }

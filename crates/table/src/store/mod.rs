@@ -7,6 +7,10 @@
 //! that finds a seq taken fails with [`StoreError::Conflict`]; [`Tables::exec`] then folds
 //! the events it missed and decides the line again, so two processes writing one table
 //! never lose, reorder or duplicate an event.
+//!
+//! To learn of other writers' events without being asked, a PostgreSQL store announces
+//! every append as it commits: [`Store::listen`] gives a [`Listener`] whose notices name
+//! the table and its last seq, or say [`Notice::Resync`] after a lost connection.
 
 /// The statements one backend speaks; everything else about storing events is shared.
 struct Dialect {
@@ -24,6 +28,10 @@ struct Dialect {
     credential: &'static str,
     /// `DELETE` an unused invite by key id.
     take_invite: &'static str,
+    /// Run inside `create`'s and `append`'s transaction with one bound parameter, the
+    /// payload `"{table id} {last seq}"`, to tell other processes as the transaction
+    /// commits; `None` where no other process can be listening (SQLite).
+    notify: Option<&'static str>,
 }
 
 /// Implements [`EventStore`] for a backend struct with a `pool`, a `db()` error wrapper
@@ -58,6 +66,26 @@ macro_rules! sql_event_store {
                 }
                 Ok(())
             }
+
+            /// Tells listeners that table `id` now ends at `events`' last seq; inside the
+            /// transaction, so they hear of it only once (and if) it commits.
+            async fn notify(
+                &self,
+                tx: &mut sqlx::Transaction<'static, $database>,
+                id: &str,
+                events: &[Event],
+            ) -> Result<(), StoreError> {
+                let Some(sql) = DIALECT.notify else {
+                    return Ok(());
+                };
+                let last = events.last().map_or(0, |e| e.seq);
+                sqlx::query(sql)
+                    .bind(format!("{id} {last}"))
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                Ok(())
+            }
         }
 
         impl super::EventStore for $store {
@@ -73,6 +101,7 @@ macro_rules! sql_event_store {
                     .await
                     .map_err(|e| self.db(e))?;
                 self.insert(&mut tx, &id, table.events()).await?;
+                self.notify(&mut tx, &id, table.events()).await?;
                 tx.commit().await.map_err(|e| self.db(e))?;
                 Ok(id)
             }
@@ -83,6 +112,7 @@ macro_rules! sql_event_store {
                 }
                 let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
                 self.insert(&mut tx, id, events).await?;
+                self.notify(&mut tx, id, events).await?;
                 tx.commit().await.map_err(|e| self.db(e))
             }
 
@@ -144,7 +174,9 @@ macro_rules! sql_event_store {
                 };
                 Ok(Some(super::Credential {
                     key_id: key_id.to_string(),
-                    hash: hash.try_into().map_err(|_| damaged("hash is not 32 bytes"))?,
+                    hash: hash
+                        .try_into()
+                        .map_err(|_| damaged("hash is not 32 bytes"))?,
                     member: row.get("member"),
                     role: crate::Role::parse(&role).ok_or_else(|| damaged("unknown role"))?,
                     table,
@@ -183,7 +215,7 @@ macro_rules! sql_event_store {
 pub mod postgres;
 pub mod sqlite;
 
-pub use postgres::PgStore;
+pub use postgres::{Listener, Notice, PgStore};
 pub use sqlite::SqliteStore;
 
 use crate::{Event, Refusal, Table};
@@ -367,6 +399,16 @@ impl Store {
             Ok(Store::Sqlite(
                 SqliteStore::open(std::path::Path::new(location)).await?,
             ))
+        }
+    }
+
+    /// Listens for appends by every process writing this store ([`PgStore::listen`]);
+    /// `None` for SQLite, which has no way to announce them, and needs none while one
+    /// process serves each file (it sees its own appends as it makes them).
+    pub async fn listen(&self) -> Result<Option<Listener>, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(None),
+            Store::Postgres(s) => s.listen().await.map(Some),
         }
     }
 }

@@ -3,19 +3,28 @@
 //! other programs; `taku_schema` records the migrations run, under an advisory lock so
 //! two servers starting at once migrate once. Commits are durable on return (PostgreSQL's
 //! default `synchronous_commit = on`, which we set explicitly per connection).
+//!
+//! Every `create` and `append` also announces itself on the `taku_events` channel
+//! (`NOTIFY`, sent by PostgreSQL only when the transaction commits), so that servers
+//! sharing the database can push each other's events to their clients: see
+//! [`PgStore::listen`].
 
 use super::StoreError;
 use crate::{Event, Table};
 use sqlx::Postgres;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use std::str::FromStr;
 use std::time::Duration;
+
+/// The channel appends are announced on (the literal in `DIALECT.notify` is the same).
+pub const CHANNEL: &str = "taku_events";
 
 /// The advisory lock key held while migrating ("taku" in ASCII).
 const MIGRATION_LOCK: i64 = 0x7461_6b75;
 
 /// The schema, one migration per version; `taku_schema` records how many have run.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE taku_tables (
     id         TEXT PRIMARY KEY,
     system     TEXT NOT NULL,
@@ -29,7 +38,8 @@ CREATE TABLE taku_events (
     body     TEXT   NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
-", "
+",
+    "
 CREATE TABLE taku_credentials (
     key_id   TEXT PRIMARY KEY,
     hash     BYTEA NOT NULL,
@@ -37,7 +47,8 @@ CREATE TABLE taku_credentials (
     member   TEXT,
     role     TEXT NOT NULL
 );
-"];
+",
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -54,6 +65,7 @@ const DIALECT: super::Dialect = super::Dialect {
                         VALUES ($1, $2, $3, $4, $5)",
     credential: "SELECT hash, table_id, member, role FROM taku_credentials WHERE key_id = $1",
     take_invite: "DELETE FROM taku_credentials WHERE key_id = $1 AND member IS NULL",
+    notify: Some("SELECT pg_notify('taku_events', $1)"),
 };
 
 /// A PostgreSQL database of table logs.
@@ -158,13 +170,176 @@ impl PgStore {
         }
         tx.commit().await.map_err(|e| self.db(e))
     }
+
+    /// Starts listening for appends to any table in this database, by any process
+    /// (this one included), so that a server can push to its clients what another server
+    /// appended. Appends committed after this returns are all heard, in commit order,
+    /// unless the connection drops (then [`Notice::Resync`]); so subscribe first, then
+    /// load or catch up tables, and nothing falls between the two.
+    ///
+    /// The listener has a connection of its own (opened with the same options as the
+    /// store's pool, not taken from it), held for as long as it lives: it never starves
+    /// the store's queries, and one listener per process is enough, since a notice names
+    /// its table. Keep calling [`Listener::next`] promptly, in a task of its own:
+    /// PostgreSQL queues notices for a listener that does not read them, and its one queue
+    /// for the whole server is finite (8 GB by default; once full, every append fails).
+    pub async fn listen(&self) -> Result<Listener, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(1)
+            .max_lifetime(None)
+            .idle_timeout(None)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with((*self.pool.connect_options()).clone())
+            .await
+            .map_err(|e| self.db(e))?;
+        let mut listener = Listener {
+            pool,
+            inner: None,
+            at: self.at.clone(),
+        };
+        listener.inner = Some(listener.subscribe().await?);
+        Ok(listener)
+    }
 }
 
 sql_event_store!(PgStore, Postgres);
 
+/// What a [`Listener`] heard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Table `table`'s log reaches (at least) seq `seq`, committed; [`super::Tables::read`]
+    /// folds what this process has not seen yet. Notices for one table come in commit
+    /// order, and this process's own appends are heard too (reading one then waits for
+    /// the `exec` that appended it and finds nothing new).
+    Appended {
+        /// Table id.
+        table: String,
+        /// The last seq appended.
+        seq: u64,
+    },
+    /// The connection was lost and is listening again; whatever was appended meanwhile
+    /// was never announced to us (PostgreSQL does not keep notices for a listener that
+    /// is gone). Bring every open table up to date, as if each had a notice.
+    Resync,
+}
+
+/// Appends as they commit, from every process writing this database: from
+/// [`PgStore::listen`] (or [`super::Store::listen`]).
+pub struct Listener {
+    /// The listener's own one-connection pool, from which it reconnects.
+    pool: PgPool,
+    /// `None` after the connection was lost, until listening again.
+    inner: Option<PgListener>,
+    /// The database, for messages.
+    at: String,
+}
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listener")
+            .field("at", &self.at)
+            .field("connected", &self.inner.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Listener {
+    /// Waits for the next notice.
+    ///
+    /// A lost connection is reconnected here, and the first notice after it is
+    /// [`Notice::Resync`], returned only once listening again, so a catch-up done after
+    /// it misses nothing. If reconnecting fails, the error is returned; calling `next`
+    /// again (after a pause: the database may be down) retries, and the first `Ok` after
+    /// an error is always `Resync`. Payloads that are not ours (anyone may `NOTIFY` on
+    /// the channel) are skipped.
+    ///
+    /// Meant to be cancel-safe (it may sit in a `select!`): sqlx takes a notice off the
+    /// connection only when it is returned, and a reconnect cut short is redone,
+    /// `Resync` included, on the next call.
+    pub async fn next(&mut self) -> Result<Notice, StoreError> {
+        loop {
+            let Some(inner) = self.inner.as_mut() else {
+                self.inner = Some(self.subscribe().await?);
+                return Ok(Notice::Resync);
+            };
+            match inner.try_recv().await {
+                Ok(Some(n)) => {
+                    if let Some(notice) = parse(n.payload()) {
+                        return Ok(notice);
+                    }
+                }
+                // Lost (and, without eager reconnect, not reconnected): listen afresh.
+                Ok(None) => self.inner = None,
+                Err(e) => {
+                    // Whatever broke, start over with a new connection next time.
+                    self.inner = None;
+                    return Err(self.db(e));
+                }
+            }
+        }
+    }
+
+    /// A connection listening on [`CHANNEL`].
+    async fn subscribe(&self) -> Result<PgListener, StoreError> {
+        let mut listener = PgListener::connect_with(&self.pool)
+            .await
+            .map_err(|e| self.db(e))?;
+        // Reconnecting is ours to do (in `next`, which then says `Resync`); sqlx's eager
+        // reconnect would happen inside `try_recv`, where a cancelled call could lose the
+        // fact that it happened.
+        listener.eager_reconnect(false);
+        listener.listen(CHANNEL).await.map_err(|e| self.db(e))?;
+        Ok(listener)
+    }
+
+    fn db(&self, source: sqlx::Error) -> StoreError {
+        StoreError::Database {
+            at: self.at.clone(),
+            source,
+        }
+    }
+}
+
+/// A notice from its payload, `"{table id} {last seq}"`; `None` if it is not one of ours.
+fn parse(payload: &str) -> Option<Notice> {
+    let (table, seq) = payload.split_once(' ')?;
+    if table.is_empty() || !table.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some(Notice::Appended {
+        table: table.to_string(),
+        seq: seq.parse().ok()?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use super::{Notice, parse, redact};
+
+    #[test]
+    fn payloads_that_are_not_ours_are_skipped() {
+        assert_eq!(
+            parse("0123abcd 42"),
+            Some(Notice::Appended {
+                table: "0123abcd".into(),
+                seq: 42
+            })
+        );
+        for bad in [
+            "",
+            " ",
+            "abc",
+            "abc ",
+            " 7",
+            "abc -1",
+            "abc 1 2",
+            "abc x",
+            "a-b 1",
+            "abc 99999999999999999999",
+        ] {
+            assert_eq!(parse(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn passwords_never_reach_messages() {

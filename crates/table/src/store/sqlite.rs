@@ -15,7 +15,8 @@ use std::time::Duration;
 pub const APPLICATION_ID: i64 = 0x7461_6b75;
 
 /// The schema, one migration per version; `user_version` records how many have run.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE tables (
     id         TEXT PRIMARY KEY,
     system     TEXT NOT NULL,
@@ -29,7 +30,8 @@ CREATE TABLE events (
     body     TEXT    NOT NULL,
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
-", "
+",
+    "
 CREATE TABLE credentials (
     key_id   TEXT PRIMARY KEY,
     hash     BLOB NOT NULL,
@@ -37,7 +39,8 @@ CREATE TABLE credentials (
     member   TEXT,
     role     TEXT NOT NULL
 );
-"];
+",
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -50,10 +53,12 @@ const DIALECT: super::Dialect = super::Dialect {
     list:
         "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
            FROM tables t ORDER BY t.created_at, t.id",
-    insert_credential:
-        "INSERT INTO credentials (key_id, hash, table_id, member, role) VALUES (?, ?, ?, ?, ?)",
+    insert_credential: "INSERT INTO credentials (key_id, hash, table_id, member, role) VALUES (?, ?, ?, ?, ?)",
     credential: "SELECT hash, table_id, member, role FROM credentials WHERE key_id = ?",
     take_invite: "DELETE FROM credentials WHERE key_id = ? AND member IS NULL",
+    // SQLite has no way to tell another process; deployments with several servers use
+    // PostgreSQL, and a lone server sees its own appends.
+    notify: None,
 };
 
 /// A SQLite file of table logs.

@@ -1,0 +1,603 @@
+//! The taku table API under `/api/v1` (documented in `openapi.json`, served at
+//! `/api/v1/openapi.json`).
+//!
+//! Creating a table gives its creator a GM token and invite tokens; an invite is used once,
+//! to join under a name of one's choosing, and gives that member's token. Every other
+//! route needs a member token (`Authorization: Bearer TOKEN`) for that table, and answers
+//! as that member sees the table: lines, the log, the state and the live socket all go
+//! through [`taku_table::Table::view`] and the system's audience rules, so a secret reaches
+//! only those who may see it. Every refusal is JSON `{"ok":false,"reason":…}` saying what
+//! was wrong and what would be right; a refused request changes nothing.
+
+use crate::auth::{self, Denied};
+use crate::{Server, json_with};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use taku_table::store::{EventStore, StoreError};
+use taku_table::{Event, Role, Table};
+
+/// The most invites made at once.
+pub const MAX_INVITES: u32 = 32;
+/// The longest line accepted, in characters.
+pub const MAX_LINE: usize = 4_000;
+/// The most log entries one read returns.
+pub const MAX_LOG_PAGE: usize = 1_000;
+
+/// The routes under `/api/v1`.
+pub fn routes() -> Router<Arc<Server>> {
+    Router::new()
+        .route(
+            "/api/v1/openapi.json",
+            get(|| async { json_with(StatusCode::OK, openapi()) }),
+        )
+        .route("/api/v1/tables", post(create))
+        .route("/api/v1/tables/{id}", get(state))
+        .route("/api/v1/tables/{id}/join", post(join))
+        .route("/api/v1/tables/{id}/invites", post(invites))
+        .route("/api/v1/tables/{id}/log", get(log))
+        .route("/api/v1/tables/{id}/lines", post(line))
+        .route("/api/v1/tables/{id}/reveal/{seq}", post(reveal))
+        .route("/api/v1/tables/{id}/undo", post(undo))
+        .route("/api/v1/tables/{id}/live", get(crate::live::socket))
+}
+
+/// The OpenAPI document.
+pub fn openapi() -> Value {
+    serde_json::from_str(include_str!("openapi.json")).expect("openapi.json is valid JSON")
+}
+
+/// A refusal, as JSON with the status that fits.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the request itself is malformed.
+    BadRequest(String),
+    /// 401: no token, or one that proves nothing.
+    Unauthorized(String),
+    /// 403: a valid token that does not grant this.
+    Forbidden(String),
+    /// 422: the table refused the line; nothing changed.
+    Refused(String),
+    /// 500/503: the store failed.
+    Store(StoreError),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError::Store(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, reason) = match self {
+            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r),
+            ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r),
+            ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r),
+            ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r),
+            // A token can only name a table that exists, so this is a table gone from
+            // the store: said as plainly as a bad token, revealing nothing.
+            ApiError::Store(StoreError::NoSuchTable(_)) => {
+                (StatusCode::NOT_FOUND, "no such table".to_string())
+            }
+            ApiError::Store(StoreError::Conflict) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the table is busy with other writers; try again".to_string(),
+            ),
+            ApiError::Store(e) => {
+                // The details (paths, database errors) go to the operator's log only.
+                tracing::error!(error = %e, "store failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the server's storage failed; its log says why".to_string(),
+                )
+            }
+        };
+        let mut response = json_with(status, json!({"ok": false, "reason": reason}));
+        if status == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+const BAD_TOKEN: &str = "missing or invalid token: send `Authorization: Bearer TOKEN` with the token you got creating or joining this table";
+
+const BAD_INVITE: &str =
+    "unknown or already used invite: each invite joins one member; ask the GM for another";
+
+/// A member acting through a token.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// Table id.
+    pub table: String,
+    /// Member name.
+    pub name: String,
+}
+
+/// The member `headers` (or, for sockets, `query_token`) proves at table `id`.
+pub async fn member(
+    server: &Server,
+    id: &str,
+    headers: &HeaderMap,
+    query_token: Option<&str>,
+) -> Result<Member, ApiError> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    let Some(token) = bearer.or(query_token) else {
+        return Err(ApiError::Unauthorized(BAD_TOKEN.into()));
+    };
+    let credential = credential(server, token).await?;
+    let Some(name) = credential.member else {
+        return Err(ApiError::Unauthorized(
+            "this is an invite, not a member token: join with it first (POST /api/v1/tables/{id}/join)".into(),
+        ));
+    };
+    if credential.table != id {
+        return Err(ApiError::Forbidden(
+            "this token is for another table".into(),
+        ));
+    }
+    Ok(Member {
+        table: credential.table,
+        name,
+    })
+}
+
+async fn credential(
+    server: &Server,
+    token: &str,
+) -> Result<taku_table::store::Credential, ApiError> {
+    auth::check(server.tables.store(), token)
+        .await
+        .map_err(|e| match e {
+            Denied::Invalid => ApiError::Unauthorized(BAD_TOKEN.into()),
+            Denied::Store(e) => ApiError::Store(e),
+        })
+}
+
+/// A JSON body as `T`; the refusal quotes serde's reason and the expected shape.
+fn body<T: DeserializeOwned>(bytes: &[u8], shape: &str) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::BadRequest(format!("malformed JSON body ({e}); expected {shape}")))
+}
+
+/// A query string's parameters (the last repeat wins).
+pub fn query_pairs(query: Option<&str>) -> HashMap<String, String> {
+    query
+        .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .collect()
+}
+
+/// What `member` sees of `event`, as the API's JSON; `None` for nothing.
+pub fn seen(table: &Table, event: &Event, member: &str) -> Option<Value> {
+    let text = table.view(event, member)?;
+    Some(json!({"seq": event.seq, "actor": event.actor, "text": text}))
+}
+
+fn ok(status: StatusCode, body: Value) -> ApiResult {
+    Ok(json_with(status, body))
+}
+
+/// Names (tables, members) are checked here only for what the table does not check.
+fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+    if text.trim().is_empty() || text.chars().count() > max || text.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!(
+            "{what} must be 1 to {max} characters without control characters"
+        )));
+    }
+    Ok(())
+}
+
+fn check_member_name(name: &str) -> Result<(), ApiError> {
+    check_text("name", name, 64)?;
+    if name.chars().any(char::is_whitespace) || name.starts_with('/') {
+        return Err(ApiError::BadRequest(
+            "name must be one word (no spaces), not starting with '/'".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTable {
+    system: String,
+    name: String,
+    gm: String,
+    #[serde(default = "default_invites")]
+    invites: u32,
+}
+
+fn default_invites() -> u32 {
+    4
+}
+
+const NEW_TABLE: &str = r#"{"system":"DiceBot","name":"table name","gm":"your name","invites":4}"#;
+
+/// `POST /api/v1/tables`: a new table; its creator is the GM.
+async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
+    let new: NewTable = body(&bytes, NEW_TABLE)?;
+    check_text("name", &new.name, 100)?;
+    check_member_name(&new.gm)?;
+    check_invites(new.invites)?;
+    let Some(system) = taku_systems::find(&new.system) else {
+        return Err(ApiError::BadRequest(format!(
+            "unknown game system '{}'; GET /v2/game_system lists them",
+            new.system
+        )));
+    };
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|e| {
+        ApiError::Store(StoreError::Damaged {
+            table: String::new(),
+            seq: 0,
+            reason: format!("no randomness from the operating system: {e}"),
+        })
+    })?;
+    let table = Table::create(system.id(), &new.name, &new.gm, seed)
+        .map_err(|r| ApiError::BadRequest(r.0))?;
+    let id = server.tables.create(table).await?;
+    let gm = put(&server, &id, Some(&new.gm), Role::Gm).await?;
+    let invites = make_invites(&server, &id, Role::Player, new.invites).await?;
+    ok(
+        StatusCode::CREATED,
+        json!({
+            "ok": true,
+            "id": id,
+            "system": system.id(),
+            "member": new.gm,
+            "role": "gm",
+            "token": gm,
+            "invites": invites,
+        }),
+    )
+}
+
+fn check_invites(n: u32) -> Result<(), ApiError> {
+    if n > MAX_INVITES {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_INVITES} invites at once"
+        )));
+    }
+    Ok(())
+}
+
+/// Issues and stores a token; returns it.
+async fn put(
+    server: &Server,
+    table: &str,
+    member: Option<&str>,
+    role: Role,
+) -> Result<String, ApiError> {
+    let (token, credential) = auth::issue(table, member, role).map_err(|reason| {
+        ApiError::Store(StoreError::Damaged {
+            table: table.to_string(),
+            seq: 0,
+            reason,
+        })
+    })?;
+    server.tables.store().put_credential(&credential).await?;
+    Ok(token)
+}
+
+async fn make_invites(
+    server: &Server,
+    table: &str,
+    role: Role,
+    n: u32,
+) -> Result<Vec<Value>, ApiError> {
+    let mut invites = Vec::new();
+    for _ in 0..n {
+        let token = put(server, table, None, role).await?;
+        invites.push(json!({"role": role.as_str(), "token": token}));
+    }
+    Ok(invites)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewInvites {
+    #[serde(default = "default_role")]
+    role: String,
+    #[serde(default = "one")]
+    count: u32,
+}
+
+fn default_role() -> String {
+    "player".into()
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `POST /api/v1/tables/{id}/invites` (GM): more invites.
+async fn invites(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let new: NewInvites = body(&bytes, r#"{"role":"player","count":1}"#)?;
+    let Some(role) = Role::parse(&new.role) else {
+        return Err(ApiError::BadRequest(format!(
+            "unknown role '{}'; use gm, player or spectator",
+            new.role
+        )));
+    };
+    check_invites(new.count)?;
+    let is_gm = server
+        .tables
+        .read(&id, |t| t.members().get(&member.name) == Some(&Role::Gm))
+        .await?;
+    if !is_gm {
+        return Err(ApiError::Forbidden("only the table's GM may invite".into()));
+    }
+    let invites = make_invites(&server, &id, role, new.count).await?;
+    ok(StatusCode::CREATED, json!({"ok": true, "invites": invites}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    invite: String,
+    name: String,
+}
+
+/// `POST /api/v1/tables/{id}/join`: uses an invite; gives the new member's token.
+async fn join(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult {
+    let request: JoinRequest = body(&bytes, r#"{"invite":"TOKEN","name":"your name"}"#)?;
+    let invite = credential(&server, &request.invite)
+        .await
+        .map_err(|e| match e {
+            ApiError::Unauthorized(_) => ApiError::Unauthorized(BAD_INVITE.into()),
+            e => e,
+        })?;
+    if invite.member.is_some() {
+        return Err(ApiError::BadRequest(
+            "this is a member token, not an invite: it has joined already".into(),
+        ));
+    }
+    if invite.table != id {
+        return Err(ApiError::Forbidden(
+            "this invite is for another table".into(),
+        ));
+    }
+    check_member_name(&request.name)?;
+    let line = format!("/join {} as {}", request.name, invite.role.as_str());
+    let gm = server.tables.read(&id, |t| t.gm().to_string()).await?;
+    // Decide first, so a refused join (a name taken) leaves the invite usable.
+    server
+        .tables
+        .read(&id, |t| t.decide(&gm, &line))
+        .await?
+        .map_err(|r| ApiError::Refused(r.0))?;
+    if !server.tables.store().take_invite(&invite.key_id).await? {
+        return Err(ApiError::Unauthorized(BAD_INVITE.into()));
+    }
+    match server.tables.exec(&id, &gm, &line).await {
+        Ok(Ok(done)) => published(&server, &id, &done.events),
+        Ok(Err(refusal)) => {
+            // Someone took the name between deciding and joining: the invite stays good.
+            server.tables.store().put_credential(&invite).await?;
+            return Err(ApiError::Refused(refusal.0));
+        }
+        Err(e) => {
+            server.tables.store().put_credential(&invite).await?;
+            return Err(e.into());
+        }
+    }
+    let token = put(&server, &id, Some(&request.name), invite.role).await?;
+    ok(
+        StatusCode::CREATED,
+        json!({"ok": true, "member": request.name, "role": invite.role.as_str(), "token": token}),
+    )
+}
+
+fn published(server: &Server, id: &str, events: &[Event]) {
+    if let Some(last) = events.last() {
+        server.live.published(id, last.seq);
+    }
+}
+
+/// `GET /api/v1/tables/{id}`: the table's state as the member sees it.
+async fn state(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let body = server
+        .tables
+        .read(&id, |t| {
+            let (scene, session) = t.scene_and_session();
+            let members: Vec<Value> = t
+                .members()
+                .iter()
+                .map(|(name, role)| json!({"name": name, "role": role.as_str()}))
+                .collect();
+            let characters: Vec<Value> = t
+                .characters()
+                .iter()
+                .map(|(name, c)| {
+                    json!({
+                        "name": name,
+                        "owner": c.owner,
+                        "fields": c.fields,
+                        "system": t.character_summary(name, &member.name),
+                    })
+                })
+                .collect();
+            json!({
+                "ok": true,
+                "id": id,
+                "system": t.system().id(),
+                "name": t.name(),
+                "you": {"name": member.name, "role": t.members().get(&member.name).map(|r| r.as_str())},
+                "members": members,
+                "characters": characters,
+                "scene": scene,
+                "session": session,
+                "last_seq": t.next_seq() - 1,
+            })
+        })
+        .await?;
+    ok(StatusCode::OK, body)
+}
+
+/// `GET /api/v1/tables/{id}/log?after=N&limit=M`: the log as the member sees it.
+async fn log(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let query = query_pairs(query.as_deref());
+    let number = |name: &str, default: u64| match query.get(name) {
+        None => Ok(default),
+        Some(v) => v.parse::<u64>().map_err(|_| {
+            ApiError::BadRequest(format!("{name} must be a whole number ≥ 0, not '{v}'"))
+        }),
+    };
+    let after = number("after", 0)?;
+    let limit = number("limit", MAX_LOG_PAGE as u64)?;
+    if limit == 0 || limit > MAX_LOG_PAGE as u64 {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be 1 to {MAX_LOG_PAGE}"
+        )));
+    }
+    let body = server
+        .tables
+        .read(&id, |t| {
+            let from = usize::try_from(after)
+                .unwrap_or(usize::MAX)
+                .min(t.events().len());
+            let mut last = after.min(t.next_seq() - 1);
+            let mut events = Vec::new();
+            for e in &t.events()[from..] {
+                if events.len() as u64 == limit {
+                    break;
+                }
+                last = e.seq;
+                events.extend(seen(t, e, &member.name));
+            }
+            json!({"ok": true, "events": events, "last_seq": last, "more": last < t.next_seq() - 1})
+        })
+        .await?;
+    ok(StatusCode::OK, body)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LineRequest {
+    line: String,
+}
+
+/// `POST /api/v1/tables/{id}/lines`: one line as the member (a command, a roll, chat).
+async fn line(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let request: LineRequest = body(&bytes, r#"{"line":"2D6>=7"}"#)?;
+    if request.line.chars().count() > MAX_LINE {
+        return Err(ApiError::BadRequest(format!(
+            "a line is at most {MAX_LINE} characters"
+        )));
+    }
+    run(&server, &member, &request.line).await
+}
+
+/// Runs `line` as `member`; answers with the reply and the events as the member sees them.
+async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
+    let done = server
+        .tables
+        .exec(&member.table, &member.name, line)
+        .await?
+        .map_err(|r| ApiError::Refused(r.0))?;
+    published(server, &member.table, &done.events);
+    let events: Vec<Value> = done
+        .events
+        .iter()
+        .zip(&done.seen)
+        .filter_map(|(e, text)| {
+            text.as_ref()
+                .map(|text| json!({"seq": e.seq, "actor": e.actor, "text": text}))
+        })
+        .collect();
+    ok(
+        StatusCode::OK,
+        json!({"ok": true, "reply": done.reply, "events": events}),
+    )
+}
+
+/// `POST /api/v1/tables/{id}/reveal/{seq}`: reveals a secret roll (its roller or the GM).
+async fn reveal(
+    State(server): State<Arc<Server>>,
+    Path((id, seq)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let Ok(seq) = seq.parse::<u64>() else {
+        return Err(ApiError::BadRequest(format!(
+            "'{seq}' is not a roll's seq number"
+        )));
+    };
+    run(&server, &member, &format!("/reveal {seq}")).await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    member: Option<String>,
+}
+
+/// `POST /api/v1/tables/{id}/undo`: undoes the member's last change (the GM may name a
+/// member).
+async fn undo(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let request: UndoRequest = if bytes.iter().all(u8::is_ascii_whitespace) {
+        UndoRequest::default()
+    } else {
+        body(&bytes, r#"{} or {"member":"name"}"#)?
+    };
+    let line = match &request.member {
+        Some(name) => {
+            check_member_name(name)?;
+            format!("/undo {name}")
+        }
+        None => "/undo".to_string(),
+    };
+    run(&server, &member, &line).await
+}

@@ -1,0 +1,160 @@
+//! Live updates: one WebSocket per member per table, delivering each new event as that
+//! member may see it.
+//!
+//! Notifications carry no event data, only "table X now ends at seq N" ([`Hub`]). Each
+//! socket then reads the events it has not sent from the table in memory and views each
+//! one as its member ([`taku_table::Table::view`]), so a secret can reach a socket only
+//! through the same function that guards the log, and a slow client never makes the
+//! server buffer: notifications collapse into the latest seq. Another server's appends
+//! (PostgreSQL) arrive by the store's notifications; the table is caught up from the
+//! store before the sockets are woken.
+
+use crate::Server;
+use crate::api::{self, ApiError, Member};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
+
+/// The last seq of every table some socket watches.
+#[derive(Debug, Default)]
+pub struct Hub {
+    heads: Mutex<HashMap<String, watch::Sender<u64>>>,
+}
+
+impl Hub {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
+        // Only inserts and removals happen under this lock: a poisoned map is still whole.
+        self.heads.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Watches table `id`, which now ends at `head`.
+    pub fn subscribe(&self, id: &str, head: u64) -> watch::Receiver<u64> {
+        let mut heads = self.lock();
+        let sender = heads
+            .entry(id.to_string())
+            .or_insert_with(|| watch::channel(head).0);
+        sender.send_if_modified(|h| advance(h, head));
+        sender.subscribe()
+    }
+
+    /// Table `id` now ends at `seq`: wakes its sockets. Forgets tables nobody watches.
+    pub fn published(&self, id: &str, seq: u64) {
+        let mut heads = self.lock();
+        if let Some(sender) = heads.get(id) {
+            if sender.receiver_count() == 0 {
+                heads.remove(id);
+            } else {
+                sender.send_if_modified(|h| advance(h, seq));
+            }
+        }
+    }
+
+    /// Tables some socket watches.
+    pub fn watched(&self) -> Vec<String> {
+        let mut heads = self.lock();
+        heads.retain(|_, s| s.receiver_count() > 0);
+        heads.keys().cloned().collect()
+    }
+}
+
+fn advance(head: &mut u64, seq: u64) -> bool {
+    let newer = seq > *head;
+    if newer {
+        *head = seq;
+    }
+    newer
+}
+
+/// `GET /api/v1/tables/{id}/live`: upgrades to a WebSocket for the member the token
+/// names (header `Authorization: Bearer`, or `?token=` for browsers, which cannot set
+/// headers on a WebSocket). `?after=N` first sends the events after seq N; by default
+/// only events from now on.
+pub async fn socket(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Response {
+    let query = api::query_pairs(query.as_deref());
+    let token = query.get("token").map(String::as_str);
+    let member = match api::member(&server, &id, &headers, token).await {
+        Ok(m) => m,
+        Err(e) => return e.into_response(),
+    };
+    let after = match query.get("after").map(|a| a.parse::<u64>()) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => {
+            return ApiError::BadRequest("after must be a seq number (0 for the whole log)".into())
+                .into_response();
+        }
+    };
+    let Ok(upgrade) = upgrade else {
+        return ApiError::BadRequest(
+            "this is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)"
+                .into(),
+        )
+        .into_response();
+    };
+    let head = match server.tables.read(&id, |t| t.next_seq() - 1).await {
+        Ok(h) => h,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let after = after.unwrap_or(head).min(head);
+    upgrade.on_upgrade(move |socket| stream(server, member, head, after, socket))
+}
+
+/// Sends `member`'s view of every event after `after`, then of each new one, until the
+/// client goes or the server stops.
+async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut socket: WebSocket) {
+    let mut heads = server.live.subscribe(&member.table, head);
+    let mut stopping = server.stopping.subscribe();
+    let mut sent = after;
+    loop {
+        heads.borrow_and_update();
+        let batch = server
+            .tables
+            .peek(&member.table, |t| {
+                let from = usize::try_from(sent)
+                    .unwrap_or(usize::MAX)
+                    .min(t.events().len());
+                let lines: Vec<String> = t.events()[from..]
+                    .iter()
+                    .filter_map(|e| api::seen(t, e, &member.name))
+                    .map(|v| v.to_string())
+                    .collect();
+                (lines, t.next_seq() - 1)
+            })
+            .await;
+        let Ok((lines, last)) = batch else { break };
+        for line in lines {
+            if socket.send(Message::Text(line.into())).await.is_err() {
+                return;
+            }
+        }
+        sent = last;
+        tokio::select! {
+            changed = heads.changed() => if changed.is_err() { break },
+            _ = stopped(&mut stopping) => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            incoming = socket.recv() => match incoming {
+                // Pings are answered by the socket itself; what clients send is ignored.
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+/// Waits until shutdown begins.
+async fn stopped(stopping: &mut watch::Receiver<bool>) {
+    // An error means the server is gone: stopped as well.
+    let _ = stopping.wait_for(|s| *s).await;
+}
