@@ -527,7 +527,7 @@ fn postgres_announces_each_commit_to_every_process() {
         assert_eq!(seen, (roll, "alice".to_string(), true));
 
         // One append of several events is one notice, naming the last seq.
-        let mut table = Table::from_events(first.store().load_after(&id, 0).await.expect("load"))
+        let table = Table::from_events(first.store().load_after(&id, 0).await.expect("load"))
             .expect("fold");
         let events = table.numbered(
             "gm",
@@ -588,6 +588,11 @@ fn a_listener_that_lost_its_connection_says_resync_and_listens_again() {
             }
             Ok(other) => panic!("expected Resync, got {other:?}"),
         }
+        assert_eq!(
+            tables.open_ids(),
+            std::slice::from_ref(&id),
+            "what to catch up"
+        );
         run(&tables, &id, "gm", "after the reconnect").await;
         assert_eq!(heard(&mut listener).await, appended(&id, 2));
     });

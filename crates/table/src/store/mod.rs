@@ -510,6 +510,12 @@ impl<S: EventStore> Tables<S> {
         Ok(id)
     }
 
+    /// The ids of the tables loaded in this process (in no particular order): those to
+    /// bring up to date, with [`Tables::read`], after a [`Notice::Resync`].
+    pub fn open_ids(&self) -> Vec<String> {
+        self.lock_open().keys().cloned().collect()
+    }
+
     fn lock_open(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Mutex<Table>>>> {
         // A panic elsewhere while holding this map cannot leave it inconsistent (only
         // inserts), so a poisoned lock is still usable.
