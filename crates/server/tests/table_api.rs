@@ -1,0 +1,655 @@
+//! The table API under /api/v1, request by request: creating, inviting, joining, playing,
+//! reading as each member, and every refusal. Live sockets are in `live.rs`.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use taku_server::{Config, Server};
+use taku_table::store::Store;
+use tower::ServiceExt;
+
+struct Api {
+    app: Router,
+}
+
+async fn api(name: &str, rate_limit: u32) -> Api {
+    let dir = std::env::temp_dir().join(format!("taku-api-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(store, &Config { rate_limit });
+    Api {
+        app: taku_server::app(server),
+    }
+}
+
+impl Api {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        let response = self
+            .app
+            .clone()
+            .oneshot(request.body(Body::from(body.to_string())).expect("request"))
+            .await
+            .expect("infallible");
+        let status = response.status();
+        if status == StatusCode::UNAUTHORIZED {
+            assert_eq!(
+                response
+                    .headers()
+                    .get(header::WWW_AUTHENTICATE)
+                    .map(|v| v.as_bytes()),
+                Some(&b"Bearer"[..])
+            );
+        }
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let value: Value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {bytes:?}"));
+        if !status.is_success() {
+            assert_eq!(value["ok"], false, "{value}");
+            assert!(
+                value["reason"].as_str().is_some_and(|r| !r.is_empty()),
+                "a refusal says why: {value}"
+            );
+        }
+        (status, value)
+    }
+
+    async fn ok(&self, method: &str, path: &str, token: Option<&str>, body: &str) -> Value {
+        let (status, value) = self.call(method, path, token, body).await;
+        assert!(
+            status.is_success(),
+            "{method} {path} {body}: {status} {value}"
+        );
+        value
+    }
+}
+
+/// A table with GM `gm` and players alice and bob; returns (id, gm, alice, bob, spare invite).
+async fn table(api: &Api) -> (String, String, String, String, String) {
+    let created = api
+        .ok(
+            "POST",
+            "/api/v1/tables",
+            None,
+            r#"{"system":"DiceBot","name":"卓","gm":"gm","invites":3}"#,
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let gm = created["token"].as_str().expect("token").to_string();
+    let invites: Vec<String> = created["invites"]
+        .as_array()
+        .expect("invites")
+        .iter()
+        .map(|i| i["token"].as_str().expect("token").to_string())
+        .collect();
+    assert_eq!(invites.len(), 3);
+    let mut members = Vec::new();
+    for (name, invite) in ["alice", "bob"].iter().zip(&invites) {
+        let joined = api
+            .ok(
+                "POST",
+                &format!("/api/v1/tables/{id}/join"),
+                None,
+                &json!({"invite": invite, "name": name}).to_string(),
+            )
+            .await;
+        assert_eq!(
+            (joined["member"].as_str(), joined["role"].as_str()),
+            (Some(*name), Some("player"))
+        );
+        members.push(joined["token"].as_str().expect("token").to_string());
+    }
+    let bob = members.pop().expect("bob");
+    let alice = members.pop().expect("alice");
+    (id, gm, alice, bob, invites[2].clone())
+}
+
+fn texts(log: &Value) -> Vec<String> {
+    log["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| e["text"].as_str().expect("text").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_table_is_created_joined_and_played_through_the_api() {
+    let api = api("play", 0).await;
+    let (id, gm, alice, _bob, _) = table(&api).await;
+    let rolled = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&alice),
+            r#"{"line":"2D6>=2"}"#,
+        )
+        .await;
+    let text = rolled["events"][0]["text"].as_str().expect("text");
+    assert!(text.starts_with("#4 alice: (2D6>=2) ＞ "), "{text}");
+    assert!(text.ends_with("＞ 成功"), "{text}");
+
+    let made = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&alice),
+            r#"{"line":"/char new ミナ"}"#,
+        )
+        .await;
+    assert_eq!(made["events"][0]["text"], "#5 alice created character ミナ");
+    let state = api
+        .ok("GET", &format!("/api/v1/tables/{id}"), Some(&alice), "")
+        .await;
+    assert_eq!(state["you"], json!({"name": "alice", "role": "player"}));
+    assert_eq!(state["system"], "DiceBot");
+    assert_eq!(state["characters"][0]["owner"], "alice");
+    assert_eq!(state["last_seq"], 5);
+    assert_eq!(state["members"].as_array().map(Vec::len), Some(3));
+
+    let undone = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/undo"),
+            Some(&alice),
+            "",
+        )
+        .await;
+    assert_eq!(undone["events"][0]["text"], "#6 alice undid #5");
+    let state = api
+        .ok("GET", &format!("/api/v1/tables/{id}"), Some(&gm), "")
+        .await;
+    assert_eq!(state["characters"], json!([]));
+
+    let help = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&alice),
+            r#"{"line":"/help"}"#,
+        )
+        .await;
+    assert!(
+        help["reply"]
+            .as_str()
+            .is_some_and(|r| r.contains("/reveal"))
+    );
+    assert_eq!(help["events"], json!([]));
+
+    // Paging: two entries at a time, after a seq.
+    let page = api
+        .ok(
+            "GET",
+            &format!("/api/v1/tables/{id}/log?after=2&limit=2"),
+            Some(&gm),
+            "",
+        )
+        .await;
+    assert_eq!(page["events"][0]["seq"], 3);
+    assert_eq!(
+        (page["last_seq"].as_u64(), page["more"].as_bool()),
+        (Some(4), Some(true))
+    );
+    let rest = api
+        .ok(
+            "GET",
+            &format!("/api/v1/tables/{id}/log?after=4"),
+            Some(&gm),
+            "",
+        )
+        .await;
+    assert_eq!(
+        (rest["last_seq"].as_u64(), rest["more"].as_bool()),
+        (Some(6), Some(false))
+    );
+}
+
+#[tokio::test]
+async fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
+    let api = api("secret", 0).await;
+    let (id, gm, alice, bob, _) = table(&api).await;
+    let rolled = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&alice),
+            r#"{"line":"S2D6>=2 こっそり"}"#,
+        )
+        .await;
+    let result = rolled["events"][0]["text"]
+        .as_str()
+        .expect("text")
+        .to_string();
+    assert!(
+        result.starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+        "{result}"
+    );
+
+    let log = |token: String| {
+        let api = &api;
+        let id = id.clone();
+        async move {
+            texts(
+                &api.ok("GET", &format!("/api/v1/tables/{id}/log"), Some(&token), "")
+                    .await,
+            )
+        }
+    };
+    assert_eq!(log(gm.clone()).await[3], result);
+    assert_eq!(log(alice.clone()).await[3], result);
+    let hidden = log(bob.clone()).await;
+    assert!(
+        hidden[3].starts_with("#4 secret roll by alice (commitment "),
+        "{}",
+        hidden[3]
+    );
+    assert!(
+        !hidden
+            .iter()
+            .any(|t| t.contains("＞") || t.contains("こっそり")),
+        "{hidden:?}"
+    );
+
+    // Bob may not reveal it; alice may.
+    let (status, _) = api
+        .call(
+            "POST",
+            &format!("/api/v1/tables/{id}/reveal/4"),
+            Some(&bob),
+            "",
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(!log(bob.clone()).await.iter().any(|t| t.contains("＞")));
+    api.ok(
+        "POST",
+        &format!("/api/v1/tables/{id}/reveal/4"),
+        Some(&alice),
+        "",
+    )
+    .await;
+    let shown = log(bob).await;
+    assert!(
+        shown[3].starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+        "{}",
+        shown[3]
+    );
+    assert!(
+        shown[4].starts_with("#5 alice revealed #4 by alice"),
+        "{}",
+        shown[4]
+    );
+}
+
+#[tokio::test]
+async fn an_invite_joins_once_and_a_refused_join_leaves_it_usable() {
+    let api = api("invite", 0).await;
+    let (id, gm, alice, _bob, spare) = table(&api).await;
+    let join = |name: &str| json!({"invite": spare, "name": name}).to_string();
+    let path = format!("/api/v1/tables/{id}/join");
+    let (status, taken) = api.call("POST", &path, None, &join("alice")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{taken}");
+    let carol = api.ok("POST", &path, None, &join("carol")).await;
+    assert_eq!(carol["member"], "carol");
+    let (status, used) = api.call("POST", &path, None, &join("dave")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        used["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("already used")),
+        "{used}"
+    );
+
+    // Only the GM makes invites; a spectator invite joins a spectator.
+    let invites = format!("/api/v1/tables/{id}/invites");
+    let (status, _) = api.call("POST", &invites, Some(&alice), "{}").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let made = api
+        .ok(
+            "POST",
+            &invites,
+            Some(&gm),
+            r#"{"role":"spectator","count":2}"#,
+        )
+        .await;
+    assert_eq!(made["invites"].as_array().map(Vec::len), Some(2));
+    let token = made["invites"][0]["token"].as_str().expect("token");
+    let eve = api
+        .ok(
+            "POST",
+            &path,
+            None,
+            &json!({"invite": token, "name": "eve"}).to_string(),
+        )
+        .await;
+    assert_eq!(eve["role"], "spectator");
+    let (status, _) = api
+        .call(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            eve["token"].as_str(),
+            r#"{"line":"2D6"}"#,
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "spectators do not roll"
+    );
+}
+
+/// Every route that needs a token, with a body that would be accepted.
+fn guarded(id: &str) -> Vec<(&'static str, String, &'static str)> {
+    vec![
+        ("GET", format!("/api/v1/tables/{id}"), ""),
+        ("GET", format!("/api/v1/tables/{id}/log"), ""),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/lines"),
+            r#"{"line":"/char new X"}"#,
+        ),
+        ("POST", format!("/api/v1/tables/{id}/reveal/1"), ""),
+        ("POST", format!("/api/v1/tables/{id}/undo"), ""),
+        ("POST", format!("/api/v1/tables/{id}/invites"), "{}"),
+        ("GET", format!("/api/v1/tables/{id}/live"), ""),
+    ]
+}
+
+#[tokio::test]
+async fn every_guarded_route_refuses_missing_bad_foreign_and_invite_tokens_and_changes_nothing() {
+    let api = api("guard", 0).await;
+    let (id, gm, _alice, _bob, spare) = table(&api).await;
+    let (other, other_gm, ..) = table(&api).await;
+    let before = api
+        .ok("GET", &format!("/api/v1/tables/{id}/log"), Some(&gm), "")
+        .await;
+    let almost = {
+        // The right key id with a wrong secret part.
+        let mut t = gm.clone().into_bytes();
+        t[40] = if t[40] == b'0' { b'1' } else { b'0' };
+        String::from_utf8(t).expect("hex")
+    };
+    for (method, path, body) in guarded(&id) {
+        for (token, want) in [
+            (None, StatusCode::UNAUTHORIZED),
+            (Some("nonsense"), StatusCode::UNAUTHORIZED),
+            (Some(almost.as_str()), StatusCode::UNAUTHORIZED),
+            (Some(spare.as_str()), StatusCode::UNAUTHORIZED),
+            (Some(other_gm.as_str()), StatusCode::FORBIDDEN),
+        ] {
+            let (status, value) = api.call(method, &path, token, body).await;
+            assert_eq!(status, want, "{method} {path} with {token:?}: {value}");
+        }
+    }
+    let after = api
+        .ok("GET", &format!("/api/v1/tables/{id}/log"), Some(&gm), "")
+        .await;
+    assert_eq!(before, after, "refused requests changed nothing");
+    let theirs = api
+        .ok(
+            "GET",
+            &format!("/api/v1/tables/{other}/log"),
+            Some(&other_gm),
+            "",
+        )
+        .await;
+    assert_eq!(theirs["last_seq"], 3);
+}
+
+#[tokio::test]
+async fn bad_input_is_a_clear_4xx_and_changes_nothing() {
+    let api = api("bad", 0).await;
+    let (id, gm, alice, ..) = table(&api).await;
+    let lines = format!("/api/v1/tables/{id}/lines");
+    let long = json!({"line": "あ".repeat(4_001)}).to_string();
+    let huge = json!({"line": "a".repeat(70_000)}).to_string();
+    let cases: Vec<(&str, String, Option<&str>, String, StatusCode)> = vec![
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            "{".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            "[]".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            r#"{"system":"NoSuch","name":"x","gm":"g"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            r#"{"system":"DiceBot","name":"x","gm":"two words"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            r#"{"system":"DiceBot","name":"","gm":"g"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            r#"{"system":"DiceBot","name":"x","gm":"g","invites":1000}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/v1/tables".into(),
+            None,
+            r#"{"system":"DiceBot","name":"x","gm":"g","extra":1}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            "not json".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            r#"{"line":7}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            long,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            huge,
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            r#"{"line":"/scene next"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "POST",
+            lines.clone(),
+            Some(&alice),
+            r#"{"line":"/undo gm"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/reveal/x"),
+            Some(&alice),
+            String::new(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/reveal/99"),
+            Some(&alice),
+            String::new(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/undo"),
+            Some(&alice),
+            r#"{"member":"a b"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/invites"),
+            Some(&gm),
+            r#"{"role":"king"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET",
+            format!("/api/v1/tables/{id}/log?after=-1"),
+            Some(&gm),
+            String::new(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET",
+            format!("/api/v1/tables/{id}/log?limit=0"),
+            Some(&gm),
+            String::new(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET",
+            format!("/api/v1/tables/{id}/live"),
+            Some(&gm),
+            String::new(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/join"),
+            None,
+            r#"{"invite":"x"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "DELETE",
+            format!("/api/v1/tables/{id}"),
+            Some(&gm),
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "GET",
+            "/api/v1/tables".into(),
+            None,
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    let before = api
+        .ok("GET", &format!("/api/v1/tables/{id}/log"), Some(&gm), "")
+        .await;
+    for (method, path, token, body, want) in cases {
+        let (status, value) = api.call(method, &path, token, &body).await;
+        assert_eq!(
+            status,
+            want,
+            "{method} {path} {}: {value}",
+            &body[..body.len().min(80)]
+        );
+    }
+    let after = api
+        .ok("GET", &format!("/api/v1/tables/{id}/log"), Some(&gm), "")
+        .await;
+    assert_eq!(before, after);
+}
+
+#[tokio::test]
+async fn past_its_rate_a_client_is_answered_429_with_retry_after() {
+    let api = api("rate", 5).await;
+    // A burst of twice the rate is served; then 429, on every kind of route.
+    for _ in 0..10 {
+        api.ok("GET", "/v2/version", None, "").await;
+    }
+    for path in [
+        "/v2/version",
+        "/api/v1/openapi.json",
+        "/v2/game_system/DiceBot/roll?command=2D6",
+    ] {
+        let response = api
+            .app
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("infallible");
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS, "{path}");
+        assert_eq!(
+            response
+                .headers()
+                .get(header::RETRY_AFTER)
+                .map(|v| v.as_bytes()),
+            Some(&b"1"[..])
+        );
+    }
+    let (status, _) = api.call("GET", "/healthz", None, "").await;
+    assert_eq!(status, StatusCode::OK, "health checks are never limited");
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route() {
+    let api = api("openapi", 0).await;
+    let doc = api.ok("GET", "/api/v1/openapi.json", None, "").await;
+    assert!(
+        doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")),
+        "{doc}"
+    );
+    let paths = doc["paths"].as_object().expect("paths");
+    let mut want: Vec<String> = guarded("{id}")
+        .into_iter()
+        .map(|(_, p, _)| p.replace("reveal/1", "reveal/{seq}"))
+        .collect();
+    want.extend(["/api/v1/tables".into(), "/api/v1/tables/{id}/join".into()]);
+    for path in want {
+        assert!(paths.contains_key(&path), "openapi.json lacks {path}");
+    }
+}
