@@ -368,6 +368,13 @@ pub async fn serve(
     server: Arc<Server>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    match server.tables.store().listen().await {
+        Ok(Some(listener)) => {
+            tokio::spawn(live::follow(server.clone(), listener));
+        }
+        Ok(None) => {}
+        Err(e) => return Err(std::io::Error::other(e)),
+    }
     let stopping = server.clone();
     let signal = async move {
         shutdown.await;

@@ -17,6 +17,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use taku_table::store::{Listener, Notice};
 use tokio::sync::watch;
 
 /// The last seq of every table some socket watches.
@@ -51,6 +52,11 @@ impl Hub {
                 sender.send_if_modified(|h| advance(h, seq));
             }
         }
+    }
+
+    /// Whether some socket watches table `id`.
+    pub fn is_watched(&self, id: &str) -> bool {
+        self.lock().get(id).is_some_and(|s| s.receiver_count() > 0)
     }
 
     /// Tables some socket watches.
@@ -157,4 +163,39 @@ async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut 
 async fn stopped(stopping: &mut watch::Receiver<bool>) {
     // An error means the server is gone: stopped as well.
     let _ = stopping.wait_for(|s| *s).await;
+}
+
+/// Follows the store's notices of appends by any server on the database (PostgreSQL):
+/// brings each watched table up to date from the store and wakes its sockets. After a
+/// lost connection ([`Notice::Resync`]) every watched table is caught up, since notices
+/// sent meanwhile are gone. Tables no socket watches are left alone (reading them would
+/// load them). Runs until shutdown.
+pub async fn follow(server: Arc<Server>, mut listener: Listener) {
+    let mut stopping = server.stopping.subscribe();
+    loop {
+        let notice = tokio::select! {
+            n = listener.next() => n,
+            _ = stopped(&mut stopping) => return,
+        };
+        let tables = match notice {
+            Ok(Notice::Appended { table, .. }) if server.live.is_watched(&table) => vec![table],
+            Ok(Notice::Appended { .. }) => continue,
+            Ok(Notice::Resync) => server.live.watched(),
+            Err(e) => {
+                // The next call listens again; wait a little so a database that is down
+                // is not hammered.
+                tracing::warn!(error = %e, "lost the store's notifications; listening again");
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        for id in tables {
+            match server.tables.read(&id, |t| t.next_seq() - 1).await {
+                Ok(last) => server.live.published(&id, last),
+                Err(e) => {
+                    tracing::warn!(table = %id, error = %e, "cannot catch up a watched table")
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,286 @@
+//! Live updates over WebSocket against a server on a real socket: each member receives
+//! each new entry as that member may see it, `after` replays, a bad token is refused
+//! before the upgrade, and shutdown closes the sockets so the server can stop.
+
+use axum::body::Body;
+use axum::http::{Request, header};
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use taku_server::{Config, Server};
+use taku_table::store::Store;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tower::ServiceExt;
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A server on a free loopback port; its address, the shared state, and the handle that
+/// stops it (the serve task's result says whether it stopped cleanly).
+struct Running {
+    addr: std::net::SocketAddr,
+    server: Arc<Server>,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+async fn start(name: &str) -> Running {
+    let dir = std::env::temp_dir().join(format!("taku-live-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server = Server::new(store, &Config { rate_limit: 0 });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(taku_server::serve(listener, server.clone(), async move {
+        let _ = stopped.await;
+    }));
+    Running {
+        addr,
+        server,
+        stop,
+        task,
+    }
+}
+
+/// One request through the same server's routes.
+async fn call(
+    server: &Arc<Server>,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Value,
+) -> Value {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(t) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let response = taku_server::app(server.clone())
+        .oneshot(request.body(Body::from(body.to_string())).expect("request"))
+        .await
+        .expect("infallible");
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    serde_json::from_slice(&bytes).expect("json")
+}
+
+/// A table with GM gm and players alice and bob: (id, [gm, alice, bob] tokens).
+async fn table(server: &Arc<Server>) -> (String, [String; 3]) {
+    let created = call(
+        server,
+        "POST",
+        "/api/v1/tables",
+        None,
+        json!({"system": "DiceBot", "name": "live", "gm": "gm", "invites": 2}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let mut tokens = vec![created["token"].as_str().expect("token").to_string()];
+    for (name, invite) in ["alice", "bob"]
+        .iter()
+        .zip(created["invites"].as_array().expect("invites"))
+    {
+        let joined = call(
+            server,
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            json!({"invite": invite["token"], "name": name}),
+        )
+        .await;
+        tokens.push(joined["token"].as_str().expect("token").to_string());
+    }
+    let tokens: [String; 3] = tokens.try_into().expect("three");
+    (id, tokens)
+}
+
+async fn connect(addr: std::net::SocketAddr, id: &str, token: &str, after: Option<u64>) -> Socket {
+    let mut url = format!("ws://{addr}/api/v1/tables/{id}/live?token={token}");
+    if let Some(a) = after {
+        url.push_str(&format!("&after={a}"));
+    }
+    let (socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("upgrade");
+    socket
+}
+
+/// The next entry on `socket`; a guard of 10 s turns a missing delivery into a failure
+/// rather than a hang.
+async fn next(socket: &mut Socket) -> Value {
+    let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+        .await
+        .expect("an entry within 10 s")
+        .expect("open")
+        .expect("a message");
+    match message {
+        Message::Text(text) => serde_json::from_str(&text).expect("json"),
+        other => panic!("expected an entry, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_member_receives_each_new_entry_as_that_member_may_see_it() {
+    let run = start("members").await;
+    let (id, [gm, alice, bob]) = table(&run.server).await;
+    let mut sockets = Vec::new();
+    for token in [&gm, &alice, &bob] {
+        sockets.push(connect(run.addr, &id, token, None).await);
+    }
+    let lines = format!("/api/v1/tables/{id}/lines");
+    call(
+        &run.server,
+        "POST",
+        &lines,
+        Some(&alice),
+        json!({"line": "S2D6>=2 ひみつ"}),
+    )
+    .await;
+    call(
+        &run.server,
+        "POST",
+        &lines,
+        Some(&bob),
+        json!({"line": "おはよう"}),
+    )
+    .await;
+
+    let [to_gm, to_alice, to_bob] = &mut sockets[..] else {
+        unreachable!()
+    };
+    for socket in [&mut *to_gm, &mut *to_alice] {
+        let secret = next(socket).await;
+        assert_eq!(
+            (secret["seq"].as_u64(), secret["actor"].as_str()),
+            (Some(4), Some("alice"))
+        );
+        let text = secret["text"].as_str().expect("text");
+        assert!(
+            text.starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+            "{text}"
+        );
+    }
+    let hidden = next(to_bob).await;
+    let text = hidden["text"].as_str().expect("text");
+    assert!(
+        text.starts_with("#4 secret roll by alice (commitment "),
+        "{text}"
+    );
+    assert!(!text.contains('＞') && !text.contains("ひみつ"), "{text}");
+    for socket in &mut sockets {
+        assert_eq!(next(socket).await["text"], "#5 bob: おはよう");
+    }
+
+    // Revealed: now bob sees it.
+    call(
+        &run.server,
+        "POST",
+        &format!("/api/v1/tables/{id}/reveal/4"),
+        Some(&alice),
+        json!({}),
+    )
+    .await;
+    for socket in &mut sockets {
+        let revealed = next(socket).await;
+        assert!(
+            revealed["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("#6 alice revealed #4 by alice: (2D6>=2) ＞ ")),
+            "{revealed}"
+        );
+    }
+
+    // Shutdown closes every socket and the server stops.
+    run.stop.send(()).expect("stop");
+    for socket in &mut sockets {
+        let closed = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("closed within 10 s");
+        assert!(
+            matches!(closed, Some(Ok(Message::Close(_))) | None),
+            "{closed:?}"
+        );
+    }
+    let stopped = tokio::time::timeout(Duration::from_secs(10), run.task)
+        .await
+        .expect("the server stops")
+        .expect("task");
+    assert!(stopped.is_ok(), "{stopped:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_replays_the_log_as_the_member_may_see_it() {
+    let run = start("after").await;
+    let (id, [_gm, alice, bob]) = table(&run.server).await;
+    let lines = format!("/api/v1/tables/{id}/lines");
+    call(
+        &run.server,
+        "POST",
+        &lines,
+        Some(&alice),
+        json!({"line": "S1D6"}),
+    )
+    .await;
+    let mut socket = connect(run.addr, &id, &bob, Some(1)).await;
+    assert_eq!(next(&mut socket).await["text"], "#2 alice joined as player");
+    assert_eq!(next(&mut socket).await["text"], "#3 bob joined as player");
+    let hidden = next(&mut socket).await;
+    assert!(
+        hidden["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("#4 secret roll by alice")),
+        "{hidden}"
+    );
+    // Then live, and what the client sends is ignored.
+    socket
+        .send(Message::Text("hello?".into()))
+        .await
+        .expect("send");
+    call(
+        &run.server,
+        "POST",
+        &lines,
+        Some(&alice),
+        json!({"line": "やあ"}),
+    )
+    .await;
+    assert_eq!(next(&mut socket).await["text"], "#5 alice: やあ");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_without_a_valid_token_is_refused_before_the_upgrade() {
+    let run = start("refused").await;
+    let (id, [gm, ..]) = table(&run.server).await;
+    let (other, [other_gm, ..]) = table(&run.server).await;
+    for (table, token, status) in [
+        (&id, "0".repeat(64), 401),
+        (&id, "nonsense".to_string(), 401),
+        (&id, other_gm.clone(), 403),
+        (&other, gm.clone(), 403),
+    ] {
+        let url = format!("ws://{}/api/v1/tables/{table}/live?token={token}", run.addr);
+        match tokio_tungstenite::connect_async(url).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status().as_u16(), status);
+            }
+            other => panic!("expected HTTP {status}, got {other:?}"),
+        }
+    }
+    let url = format!(
+        "ws://{}/api/v1/tables/{id}/live?token={gm}&after=x",
+        run.addr
+    );
+    assert!(tokio_tungstenite::connect_async(url).await.is_err());
+}
