@@ -13,6 +13,7 @@
 
 pub mod api;
 mod auth;
+mod form;
 pub mod limits;
 pub mod live;
 
@@ -264,8 +265,8 @@ async fn game_system(Path(id): Path<String>) -> Response {
     }))
 }
 
-/// Parameter `name`: query string, then a url-encoded form body over it; the last repeat
-/// wins; `+` is a space.
+/// Parameter `name`: query string, then a url-encoded or multipart form body over it;
+/// the last repeat wins; `+` is a space except in multipart values (taken verbatim).
 fn param(name: &str, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Option<String> {
     let mut command = None;
     let mut read = |bytes: &[u8]| {
@@ -280,12 +281,17 @@ fn param(name: &str, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> O
     if let Some(q) = query {
         read(q.as_bytes());
     }
-    let form = headers
+    let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-    if form {
+        .unwrap_or("");
+    if content_type.starts_with("application/x-www-form-urlencoded") {
         read(body);
+    } else {
+        let fields = form::multipart_fields(content_type, body);
+        if let Some((_, v)) = fields.into_iter().rev().find(|(k, _)| k == name) {
+            command = Some(v);
+        }
     }
     command
 }

@@ -182,6 +182,51 @@ async fn form_bodies_win_over_the_query_and_json_bodies_are_not_read() {
     assert_eq!(body, r#"{"ok":false,"reason":"unsupported command"}"#);
 }
 
+/// A `multipart/form-data` body with one text field (what browsers' `FormData` sends).
+fn multipart(name: &str, value: &str) -> (String, String) {
+    let boundary = "----takuFormBoundary7MA4YWxk";
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n--{boundary}--\r\n"
+    );
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn multipart_form_bodies_are_read_and_win_over_the_query() {
+    let (content_type, body) = multipart("command", "1D100 判定");
+    let request = Request::post("/v2/game_system/DiceBot/roll?command=1D4")
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(body))
+        .expect("request");
+    let (status, _, _, body) = call(request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let r: Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        r["text"].as_str().expect("text").starts_with("(1D100) ＞ "),
+        "{r}"
+    );
+
+    let (content_type, body) = multipart("table", "飲み物表\n1D2\n1:麦茶\n2:緑茶");
+    let request = Request::post("/v2/original_table")
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(body))
+        .expect("request");
+    let (status, _, _, body) = call(request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let r: Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        r["text"]
+            .as_str()
+            .expect("text")
+            .starts_with("飲み物表(1) ＞ ")
+            || r["text"]
+                .as_str()
+                .expect("text")
+                .starts_with("飲み物表(2) ＞ "),
+        "{r}"
+    );
+}
+
 #[tokio::test]
 async fn refusals_in_the_specs_order() {
     let unsupported_system = (
