@@ -11,8 +11,7 @@ pub fn multipart_fields(content_type: &str, body: &[u8]) -> Vec<(String, String)
     };
     let delimiter = [b"--", boundary.as_bytes()].concat();
     let mut fields = Vec::new();
-    let mut parts = split(body, &delimiter).into_iter().skip(1);
-    while let Some(part) = parts.next() {
+    for part in split(body, &delimiter).into_iter().skip(1) {
         if part.starts_with(b"--") {
             break; // the close delimiter
         }
