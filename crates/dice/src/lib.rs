@@ -18,6 +18,7 @@ pub mod error;
 pub mod expr;
 pub mod lexer;
 pub mod normalize;
+pub mod odds;
 pub mod original_table;
 pub mod pipeline;
 pub mod print;

@@ -1,0 +1,161 @@
+//! Closed-form odds of AddDice (§3.1) sums: the distribution of each dice term by
+//! convolution, combined through the expression's arithmetic. Used where enumerating
+//! every draw sequence would take too long (the sum of 100D6 has 6^100 of them, but only
+//! 501 totals).
+//!
+//! Counts are exact: `ways[total]` over `Π sides^count`, in u128 while they fit and big
+//! integers past that. Only the plain case is done here — counts 1..=200, sides
+//! 1..=10,000, no keep/drop filter, no arithmetic error on any outcome; anything else
+//! answers `None` and is enumerated instead, by the same code that rolls it.
+
+use super::{Odds, Outcome, Prob};
+use crate::ast::{AddDice, BinOp, Expr, Target};
+use crate::expr::{apply, eval_arith_zero_is_one};
+use crate::profile::Profile;
+use crate::roller::{MAX_DICE_PER_GROUP, MAX_SIDES};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use std::collections::BTreeMap;
+
+/// A distribution as integer ways over a common denominator.
+#[derive(Debug, Clone, PartialEq)]
+struct Dist {
+    ways: BTreeMap<i64, BigUint>,
+    den: BigUint,
+}
+
+impl Dist {
+    fn constant(v: i64) -> Dist {
+        Dist {
+            ways: BTreeMap::from([(v, BigUint::one())]),
+            den: BigUint::one(),
+        }
+    }
+
+    /// `f(a, b)` for independent `a` from self and `b` from other; `None` if `f` fails.
+    fn combine(&self, other: &Dist, f: impl Fn(i64, i64) -> Option<i64>) -> Option<Dist> {
+        let mut ways: BTreeMap<i64, BigUint> = BTreeMap::new();
+        for (a, wa) in &self.ways {
+            for (b, wb) in &other.ways {
+                *ways.entry(f(*a, *b)?).or_insert_with(BigUint::zero) += wa * wb;
+            }
+        }
+        Some(Dist {
+            ways,
+            den: &self.den * &other.den,
+        })
+    }
+
+    fn map(&self, f: impl Fn(i64) -> Option<i64>) -> Option<Dist> {
+        let mut ways: BTreeMap<i64, BigUint> = BTreeMap::new();
+        for (v, w) in &self.ways {
+            *ways.entry(f(*v)?).or_insert_with(BigUint::zero) += w;
+        }
+        Some(Dist {
+            ways,
+            den: self.den.clone(),
+        })
+    }
+}
+
+/// The ways to roll each total of `count` dice of `sides` sides: `count` rounds of a
+/// sliding-window sum (each round adds one die: `next[t] = Σ prev[t-1 ..= t-sides]`), so
+/// the cost is `count × totals` additions whatever `sides` is.
+pub fn dice_sum_ways(count: u32, sides: u32) -> (u32, Vec<BigUint>) {
+    // Index i is the total count + i (the lowest total is all ones).
+    let mut ways = vec![BigUint::one()];
+    let s = sides as usize;
+    for _ in 0..count {
+        let mut next = vec![BigUint::zero(); ways.len() + s - 1];
+        let mut window = BigUint::zero();
+        for (t, slot) in next.iter_mut().enumerate() {
+            if let Some(w) = ways.get(t) {
+                window += w;
+            }
+            if t >= s {
+                window -= &ways[t - s];
+            }
+            *slot = window.clone();
+        }
+        ways = next;
+    }
+    (count, ways)
+}
+
+fn dice(count: i64, sides: i64) -> Option<Dist> {
+    if !(1..=MAX_DICE_PER_GROUP).contains(&count) || !(1..=MAX_SIDES).contains(&sides) {
+        return None;
+    }
+    let (count, sides) = (u32::try_from(count).ok()?, u32::try_from(sides).ok()?);
+    let (low, ways) = dice_sum_ways(count, sides);
+    Some(Dist {
+        ways: ways
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| (i64::from(low) + i as i64, w))
+            .collect(),
+        den: BigUint::from(sides).pow(count),
+    })
+}
+
+fn dist(e: &Expr, profile: &Profile) -> Option<Dist> {
+    match e {
+        Expr::Num(n) => Some(Dist::constant(*n)),
+        Expr::Paren(x) => dist(x, profile),
+        Expr::Neg(x) => dist(x, profile)?.map(i64::checked_neg),
+        Expr::Bin(op, operands) => {
+            let (l, r) = (dist(&operands.0, profile)?, dist(&operands.1, profile)?);
+            let op = *op;
+            if matches!(op, BinOp::Div(_)) && r.ways.contains_key(&0) {
+                return None;
+            }
+            l.combine(&r, |a, b| apply(op, a, b, profile.rounding).ok())
+        }
+        Expr::Dice(d) => {
+            if d.filter.is_some() {
+                return None;
+            }
+            let eval = |e: &Expr| eval_arith_zero_is_one(e, profile.rounding).ok();
+            let count = d.count.as_ref().map_or(Some(1), eval)?;
+            let sides = d
+                .sides
+                .as_ref()
+                .map_or(Some(profile.implicit_sides), eval)?;
+            dice(count, sides)
+        }
+    }
+}
+
+/// The exact odds of an AddDice command in closed form; `None` when it is not the plain
+/// case (enumerate it instead).
+pub fn add_dice(cmd: &AddDice, profile: &Profile) -> Option<Odds> {
+    let d = dist(&cmd.expr, profile)?;
+    let target = match &cmd.cmp {
+        None => None,
+        Some((_, Target::Unknown)) => None,
+        Some((op, Target::Value(t))) => {
+            Some((*op, eval_arith_zero_is_one(t, profile.rounding).ok()?))
+        }
+    };
+    let outcomes = d
+        .ways
+        .into_iter()
+        .map(|(total, w)| {
+            let verdict = target.map(|(op, t)| op.holds(total, t));
+            let outcome = Outcome {
+                value: Some(total),
+                success: verdict == Some(true),
+                failure: verdict == Some(false),
+                critical: false,
+                fumble: false,
+            };
+            (outcome, Prob::new(w, d.den.clone()))
+        })
+        .collect();
+    Some(Odds {
+        outcomes,
+        tail: Prob::zero(),
+        max_draws: 0,
+        paths: 0,
+    })
+}

@@ -1,0 +1,157 @@
+//! Exact odds against brute force: every enumerated distribution is checked against
+//! hand counts or an independent enumeration.
+
+use super::sum::{add_dice, dice_sum_ways};
+use super::*;
+use crate::ast::Command;
+use crate::{CommonOnly, Mode, Profile, evaluate};
+use num_bigint::BigUint;
+
+fn odds(command: &str) -> Result<Odds, OddsError> {
+    enumerate(
+        |source| evaluate(command, &CommonOnly::default(), source, Mode::Strict),
+        Limits::default(),
+    )
+}
+
+fn p(n: u64, d: u64) -> Prob {
+    Prob::new(BigUint::from(n), BigUint::from(d))
+}
+
+#[test]
+fn two_d6_against_seven_is_21_in_36() {
+    let s = odds("2D6>=7").expect("odds").summary();
+    assert_eq!(s.success, p(21, 36));
+    assert_eq!(s.failure, p(15, 36));
+    assert_eq!(s.values[&7], p(6, 36));
+    assert_eq!(s.values.len(), 11);
+    assert!((s.mean.expect("mean") - 7.0).abs() < 1e-12);
+    assert!((s.sd.expect("sd") - (35.0f64 / 6.0).sqrt()).abs() < 1e-12);
+    assert!(s.tail.is_zero());
+}
+
+#[test]
+fn enumeration_matches_brute_force_on_small_sums() {
+    // Brute force: every face combination of three dice, counted by hand here.
+    for (command, faces) in [("1D6+1D4", [6u32, 4, 1]), ("2D4-1D3", [4, 4, 3])] {
+        let mut ways: BTreeMap<i64, u64> = BTreeMap::new();
+        let n: u64 = faces.iter().map(|&f| u64::from(f)).product();
+        for a in 1..=faces[0] {
+            for b in 1..=faces[1] {
+                for c in 1..=faces[2] {
+                    let v = if command == "1D6+1D4" {
+                        // the third "die" is a constant 1-sided stand-in
+                        i64::from(a + b) + i64::from(c) - 1
+                    } else {
+                        i64::from(a + b) - i64::from(c)
+                    };
+                    *ways.entry(v).or_insert(0) += 1;
+                }
+            }
+        }
+        let s = odds(command).expect("odds").summary();
+        let want: BTreeMap<i64, Prob> = ways.into_iter().map(|(v, w)| (v, p(w, n))).collect();
+        assert_eq!(s.values, want, "{command}");
+    }
+}
+
+#[test]
+fn keep_highest_matches_brute_force() {
+    let s = odds("4D6KH3").expect("odds").summary();
+    let mut ways: BTreeMap<i64, u64> = BTreeMap::new();
+    for a in 1..=6i64 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                for d in 1..=6 {
+                    let mut v = [a, b, c, d];
+                    v.sort_unstable();
+                    *ways.entry(v[1] + v[2] + v[3]).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    let want: BTreeMap<i64, Prob> = ways.into_iter().map(|(v, w)| (v, p(w, 1296))).collect();
+    assert_eq!(s.values, want);
+}
+
+#[test]
+fn closed_form_sums_agree_with_enumeration() {
+    for command in [
+        "3D6+2>=12",
+        "2D10-1D4",
+        "(1D6+1)*2<=8",
+        "1D8/2",
+        "3D4/2U-2",
+        "2D6>=?",
+        "1D6*1D6>=12",
+    ] {
+        let Ok(Command::Add(cmd)) = crate::command::parse(command) else {
+            panic!("{command} is AddDice");
+        };
+        let closed = add_dice(&cmd, &Profile::default()).expect("closed form");
+        let enumerated = odds(command).expect("odds");
+        assert_eq!(
+            closed.summary().values,
+            enumerated.summary().values,
+            "{command}"
+        );
+        assert_eq!(
+            closed.summary().success,
+            enumerated.summary().success,
+            "{command}"
+        );
+    }
+}
+
+#[test]
+fn the_sum_of_100d6_is_exact() {
+    let (_, ways) = dice_sum_ways(100, 6);
+    assert_eq!(ways.len(), 501);
+    let total: BigUint = ways.iter().sum();
+    assert_eq!(total, BigUint::from(6u32).pow(100));
+    // Symmetric, and the extremes are one way each.
+    assert_eq!(ways[0], BigUint::one());
+    assert_eq!(ways[0], ways[500]);
+    assert_eq!(ways[100], ways[400]);
+}
+
+#[test]
+fn explosions_are_cut_at_the_depth_with_the_tail_reported() {
+    // 1R6>=6[6]: each 6 rerolls; cut at 5 draws, the tail is (1/6)^5.
+    let limits = Limits {
+        max_paths: 1_000_000,
+        max_draws: 5,
+    };
+    let o = enumerate(
+        |source| evaluate("1R6[6]>=6", &CommonOnly::default(), source, Mode::Strict),
+        limits,
+    )
+    .expect("odds");
+    assert_eq!(o.tail, p(1, 7776));
+    let s = o.summary();
+    let mass = s.values.values().fold(Prob::zero(), |a, b| a + b) + &s.tail;
+    assert_eq!(mass, Prob::one());
+    // One success per six, cut or not, among the outcomes kept.
+    assert_eq!(s.values[&0], p(5, 6));
+}
+
+#[test]
+fn text_only_commands_say_so() {
+    for command in ["choice[a,b,c]", "2TY6"] {
+        assert_eq!(odds(command), Err(OddsError::TextOnly), "{command}");
+    }
+    assert!(matches!(odds("nonsense"), Err(OddsError::Eval(_))));
+}
+
+#[test]
+fn too_many_sequences_are_refused_not_truncated() {
+    let limits = Limits {
+        max_paths: 1000,
+        max_draws: 64,
+    };
+    let r = enumerate(
+        |source| evaluate("10D6", &CommonOnly::default(), source, Mode::Strict),
+        limits,
+    );
+    assert_eq!(r, Err(OddsError::TooMany(1000)));
+}
