@@ -3,12 +3,13 @@
 //! Subcommands: `roll` (evaluate commands, one-shot or line by line from stdin), `conform`
 //! (replay BCDice-format vectors), `systems`, `help`, `table` (tables in a database),
 //! `repl` (an interactive table), `sheet` (read a character sheet) and `mtg` (the MTG-based
-//! TRPG's checks, odds and card index). The key design decision: the CLI
+//! TRPG's checks, odds and card index), `serve` (HTTP) and `prob` (exact odds). The key design decision: the CLI
 //! only parses flags and prints; every rule lives in the library crates.
 
 mod conform;
 mod mtg;
 mod mtg_cards;
+mod prob;
 mod render;
 mod repl;
 mod roll;
@@ -42,8 +43,10 @@ enum Command {
     Repl(repl::ReplArgs),
     /// Read a character sheet, print it with derived values and every rule violation.
     Sheet(sheet::SheetArgs),
-    /// Serve bcdice-api v2 over HTTP.
+    /// Serve bcdice-api v2, the table API and live updates over HTTP.
     Serve(serve::ServeArgs),
+    /// The exact odds of a command: success, critical, fumble, the whole distribution.
+    Prob(prob::ProbArgs),
     /// The MTG-based TRPG: a check on a library, exact odds, the card index.
     #[command(subcommand)]
     Mtg(mtg::MtgCommand),
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Sheet(args) => sheet::run(&args),
         Command::Mtg(cmd) => mtg::run(cmd),
         Command::Serve(args) => serve::run(&args),
+        Command::Prob(args) => prob::run(&args),
         Command::Systems => {
             for s in taku_systems::systems() {
                 println!("{}\t{}", s.id(), s.name());

@@ -55,6 +55,17 @@ pub fn eval_raw(
     command::eval_line(raw, system, roller, hint)
 }
 
+/// Whether `raw` goes to the system's own commands (step 1) rather than the common ones:
+/// the system rewrites it, or its first token starts with one of the system's prefixes.
+pub fn claimed_by_system(raw: &str, system: &dyn SystemHooks) -> bool {
+    if system.rewrite_line(raw).is_some() {
+        return true;
+    }
+    !system.prefixes().is_empty()
+        && preprocess(raw, system.profile())
+            .is_ok_and(|pre| match_prefix(&pre, system.prefixes()).is_some())
+}
+
 /// `^(S)?(P1|P2|…)`: the secret flag and the command without its `S`.
 fn match_prefix<'a>(pre: &'a str, prefixes: &[&str]) -> Option<(bool, &'a str)> {
     let starts = |s: &str| {

@@ -85,6 +85,16 @@ pub fn evaluate(
     taku_dice::evaluate(input, &Hooks(system), source, mode)
 }
 
+/// The exact odds of `input` under `system` (its checks, criticals and contests
+/// included): see [`taku_dice::odds`].
+pub fn odds(
+    system: &dyn GameSystem,
+    input: &str,
+    limits: taku_dice::odds::Limits,
+) -> Result<taku_dice::odds::Odds, taku_dice::odds::OddsError> {
+    taku_dice::odds::odds(input, &Hooks(system), limits)
+}
+
 /// The regex source clients use to decide whether to send a line (spec §1.6).
 pub fn command_pattern(system: &dyn GameSystem) -> String {
     const COMMON: &str = r"[+\-(]*(\d+|D\d+)|\d+B\d+|\d+T[YZ]\d+|C[+\-(]*\d+|choice|D66|(repeat|rep|x)\d+|\d+R\d+|\d+U\d+|BCDiceVersion";

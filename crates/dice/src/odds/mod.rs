@@ -77,6 +77,10 @@ pub struct Limits {
     pub max_paths: u64,
     /// Most draws in one sequence; longer ones are cut and counted in the tail.
     pub max_draws: usize,
+    /// A sequence whose next draw would make it less likely than `1 / cut_below` is cut
+    /// there and counted in the tail: explosions stop being followed once they are
+    /// rarer than this, however many draws that takes.
+    pub cut_below: u128,
 }
 
 impl Default for Limits {
@@ -84,6 +88,7 @@ impl Default for Limits {
         Limits {
             max_paths: 2_000_000,
             max_draws: 64,
+            cut_below: 1_000_000_000_000_000_000,
         }
     }
 }
@@ -115,6 +120,8 @@ pub struct Odds {
     pub tail: Prob,
     /// Draws at which sequences were cut.
     pub max_draws: usize,
+    /// Sequences less likely than `1 / cut_below` were cut.
+    pub cut_below: u128,
     /// Draw sequences enumerated.
     pub paths: u64,
 }
@@ -127,13 +134,17 @@ struct Odometer {
     /// Draws handed out in this run.
     at: usize,
     max_draws: usize,
-    /// This run wanted more than `max_draws` draws.
+    cut_below: u128,
+    /// `Π sides` of the draws handed out in this run.
+    den: u128,
+    /// This run wanted more than `max_draws` draws, or went below `cut_below`.
     cut: bool,
 }
 
 impl DiceSource for Odometer {
     fn roll(&mut self, sides: u32) -> Result<u32, DrawError> {
-        if self.at >= self.max_draws {
+        let den = self.den.checked_mul(u128::from(sides.max(1)));
+        if self.at >= self.max_draws || den.is_none_or(|d| d > self.cut_below) {
             self.cut = true;
             return Err(DrawError::Exhausted {
                 index: self.at + 1,
@@ -155,6 +166,7 @@ impl DiceSource for Odometer {
             }
         };
         self.at += 1;
+        self.den = den.unwrap_or(u128::MAX);
         Ok(face)
     }
 }
@@ -192,6 +204,8 @@ pub fn enumerate(
         draws: Vec::new(),
         at: 0,
         max_draws: limits.max_draws,
+        cut_below: limits.cut_below,
+        den: 1,
         cut: false,
     };
     // Weights grouped by denominator, so most additions are of machine integers.
@@ -204,6 +218,7 @@ pub fn enumerate(
             return Err(OddsError::TooMany(limits.max_paths));
         }
         odometer.at = 0;
+        odometer.den = 1;
         odometer.cut = false;
         let result = run(&mut odometer);
         let outcome = match result {
@@ -245,8 +260,33 @@ pub fn enumerate(
         outcomes: outcomes.into_iter().collect(),
         tail,
         max_draws: limits.max_draws,
+        cut_below: limits.cut_below,
         paths,
     })
+}
+
+/// The exact odds of `input` under `system`: in closed form for a plain AddDice sum the
+/// system leaves to the common commands, by enumeration otherwise.
+pub fn odds(
+    input: &str,
+    system: &dyn crate::SystemHooks,
+    limits: Limits,
+) -> Result<Odds, OddsError> {
+    let line = if crate::normalize::needs_folding(input) {
+        crate::normalize::fold(input).text
+    } else {
+        input.to_string()
+    };
+    if !crate::pipeline::claimed_by_system(&line, system)
+        && let Ok(crate::ast::Command::Add(cmd)) = crate::command::parse(&line)
+        && let Some(odds) = sum::add_dice(&cmd, system.profile())
+    {
+        return Ok(odds);
+    }
+    enumerate(
+        |source| crate::evaluate(&line, system, source, crate::Mode::Strict),
+        limits,
+    )
 }
 
 /// What a table of odds says, ready to print.

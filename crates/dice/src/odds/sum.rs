@@ -12,7 +12,7 @@ use super::{Odds, Outcome, Prob};
 use crate::ast::{AddDice, BinOp, Expr, Target};
 use crate::expr::{apply, eval_arith_zero_is_one};
 use crate::profile::Profile;
-use crate::roller::{MAX_DICE_PER_GROUP, MAX_SIDES};
+use crate::roller::{MAX_DICE_PER_GROUP, MAX_DRAWS, MAX_SIDES};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
@@ -98,13 +98,16 @@ fn dice(count: i64, sides: i64) -> Option<Dist> {
     })
 }
 
-fn dist(e: &Expr, profile: &Profile) -> Option<Dist> {
+fn dist(e: &Expr, profile: &Profile, dice_drawn: &mut i64) -> Option<Dist> {
     match e {
         Expr::Num(n) => Some(Dist::constant(*n)),
-        Expr::Paren(x) => dist(x, profile),
-        Expr::Neg(x) => dist(x, profile)?.map(i64::checked_neg),
+        Expr::Paren(x) => dist(x, profile, dice_drawn),
+        Expr::Neg(x) => dist(x, profile, dice_drawn)?.map(i64::checked_neg),
         Expr::Bin(op, operands) => {
-            let (l, r) = (dist(&operands.0, profile)?, dist(&operands.1, profile)?);
+            let (l, r) = (
+                dist(&operands.0, profile, dice_drawn)?,
+                dist(&operands.1, profile, dice_drawn)?,
+            );
             let op = *op;
             if matches!(op, BinOp::Div(_)) && r.ways.contains_key(&0) {
                 return None;
@@ -121,6 +124,7 @@ fn dist(e: &Expr, profile: &Profile) -> Option<Dist> {
                 .sides
                 .as_ref()
                 .map_or(Some(profile.implicit_sides), eval)?;
+            *dice_drawn += count.max(0);
             dice(count, sides)
         }
     }
@@ -129,7 +133,11 @@ fn dist(e: &Expr, profile: &Profile) -> Option<Dist> {
 /// The exact odds of an AddDice command in closed form; `None` when it is not the plain
 /// case (enumerate it instead).
 pub fn add_dice(cmd: &AddDice, profile: &Profile) -> Option<Odds> {
-    let d = dist(&cmd.expr, profile)?;
+    let mut dice = 0;
+    let d = dist(&cmd.expr, profile, &mut dice)?;
+    if dice > MAX_DRAWS as i64 {
+        return None; // the roll itself refuses this many draws
+    }
     let target = match &cmd.cmp {
         None => None,
         Some((_, Target::Unknown)) => None,
@@ -156,6 +164,7 @@ pub fn add_dice(cmd: &AddDice, profile: &Profile) -> Option<Odds> {
         outcomes,
         tail: Prob::zero(),
         max_draws: 0,
+        cut_below: 0,
         paths: 0,
     })
 }

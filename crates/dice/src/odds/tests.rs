@@ -119,8 +119,8 @@ fn the_sum_of_100d6_is_exact() {
 fn explosions_are_cut_at_the_depth_with_the_tail_reported() {
     // 1R6>=6[6]: each 6 rerolls; cut at 5 draws, the tail is (1/6)^5.
     let limits = Limits {
-        max_paths: 1_000_000,
         max_draws: 5,
+        ..Limits::default()
     };
     let o = enumerate(
         |source| evaluate("1R6[6]>=6", &CommonOnly::default(), source, Mode::Strict),
@@ -147,11 +147,46 @@ fn text_only_commands_say_so() {
 fn too_many_sequences_are_refused_not_truncated() {
     let limits = Limits {
         max_paths: 1000,
-        max_draws: 64,
+        ..Limits::default()
     };
     let r = enumerate(
         |source| evaluate("10D6", &CommonOnly::default(), source, Mode::Strict),
         limits,
     );
     assert_eq!(r, Err(OddsError::TooMany(1000)));
+}
+
+#[test]
+fn rare_explosions_are_cut_by_probability_and_the_tail_is_exact() {
+    let limits = Limits {
+        cut_below: 6u128.pow(6),
+        ..Limits::default()
+    };
+    let o = enumerate(
+        |source| evaluate("1R6[6]>=6", &CommonOnly::default(), source, Mode::Strict),
+        limits,
+    )
+    .expect("odds");
+    // Six draws are allowed (6^6), the seventh would go below: five 6s then anything
+    // is followed, six 6s in a row are cut.
+    assert_eq!(o.tail, p(1, 46656));
+    let all = o.outcomes.iter().fold(o.tail.clone(), |a, (_, q)| a + q);
+    assert_eq!(all, Prob::one());
+    // Three exploding dice: the cut keeps the enumeration small and the tail tiny.
+    let limits = Limits {
+        cut_below: 10u128.pow(12),
+        ..Limits::default()
+    };
+    let o = enumerate(
+        |source| evaluate("3R6[6]>=5", &CommonOnly::default(), source, Mode::Strict),
+        limits,
+    )
+    .expect("odds");
+    assert!(
+        !o.tail.is_zero() && to_f64(&o.tail) < 1e-7,
+        "{}",
+        to_f64(&o.tail)
+    );
+    let all = o.outcomes.iter().fold(o.tail.clone(), |a, (_, q)| a + q);
+    assert_eq!(all, Prob::one());
 }

@@ -1,0 +1,262 @@
+//! `taku prob`: the exact probability of any command — P(success), P(critical),
+//! P(fumble), mean, standard deviation, the whole distribution as a table and a bar
+//! chart (SVG with `--plot`), or the chance of success per target (`--vs-difficulty`).
+
+use anyhow::{Context, Result, bail};
+use num_traits::Zero;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use taku_dice::odds::{Limits, Odds, Prob, Summary, to_f64};
+use taku_systems::GameSystem;
+
+/// `taku prob` arguments.
+#[derive(Debug, clap::Args)]
+pub struct ProbArgs {
+    /// The command, as you would roll it (`2D6+2>=10`, `AW+3>=10`, `4D6KH3`).
+    command: String,
+    /// Game system id (see `taku systems`).
+    #[arg(long, default_value = "DiceBot")]
+    system: String,
+    /// Print JSON (exact fractions as strings, decimals as numbers).
+    #[arg(long)]
+    json: bool,
+    /// Also draw the distribution as an SVG bar chart into this file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<std::path::PathBuf>,
+    /// Success chance per target A..B: `{T}` in the command is replaced by each target,
+    /// or `>=T` is appended (`taku prob --vs-difficulty 5..12 '2D6+2'`).
+    #[arg(long, value_name = "A..B")]
+    vs_difficulty: Option<String>,
+    /// Most draws in one roll before an exploding sequence is cut (its probability is
+    /// reported as the tail).
+    #[arg(long, default_value_t = 64)]
+    depth: usize,
+}
+
+/// Runs `taku prob`.
+pub fn run(args: &ProbArgs) -> Result<bool> {
+    let system = crate::roll::system(&args.system)?;
+    if !(1..=1000).contains(&args.depth) {
+        bail!("--depth must be 1 to 1000 draws, not {}", args.depth);
+    }
+    let limits = Limits {
+        max_draws: args.depth,
+        ..Limits::default()
+    };
+    if let Some(range) = &args.vs_difficulty {
+        return vs_difficulty(system, &args.command, range, limits, args.json);
+    }
+    let odds = compute(system, &args.command, limits)?;
+    let summary = odds.summary();
+    if args.json {
+        println!("{}", to_json(system, &args.command, &odds, &summary));
+    } else {
+        print!("{}", report(system, &args.command, &odds, &summary));
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, svg(&args.command, &summary))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(true)
+}
+
+fn compute(system: &dyn GameSystem, command: &str, limits: Limits) -> Result<Odds> {
+    taku_systems::odds(system, command, limits)
+        .map_err(|e| anyhow::anyhow!("cannot compute the odds of '{command}': {e}"))
+}
+
+/// `a/b`, reduced.
+fn fraction(p: &Prob) -> String {
+    if p.is_zero() {
+        "0".into()
+    } else if p.denom() == &num_bigint::BigUint::from(1u8) {
+        p.numer().to_string()
+    } else {
+        format!("{}/{}", p.numer(), p.denom())
+    }
+}
+
+/// A fraction for people: short ones exactly, long ones (100D6's) as a decimal only.
+fn shown(p: &Prob) -> String {
+    let f = fraction(p);
+    let pct = to_f64(p) * 100.0;
+    if f.len() <= 21 {
+        format!("{f:>13} = {pct:9.5}%")
+    } else {
+        format!("{:>13} ≈ {pct:9.5}%", "")
+    }
+}
+
+fn tail_note(odds: &Odds) -> Option<String> {
+    (!odds.tail.is_zero()).then(|| {
+        format!(
+            "rolls needing more than {} draws or less likely than 1/{} were cut: tail {} ≈ {:.3e}, not in the figures above",
+            odds.max_draws,
+            odds.cut_below,
+            if fraction(&odds.tail).len() <= 40 { fraction(&odds.tail) } else { "(long fraction)".into() },
+            to_f64(&odds.tail)
+        )
+    })
+}
+
+/// The human report: flags, moments, the distribution table with bars.
+fn report(system: &dyn GameSystem, command: &str, odds: &Odds, s: &Summary) -> String {
+    let mut out = format!("{command}  ({})\n", system.id());
+    if s.has_verdict {
+        out.push_str(&format!("P(success)  {}\n", shown(&s.success)));
+        out.push_str(&format!("P(failure)  {}\n", shown(&s.failure)));
+    }
+    if !s.critical.is_zero() || !s.fumble.is_zero() {
+        out.push_str(&format!("P(critical) {}\n", shown(&s.critical)));
+        out.push_str(&format!("P(fumble)   {}\n", shown(&s.fumble)));
+    }
+    if let (Some(mean), Some(sd)) = (s.mean, s.sd) {
+        out.push_str(&format!("mean {mean:.4}  sd {sd:.4}\n"));
+    }
+    if !s.values.is_empty() {
+        out.push('\n');
+        let top = s.values.values().map(to_f64).fold(0.0, f64::max);
+        for (v, p) in &s.values {
+            let width = if top > 0.0 {
+                (to_f64(p) / top * 40.0).round() as usize
+            } else {
+                0
+            };
+            out.push_str(&format!("{v:>6}  {}  {}\n", shown(p), "█".repeat(width)));
+        }
+    }
+    if let Some(note) = tail_note(odds) {
+        out.push_str(&format!("\n{note}\n"));
+    }
+    out
+}
+
+fn prob_json(p: &Prob) -> Value {
+    json!({"fraction": fraction(p), "probability": to_f64(p)})
+}
+
+fn to_json(system: &dyn GameSystem, command: &str, odds: &Odds, s: &Summary) -> Value {
+    let distribution: Vec<Value> = s
+        .values
+        .iter()
+        .map(|(v, p)| json!({"value": v, "fraction": fraction(p), "probability": to_f64(p)}))
+        .collect();
+    json!({
+        "command": command,
+        "system": system.id(),
+        "success": s.has_verdict.then(|| prob_json(&s.success)),
+        "failure": s.has_verdict.then(|| prob_json(&s.failure)),
+        "critical": prob_json(&s.critical),
+        "fumble": prob_json(&s.fumble),
+        "mean": s.mean,
+        "sd": s.sd,
+        "distribution": distribution,
+        "tail": prob_json(&odds.tail),
+        "max_draws": odds.max_draws,
+    })
+}
+
+/// `A..B` as an inclusive range of targets (at most 1,000 of them).
+fn parse_range(range: &str) -> Result<std::ops::RangeInclusive<i64>> {
+    let bad = || {
+        anyhow::anyhow!(
+            "--vs-difficulty wants A..B with whole numbers A ≤ B (e.g. 5..12), not '{range}'"
+        )
+    };
+    let (a, b) = range.split_once("..").ok_or_else(bad)?;
+    let (a, b): (i64, i64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a > b || b - a > 1000 {
+        return Err(bad());
+    }
+    Ok(a..=b)
+}
+
+fn vs_difficulty(
+    system: &dyn GameSystem,
+    command: &str,
+    range: &str,
+    limits: Limits,
+    json: bool,
+) -> Result<bool> {
+    let range = parse_range(range)?;
+    let mut rows = BTreeMap::new();
+    for t in range {
+        let line = if command.contains("{T}") {
+            command.replace("{T}", &t.to_string())
+        } else {
+            format!("{command}>={t}")
+        };
+        let s = compute(system, &line, limits)?.summary();
+        if !s.has_verdict {
+            bail!(
+                "'{line}' gives no success or failure: write the target's place as {{T}} (e.g. 'SGS+2@{{T}}')"
+            );
+        }
+        rows.insert(t, (line, s));
+    }
+    if json {
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|(t, (line, s))| json!({"target": t, "command": line, "success": prob_json(&s.success), "critical": prob_json(&s.critical), "fumble": prob_json(&s.fumble)}))
+            .collect();
+        println!("{}", json!({"system": system.id(), "targets": list}));
+        return Ok(true);
+    }
+    println!("{command}  ({})\n target  P(success)", system.id());
+    for (t, (_, s)) in &rows {
+        let p = to_f64(&s.success);
+        println!(
+            "{t:>7}  {}  {}",
+            shown(&s.success),
+            "█".repeat((p * 40.0).round() as usize)
+        );
+    }
+    Ok(true)
+}
+
+/// A bar chart of the distribution, self-contained SVG.
+fn svg(command: &str, s: &Summary) -> String {
+    let (w, h, pad) = (640.0, 360.0, 40.0);
+    let n = s.values.len().max(1) as f64;
+    let top = s
+        .values
+        .values()
+        .map(to_f64)
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let bar = (w - 2.0 * pad) / n;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>{}</title>\n<text x=\"{pad}\" y=\"20\" font-size=\"14\">{}</text>\n",
+        escape(command),
+        escape(command)
+    );
+    let label_every = (n / 20.0).ceil().max(1.0) as usize;
+    for (i, (v, p)) in s.values.iter().enumerate() {
+        let height = to_f64(p) / top * (h - 2.0 * pad - 10.0);
+        let x = pad + i as f64 * bar;
+        let y = h - pad - height;
+        out.push_str(&format!(
+            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{height:.2}\" fill=\"#4a7bd0\"><title>{v}: {:.5}%</title></rect>\n",
+            (bar * 0.9).max(0.5),
+            to_f64(p) * 100.0
+        ));
+        if i % label_every == 0 {
+            out.push_str(&format!(
+                "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{v}</text>\n",
+                x + bar / 2.0,
+                h - pad + 14.0
+            ));
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
