@@ -15,3 +15,5 @@ echo "== cargo test"
 cargo test --workspace --locked
 echo "== taku conform on the shipped BCDice vectors"
 cargo run --quiet --locked -p taku-cli -- conform crates/systems/tests/data
+echo "== the OpenAPI document against a running taku serve (schemathesis)"
+tools/openapi-check.sh

@@ -653,3 +653,22 @@ async fn the_openapi_document_lists_every_route() {
         assert!(paths.contains_key(&path), "openapi.json lacks {path}");
     }
 }
+
+#[tokio::test]
+async fn the_openapi_document_offers_exactly_the_registered_game_systems() {
+    let api = api("openapi-systems", 0).await;
+    let doc = api.ok("GET", "/api/v1/openapi.json", None, "").await;
+    let system = &doc["paths"]["/api/v1/tables"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"]["properties"]["system"];
+    let documented: Vec<&str> = system["enum"]
+        .as_array()
+        .expect("system enum")
+        .iter()
+        .map(|v| v.as_str().expect("a system id"))
+        .collect();
+    let registered: Vec<&str> = taku_systems::systems().iter().map(|s| s.id()).collect();
+    assert_eq!(
+        documented, registered,
+        "openapi.json's system enum must list GET /v2/game_system's ids, in its order"
+    );
+}
