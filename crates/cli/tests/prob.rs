@@ -1,0 +1,116 @@
+//! `taku prob` from the outside: the report, JSON, the SVG plot, success per target, and
+//! clear refusals.
+
+use std::process::{Command, Output};
+
+fn taku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(args)
+        .output()
+        .expect("taku runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_report_gives_exact_fractions_moments_and_the_distribution() {
+    let o = taku(&["prob", "2D6>=7"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.contains("P(success)           7/12 =  58.33333%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("P(failure)           5/12 =  41.66667%"),
+        "{out}"
+    );
+    assert!(out.contains("mean 7.0000  sd 2.4152"), "{out}");
+    assert!(
+        out.contains(
+            "     7            1/6 =  16.66667%  ████████████████████████████████████████"
+        ),
+        "{out}"
+    );
+    // A system's check: SRS criticals and fumbles (a 12 and a 2 on the dice).
+    let out = stdout(&taku(&["prob", "--system", "SRS", "2D6+2>=10"]));
+    assert!(out.contains("P(critical)          1/36"), "{out}");
+    assert!(out.contains("P(fumble)            1/36"), "{out}");
+}
+
+#[test]
+fn json_carries_fractions_and_decimals() {
+    let o = taku(&["prob", "--json", "--system", "AnotherWorld", "AW+5 VS AW+3"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["system"], "AnotherWorld");
+    assert_eq!(v["success"]["fraction"], "95/144");
+    assert_eq!(v["tail"]["fraction"], "0");
+    let total: f64 = v["distribution"]
+        .as_array()
+        .expect("distribution")
+        .iter()
+        .map(|d| d["probability"].as_f64().expect("p"))
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn plot_writes_one_bar_per_value() {
+    let path = std::env::temp_dir().join(format!("taku-prob-{}.svg", std::process::id()));
+    let o = taku(&["prob", "3D6", "--plot", path.to_str().expect("utf-8")]);
+    assert!(o.status.success());
+    let svg = std::fs::read_to_string(&path).expect("svg written");
+    assert!(svg.starts_with("<svg "), "{svg}");
+    assert_eq!(svg.matches("<rect ").count(), 16);
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn vs_difficulty_gives_success_per_target() {
+    let out = stdout(&taku(&[
+        "prob",
+        "--system",
+        "SRS",
+        "--vs-difficulty",
+        "13..15",
+        "2D6+2",
+    ]));
+    // 13 needs 11+ on the dice (3/36); 14 needs 12, which is also the critical; 15 only
+    // the critical (automatic success).
+    assert!(out.contains("     13           1/12 ="), "{out}");
+    assert!(out.contains("     14           1/36 ="), "{out}");
+    assert!(out.contains("     15           1/36 ="), "{out}");
+    // `{T}` marks the target's place.
+    let out = stdout(&taku(&["prob", "--vs-difficulty", "2..3", "2D6<={T}"]));
+    assert!(out.contains("      2           1/36 ="), "{out}");
+    assert!(out.contains("      3           1/12 ="), "{out}");
+}
+
+#[test]
+fn what_has_no_odds_is_refused_clearly() {
+    for (args, says) in [
+        (&["prob", "choice[a,b]"][..], "gives text only"),
+        (&["prob", "2D6+"][..], "cannot compute the odds of '2D6+'"),
+        (&["prob", "--vs-difficulty", "9..3", "2D6"][..], "A ≤ B"),
+        (
+            &["prob", "--depth", "0", "1R6[6]"][..],
+            "--depth must be 1 to 1000",
+        ),
+        (
+            &["prob", "--system", "Nope", "2D6"][..],
+            "unknown game system",
+        ),
+        (
+            &["prob", "--vs-difficulty", "1..2", "choice[a,b]"][..],
+            "gives text only",
+        ),
+    ] {
+        let o = taku(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
