@@ -11,9 +11,29 @@ use taku_systems::GameSystem;
 
 /// `taku prob` arguments.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  taku prob '2D6+4>=10'
+  taku prob --system SRS --vs-difficulty 5..12 '2D6+2'
+  taku prob --system AnotherWorld 'AW+5 VS AW+3'
+  taku prob '100D6' --plot sum.svg
+  taku prob --system AnotherWorld --af 3,4,2,5 --difficulty 40 --rounds 3   # an AF check (AW-7)")]
 pub struct ProbArgs {
     /// The command, as you would roll it (`2D6+2>=10`, `AW+3>=10`, `4D6KH3`).
-    command: String,
+    #[arg(required_unless_present = "af")]
+    command: Option<String>,
+    /// Another World's AF check instead of a command (AW-7): the party's judgement values
+    /// in action order, each `VALUE` or `VALUE/CRITICAL/FUMBLE` (e.g. `3,4/11/2,2`).
+    #[arg(long, value_name = "PARTY", requires_all = ["difficulty", "rounds"])]
+    af: Option<String>,
+    /// The AF check's difficulty (the running total to reach).
+    #[arg(long)]
+    difficulty: Option<i64>,
+    /// The AF check's rounds (each PC rolls once a round).
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// The AF check's running total so far.
+    #[arg(long, default_value_t = 0)]
+    start: i64,
     /// Game system id (see `taku systems`).
     #[arg(long, default_value = "DiceBot")]
     system: String,
@@ -36,6 +56,19 @@ pub struct ProbArgs {
 /// Runs `taku prob`.
 pub fn run(args: &ProbArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
+    if let (Some(party), Some(difficulty), Some(rounds)) = (&args.af, args.difficulty, args.rounds)
+    {
+        return af(system, party, difficulty, rounds, args.start, args.json);
+    }
+    let command = args.command.as_deref().unwrap_or_default();
+    if system.id() == "MtgTrpg" && !command.is_empty() {
+        // MT-2 checks are drawn from a PC's library, not rolled: their odds need the deck.
+        if taku_systems::odds(system, command, Limits::default()).is_err() {
+            bail!(
+                "the MTG-based TRPG's checks draw from a library, not dice: `taku mtg odds --deck FILE --color C --difficulty N` gives their exact odds"
+            );
+        }
+    }
     if !(1..=1000).contains(&args.depth) {
         bail!("--depth must be 1 to 1000 draws, not {}", args.depth);
     }
@@ -44,17 +77,17 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
         ..Limits::default()
     };
     if let Some(range) = &args.vs_difficulty {
-        return vs_difficulty(system, &args.command, range, limits, args.json);
+        return vs_difficulty(system, command, range, limits, args.json);
     }
-    let odds = compute(system, &args.command, limits)?;
+    let odds = compute(system, command, limits)?;
     let summary = odds.summary();
     if args.json {
-        println!("{}", to_json(system, &args.command, &odds, &summary));
+        println!("{}", to_json(system, command, &odds, &summary));
     } else {
-        print!("{}", report(system, &args.command, &odds, &summary));
+        print!("{}", report(system, command, &odds, &summary));
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, svg(&args.command, &summary))
+        std::fs::write(path, svg(command, &summary))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(true)
@@ -259,4 +292,84 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// AW-7: an AF check's exact odds over the party and rounds.
+fn af(
+    system: &dyn GameSystem,
+    party: &str,
+    difficulty: i64,
+    rounds: u32,
+    start: i64,
+    json: bool,
+) -> Result<bool> {
+    use taku_systems::another_world::af_odds::{AfRoller, af_odds, percent};
+    if system.id() != "AnotherWorld" {
+        bail!("--af is Another World's AF check: add --system AnotherWorld");
+    }
+    let bad = |pc: &str| {
+        anyhow::anyhow!(
+            "'{pc}' is not a PC: write VALUE or VALUE/CRITICAL/FUMBLE (e.g. 3 or 3/11/2)"
+        )
+    };
+    let party: Vec<AfRoller> = party
+        .split(',')
+        .map(|pc| {
+            let n: Vec<i64> = pc
+                .trim()
+                .split('/')
+                .map(|x| x.trim().parse().map_err(|_| bad(pc)))
+                .collect::<Result<_>>()?;
+            match n.as_slice() {
+                [v] => Ok(AfRoller::new(*v)),
+                [v, c, f] => Ok(AfRoller {
+                    value: *v,
+                    critical: *c,
+                    fumble: *f,
+                }),
+                _ => Err(bad(pc)),
+            }
+        })
+        .collect::<Result<_>>()?;
+    let odds = af_odds(&party, difficulty, rounds, start).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let frac = |p: &num_rational::BigRational| {
+        if p.is_zero() {
+            "0".to_string()
+        } else {
+            format!("{}/{}", p.numer(), p.denom())
+        }
+    };
+    let dec = |p: &num_rational::BigRational| {
+        use num_traits::ToPrimitive;
+        p.to_f64().unwrap_or(0.0)
+    };
+    if json {
+        let j = |p| json!({"fraction": frac(p), "probability": dec(p)});
+        println!(
+            "{}",
+            json!({
+                "system": system.id(), "pcs": party.len(), "difficulty": difficulty, "rounds": rounds, "start": start,
+                "success": j(&odds.success), "fumble": j(&odds.fumble), "out_of_rounds": j(&odds.out_of_rounds),
+            })
+        );
+        return Ok(true);
+    }
+    println!(
+        "AF check: {} PCs, difficulty {difficulty}, {rounds} rounds, from {start}  (AnotherWorld, AW-7)",
+        party.len()
+    );
+    for (what, p) in [
+        ("P(success)", &odds.success),
+        ("P(fumble)", &odds.fumble),
+        ("P(out of rounds)", &odds.out_of_rounds),
+    ] {
+        let f = frac(p);
+        let f = if f.len() > 40 {
+            String::new()
+        } else {
+            format!("{f} = ")
+        };
+        println!("{what:<17} {f}{}", percent(p));
+    }
+    Ok(true)
 }

@@ -114,3 +114,55 @@ fn what_has_no_odds_is_refused_clearly() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_af_check_over_party_and_rounds_is_exact() {
+    // AW-7: four PCs, three rounds.
+    let o = taku(&[
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "--af",
+        "3,4,2,5",
+        "--difficulty",
+        "40",
+        "--rounds",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["success"]["fraction"], "8720187499/9795520512");
+    let sum: f64 = ["success", "fumble", "out_of_rounds"]
+        .iter()
+        .map(|k| v[k]["probability"].as_f64().expect("p"))
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    // A PC with a critical of 11 and a fumble of 3.
+    let o = taku(&[
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "--af",
+        "3/11/3",
+        "--difficulty",
+        "30",
+        "--rounds",
+        "1",
+    ]);
+    let out = stdout(&o);
+    assert!(out.contains("P(success)        1/12 = 8.33%"), "{out}");
+    assert!(out.contains("P(fumble)         1/12 = 8.33%"), "{out}");
+    let o = taku(&[
+        "prob",
+        "--af",
+        "3,x",
+        "--difficulty",
+        "4",
+        "--rounds",
+        "1",
+        "--system",
+        "AnotherWorld",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("'x' is not a PC"));
+}
