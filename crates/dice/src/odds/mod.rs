@@ -265,8 +265,8 @@ pub fn enumerate(
     })
 }
 
-/// The exact odds of `input` under `system`: in closed form for a plain AddDice sum the
-/// system leaves to the common commands, by enumeration otherwise.
+/// The exact odds of `input` under `system`: in closed form for a plain AddDice sum or
+/// BarabaraDice count the system leaves to the common commands, by enumeration otherwise.
 pub fn odds(
     input: &str,
     system: &dyn crate::SystemHooks,
@@ -277,11 +277,15 @@ pub fn odds(
     } else {
         input.to_string()
     };
-    if !crate::pipeline::claimed_by_system(&line, system)
-        && let Ok(crate::ast::Command::Add(cmd)) = crate::command::parse(&line)
-        && let Some(odds) = sum::add_dice(&cmd, system.profile())
-    {
-        return Ok(odds);
+    if !crate::pipeline::claimed_by_system(&line, system) {
+        let closed = match crate::command::parse(&line) {
+            Ok(crate::ast::Command::Add(cmd)) => sum::add_dice(&cmd, system.profile()),
+            Ok(crate::ast::Command::Barabara(cmd)) => sum::barabara(&cmd, system.profile()),
+            _ => None,
+        };
+        if let Some(odds) = closed {
+            return Ok(odds);
+        }
     }
     enumerate(
         |source| crate::evaluate(&line, system, source, crate::Mode::Strict),

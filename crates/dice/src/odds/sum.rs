@@ -1,4 +1,4 @@
-//! Closed-form odds of AddDice (§3.1) sums: the distribution of each dice term by
+//! Closed-form odds of AddDice (§3.1) sums and BarabaraDice (§3.2) counts: the distribution of each dice term by
 //! convolution, combined through the expression's arithmetic. Used where enumerating
 //! every draw sequence would take too long (the sum of 100D6 has 6^100 of them, but only
 //! 501 totals).
@@ -9,7 +9,7 @@
 //! answers `None` and is enumerated instead, by the same code that rolls it.
 
 use super::{Odds, Outcome, Prob};
-use crate::ast::{AddDice, BinOp, Expr, Target};
+use crate::ast::{AddDice, Barabara, BinOp, Expr, Target};
 use crate::expr::{apply, eval_arith_zero_is_one};
 use crate::profile::Profile;
 use crate::roller::{MAX_DICE_PER_GROUP, MAX_DRAWS, MAX_SIDES};
@@ -158,6 +158,80 @@ pub fn add_dice(cmd: &AddDice, profile: &Profile) -> Option<Odds> {
                 fumble: false,
             };
             (outcome, Prob::new(w, d.den.clone()))
+        })
+        .collect();
+    Some(Odds {
+        outcomes,
+        tail: Prob::zero(),
+        max_draws: 0,
+        cut_below: 0,
+        paths: 0,
+    })
+}
+
+/// The ways to get each number of successes from `count` dice of `sides` sides of which
+/// `hits` faces succeed: `C(count, j) · hits^j · (sides − hits)^(count − j)`.
+fn binomial_ways(count: u32, sides: u32, hits: u32) -> Vec<BigUint> {
+    let mut ways = Vec::with_capacity(count as usize + 1);
+    let mut choose = BigUint::one();
+    for j in 0..=count {
+        ways.push(
+            &choose * BigUint::from(hits).pow(j) * BigUint::from(sides - hits).pow(count - j),
+        );
+        choose = choose * (count - j) / (j + 1);
+    }
+    ways
+}
+
+/// The exact odds of a BarabaraDice command in closed form: with a target, the number
+/// of dice meeting it (a sum of binomials, one per group); without, the sum of the dice.
+/// `None` outside the plain case (enumerate it instead).
+pub fn barabara(cmd: &Barabara, profile: &Profile) -> Option<Odds> {
+    let sizes = crate::command::groups::eval(&cmd.groups, profile.rounding).ok()?;
+    let target = match &cmd.cmp {
+        Some((op, t)) => Some((*op, crate::expr::eval_arith(t, profile.rounding).ok()?)),
+        None => None,
+    };
+    let mut total = Dist::constant(0);
+    let mut dice_drawn = 0i64;
+    for (count, sides) in sizes {
+        dice_drawn += count.max(0);
+        let group = match target {
+            None => dice(count, sides)?,
+            Some((op, t)) => {
+                if !(1..=MAX_DICE_PER_GROUP).contains(&count) || !(1..=MAX_SIDES).contains(&sides) {
+                    return None;
+                }
+                let hits = (1..=sides).filter(|&v| op.holds(v, t)).count();
+                let (count, sides) = (u32::try_from(count).ok()?, u32::try_from(sides).ok()?);
+                Dist {
+                    ways: binomial_ways(count, sides, u32::try_from(hits).ok()?)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(j, w)| (j as i64, w))
+                        .collect(),
+                    den: BigUint::from(sides).pow(count),
+                }
+            }
+        };
+        total = total.combine(&group, i64::checked_add)?;
+    }
+    if dice_drawn > MAX_DRAWS as i64 || dice_drawn == 0 {
+        return None;
+    }
+    let outcomes = total
+        .ways
+        .into_iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(value, w)| {
+            let outcome = Outcome {
+                value: Some(value),
+                success: false,
+                failure: false,
+                critical: false,
+                fumble: false,
+            };
+            (outcome, Prob::new(w, total.den.clone()))
         })
         .collect();
     Some(Odds {

@@ -190,3 +190,22 @@ fn rare_explosions_are_cut_by_probability_and_the_tail_is_exact() {
     let all = o.outcomes.iter().fold(o.tail.clone(), |a, (_, q)| a + q);
     assert_eq!(all, Prob::one());
 }
+
+#[test]
+fn closed_form_barabara_agrees_with_enumeration() {
+    for command in ["3B6>=5", "2B6+2B4<=2", "4B6", "3B10>10", "2B6+1B20=20"] {
+        let Ok(Command::Barabara(cmd)) = crate::command::parse(command) else {
+            panic!("{command} is BarabaraDice");
+        };
+        let closed = super::sum::barabara(&cmd, &Profile::default()).expect("closed form");
+        let enumerated = odds(command).expect("odds");
+        assert_eq!(
+            closed.summary().values,
+            enumerated.summary().values,
+            "{command}"
+        );
+    }
+    // And through `odds`: 20B6>=5 has 6^20 sequences but is instant.
+    let o = super::odds("20B6>=5", &CommonOnly::default(), Limits::default()).expect("odds");
+    assert_eq!(o.summary().values[&20], p(1, 3u64.pow(20)));
+}
