@@ -121,31 +121,89 @@ pub fn full_help(system: &dyn GameSystem) -> String {
     help
 }
 
-/// A result's draws as bcdice-api's `rands` (§4.2): `kind`, `sides`, `value` each.
-pub fn bcdice_rands(r: &taku_dice::RollResult) -> serde_json::Value {
-    r.rands
-        .iter()
-        .map(|d| serde_json::json!({"kind": d.kind.as_str(), "sides": d.sides, "value": d.value}))
-        .collect()
+/// A result as bcdice-api's JSON object (§7.5): `ok`, `text`, the five flags and every
+/// draw as `rands`, in that order. Borrowed and serialised straight from the result, so
+/// the server writes a roll's response without building a `serde_json::Value`.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct BcdiceRoll<'a> {
+    ok: bool,
+    text: &'a str,
+    secret: bool,
+    success: bool,
+    failure: bool,
+    critical: bool,
+    fumble: bool,
+    rands: BcdiceRands<'a>,
 }
 
-/// A result as bcdice-api's JSON object (§7.5): `ok`, `text`, the five flags and every
-/// draw as `rands`, in that order.
+/// Every draw as bcdice-api's `rands` (`detailed_rands`, §4.2):
+/// `[{"kind":"normal","sides":6,"value":3},…]`.
+#[derive(Debug, Clone, Copy)]
+pub struct BcdiceRands<'a>(pub &'a [taku_dice::Draw]);
+
+impl serde::Serialize for BcdiceRands<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Rand {
+            kind: &'static str,
+            sides: u32,
+            value: u32,
+        }
+        serializer.collect_seq(self.0.iter().map(|d| Rand {
+            kind: d.kind.as_str(),
+            sides: d.sides,
+            value: d.value,
+        }))
+    }
+}
+
+/// `r` as bcdice-api's roll JSON.
+pub fn bcdice_roll(r: &taku_dice::RollResult) -> BcdiceRoll<'_> {
+    BcdiceRoll {
+        ok: true,
+        text: &r.text,
+        secret: r.secret,
+        success: r.success,
+        failure: r.failure,
+        critical: r.critical,
+        fumble: r.fumble,
+        rands: BcdiceRands(&r.rands),
+    }
+}
+
+/// Every draw of `r` as bcdice-api's `rands`.
+pub fn bcdice_rands(r: &taku_dice::RollResult) -> BcdiceRands<'_> {
+    BcdiceRands(&r.rands)
+}
+
+/// [`bcdice_roll`] as a JSON value.
 pub fn bcdice_json(r: &taku_dice::RollResult) -> serde_json::Value {
-    let rands = bcdice_rands(r);
-    serde_json::json!({
-        "ok": true,
-        "text": r.text,
-        "secret": r.secret,
-        "success": r.success,
-        "failure": r.failure,
-        "critical": r.critical,
-        "fumble": r.fumble,
-        "rands": rands,
-    })
+    serde_json::to_value(bcdice_roll(r)).expect("a roll always serialises")
 }
 
 /// The first line of a system's help.
 pub fn help_summary(system: &dyn GameSystem) -> &'static str {
     system.help().lines().next().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use taku_dice::{Mode, ScriptedDraw, ScriptedSource};
+
+    #[test]
+    fn a_roll_serialises_as_the_spec_example_byte_for_byte() {
+        // §7.5's example, with the dice scripted.
+        let mut dice = ScriptedSource::new([
+            ScriptedDraw { sides: 6, value: 3 },
+            ScriptedDraw { sides: 6, value: 4 },
+        ]);
+        let system = super::find("DiceBot").expect("DiceBot");
+        let r = super::evaluate(system, "2D6>=7", &mut dice, Mode::Strict).expect("roll");
+        let expected = r#"{"ok":true,"text":"(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功","secret":false,"success":true,"failure":false,"critical":false,"fumble":false,"rands":[{"kind":"normal","sides":6,"value":3},{"kind":"normal","sides":6,"value":4}]}"#;
+        assert_eq!(
+            serde_json::to_string(&super::bcdice_roll(&r)).expect("json"),
+            expected
+        );
+        assert_eq!(super::bcdice_json(&r).to_string(), expected);
+    }
 }
