@@ -6,6 +6,7 @@
 #   tools/bench-live.sh                 # both parts
 #   tools/bench-live.sh live [ARGS…]    # live only, extra arguments to `loadgen live`
 #   tools/bench-live.sh memory [ARGS…]  # memory only, extra arguments to `loadgen memory`
+#   TAKU=/path/to/taku tools/bench-live.sh …  # against another build of the server
 #
 # Server and generator share the machine's cores; the figures include both.
 set -euo pipefail
@@ -30,7 +31,7 @@ echo "open files limit: $(ulimit -n)"
 
 cargo build --release --locked -p taku-cli --bin taku
 cargo build --release --locked -p taku-server --example loadgen
-taku="$target/release/taku"
+taku="${TAKU:-$target/release/taku}"  # TAKU=path benches another build
 loadgen="$target/release/examples/loadgen"
 
 work="$(mktemp -d)"
@@ -67,7 +68,7 @@ start_server() {
         cat "$work/serve.err" >&2
         exit 1
     fi
-    echo "taku serve (pid $server_pid) on $addr, database $1"
+    echo "$taku serve (pid $server_pid) on $addr, database $1"
 }
 
 echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates tools || echo ' (with local changes)'), $(nproc) cores, $(date -u +%FT%TZ)"

@@ -571,9 +571,13 @@ async fn live(a: LiveArgs) -> Res<()> {
         });
     }
 
-    let mut cpu: Vec<(f64, f64)> = Vec::new();
+    let mut cpu: Vec<(f64, f64, f64)> = Vec::new();
     for (p, phase) in phases.iter().enumerate() {
-        let cpu_before = (a.pid.map(cpu_seconds).transpose()?, cpu_seconds_self()?);
+        let cpu_before = (
+            a.pid.map(cpu_seconds).transpose()?,
+            cpu_seconds_self()?,
+            machine_busy_seconds()?,
+        );
         let start = Instant::now();
         let body = json!({"line": phase.line});
         for i in 0..phase.count {
@@ -604,7 +608,11 @@ async fn live(a: LiveArgs) -> Res<()> {
             (Some(pid), Some(before)) => cpu_seconds(pid)? - before,
             _ => f64::NAN,
         };
-        cpu.push((server, cpu_seconds_self()? - cpu_before.1));
+        cpu.push((
+            server,
+            cpu_seconds_self()? - cpu_before.1,
+            machine_busy_seconds()? - cpu_before.2,
+        ));
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     stop.send_replace(true);
@@ -677,11 +685,14 @@ async fn live(a: LiveArgs) -> Res<()> {
         println!("{}", summary("delivery, all pairs", lat));
         println!("{}", summary("last member, per roll", &mut lasts));
         println!("{}", summary("POST answered", &mut posts));
-        let (server, me) = cpu[p];
+        let (server, me, machine) = cpu[p];
+        let per_roll = |s: f64| s * 1e3 / rolls as f64;
         println!(
-            "CPU per roll (1 POST + {sockets} deliveries): server {:.2} ms, loadgen {:.2} ms",
-            server * 1e3 / rolls as f64,
-            me * 1e3 / rolls as f64
+            "CPU per roll (1 POST + {sockets} deliveries): server {:.2} ms, loadgen {:.2} ms; everything else on the machine {:.2} ms ({:.0}% of one core over the phase)",
+            per_roll(server),
+            per_roll(me),
+            per_roll(machine - server - me),
+            (machine - server - me) / span.as_secs_f64().max(1e-9) * 100.0
         );
     }
     Ok(())
@@ -694,6 +705,23 @@ fn cpu_seconds(pid: u32) -> Res<f64> {
 
 fn cpu_seconds_self() -> Res<f64> {
     stat_cpu(&std::fs::read_to_string("/proc/self/stat")?)
+}
+
+/// CPU time all cores spent busy so far (user, nice, system, irq, softirq, steal), in
+/// seconds (`/proc/stat`).
+fn machine_busy_seconds() -> Res<f64> {
+    let stat = std::fs::read_to_string("/proc/stat")?;
+    let line = stat.lines().next().ok_or("empty /proc/stat")?;
+    let ticks: Vec<f64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .map(str::parse::<f64>)
+        .collect::<Result<_, _>>()?;
+    let [user, nice, system, _idle, _iowait, irq, softirq, steal] = ticks[..] else {
+        return Err("short /proc/stat".into());
+    };
+    Ok((user + nice + system + irq + softirq + steal) / 100.0)
 }
 
 fn stat_cpu(stat: &str) -> Res<f64> {
