@@ -122,6 +122,9 @@ pub async fn socket(
     let after = after.unwrap_or(head).min(head);
     upgrade
         .read_buffer_size(READ_BUFFER)
+        // Clients send nothing the server reads: a large message is refused, not buffered.
+        .max_message_size(crate::MAX_BODY)
+        .max_frame_size(crate::MAX_BODY)
         .on_upgrade(move |socket| stream(server, member, head, after, socket))
 }
 

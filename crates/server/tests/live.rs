@@ -284,3 +284,29 @@ async fn a_socket_without_a_valid_token_is_refused_before_the_upgrade() {
     );
     assert!(tokio_tungstenite::connect_async(url).await.is_err());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_message_over_the_body_limit_closes_only_that_socket() {
+    let run = start("oversize").await;
+    let (id, [gm, alice, _]) = table(&run.server).await;
+    let mut big = connect(run.addr, &id, &alice, None).await;
+    let mut other = connect(run.addr, &id, &gm, None).await;
+    let _ = big
+        .send(Message::Text("x".repeat(taku_server::MAX_BODY + 1).into()))
+        .await;
+    let closed = tokio::time::timeout(Duration::from_secs(10), big.next())
+        .await
+        .expect("answered within 10 s");
+    assert!(!matches!(closed, Some(Ok(Message::Text(_)))), "{closed:?}");
+    // The server goes on serving the others.
+    let lines = format!("/api/v1/tables/{id}/lines");
+    call(
+        &run.server,
+        "POST",
+        &lines,
+        Some(&gm),
+        json!({"line": "まだ"}),
+    )
+    .await;
+    assert_eq!(next(&mut other).await["text"], "#4 gm: まだ");
+}
