@@ -101,7 +101,7 @@ pub enum OddsError {
     Eval(EvalError),
     /// More draw sequences than the limit.
     #[error(
-        "more than {0} ways to roll this command: too many to enumerate exactly (plain sums and B counts of any size are computed in closed form; rerolls, explosions and keep/drop of many dice are enumerated, so use fewer dice or a smaller --depth)"
+        "more than {0} ways to roll this command: too many to enumerate exactly (sums with or without keep/drop and B counts are computed in closed form; rerolls and explosions of many dice are enumerated, so use fewer dice or a smaller --depth)"
     )]
     TooMany(u64),
     /// The command gives neither a number nor a verdict.

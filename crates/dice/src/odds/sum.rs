@@ -3,13 +3,13 @@
 //! every draw sequence would take too long (the sum of 100D6 has 6^100 of them, but only
 //! 501 totals).
 //!
-//! Counts are exact: `ways[total]` over `Π sides^count`, in u128 while they fit and big
-//! integers past that. Only the plain case is done here — counts 1..=200, sides
-//! 1..=10,000, no keep/drop filter, no arithmetic error on any outcome; anything else
-//! answers `None` and is enumerated instead, by the same code that rolls it.
+//! Counts are exact: `ways[total]` over `Π sides^count` in big integers. Only the plain
+//! case is done here — counts 1..=200, sides 1..=10,000 (not 66: a D66 in a sum), keep/
+//! drop over at most a million sorted outcomes, no arithmetic error on any outcome;
+//! anything else answers `None` and is enumerated instead, by the same code that rolls it.
 
 use super::{Odds, Outcome, Prob};
-use crate::ast::{AddDice, Barabara, BinOp, Expr, Target};
+use crate::ast::{AddDice, Barabara, BinOp, Expr, FilterKind, Target};
 use crate::expr::{apply, eval_arith_zero_is_one};
 use crate::profile::Profile;
 use crate::roller::{MAX_DICE_PER_GROUP, MAX_DRAWS, MAX_SIDES};
@@ -83,7 +83,11 @@ pub fn dice_sum_ways(count: u32, sides: u32) -> (u32, Vec<BigUint>) {
 }
 
 fn dice(count: i64, sides: i64) -> Option<Dist> {
-    if !(1..=MAX_DICE_PER_GROUP).contains(&count) || !(1..=MAX_SIDES).contains(&sides) {
+    // A 66-sided die in a sum is a D66 draw (§3.1), not a uniform 1..66: enumerated.
+    if !(1..=MAX_DICE_PER_GROUP).contains(&count)
+        || !(1..=MAX_SIDES).contains(&sides)
+        || sides == 66
+    {
         return None;
     }
     let (count, sides) = (u32::try_from(count).ok()?, u32::try_from(sides).ok()?);
@@ -94,6 +98,77 @@ fn dice(count: i64, sides: i64) -> Option<Dist> {
             .enumerate()
             .map(|(i, w)| (i64::from(low) + i as i64, w))
             .collect(),
+        den: BigUint::from(sides).pow(count),
+    })
+}
+
+/// Most sorted outcomes (multisets) [`kept`] walks.
+const MAX_MULTISETS: u128 = 1_000_000;
+
+/// Keep or drop `n` of `count` dice of `sides` sides: every sorted outcome (a multiset of
+/// faces, `C(count + sides − 1, count)` of them) with its number of orderings
+/// `count! / Π multiplicity!`, summed over the kept faces as the roll sorts and slices
+/// them.
+fn kept(count: i64, sides: i64, kind: FilterKind, n: i64) -> Option<Dist> {
+    if !(1..=MAX_DICE_PER_GROUP).contains(&count)
+        || !(1..=MAX_SIDES).contains(&sides)
+        || sides == 66
+        || n < 0
+    {
+        return None;
+    }
+    let (count, sides) = (u32::try_from(count).ok()?, u32::try_from(sides).ok()?);
+    // C(count + sides - 1, count), stopping once past the limit.
+    let mut multisets: u128 = 1;
+    for i in 1..=u128::from(count.min(sides - 1)) {
+        multisets = multisets * (u128::from(count.max(sides - 1)) + i) / i;
+        if multisets > MAX_MULTISETS {
+            return None;
+        }
+    }
+    let keep = usize::try_from(n).unwrap_or(usize::MAX).min(count as usize);
+    let len = count as usize;
+    // The kept range of the sorted dice.
+    let (lo, hi) = match kind {
+        FilterKind::KeepHighest => (len - keep, len),
+        FilterKind::KeepLowest => (0, keep),
+        FilterKind::DropHighest => (0, len - keep),
+        FilterKind::DropLowest => (keep, len),
+    };
+    let factorial: Vec<BigUint> = std::iter::once(BigUint::one())
+        .chain((1..=count).scan(BigUint::one(), |f, i| {
+            *f *= i;
+            Some(f.clone())
+        }))
+        .collect();
+    let mut ways: BTreeMap<i64, BigUint> = BTreeMap::new();
+    // Multiplicities of faces 1..=sides, built face by face.
+    let mut mult = vec![0u32; sides as usize];
+    fn walk(face: usize, left: u32, mult: &mut [u32], visit: &mut dyn FnMut(&[u32])) {
+        if face + 1 == mult.len() {
+            mult[face] = left;
+            visit(mult);
+            return;
+        }
+        for m in 0..=left {
+            mult[face] = m;
+            walk(face + 1, left - m, mult, visit);
+        }
+    }
+    walk(0, count, &mut mult, &mut |mult| {
+        let (mut at, mut sum) = (0usize, 0i64);
+        let mut orderings = factorial[count as usize].clone();
+        for (face, &m) in mult.iter().enumerate() {
+            let m = m as usize;
+            let inside = (at + m).min(hi).saturating_sub(at.max(lo));
+            sum += (face as i64 + 1) * inside as i64;
+            at += m;
+            orderings /= &factorial[m];
+        }
+        *ways.entry(sum).or_insert_with(BigUint::zero) += orderings;
+    });
+    Some(Dist {
+        ways,
         den: BigUint::from(sides).pow(count),
     })
 }
@@ -115,9 +190,6 @@ fn dist(e: &Expr, profile: &Profile, dice_drawn: &mut i64) -> Option<Dist> {
             l.combine(&r, |a, b| apply(op, a, b, profile.rounding).ok())
         }
         Expr::Dice(d) => {
-            if d.filter.is_some() {
-                return None;
-            }
             let eval = |e: &Expr| eval_arith_zero_is_one(e, profile.rounding).ok();
             let count = d.count.as_ref().map_or(Some(1), eval)?;
             let sides = d
@@ -125,7 +197,13 @@ fn dist(e: &Expr, profile: &Profile, dice_drawn: &mut i64) -> Option<Dist> {
                 .as_ref()
                 .map_or(Some(profile.implicit_sides), eval)?;
             *dice_drawn += count.max(0);
-            dice(count, sides)
+            match &d.filter {
+                None => dice(count, sides),
+                Some(f) => {
+                    let n = f.count.as_ref().map_or(Some(1), eval)?;
+                    kept(count, sides, f.kind, n)
+                }
+            }
         }
     }
 }

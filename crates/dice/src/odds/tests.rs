@@ -78,6 +78,13 @@ fn keep_highest_matches_brute_force() {
 fn closed_form_sums_agree_with_enumeration() {
     for command in [
         "3D6+2>=12",
+        "4D6KH3",
+        "5D4KL2+1",
+        "4D6DH1",
+        "4D6DL3",
+        "3D6KH5",
+        "2D6KH0",
+        "3D6MAX",
         "2D10-1D4",
         "(1D6+1)*2<=8",
         "1D8/2",
@@ -208,4 +215,22 @@ fn closed_form_barabara_agrees_with_enumeration() {
     // And through `odds`: 20B6>=5 has 6^20 sequences but is instant.
     let o = super::odds("20B6>=5", &CommonOnly::default(), Limits::default()).expect("odds");
     assert_eq!(o.summary().values[&20], p(1, 3u64.pow(20)));
+}
+
+#[test]
+fn many_dice_kept_and_d66_in_a_sum_are_right() {
+    // 10D6KH3: 60 million sequences, 3,003 sorted outcomes. Top three all sixes.
+    let o = super::odds("10D6KH3>=18", &CommonOnly::default(), Limits::default()).expect("odds");
+    let s = o.summary();
+    // P(at least three sixes among ten) = 1 − Σ_{k<3} C(10,k) 5^(10−k) / 6^10.
+    let below: u64 = (0..3u32)
+        .map(|k| [1u64, 10, 45][k as usize] * 5u64.pow(10 - k))
+        .sum();
+    assert_eq!(s.success, p(6u64.pow(10) - below, 6u64.pow(10)));
+    // A 66-sided die in a sum is a D66: 36 values from 11 to 66, never 7.
+    let s = super::odds("1D66", &CommonOnly::default(), Limits::default())
+        .expect("odds")
+        .summary();
+    assert_eq!(s.values.len(), 36);
+    assert!(!s.values.contains_key(&7));
 }
