@@ -64,3 +64,8 @@ fn an_another_world_contest_matches_sampling() {
 fn keep_highest_of_many_dice_matches_sampling() {
     check("DiceBot", "6D6KH3+1D10>=15", 4);
 }
+
+#[test]
+fn many_exploding_dice_in_closed_form_match_sampling() {
+    check("DiceBot", "10R6[6]>=5", 5);
+}

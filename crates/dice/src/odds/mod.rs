@@ -281,6 +281,9 @@ pub fn odds(
         let closed = match crate::command::parse(&line) {
             Ok(crate::ast::Command::Add(cmd)) => sum::add_dice(&cmd, system.profile()),
             Ok(crate::ast::Command::Barabara(cmd)) => sum::barabara(&cmd, system.profile()),
+            Ok(crate::ast::Command::Reroll(cmd)) => {
+                sum::reroll(&cmd, system.profile(), limits.cut_below)
+            }
             _ => None,
         };
         if let Some(odds) = closed {

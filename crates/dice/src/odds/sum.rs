@@ -9,7 +9,7 @@
 //! anything else answers `None` and is enumerated instead, by the same code that rolls it.
 
 use super::{Odds, Outcome, Prob};
-use crate::ast::{AddDice, Barabara, BinOp, Expr, FilterKind, Target};
+use crate::ast::{AddDice, Barabara, BinOp, CmpOp, Expr, FilterKind, Reroll, Target};
 use crate::expr::{apply, eval_arith_zero_is_one};
 use crate::profile::Profile;
 use crate::roller::{MAX_DICE_PER_GROUP, MAX_DRAWS, MAX_SIDES};
@@ -317,6 +317,140 @@ pub fn barabara(cmd: &Barabara, profile: &Profile) -> Option<Odds> {
         tail: Prob::zero(),
         max_draws: 0,
         cut_below: 0,
+        paths: 0,
+    })
+}
+
+/// The successes of one reroll chain (§3.8): a die is rolled, counts if it meets the
+/// success condition, and is rolled again while it meets the reroll condition. `ways[s]`
+/// over `sides^length`; chains still rolling after `length` dice are left out (their
+/// mass is the tail).
+fn chain(
+    sides: u32,
+    length: u32,
+    success: impl Fn(i64) -> bool,
+    again: impl Fn(i64) -> bool,
+) -> Vec<BigUint> {
+    // Faces by (success, again).
+    let mut faces = [[0u32; 2]; 2];
+    for v in 1..=i64::from(sides) {
+        faces[usize::from(success(v))][usize::from(again(v))] += 1;
+    }
+    let m = BigUint::from(sides);
+    let mut stopped: Vec<BigUint> = vec![BigUint::zero(); length as usize + 2];
+    let mut running: Vec<BigUint> = vec![BigUint::one()];
+    for j in 1..=length {
+        let pad = m.pow(length - j);
+        let mut next = vec![BigUint::zero(); running.len() + 1];
+        for (s, w) in running.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            for hit in 0..2 {
+                let stop = w * faces[hit][0];
+                if !stop.is_zero() {
+                    stopped[s + hit] += stop * &pad;
+                }
+                let go = w * faces[hit][1];
+                if !go.is_zero() {
+                    next[s + hit] += go;
+                }
+            }
+        }
+        running = next;
+    }
+    while stopped.last().is_some_and(Zero::is_zero) {
+        stopped.pop();
+    }
+    stopped
+}
+
+/// The exact odds of a RerollDice command: every original die starts an independent
+/// chain, so the successes are the chains' convolution. Chains are followed until one is
+/// rarer than `1 / cut_below` (the rest is the tail, as when enumerating); `None` outside
+/// the plain case (enumerate it instead).
+pub fn reroll(cmd: &Reroll, profile: &Profile, cut_below: u128) -> Option<Odds> {
+    let sizes = crate::command::groups::eval(&cmd.groups, profile.rounding).ok()?;
+    let cmp = match &cmd.cmp {
+        Some((op, t)) => Some((*op, crate::expr::eval_arith(t, profile.rounding).ok()?)),
+        None => None,
+    };
+    let written = match &cmd.reroll {
+        Some((_, op, t)) => Some((*op, crate::expr::eval_arith(t, profile.rounding).ok()?)),
+        None => None,
+    };
+    let again_op = written
+        .and_then(|(op, _)| op)
+        .or(cmp.map(|(op, _)| op))
+        .unwrap_or(CmpOp::Ge);
+    let threshold = written.map(|(_, t)| t).or(cmp.map(|(_, t)| t))?;
+    let total_dice: i64 = sizes.iter().map(|&(n, _)| n).sum();
+    let mut dist = Dist::constant(0);
+    for &(count, sides) in &sizes {
+        if !(1..=MAX_DICE_PER_GROUP).contains(&count) || !(2..=MAX_SIDES).contains(&sides) {
+            return None;
+        }
+        let again_faces = (1..=sides)
+            .filter(|&v| again_op.holds(v, threshold))
+            .count() as f64;
+        // A condition every face meets is refused by the roll itself (a message).
+        if again_faces >= sides as f64 {
+            return None;
+        }
+        // Long enough that a chain still rolling is rarer than 1 / (cut_below · dice).
+        let p = again_faces / sides as f64;
+        let length = if p == 0.0 {
+            1
+        } else {
+            ((cut_below as f64 * total_dice as f64).ln() / -p.ln())
+                .ceil()
+                .max(1.0) as u32
+        };
+        if i64::from(length) * total_dice > crate::roller::MAX_DRAWS as i64 {
+            return None;
+        }
+        let (n, m) = (u32::try_from(count).ok()?, u32::try_from(sides).ok()?);
+        let one = chain(
+            m,
+            length,
+            |v| cmp.is_some_and(|(op, t)| op.holds(v, t)),
+            |v| again_op.holds(v, threshold),
+        );
+        let one = Dist {
+            ways: one
+                .into_iter()
+                .enumerate()
+                .map(|(s, w)| (s as i64, w))
+                .collect(),
+            den: BigUint::from(m).pow(length),
+        };
+        for _ in 0..n {
+            dist = dist.combine(&one, i64::checked_add)?;
+        }
+    }
+    let mut kept = Prob::zero();
+    let outcomes: Vec<(Outcome, Prob)> = dist
+        .ways
+        .into_iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(s, w)| {
+            let p = Prob::new(w, dist.den.clone());
+            kept += &p;
+            let outcome = Outcome {
+                value: Some(s),
+                success: false,
+                failure: false,
+                critical: false,
+                fumble: false,
+            };
+            (outcome, p)
+        })
+        .collect();
+    Some(Odds {
+        outcomes,
+        tail: Prob::one() - kept,
+        max_draws: crate::roller::MAX_DRAWS,
+        cut_below,
         paths: 0,
     })
 }

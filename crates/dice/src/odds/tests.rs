@@ -234,3 +234,61 @@ fn many_dice_kept_and_d66_in_a_sum_are_right() {
     assert_eq!(s.values.len(), 36);
     assert!(!s.values.contains_key(&7));
 }
+
+#[test]
+fn reroll_chains_in_closed_form_agree_with_enumeration() {
+    // Both cut at the same probability: the kept outcomes must agree exactly where both
+    // followed every sequence, and the masses must add to one.
+    let limits = Limits {
+        cut_below: 10u128.pow(6),
+        ..Limits::default()
+    };
+    for command in [
+        "2R6[6]>=5",
+        "1R6>=5",
+        "2R4[4]>=3",
+        "1R6+1R4[4]>=4",
+        "2R6>=7",
+    ] {
+        let Ok(Command::Reroll(cmd)) = crate::command::parse(command) else {
+            panic!("{command} is RerollDice");
+        };
+        let closed =
+            super::sum::reroll(&cmd, &Profile::default(), 10u128.pow(12)).expect("closed form");
+        let all = closed
+            .outcomes
+            .iter()
+            .fold(closed.tail.clone(), |a, (_, q)| a + q);
+        assert_eq!(all, Prob::one(), "{command}");
+        let enumerated = enumerate(
+            |source| evaluate(command, &CommonOnly::default(), source, Mode::Strict),
+            limits,
+        )
+        .expect("odds")
+        .summary();
+        let closed = closed.summary();
+        // Low success counts need few draws: both computed them in full.
+        for s in 0..2 {
+            let tol = to_f64(&enumerated.tail) + to_f64(&closed.tail);
+            let (a, b) = (
+                closed.values.get(&s).map_or(0.0, to_f64),
+                enumerated.values.get(&s).map_or(0.0, to_f64),
+            );
+            assert!((a - b).abs() <= tol + 1e-15, "{command} {s}: {a} vs {b}");
+        }
+    }
+    // Without explosions (nothing rerolls) both are exact and equal.
+    let Ok(Command::Reroll(cmd)) = crate::command::parse("3R6[7]>=4") else {
+        panic!()
+    };
+    let closed =
+        super::sum::reroll(&cmd, &Profile::default(), 10u128.pow(18)).expect("closed form");
+    assert!(closed.tail.is_zero());
+    assert_eq!(
+        closed.summary().values,
+        odds("3R6[7]>=4").expect("odds").summary().values
+    );
+    // Ten exploding dice: instant, tail tiny.
+    let o = super::odds("10R6[6]>=5", &CommonOnly::default(), Limits::default()).expect("odds");
+    assert!(to_f64(&o.tail) < 1e-17, "{}", to_f64(&o.tail));
+}
