@@ -69,3 +69,8 @@ fn keep_highest_of_many_dice_matches_sampling() {
 fn many_exploding_dice_in_closed_form_match_sampling() {
     check("DiceBot", "10R6[6]>=5", 5);
 }
+
+#[test]
+fn many_upper_dice_in_closed_form_match_sampling() {
+    check("DiceBot", "8U6[6]+1>=8", 6);
+}

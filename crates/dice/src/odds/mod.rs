@@ -265,8 +265,9 @@ pub fn enumerate(
     })
 }
 
-/// The exact odds of `input` under `system`: in closed form for a plain AddDice sum or
-/// BarabaraDice count the system leaves to the common commands, by enumeration otherwise.
+/// The exact odds of `input` under `system`: in closed form for the plain sums, counts,
+/// rerolls and upper dice the system leaves to the common commands, by enumeration
+/// otherwise.
 pub fn odds(
     input: &str,
     system: &dyn crate::SystemHooks,
@@ -283,6 +284,9 @@ pub fn odds(
             Ok(crate::ast::Command::Barabara(cmd)) => sum::barabara(&cmd, system.profile()),
             Ok(crate::ast::Command::Reroll(cmd)) => {
                 sum::reroll(&cmd, system.profile(), limits.cut_below)
+            }
+            Ok(crate::ast::Command::Upper(cmd)) => {
+                sum::upper(&cmd, system.profile(), limits.cut_below)
             }
             _ => None,
         };

@@ -9,7 +9,7 @@
 //! anything else answers `None` and is enumerated instead, by the same code that rolls it.
 
 use super::{Odds, Outcome, Prob};
-use crate::ast::{AddDice, Barabara, BinOp, CmpOp, Expr, FilterKind, Reroll, Target};
+use crate::ast::{AddDice, Barabara, BinOp, CmpOp, Expr, FilterKind, Reroll, Target, Upper};
 use crate::expr::{apply, eval_arith_zero_is_one};
 use crate::profile::Profile;
 use crate::roller::{MAX_DICE_PER_GROUP, MAX_DRAWS, MAX_SIDES};
@@ -438,6 +438,139 @@ pub fn reroll(cmd: &Reroll, profile: &Profile, cut_below: u128) -> Option<Odds> 
             kept += &p;
             let outcome = Outcome {
                 value: Some(s),
+                success: false,
+                failure: false,
+                critical: false,
+                fumble: false,
+            };
+            (outcome, p)
+        })
+        .collect();
+    Some(Odds {
+        outcomes,
+        tail: Prob::one() - kept,
+        max_draws: crate::roller::MAX_DRAWS,
+        cut_below,
+        paths: 0,
+    })
+}
+
+/// How many draws a chain may take so that one still going after them is rarer than
+/// `1 / (cut_below · dice)`, when each draw continues it with probability `p`.
+fn chain_length(p: f64, cut_below: u128, dice: i64) -> u32 {
+    if p <= 0.0 {
+        1
+    } else {
+        ((cut_below as f64 * dice as f64).ln() / -p.ln())
+            .ceil()
+            .max(1.0) as u32
+    }
+}
+
+/// The sum of one UpperDice chain (§3.9): a die is rolled again while it shows
+/// `threshold` or more, and its draws add up. `ways[sum]` over `sides^length`; chains
+/// still rolling after `length` draws are left out (their mass is the tail).
+fn upper_chain(sides: u32, threshold: i64, length: u32) -> BTreeMap<i64, BigUint> {
+    let m = BigUint::from(sides);
+    let mut stopped: BTreeMap<i64, BigUint> = BTreeMap::new();
+    let mut running: BTreeMap<i64, BigUint> = BTreeMap::from([(0, BigUint::one())]);
+    for j in 1..=length {
+        let pad = m.pow(length - j);
+        let mut next: BTreeMap<i64, BigUint> = BTreeMap::new();
+        for (sum, w) in &running {
+            for v in 1..=i64::from(sides) {
+                if v >= threshold {
+                    *next.entry(sum + v).or_insert_with(BigUint::zero) += w;
+                } else {
+                    *stopped.entry(sum + v).or_insert_with(BigUint::zero) += w * &pad;
+                }
+            }
+        }
+        running = next;
+    }
+    stopped
+}
+
+/// Most values a closed-form UpperDice distribution may hold.
+const MAX_UPPER_VALUES: usize = 200_000;
+
+/// The exact odds of an UpperDice command: each die's chain is independent, so with a
+/// target the successes are a sum of Bernoulli trials (one per die), and without one the
+/// total is the chains' convolution plus the modifier. Chains are followed until rarer
+/// than `1 / cut_below` (the rest is the tail); `None` outside the plain case.
+pub fn upper(cmd: &Upper, profile: &Profile, cut_below: u128) -> Option<Odds> {
+    let rounding = profile.rounding;
+    let sizes = crate::command::groups::eval(&cmd.groups, rounding).ok()?;
+    let threshold = match &cmd.threshold {
+        Some((_, t)) => crate::expr::eval_arith(t, rounding).ok()?,
+        None => 0,
+    };
+    if threshold <= 1 {
+        return None; // the roll answers with a message
+    }
+    let mut modifier = 0i64;
+    for (minus, term) in &cmd.modifier {
+        let v = crate::expr::eval_arith(term, rounding).ok()?;
+        modifier = if *minus {
+            modifier.checked_sub(v)?
+        } else {
+            modifier.checked_add(v)?
+        };
+    }
+    let cmp = match &cmd.cmp {
+        Some((op, t)) => Some((*op, crate::expr::eval_arith(t, rounding).ok()?)),
+        None => None,
+    };
+    let total_dice: i64 = sizes.iter().map(|&(n, _)| n).sum();
+    let mut dist = Dist::constant(if cmp.is_some() { 0 } else { modifier });
+    for &(count, sides) in &sizes {
+        if !(1..=MAX_DICE_PER_GROUP).contains(&count) || !(1..=MAX_SIDES).contains(&sides) {
+            return None;
+        }
+        let explode = (1..=sides).filter(|&v| v >= threshold).count() as f64 / sides as f64;
+        let length = chain_length(explode, cut_below, total_dice);
+        if i64::from(length) * total_dice > crate::roller::MAX_DRAWS as i64
+            || (sides as usize).saturating_mul(length as usize) > MAX_UPPER_VALUES
+        {
+            return None;
+        }
+        let m = u32::try_from(sides).ok()?;
+        let chain = upper_chain(m, threshold, length);
+        let den = BigUint::from(m).pow(length);
+        let one = match cmp {
+            None => Dist { ways: chain, den },
+            Some((op, t)) => {
+                let (mut hit, mut miss) = (BigUint::zero(), BigUint::zero());
+                for (sum, w) in chain {
+                    if sum.checked_add(modifier).is_some_and(|v| op.holds(v, t)) {
+                        hit += w;
+                    } else {
+                        miss += w;
+                    }
+                }
+                Dist {
+                    ways: BTreeMap::from([(0, miss), (1, hit)]),
+                    den,
+                }
+            }
+        };
+        for _ in 0..count {
+            dist = dist.combine(&one, i64::checked_add)?;
+            if dist.ways.len() > MAX_UPPER_VALUES {
+                return None;
+            }
+        }
+    }
+    let mut kept = Prob::zero();
+    let outcomes: Vec<(Outcome, Prob)> = dist
+        .ways
+        .into_iter()
+        .filter(|(_, w)| !w.is_zero())
+        .map(|(value, w)| {
+            let p = Prob::new(w, dist.den.clone());
+            kept += &p;
+            let outcome = Outcome {
+                value: Some(value),
                 success: false,
                 failure: false,
                 critical: false,

@@ -292,3 +292,57 @@ fn reroll_chains_in_closed_form_agree_with_enumeration() {
     let o = super::odds("10R6[6]>=5", &CommonOnly::default(), Limits::default()).expect("odds");
     assert!(to_f64(&o.tail) < 1e-17, "{}", to_f64(&o.tail));
 }
+
+#[test]
+fn upper_chains_in_closed_form_agree_with_enumeration() {
+    // No explosion possible ([7] on a d6): both exact, equal.
+    for command in ["2U6[7]", "2U6[7]+1>=5", "1U4+1U6[7]-1"] {
+        let Ok(Command::Upper(cmd)) = crate::command::parse(command) else {
+            panic!("{command} is UpperDice");
+        };
+        let closed =
+            super::sum::upper(&cmd, &Profile::default(), 10u128.pow(18)).expect("closed form");
+        assert!(closed.tail.is_zero(), "{command}");
+        assert_eq!(
+            closed.summary().values,
+            odds(command).expect("odds").summary().values,
+            "{command}"
+        );
+    }
+    // Exploding: totals below the threshold never explode, so both have them exactly.
+    for command in ["2U6[6]", "1U6[5]+2>=8"] {
+        let Ok(Command::Upper(cmd)) = crate::command::parse(command) else {
+            panic!("{command} is UpperDice");
+        };
+        let closed =
+            super::sum::upper(&cmd, &Profile::default(), 10u128.pow(12)).expect("closed form");
+        let all = closed
+            .outcomes
+            .iter()
+            .fold(closed.tail.clone(), |a, (_, q)| a + q);
+        assert_eq!(all, Prob::one(), "{command}");
+        let enumerated = enumerate(
+            |source| evaluate(command, &CommonOnly::default(), source, Mode::Strict),
+            Limits {
+                cut_below: 10u128.pow(6),
+                ..Limits::default()
+            },
+        )
+        .expect("odds")
+        .summary();
+        let closed = closed.summary();
+        let small: Vec<_> = closed.values.iter().filter(|(v, _)| **v <= 5).collect();
+        let theirs: Vec<_> = enumerated.values.iter().filter(|(v, _)| **v <= 5).collect();
+        if !command.contains('>') {
+            // Totals (not success counts): those below the threshold are exact in both.
+            assert_eq!(small, theirs, "{command}");
+        }
+        let tol = to_f64(&enumerated.tail) + to_f64(&closed.tail) + 1e-12;
+        for (v, q) in &closed.values {
+            let (a, b) = (to_f64(q), enumerated.values.get(v).map_or(0.0, to_f64));
+            assert!((a - b).abs() <= tol, "{command} {v}: {a} vs {b}");
+        }
+    }
+    let o = super::odds("10U6[6]>=10", &CommonOnly::default(), Limits::default()).expect("odds");
+    assert!(to_f64(&o.tail) < 1e-17, "{}", to_f64(&o.tail));
+}
