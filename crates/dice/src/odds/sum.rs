@@ -46,6 +46,43 @@ impl Dist {
         })
     }
 
+    /// As odds: each value with its probability and the verdict `verdict` gives it. What
+    /// `ways` leaves out (chains cut at `cut_below`) is the tail; `max_draws` and
+    /// `cut_below` are 0 for a distribution that was never cut.
+    fn into_odds(
+        self,
+        verdict: impl Fn(i64) -> Option<bool>,
+        max_draws: usize,
+        cut_below: u128,
+    ) -> Odds {
+        let mut kept = Prob::zero();
+        let outcomes = self
+            .ways
+            .into_iter()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(value, w)| {
+                let p = Prob::new(w, self.den.clone());
+                kept += &p;
+                let verdict = verdict(value);
+                let outcome = Outcome {
+                    value: Some(value),
+                    success: verdict == Some(true),
+                    failure: verdict == Some(false),
+                    critical: false,
+                    fumble: false,
+                };
+                (outcome, p)
+            })
+            .collect();
+        Odds {
+            outcomes,
+            tail: Prob::one() - kept,
+            max_draws,
+            cut_below,
+            paths: 0,
+        }
+    }
+
     fn map(&self, f: impl Fn(i64) -> Option<i64>) -> Option<Dist> {
         let mut ways: BTreeMap<i64, BigUint> = BTreeMap::new();
         for (v, w) in &self.ways {
@@ -223,28 +260,7 @@ pub fn add_dice(cmd: &AddDice, profile: &Profile) -> Option<Odds> {
             Some((*op, eval_arith_zero_is_one(t, profile.rounding).ok()?))
         }
     };
-    let outcomes = d
-        .ways
-        .into_iter()
-        .map(|(total, w)| {
-            let verdict = target.map(|(op, t)| op.holds(total, t));
-            let outcome = Outcome {
-                value: Some(total),
-                success: verdict == Some(true),
-                failure: verdict == Some(false),
-                critical: false,
-                fumble: false,
-            };
-            (outcome, Prob::new(w, d.den.clone()))
-        })
-        .collect();
-    Some(Odds {
-        outcomes,
-        tail: Prob::zero(),
-        max_draws: 0,
-        cut_below: 0,
-        paths: 0,
-    })
+    Some(d.into_odds(|total| target.map(|(op, t)| op.holds(total, t)), 0, 0))
 }
 
 /// The ways to get each number of successes from `count` dice of `sides` sides of which
@@ -297,28 +313,7 @@ pub fn barabara(cmd: &Barabara, profile: &Profile) -> Option<Odds> {
     if dice_drawn > MAX_DRAWS as i64 || dice_drawn == 0 {
         return None;
     }
-    let outcomes = total
-        .ways
-        .into_iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(value, w)| {
-            let outcome = Outcome {
-                value: Some(value),
-                success: false,
-                failure: false,
-                critical: false,
-                fumble: false,
-            };
-            (outcome, Prob::new(w, total.den.clone()))
-        })
-        .collect();
-    Some(Odds {
-        outcomes,
-        tail: Prob::zero(),
-        max_draws: 0,
-        cut_below: 0,
-        paths: 0,
-    })
+    Some(total.into_odds(|_| None, 0, 0))
 }
 
 /// The successes of one reroll chain (§3.8): a die is rolled, counts if it meets the
@@ -428,31 +423,7 @@ pub fn reroll(cmd: &Reroll, profile: &Profile, cut_below: u128) -> Option<Odds> 
             dist = dist.combine(&one, i64::checked_add)?;
         }
     }
-    let mut kept = Prob::zero();
-    let outcomes: Vec<(Outcome, Prob)> = dist
-        .ways
-        .into_iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(s, w)| {
-            let p = Prob::new(w, dist.den.clone());
-            kept += &p;
-            let outcome = Outcome {
-                value: Some(s),
-                success: false,
-                failure: false,
-                critical: false,
-                fumble: false,
-            };
-            (outcome, p)
-        })
-        .collect();
-    Some(Odds {
-        outcomes,
-        tail: Prob::one() - kept,
-        max_draws: crate::roller::MAX_DRAWS,
-        cut_below,
-        paths: 0,
-    })
+    Some(dist.into_odds(|_| None, crate::roller::MAX_DRAWS, cut_below))
 }
 
 /// How many draws a chain may take so that one still going after them is rarer than
@@ -561,29 +532,5 @@ pub fn upper(cmd: &Upper, profile: &Profile, cut_below: u128) -> Option<Odds> {
             }
         }
     }
-    let mut kept = Prob::zero();
-    let outcomes: Vec<(Outcome, Prob)> = dist
-        .ways
-        .into_iter()
-        .filter(|(_, w)| !w.is_zero())
-        .map(|(value, w)| {
-            let p = Prob::new(w, dist.den.clone());
-            kept += &p;
-            let outcome = Outcome {
-                value: Some(value),
-                success: false,
-                failure: false,
-                critical: false,
-                fumble: false,
-            };
-            (outcome, p)
-        })
-        .collect();
-    Some(Odds {
-        outcomes,
-        tail: Prob::one() - kept,
-        max_draws: crate::roller::MAX_DRAWS,
-        cut_below,
-        paths: 0,
-    })
+    Some(dist.into_odds(|_| None, crate::roller::MAX_DRAWS, cut_below))
 }
