@@ -68,6 +68,8 @@ pub enum ApiError {
     Refused(String),
     /// 500/503: the store failed.
     Store(StoreError),
+    /// 500: the server itself failed (no randomness); the reason goes to its log only.
+    Internal(String),
 }
 
 impl From<StoreError> for ApiError {
@@ -98,6 +100,13 @@ impl IntoResponse for ApiError {
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "the server's storage failed; its log says why".to_string(),
+                )
+            }
+            ApiError::Internal(e) => {
+                tracing::error!(error = %e, "server failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the server failed; its log says why".to_string(),
                 )
             }
         };
@@ -245,13 +254,8 @@ async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
         )));
     };
     let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| {
-        ApiError::Store(StoreError::Damaged {
-            table: String::new(),
-            seq: 0,
-            reason: format!("no randomness from the operating system: {e}"),
-        })
-    })?;
+    getrandom::fill(&mut seed)
+        .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
     let table = Table::create(system.id(), &new.name, &new.gm, seed)
         .map_err(|r| ApiError::BadRequest(r.0))?;
     let id = server.tables.create(table).await?;
@@ -287,13 +291,7 @@ async fn put(
     member: Option<&str>,
     role: Role,
 ) -> Result<String, ApiError> {
-    let (token, credential) = auth::issue(table, member, role).map_err(|reason| {
-        ApiError::Store(StoreError::Damaged {
-            table: table.to_string(),
-            seq: 0,
-            reason,
-        })
-    })?;
+    let (token, credential) = auth::issue(table, member, role).map_err(ApiError::Internal)?;
     server.tables.store().put_credential(&credential).await?;
     Ok(token)
 }
