@@ -16,6 +16,7 @@ pub mod ast;
 pub mod command;
 pub mod error;
 pub mod expr;
+pub mod i18n;
 pub mod lexer;
 pub mod normalize;
 pub mod odds;
@@ -29,6 +30,7 @@ pub mod source;
 pub mod system_command;
 pub mod text;
 
+pub use i18n::{Lang, Text};
 pub use error::{EvalError, Found, ParseError, ParseErrorKind, Span};
 pub use pipeline::SystemHooks;
 pub use profile::{D66Order, Profile, Rounding};
