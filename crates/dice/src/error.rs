@@ -137,3 +137,105 @@ impl EvalError {
         matches!(self, EvalError::Unsupported(_))
     }
 }
+
+impl Found {
+    /// What was found, in words of `lang`.
+    fn words(&self, lang: crate::Lang) -> String {
+        use crate::Lang::*;
+        match (self, lang) {
+            (_, En) => self.to_string(),
+            (Found::End, Ja) => "コマンドの終わり".to_string(),
+            (Found::Number(n), Ja) => format!("数 {n}"),
+            (Found::NumberTooLarge, Ja) => "大きすぎる数".to_string(),
+            (Found::Operator(Some(op)), Ja) => format!("'{}'", op.as_str()),
+            (Found::Operator(None), Ja) => "無効な比較".to_string(),
+            (Found::Char(c), Ja) => format!("'{c}'"),
+        }
+    }
+}
+
+/// What the grammar expected, in Japanese (the parsers name it in English:
+/// `'B' (as in 3B6)`, `'Y' or 'Z' (as in 5TY6)`, `a number or '('`).
+fn expected_ja(expected: &str) -> String {
+    match expected {
+        "sides other than a bare 66 (D66 is its own command)" => {
+            return "66 以外の面数（D66 は別のコマンドです）".to_string();
+        }
+        "no '@' when the threshold is already in '[…]'" => {
+            return "'[…]' で閾値を指定したときは '@' なし".to_string();
+        }
+        _ => {}
+    }
+    let (what, example) = match expected.split_once(" (as in ") {
+        Some((what, example)) => (what, Some(example.trim_end_matches(')'))),
+        None => (expected, None),
+    };
+    let what = what.replace(" or ", " か ").replace("a number", "数");
+    match example {
+        Some(example) => format!("{what}（{example} のように）"),
+        None => what,
+    }
+}
+
+impl ParseErrorKind {
+    /// The message in Japanese and English.
+    pub fn text(&self) -> crate::Text {
+        use crate::{Lang, Text};
+        let en = self.to_string();
+        let ja = match self {
+            ParseErrorKind::Unexpected { found, expected } => format!(
+                "{}は使えません。ここには{}が必要です",
+                found.words(Lang::Ja),
+                expected_ja(expected)
+            ),
+            ParseErrorKind::Trailing { found } => format!(
+                "コマンドの後ろに{}があります。コメントはスペースで区切ってください",
+                found.words(Lang::Ja)
+            ),
+            ParseErrorKind::BadOperator => {
+                "比較演算子ではありません。= <> < <= > >= のどれかを使ってください".to_string()
+            }
+            ParseErrorKind::DiceNotAllowed(place) => {
+                format!("ここ（{place}）にはダイスを使えません。数を書いてください")
+            }
+            ParseErrorKind::NoDice => "ダイスロールには 2D6 のようなダイスが必要です".to_string(),
+            ParseErrorKind::TooDeep { limit } => {
+                format!("括弧の入れ子が深すぎます（{limit} 段まで）")
+            }
+            ParseErrorKind::TooLong { limit } => {
+                format!("式が長すぎます（演算子は {limit} 個まで）")
+            }
+            ParseErrorKind::NumberTooLarge => {
+                format!("数が大きすぎます（{} まで）", i64::MAX)
+            }
+        };
+        Text::new(ja, en)
+    }
+}
+
+impl EvalError {
+    /// The message in Japanese and English (the English is this error's `Display`).
+    pub fn text(&self) -> crate::Text {
+        let en = self.to_string();
+        let ja = match self {
+            EvalError::Unsupported(None) => "コマンドとして解釈できません".to_string(),
+            EvalError::Unsupported(Some(e)) => {
+                format!("コマンドとして解釈できません: {}", e.kind.text().ja())
+            }
+            EvalError::Empty => "コマンドが空です。2D6>=7 のように入力してください".to_string(),
+            EvalError::TooManyDice { limit } => {
+                format!("ダイスが多すぎます。1 回のコマンドで振れるのは {limit} 個までです")
+            }
+            EvalError::DivisionByZero => "0 で割っています".to_string(),
+            EvalError::NegativeKeep => "残す・除くダイスの数は負にできません".to_string(),
+            EvalError::NegativeCount => "ここではダイスの数を負にできません".to_string(),
+            EvalError::Overflow => "計算の途中で値が 64 ビットの範囲を超えました".to_string(),
+            EvalError::PartialRepeat => "繰り返しの一部だけが結果を返しました".to_string(),
+            EvalError::TooManyRepetitions { limit } => {
+                format!("繰り返しが多すぎます。入れ子の repeat で評価できるのは {limit} 回までです")
+            }
+            EvalError::Draw(e) => format!("ダイスの供給元: {e}"),
+        };
+        crate::Text::new(ja, en)
+    }
+}

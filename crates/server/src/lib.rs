@@ -261,7 +261,7 @@ async fn game_system(Path(id): Path<String>) -> Response {
         "name": s.name(),
         "sort_key": s.sort_key(),
         "command_pattern": taku_systems::command_pattern(s),
-        "help_message": s.help(),
+        "help_message": s.help().ja(),
     }))
 }
 

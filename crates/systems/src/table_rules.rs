@@ -14,12 +14,13 @@
 //! without it, so an event may meet a state in which what it changes no longer exists,
 //! and must then change nothing.
 
+use crate::view::Section;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use taku_dice::{RollResult, Roller};
+use taku_dice::{RollResult, Roller, Text};
 
 /// What a system's rules may read of the table.
 pub trait TableView {
@@ -42,8 +43,17 @@ pub trait TableView {
 pub struct CommandHelp {
     /// Usage with an example (`/spell use 令呪 ...`).
     pub usage: &'static str,
-    /// What it does.
+    /// What it does, in Japanese.
     pub help: &'static str,
+    /// What it does, in English.
+    pub help_en: &'static str,
+}
+
+impl CommandHelp {
+    /// What it does, in both languages.
+    pub fn text(&self) -> Text {
+        Text::new(self.help, self.help_en)
+    }
 }
 
 /// Who may see a system event.
@@ -65,7 +75,7 @@ pub struct Outcome<E> {
     /// Events to append, in order.
     pub events: Vec<E>,
     /// A reply only the sender sees.
-    pub reply: Option<String>,
+    pub reply: Option<Text>,
 }
 
 /// A check about to be rolled, as the system's rules change it.
@@ -76,7 +86,7 @@ pub struct Prepared<E> {
     /// Events appended after the roll (the effect it used up).
     pub events: Vec<E>,
     /// A note shown after the roll's text (`令呪 +20`), so the text says what changed it.
-    pub note: Option<String>,
+    pub note: Option<Text>,
 }
 
 /// A game system's table rules, with its own state and event types.
@@ -100,13 +110,13 @@ pub trait TableRules: Send + Sync + 'static {
         state: &Self::State,
         words: &[&str],
         dice: &mut Roller<'_>,
-    ) -> Option<Result<Outcome<Self::Event>, String>>;
+    ) -> Option<Result<Outcome<Self::Event>, Text>>;
 
     /// Folds one of the system's events, appended by `actor`, into the state.
     fn fold(&self, state: &mut Self::State, actor: &str, event: &Self::Event);
 
     /// One line of log text for an event.
-    fn describe(&self, event: &Self::Event) -> String;
+    fn describe(&self, event: &Self::Event) -> Text;
 
     /// Who may see an event.
     fn audience(&self, _event: &Self::Event) -> Audience {
@@ -135,16 +145,17 @@ pub trait TableRules: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// What the system adds to `/char show NAME` (contracts, command spells, keys), as
-    /// `viewer` may see it; `None` for nothing.
-    fn character_summary(
+    /// The sections the system adds to character `name`'s sheet (derived values,
+    /// contracts, command spells, keys), as the actor may see them: a part the actor may
+    /// not see is left out. Shown by `/char show`, the API's state and the web table.
+    fn character_sheet(
         &self,
         _table: &dyn TableView,
         _state: &Self::State,
         _name: &str,
         _viewer_is_gm: bool,
-    ) -> Option<String> {
-        None
+    ) -> Vec<Section> {
+        Vec::new()
     }
 
     /// Changes a check the actor is about to roll: `command` has table references
@@ -154,7 +165,7 @@ pub trait TableRules: Send + Sync + 'static {
         _table: &dyn TableView,
         _state: &Self::State,
         command: &str,
-    ) -> Result<Prepared<Self::Event>, String> {
+    ) -> Result<Prepared<Self::Event>, Text> {
         Ok(Prepared {
             command: command.to_string(),
             events: Vec::new(),
@@ -209,7 +220,7 @@ pub trait DynRules: Send + Sync {
         state: &dyn SystemState,
         words: &[&str],
         dice: &mut Roller<'_>,
-    ) -> Option<Result<Outcome<serde_json::Value>, String>>;
+    ) -> Option<Result<Outcome<serde_json::Value>, Text>>;
     /// See [`TableRules::after_roll`].
     fn after_roll(
         &self,
@@ -218,18 +229,18 @@ pub trait DynRules: Send + Sync {
         command: &str,
         result: &RollResult,
     ) -> Vec<serde_json::Value>;
-    /// See [`TableRules::character_summary`].
-    fn character_summary(
+    /// See [`TableRules::character_sheet`].
+    fn character_sheet(
         &self,
         table: &dyn TableView,
         state: &dyn SystemState,
         name: &str,
         viewer_is_gm: bool,
-    ) -> Option<String>;
+    ) -> Vec<Section>;
     /// See [`TableRules::fold`]; an event the system cannot read changes nothing.
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
-    fn describe(&self, event: &serde_json::Value) -> String;
+    fn describe(&self, event: &serde_json::Value) -> Text;
     /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
     fn audience(&self, event: &serde_json::Value) -> Audience;
     /// See [`TableRules::on_scene_end`].
@@ -242,7 +253,7 @@ pub trait DynRules: Send + Sync {
         table: &dyn TableView,
         state: &dyn SystemState,
         command: &str,
-    ) -> Result<Prepared<serde_json::Value>, String>;
+    ) -> Result<Prepared<serde_json::Value>, Text>;
 }
 
 fn to_json<E: Serialize>(events: Vec<E>) -> Vec<serde_json::Value> {
@@ -274,7 +285,7 @@ impl<R: TableRules> DynRules for R {
         state: &dyn SystemState,
         words: &[&str],
         dice: &mut Roller<'_>,
-    ) -> Option<Result<Outcome<serde_json::Value>, String>> {
+    ) -> Option<Result<Outcome<serde_json::Value>, Text>> {
         let outcome = TableRules::decide(self, table, typed::<R>(state), words, dice)?;
         Some(outcome.map(|o| Outcome {
             events: to_json(o.events),
@@ -298,14 +309,14 @@ impl<R: TableRules> DynRules for R {
         ))
     }
 
-    fn character_summary(
+    fn character_sheet(
         &self,
         table: &dyn TableView,
         state: &dyn SystemState,
         name: &str,
         viewer_is_gm: bool,
-    ) -> Option<String> {
-        TableRules::character_summary(self, table, typed::<R>(state), name, viewer_is_gm)
+    ) -> Vec<Section> {
+        TableRules::character_sheet(self, table, typed::<R>(state), name, viewer_is_gm)
     }
 
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {
@@ -319,10 +330,13 @@ impl<R: TableRules> DynRules for R {
         TableRules::fold(self, state, actor, &event);
     }
 
-    fn describe(&self, event: &serde_json::Value) -> String {
+    fn describe(&self, event: &serde_json::Value) -> Text {
         match serde_json::from_value::<R::Event>(event.clone()) {
             Ok(e) => TableRules::describe(self, &e),
-            Err(_) => "(an event this version cannot read)".to_string(),
+            Err(_) => Text::new(
+                "（このバージョンでは読めないイベント）",
+                "(an event this version cannot read)",
+            ),
         }
     }
 
@@ -346,7 +360,7 @@ impl<R: TableRules> DynRules for R {
         table: &dyn TableView,
         state: &dyn SystemState,
         command: &str,
-    ) -> Result<Prepared<serde_json::Value>, String> {
+    ) -> Result<Prepared<serde_json::Value>, Text> {
         let p = TableRules::prepare_check(self, table, typed::<R>(state), command)?;
         Ok(Prepared {
             command: p.command,

@@ -45,18 +45,22 @@ impl TableRules for Tokens {
             CommandHelp {
                 usage: "/token give CHARACTER N",
                 help: "give tokens (GM)",
+                help_en: "give tokens (GM)",
             },
             CommandHelp {
                 usage: "/token spend CHARACTER",
                 help: "+20 on the character's next check",
+                help_en: "+20 on the character's next check",
             },
             CommandHelp {
                 usage: "/note TEXT",
                 help: "a GM-only note",
+                help_en: "a GM-only note",
             },
             CommandHelp {
                 usage: "/key CHARACTER KEY",
                 help: "grant a key (GM)",
+                help_en: "grant a key (GM)",
             },
         ]
     }

@@ -352,7 +352,7 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
         })(),
         ["status"] => need().map(|c| Outcome {
             events: Vec::new(),
-            reply: Some(status(c)),
+            reply: Some(crate::untranslated(status(c))),
         }),
         _ => Err("usage: /combat start|add|remove|order|next|minor|major|engage|free|status|end …; /help lists them".into()),
     })

@@ -19,6 +19,7 @@ use super::rules::{Decided, Event as AwEvent, State, gm_only, may_act_for, no_ch
 use crate::table_rules::{Outcome, Prepared, TableView};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use taku_dice::Text;
 
 /// Command spells per master per scenario.
 pub const SPELLS: u32 = 3;
@@ -396,7 +397,7 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
     };
     Outcome {
         events: Vec::new(),
-        reply: Some(text),
+        reply: Some(crate::untranslated(text)),
     }
 }
 
@@ -505,7 +506,10 @@ pub fn prepare_check(table: &dyn TableView, c: &Contracts, command: &str) -> Pre
         events: vec![AwEvent::Contract(Event::BoostApplied {
             servant: servant.clone(),
         })],
-        note: Some(format!("{master}の令呪 +{BOOST}")),
+        note: Some(Text::new(
+            format!("{master}の令呪 +{BOOST}"),
+            format!("{master}'s command spell +{BOOST}"),
+        )),
     }
 }
 

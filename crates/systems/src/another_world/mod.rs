@@ -34,8 +34,8 @@ impl GameSystem for AnotherWorld {
     fn sort_key(&self) -> &'static str {
         "あなさあわあるとSRS"
     }
-    fn help(&self) -> &'static str {
-        HELP
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(HELP)
     }
     fn prefixes(&self) -> &'static [&'static str] {
         NOTATIONS

@@ -15,8 +15,8 @@ impl GameSystem for DiceBot {
     fn sort_key(&self) -> &'static str {
         "*たいすほつと"
     }
-    fn help(&self) -> &'static str {
-        HELP
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(HELP)
     }
 }
 

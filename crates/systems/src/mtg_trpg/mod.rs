@@ -44,8 +44,8 @@ impl GameSystem for MtgTrpg {
     fn sort_key(&self) -> &'static str {
         "MTGTRPG"
     }
-    fn help(&self) -> &'static str {
-        HELP
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(HELP)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::MtgRules)

@@ -20,10 +20,11 @@ use super::check::{self, BOOST_CARDS, Outcome, Revealed};
 use super::odds::{CheckKind, check_odds};
 use super::{card_db, deck};
 use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
+use crate::view::{Field, Section, Value};
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use taku_dice::Roller;
+use taku_dice::{Roller, Text};
 
 /// One PC's library and what this turn did to it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,22 +118,27 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/deck load ミナ 20 Forest; 4 Llanowar Elves; 4 Elvish Mystic; …",
         help: "デッキリストをライブラリーにする（; で行を区切る。サイドボードは入らない）。すぐシャッフル",
+        help_en: "デッキリストをライブラリーにする（; で行を区切る。サイドボードは入らない）。すぐシャッフル",
     },
     CommandHelp {
         usage: "/deck shuffle ミナ | /deck known ミナ 2 | /deck show ミナ",
         help: "シャッフル・上から2枚を知っている・枚数と既知のカードと追放中のカード",
+        help_en: "シャッフル・上から2枚を知っている・枚数と既知のカードと追放中のカード",
     },
     CommandHelp {
         usage: "/deck check ミナ 緑 2 [boost] [force] [扉をこじ開ける]",
         help: "行動判定（MT-2）: 白/青/黒/赤/緑/無色、難易度。失敗しそうならブーストを決めるまで待つ",
+        help_en: "行動判定（MT-2）: 白/青/黒/赤/緑/無色、難易度。失敗しそうならブーストを決めるまで待つ",
     },
     CommandHelp {
         usage: "/deck boost ミナ | /deck done ミナ",
         help: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
+        help_en: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
     },
     CommandHelp {
         usage: "/turn end [ミナ]",
         help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
+        help_en: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
     },
 ];
 
@@ -186,7 +192,7 @@ impl TableRules for MtgRules {
         state: &State,
         words: &[&str],
         dice: &mut Roller<'_>,
-    ) -> Option<Result<Decision<Event>, String>> {
+    ) -> Option<Result<Decision<Event>, Text>> {
         Some(match words {
             ["deck", "load", pc, list @ ..] if !list.is_empty() => (|| {
                 gm_or_owner(table, pc)?;
@@ -231,7 +237,7 @@ impl TableRules for MtgRules {
                 gm_or_owner(table, pc)?;
                 Ok(Decision {
                     events: Vec::new(),
-                    reply: Some(show(pc, library(state, pc)?)),
+                    reply: Some(crate::untranslated(show(pc, library(state, pc)?))),
                 })
             })(),
             ["deck", "check", pc, kind, difficulty, rest @ ..] => {
@@ -299,7 +305,8 @@ impl TableRules for MtgRules {
                 "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them".into(),
             ),
             _ => return None,
-        })
+        }
+        .map_err(crate::untranslated))
     }
 
     fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
@@ -362,8 +369,8 @@ impl TableRules for MtgRules {
         }
     }
 
-    fn describe(&self, event: &Event) -> String {
-        match event {
+    fn describe(&self, event: &Event) -> Text {
+        crate::untranslated(match event {
             Event::Loaded {
                 character,
                 cards,
@@ -411,24 +418,33 @@ impl TableRules for MtgRules {
                     )
                 }
             }
-        }
+        })
     }
 
-    fn character_summary(
+    fn character_sheet(
         &self,
         _table: &dyn TableView,
         state: &State,
         name: &str,
         _viewer_is_gm: bool,
-    ) -> Option<String> {
-        state.get(name).map(|l| {
-            format!(
-                "  ライブラリー {}枚（既知{}枚、ブーストで追放中{}枚）",
-                l.cards.len(),
-                l.known,
-                l.exiled.len()
-            )
-        })
+    ) -> Vec<Section> {
+        let Some(l) = state.get(name) else {
+            return Vec::new();
+        };
+        let count = |label: Text, n: usize| {
+            Field::derived(label, Value::Number(i64::try_from(n).unwrap_or(i64::MAX)))
+        };
+        vec![Section {
+            title: Text::new("ライブラリー", "library"),
+            fields: vec![
+                count(Text::new("枚数", "cards"), l.cards.len()),
+                count(Text::new("既知", "known"), l.known),
+                count(
+                    Text::new("ブーストで追放中", "exiled by a boost"),
+                    l.exiled.len(),
+                ),
+            ],
+        }]
     }
 }
 

@@ -36,11 +36,13 @@ impl GameSystem for Sengensyou {
     fn sort_key(&self) -> &'static str {
         "せんけんしよう"
     }
-    fn help(&self) -> &'static str {
-        "Hit and dodge check: SGS+m rolls 3D6+m; 16 or more on the dice is a critical, 5 or less a fumble.\n\
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(
+            "Hit and dodge check: SGS+m rolls 3D6+m; 16 or more on the dice is a critical, 5 or less a fumble.\n\
          \x20 SGS     roll 3D6\n\
          \x20 SGS+4   with a modifier\n\
-         \x20 Common dice commands also work (see DiceBot)."
+         \x20 Common dice commands also work (see DiceBot).",
+        )
     }
     fn prefixes(&self) -> &'static [&'static str] {
         &["SGS"]

@@ -33,8 +33,8 @@ impl GameSystem for Srs {
     fn sort_key(&self) -> &'static str {
         "すたんたあとRPGしすてむ"
     }
-    fn help(&self) -> &'static str {
-        HELP
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(HELP)
     }
     fn prefixes(&self) -> &'static [&'static str] {
         &["2D6"]

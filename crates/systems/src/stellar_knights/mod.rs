@@ -23,9 +23,11 @@ impl GameSystem for StellarKnights {
     fn sort_key(&self) -> &'static str {
         "きんけんのすてらないつ"
     }
-    fn help(&self) -> &'static str {
-        "Common dice commands with separate dice (B, R, U, TY) shown sorted.\n\
-         The system's own tables are not implemented yet."
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::verbatim(
+            "Common dice commands with separate dice (B, R, U, TY) shown sorted.\n\
+         The system's own tables are not implemented yet.",
+        )
     }
     fn profile(&self) -> &Profile {
         &PROFILE
