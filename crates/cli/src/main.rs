@@ -7,6 +7,7 @@
 //! only parses flags and prints; every rule lives in the library crates.
 
 mod conform;
+mod lang;
 mod mtg;
 mod mtg_cards;
 mod prob;
@@ -26,6 +27,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Language of human output: ja or en (default: from LANG, else Japanese; at a
+    /// table, the table's language).
+    #[arg(long, global = true, env = "TAKU_LANG")]
+    lang: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -59,6 +64,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = lang::init(cli.lang.as_deref()) {
+        eprintln!("taku: {e}");
+        return ExitCode::from(2);
+    }
     let outcome = match cli.command {
         Command::Roll(args) => roll::run(&args),
         Command::Conform(args) => conform::run(&args),
@@ -79,7 +88,7 @@ fn main() -> ExitCode {
                 "{} ({})\n\n{}",
                 s.name(),
                 s.id(),
-                taku_systems::full_help(s)
+                taku_systems::full_help(s).get(lang::human())
             );
             true
         }),

@@ -1,7 +1,7 @@
 //! How results and errors are shown on a terminal or as JSON.
 
 use serde_json::json;
-use taku_dice::{EvalError, RollResult};
+use taku_dice::{EvalError, Lang, RollResult};
 use taku_systems::{GameSystem, help_summary};
 
 /// A result as one JSON object, with bcdice-api's field names.
@@ -20,6 +20,11 @@ pub fn json_error(e: &EvalError) -> String {
 
 /// A human report: what was wrong, where (a caret under the column), and what would help.
 pub fn error_report(input: &str, e: &EvalError, system: &dyn GameSystem) -> String {
+    let lang = crate::lang::human();
+    let (error, help, lists) = match lang {
+        Lang::Ja => ("エラー", "のヘルプ", "でコマンドの一覧を見られます"),
+        Lang::En => ("error", " help", "lists every command"),
+    };
     match e {
         EvalError::Unsupported(Some(p)) => {
             let line_start = input[..p.span.start.min(input.len())]
@@ -33,21 +38,22 @@ pub fn error_report(input: &str, e: &EvalError, system: &dyn GameSystem) -> Stri
             let width =
                 display_width(&input[p.span.start.min(line_end)..p.span.end.min(line_end)]).max(1);
             format!(
-                "error: {}\n  {line}\n  {}{}\n{} help: {}\n",
-                p.kind,
+                "{error}: {}\n  {line}\n  {}{}\n{}{help}: {}\n",
+                p.kind.text().get(lang),
                 " ".repeat(col),
                 "^".repeat(width),
                 system.id(),
-                help_summary(system),
+                help_summary(system, lang),
             )
         }
         EvalError::Unsupported(None) => format!(
-            "error: unsupported command: {input}\n{} help: {}\n(`taku help {}` lists every command)\n",
+            "{error}: {}: {input}\n{}{help}: {}\n(`taku help {}` {lists})\n",
+            e.text().get(lang),
             system.id(),
-            help_summary(system),
+            help_summary(system, lang),
             system.id(),
         ),
-        e => format!("error: {e}\n"),
+        e => format!("{error}: {}\n", e.text().get(lang)),
     }
 }
 

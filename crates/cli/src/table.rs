@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use serde_json::json;
-use taku_dice::ChaChaSource;
+use taku_dice::{ChaChaSource, Lang};
 use taku_table::Table;
 use taku_table::store::{EventStore, Store, Tables};
 
@@ -40,6 +40,24 @@ pub enum TableCommand {
         /// Lines: dice commands, chat, or /commands (`/help` lists them).
         #[arg(required = true)]
         lines: Vec<String>,
+    },
+    /// Create or update a character from a sheet file (the TOML `taku sheet` reads for the
+    /// table's system; for systems without their own sheet, `name = "…"` and one
+    /// `key = value` per field).
+    Sheet {
+        /// Database: a SQLite file or a postgres:// URL.
+        #[arg(long, default_value = "taku.db", env = "TAKU_DB")]
+        db: String,
+        /// Table id.
+        table: String,
+        /// The sheet file.
+        file: std::path::PathBuf,
+        /// Member who owns the character (default: the GM).
+        #[arg(long = "as")]
+        member: Option<String>,
+        /// Print JSON lines.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a table's log as a member sees it.
     Log {
@@ -137,12 +155,37 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                 Some(m) => m,
                 None => tables.read(&table, gm_of).await?,
             };
-            for line in &lines {
+            // A refused line stops the run: later lines may depend on it. The refusal
+            // and every line not sent are reported.
+            for (i, line) in lines.iter().enumerate() {
                 if !exec_line(&tables, &table, &actor, line, json).await? {
+                    let unsent = &lines[i + 1..];
+                    if !unsent.is_empty() {
+                        report_unsent(unsent, json);
+                    }
                     return Ok(false);
                 }
             }
             Ok(true)
+        }
+        TableCommand::Sheet {
+            db,
+            table,
+            file,
+            member,
+            json,
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let tables = open(&db).await?;
+            let actor = match member {
+                Some(m) => m,
+                None => tables.read(&table, gm_of).await?,
+            };
+            let done = tables
+                .exec_sheet(&table, &actor, &text, crate::lang::chosen())
+                .await?;
+            show_executed(&tables, &table, &file.display().to_string(), done, json).await
         }
         TableCommand::Log {
             db,
@@ -192,29 +235,64 @@ pub async fn exec_line(
     line: &str,
     json: bool,
 ) -> Result<bool> {
-    match tables.exec(table, actor, line).await? {
+    let done = tables
+        .exec(table, actor, line, crate::lang::chosen())
+        .await?;
+    show_executed(tables, table, line, done, json).await
+}
+
+/// Prints what a line gave, or its refusal (on stderr, or as JSON); `Ok(false)` when
+/// refused.
+async fn show_executed(
+    tables: &Tables<Store>,
+    table: &str,
+    line: &str,
+    done: Result<taku_table::store::Executed, taku_table::Refusal>,
+    json: bool,
+) -> Result<bool> {
+    match done {
         Ok(done) => {
-            for (e, seen) in done.events.iter().zip(&done.seen) {
-                if let Some(text) = seen {
-                    print_line(json, Some(e.seq), text);
-                }
+            for entry in &done.seen {
+                print_entry(json, entry);
             }
             if let Some(reply) = done.reply {
-                print_line(json, None, &reply);
+                print_line(json, None, reply.get(done.lang));
             }
             Ok(true)
         }
         Err(refusal) => {
+            let lang = match crate::lang::chosen() {
+                Some(l) => l,
+                None => tables.read(table, |t| t.lang()).await?,
+            };
+            let reason = refusal.render(lang);
             if json {
-                println!(
-                    "{}",
-                    json!({"ok": false, "line": line, "reason": refusal.to_string()})
-                );
+                println!("{}", json!({"ok": false, "line": line, "reason": reason}));
             } else {
-                eprintln!("refused: {line}: {refusal}");
+                let refused = match lang {
+                    Lang::Ja => "拒否",
+                    Lang::En => "refused",
+                };
+                eprintln!("{refused}: {line}: {reason}");
             }
             Ok(false)
         }
+    }
+}
+
+/// Says which lines were not sent after a refusal.
+fn report_unsent(unsent: &[String], json: bool) {
+    if json {
+        println!("{}", json!({"ok": false, "unsent": unsent}));
+        return;
+    }
+    let head = match crate::lang::human() {
+        Lang::Ja => "前の行が拒否されたため、次の行は送っていません:",
+        Lang::En => "not sent, because the line before was refused:",
+    };
+    eprintln!("{head}");
+    for l in unsent {
+        eprintln!("  {l}");
     }
 }
 
@@ -225,22 +303,35 @@ pub async fn print_log(
     member: Option<String>,
     json: bool,
 ) -> Result<()> {
-    let lines = tables
+    let entries = tables
         .read(table, |t| {
             let viewer = member.unwrap_or_else(|| gm_of(t));
             if !t.members().contains_key(&viewer) {
                 anyhow::bail!("'{viewer}' is not a member of table {table}");
             }
+            let lang = crate::lang::chosen().unwrap_or(t.lang());
             Ok(t.events()
                 .iter()
-                .filter_map(|e| Some((e.seq, t.view(e, &viewer)?)))
+                .map(|e| t.entry(e, &viewer, lang))
                 .collect::<Vec<_>>())
         })
         .await??;
-    for (seq, text) in lines {
-        print_line(json, Some(seq), &text);
+    for entry in &entries {
+        print_entry(json, entry);
     }
     Ok(())
+}
+
+/// One log entry: its text, or with `--json` its fields (`seq`, `kind`, `actor`, `text`,
+/// `undone`, `voided`, and a roll's `command`, `result`, flags and `rands`).
+pub fn print_entry(json: bool, entry: &taku_table::Entry) {
+    if json {
+        let mut v = serde_json::to_value(entry).unwrap_or_default();
+        v["ok"] = json!(true);
+        println!("{v}");
+    } else {
+        println!("{}", entry.text);
+    }
 }
 
 fn print_line(json: bool, seq: Option<u64>, text: &str) {

@@ -5,6 +5,8 @@ use std::process::{Command, Output, Stdio};
 
 fn taku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_taku"))
+        // These tests read the English wording; Japanese output is tested on its own.
+        .env("TAKU_LANG", "en")
         .args(args)
         .output()
         .expect("taku runs")
@@ -12,6 +14,8 @@ fn taku(args: &[&str]) -> Output {
 
 fn taku_stdin(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_taku"))
+        // These tests read the English wording; Japanese output is tested on its own.
+        .env("TAKU_LANG", "en")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -211,7 +215,7 @@ fn a_table_from_the_command_line_keeps_secrets_per_member() {
         "2D6",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("only alice or the GM can reveal #4"));
+    assert!(stderr(&o).contains("only its roller or the GM can reveal #4"));
     assert_eq!(stdout(&o), "", "lines after a refused one do not run");
 
     let o = taku(&["table", "verify", "--db", db, &id]);
@@ -274,6 +278,8 @@ fn kill_9_on(db: &str) {
         let mut args = vec!["table", "exec", "--db", db, id.as_str()];
         args.extend(lines.iter().map(String::as_str));
         let mut child = Command::new(env!("CARGO_BIN_EXE_taku"))
+            // These tests read the English wording; Japanese output is tested on its own.
+            .env("TAKU_LANG", "en")
             .args(&args)
             .stdout(Stdio::piped())
             .spawn()
@@ -452,6 +458,8 @@ fn the_repl_runs_lines_as_members_and_keeps_history() {
     let db = dir.join("r.db");
     let history = dir.join("history");
     let o = Command::new(env!("CARGO_BIN_EXE_taku"))
+        // These tests read the English wording; Japanese output is tested on its own.
+        .env("TAKU_LANG", "en")
         .args([
             "repl",
             "--system",

@@ -47,6 +47,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/api/v1/tables/{id}/lines", post(line))
         .route("/api/v1/tables/{id}/reveal/{seq}", post(reveal))
         .route("/api/v1/tables/{id}/undo", post(undo))
+        .route("/api/v1/tables/{id}/characters", post(character_sheet))
         .route("/api/v1/tables/{id}/live", get(crate::live::socket))
 }
 
@@ -195,10 +196,24 @@ pub fn query_pairs(query: Option<&str>) -> HashMap<String, String> {
         .collect()
 }
 
-/// What `member` sees of `event`, as the API's JSON; `None` for nothing.
-pub fn seen(table: &Table, event: &Event, member: &str) -> Option<Value> {
-    let text = table.view(event, member)?;
-    Some(json!({"seq": event.seq, "actor": event.actor, "text": text}))
+/// What `member` sees of `event`, as the API's JSON (a structured [`taku_table::Entry`] in
+/// the table's language; a placeholder for an entry the member may not see).
+pub fn seen(table: &Table, event: &Event, member: &str) -> Value {
+    entry_json(&table.entry(event, member, table.lang()))
+}
+
+fn entry_json(entry: &taku_table::Entry) -> Value {
+    serde_json::to_value(entry).unwrap_or(Value::Null)
+}
+
+/// A table's refusal as the API answers it: in the table's language.
+async fn refused(server: &Server, id: &str, refusal: taku_table::Refusal) -> ApiError {
+    let lang = server
+        .tables
+        .peek(id, |t| t.lang())
+        .await
+        .unwrap_or_default();
+    ApiError::Refused(refusal.render(lang))
 }
 
 fn ok(status: StatusCode, body: Value) -> ApiResult {
@@ -257,7 +272,7 @@ async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
     getrandom::fill(&mut seed)
         .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
     let table = Table::create(system.id(), &new.name, &new.gm, seed)
-        .map_err(|r| ApiError::BadRequest(r.0))?;
+        .map_err(|r| ApiError::BadRequest(r.render(taku_dice::Lang::En)))?;
     let id = server.tables.create(table).await?;
     let gm = put(&server, &id, Some(&new.gm), Role::Gm).await?;
     let invites = make_invites(&server, &id, Role::Player, new.invites).await?;
@@ -388,20 +403,18 @@ async fn join(
     let line = format!("/join {} as {}", request.name, invite.role.as_str());
     let gm = server.tables.read(&id, |t| t.gm().to_string()).await?;
     // Decide first, so a refused join (a name taken) leaves the invite usable.
-    server
-        .tables
-        .read(&id, |t| t.decide(&gm, &line))
-        .await?
-        .map_err(|r| ApiError::Refused(r.0))?;
+    if let Err(r) = server.tables.read(&id, |t| t.decide(&gm, &line)).await? {
+        return Err(refused(&server, &id, r).await);
+    }
     if !server.tables.store().take_invite(&invite.key_id).await? {
         return Err(ApiError::Unauthorized(BAD_INVITE.into()));
     }
-    match server.tables.exec(&id, &gm, &line).await {
+    match server.tables.exec(&id, &gm, &line, None).await {
         Ok(Ok(done)) => published(&server, &id, &done.events),
         Ok(Err(refusal)) => {
             // Someone took the name between deciding and joining: the invite stays good.
             server.tables.store().put_credential(&invite).await?;
-            return Err(ApiError::Refused(refusal.0));
+            return Err(refused(&server, &id, refusal).await);
         }
         Err(e) => {
             server.tables.store().put_credential(&invite).await?;
@@ -445,7 +458,10 @@ async fn state(
                         "name": name,
                         "owner": c.owner,
                         "fields": c.fields,
-                        "system": t.character_summary(name, &member.name),
+                        "sheet": t
+                            .sheet(name, &member.name)
+                            .map(|s| s.to_json(t.lang()))
+                            .unwrap_or(Value::Null),
                     })
                 })
                 .collect();
@@ -454,6 +470,7 @@ async fn state(
                 "id": id,
                 "system": t.system().id(),
                 "name": t.name(),
+                "lang": t.lang().code(),
                 "you": {"name": member.name, "role": t.members().get(&member.name).map(|r| r.as_str())},
                 "members": members,
                 "characters": characters,
@@ -501,7 +518,7 @@ async fn log(
                     break;
                 }
                 last = e.seq;
-                events.extend(seen(t, e, &member.name));
+                events.push(seen(t, e, &member.name));
             }
             json!({"ok": true, "events": events, "last_seq": last, "more": last < t.next_seq() - 1})
         })
@@ -536,23 +553,59 @@ async fn line(
 async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
     let done = server
         .tables
-        .exec(&member.table, &member.name, line)
-        .await?
-        .map_err(|r| ApiError::Refused(r.0))?;
+        .exec(&member.table, &member.name, line, None)
+        .await?;
+    answer(server, member, done).await
+}
+
+/// The answer to a line or a sheet: the reply and the events as the member sees them.
+async fn answer(
+    server: &Server,
+    member: &Member,
+    done: Result<taku_table::store::Executed, taku_table::Refusal>,
+) -> ApiResult {
+    let done = match done {
+        Ok(done) => done,
+        Err(r) => return Err(refused(server, &member.table, r).await),
+    };
     published(server, &member.table, &done.events);
-    let events: Vec<Value> = done
-        .events
-        .iter()
-        .zip(&done.seen)
-        .filter_map(|(e, text)| {
-            text.as_ref()
-                .map(|text| json!({"seq": e.seq, "actor": e.actor, "text": text}))
-        })
-        .collect();
+    let events: Vec<Value> = done.seen.iter().map(entry_json).collect();
     ok(
         StatusCode::OK,
-        json!({"ok": true, "reply": done.reply, "events": events}),
+        json!({
+            "ok": true,
+            "reply": done.reply.map(|r| r.get(done.lang).to_string()),
+            "events": events,
+        }),
     )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SheetRequest {
+    sheet: String,
+}
+
+/// `POST /api/v1/tables/{id}/characters`: creates or updates a character from a sheet
+/// (the TOML `taku sheet` reads for the table's system), owned by the member.
+async fn character_sheet(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let member = member(&server, &id, &headers, None).await?;
+    let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n知覚 = 3"}"#)?;
+    if request.sheet.len() > 32 * 1024 {
+        return Err(ApiError::BadRequest(
+            "a sheet is at most 32 KiB".to_string(),
+        ));
+    }
+    let done = server
+        .tables
+        .exec_sheet(&member.table, &member.name, &request.sheet, None)
+        .await?;
+    answer(&server, &member, done).await
 }
 
 /// `POST /api/v1/tables/{id}/reveal/{seq}`: reveals a secret roll (its roller or the GM).

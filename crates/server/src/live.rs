@@ -144,7 +144,7 @@ async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut 
                     .min(t.events().len());
                 let lines: Vec<String> = t.events()[from..]
                     .iter()
-                    .filter_map(|e| api::seen(t, e, &member.name))
+                    .map(|e| api::seen(t, e, &member.name))
                     .map(|v| v.to_string())
                     .collect();
                 (lines, t.next_seq() - 1)

@@ -12,6 +12,7 @@ pub mod dicebot;
 pub mod mtg_trpg;
 pub mod registry;
 pub mod sengensyou;
+pub mod sheet;
 pub mod srs;
 pub mod stellar_knights;
 pub mod table_rules;
@@ -101,6 +102,54 @@ pub fn odds(
     limits: taku_dice::odds::Limits,
 ) -> Result<taku_dice::odds::Odds, taku_dice::odds::OddsError> {
     taku_dice::odds::odds(input, &Hooks(system), limits)
+}
+
+/// Whether a line starts like a dice command of `system` (its own prefix, or a common
+/// command such as `2D6`, `3B6`, `C(`, `choice`), so that when it fails to parse it is
+/// refused with the parse error rather than posted as chat. Japanese chat that starts
+/// with a number (`3時から`, `3Dプリンタ`) does not.
+pub fn looks_like_command(system: &dyn GameSystem, line: &str) -> bool {
+    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system)) {
+        return true;
+    }
+    let token = line.split_whitespace().next().unwrap_or("");
+    let upper = token.to_ascii_uppercase();
+    let t = upper.strip_prefix('S').unwrap_or(&upper);
+    let t = t.trim_start_matches(['+', '-', '(']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &t[digits..];
+    // What may follow a dice letter: sides, or the end of a bare `2D`.
+    let after = |s: &str| {
+        s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit() || "+-*/<>=@[(".contains(c))
+    };
+    let dice = ["D", "B", "R", "U", "TY", "TZ"]
+        .iter()
+        .any(|l| rest.strip_prefix(l).is_some_and(after));
+    (digits > 0 && dice)
+        || (digits == 0
+            && rest
+                .strip_prefix('D')
+                .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit())))
+        || (digits == 0
+            && rest
+                .strip_prefix('C')
+                .is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit() || "+-(".contains(c))))
+        || ["CHOICE", "REPEAT", "REP", "X"].iter().any(|p| {
+            rest.strip_prefix(p).is_some_and(|s| {
+                s.starts_with(|c: char| c.is_ascii_digit() || c == '[' || c == '(')
+            })
+        })
+        || rest.starts_with("BCDICEVERSION")
+}
+
+/// The words a member wrote after the command (`説得` in `AW+5 VS AW+3 説得`), which BCDice
+/// ignores and a table keeps in its log.
+pub fn comment(system: &dyn GameSystem, line: &str) -> Option<String> {
+    let rewritten = system.rewrite_line(line);
+    let line = rewritten.as_deref().unwrap_or(line).trim();
+    let (_, rest) = line.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    (!rest.is_empty()).then(|| rest.to_string())
 }
 
 /// The regex source clients use to decide whether to send a line (spec §1.6).

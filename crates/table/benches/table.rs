@@ -70,7 +70,7 @@ fn exec(c: &mut Criterion) {
             let table = Table::create("SRS", "bench", "gm", [1; 32]).expect("table");
             let id = tables.create(table).await.expect("create");
             tables
-                .exec(&id, "gm", "/join alice")
+                .exec(&id, "gm", "/join alice", None)
                 .await
                 .expect("store")
                 .expect("join");

@@ -6,6 +6,7 @@
 
 use crate::state::Character;
 use std::collections::BTreeMap;
+use taku_dice::Text;
 
 /// A `{…}` reference found in a line: its byte range and the text between the braces.
 fn references(line: &str) -> impl Iterator<Item = (usize, usize, &str)> {
@@ -24,7 +25,7 @@ pub(crate) fn resolve(
     line: &str,
     actor: &str,
     characters: &BTreeMap<String, Character>,
-) -> Result<String, String> {
+) -> Result<String, Text> {
     let mut out = String::with_capacity(line.len());
     let mut last = 0;
     for (start, end, reference) in references(line) {
@@ -49,50 +50,82 @@ pub(crate) fn placeholder(line: &str) -> String {
     out
 }
 
+/// The character a reference names (`{CHARACTER.KEY}`) and the key, or the actor's one
+/// character and the whole reference as key (`{知覚}`, `{HP.max}`).
+fn target<'a>(
+    reference: &'a str,
+    actor: &str,
+    characters: &BTreeMap<String, Character>,
+) -> Result<(String, &'a str), Text> {
+    if let Some((name, key)) = reference.split_once('.')
+        && characters.contains_key(name)
+    {
+        return Ok((name.to_string(), key));
+    }
+    let mine: Vec<&String> = characters
+        .iter()
+        .filter(|(_, c)| c.owner == actor)
+        .map(|(n, _)| n)
+        .collect();
+    match mine.as_slice() {
+        [one] => Ok(((*one).clone(), reference)),
+        [] => Err(match reference.split_once('.') {
+            Some((name, _)) => Text::new(
+                format!("{{{reference}}}: '{name}' という名前のキャラクターはいません"),
+                format!("{{{reference}}}: no character named '{name}'"),
+            ),
+            None => Text::new(
+                format!(
+                    "{{{reference}}} にはあなたのキャラクターが必要ですが、まだいません。\
+                     /char new 名前 で作るか、{{キャラクター.{reference}}} と書いてください"
+                ),
+                format!(
+                    "{{{reference}}} needs your character, and you have none; create one \
+                     with /char new NAME, or write {{CHARACTER.{reference}}}"
+                ),
+            ),
+        }),
+        several => {
+            let names: Vec<&str> = several.iter().map(|s| s.as_str()).collect();
+            Err(Text::new(
+                format!(
+                    "{{{reference}}}: あなたのキャラクターは複数います（{}）。\
+                     {{キャラクター.{reference}}} と書いてください",
+                    names.join("、")
+                ),
+                format!(
+                    "{{{reference}}}: you have several characters ({}); write \
+                     {{CHARACTER.{reference}}}",
+                    names.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
 fn value(
     reference: &str,
     actor: &str,
     characters: &BTreeMap<String, Character>,
-) -> Result<String, String> {
-    let (name, key) = match reference.split_once('.') {
-        Some((name, key)) => (name.to_string(), key),
-        None => {
-            let mine: Vec<&String> = characters
-                .iter()
-                .filter(|(_, c)| c.owner == actor)
-                .map(|(n, _)| n)
-                .collect();
-            match mine.as_slice() {
-                [one] => ((*one).clone(), reference),
-                [] => {
-                    return Err(format!(
-                        "{{{reference}}} needs your character, and you have none; create one \
-                         with /char new NAME, or write {{CHARACTER.{reference}}}"
-                    ));
-                }
-                several => {
-                    let names: Vec<&str> = several.iter().map(|s| s.as_str()).collect();
-                    return Err(format!(
-                        "{{{reference}}}: you have several characters ({}); write \
-                         {{CHARACTER.{reference}}}",
-                        names.join(", ")
-                    ));
-                }
-            }
-        }
-    };
-    let Some(character) = characters.get(&name) else {
-        return Err(format!("{{{reference}}}: no character named '{name}'"));
-    };
-    let Some(value) = character.fields.get(key) else {
-        return Err(format!(
-            "{{{reference}}}: {name} has no field '{key}'; set it with /char set {name} {key} VALUE"
+) -> Result<String, Text> {
+    let (name, key) = target(reference, actor, characters)?;
+    let key = crate::field_key(key);
+    let character = &characters[&name];
+    let Some(value) = character.fields.get(&key) else {
+        return Err(Text::new(
+            format!(
+                "{{{reference}}}: {name} には '{key}' がありません。/char set {name} {key} 値 で設定してください"
+            ),
+            format!(
+                "{{{reference}}}: {name} has no field '{key}'; set it with /char set {name} {key} VALUE"
+            ),
         ));
     };
     match value.trim().parse::<i64>() {
         Ok(n) => Ok(n.to_string()),
-        Err(_) => Err(format!(
-            "{{{reference}}}: {name}'s {key} is '{value}', not a whole number"
+        Err(_) => Err(Text::new(
+            format!("{{{reference}}}: {name} の {key} は '{value}' で、整数ではありません"),
+            format!("{{{reference}}}: {name}'s {key} is '{value}', not a whole number"),
         )),
     }
 }
@@ -130,9 +163,10 @@ mod tests {
         assert_eq!(resolve("2D6+{ミナ.知覚}", "bob", &c), Ok("2D6+3".into()));
         assert_eq!(resolve("2D6{ミナ.負}", "bob", &c), Ok("2D6-2".into()));
         let err = resolve("2D6+{name}", "alice", &c).expect_err("not a number");
-        assert!(err.contains("not a whole number"), "{err}");
+        assert!(err.en().contains("not a whole number"), "{err:?}");
+        assert!(err.ja().contains("整数ではありません"), "{err:?}");
         let err = resolve("2D6+{力}", "alice", &c).expect_err("no field");
-        assert!(err.contains("/char set ミナ 力 VALUE"), "{err}");
+        assert!(err.ja().contains("/char set ミナ 力 値"), "{err:?}");
         assert_eq!(
             resolve("no refs {here", "alice", &c),
             Ok("no refs {here".into())

@@ -80,10 +80,20 @@ pub enum EventBody {
         /// Seq of the roll.
         roll: u64,
     },
-    /// A character was created, owned by the actor.
+    /// A character was created, owned by the actor (from a sheet: with its fields).
     CharacterCreated {
         /// Character name.
         name: String,
+        /// Fields it starts with, in order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fields: Vec<(String, String)>,
+    },
+    /// Several fields of a character were set at once (`/char set NAME K V K V`, a sheet).
+    CharacterUpdated {
+        /// Character name.
+        name: String,
+        /// The fields set, in order.
+        changes: Vec<FieldChange>,
     },
     /// A character's field was set.
     CharacterSet {
@@ -105,6 +115,17 @@ pub enum EventBody {
         /// Seq of the reverted event.
         event: u64,
     },
+    /// The GM voided a command: its state effects are reverted, its entry stays in the log
+    /// marked as voided, and nothing it drew is drawn again.
+    Voided {
+        /// Seq of the voided command's first event.
+        event: u64,
+    },
+    /// The GM set the table's language (`ja`, `en`).
+    LanguageSet {
+        /// Language code.
+        lang: String,
+    },
     /// A change to the game system's own state (a contract made, a card exiled), as the
     /// system's rules serialise it.
     System {
@@ -115,11 +136,31 @@ pub enum EventBody {
         /// on its own.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         follows: Option<u64>,
-        /// Dice the system drew deciding this event's line (`[sides, value]`, from the
-        /// table's source keyed by this event's seq), kept on the line's first event.
+        /// Dice the system drew deciding this event's line (`[sides, value]`), kept on the
+        /// line's first event.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         rands: Vec<[u32; 2]>,
+        /// Fresh randomness drawn for this line's attempt, hex: with the table's seed it
+        /// keys the dice (see [`crate::secret::dice_key`]). Absent in logs written before
+        /// it existed, whose dice are keyed by seq.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nonce: Option<String>,
+        /// The command as the member typed it, on the line's first event (for `/undo`'s
+        /// reply and the log).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        line: Option<String>,
     },
+}
+
+/// One field set by [`EventBody::CharacterUpdated`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldChange {
+    /// Field.
+    pub key: String,
+    /// New value.
+    pub value: String,
+    /// Value before, so undo can restore it and verify can check it.
+    pub previous: Option<String>,
 }
 
 /// A roll as stored: everything needed to show it, verify it and replay it.
@@ -150,28 +191,89 @@ pub struct Roll {
     /// What the game system's rules did to this roll (`令呪 +20`), shown after `text`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The note in English.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_en: Option<String>,
+    /// Words the member wrote after the command (`説得` in `AW+5 VS AW+3 説得`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Fresh randomness drawn for this line's attempt, hex: with the table's seed it keys
+    /// the dice. Absent in logs written before it existed, whose dice are keyed by seq.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
 }
 
 impl Roll {
-    /// The result as members see it: the text, then the system's note if any.
-    pub fn shown(&self) -> String {
-        match &self.note {
-            Some(note) => format!("{} （{note}）", self.text),
-            None => self.text.clone(),
+    /// The result as members see it in `lang`: the comment, the text, then the system's
+    /// note if any.
+    pub fn shown(&self, lang: taku_dice::Lang) -> String {
+        let note = match lang {
+            taku_dice::Lang::En => self.note_en.as_ref().or(self.note.as_ref()),
+            taku_dice::Lang::Ja => self.note.as_ref(),
+        };
+        let mut out = String::new();
+        if let Some(comment) = &self.comment {
+            out.push_str(comment);
+            out.push(' ');
         }
+        out.push_str(&self.text);
+        if let Some(note) = note {
+            out.push_str(&format!(" （{note}）"));
+        }
+        out
+    }
+
+    /// Whether it drew dice.
+    pub fn drew(&self) -> bool {
+        !self.rands.is_empty()
     }
 }
 
 impl EventBody {
-    /// Whether the event changes table state that `/undo` may revert.
+    /// Whether the event is the first of a command that changed table state without
+    /// drawing randomness: what `/undo` may revert. A command that drew (dice, a shuffle,
+    /// a random choice) is never undone, only voided by the GM, so nothing is redrawn.
     pub fn is_undoable(&self) -> bool {
-        matches!(
-            self,
+        match self {
             EventBody::CharacterCreated { .. }
-                | EventBody::CharacterSet { .. }
-                | EventBody::SceneAdvanced
-                | EventBody::SessionEnded
-                | EventBody::System { follows: None, .. }
-        )
+            | EventBody::CharacterSet { .. }
+            | EventBody::CharacterUpdated { .. }
+            | EventBody::SceneAdvanced
+            | EventBody::SessionEnded
+            | EventBody::LanguageSet { .. } => true,
+            EventBody::System {
+                follows: None,
+                rands,
+                ..
+            } => rands.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether the event is the first of a command that drew randomness.
+    pub fn drew(&self) -> bool {
+        match self {
+            EventBody::Roll(r) => r.drew(),
+            EventBody::System {
+                follows: None,
+                rands,
+                ..
+            } => !rands.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether the GM may void it: a roll or the first event of a command that changed
+    /// state.
+    pub fn is_voidable(&self) -> bool {
+        matches!(self, EventBody::Roll(_)) || self.drew() || self.is_undoable()
+    }
+
+    /// Whether it follows another event (an effect of a roll, the rest of a command).
+    pub fn follows(&self) -> Option<u64> {
+        match self {
+            EventBody::System { follows, .. } => *follows,
+            _ => None,
+        }
     }
 }

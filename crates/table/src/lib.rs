@@ -4,13 +4,18 @@
 //! A member sends a line; [`Table::decide`] parses it (table commands start with `/`,
 //! everything else goes to the table's game system, and what no command understands is
 //! chat), checks the member may do it, and returns the events it would append, without
-//! changing anything. [`Table::apply`] appends them. [`Table::view`] says what one member may
-//! see of an event: a secret roll is shown to others only as its SHA-256 commitment until
-//! revealed, and the table's seed is never shown.
+//! changing anything. [`Table::apply`] appends them. [`Table::entry`] says what one member
+//! may see of an event, as a structured [`Entry`]: a secret roll is shown to others only as
+//! its SHA-256 commitment until revealed, an event a member may not see is a placeholder
+//! that names neither its content nor its target, and the table's seed is never shown.
 //!
-//! The key design decision: state is never updated in place, only folded from events, so a
-//! table reloaded from its log is the same table, `/undo` is a compensating event, and
-//! every roll replays from the seed and its position in the log ([`Table::verify`]).
+//! The key design decisions: state is never updated in place, only folded from events, so
+//! a table reloaded from its log is the same table, and `/undo` and `/void` are
+//! compensating events. Every line that may draw dice draws them from a key made of the
+//! table's seed and a fresh nonce for that attempt alone, recorded in the event, so every
+//! roll replays from the seed and its own event ([`Table::verify`]) and a refused attempt
+//! tells nothing about any later roll (see [`secret`]). Every text a member reads is a
+//! [`Text`] in Japanese and English, rendered in the table's language ([`Table::lang`]).
 //! Storage (SQLite, PostgreSQL) is a separate layer that persists the events.
 
 mod check;
@@ -20,25 +25,69 @@ pub mod secret;
 mod state;
 pub mod store;
 mod verify;
+mod view;
 
-pub use command::TableCommand;
-pub use event::{Event, EventBody, Role, Roll};
+pub use command::{TableCommand, UndoTarget};
+pub use event::{Event, EventBody, FieldChange, Role, Roll};
+pub use secret::Entropy;
 pub use state::Character;
+pub use view::{Entry, RollEntry};
 
 use state::State;
 use std::collections::{BTreeMap, BTreeSet};
-use taku_dice::{ChaChaSource, EvalError, Mode, Roller};
-use taku_systems::table_rules::{Audience, SystemState, TableView};
+use taku_dice::{ChaChaSource, EvalError, Lang, Mode, Roller, Span, Text};
+use taku_systems::table_rules::{SystemState, TableView};
+use taku_systems::view::{Field, Section, Sheet, Value};
 use taku_systems::{DynRules, GameSystem};
 
 /// A line the table refused; nothing was changed. The message says what was wrong and
-/// what would be right.
+/// what would be right, in every language; a refused command that failed to parse points
+/// at the place with a caret.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refusal(pub String);
+#[error("{}", self.render(Lang::Ja))]
+pub struct Refusal {
+    /// What was wrong and what would be right.
+    pub text: Text,
+    /// The command as evaluated and the byte range that failed to parse.
+    pub caret: Option<(String, Span)>,
+}
 
-fn refuse<T>(msg: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal(msg.into()))
+impl Refusal {
+    /// The refusal in `lang`, with the command and a caret under the failing place when it
+    /// has one.
+    pub fn render(&self, lang: Lang) -> String {
+        let mut out = self.text.get(lang).to_string();
+        if let Some((line, span)) = &self.caret {
+            let start = span.start.min(line.len());
+            let width = |s: &str| {
+                s.chars()
+                    .map(|c| if c.is_ascii() { 1 } else { 2 })
+                    .sum::<usize>()
+            };
+            let pad = line.get(..start).map(width).unwrap_or(0);
+            let marked = line
+                .get(start..span.end.min(line.len()))
+                .map(width)
+                .unwrap_or(0)
+                .max(1);
+            out.push_str(&format!(
+                "\n  {line}\n  {}{}",
+                " ".repeat(pad),
+                "^".repeat(marked)
+            ));
+        }
+        out
+    }
+}
+
+impl From<Text> for Refusal {
+    fn from(text: Text) -> Refusal {
+        Refusal { text, caret: None }
+    }
+}
+
+fn refuse<T>(ja: impl Into<String>, en: impl Into<String>) -> Result<T, Refusal> {
+    Err(Text::new(ja, en).into())
 }
 
 /// A log that cannot be folded into a table.
@@ -67,7 +116,23 @@ pub struct Decision {
     /// Events, in order.
     pub events: Vec<EventBody>,
     /// Private reply to the sender.
-    pub reply: Option<String>,
+    pub reply: Option<Text>,
+}
+
+impl Decision {
+    fn event(body: EventBody) -> Decision {
+        Decision {
+            events: vec![body],
+            reply: None,
+        }
+    }
+
+    fn reply(text: Text) -> Decision {
+        Decision {
+            events: Vec::new(),
+            reply: Some(text),
+        }
+    }
 }
 
 /// A roll whose replay from the seed differs from the log.
@@ -81,6 +146,14 @@ pub struct Mismatch {
     pub replayed: String,
 }
 
+/// A field key as stored: `HP上限` is `HP.max`, the maximum of the resource `HP`.
+pub fn field_key(key: &str) -> String {
+    match key.strip_suffix("上限") {
+        Some(base) if !base.is_empty() => format!("{base}.max"),
+        _ => key.to_string(),
+    }
+}
+
 /// One table: its log and the state folded from it.
 #[derive(Clone)]
 pub struct Table {
@@ -91,6 +164,8 @@ pub struct Table {
     seed: [u8; 32],
     state: State,
     undone: BTreeSet<u64>,
+    voided: BTreeSet<u64>,
+    entropy: Entropy,
 }
 
 impl std::fmt::Debug for Table {
@@ -109,9 +184,12 @@ impl Table {
     /// A new table whose creator `gm` is its GM.
     pub fn create(system: &str, name: &str, gm: &str, seed: [u8; 32]) -> Result<Table, Refusal> {
         let Some(system) = taku_systems::find(system) else {
-            return refuse(format!(
-                "unknown game system '{system}'; see `taku systems`"
-            ));
+            return refuse(
+                format!(
+                    "'{system}' というゲームシステムはありません。`taku systems` で一覧を見られます"
+                ),
+                format!("unknown game system '{system}'; see `taku systems`"),
+            );
         };
         Table::create_in(system, name, gm, seed)
     }
@@ -123,7 +201,7 @@ impl Table {
         gm: &str,
         seed: [u8; 32],
     ) -> Result<Table, Refusal> {
-        check_name("GM name", gm)?;
+        check_name(Text::new("GM の名前", "GM name"), gm)?;
         let created = Event {
             seq: 1,
             actor: gm.to_string(),
@@ -133,7 +211,8 @@ impl Table {
                 seed: secret::hex(&seed),
             },
         };
-        Table::from_events_in(system, vec![created]).map_err(|e| Refusal(e.to_string()))
+        Table::from_events_in(system, vec![created])
+            .map_err(|e| Text::verbatim(e.to_string()).into())
     }
 
     /// Folds a log into a table.
@@ -165,6 +244,7 @@ impl Table {
         };
         let seed = secret::parse_seed(seed)
             .ok_or_else(|| LoadError::Invalid("the table's seed is not 64 hex digits".into()))?;
+        let (undone, voided) = undone_in(&events);
         let mut table = Table {
             events: Vec::with_capacity(events.len()),
             system,
@@ -173,12 +253,21 @@ impl Table {
             seed,
             state: State::new(actor, system),
             // Everything the log undoes, known before folding, so the log folds once.
-            undone: undone_in(&events),
+            undone,
+            voided,
+            entropy: Entropy::Os,
         };
         let mut iter = events.into_iter();
         table.events.push(iter.next().expect("checked above"));
         table.extend(iter)?;
         Ok(table)
+    }
+
+    /// This table, drawing each attempt's nonce from `entropy` (tests use
+    /// [`Entropy::seeded`]; play uses the operating system's randomness, the default).
+    pub fn with_entropy(mut self, entropy: Entropy) -> Table {
+        self.entropy = entropy;
+        self
     }
 
     /// Folds events appended after this table's last one (by another writer, say). Stops
@@ -202,12 +291,9 @@ impl Table {
         &self.gm
     }
 
-    /// What the game system adds to character `name`'s sheet (contracts, keys, …) as
-    /// `viewer` may see it; `None` for nothing.
-    pub fn character_summary(&self, name: &str, viewer: &str) -> Option<String> {
-        let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
-        let is_gm = self.state.members.get(viewer) == Some(&Role::Gm);
-        rules.character_summary(&self.view_as(viewer), state, name, is_gm)
+    /// The table's language (`/lang`; Japanese unless the GM chose another).
+    pub fn lang(&self) -> Lang {
+        self.state.lang
     }
 
     /// The log.
@@ -241,13 +327,27 @@ impl Table {
     }
 
     /// The game system's own state, when it has table rules. GM-only as a whole: show
-    /// members only what [`Table::view`] gives them.
+    /// members only what [`Table::entry`] and [`Table::sheet`] give them.
     pub fn system_state(&self) -> Option<&dyn SystemState> {
         self.state.system.as_deref()
     }
 
+    /// Whether `seq` was undone or voided.
+    pub fn is_reverted(&self, seq: u64) -> bool {
+        self.undone.contains(&seq)
+    }
+
+    /// Whether `seq` was voided by the GM.
+    pub fn is_voided(&self, seq: u64) -> bool {
+        self.voided.contains(&seq)
+    }
+
     fn rules(&self) -> Option<&'static dyn DynRules> {
         self.system.table_rules()
+    }
+
+    fn is_gm(&self, member: &str) -> bool {
+        self.state.members.get(member) == Some(&Role::Gm)
     }
 
     /// Seq the next event will get.
@@ -255,22 +355,114 @@ impl Table {
         self.events.len() as u64 + 1
     }
 
+    /// Character `name`'s sheet as `viewer` may see it: its fields (a field `K` with a
+    /// `K.max` is a resource, current/max), then what the game system adds; `None` when
+    /// there is no such character.
+    pub fn sheet(&self, name: &str, viewer: &str) -> Option<Sheet> {
+        let ch = self.state.characters.get(name)?;
+        let mut fields = Vec::new();
+        for (key, value) in &ch.fields {
+            if let Some(base) = key.strip_suffix(".max")
+                && ch.fields.contains_key(base)
+            {
+                continue;
+            }
+            let max = ch.fields.get(&format!("{key}.max"));
+            let field = match (value.trim().parse::<i64>(), max.map(|m| m.trim().parse())) {
+                (Ok(current), Some(Ok(max))) => Field {
+                    key: Some(key.clone()),
+                    label: Text::verbatim(key),
+                    value: Value::Resource { current, max },
+                    derived: false,
+                },
+                _ => Field::set(key, value),
+            };
+            fields.push(field);
+        }
+        let mut sections = vec![Section {
+            title: Text::new(
+                format!("{name}（{}）", ch.owner),
+                format!("{name} ({})", ch.owner),
+            ),
+            fields,
+        }];
+        if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
+            sections.extend(rules.character_sheet(
+                &self.view_as(viewer),
+                state,
+                name,
+                self.is_gm(viewer),
+            ));
+        }
+        Some(Sheet { sections })
+    }
+
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
-        let Some(&role) = self.state.members.get(actor) else {
-            return refuse(format!(
-                "'{actor}' is not a member of this table; the GM adds members with /join {actor} as player"
-            ));
-        };
+        let role = self.member(actor)?;
         let line = line.trim();
         if line.is_empty() {
-            return refuse("empty line; type a dice command, chat, or /help");
+            return refuse(
+                "空の行です。ダイスコマンド、チャット、または /help を入力してください",
+                "empty line; type a dice command, chat, or /help",
+            );
         }
         if line.starts_with('/') {
-            let cmd = command::parse(line).map_err(Refusal)?;
-            return self.decide_command(actor, role, cmd);
+            let cmd = command::parse(line)?;
+            return self.decide_command(actor, role, cmd, line);
         }
         self.decide_line(actor, role, line)
+    }
+
+    fn member(&self, actor: &str) -> Result<Role, Refusal> {
+        match self.state.members.get(actor) {
+            Some(&role) => Ok(role),
+            None => refuse(
+                format!(
+                    "'{actor}' はこのテーブルのメンバーではありません。GM が /join {actor} as player で加えられます"
+                ),
+                format!(
+                    "'{actor}' is not a member of this table; the GM adds members with /join {actor} as player"
+                ),
+            ),
+        }
+    }
+
+    /// What importing a character sheet (a file in the format `taku sheet` reads for the
+    /// table's system) would do as `actor`: create the character it names, owned by
+    /// `actor`, or update the fields of an existing one (its owner or a GM).
+    pub fn decide_sheet(&self, actor: &str, sheet: &str) -> Result<Decision, Refusal> {
+        let role = self.member(actor)?;
+        if role == Role::Spectator {
+            return refuse(
+                "観戦者はキャラクターを作れません",
+                "spectators cannot create characters",
+            );
+        }
+        let read = taku_systems::sheet::read(self.system, sheet)?;
+        match self.state.characters.get(&read.name) {
+            None => {
+                check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                Ok(Decision::event(EventBody::CharacterCreated {
+                    name: read.name,
+                    fields: read.fields,
+                }))
+            }
+            Some(ch) => {
+                self.may_change(actor, role, &read.name, ch)?;
+                let changes = changes(ch, read.fields)?;
+                if changes.is_empty() {
+                    return refuse(
+                        format!("{} のシートに変わった値はありません", read.name),
+                        format!("nothing on {}'s sheet changed", read.name),
+                    );
+                }
+                Ok(Decision::event(EventBody::CharacterUpdated {
+                    name: read.name,
+                    changes,
+                }))
+            }
+        }
     }
 
     /// Decided events for `actor` with the seqs they would take, without appending them.
@@ -297,50 +489,86 @@ impl Table {
     }
 
     /// Decides and applies one line; returns the reply, if any, and the new events.
-    pub fn exec(&mut self, actor: &str, line: &str) -> Result<(Option<String>, &[Event]), Refusal> {
+    pub fn exec(&mut self, actor: &str, line: &str) -> Result<(Option<Text>, &[Event]), Refusal> {
         let decision = self.decide(actor, line)?;
         let events = self.apply(actor, decision.events);
         Ok((decision.reply, events))
     }
 
-    fn decide_line(&self, actor: &str, role: Role, line: &str) -> Result<Decision, Refusal> {
-        let seq = self.next_seq();
-        let roll = |command: &str| {
-            let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, seq));
-            taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
-        };
-        let chat = || {
-            Ok(Decision {
-                events: vec![EventBody::Chat {
-                    text: line.to_string(),
-                }],
-                reply: None,
+    /// The dice key of one attempt to decide a line, from a fresh nonce, and the nonce
+    /// (hex) to record with its event.
+    fn attempt_key(&self) -> Result<([u8; 32], Option<String>), Refusal> {
+        self.entropy
+            .key(&self.seed, self.next_seq())
+            .ok_or_else(|| {
+                Text::new(
+                    "OS から乱数を得られません。しばらくしてからもう一度試してください",
+                    "the operating system gave no randomness; try again shortly",
+                )
+                .into()
             })
+    }
+
+    fn decide_line(&self, actor: &str, role: Role, line: &str) -> Result<Decision, Refusal> {
+        let chat = || {
+            Ok(Decision::event(EventBody::Chat {
+                text: line.to_string(),
+            }))
+        };
+        let looks = taku_systems::looks_like_command(self.system, &check::placeholder(line));
+        // A spectator's command is refused before anything is evaluated or drawn.
+        if role == Role::Spectator {
+            if looks {
+                return refuse(
+                    "観戦者はダイスを振れません。GM が /join であなたをプレイヤーにできます",
+                    "spectators cannot roll; the GM can make you a player with /join",
+                );
+            }
+            return chat();
+        }
+        let seq = self.next_seq();
+        let (key, nonce) = self.attempt_key()?;
+        let roll = |command: &str| {
+            let mut dice = ChaChaSource::from_key(key);
+            taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
         };
         let mut command = match check::resolve(line, actor, &self.state.characters) {
             Ok(command) => command,
             // A command whose reference does not resolve is refused; chat with braces in
             // it is chat.
-            Err(why) if roll(&check::placeholder(line)).is_ok() => return refuse(why),
+            Err(why) if looks => return Err(why.into()),
             Err(_) => return chat(),
+        };
+        let refused = |command: &str, e: EvalError| -> Refusal {
+            match e {
+                EvalError::Unsupported(Some(pe)) => Refusal {
+                    text: pe.kind.text(),
+                    caret: Some((command.to_string(), pe.span)),
+                },
+                e => Refusal {
+                    text: e.text().map(|_, t| format!("{command}: {t}")),
+                    caret: None,
+                },
+            }
         };
         let mut result = match roll(&command) {
             Ok(r) => r,
+            // What starts like a command but does not parse is refused with the parse
+            // error, not posted as chat.
+            Err(e @ EvalError::Unsupported(Some(_)))
+                if taku_systems::looks_like_command(self.system, &command) =>
+            {
+                return Err(refused(&command, e));
+            }
             Err(EvalError::Unsupported(_)) => return chat(),
-            Err(e) => return refuse(format!("{line}: {e}")),
+            Err(e) => return Err(refused(&command, e)),
         };
-        if role == Role::Spectator {
-            return refuse("spectators cannot roll; the GM can make you a player with /join");
-        }
         let mut effects = Vec::new();
         let mut note = None;
         if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
-            let prepared = rules
-                .prepare_check(&self.view_as(actor), state, &command)
-                .map_err(Refusal)?;
+            let prepared = rules.prepare_check(&self.view_as(actor), state, &command)?;
             if prepared.command != command {
-                result = roll(&prepared.command)
-                    .map_err(|e| Refusal(format!("{}: {e}", prepared.command)))?;
+                result = roll(&prepared.command).map_err(|e| refused(&prepared.command, e))?;
                 command = prepared.command;
             }
             effects = prepared.events;
@@ -350,6 +578,7 @@ impl Table {
         }
         let mut roll = Roll {
             typed: (command != line).then(|| line.to_string()),
+            comment: taku_systems::comment(self.system, &command),
             input: command,
             text: result.text,
             secret: result.secret,
@@ -359,7 +588,9 @@ impl Table {
             fumble: result.fumble,
             rands: result.rands.iter().map(|d| [d.sides, d.value]).collect(),
             commitment: None,
-            note,
+            note: note.as_ref().map(|n| n.ja().to_string()),
+            note_en: note.as_ref().map(|n| n.en().to_string()),
+            nonce,
         };
         if roll.secret {
             roll.commitment = Some(secret::commitment(&secret::salt(&self.seed, seq), &roll));
@@ -377,136 +608,104 @@ impl Table {
         Ctx { table: self, actor }
     }
 
+    /// Whether `actor` may change character `name`: its owner or a GM.
+    fn may_change(
+        &self,
+        actor: &str,
+        role: Role,
+        name: &str,
+        ch: &Character,
+    ) -> Result<(), Refusal> {
+        if ch.owner != actor && role != Role::Gm {
+            return refuse(
+                format!(
+                    "{name} は {} のキャラクターです。変更できるのは本人か GM だけです",
+                    ch.owner
+                ),
+                format!(
+                    "'{name}' belongs to {}; only they or the GM can change it",
+                    ch.owner
+                ),
+            );
+        }
+        Ok(())
+    }
+
     fn decide_command(
         &self,
         actor: &str,
         role: Role,
         cmd: TableCommand,
+        line: &str,
     ) -> Result<Decision, Refusal> {
-        let gm_only = |what: &str| refuse(format!("only the GM can {what}"));
-        let event = |body| {
-            Ok(Decision {
-                events: vec![body],
-                reply: None,
-            })
+        let gm_only = |ja: &str, en: &str| {
+            refuse(
+                format!("{ja}のは GM だけです"),
+                format!("only the GM can {en}"),
+            )
         };
         match cmd {
-            TableCommand::Help => {
-                let help = format!(
-                    "{}\n\n{}",
-                    command::HELP,
-                    taku_systems::full_help(self.system)
-                );
-                Ok(Decision {
-                    events: vec![],
-                    reply: Some(help),
-                })
-            }
-            TableCommand::System(words) => {
-                let words: Vec<&str> = words.iter().map(String::as_str).collect();
-                // The system's dice for this line: keyed like a roll's, by the seq its
-                // first event will take, and stored with that event.
-                let key = secret::dice_key(&self.seed, self.next_seq());
-                let mut source = ChaChaSource::from_key(key);
-                let mut dice = Roller::new(&mut source);
-                let decided = match (self.rules(), self.state.system.as_deref()) {
-                    (Some(rules), Some(state)) => {
-                        rules.decide(&self.view_as(actor), state, &words, &mut dice)
-                    }
-                    _ => None,
-                };
-                match decided {
-                    Some(Ok(outcome)) => {
-                        let mut events = system_events(outcome.events, None);
-                        let drawn: Vec<[u32; 2]> =
-                            dice.draws().iter().map(|d| [d.sides, d.value]).collect();
-                        match events.first_mut() {
-                            Some(EventBody::System { rands, .. }) => *rands = drawn,
-                            _ if !drawn.is_empty() => {
-                                return refuse(
-                                    "the game system drew dice but recorded no event (a bug in its rules)",
-                                );
-                            }
-                            _ => {}
-                        }
-                        Ok(Decision {
-                            events,
-                            reply: outcome.reply,
-                        })
-                    }
-                    Some(Err(why)) => refuse(why),
-                    None => refuse(format!(
-                        "unknown table command '/{}'; /help lists them",
-                        words.first().copied().unwrap_or_default()
-                    )),
-                }
-            }
+            TableCommand::Help => Ok(Decision::reply(
+                command::help().then("\n\n", &taku_systems::full_help(self.system)),
+            )),
+            TableCommand::System(words) => self.decide_system(actor, role, &words, line),
             TableCommand::Join { name, role: new } => {
                 if role != Role::Gm {
-                    return gm_only("add members");
+                    return gm_only("メンバーを加えられる", "add members");
                 }
-                check_name("member name", &name)?;
+                check_name(Text::new("メンバー名", "member name"), &name)?;
                 if let Some(existing) = self.state.members.get(&name) {
-                    return refuse(format!(
-                        "'{name}' is already a member ({})",
-                        existing.as_str()
-                    ));
+                    return refuse(
+                        format!("'{name}' はすでにメンバーです（{}）", existing.as_str()),
+                        format!("'{name}' is already a member ({})", existing.as_str()),
+                    );
                 }
-                event(EventBody::Joined {
+                Ok(Decision::event(EventBody::Joined {
                     member: name,
                     role: new,
-                })
+                }))
             }
             TableCommand::CharNew(name) => {
                 if role == Role::Spectator {
-                    return refuse("spectators cannot create characters");
+                    return refuse(
+                        "観戦者はキャラクターを作れません",
+                        "spectators cannot create characters",
+                    );
                 }
-                check_name("character name", &name)?;
+                check_name(Text::new("キャラクター名", "character name"), &name)?;
                 if self.state.characters.contains_key(&name) {
-                    return refuse(format!("a character named '{name}' already exists"));
+                    return refuse(
+                        format!("'{name}' という名前のキャラクターはすでにいます"),
+                        format!("a character named '{name}' already exists"),
+                    );
                 }
-                event(EventBody::CharacterCreated { name })
-            }
-            TableCommand::CharSet { name, key, value } => {
-                let Some(ch) = self.state.characters.get(&name) else {
-                    return refuse(format!(
-                        "no character named '{name}'; create it with /char new {name}"
-                    ));
-                };
-                if ch.owner != actor && role != Role::Gm {
-                    return refuse(format!(
-                        "'{name}' belongs to {}; only they or the GM can change it",
-                        ch.owner
-                    ));
-                }
-                let previous = ch.fields.get(&key).cloned();
-                event(EventBody::CharacterSet {
+                Ok(Decision::event(EventBody::CharacterCreated {
                     name,
-                    key,
-                    value,
-                    previous,
-                })
+                    fields: Vec::new(),
+                }))
+            }
+            TableCommand::CharSet { name, fields } => {
+                let ch = self.character(&name)?;
+                self.may_change(actor, role, &name, ch)?;
+                let changes = changes(ch, fields)?;
+                Ok(Decision::event(EventBody::CharacterUpdated {
+                    name,
+                    changes,
+                }))
             }
             TableCommand::CharShow(name) => {
-                let Some(ch) = self.state.characters.get(&name) else {
-                    return refuse(format!("no character named '{name}'"));
-                };
-                let mut reply = format!("{name} (owner {})", ch.owner);
-                for (k, v) in &ch.fields {
-                    reply.push_str(&format!("\n  {k}: {v}"));
-                }
-                if let Some(more) = self.character_summary(&name, actor) {
-                    reply.push('\n');
-                    reply.push_str(&more);
-                }
-                Ok(Decision {
-                    events: vec![],
-                    reply: Some(reply),
-                })
+                self.character(&name)?;
+                let sheet = self.sheet(&name, actor).unwrap_or_default();
+                Ok(Decision::reply(Text::new(
+                    sheet.render_text(Lang::Ja),
+                    sheet.render_text(Lang::En),
+                )))
             }
+            TableCommand::CharList => Ok(Decision::reply(self.character_list())),
+            TableCommand::Who => Ok(Decision::reply(self.who())),
             TableCommand::SceneNext => {
                 if role != Role::Gm {
-                    return gm_only("start the next scene");
+                    return gm_only("次のシーンに進める", "start the next scene");
                 }
                 let resets = self.resets(|r, s| r.on_scene_end(s));
                 Ok(Decision {
@@ -519,7 +718,7 @@ impl Table {
             }
             TableCommand::SessionEnd => {
                 if role != Role::Gm {
-                    return gm_only("end the session");
+                    return gm_only("セッションを終了できる", "end the session");
                 }
                 let resets = self.resets(|r, s| r.on_session_end(s));
                 Ok(Decision {
@@ -530,26 +729,16 @@ impl Table {
                     reply: None,
                 })
             }
-            TableCommand::Undo(of) => {
-                let whose = match of {
-                    Some(member) if member != actor => {
-                        if role != Role::Gm {
-                            return gm_only("undo another member's change");
-                        }
-                        member
-                    }
-                    _ => actor.to_string(),
-                };
-                let target = self.events.iter().rev().find(|e| {
-                    e.actor == whose && e.body.is_undoable() && !self.undone.contains(&e.seq)
-                });
-                match target {
-                    Some(e) => event(EventBody::Undone { event: e.seq }),
-                    None => refuse(format!(
-                        "{whose} has no change left to undo (rolls are never undone)"
-                    )),
+            TableCommand::Lang(lang) => {
+                if role != Role::Gm {
+                    return gm_only("テーブルの言語を変えられる", "change the table's language");
                 }
+                Ok(Decision::event(EventBody::LanguageSet {
+                    lang: lang.code().to_string(),
+                }))
             }
+            TableCommand::Undo(target) => self.decide_undo(actor, role, target),
+            TableCommand::Void(seq) => self.decide_void(role, seq),
             TableCommand::Reveal(seq) => {
                 let Some(Event {
                     actor: roller,
@@ -557,18 +746,359 @@ impl Table {
                     ..
                 }) = self.event(seq)
                 else {
-                    return refuse(format!("#{seq} is not a roll"));
+                    return refuse(
+                        format!("#{seq} はダイスロールではありません"),
+                        format!("#{seq} is not a roll"),
+                    );
                 };
-                if !roll.secret {
-                    return refuse(format!("#{seq} is not a secret roll"));
-                }
+                // Whether #seq is someone else's secret roll must not be learnt by
+                // trying to reveal it: one refusal for "not yours" and "not secret".
                 if roller != actor && role != Role::Gm {
-                    return refuse(format!("only {roller} or the GM can reveal #{seq}"));
+                    return refuse(
+                        format!("#{seq} を公開できるのは振った人か GM だけです"),
+                        format!("only its roller or the GM can reveal #{seq}"),
+                    );
+                }
+                if !roll.secret {
+                    return refuse(
+                        format!("#{seq} はシークレットダイスではありません"),
+                        format!("#{seq} is not a secret roll"),
+                    );
                 }
                 if self.state.revealed.contains(&seq) {
-                    return refuse(format!("#{seq} is already revealed"));
+                    return refuse(
+                        format!("#{seq} はすでに公開されています"),
+                        format!("#{seq} is already revealed"),
+                    );
                 }
-                event(EventBody::Revealed { roll: seq })
+                Ok(Decision::event(EventBody::Revealed { roll: seq }))
+            }
+        }
+    }
+
+    fn character(&self, name: &str) -> Result<&Character, Refusal> {
+        self.state.characters.get(name).ok_or_else(|| {
+            Text::new(
+                format!("'{name}' という名前のキャラクターはいません。/char new {name} で作れます"),
+                format!("no character named '{name}'; create it with /char new {name}"),
+            )
+            .into()
+        })
+    }
+
+    fn character_list(&self) -> Text {
+        if self.state.characters.is_empty() {
+            return Text::new(
+                "キャラクターはまだいません。/char new 名前 で作れます",
+                "no characters yet; /char new NAME creates one",
+            );
+        }
+        let names = |sep: &str, open: &str, close: &str| {
+            self.state
+                .characters
+                .iter()
+                .map(|(n, c)| format!("{n}{open}{}{close}", c.owner))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        Text::new(
+            format!("キャラクター: {}", names("、", "（", "）")),
+            format!("characters: {}", names(", ", " (", ")")),
+        )
+    }
+
+    fn who(&self) -> Text {
+        let role_ja = |r: Role| match r {
+            Role::Gm => "GM",
+            Role::Player => "プレイヤー",
+            Role::Spectator => "観戦者",
+        };
+        let lines = |en: bool| {
+            self.state
+                .members
+                .iter()
+                .map(|(m, r)| {
+                    let chars: Vec<&str> = self
+                        .state
+                        .characters
+                        .iter()
+                        .filter(|(_, c)| &c.owner == m)
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    match (en, chars.is_empty()) {
+                        (false, true) => format!("  {m}（{}）", role_ja(*r)),
+                        (false, false) => {
+                            format!("  {m}（{}）: {}", role_ja(*r), chars.join("、"))
+                        }
+                        (true, true) => format!("  {m} ({})", r.as_str()),
+                        (true, false) => format!("  {m} ({}): {}", r.as_str(), chars.join(", ")),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        Text::new(
+            format!("メンバー:\n{}", lines(false)),
+            format!("members:\n{}", lines(true)),
+        )
+    }
+
+    /// A game system's `/` command: its events as one unit (the first event carries the
+    /// typed line and the dice drawn; the rest follow it, so `/undo` and `/void` take the
+    /// whole command).
+    fn decide_system(
+        &self,
+        actor: &str,
+        role: Role,
+        words: &[String],
+        line: &str,
+    ) -> Result<Decision, Refusal> {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let unknown = || {
+            refuse(
+                format!(
+                    "'/{}' というテーブルコマンドはありません。/help で一覧を見られます",
+                    words.first().copied().unwrap_or_default()
+                ),
+                format!(
+                    "unknown table command '/{}'; /help lists them",
+                    words.first().copied().unwrap_or_default()
+                ),
+            )
+        };
+        let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) else {
+            return unknown();
+        };
+        // A spectator changes nothing and draws nothing: its system commands are refused
+        // before the rules see them.
+        if role == Role::Spectator
+            && rules.commands().iter().any(|c| {
+                c.usage
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.trim_start_matches('/') == words[0])
+            })
+        {
+            return refuse(
+                "観戦者はゲームのコマンドを使えません",
+                "spectators cannot use the game's commands",
+            );
+        }
+        let (key, nonce) = self.attempt_key()?;
+        let mut source = ChaChaSource::from_key(key);
+        let mut dice = Roller::new(&mut source);
+        let outcome = match rules.decide(&self.view_as(actor), state, &words, &mut dice) {
+            Some(Ok(outcome)) => outcome,
+            Some(Err(why)) => return Err(why.into()),
+            None => return unknown(),
+        };
+        let first = self.next_seq();
+        let drawn: Vec<[u32; 2]> = dice.draws().iter().map(|d| [d.sides, d.value]).collect();
+        let mut events = system_events(outcome.events, None);
+        for (i, e) in events.iter_mut().enumerate() {
+            if let EventBody::System {
+                follows,
+                rands,
+                nonce: n,
+                line: l,
+                ..
+            } = e
+            {
+                if i == 0 {
+                    *l = Some(line.to_string());
+                    if !drawn.is_empty() {
+                        *rands = drawn.clone();
+                        *n = nonce.clone();
+                    }
+                } else {
+                    *follows = Some(first);
+                }
+            }
+        }
+        if events.is_empty() && !drawn.is_empty() {
+            return refuse(
+                "ゲームシステムがダイスを振ったのに記録を残しませんでした（ルール実装の不具合）",
+                "the game system drew dice but recorded no event (a bug in its rules)",
+            );
+        }
+        Ok(Decision {
+            events,
+            reply: outcome.reply,
+        })
+    }
+
+    /// `/undo`: see [`UndoTarget`]. A line that drew randomness is never undone (the GM
+    /// voids it instead), and `/undo` without a number undoes only the member's last line,
+    /// so it never reaches past a later line of theirs to an older, unrelated change.
+    fn decide_undo(
+        &self,
+        actor: &str,
+        role: Role,
+        target: UndoTarget,
+    ) -> Result<Decision, Refusal> {
+        let standing = |e: &&Event| {
+            !self.undone.contains(&e.seq)
+                && e.body.follows().is_none()
+                && !matches!(e.body, EventBody::Undone { .. } | EventBody::Voided { .. })
+        };
+        let target = match target {
+            UndoTarget::Last => {
+                let Some(last) = self
+                    .events
+                    .iter()
+                    .rev()
+                    .filter(|e| e.actor == actor)
+                    .find(standing)
+                else {
+                    return refuse("取り消せる行がありません", "you have no line to undo");
+                };
+                if !last.body.is_undoable() && !last.body.drew() {
+                    return refuse(
+                        format!(
+                            "あなたの最後の行 #{} は変更ではないので取り消せません。前の変更を取り消すには /undo #番号",
+                            last.seq
+                        ),
+                        format!(
+                            "your last line #{} changed nothing, so there is nothing to undo; to undo an earlier change, /undo #N",
+                            last.seq
+                        ),
+                    );
+                }
+                last
+            }
+            UndoTarget::Seq(seq) => {
+                let Some(e) = self.event(seq) else {
+                    return refuse(
+                        format!("#{seq} はありません"),
+                        format!("there is no #{seq}"),
+                    );
+                };
+                if e.actor != actor && role != Role::Gm {
+                    return refuse(
+                        format!(
+                            "#{seq} は {} の行です。取り消せるのは自分の変更だけです（GM は誰のでも）",
+                            e.actor
+                        ),
+                        format!(
+                            "#{seq} is {}'s; you can undo only your own changes (the GM: anyone's)",
+                            e.actor
+                        ),
+                    );
+                }
+                e
+            }
+            UndoTarget::Member(member) => {
+                if member != actor && role != Role::Gm {
+                    return refuse(
+                        "ほかのメンバーの変更を取り消せるのは GM だけです",
+                        "only the GM can undo another member's change",
+                    );
+                }
+                let Some(e) = self
+                    .events
+                    .iter()
+                    .rev()
+                    .filter(|e| e.actor == member && e.body.is_undoable())
+                    .find(standing)
+                else {
+                    return refuse(
+                        format!(
+                            "{member} に取り消せる変更はありません（ダイスを振った行は取り消せません）"
+                        ),
+                        format!(
+                            "{member} has no change left to undo (lines that drew dice are never undone)"
+                        ),
+                    );
+                };
+                e
+            }
+        };
+        let seq = target.seq;
+        if target.body.drew() {
+            return refuse(
+                format!(
+                    "#{seq} はダイスなどの乱数を使ったので取り消せません（振り直しはできません）。GM は /void {seq} で効果を無効にできます"
+                ),
+                format!(
+                    "#{seq} drew randomness, so it cannot be undone (nothing is ever redrawn); the GM can void its effects with /void {seq}"
+                ),
+            );
+        }
+        if !target.body.is_undoable()
+            || self.undone.contains(&seq)
+            || target.body.follows().is_some()
+        {
+            return refuse(
+                format!("#{seq} は取り消せる変更ではありません"),
+                format!("#{seq} is not a change that can be undone"),
+            );
+        }
+        let what = self.summary(target);
+        Ok(Decision {
+            events: vec![EventBody::Undone { event: seq }],
+            reply: Some(what.map(|lang, w| match lang {
+                Lang::Ja => format!("#{seq} {w} を取り消しました"),
+                Lang::En => format!("undid #{seq} {w}"),
+            })),
+        })
+    }
+
+    /// `/void N` (GM): a roll or a command, randomness included, reverted as a whole; it
+    /// stays in the log marked as voided and nothing is drawn again.
+    fn decide_void(&self, role: Role, seq: u64) -> Result<Decision, Refusal> {
+        if role != Role::Gm {
+            return refuse(
+                "無効にできるのは GM だけです",
+                "only the GM can void a line",
+            );
+        }
+        let Some(target) = self.event(seq) else {
+            return refuse(
+                format!("#{seq} はありません"),
+                format!("there is no #{seq}"),
+            );
+        };
+        if let Some(head) = target.body.follows() {
+            return refuse(
+                format!("#{seq} は #{head} の一部です。/void {head} で行全体を無効にしてください"),
+                format!("#{seq} is part of #{head}; /void {head} voids the whole line"),
+            );
+        }
+        if !target.body.is_voidable() || self.undone.contains(&seq) {
+            return refuse(
+                format!(
+                    "#{seq} は無効にできる行ではありません（ロールか変更で、まだ取り消されていないもの）"
+                ),
+                format!(
+                    "#{seq} cannot be voided (a roll or a change not yet undone or voided can)"
+                ),
+            );
+        }
+        let what = self.summary(target);
+        Ok(Decision {
+            events: vec![EventBody::Voided { event: seq }],
+            reply: Some(what.map(|lang, w| match lang {
+                Lang::Ja => format!("#{seq} {w} を無効にしました"),
+                Lang::En => format!("voided #{seq} {w}"),
+            })),
+        })
+    }
+
+    /// An event in words, for `/undo` and `/void` replies: the line as typed if the event
+    /// keeps it, else what the log says of it.
+    fn summary(&self, e: &Event) -> Text {
+        match &e.body {
+            EventBody::System {
+                line: Some(line), ..
+            } => Text::verbatim(line.clone()),
+            EventBody::Roll(r) => Text::verbatim(r.typed.clone().unwrap_or(r.input.clone())),
+            _ => {
+                let entry = |lang| self.entry(e, &self.gm, lang).text;
+                Text::new(entry(Lang::Ja), entry(Lang::En)).map(|_, t| {
+                    t.split_once(": ")
+                        .map(|(_, rest)| rest.to_string())
+                        .unwrap_or(t.to_string())
+                })
             }
         }
     }
@@ -600,16 +1130,22 @@ impl Table {
 
     /// Folds one event into the state and appends it to the log.
     fn fold(&mut self, event: Event) {
-        if let EventBody::Undone { event: target } = event.body {
-            let group: Vec<u64> = state::undo_group(&self.events, target).collect();
-            self.undone.extend(group);
-            self.events.push(event);
-            self.refold();
-        } else {
-            if !self.undone.contains(&event.seq) {
-                self.state.fold(self.rules(), &event);
+        match event.body {
+            EventBody::Undone { event: target } | EventBody::Voided { event: target } => {
+                let group: Vec<u64> = state::undo_group(&self.events, target).collect();
+                if matches!(event.body, EventBody::Voided { .. }) {
+                    self.voided.extend(group.iter().copied());
+                }
+                self.undone.extend(group);
+                self.events.push(event);
+                self.refold();
             }
-            self.events.push(event);
+            _ => {
+                if !self.undone.contains(&event.seq) {
+                    self.state.fold(self.rules(), &event);
+                }
+                self.events.push(event);
+            }
         }
     }
 
@@ -622,86 +1158,31 @@ impl Table {
         }
         self.state = state;
     }
+}
 
-    /// What `viewer` may see of `event`, as one line of text; `None` for nothing.
-    pub fn view(&self, event: &Event, viewer: &str) -> Option<String> {
-        let sees_all = viewer == self.gm || self.state.members.get(viewer) == Some(&Role::Gm);
-        let actor = &event.actor;
-        let n = event.seq;
-        Some(match &event.body {
-            // The seed is GM-only and is not shown even to the GM in the log.
-            EventBody::Created { system, name, .. } => {
-                format!("#{n} table '{name}' ({system}) created by {actor}")
-            }
-            EventBody::Joined { member, role } => {
-                format!("#{n} {member} joined as {}", role.as_str())
-            }
-            EventBody::Chat { text } => format!("#{n} {actor}: {text}"),
-            EventBody::Roll(roll) => {
-                if !roll.secret {
-                    format!("#{n} {actor}: {}", roll.shown())
-                } else if sees_all || viewer == actor || self.state.revealed.contains(&n) {
-                    format!("#{n} {actor} (secret): {}", roll.shown())
-                } else {
-                    format!(
-                        "#{n} secret roll by {actor} (commitment {})",
-                        roll.commitment.as_deref().unwrap_or("-")
-                    )
-                }
-            }
-            EventBody::Revealed { roll } => match self.event(*roll) {
-                Some(Event {
-                    actor: roller,
-                    body: EventBody::Roll(r),
-                    ..
-                }) => format!(
-                    "#{n} {actor} revealed #{roll} by {roller}: {} (salt {}, commitment {})",
-                    r.text,
-                    secret::hex(&secret::salt(&self.seed, *roll)),
-                    r.commitment.as_deref().unwrap_or("-")
+/// The changes `/char set` or a sheet makes to `ch`, each with the value before it.
+fn changes(ch: &Character, fields: Vec<(String, String)>) -> Result<Vec<FieldChange>, Refusal> {
+    let mut now = ch.fields.clone();
+    let mut out = Vec::new();
+    for (key, value) in fields {
+        let key = field_key(&key);
+        check_name(Text::new("キー", "key"), &key)?;
+        if value.chars().count() > 1000 || value.chars().any(char::is_control) {
+            return refuse(
+                format!("{key} の値が長すぎるか制御文字を含みます（1000 文字まで）"),
+                format!(
+                    "the value of {key} is too long or has control characters (at most 1000 characters)"
                 ),
-                _ => format!("#{n} {actor} revealed #{roll}"),
-            },
-            EventBody::CharacterCreated { name } => {
-                format!("#{n} {actor} created character {name}")
-            }
-            EventBody::CharacterSet {
-                name, key, value, ..
-            } => format!("#{n} {actor} set {name}.{key} = {value}"),
-            EventBody::SceneAdvanced => format!("#{n} {actor}: next scene"),
-            EventBody::SessionEnded => format!("#{n} {actor}: session ended"),
-            EventBody::Undone { event } => format!("#{n} {actor} undid #{event}"),
-            EventBody::System { data, follows, .. } => {
-                let rules = self.rules()?;
-                // What follows a secret roll (an AF check's achievement, say) tells its
-                // result: it is as secret as the roll until the roll is revealed.
-                let after_secret = follows.and_then(|f| match self.event(f) {
-                    Some(Event {
-                        actor: roller,
-                        body: EventBody::Roll(r),
-                        ..
-                    }) if r.secret && !self.state.revealed.contains(&f) => Some(roller),
-                    _ => None,
-                });
-                if after_secret.is_some_and(|roller| roller != viewer) && !sees_all {
-                    return None;
-                }
-                let may_see = sees_all
-                    || match rules.audience(data) {
-                        Audience::All => true,
-                        Audience::Gm => false,
-                        Audience::GmAndOwnerOf(name) => self.owns(viewer, &name),
-                        Audience::GmAndOwnersOf(names) => {
-                            names.iter().any(|name| self.owns(viewer, name))
-                        }
-                    };
-                if !may_see {
-                    return None;
-                }
-                format!("#{n} {actor}: {}", rules.describe(data))
-            }
-        })
+            );
+        }
+        let previous = now.insert(key.clone(), value.clone());
+        out.push(FieldChange {
+            key,
+            value,
+            previous,
+        });
     }
+    Ok(out)
 }
 
 /// A system's events as log entries, following the event at `follows` if any.
@@ -716,6 +1197,8 @@ fn system_events(
             data,
             follows,
             rands: Vec::new(),
+            nonce: None,
+            line: None,
         })
         .collect()
 }
@@ -731,7 +1214,7 @@ impl TableView for Ctx<'_> {
         self.actor
     }
     fn actor_is_gm(&self) -> bool {
-        self.table.state.members.get(self.actor) == Some(&Role::Gm)
+        self.table.is_gm(self.actor)
     }
     fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)> {
         let c = self.table.state.characters.get(name)?;
@@ -746,34 +1229,45 @@ impl TableView for Ctx<'_> {
             .collect()
     }
     fn member_is_gm(&self, member: &str) -> bool {
-        self.table.state.members.get(member) == Some(&Role::Gm)
+        self.table.is_gm(member)
     }
     fn scene_and_session(&self) -> (u64, u64) {
         self.table.scene_and_session()
     }
 }
 
-/// Every seq a log undoes: the targets of its `Undone` events and what follows from them.
-fn undone_in(events: &[Event]) -> BTreeSet<u64> {
-    let targets: BTreeSet<u64> = events
-        .iter()
-        .filter_map(|e| match e.body {
-            EventBody::Undone { event } => Some(event),
-            _ => None,
-        })
-        .collect();
-    let following = events.iter().filter_map(|e| match e.body {
-        EventBody::System {
-            follows: Some(cause),
-            ..
-        } if targets.contains(&cause) => Some(e.seq),
-        _ => None,
-    });
-    following.chain(targets.iter().copied()).collect()
+/// Every seq a log reverts (the targets of its `Undone` and `Voided` events and what
+/// follows from them), and those voided.
+fn undone_in(events: &[Event]) -> (BTreeSet<u64>, BTreeSet<u64>) {
+    let mut undone = BTreeSet::new();
+    let mut voided = BTreeSet::new();
+    for e in events {
+        match e.body {
+            EventBody::Undone { event } => {
+                undone.insert(event);
+            }
+            EventBody::Voided { event } => {
+                undone.insert(event);
+                voided.insert(event);
+            }
+            _ => {}
+        }
+    }
+    for e in events {
+        if let Some(cause) = e.body.follows() {
+            if voided.contains(&cause) {
+                voided.insert(e.seq);
+            }
+            if undone.contains(&cause) {
+                undone.insert(e.seq);
+            }
+        }
+    }
+    (undone, voided)
 }
 
 /// Names are one word of at most 64 characters, without control characters.
-fn check_name(what: &str, name: &str) -> Result<(), Refusal> {
+fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
     let ok = !name.is_empty()
         && name.chars().count() <= 64
         && !name.chars().any(|c| c.is_whitespace() || c.is_control())
@@ -781,8 +1275,15 @@ fn check_name(what: &str, name: &str) -> Result<(), Refusal> {
     if ok {
         Ok(())
     } else {
-        refuse(format!(
-            "'{name}' is not a valid {what}: use one word of at most 64 characters"
-        ))
+        refuse(
+            format!(
+                "'{name}' は{}に使えません。空白のない 64 文字までの 1 語にしてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: use one word of at most 64 characters",
+                what.en()
+            ),
+        )
     }
 }

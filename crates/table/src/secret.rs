@@ -1,8 +1,13 @@
 //! Keys and commitments derived from a table's seed.
 //!
-//! Each roll's dice come from a ChaCha20 stream keyed by SHA-256(seed ‖ "dice" ‖ seq), so a
-//! roll replays from the seed and its position in the log alone, whatever happened before
-//! it. A secret roll is published as SHA-256(salt ‖ result) with
+//! Each line that may draw dice gets a fresh nonce (16 bytes of the operating system's
+//! randomness, [`Entropy`]) for that attempt alone, and its dice come from a ChaCha20
+//! stream keyed by SHA-256(seed ‖ "dice-nonce" ‖ nonce). The nonce is recorded in the
+//! appended event, so the roll replays from the seed and its own event alone; an attempt
+//! that is refused takes its nonce with it, so what a member learns from refusals (which
+//! refusal, or refused rather than accepted) says nothing about any later roll's dice.
+//! (Logs written before nonces existed key each roll by SHA-256(seed ‖ "dice" ‖ seq); they
+//! still replay.) A secret roll is published as SHA-256(salt ‖ result) with
 //! salt = SHA-256(seed ‖ "salt" ‖ seq): unguessable before the reveal (so a small result
 //! space cannot be searched), shown with the reveal so anyone can check the commitment.
 
@@ -20,6 +25,83 @@ fn derive(seed: &[u8; 32], label: &[u8], seq: u64) -> [u8; 32] {
 /// The dice key of the event at `seq`.
 pub fn dice_key(seed: &[u8; 32], seq: u64) -> [u8; 32] {
     derive(seed, b"dice", seq)
+}
+
+/// The dice key of an event whose attempt drew `nonce`.
+pub fn nonce_key(seed: &[u8; 32], nonce: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(seed);
+    h.update(b"dice-nonce");
+    h.update(nonce);
+    h.finalize().into()
+}
+
+/// The dice key of a logged event: from its nonce if it has one (hex), else from its seq.
+pub fn event_key(seed: &[u8; 32], seq: u64, nonce: Option<&str>) -> [u8; 32] {
+    match nonce.and_then(parse_hex) {
+        Some(nonce) => nonce_key(seed, &nonce),
+        None => dice_key(seed, seq),
+    }
+}
+
+/// Where a table gets the fresh nonce of each attempt. Never folded from the log.
+#[derive(Clone)]
+pub enum Entropy {
+    /// The operating system's randomness (play).
+    Os,
+    /// A deterministic stream for tests: SHA-256(seed ‖ counter), the counter advanced by
+    /// every attempt.
+    Seeded(std::sync::Arc<std::sync::Mutex<([u8; 32], u64)>>),
+    /// No nonce: each event's dice keyed by seed and seq, as logs were before nonces.
+    /// Predictable to anyone who can probe with refused lines, so for tests written
+    /// against seq-keyed dice only; never used by the CLI or server.
+    SeqKeyedForTests,
+}
+
+impl Entropy {
+    /// A deterministic stream from `seed`, for tests.
+    pub fn seeded(seed: [u8; 32]) -> Entropy {
+        Entropy::Seeded(std::sync::Arc::new(std::sync::Mutex::new((seed, 0))))
+    }
+
+    /// The dice key of an attempt at `seq` and the nonce to record with it (none for
+    /// [`Entropy::SeqKeyedForTests`]); `None` when the operating system has no randomness
+    /// to give.
+    pub fn key(&self, seed: &[u8; 32], seq: u64) -> Option<([u8; 32], Option<String>)> {
+        if let Entropy::SeqKeyedForTests = self {
+            return Some((dice_key(seed, seq), None));
+        }
+        let nonce = self.nonce()?;
+        Some((nonce_key(seed, &nonce), Some(hex(&nonce))))
+    }
+
+    /// The next nonce; `None` when the operating system has no randomness to give.
+    pub fn nonce(&self) -> Option<[u8; 16]> {
+        let mut out = [0u8; 16];
+        match self {
+            Entropy::SeqKeyedForTests => return None,
+            Entropy::Os => getrandom::fill(&mut out).ok()?,
+            Entropy::Seeded(state) => {
+                let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+                let mut h = Sha256::new();
+                h.update(state.0);
+                h.update(state.1.to_le_bytes());
+                state.1 += 1;
+                out.copy_from_slice(&h.finalize()[..16]);
+            }
+        }
+        Some(out)
+    }
+}
+
+impl std::fmt::Debug for Entropy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Entropy::Os => "Entropy::Os",
+            Entropy::Seeded(_) => "Entropy::Seeded",
+            Entropy::SeqKeyedForTests => "Entropy::SeqKeyedForTests",
+        })
+    }
 }
 
 /// The salt of the secret roll at `seq`.
@@ -57,12 +139,18 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses 64 hex digits.
 pub fn parse_seed(s: &str) -> Option<[u8; 32]> {
-    if s.len() != 64 || !s.is_ascii() {
+    if s.len() != 64 {
         return None;
     }
-    let mut out = [0u8; 32];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    parse_hex(s)?.try_into().ok()
+}
+
+/// Parses an even number of hex digits.
+pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 || !s.is_ascii() {
+        return None;
     }
-    Some(out)
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok())
+        .collect()
 }

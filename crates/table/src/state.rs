@@ -5,6 +5,7 @@
 
 use crate::event::{Event, EventBody, Role};
 use std::collections::{BTreeMap, BTreeSet};
+use taku_dice::Lang;
 use taku_systems::table_rules::SystemState;
 use taku_systems::{DynRules, GameSystem};
 
@@ -25,6 +26,8 @@ pub(crate) struct State {
     pub scene: u64,
     pub session: u64,
     pub revealed: BTreeSet<u64>,
+    /// The table's language (`/lang`), Japanese unless the GM chose another.
+    pub lang: Lang,
     /// The game system's own state, if it has table rules.
     pub system: Option<Box<dyn SystemState>>,
 }
@@ -38,6 +41,7 @@ impl State {
             scene: 1,
             session: 1,
             revealed: BTreeSet::new(),
+            lang: Lang::Ja,
             system: system.table_rules().map(DynRules::new_state),
         }
     }
@@ -48,21 +52,34 @@ impl State {
             EventBody::Created { .. }
             | EventBody::Chat { .. }
             | EventBody::Roll(_)
-            | EventBody::Undone { .. } => {}
+            | EventBody::Undone { .. }
+            | EventBody::Voided { .. } => {}
+            EventBody::LanguageSet { lang } => {
+                if let Some(lang) = Lang::parse(lang) {
+                    self.lang = lang;
+                }
+            }
             EventBody::Joined { member, role } => {
                 self.members.insert(member.clone(), *role);
             }
             EventBody::Revealed { roll } => {
                 self.revealed.insert(*roll);
             }
-            EventBody::CharacterCreated { name } => {
+            EventBody::CharacterCreated { name, fields } => {
                 self.characters.insert(
                     name.clone(),
                     Character {
                         owner: event.actor.clone(),
-                        fields: BTreeMap::new(),
+                        fields: fields.iter().cloned().collect(),
                     },
                 );
+            }
+            EventBody::CharacterUpdated { name, changes } => {
+                if let Some(ch) = self.characters.get_mut(name) {
+                    for c in changes {
+                        ch.fields.insert(c.key.clone(), c.value.clone());
+                    }
+                }
             }
             EventBody::CharacterSet {
                 name, key, value, ..
@@ -88,11 +105,10 @@ impl State {
 
 /// The seqs an `/undo` of `target` reverts: it and the events that follow from it.
 pub(crate) fn undo_group(events: &[Event], target: u64) -> impl Iterator<Item = u64> + '_ {
-    std::iter::once(target).chain(events.iter().filter_map(move |e| match e.body {
-        EventBody::System {
-            follows: Some(cause),
-            ..
-        } if cause == target => Some(e.seq),
-        _ => None,
-    }))
+    std::iter::once(target).chain(
+        events
+            .iter()
+            .filter(move |e| e.body.follows() == Some(target))
+            .map(|e| e.seq),
+    )
 }

@@ -44,7 +44,8 @@ impl Table {
         let EventBody::Roll(logged) = &e.body else {
             return None;
         };
-        let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, e.seq));
+        let key = secret::event_key(&self.seed, e.seq, logged.nonce.as_deref());
+        let mut dice = ChaChaSource::from_key(key);
         let replayed =
             taku_systems::evaluate(self.system, &logged.input, &mut dice, Mode::Normalize);
         let commitment = logged
@@ -81,13 +82,14 @@ impl Table {
     /// The dice a system command drew, drawn again from the same key; `None` when they
     /// match the log.
     fn replay_system_dice(&self, e: &Event) -> Option<Mismatch> {
-        let EventBody::System { rands, .. } = &e.body else {
+        let EventBody::System { rands, nonce, .. } = &e.body else {
             return None;
         };
         if rands.is_empty() {
             return None;
         }
-        let mut dice = ChaChaSource::from_key(secret::dice_key(&self.seed, e.seq));
+        let key = secret::event_key(&self.seed, e.seq, nonce.as_deref());
+        let mut dice = ChaChaSource::from_key(key);
         let replayed: Vec<[u32; 2]> = rands
             .iter()
             .map(|&[sides, _]| [sides, dice.roll(sides).unwrap_or(0)])
@@ -117,9 +119,51 @@ impl Table {
             EventBody::Roll(_) if role == Role::Spectator => {
                 Err(format!("{actor} rolled as a spectator"))
             }
-            EventBody::CharacterCreated { name } if self.state.characters.contains_key(name) => {
+            EventBody::CharacterCreated { name, .. }
+                if self.state.characters.contains_key(name) =>
+            {
                 Err(format!("character {name} created twice"))
             }
+            EventBody::CharacterCreated { .. } if role == Role::Spectator => {
+                Err(format!("{actor} created a character as a spectator"))
+            }
+            EventBody::CharacterUpdated { name, changes } => {
+                match self.state.characters.get(name) {
+                    None => Err(format!("character {name} did not exist")),
+                    Some(c) if c.owner != *actor && !gm => Err(format!(
+                        "{actor} changed {name}, which belongs to {}",
+                        c.owner
+                    )),
+                    Some(c) => {
+                        let mut now = c.fields.clone();
+                        for ch in changes {
+                            if now.get(&ch.key) != ch.previous.as_ref() {
+                                return Err(format!(
+                                    "{name}.{} was {:?}, not {:?}",
+                                    ch.key,
+                                    now.get(&ch.key),
+                                    ch.previous
+                                ));
+                            }
+                            now.insert(ch.key.clone(), ch.value.clone());
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            EventBody::LanguageSet { .. } | EventBody::Voided { .. } if !gm => Err(format!(
+                "{actor}, not a GM, set the language or voided a line"
+            )),
+            EventBody::Voided { event } => match self.event(*event) {
+                Some(target)
+                    if target.body.is_voidable()
+                        && target.body.follows().is_none()
+                        && !self.undone.contains(event) =>
+                {
+                    Ok(())
+                }
+                _ => Err(format!("{actor} may not void #{event}")),
+            },
             EventBody::CharacterSet {
                 name,
                 key,
@@ -158,6 +202,7 @@ impl Table {
             EventBody::Undone { event } => match self.event(*event) {
                 Some(target)
                     if target.body.is_undoable()
+                        && !target.body.drew()
                         && !self.undone.contains(event)
                         && (target.actor == *actor || gm) =>
                 {

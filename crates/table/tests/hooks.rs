@@ -6,11 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use taku_dice::Profile;
+use taku_dice::{Lang, Profile, Text};
 use taku_systems::GameSystem;
 use taku_systems::table_rules::{
     Audience, CommandHelp, DynRules, Outcome, Prepared, TableRules, TableView,
 };
+use taku_systems::view::{Field, Section, Value};
 use taku_table::{EventBody, Table};
 
 struct Tokens;
@@ -71,7 +72,7 @@ impl TableRules for Tokens {
         state: &State,
         words: &[&str],
         dice: &mut taku_dice::Roller<'_>,
-    ) -> Option<Result<Outcome<Ev>, String>> {
+    ) -> Option<Result<Outcome<Ev>, Text>> {
         let one = |e| {
             Ok(Outcome {
                 events: vec![e],
@@ -84,23 +85,23 @@ impl TableRules for Tokens {
                     character: c.to_string(),
                     n,
                 }),
-                Err(_) => Err(format!("'{n}' is not a number of tokens")),
+                Err(_) => Err(Text::verbatim(format!("'{n}' is not a number of tokens"))),
             },
             ["token", "lucky", c] if table.actor_is_gm() => match dice.roll_once(3) {
                 Ok(n) => one(Ev::Give {
                     character: c.to_string(),
                     n: n as u32,
                 }),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(Text::verbatim(e.to_string())),
             },
-            ["token", "give" | "lucky", ..] => Err("only the GM can give tokens".into()),
+            ["token", "give" | "lucky", ..] => Err(Text::verbatim("only the GM can give tokens")),
             ["token", "spend", c] => {
                 match table.character(c) {
                     Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => {}
-                    _ => return Some(Err(format!("{c} is not your character"))),
+                    _ => return Some(Err(Text::verbatim(format!("{c} is not your character")))),
                 }
                 if state.tokens.get(*c).copied().unwrap_or(0) == 0 {
-                    return Some(Err(format!("{c} has no token left")));
+                    return Some(Err(Text::verbatim(format!("{c} has no token left"))));
                 }
                 one(Ev::Spend {
                     character: c.to_string(),
@@ -142,8 +143,8 @@ impl TableRules for Tokens {
         }
     }
 
-    fn describe(&self, event: &Ev) -> String {
-        match event {
+    fn describe(&self, event: &Ev) -> Text {
+        Text::verbatim(match event {
             Ev::Give { character, n } => format!("{character} +{n} tokens"),
             Ev::Spend { character } => format!("{character} spends a token"),
             Ev::Used { character } => format!("{character}'s +20 used"),
@@ -151,7 +152,7 @@ impl TableRules for Tokens {
             Ev::Note { text } => format!("note: {text}"),
             Ev::Key { character, key } => format!("{character} holds key {key}"),
             Ev::Rolled { total } => format!("tally {total}"),
-        }
+        })
     }
 
     fn audience(&self, event: &Ev) -> Audience {
@@ -179,19 +180,30 @@ impl TableRules for Tokens {
         }
     }
 
-    fn character_summary(
+    fn character_sheet(
         &self,
         _table: &dyn TableView,
         state: &State,
         name: &str,
         viewer_is_gm: bool,
-    ) -> Option<String> {
-        let tokens = state.tokens.get(name)?;
-        Some(if viewer_is_gm {
-            format!("  tokens: {tokens} (GM notes: {})", state.notes.len())
-        } else {
-            format!("  tokens: {tokens}")
-        })
+    ) -> Vec<Section> {
+        let Some(tokens) = state.tokens.get(name) else {
+            return Vec::new();
+        };
+        let mut fields = vec![Field::derived(
+            Text::verbatim("tokens"),
+            Value::Number(i64::from(*tokens)),
+        )];
+        if viewer_is_gm {
+            fields.push(Field::derived(
+                Text::verbatim("GM notes"),
+                Value::Number(state.notes.len() as i64),
+            ));
+        }
+        vec![Section {
+            title: Text::verbatim("tokens"),
+            fields,
+        }]
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Ev> {
@@ -209,7 +221,7 @@ impl TableRules for Tokens {
         table: &dyn TableView,
         state: &State,
         command: &str,
-    ) -> Result<Prepared<Ev>, String> {
+    ) -> Result<Prepared<Ev>, Text> {
         let boosted = state
             .boosted
             .keys()
@@ -226,7 +238,7 @@ impl TableRules for Tokens {
             events: vec![Ev::Used {
                 character: character.clone(),
             }],
-            note: Some(format!("{character} +20")),
+            note: Some(Text::verbatim(format!("{character} +20"))),
         })
     }
 }
@@ -243,8 +255,8 @@ impl GameSystem for TokenSystem {
     fn sort_key(&self) -> &'static str {
         "TOKEN"
     }
-    fn help(&self) -> &'static str {
-        "Token test system"
+    fn help(&self) -> Text {
+        Text::verbatim("Token test system")
     }
     fn profile(&self) -> &Profile {
         &Profile::DEFAULT
@@ -257,7 +269,9 @@ impl GameSystem for TokenSystem {
 static SYSTEM: TokenSystem = TokenSystem;
 
 fn table() -> Table {
-    let mut t = Table::create_in(&SYSTEM, "hooks", "gm", [9; 32]).expect("table");
+    let mut t = Table::create_in(&SYSTEM, "hooks", "gm", [9; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
     for line in ["/join alice", "/join bob", "/join sam as spectator"] {
         t.exec("gm", line).expect("join");
     }
@@ -271,13 +285,16 @@ fn run(t: &mut Table, actor: &str, line: &str) -> Vec<String> {
         .exec(actor, line)
         .unwrap_or_else(|e| panic!("{actor}: {line}: {e}"));
     let events = events.to_vec();
-    events.iter().filter_map(|e| t.view(e, actor)).collect()
+    events
+        .iter()
+        .map(|e| t.entry(e, actor, Lang::En).text)
+        .collect()
 }
 
 fn refused(t: &mut Table, actor: &str, line: &str) -> String {
     let before = t.events().len();
     let state = t.system_state().map(|s| s.to_json());
-    let err = t.exec(actor, line).expect_err("refused").to_string();
+    let err = t.exec(actor, line).expect_err("refused").render(Lang::En);
     assert_eq!(t.events().len(), before, "a refused line appended events");
     assert_eq!(t.system_state().map(|s| s.to_json()), state);
     err
@@ -290,7 +307,7 @@ fn tokens(t: &Table) -> serde_json::Value {
 fn seen(t: &Table, viewer: &str) -> String {
     t.events()
         .iter()
-        .filter_map(|e| t.view(e, viewer))
+        .map(|e| t.entry(e, viewer, Lang::En).text)
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -299,10 +316,10 @@ fn seen(t: &Table, viewer: &str) -> String {
 fn help_lists_the_systems_commands() {
     let mut t = table();
     let (reply, _) = t.exec("alice", "/help").expect("help");
-    let reply = reply.expect("reply");
+    let reply = reply.expect("reply").en().to_string();
     assert!(reply.contains("/join NAME"), "{reply}");
     assert!(
-        reply.contains("Token test system のテーブルコマンド:"),
+        reply.contains("Token test system's table commands:"),
         "{reply}"
     );
     assert!(reply.contains("/token spend CHARACTER"), "{reply}");
@@ -354,7 +371,9 @@ fn an_effect_applies_to_the_next_check_once_and_shows_in_its_text() {
     // Used once; the effect follows the roll, so /undo cannot give it back.
     let again = run(&mut t, "alice", "2D6>=10");
     assert!(again[0].starts_with("#12 alice: (2D6>=10)"), "{again:?}");
-    run(&mut t, "alice", "/undo");
+    // Her last line drew dice: a bare /undo refuses rather than reach back to #8.
+    assert!(refused(&mut t, "alice", "/undo").contains("#12 drew randomness"));
+    run(&mut t, "alice", "/undo #8");
     assert_eq!(
         t.system_state().expect("state").to_json()["boosted"],
         serde_json::json!({}),
@@ -511,7 +530,14 @@ fn rolls_are_followed_by_the_systems_events_and_sheets_show_its_state() {
     run(&mut t, "gm", "/token give ミナ 2");
     run(&mut t, "gm", "/note secret plan");
     let (alice, _) = t.exec("alice", "/char show ミナ").expect("show");
-    assert_eq!(alice.as_deref(), Some("ミナ (owner alice)\n  tokens: 2"));
+    assert_eq!(
+        alice.expect("reply").en(),
+        "【ミナ (alice)】\n【tokens】\n  tokens: 2 (derived)"
+    );
     let (gm, _) = t.exec("gm", "/char show ミナ").expect("show");
-    assert!(gm.expect("reply").ends_with("tokens: 2 (GM notes: 1)"));
+    assert!(
+        gm.expect("reply")
+            .en()
+            .ends_with("tokens: 2 (derived)\n  GM notes: 1 (derived)")
+    );
 }

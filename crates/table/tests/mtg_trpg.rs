@@ -7,7 +7,9 @@ use support::{refused, run};
 use taku_table::Table;
 
 fn table() -> Table {
-    let mut t = Table::create("MtgTrpg", "mtg", "gm", [4; 32]).expect("table");
+    let mut t = Table::create("MtgTrpg", "mtg", "gm", [4; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
     for (who, line) in [
         ("gm", "/join alice"),
         ("gm", "/join bob"),

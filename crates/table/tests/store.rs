@@ -83,7 +83,7 @@ async fn new_table(tables: &Tables<Store>) -> String {
 
 async fn run(tables: &Tables<Store>, id: &str, actor: &str, line: &str) {
     tables
-        .exec(id, actor, line)
+        .exec(id, actor, line, None)
         .await
         .expect("store")
         .unwrap_or_else(|r| panic!("{line} refused: {r}"));
@@ -99,7 +99,7 @@ fn a_stored_table_reloads_identically() {
             run(&tables, &id, "gm", "/help").await;
             run(&tables, &id, actor, line).await;
         }
-        let refused = tables.exec(&id, "bob", "2D6").await.expect("store");
+        let refused = tables.exec(&id, "bob", "2D6", None).await.expect("store");
         assert!(refused.is_err());
 
         let reopened = open(&location).await;
@@ -134,7 +134,7 @@ fn unknown_tables_are_refused_by_name() {
             "no table 'nope' in this database; `taku table list` shows the tables"
         );
         let err = tables
-            .exec("nope", "gm", "2D6")
+            .exec("nope", "gm", "2D6", None)
             .await
             .expect_err("no such table");
         assert!(matches!(err, StoreError::NoSuchTable(_)), "{err}");
@@ -189,7 +189,7 @@ fn two_stores_on_one_table_see_each_others_events() {
         run(&b, &id, "bob", "hi from bob").await;
         // And a, whose cache misses both of b's lines, takes seq 6 after catching up.
         let done = a
-            .exec(&id, "gm", "last")
+            .exec(&id, "gm", "last", None)
             .await
             .expect("store")
             .expect("chat");
@@ -492,7 +492,7 @@ fn postgres_announces_each_commit_to_every_process() {
             .expect("second loads the table");
 
         let done = first
-            .exec(&id, "gm", "/join alice")
+            .exec(&id, "gm", "/join alice", None)
             .await
             .expect("store")
             .expect("join");
@@ -507,10 +507,10 @@ fn postgres_announces_each_commit_to_every_process() {
 
         // A refused line stores nothing and so announces nothing: the next notice is
         // the accepted line's.
-        let refused = first.exec(&id, "bob", "2D6").await.expect("store");
+        let refused = first.exec(&id, "bob", "2D6", None).await.expect("store");
         assert!(refused.is_err(), "bob is not a member");
         let done = first
-            .exec(&id, "alice", "2D6")
+            .exec(&id, "alice", "2D6", None)
             .await
             .expect("store")
             .expect("roll");

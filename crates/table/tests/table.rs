@@ -7,7 +7,9 @@ const SEED: [u8; 32] = [7; 32];
 
 /// A DiceBot table with GM `gm`, players `alice` and `bob`, spectator `sam`.
 fn table() -> Table {
-    let mut t = Table::create("DiceBot", "test", "gm", SEED).expect("table");
+    let mut t = Table::create("DiceBot", "test", "gm", SEED)
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
     for line in [
         "/join alice",
         "/join bob as player",
@@ -21,7 +23,7 @@ fn table() -> Table {
 /// Runs `line` as `actor`; panics with the refusal if refused.
 fn run(t: &mut Table, actor: &str, line: &str) -> Option<String> {
     match t.exec(actor, line) {
-        Ok((reply, _)) => reply,
+        Ok((reply, _)) => reply.map(|r| r.en().to_string()),
         Err(e) => panic!("{actor}: {line}: refused: {e}"),
     }
 }
@@ -29,7 +31,10 @@ fn run(t: &mut Table, actor: &str, line: &str) -> Option<String> {
 /// Runs `line` as `actor`, expecting a refusal; checks nothing changed.
 fn refused(t: &mut Table, actor: &str, line: &str) -> String {
     let before = t.events().len();
-    let err = t.exec(actor, line).expect_err("refused").to_string();
+    let err = t
+        .exec(actor, line)
+        .expect_err("refused")
+        .render(taku_dice::Lang::En);
     assert_eq!(t.events().len(), before, "a refused line appended events");
     err
 }
@@ -38,7 +43,7 @@ fn refused(t: &mut Table, actor: &str, line: &str) -> String {
 fn seen(t: &Table, viewer: &str) -> Vec<String> {
     t.events()
         .iter()
-        .filter_map(|e| t.view(e, viewer))
+        .map(|e| t.entry(e, viewer, taku_dice::Lang::En).text)
         .collect()
 }
 
@@ -50,8 +55,13 @@ fn lines_become_chat_or_rolls() {
     run(&mut t, "bob", "２Ｄ６　全角");
     let bob = seen(&t, "bob");
     assert_eq!(bob[4], "#5 alice: hello everyone");
-    assert!(bob[5].starts_with("#6 alice: (2D6>=7) ＞ "), "{}", bob[5]);
-    assert!(bob[6].starts_with("#7 bob: (2D6) ＞ "), "{}", bob[6]);
+    // The comment after the command stays in the log, before the result.
+    assert!(
+        bob[5].starts_with("#6 alice: attack (2D6>=7) ＞ "),
+        "{}",
+        bob[5]
+    );
+    assert!(bob[6].starts_with("#7 bob: 全角 (2D6) ＞ "), "{}", bob[6]);
 }
 
 #[test]
@@ -76,7 +86,7 @@ fn players_change_only_their_own_characters() {
     assert!(refused(&mut t, "bob", "/char set Aria 理知 9").contains("belongs to alice"));
     run(&mut t, "gm", "/char set Aria HP 20");
     let shown = run(&mut t, "bob", "/char show Aria").expect("reply");
-    assert_eq!(shown, "Aria (owner alice)\n  HP: 20\n  理知: 3");
+    assert_eq!(shown, "【Aria (alice)】\n  HP: 20\n  理知: 3");
     assert!(refused(&mut t, "alice", "/char new Aria").contains("already exists"));
     assert!(refused(&mut t, "sam", "/char new Spy").contains("spectators"));
 }
@@ -108,7 +118,7 @@ fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
             Some(&format!("#{seq} alice (secret): {}", roll.text))
         );
     }
-    assert!(refused(&mut t, "bob", &format!("/reveal {seq}")).contains("only alice or the GM"));
+    assert!(refused(&mut t, "bob", &format!("/reveal {seq}")).contains("only its roller or the GM"));
 
     run(&mut t, "alice", &format!("/reveal {seq}"));
     let salt = secret::salt(&SEED, seq);
@@ -147,19 +157,18 @@ fn undo_reverts_the_last_change_with_a_compensating_event() {
     run(&mut t, "alice", "/char set Aria HP 20");
     run(&mut t, "alice", "/char set Aria HP 15");
     run(&mut t, "alice", "2D6");
-    run(&mut t, "alice", "/undo");
-    assert_eq!(
-        t.characters()["Aria"].fields["HP"],
-        "20",
-        "rolls are skipped, not undone"
-    );
-    run(&mut t, "alice", "/undo");
+    // Her last line drew dice: /undo says so instead of reaching back past it.
+    assert!(refused(&mut t, "alice", "/undo").contains("#8 drew randomness"));
+    assert_eq!(t.characters()["Aria"].fields["HP"], "15");
+    run(&mut t, "alice", "/undo #7");
+    assert_eq!(t.characters()["Aria"].fields["HP"], "20");
+    run(&mut t, "alice", "/undo #6");
     assert!(!t.characters()["Aria"].fields.contains_key("HP"));
     assert!(refused(&mut t, "bob", "/undo alice").contains("only the GM"));
-    assert!(refused(&mut t, "bob", "/undo").contains("no change left"));
+    assert!(refused(&mut t, "bob", "/undo").contains("no line to undo"));
     run(&mut t, "gm", "/undo alice");
     assert!(!t.characters().contains_key("Aria"));
-    assert!(refused(&mut t, "alice", "/undo").contains("no change left"));
+    assert!(refused(&mut t, "alice", "/undo").contains("drew randomness"));
     let log_len = t.events().len();
     assert!(matches!(
         t.events()[log_len - 1].body,
@@ -269,8 +278,8 @@ fn verify_reports_events_the_state_did_not_allow() {
     );
     // The previous value recorded does not match the state.
     let m = tamper(&|log| {
-        if let EventBody::CharacterSet { previous, .. } = &mut log[at(6)].body {
-            *previous = Some("9".into());
+        if let EventBody::CharacterUpdated { changes, .. } = &mut log[at(6)].body {
+            changes[0].previous = Some("9".into());
         }
     });
     assert!(m[0].replayed.contains("Aria.HP was None"), "{m:?}");

@@ -54,7 +54,9 @@ impl GameSystem for AnotherWorld {
         let after = &rest[at_vs + vs.len()..];
         let (right, at_right) = first_token(after);
         if right.is_empty() {
-            return None;
+            // `AW+5 VS` with nothing after VS is a contest missing its reaction: it
+            // must fail to parse, not roll `AW+5` with `VS` as a comment.
+            return Some(format!("{first}VS"));
         }
         let comment = &after[at_right + right.len()..];
         Some(format!("{first}VS{right}{comment}"))
@@ -144,7 +146,8 @@ mod tests {
             Some("AW+5VSAW+3 攻撃")
         );
         assert_eq!(aw.rewrite_line("aw+5 vs 8").as_deref(), Some("aw+5VS8"));
-        assert_eq!(aw.rewrite_line("AW+5 VS"), None);
+        // A dangling VS is kept, so the line fails to parse instead of rolling AW+5.
+        assert_eq!(aw.rewrite_line("AW+5 VS").as_deref(), Some("AW+5VS"));
         assert_eq!(aw.rewrite_line("AW+5>=10 判定"), None);
     }
 }

@@ -218,10 +218,11 @@ pub mod sqlite;
 pub use postgres::{Listener, Notice, PgStore};
 pub use sqlite::SqliteStore;
 
-use crate::{Event, Refusal, Table};
+use crate::{Decision, Entry, Event, Refusal, Table};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex as SyncMutex};
+use taku_dice::{Lang, Text};
 use tokio::sync::Mutex;
 
 /// Why the store failed.
@@ -468,12 +469,14 @@ impl EventStore for Store {
 #[derive(Debug, Clone)]
 pub struct Executed {
     /// Reply only the sender sees (`/help`, `/char show`).
-    pub reply: Option<String>,
+    pub reply: Option<Text>,
     /// Events appended, with their seqs.
     pub events: Vec<Event>,
-    /// What the sender sees of each of `events` (`None`: nothing), decided as they were
-    /// appended.
-    pub seen: Vec<Option<String>>,
+    /// What the sender sees of each of `events`, decided as they were appended, in the
+    /// language asked for (the table's when none was).
+    pub seen: Vec<Entry>,
+    /// The language `seen` is in.
+    pub lang: Lang,
 }
 
 /// How many times a line is decided again after other writers got in first.
@@ -572,17 +575,44 @@ impl<S: EventStore> Tables<S> {
 
     /// Runs one line as `actor` at table `id`: decide, append durably, and if another
     /// writer appended first, fold its events and decide again. The inner `Err` is the
-    /// table's refusal; nothing was stored.
+    /// table's refusal; nothing was stored. What the actor sees comes back in `lang`, or
+    /// the table's language.
     pub async fn exec(
         &self,
         id: &str,
         actor: &str,
         line: &str,
+        lang: Option<Lang>,
+    ) -> Result<Result<Executed, Refusal>, StoreError> {
+        self.exec_with(id, actor, lang, |t| t.decide(actor, line))
+            .await
+    }
+
+    /// Imports a character sheet as `actor` at table `id` ([`Table::decide_sheet`]), like
+    /// [`Tables::exec`].
+    pub async fn exec_sheet(
+        &self,
+        id: &str,
+        actor: &str,
+        sheet: &str,
+        lang: Option<Lang>,
+    ) -> Result<Result<Executed, Refusal>, StoreError> {
+        self.exec_with(id, actor, lang, |t| t.decide_sheet(actor, sheet))
+            .await
+    }
+
+    /// Decides with `decide` as `actor` and appends, as [`Tables::exec`] does.
+    pub async fn exec_with(
+        &self,
+        id: &str,
+        actor: &str,
+        lang: Option<Lang>,
+        decide: impl Fn(&Table) -> Result<Decision, Refusal>,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
         let handle = self.handle(id).await?;
         let mut table = handle.lock().await;
         for _ in 0..MAX_ATTEMPTS {
-            let decision = match table.decide(actor, line) {
+            let decision = match decide(&table) {
                 Ok(d) => d,
                 // The refusal may rest on a stale table (a member another server just
                 // added): refuse only once nothing newer is stored.
@@ -603,11 +633,13 @@ impl<S: EventStore> Tables<S> {
                             seq: 0,
                             reason: e.to_string(),
                         })?;
-                    let seen = events.iter().map(|e| table.view(e, actor)).collect();
+                    let lang = lang.unwrap_or(table.lang());
+                    let seen = events.iter().map(|e| table.entry(e, actor, lang)).collect();
                     return Ok(Ok(Executed {
                         reply: decision.reply,
                         events,
                         seen,
+                        lang,
                     }));
                 }
                 Err(StoreError::Conflict) => {

@@ -1,6 +1,7 @@
 //! What the table tests share: run a line as a member and read what they see, or expect a
 //! refusal and check it changed nothing.
 
+use taku_dice::Lang;
 use taku_table::{Event, Table};
 
 /// Runs `line` as `who`; panics if refused; returns what `who` sees of the new events,
@@ -10,8 +11,11 @@ pub fn run(t: &mut Table, who: &str, line: &str) -> Vec<String> {
         .exec(who, line)
         .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
     let events: Vec<Event> = events.to_vec();
-    let mut out: Vec<String> = events.iter().filter_map(|e| t.view(e, who)).collect();
-    out.extend(reply);
+    let mut out: Vec<String> = events
+        .iter()
+        .map(|e| t.entry(e, who, Lang::En).text)
+        .collect();
+    out.extend(reply.map(|r| r.en().to_string()));
     out
 }
 
@@ -22,7 +26,7 @@ pub fn refused(t: &mut Table, who: &str, line: &str) -> String {
     let err = t
         .exec(who, line)
         .expect_err(&format!("{line} should be refused"))
-        .to_string();
+        .render(Lang::En);
     assert_eq!(t.events().len(), before, "a refused line appended events");
     assert_eq!(t.system_state().map(|s| s.to_json()), state);
     err

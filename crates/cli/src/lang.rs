@@ -1,0 +1,32 @@
+//! The language of the CLI's human output: `--lang` (or `TAKU_LANG`), else the locale's
+//! (`LANG`: `ja_…` or `en_…`), else Japanese — at a table, the table's own language.
+
+use std::sync::OnceLock;
+use taku_dice::Lang;
+
+static CHOSEN: OnceLock<Option<Lang>> = OnceLock::new();
+
+/// Settles the language once, from `--lang`/`TAKU_LANG` if given, else `LANG`. `Err`
+/// names a value that is no language.
+pub fn init(arg: Option<&str>) -> Result<(), String> {
+    let chosen = match arg {
+        Some(a) => Some(Lang::parse(a).ok_or_else(|| {
+            format!("--lang: '{a}' は言語ではありません。ja か en です / '{a}' is not a language; use ja or en")
+        })?),
+        None => std::env::var("LANG")
+            .ok()
+            .and_then(|l| Lang::from_locale(&l)),
+    };
+    let _ = CHOSEN.set(chosen);
+    Ok(())
+}
+
+/// The language asked for, if any (for table output, `None` means the table's language).
+pub fn chosen() -> Option<Lang> {
+    CHOSEN.get().copied().flatten()
+}
+
+/// The language for output that belongs to no table: the one asked for, else Japanese.
+pub fn human() -> Lang {
+    chosen().unwrap_or(Lang::Ja)
+}

@@ -1,0 +1,127 @@
+//! Character sheets read into a table: a TOML file in the format `taku sheet` reads for
+//! the system (Another World's own sheet), or, for a system without its own format, a flat
+//! sheet: `name = "ミナ"` and one `key = value` per field (numbers, words, true/false).
+//! A field `K` with a maximum is written `K = 12` and `"K.max" = 12`.
+
+use crate::GameSystem;
+use crate::another_world::{self, AnotherWorld};
+use taku_dice::Text;
+
+/// A sheet as a table takes it: the character's name and fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadSheet {
+    /// The character's name.
+    pub name: String,
+    /// Fields, in order.
+    pub fields: Vec<(String, String)>,
+}
+
+/// Reads `text` as a character sheet of `system`; `Err` says what is wrong (a bad TOML
+/// line, a missing name, a rule the sheet breaks) and what would be right.
+pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
+    if system.id() == AnotherWorld.id() {
+        return read_another_world(text);
+    }
+    read_flat(text)
+}
+
+fn read_another_world(text: &str) -> Result<ReadSheet, Text> {
+    let sheet = another_world::sheet::Sheet::from_toml(text).map_err(|e| {
+        Text::new(
+            format!("Another World のキャラクターシートとして読めません: {e}"),
+            format!("not an Another World character sheet: {e}"),
+        )
+    })?;
+    let violations = sheet.violations();
+    if !violations.is_empty() {
+        let list: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{}（{}）: {}", v.field, v.rule, v.message))
+            .collect();
+        return Err(Text::new(
+            format!("シートがルールに反しています:\n  {}", list.join("\n  ")),
+            format!(
+                "the sheet breaks the rules (see `taku sheet --system AnotherWorld FILE`):\n  {}",
+                list.join("\n  ")
+            ),
+        ));
+    }
+    let mut fields = Vec::new();
+    for (k, v) in sheet.fields() {
+        // AW-4: the sheet's 【HP】 and 【MP】 are maxima; a character starts full.
+        if k == "HP" || k == "MP" {
+            fields.push((format!("{k}.max"), v.clone()));
+        }
+        fields.push((k, v));
+    }
+    let kind = match sheet.kind {
+        another_world::sheet::Kind::Pc => "PC",
+        another_world::sheet::Kind::Npc => "NPC",
+    };
+    fields.push(("種別".to_string(), kind.to_string()));
+    Ok(ReadSheet {
+        name: sheet.name.clone(),
+        fields,
+    })
+}
+
+fn read_flat(text: &str) -> Result<ReadSheet, Text> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        Text::new(
+            format!("TOML として読めません: {}", e.message()),
+            format!("not TOML: {}", e.message()),
+        )
+    })?;
+    let mut name = None;
+    let mut fields = Vec::new();
+    for (key, value) in table {
+        let value = match value {
+            toml::Value::String(s) => s,
+            toml::Value::Integer(n) => n.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            _ => {
+                return Err(Text::new(
+                    format!(
+                        "'{key}' の値は数・文字列・true/false のどれかにしてください（表や配列は使えません）"
+                    ),
+                    format!(
+                        "the value of '{key}' must be a number, a string or true/false (not a table or array)"
+                    ),
+                ));
+            }
+        };
+        if key == "name" {
+            name = Some(value);
+        } else {
+            fields.push((key, value));
+        }
+    }
+    let Some(name) = name else {
+        return Err(Text::new(
+            "シートに name（キャラクター名）がありません。例: name = \"ミナ\"",
+            "the sheet has no name; e.g. name = \"ミナ\"",
+        ));
+    };
+    Ok(ReadSheet { name, fields })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flat_sheet_gives_a_name_and_fields_in_order() {
+        let dicebot = crate::find("DiceBot").expect("DiceBot");
+        let read = super::read(
+            dicebot,
+            "name = \"ミナ\"\n\"知覚\" = 3\nHP = 10\n\"HP.max\" = 12\n",
+        )
+        .expect("a sheet");
+        assert_eq!(read.name, "ミナ");
+        assert!(read.fields.contains(&("知覚".into(), "3".into())));
+        assert!(read.fields.contains(&("HP.max".into(), "12".into())));
+        let err = super::read(dicebot, "\"知覚\" = 3").expect_err("no name");
+        assert!(err.ja().contains("name"), "{err:?}");
+    }
+}
