@@ -293,8 +293,10 @@ fn outcome_text(stored: &str) -> Text {
         return Text::new(
             stored,
             format!(
-                "round limit ({rounds} rounds): total {} < difficulty {}",
-                n[1], n[2]
+                "round limit ({rounds} round{}): total {} < difficulty {}",
+                if rounds == 1 { "" } else { "s" },
+                n[1],
+                n[2]
             ),
         );
     }
@@ -656,7 +658,7 @@ fn start(
             let at: i64 = at.parse().map_err(|_| {
                 Text::new(
                     format!("「{o}」: 到達イベントは at=合計:イベント の形です（例: at=50:セキュリティ解除）"),
-                    format!("'{o}': a threshold is at=TOTAL:EVENT, e.g. at=50:セキュリティ解除"),
+                    format!("'{o}': a threshold is at=TOTAL:EVENT, e.g. at=50:alarm-off"),
                 )
             })?;
             thresholds.push(Threshold {

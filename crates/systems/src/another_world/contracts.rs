@@ -477,14 +477,17 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
             "no master has a servant yet",
         )
     } else {
-        let lines = |word: &str| {
+        let lines = |line: &dyn Fn(&str, u32) -> String| {
             masters
                 .iter()
-                .map(|m| format!("{m}: {word} {}/{SPELLS}", c.spells_left(m)))
+                .map(|m| line(m, c.spells_left(m)))
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        Text::new(lines("令呪"), lines("command spells"))
+        Text::new(
+            lines(&|m, n| format!("{m}の令呪: 残り{n}/{SPELLS}")),
+            lines(&|m, n| format!("{m}'s command spells: {n}/{SPELLS} left")),
+        )
     };
     Outcome {
         events: Vec::new(),

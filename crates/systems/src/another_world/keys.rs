@@ -179,7 +179,7 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             } else {
                 let lines = |lang: Lang| {
                     mine.iter()
-                        .map(|(name, k)| format!("{name}: {}", Value::List(k.clone()).render(lang)))
+                        .map(|(name, k)| keys_line(name, k, lang))
                         .collect::<Vec<_>>()
                         .join("\n")
                 };
@@ -197,13 +197,10 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 ),
             )),
             Some(_) => reply(match list(keys, character) {
-                Some(k) => {
-                    let v = Value::List(k);
-                    Text::new(
-                        format!("{character}: {}", v.render(Lang::Ja)),
-                        format!("{character}: {}", v.render(Lang::En)),
-                    )
-                }
+                Some(k) => Text::new(
+                    keys_line(character, &k, Lang::Ja),
+                    keys_line(character, &k, Lang::En),
+                ),
                 None => Text::new(
                     format!("{character}: イベントキーはありません"),
                     format!("{character}: no event keys"),
@@ -264,6 +261,15 @@ pub fn audience(e: &Event) -> Audience {
         Event::Transferred { from, to, .. } => {
             Audience::GmAndOwnersOf(vec![from.clone(), to.clone()])
         }
+    }
+}
+
+/// `NAME's event keys: …` in `lang`.
+fn keys_line(name: &str, keys: &[Text], lang: Lang) -> String {
+    let list = Value::List(keys.to_vec()).render(lang);
+    match lang {
+        Lang::Ja => format!("{name}のイベントキー: {list}"),
+        Lang::En => format!("{name}'s event keys: {list}"),
     }
 }
 

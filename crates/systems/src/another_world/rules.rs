@@ -190,7 +190,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/contract ミナ ロイ | /contract end ミナ ロイ 理由",
         help: "契約（AW-5）: ミナがマスター、ロイがサーヴァント。双方の同意で成立／令呪以外の破棄（GM）",
-        help_en: "Contract (AW-5): ミナ the master, ロイ the servant, made when both agree; ending one other than by a command spell (GM)",
+        help_en: "Contract (AW-5): the first named is the master, the second the servant, made when both agree; ending one other than by a command spell (GM)",
     },
     CommandHelp {
         usage: "/spell ミナ order|summon|dismiss|boost|dissolve [ロイ]",
@@ -225,7 +225,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/af declare ミナ 本のクチ 千枚皮",
         help: "特技の所持宣言: 1つにつき難易度-2（同じ行為で同じ特技は1回、GMが /af allow ミナ 特技 で再許可）",
-        help_en: "Declare skills: each lowers the difficulty by 2 (a skill once per act; the GM allows it again with /af allow ミナ SKILL)",
+        help_en: "Declare skills: each lowers the difficulty by 2 (a skill once per act; the GM allows it again with /af allow NAME SKILL)",
     },
     CommandHelp {
         usage: "AW+{理知}",
