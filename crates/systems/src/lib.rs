@@ -59,13 +59,6 @@ pub trait GameSystem: Send + Sync {
     }
 }
 
-/// A message of a system's table rules that has one wording only so far, shown as it is
-/// in both languages. Every use is a message still to be translated; the table tests
-/// list refusals that are not in Japanese.
-pub(crate) fn untranslated(s: String) -> Text {
-    Text::new(s.clone(), s)
-}
-
 /// Adapts a [`GameSystem`] to the dice pipeline.
 struct Hooks<'a>(&'a dyn GameSystem);
 

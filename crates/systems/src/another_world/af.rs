@@ -25,7 +25,7 @@ use super::rules::{
 use crate::table_rules::{Outcome, TableView};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-use taku_dice::{Detail, RollResult};
+use taku_dice::{Detail, Lang, RollResult, Text};
 
 /// A critical's achievement in an AF check.
 pub const CRITICAL_ACHIEVEMENT: i64 = 30;
@@ -113,14 +113,14 @@ impl AfCheck {
         matches!(self.status, Status::Running | Status::FumblePending { .. })
     }
 
+    /// The total against the difficulty and the round, as `Achieved` stores it.
     fn progress(&self) -> String {
-        format!(
-            "合計 {} / 難易度 {}（ラウンド{}/{}）",
+        progress_ja(&[
             self.total,
             self.difficulty(),
-            self.round.min(self.rounds),
-            self.rounds
-        )
+            i64::from(self.round.min(self.rounds)),
+            i64::from(self.rounds),
+        ])
     }
 }
 
@@ -216,39 +216,157 @@ fn ev(e: Event) -> AwEvent {
 }
 
 /// The exact chance that `party` reaches the check's difficulty from its total within
-/// the rounds left, as text (`83.45%`), or why it cannot be computed.
-fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<String, String> {
+/// the rounds left, as events store it (`成功確率 83.45%`, see [`odds_text`]), or why it
+/// cannot be computed.
+fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<String, Text> {
     let party = check
         .party
         .iter()
         .map(|pc| field(table, pc, &check.ability).map(AfRoller::new))
         .collect::<Result<Vec<_>, _>>()?;
     let odds =
-        af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.to_string())?;
-    Ok(format!("成功確率 {}", percent(&odds.success)))
+        af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.text())?;
+    Ok(format!("{CHANCE}{}", percent(&odds.success)))
+}
+
+const CHANCE: &str = "成功確率 ";
+
+/// A chance of success as an event stores it (`成功確率 83.45%`), in every language.
+pub fn odds_text(stored: &str) -> Text {
+    match stored.strip_prefix(CHANCE) {
+        Some(p) => Text::new(stored, format!("chance of success {p}")),
+        None => Text::verbatim(stored),
+    }
+}
+
+/// The whole numbers in `s`, in order (to read back the lines events store).
+fn numbers(s: &str) -> Vec<i64> {
+    s.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+/// `合計 T / 難易度 D（ラウンドR/N）`, as `Achieved` stores it.
+fn progress_ja(n: &[i64]) -> String {
+    format!(
+        "合計 {} / 難易度 {}（ラウンド{}/{}）",
+        n[0], n[1], n[2], n[3]
+    )
+}
+
+fn progress_text(stored: &str) -> Text {
+    let n = numbers(stored);
+    if n.len() == 4 && progress_ja(&n) == stored {
+        Text::new(
+            stored,
+            format!(
+                "total {} / difficulty {} (round {}/{})",
+                n[0], n[1], n[2], n[3]
+            ),
+        )
+    } else {
+        Text::verbatim(stored)
+    }
+}
+
+/// How an AF check succeeded or failed, as `Succeeded` and `Failed` store it.
+fn reached_ja(total: i64, difficulty: i64) -> String {
+    format!("合計 {total} ≧ 難易度 {difficulty}")
+}
+
+fn out_of_rounds_ja(rounds: u32, total: i64, difficulty: i64) -> String {
+    format!("ラウンド制限（{rounds}ラウンド）: 合計 {total} ＜ 難易度 {difficulty}")
+}
+
+const FUMBLE: &str = "のファンブル";
+const SPELL: &str = "の令呪";
+
+fn outcome_text(stored: &str) -> Text {
+    let n = numbers(stored);
+    if n.len() == 2 && reached_ja(n[0], n[1]) == stored {
+        return Text::new(stored, format!("total {} ≥ difficulty {}", n[0], n[1]));
+    }
+    if n.len() == 3
+        && let Ok(rounds) = u32::try_from(n[0])
+        && out_of_rounds_ja(rounds, n[1], n[2]) == stored
+    {
+        return Text::new(
+            stored,
+            format!(
+                "round limit ({rounds} round{}): total {} < difficulty {}",
+                if rounds == 1 { "" } else { "s" },
+                n[1],
+                n[2]
+            ),
+        );
+    }
+    if let Some(pc) = stored.strip_suffix(FUMBLE) {
+        return Text::new(stored, format!("{pc}'s fumble"));
+    }
+    if let Some(pc) = stored.strip_suffix(SPELL) {
+        return Text::new(stored, format!("{pc}'s command spell"));
+    }
+    Text::verbatim(stored)
+}
+
+/// The seed's examples' goals and events (AW-7), in English; anything else is the GM's
+/// own words and shows as written.
+const PRESET_WORDS: &[(&str, &str)] = &[
+    ("相手を説得する", "persuade someone"),
+    ("隠されたものを探索する", "search for something hidden"),
+    ("敵の基地に潜入する", "infiltrate the enemy base"),
+    ("相手から逃げのびる", "get away from a pursuer"),
+    (
+        "セキュリティ解除（以後【反射】の他に【理知】でも判定できる）",
+        "security disabled (from now on 【理知】 may be rolled as well as 【反射】)",
+    ),
+    (
+        "NPCの援助（PC達の【HP】と【MP】を1D6回復）",
+        "an NPC's help (the PCs recover 1D6 HP and MP)",
+    ),
+];
+
+/// A threshold's event when the GM named none, as it is stored.
+fn reached_at_ja(at: i64) -> String {
+    format!("達成値{at}")
+}
+
+fn words_text(stored: &str) -> Text {
+    if let Some((_, en)) = PRESET_WORDS.iter().find(|(ja, _)| *ja == stored) {
+        return Text::new(stored, *en);
+    }
+    let n = numbers(stored);
+    if n.len() == 1 && reached_at_ja(n[0]) == stored {
+        return Text::new(stored, format!("achievement {}", n[0]));
+    }
+    Text::verbatim(stored)
+}
+
+fn usage(ja: &str, en: &str) -> Text {
+    Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
 }
 
 /// The seed's four examples (AW-7).
-fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>, String), String> {
+fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>, String), Text> {
     let opts = |o: &[&str]| o.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     Ok(match n {
-        "1" => ("理知".into(), 80, 2, vec![], "相手を説得する".into()),
+        "1" => ("理知".into(), 80, 2, vec![], PRESET_WORDS[0].0.into()),
         "2" => (
             "知覚".into(),
             100,
             3,
             opts(&["spell"]),
-            "隠されたものを探索する".into(),
+            PRESET_WORDS[1].0.into(),
         ),
         "3" => (
             "反射".into(),
             120,
             5,
-            opts(&[
-                "at=50:セキュリティ解除（以後【反射】の他に【理知】でも判定できる）",
-                "at=100:NPCの援助（PC達の【HP】と【MP】を1D6回復）",
-            ]),
-            "敵の基地に潜入する".into(),
+            vec![
+                format!("at=50:{}", PRESET_WORDS[4].0),
+                format!("at=100:{}", PRESET_WORDS[5].0),
+            ],
+            PRESET_WORDS[2].0.into(),
         ),
         "4" => match solo {
             Some(pc) => (
@@ -256,12 +374,29 @@ fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>,
                 50,
                 1,
                 vec![format!("solo={pc}")],
-                "相手から逃げのびる".into(),
+                PRESET_WORDS[3].0.into(),
             ),
-            None => return Err("preset 4 is a solo check: /af preset 4 CHARACTER".into()),
+            None => {
+                return Err(Text::new(
+                    "例4は1人で行なうAF判定です: /af preset 4 キャラクター",
+                    "preset 4 is a solo check: /af preset 4 CHARACTER",
+                ));
+            }
         },
-        _ => return Err(format!("no preset '{n}'; the presets are 1 to 4 (/help)")),
+        _ => {
+            return Err(Text::new(
+                format!("例「{n}」はありません。例は1〜4です（/help）"),
+                format!("no preset '{n}'; the presets are 1 to 4 (/help)"),
+            ));
+        }
     })
+}
+
+fn running_already() -> Text {
+    Text::new(
+        "すでにAF判定の最中です。/af end で中止できます",
+        "an AF check is already running; /af end calls it off",
+    )
 }
 
 /// `/af …`.
@@ -269,36 +404,51 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let af = state.af.as_ref().filter(|a| a.running());
     let need = || {
         af.ok_or_else(|| {
-            "no AF check is running; the GM starts one with /af start or /af preset".to_string()
+            Text::new(
+                "AF判定は行なわれていません。GMが /af start か /af preset で開始します",
+                "no AF check is running; the GM starts one with /af start or /af preset",
+            )
         })
     };
     let pending = || match af.map(|a| &a.status) {
-        Some(Status::FumblePending { character, .. }) => Err(format!(
-            "{character}'s fumble is unresolved: the GM records a fumble-cancelling skill with /af cancel, or accepts it with /af fail"
+        Some(Status::FumblePending { character, .. }) => Err(Text::new(
+            format!(
+                "{character}のファンブルが未解決です。GMが /af cancel でファンブルを打ち消す特技を記録するか、/af fail で受け入れてください"
+            ),
+            format!(
+                "{character}'s fumble is unresolved: the GM records a fumble-cancelling skill with /af cancel, or accepts it with /af fail"
+            ),
         )),
         _ => Ok(()),
     };
+    let start_af = || Text::new("AF判定の開始", "start an AF check");
     Some(match words {
         ["start", ability, difficulty, rounds, rest @ ..] => (|| {
-            gm_only(table, "start an AF check")?;
+            gm_only(table, start_af())?;
             if af.is_some() {
-                return Err("an AF check is already running; /af end calls it off".into());
+                return Err(running_already());
             }
-            let difficulty: i64 = difficulty
-                .parse()
-                .map_err(|_| format!("'{difficulty}' is not a difficulty; usage: /af start ABILITY DIFFICULTY ROUNDS …"))?;
-            let rounds: u32 = rounds
-                .parse()
-                .map_err(|_| format!("'{rounds}' is not a number of rounds"))?;
-            let (opts, goal): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| {
-                w.starts_with("at=") || w.starts_with("solo=") || **w == "spell"
-            });
+            let difficulty: i64 = difficulty.parse().map_err(|_| {
+                Text::new(
+                    format!("「{difficulty}」は難易度ではありません。使い方: /af start 能力値 難易度 ラウンド数 …"),
+                    format!("'{difficulty}' is not a difficulty; usage: /af start ABILITY DIFFICULTY ROUNDS …"),
+                )
+            })?;
+            let rounds: u32 = rounds.parse().map_err(|_| {
+                Text::new(
+                    format!("「{rounds}」はラウンド数ではありません"),
+                    format!("'{rounds}' is not a number of rounds"),
+                )
+            })?;
+            let (opts, goal): (Vec<&str>, Vec<&str>) = rest
+                .iter()
+                .partition(|w| w.starts_with("at=") || w.starts_with("solo=") || **w == "spell");
             start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
         })(),
         ["preset", n, rest @ ..] => (|| {
-            gm_only(table, "start an AF check")?;
+            gm_only(table, start_af())?;
             if af.is_some() {
-                return Err("an AF check is already running; /af end calls it off".into());
+                return Err(running_already());
             }
             let (ability, difficulty, rounds, opts, goal) = preset(n, rest.first().copied())?;
             let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
@@ -309,15 +459,23 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             pending()?;
             may_act_for(table, character)?;
             if !a.party.iter().any(|p| p == character) {
-                return Err(format!("{character} is not in this AF check's party"));
+                return Err(Text::new(
+                    format!("{character}はこのAF判定のパーティにいません"),
+                    format!("{character} is not in this AF check's party"),
+                ));
             }
             let mut new: Vec<String> = Vec::new();
             for s in skills.iter() {
                 let key = (character.to_string(), s.to_string());
                 let again = a.declared.contains(&key) || new.iter().any(|n| n == s);
                 if again && !a.allowed.contains(&key) {
-                    return Err(format!(
-                        "{character} already declared 《{s}》 for this act; a skill is declared once unless the GM allows it again (/af allow {character} {s})"
+                    return Err(Text::new(
+                        format!(
+                            "{character}はこの行為ですでに《{s}》を宣言しています。同じ特技の宣言は1回だけです（GMが /af allow {character} {s} で再許可できます）"
+                        ),
+                        format!(
+                            "{character} already declared 《{s}》 for this act; a skill is declared once unless the GM allows it again (/af allow {character} {s})"
+                        ),
                     ));
                 }
                 new.push(s.to_string());
@@ -341,9 +499,15 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: None,
             })
         })(),
-        ["declare", ..] => Err("usage: /af declare CHARACTER SKILL…".into()),
+        ["declare", ..] => Err(usage(
+            "/af declare キャラクター 特技…",
+            "/af declare CHARACTER SKILL…",
+        )),
         ["allow", character, skill] => (|| {
-            gm_only(table, "allow a skill to be declared again")?;
+            gm_only(
+                table,
+                Text::new("特技の再宣言の許可", "allow a skill to be declared again"),
+            )?;
             need()?;
             Ok(Outcome {
                 events: vec![ev(Event::Allowed {
@@ -354,14 +518,23 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             })
         })(),
         ["cancel"] => (|| {
-            gm_only(table, "record a fumble-cancelling skill")?;
+            gm_only(
+                table,
+                Text::new(
+                    "ファンブルを打ち消す特技の記録",
+                    "record a fumble-cancelling skill",
+                ),
+            )?;
             let a = need()?;
             let Status::FumblePending {
                 character,
                 achievement,
             } = &a.status
             else {
-                return Err("there is no fumble to cancel".into());
+                return Err(Text::new(
+                    "打ち消すファンブルはありません",
+                    "there is no fumble to cancel",
+                ));
             };
             let mut after = a.clone();
             after.total = after.total.saturating_add(*achievement);
@@ -373,23 +546,29 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             after.rolled.insert(character.clone());
             after.status = Status::Running;
             events.extend(consequences(table, &after));
-            Ok(Outcome { events, reply: None })
+            Ok(Outcome {
+                events,
+                reply: None,
+            })
         })(),
         ["fail"] => (|| {
-            gm_only(table, "accept a fumble")?;
+            gm_only(table, Text::new("ファンブルの受け入れ", "accept a fumble"))?;
             let a = need()?;
             match &a.status {
                 Status::FumblePending { character, .. } => Ok(Outcome {
                     events: vec![ev(Event::Failed {
-                        why: format!("{character}のファンブル"),
+                        why: format!("{character}{FUMBLE}"),
                     })],
                     reply: None,
                 }),
-                _ => Err("there is no fumble to accept".into()),
+                _ => Err(Text::new(
+                    "受け入れるファンブルはありません",
+                    "there is no fumble to accept",
+                )),
             }
         })(),
         ["next"] => (|| {
-            gm_only(table, "end the round")?;
+            gm_only(table, Text::new("ラウンドの終了", "end the round"))?;
             let a = need()?;
             pending()?;
             let mut after = a.clone();
@@ -403,32 +582,42 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             let a = need()?;
             pending()?;
             if !a.spell_rule {
-                return Err("this AF check has no \"a command spell makes it succeed\" rule".into());
+                return Err(Text::new(
+                    "このAF判定には「令呪1つで成功する」特別ルールがありません",
+                    "this AF check has no \"a command spell makes it succeed\" rule",
+                ));
             }
-            let spent = contracts::spend_event(table, &state.contracts, master, None, Use::AfSuccess)?;
+            let spent =
+                contracts::spend_event(table, &state.contracts, master, None, Use::AfSuccess)?;
             Ok(Outcome {
                 events: vec![
                     spent,
                     ev(Event::Succeeded {
-                        how: format!("{master}の令呪"),
+                        how: format!("{master}{SPELL}"),
                     }),
                 ],
                 reply: None,
             })
         })(),
         ["status"] => match state.af.as_ref() {
-            None => Err("no AF check yet".into()),
+            None => Err(Text::new(
+                "AF判定はまだ行なわれていません",
+                "no AF check yet",
+            )),
             Some(a) => reply(status_text(a)),
         },
         ["end"] => (|| {
-            gm_only(table, "call off the AF check")?;
+            gm_only(table, Text::new("AF判定の中止", "call off the AF check"))?;
             need()?;
             Ok(Outcome {
                 events: vec![ev(Event::Aborted)],
                 reply: None,
             })
         })(),
-        _ => Err("usage: /af start|preset|declare|allow|cancel|fail|next|spell|status|end …; /help lists them".into()),
+        _ => Err(usage(
+            "/af start|preset|declare|allow|cancel|fail|next|spell|status|end …（/help に一覧があります）",
+            "/af start|preset|declare|allow|cancel|fail|next|spell|status|end …; /help lists them",
+        )),
     })
 }
 
@@ -439,14 +628,22 @@ fn start(
     rounds: u32,
     opts: &[&str],
     goal: &str,
-) -> Result<Outcome<AwEvent>, String> {
+) -> Result<Outcome<AwEvent>, Text> {
     if difficulty < MIN_DIFFICULTY {
-        return Err(format!(
-            "an AF check's difficulty is {MIN_DIFFICULTY} or more (AW-7); ordinary checks (6–20) are rolled on their own"
+        return Err(Text::new(
+            format!(
+                "AF判定の難易度は{MIN_DIFFICULTY}以上です（AW-7）。通常の判定（難易度6〜20）はそのまま振ってください"
+            ),
+            format!(
+                "an AF check's difficulty is {MIN_DIFFICULTY} or more (AW-7); ordinary checks (6–20) are rolled on their own"
+            ),
         ));
     }
     if !(1..=MAX_ROUNDS).contains(&rounds) {
-        return Err(format!("the round limit is 1 to {MAX_ROUNDS}"));
+        return Err(Text::new(
+            format!("ラウンド制限は1〜{MAX_ROUNDS}です"),
+            format!("the round limit is 1 to {MAX_ROUNDS}"),
+        ));
     }
     let mut thresholds = Vec::new();
     let mut spell_rule = false;
@@ -459,12 +656,15 @@ fn start(
         } else if let Some(t) = o.strip_prefix("at=") {
             let (at, text) = t.split_once(':').unwrap_or((t, ""));
             let at: i64 = at.parse().map_err(|_| {
-                format!("'{o}': a threshold is at=TOTAL:EVENT, e.g. at=50:セキュリティ解除")
+                Text::new(
+                    format!("「{o}」: 到達イベントは at=合計:イベント の形です（例: at=50:セキュリティ解除）"),
+                    format!("'{o}': a threshold is at=TOTAL:EVENT, e.g. at=50:alarm-off"),
+                )
             })?;
             thresholds.push(Threshold {
                 at,
                 text: if text.is_empty() {
-                    format!("達成値{at}")
+                    reached_at_ja(at)
                 } else {
                     text.to_string()
                 },
@@ -476,7 +676,10 @@ fn start(
     let mut party: Vec<String> = match &solo {
         Some(pc) => {
             if kind(table, pc)? != Kind::Pc {
-                return Err(format!("{pc} is an NPC; an AF check is rolled by PCs"));
+                return Err(Text::new(
+                    format!("{pc}はNPCです。AF判定はPCが行ないます"),
+                    format!("{pc} is an NPC; an AF check is rolled by PCs"),
+                ));
             }
             vec![pc.clone()]
         }
@@ -488,9 +691,10 @@ fn start(
             .collect(),
     };
     if party.is_empty() {
-        return Err(
-            "there is no PC to roll the AF check; players create theirs with /char new".into(),
-        );
+        return Err(Text::new(
+            "AF判定を行なうPCがいません。プレイヤーが /char new で自分のPCを作成してください",
+            "there is no PC to roll the AF check; players create theirs with /char new",
+        ));
     }
     let missing: Vec<String> = party
         .iter()
@@ -498,9 +702,15 @@ fn start(
         .cloned()
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "【{ability}】 is not set for {}; set it with /char set NAME {ability} N",
-            missing.join(", ")
+        return Err(Text::new(
+            format!(
+                "{}の【{ability}】が設定されていません。/char set 名前 {ability} 数値 で設定してください",
+                missing.join("、")
+            ),
+            format!(
+                "【{ability}】 is not set for {}; set it with /char set NAME {ability} N",
+                missing.join(", ")
+            ),
         ));
     }
     // Action-value order, as in combat (AW-3); join order for ties.
@@ -543,17 +753,12 @@ fn consequences(table: &dyn TableView, a: &AfCheck) -> Vec<AwEvent> {
         .collect();
     if a.total >= a.difficulty() {
         events.push(ev(Event::Succeeded {
-            how: format!("合計 {} ≧ 難易度 {}", a.total, a.difficulty()),
+            how: reached_ja(a.total, a.difficulty()),
         }));
     } else if a.party.iter().all(|p| a.rolled.contains(p)) {
         if a.round >= a.rounds {
             events.push(ev(Event::Failed {
-                why: format!(
-                    "ラウンド制限（{}ラウンド）: 合計 {} ＜ 難易度 {}",
-                    a.rounds,
-                    a.total,
-                    a.difficulty()
-                ),
+                why: out_of_rounds_ja(a.rounds, a.total, a.difficulty()),
             }));
         } else {
             let mut next = a.clone();
@@ -595,7 +800,7 @@ pub fn after_roll(
     if let Status::FumblePending { character, .. } = &a.status {
         // Anything else happening first means no cancel came straight away.
         return vec![ev(Event::Failed {
-            why: format!("{character}のファンブル"),
+            why: format!("{character}{FUMBLE}"),
         })];
     }
     if result.fumble {
@@ -680,15 +885,16 @@ pub fn fold(af: &mut Option<AfCheck>, e: &Event) {
     }
 }
 
-fn status_text(a: &AfCheck) -> String {
+fn status_text(a: &AfCheck) -> Text {
     let state = match &a.status {
-        Status::Running => "進行中".to_string(),
-        Status::FumblePending { character, .. } => {
-            format!("{character}のファンブル（GMの打ち消し待ち）")
-        }
-        Status::Succeeded => "成功".into(),
-        Status::Failed => "失敗".into(),
-        Status::Aborted => "中止".into(),
+        Status::Running => Text::new("進行中", "running"),
+        Status::FumblePending { character, .. } => Text::new(
+            format!("{character}のファンブル（GMの打ち消し待ち）"),
+            format!("{character}'s fumble (waiting for the GM's cancel)"),
+        ),
+        Status::Succeeded => Text::new("成功", "succeeded"),
+        Status::Failed => Text::new("失敗", "failed"),
+        Status::Aborted => Text::new("中止", "called off"),
     };
     let waiting: Vec<&str> = a
         .party
@@ -696,45 +902,99 @@ fn status_text(a: &AfCheck) -> String {
         .filter(|p| !a.rolled.contains(*p))
         .map(String::as_str)
         .collect();
-    format!(
-        "AF判定『{}』【{}】 {} {state}\n  未判定: {}",
-        a.goal,
-        a.ability,
-        a.progress(),
-        if waiting.is_empty() {
-            "なし".to_string()
-        } else {
-            waiting.join(", ")
-        }
+    let goal = words_text(&a.goal);
+    let progress = progress_text(&a.progress());
+    Text::new(
+        format!(
+            "AF判定『{}』【{}】 {} {}\n  未判定: {}",
+            goal.ja(),
+            a.ability,
+            progress.ja(),
+            state.ja(),
+            if waiting.is_empty() {
+                "なし".to_string()
+            } else {
+                waiting.join("、")
+            }
+        ),
+        format!(
+            "AF check '{}' 【{}】 {} {}\n  yet to roll: {}",
+            goal.en(),
+            a.ability,
+            progress.en(),
+            state.en(),
+            if waiting.is_empty() {
+                "nobody".to_string()
+            } else {
+                waiting.join(", ")
+            }
+        ),
     )
 }
 
 /// A line of log text.
-pub fn describe(e: &Event) -> String {
+pub fn describe(e: &Event) -> Text {
+    let then_odds = |odds: &Option<String>, lang: Lang| {
+        odds.as_deref()
+            .map(|o| {
+                format!(
+                    " {} {}",
+                    if lang == Lang::Ja { "＞" } else { ">" },
+                    odds_text(o).get(lang)
+                )
+            })
+            .unwrap_or_default()
+    };
     match e {
         Event::Started { check: a, odds } => {
             let mut rules = Vec::new();
             for t in &a.thresholds {
-                rules.push(format!("達成値{}で{}", t.at, t.text));
+                let what = words_text(&t.text);
+                rules.push(Text::new(
+                    format!("達成値{}で{}", t.at, what.ja()),
+                    format!("at {}: {}", t.at, what.en()),
+                ));
             }
             if a.spell_rule {
-                rules.push("令呪1つで自動成功".into());
+                rules.push(Text::new(
+                    "令呪1つで自動成功",
+                    "one command spell makes it succeed",
+                ));
             }
             if a.solo {
-                rules.push("PC1人で行なう".into());
+                rules.push(Text::new("PC1人で行なう", "one PC alone"));
             }
-            format!(
-                "AF判定開始『{}』 使用能力値【{}】 難易度{} ラウンド制限{} パーティ: {}{} ＞ {odds}",
-                a.goal,
-                a.ability,
-                a.base,
-                a.rounds,
-                a.party.join("、"),
-                if rules.is_empty() {
-                    String::new()
-                } else {
-                    format!(" 特別ルール: {}", rules.join("／"))
-                }
+            let goal = words_text(&a.goal);
+            let odds = odds_text(odds);
+            Text::new(
+                format!(
+                    "AF判定開始『{}』 使用能力値【{}】 難易度{} ラウンド制限{} パーティ: {}{} ＞ {}",
+                    goal.ja(),
+                    a.ability,
+                    a.base,
+                    a.rounds,
+                    a.party.join("、"),
+                    if rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" 特別ルール: {}", Text::join(&rules, "／").ja())
+                    },
+                    odds.ja()
+                ),
+                format!(
+                    "AF check begins: '{}', ability 【{}】, difficulty {}, round limit {}, party: {}{} > {}",
+                    goal.en(),
+                    a.ability,
+                    a.base,
+                    a.rounds,
+                    a.party.join(", "),
+                    if rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; special rules: {}", Text::join(&rules, "; ").en())
+                    },
+                    odds.en()
+                ),
             )
         }
         Event::Declared {
@@ -742,53 +1002,125 @@ pub fn describe(e: &Event) -> String {
             skills,
             difficulty,
             odds,
-        } => format!(
-            "{character}の特技宣言 {} ＞ 難易度 -{} ＞ {difficulty}{}",
-            skills
+        } => {
+            let minus = PER_SKILL.saturating_mul(skills.len() as i64);
+            let skills = skills
                 .iter()
                 .map(|s| format!("《{s}》"))
-                .collect::<String>(),
-            PER_SKILL * skills.len() as i64,
-            odds.as_deref()
-                .map(|o| format!(" ＞ {o}"))
-                .unwrap_or_default()
-        ),
-        Event::Allowed { character, skill } => {
-            format!("GMが{character}の《{skill}》の再宣言を許可")
+                .collect::<String>();
+            Text::new(
+                format!(
+                    "{character}の特技宣言 {skills} ＞ 難易度 -{minus} ＞ {difficulty}{}",
+                    then_odds(odds, Lang::Ja)
+                ),
+                format!(
+                    "{character} declares {skills} > difficulty -{minus} > {difficulty}{}",
+                    then_odds(odds, Lang::En)
+                ),
+            )
         }
+        Event::Allowed { character, skill } => Text::new(
+            format!("GMが{character}の《{skill}》の再宣言を許可"),
+            format!("the GM allows {character} to declare 《{skill}》 again"),
+        ),
         Event::Achieved {
             character,
             achievement,
             critical,
             progress,
             ..
-        } => format!(
-            "AF判定: {character}の達成値 {achievement}{} ＞ {progress}",
-            if *critical {
-                "（クリティカル）"
-            } else {
-                ""
-            }
-        ),
-        Event::Fumbled { character, .. } => {
-            format!("AF判定: {character}のファンブル ＞ 直後に打ち消さなければAF判定は失敗")
+        } => {
+            let progress = progress_text(progress);
+            Text::new(
+                format!(
+                    "AF判定: {character}の達成値 {achievement}{} ＞ {}",
+                    if *critical {
+                        "（クリティカル）"
+                    } else {
+                        ""
+                    },
+                    progress.ja()
+                ),
+                format!(
+                    "AF check: {character}'s achievement {achievement}{} > {}",
+                    if *critical { " (critical)" } else { "" },
+                    progress.en()
+                ),
+            )
         }
+        Event::Fumbled { character, .. } => Text::new(
+            format!("AF判定: {character}のファンブル ＞ 直後に打ち消さなければAF判定は失敗"),
+            format!(
+                "AF check: {character} fumbles > the AF check fails unless the fumble is cancelled straight away"
+            ),
+        ),
         Event::FumbleCancelled {
             character,
             achievement,
             total,
-        } => format!(
-            "AF判定: {character}のファンブルを打ち消し ＞ 達成値 {achievement} ＞ 合計 {total}"
+        } => Text::new(
+            format!(
+                "AF判定: {character}のファンブルを打ち消し ＞ 達成値 {achievement} ＞ 合計 {total}"
+            ),
+            format!(
+                "AF check: {character}'s fumble cancelled > achievement {achievement} > total {total}"
+            ),
         ),
-        Event::Threshold { at, text } => format!("AF判定: 合計が{at}に到達 ＞ {text}"),
-        Event::RoundEnded { round, odds } => format!(
-            "AF判定: ラウンド{round}終了{}",
-            odds.as_deref()
-                .map(|o| format!(" ＞ {o}"))
-                .unwrap_or_default()
+        Event::Threshold { at, text } => {
+            let what = words_text(text);
+            Text::new(
+                format!("AF判定: 合計が{at}に到達 ＞ {}", what.ja()),
+                format!("AF check: the total reached {at} > {}", what.en()),
+            )
+        }
+        Event::RoundEnded { round, odds } => Text::new(
+            format!("AF判定: ラウンド{round}終了{}", then_odds(odds, Lang::Ja)),
+            format!("AF check: round {round} ends{}", then_odds(odds, Lang::En)),
         ),
-        Event::Succeeded { how } => format!("AF判定 成功（{how}）"),
-        Event::Failed { why } => format!("AF判定 失敗（{why}）"),
-        Event::Aborted => "AF判定 中止（GM）".to_string(),
+        Event::Succeeded { how } => {
+            let how = outcome_text(how);
+            Text::new(
+                format!("AF判定 成功（{}）", how.ja()),
+                format!("AF check succeeded ({})", how.en()),
+            )
+        }
+        Event::Failed { why } => {
+            let why = outcome_text(why);
+            Text::new(
+                format!("AF判定 失敗（{}）", why.ja()),
+                format!("AF check failed ({})", why.en()),
+            )
+        }
+        Event::Aborted => Text::new("AF判定 中止（GM）", "AF check called off (GM)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_events_store_read_back_in_english() {
+        assert_eq!(
+            progress_text(&progress_ja(&[42, 96, 2, 3])).en(),
+            "total 42 / difficulty 96 (round 2/3)"
+        );
+        assert_eq!(
+            outcome_text(&reached_ja(101, 100)).en(),
+            "total 101 ≥ difficulty 100"
+        );
+        assert_eq!(
+            outcome_text(&out_of_rounds_ja(2, 70, 80)).en(),
+            "round limit (2 rounds): total 70 < difficulty 80"
+        );
+        assert_eq!(outcome_text("ミナのファンブル").en(), "ミナ's fumble");
+        assert_eq!(outcome_text("Mina's").en(), "Mina's");
+        assert_eq!(
+            odds_text("成功確率 83.45%").en(),
+            "chance of success 83.45%"
+        );
+        assert_eq!(words_text("達成値50").en(), "achievement 50");
+        assert_eq!(words_text("相手を説得する").en(), "persuade someone");
+        assert_eq!(words_text("扉を開ける").en(), "扉を開ける");
     }
 }

@@ -75,6 +75,21 @@ impl fmt::Display for AfOddsError {
 
 impl std::error::Error for AfOddsError {}
 
+impl AfOddsError {
+    /// The message in Japanese and English (the English is this error's `Display`).
+    pub fn text(&self) -> taku_dice::Text {
+        match self {
+            Self::TooLarge { pcs, rounds } => taku_dice::Text::new(
+                format!(
+                    "AF判定が大きすぎて成功確率を正確に計算できません: PC{pcs}人で{rounds}ラウンドは\
+                     計算量が{MAX_WORK}を超えます。PCかラウンドを減らすか、難易度を合計に近づけてください"
+                ),
+                self.to_string(),
+            ),
+        }
+    }
+}
+
 impl AfRoller {
     /// AW-1: the default critical value.
     pub const DEFAULT_CRITICAL: i64 = 12;

@@ -18,6 +18,7 @@ use super::rules::{
 use crate::table_rules::{Outcome, TableView};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
+use taku_dice::Text;
 
 /// One character in the combat, with the values initiative reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,7 +220,7 @@ pub fn to_cleanup(combat: &Option<Combat>, why: &str) -> Option<AwEvent> {
 }
 
 /// A character as a combatant, from its fields.
-fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, String> {
+fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
     let pc = kind(table, name)? == Kind::Pc;
     let action = field(table, name, "行動値")?;
     let tie = if pc {
@@ -267,22 +268,42 @@ fn initiative(combat: &Combat) -> AwEvent {
     }
 }
 
+fn not_in_combat(name: &str) -> Text {
+    Text::new(
+        format!("{name}は戦闘に参加していません"),
+        format!("{name} is not in the combat"),
+    )
+}
+
+fn usage(ja: &str, en: &str) -> Text {
+    Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
+}
+
 /// `/combat …`.
 pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let combat = state.combat.as_ref();
     let need = || {
         combat.ok_or_else(|| {
-            "no combat is on; the GM starts one with /combat start NAME…".to_string()
+            Text::new(
+                "戦闘は行なわれていません。GMが /combat start 名前… で開始します",
+                "no combat is on; the GM starts one with /combat start NAME…",
+            )
         })
     };
     Some(match words {
         ["start", names @ ..] => (|| {
-            gm_only(table, "start a combat")?;
+            gm_only(table, Text::new("戦闘の開始", "start a combat"))?;
             if combat.is_some() {
-                return Err("a combat is already on; /combat end first".into());
+                return Err(Text::new(
+                    "すでに戦闘中です。先に /combat end してください",
+                    "a combat is already on; /combat end first",
+                ));
             }
             if names.is_empty() {
-                return Err("usage: /combat start NAME… (everyone in the combat)".into());
+                return Err(usage(
+                    "/combat start 名前…（戦闘に参加する全員）",
+                    "/combat start NAME… (everyone in the combat)",
+                ));
             }
             let combatants = names
                 .iter()
@@ -291,160 +312,280 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             one(ev(Event::Started { combatants }))
         })(),
         ["add", name] => (|| {
-            gm_only(table, "add a combatant")?;
+            gm_only(table, Text::new("戦闘への参加", "add a combatant"))?;
             if need()?.get(name).is_some() {
-                return Err(format!("{name} is already in the combat"));
+                return Err(Text::new(
+                    format!("{name}はすでに戦闘に参加しています"),
+                    format!("{name} is already in the combat"),
+                ));
             }
             one(ev(Event::Joined {
                 combatant: combatant(table, name)?,
             }))
         })(),
         ["remove", name] => (|| {
-            gm_only(table, "remove a combatant")?;
-            need()?.get(name).ok_or_else(|| format!("{name} is not in the combat"))?;
+            gm_only(table, Text::new("戦闘からの退場", "remove a combatant"))?;
+            need()?.get(name).ok_or_else(|| not_in_combat(name))?;
             one(ev(Event::Left {
                 name: name.to_string(),
                 why: "GM".into(),
             }))
         })(),
         ["order", names @ ..] if !names.is_empty() => (|| {
-            gm_only(table, "decide the order of tied characters")?;
+            gm_only(
+                table,
+                Text::new(
+                    "同値のキャラクターの行動順の決定",
+                    "decide the order of tied characters",
+                ),
+            )?;
             let c = need()?;
             for n in names.iter() {
-                c.get(n).ok_or_else(|| format!("{n} is not in the combat"))?;
+                c.get(n).ok_or_else(|| not_in_combat(n))?;
             }
             one(ev(Event::Ordered {
                 order: names.iter().map(|n| n.to_string()).collect(),
             }))
         })(),
         ["next"] => (|| {
-            gm_only(table, "move the round on")?;
+            gm_only(table, Text::new("ラウンドの進行", "move the round on"))?;
             let c = need()?;
             let events = match &c.process {
                 Process::Setup => vec![initiative(c)],
                 Process::Main { actor, .. } => finish_turn(c, actor),
                 Process::Cleanup => vec![ev(Event::Round { round: c.round + 1 })],
             };
-            Ok(Outcome { events, reply: None })
+            Ok(Outcome {
+                events,
+                reply: None,
+            })
         })(),
         ["minor", what @ ..] => act(table, need, false, what),
         ["major", what @ ..] => act(table, need, true, what),
         ["engage", a, b, more @ ..] => (|| {
-            gm_only(table, "record an engagement")?;
+            gm_only(table, Text::new("エンゲージの記録", "record an engagement"))?;
             let c = need()?;
-            let names: Vec<String> = [a, b].into_iter().chain(more).map(|n| n.to_string()).collect();
+            let names: Vec<String> = [a, b]
+                .into_iter()
+                .chain(more)
+                .map(|n| n.to_string())
+                .collect();
             for n in &names {
-                c.get(n).ok_or_else(|| format!("{n} is not in the combat"))?;
+                c.get(n).ok_or_else(|| not_in_combat(n))?;
             }
             one(ev(Event::Engaged { names }))
         })(),
         ["free", name] => (|| {
-            gm_only(table, "end an engagement")?;
-            need()?.get(name).ok_or_else(|| format!("{name} is not in the combat"))?;
+            gm_only(table, Text::new("エンゲージの解除", "end an engagement"))?;
+            need()?.get(name).ok_or_else(|| not_in_combat(name))?;
             one(ev(Event::Freed {
                 name: name.to_string(),
             }))
         })(),
         ["end"] => (|| {
-            gm_only(table, "end the combat")?;
+            gm_only(table, Text::new("戦闘の終了", "end the combat"))?;
             need()?;
             one(ev(Event::Ended))
         })(),
         ["status"] => need().map(|c| Outcome {
             events: Vec::new(),
-            reply: Some(crate::untranslated(status(c))),
+            reply: Some(status(c)),
         }),
-        _ => Err("usage: /combat start|add|remove|order|next|minor|major|engage|free|status|end …; /help lists them".into()),
+        _ => Err(usage(
+            "/combat start|add|remove|order|next|minor|major|engage|free|status|end …（/help に一覧があります）",
+            "/combat start|add|remove|order|next|minor|major|engage|free|status|end …; /help lists them",
+        )),
     })
+}
+
+/// What a minor or major action did, as the log keeps it: the Japanese line
+/// ([`Act::stored`]) is what an `Action` event stores, so logs read the same as ever, and
+/// [`Act::parse`] reads it back to show it in every language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Act {
+    /// Minor: combat move up to this many metres.
+    CombatMove(i64),
+    /// Minor or major: a skill.
+    Skill(String),
+    /// Major: full move up to this many metres.
+    FullMove(i64),
+    /// Major: an attack on a target.
+    Attack(String),
+    /// Major: leave the engagement and move up to this many metres.
+    Disengage(i64),
+    /// Major: identify a target.
+    Identify(String),
+    /// Major: finish off an incapacitated character.
+    Finish(String),
+    /// Major: a full move of this many metres that leaves the scene.
+    Escape(i64),
+}
+
+const DISENGAGE_TAIL: &str = "m まで移動（封鎖ならGMは【行動値】の対決を求めてよい）";
+const IDENTIFY_TAIL: &str = " ＞ 【理知】判定 難易度10+GMの値で成功すればデータを公表";
+const FINISH_TAIL: &str = "（戦闘不能のキャラクターを死亡させる）";
+const ESCAPE_TAIL: &str = "m でシーンから退場";
+
+impl Act {
+    /// The Japanese line an `Action` event stores.
+    pub fn stored(&self) -> String {
+        match self {
+            Act::CombatMove(m) => format!("戦闘移動: {m}m まで"),
+            Act::Skill(s) => format!("特技使用: {s}"),
+            Act::FullMove(m) => format!("全力移動: {m}m まで"),
+            Act::Attack(t) => format!("攻撃: {t}"),
+            Act::Disengage(m) => format!("離脱: エンゲージを離れて {m}{DISENGAGE_TAIL}"),
+            Act::Identify(t) => format!("対象識別: {t}{IDENTIFY_TAIL}"),
+            Act::Finish(t) => format!("とどめを刺す: {t}{FINISH_TAIL}"),
+            Act::Escape(m) => format!("逃走: 全力移動 {m}{ESCAPE_TAIL}"),
+        }
+    }
+
+    /// Reads a stored line back; `None` for a line this version did not write.
+    pub fn parse(stored: &str) -> Option<Act> {
+        let metres = |s: &str, head: &str, tail: &str| {
+            s.strip_prefix(head)?
+                .strip_suffix(tail)?
+                .parse::<i64>()
+                .ok()
+        };
+        let words = |s: &str, head: &str, tail: &str| {
+            s.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
+        };
+        if let Some(m) = metres(stored, "戦闘移動: ", "m まで") {
+            return Some(Act::CombatMove(m));
+        }
+        if let Some(m) = metres(stored, "全力移動: ", "m まで") {
+            return Some(Act::FullMove(m));
+        }
+        if let Some(m) = metres(stored, "離脱: エンゲージを離れて ", DISENGAGE_TAIL) {
+            return Some(Act::Disengage(m));
+        }
+        if let Some(m) = metres(stored, "逃走: 全力移動 ", ESCAPE_TAIL) {
+            return Some(Act::Escape(m));
+        }
+        if let Some(t) = words(stored, "対象識別: ", IDENTIFY_TAIL) {
+            return Some(Act::Identify(t));
+        }
+        if let Some(t) = words(stored, "とどめを刺す: ", FINISH_TAIL) {
+            return Some(Act::Finish(t));
+        }
+        if let Some(s) = words(stored, "特技使用: ", "") {
+            return Some(Act::Skill(s));
+        }
+        words(stored, "攻撃: ", "").map(Act::Attack)
+    }
+
+    /// The action in every language.
+    pub fn text(&self) -> Text {
+        let en = match self {
+            Act::CombatMove(m) => format!("combat move up to {m} m"),
+            Act::Skill(s) => format!("uses the skill {s}"),
+            Act::FullMove(m) => format!("full move up to {m} m"),
+            Act::Attack(t) => format!("attacks {t}"),
+            Act::Disengage(m) => format!(
+                "disengages and moves up to {m} m (against a blockade the GM may ask for an action-value contest)"
+            ),
+            Act::Identify(t) => format!(
+                "identifies {t}: a 【理知】 check at difficulty 10 + the GM's value reveals its data"
+            ),
+            Act::Finish(t) => format!("finishes off {t} (an incapacitated character dies)"),
+            Act::Escape(m) => format!("escapes: a full move of {m} m out of the scene"),
+        };
+        Text::new(self.stored(), en)
+    }
 }
 
 /// A minor or major action of the character whose main process it is.
 fn act<'a>(
     table: &dyn TableView,
-    need: impl Fn() -> Result<&'a Combat, String>,
+    need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
-) -> Result<Outcome<AwEvent>, String> {
+) -> Result<Outcome<AwEvent>, Text> {
     let c = need()?;
     let Process::Main { actor, minor } = &c.process else {
-        return Err(
-            "no one's main process is on; the GM moves the round on with /combat next".into(),
-        );
+        return Err(Text::new(
+            "メインプロセス中のキャラクターがいません。GMが /combat next でラウンドを進めます",
+            "no one's main process is on; the GM moves the round on with /combat next",
+        ));
     };
     may_act_for(table, actor)?;
-    let me = c
-        .get(actor)
-        .ok_or_else(|| format!("{actor} is not in the combat"))?;
-    let engaged = |what: &str| {
+    let me = c.get(actor).ok_or_else(|| not_in_combat(actor))?;
+    let engaged = |ja: &str, en: &str| {
         if me.engaged {
-            Err(format!(
-                "{actor} is in an engagement and cannot {what}; disengage first (major action)"
+            Err(Text::new(
+                format!(
+                    "{actor}はエンゲージ中なので{ja}できません。先に離脱してください（メジャーアクション）"
+                ),
+                format!(
+                    "{actor} is in an engagement and cannot {en}; disengage first (major action)"
+                ),
             ))
         } else {
             Ok(())
         }
     };
-    let action = |text: String| {
+    let action = |a: Act| {
         ev(Event::Action {
             name: actor.clone(),
             major,
-            what: text,
+            what: a.stored(),
         })
     };
     if !major {
         if *minor {
-            return Err(format!("{actor} has already taken a minor action"));
+            return Err(Text::new(
+                format!("{actor}はすでにマイナーアクションを行ないました"),
+                format!("{actor} has already taken a minor action"),
+            ));
         }
-        let text = match what {
+        let a = match what {
             ["move"] => {
-                engaged("make a combat move")?;
-                format!("戦闘移動: {}m まで", me.combat_move())
+                engaged("戦闘移動", "make a combat move")?;
+                Act::CombatMove(me.combat_move())
             }
-            ["skill", skill @ ..] if !skill.is_empty() => format!("特技使用: {}", skill.join(" ")),
-            _ => return Err("usage: /combat minor move | /combat minor skill SKILL".into()),
+            ["skill", skill @ ..] if !skill.is_empty() => Act::Skill(skill.join(" ")),
+            _ => {
+                return Err(usage(
+                    "/combat minor move | /combat minor skill 特技名",
+                    "/combat minor move | /combat minor skill SKILL",
+                ));
+            }
         };
-        return one(action(text));
+        return one(action(a));
     }
-    let mut leaves = None;
-    let text = match what {
+    let a = match what {
         ["move"] => {
-            engaged("make a full move")?;
-            format!("全力移動: {}m まで", me.full_move())
+            engaged("全力移動", "make a full move")?;
+            Act::FullMove(me.full_move())
         }
-        ["attack", target @ ..] if !target.is_empty() => format!("攻撃: {}", target.join(" ")),
-        ["skill", skill @ ..] if !skill.is_empty() => format!("特技使用: {}", skill.join(" ")),
+        ["attack", target @ ..] if !target.is_empty() => Act::Attack(target.join(" ")),
+        ["skill", skill @ ..] if !skill.is_empty() => Act::Skill(skill.join(" ")),
         ["disengage"] => {
             if !me.engaged {
-                return Err(format!("{actor} is not in an engagement"));
+                return Err(Text::new(
+                    format!("{actor}はエンゲージしていません"),
+                    format!("{actor} is not in an engagement"),
+                ));
             }
-            format!(
-                "離脱: エンゲージを離れて {}m まで移動（封鎖ならGMは【行動値】の対決を求めてよい）",
-                me.combat_move()
-            )
+            Act::Disengage(me.combat_move())
         }
-        ["identify", target @ ..] if !target.is_empty() => format!(
-            "対象識別: {} ＞ 【理知】判定 難易度10+GMの値で成功すればデータを公表",
-            target.join(" ")
-        ),
-        ["finish", target @ ..] if !target.is_empty() => {
-            format!(
-                "とどめを刺す: {}（戦闘不能のキャラクターを死亡させる）",
-                target.join(" ")
-            )
-        }
+        ["identify", target @ ..] if !target.is_empty() => Act::Identify(target.join(" ")),
+        ["finish", target @ ..] if !target.is_empty() => Act::Finish(target.join(" ")),
         ["escape"] => {
-            engaged("escape")?;
-            leaves = Some(format!(
-                "逃走: 全力移動 {}m でシーンから退場",
-                me.full_move()
-            ));
-            format!("逃走: 全力移動 {}m でシーンから退場", me.full_move())
+            engaged("逃走", "escape")?;
+            Act::Escape(me.full_move())
         }
         _ => {
-            return Err("usage: /combat major move | attack TARGET | skill SKILL | disengage | identify TARGET | finish TARGET | escape".into());
+            return Err(usage(
+                "/combat major move | attack 対象 | skill 特技名 | disengage | identify 対象 | finish 対象 | escape",
+                "/combat major move | attack TARGET | skill SKILL | disengage | identify TARGET | finish TARGET | escape",
+            ));
         }
     };
-    let mut events = vec![action(text)];
+    let leaves = matches!(a, Act::Escape(_)).then(|| a.stored());
+    let mut events = vec![action(a)];
     let mut after = c.clone();
     if let Some(why) = leaves {
         events.push(ev(Event::Left {
@@ -467,26 +608,45 @@ fn act<'a>(
     })
 }
 
-fn status(c: &Combat) -> String {
-    let process = match &c.process {
-        Process::Setup => "セットアッププロセス".to_string(),
-        Process::Main { actor, .. } => format!("{actor}のメインプロセス"),
-        Process::Cleanup => "クリンナッププロセス".to_string(),
+fn status(c: &Combat) -> Text {
+    let (process_ja, process_en) = match &c.process {
+        Process::Setup => (
+            "セットアッププロセス".to_string(),
+            "setup process".to_string(),
+        ),
+        Process::Main { actor, .. } => (
+            format!("{actor}のメインプロセス"),
+            format!("{actor}'s main process"),
+        ),
+        Process::Cleanup => (
+            "クリンナッププロセス".to_string(),
+            "cleanup process".to_string(),
+        ),
     };
-    let mut lines = vec![format!("ラウンド{} {process}", c.round)];
+    let mut ja = vec![format!("ラウンド{} {process_ja}", c.round)];
+    let mut en = vec![format!("round {}, {process_en}", c.round)];
     for x in &c.combatants {
-        lines.push(format!(
-            "  {} {} 【行動値】{} {}{} 戦闘移動{}m 全力移動{}m",
+        let kind = if x.pc { "PC" } else { "NPC" };
+        ja.push(format!(
+            "  {} {kind} 【行動値】{} {}{} 戦闘移動{}m 全力移動{}m",
             x.name,
-            if x.pc { "PC" } else { "NPC" },
             x.action,
             if x.acted { "行動済" } else { "未行動" },
             if x.engaged { " エンゲージ中" } else { "" },
             x.combat_move(),
             x.full_move()
         ));
+        en.push(format!(
+            "  {} {kind} action value {} {}{} combat move {} m, full move {} m",
+            x.name,
+            x.action,
+            if x.acted { "acted" } else { "waiting" },
+            if x.engaged { ", engaged" } else { "" },
+            x.combat_move(),
+            x.full_move()
+        ));
     }
-    lines.join("\n")
+    Text::new(ja.join("\n"), en.join("\n"))
 }
 
 /// Folds a combat event (total: an event about someone no longer there changes nothing).
@@ -561,52 +721,174 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
     }
 }
 
-/// A line of log text.
-pub fn describe(e: &Event) -> String {
-    match e {
-        Event::Started { combatants } => format!(
-            "戦闘開始 ＞ ラウンド1 セットアッププロセス: {}",
-            combatants
-                .iter()
-                .map(|c| format!(
-                    "{}（{} 【行動値】{}）",
-                    c.name,
-                    if c.pc { "PC" } else { "NPC" },
-                    c.action
-                ))
-                .collect::<Vec<_>>()
-                .join("、")
-        ),
-        Event::Joined { combatant: c } => {
-            format!("{}が戦闘に参加（【行動値】{}）", c.name, c.action)
+/// A tie reason as [`Combat::next_actor`] gives it (and a `Turn` event stores it), in
+/// every language.
+fn tie_text(why: &str) -> Text {
+    let en = match why {
+        "同値はPCが先" => "a tie: PCs first",
+        "同値はGMの決定" => "a tie: the GM's order",
+        "同値のPCは【反射】【知覚】【幸運】の順" => {
+            "a tie between PCs: 【反射】, then 【知覚】, then 【幸運】"
         }
-        Event::Left { name, why } => format!("{name}が戦闘から退場（{why}）"),
-        Event::Ordered { order } => format!("同値の行動順（GM）: {}", order.join(" → ")),
+        "同値のNPCはGMの決定（参加順）" => {
+            "a tie between NPCs: the GM's order (join order)"
+        }
+        other => return Text::verbatim(other),
+    };
+    Text::new(why, en)
+}
+
+/// Why a round ended early, as a `Cleanup` event stores it (`ロイを令呪で召喚`).
+pub fn summoned(servant: &str) -> String {
+    format!("{servant}{SUMMONED}")
+}
+
+const SUMMONED: &str = "を令呪で召喚";
+
+fn early_text(why: &str) -> Text {
+    match why.strip_suffix(SUMMONED) {
+        Some(servant) => Text::new(why, format!("{servant} summoned by a command spell")),
+        None => Text::verbatim(why),
+    }
+}
+
+/// Why someone left the combat, as a `Left` event stores it.
+fn left_text(why: &str) -> Text {
+    if why == "GM" {
+        return Text::new("GM", "removed by the GM");
+    }
+    match Act::parse(why) {
+        Some(a) => a.text(),
+        None => Text::verbatim(why),
+    }
+}
+
+/// A line of log text.
+pub fn describe(e: &Event) -> Text {
+    let pc = |pc: bool| if pc { "PC" } else { "NPC" };
+    match e {
+        Event::Started { combatants } => Text::new(
+            format!(
+                "戦闘開始 ＞ ラウンド1 セットアッププロセス: {}",
+                combatants
+                    .iter()
+                    .map(|c| format!("{}（{} 【行動値】{}）", c.name, pc(c.pc), c.action))
+                    .collect::<Vec<_>>()
+                    .join("、")
+            ),
+            format!(
+                "Combat begins > round 1, setup process: {}",
+                combatants
+                    .iter()
+                    .map(|c| format!("{} ({}, action value {})", c.name, pc(c.pc), c.action))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        Event::Joined { combatant: c } => Text::new(
+            format!("{}が戦闘に参加（【行動値】{}）", c.name, c.action),
+            format!("{} joins the combat (action value {})", c.name, c.action),
+        ),
+        Event::Left { name, why } => {
+            let why = left_text(why);
+            Text::new(
+                format!("{name}が戦闘から退場（{}）", why.ja()),
+                format!("{name} leaves the combat ({})", why.en()),
+            )
+        }
+        Event::Ordered { order } => Text::new(
+            format!("同値の行動順（GM）: {}", order.join(" → ")),
+            format!("the GM's order for ties: {}", order.join(" → ")),
+        ),
         Event::Turn {
             round,
             actor,
             action,
             tie,
-        } => format!(
-            "ラウンド{round} イニシアチブ ＞ {actor}（【行動値】{action}{}）のメインプロセス",
-            tie.as_deref().map(|t| format!("、{t}")).unwrap_or_default()
-        ),
-        Event::Action { name, major, what } => format!(
-            "{name} {}: {what}",
-            if *major {
-                "メジャーアクション"
-            } else {
-                "マイナーアクション"
-            }
-        ),
-        Event::Done { name } => format!("{name}は行動済"),
-        Event::Engaged { names } => format!("エンゲージ: {}", names.join("、")),
-        Event::Freed { name } => format!("{name}はエンゲージから離れた"),
-        Event::Cleanup { early: None } => "全員が行動済 ＞ クリンナッププロセス".to_string(),
-        Event::Cleanup { early: Some(why) } => {
-            format!("{why} ＞ ラウンドは即座にクリンナッププロセスへ")
+        } => {
+            let tie = tie.as_deref().map(tie_text);
+            Text::new(
+                format!(
+                    "ラウンド{round} イニシアチブ ＞ {actor}（【行動値】{action}{}）のメインプロセス",
+                    tie.as_ref()
+                        .map(|t| format!("、{}", t.ja()))
+                        .unwrap_or_default()
+                ),
+                format!(
+                    "Round {round}, initiative > {actor}'s main process (action value {action}{})",
+                    tie.as_ref()
+                        .map(|t| format!("; {}", t.en()))
+                        .unwrap_or_default()
+                ),
+            )
         }
-        Event::Round { round } => format!("ラウンド{round} セットアッププロセス"),
-        Event::Ended => "戦闘終了".to_string(),
+        Event::Action { name, major, what } => {
+            let what = Act::parse(what).map_or_else(|| Text::verbatim(what), |a| a.text());
+            let (ja, en) = if *major {
+                ("メジャーアクション", "major action")
+            } else {
+                ("マイナーアクション", "minor action")
+            };
+            Text::new(
+                format!("{name} {ja}: {}", what.ja()),
+                format!("{name}, {en}: {}", what.en()),
+            )
+        }
+        Event::Done { name } => Text::new(format!("{name}は行動済"), format!("{name} has acted")),
+        Event::Engaged { names } => Text::new(
+            format!("エンゲージ: {}", names.join("、")),
+            format!("engagement: {}", names.join(", ")),
+        ),
+        Event::Freed { name } => Text::new(
+            format!("{name}はエンゲージから離れた"),
+            format!("{name} is out of the engagement"),
+        ),
+        Event::Cleanup { early: None } => Text::new(
+            "全員が行動済 ＞ クリンナッププロセス",
+            "everyone has acted > cleanup process",
+        ),
+        Event::Cleanup { early: Some(why) } => {
+            let why = early_text(why);
+            Text::new(
+                format!("{} ＞ ラウンドは即座にクリンナッププロセスへ", why.ja()),
+                format!(
+                    "{} > the round goes straight to the cleanup process",
+                    why.en()
+                ),
+            )
+        }
+        Event::Round { round } => Text::new(
+            format!("ラウンド{round} セットアッププロセス"),
+            format!("Round {round}, setup process"),
+        ),
+        Event::Ended => Text::new("戦闘終了", "Combat ends"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Act;
+
+    #[test]
+    fn an_action_reads_back_from_the_japanese_line_the_log_keeps() {
+        let acts = [
+            Act::CombatMove(13),
+            Act::Skill("本のクチ".into()),
+            Act::FullMove(26),
+            Act::Attack("影".into()),
+            Act::Disengage(13),
+            Act::Identify("影".into()),
+            Act::Finish("影".into()),
+            Act::Escape(26),
+        ];
+        for a in acts {
+            assert_eq!(Act::parse(&a.stored()), Some(a.clone()), "{}", a.stored());
+        }
+        // Lines as the log has always kept them.
+        assert_eq!(Act::parse("戦闘移動: 13m まで"), Some(Act::CombatMove(13)));
+        assert_eq!(
+            Act::parse("逃走: 全力移動 26m でシーンから退場"),
+            Some(Act::Escape(26))
+        );
     }
 }

@@ -17,6 +17,7 @@
 use super::combat;
 use super::rules::{Decided, Event as AwEvent, State, gm_only, may_act_for, no_character, one};
 use crate::table_rules::{Outcome, Prepared, TableView};
+use crate::view::{Field, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use taku_dice::Text;
@@ -63,22 +64,34 @@ impl Contracts {
     }
 
     /// Why `master` may not take `servant` now, if so.
-    fn forbids(&self, master: &str, servant: &str) -> Option<String> {
+    fn forbids(&self, master: &str, servant: &str) -> Option<Text> {
         if master == servant {
-            return Some(format!("{master} cannot contract with themselves (AW-5)"));
+            return Some(Text::new(
+                format!("{master}は自分自身と契約できません（AW-5）"),
+                format!("{master} cannot contract with themselves (AW-5)"),
+            ));
         }
         if let Some(m) = self.master_of.get(servant) {
-            return Some(format!(
-                "{servant} already has a master ({m}); a servant has only one (AW-5)"
+            return Some(Text::new(
+                format!(
+                    "{servant}にはすでにマスター（{m}）がいます。サーヴァントのマスターは1人だけです（AW-5）"
+                ),
+                format!("{servant} already has a master ({m}); a servant has only one (AW-5)"),
             ));
         }
         if self
             .past
             .contains(&(master.to_string(), servant.to_string()))
         {
-            return Some(format!(
-                "{master} was {servant}'s master before; the same pair never contracts again \
-                 (AW-5; {servant} may become {master}'s master instead)"
+            return Some(Text::new(
+                format!(
+                    "{master}は以前{servant}のマスターでした。同じ組み合わせで再び契約することはできません\
+                     （AW-5。{servant}が{master}のマスターになることはできます）"
+                ),
+                format!(
+                    "{master} was {servant}'s master before; the same pair never contracts again \
+                     (AW-5; {servant} may become {master}'s master instead)"
+                ),
             ));
         }
         // No cycles: the servant must not be the master's master, or theirs, and so on.
@@ -86,9 +99,15 @@ impl Contracts {
         let mut seen = BTreeSet::new();
         while let Some(m) = self.master_of.get(up) {
             if m == servant {
-                return Some(format!(
-                    "{servant} is above {master} in a chain of contracts; nobody becomes the \
-                     servant of their own servant (AW-5)"
+                return Some(Text::new(
+                    format!(
+                        "契約の連なりで{servant}は{master}より上にいます。自分のサーヴァントの\
+                         サーヴァントになることはできません（AW-5）"
+                    ),
+                    format!(
+                        "{servant} is above {master} in a chain of contracts; nobody becomes the \
+                         servant of their own servant (AW-5)"
+                    ),
                 ));
             }
             if !seen.insert(m.as_str()) {
@@ -130,15 +149,23 @@ impl Use {
         })
     }
 
-    fn japanese(self) -> &'static str {
-        match self {
-            Use::Order => "意に添わない命令を強要",
-            Use::Summon => "シーンに登場させる",
-            Use::Dismiss => "シーンから退場させる",
-            Use::Boost => "行動を成功させる（次の判定の達成値+20）",
-            Use::Dissolve => "契約破棄",
-            Use::AfSuccess => "AF判定を成功させる",
-        }
+    /// What the use does, in every language.
+    fn text(self) -> Text {
+        let (ja, en) = match self {
+            Use::Order => (
+                "意に添わない命令を強要",
+                "force an order against their will",
+            ),
+            Use::Summon => ("シーンに登場させる", "summon into the scene"),
+            Use::Dismiss => ("シーンから退場させる", "dismiss from the scene"),
+            Use::Boost => (
+                "行動を成功させる（次の判定の達成値+20）",
+                "make an action succeed (+20 to the next check's achievement)",
+            ),
+            Use::Dissolve => ("契約破棄", "dissolve the contract"),
+            Use::AfSuccess => ("AF判定を成功させる", "make the AF check succeed"),
+        };
+        Text::new(ja, en)
     }
 }
 
@@ -192,25 +219,39 @@ pub enum Event {
     },
 }
 
+fn usage(ja: &str, en: &str) -> Text {
+    Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
+}
+
 /// `/contract …`, `/spell …`, `/spells …`.
 pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let c = &state.contracts;
     Some(match words {
         ["contract", "end", master, servant, how @ ..] => end(table, c, master, servant, how),
-        ["contract", "end", ..] => Err("usage: /contract end MASTER SERVANT REASON".into()),
+        ["contract", "end", ..] => Err(usage(
+            "/contract end マスター サーヴァント 理由",
+            "/contract end MASTER SERVANT REASON",
+        )),
         ["contract", master, servant] => make(table, c, master, servant),
-        ["contract", ..] => {
-            Err("usage: /contract MASTER SERVANT (or /contract end MASTER SERVANT REASON)".into())
-        }
+        ["contract", ..] => Err(usage(
+            "/contract マスター サーヴァント（破棄は /contract end マスター サーヴァント 理由）",
+            "/contract MASTER SERVANT (or /contract end MASTER SERVANT REASON)",
+        )),
         ["spell", master, purpose, rest @ ..] => match Use::parse(purpose) {
             Some(purpose) => spend(table, state, master, purpose, rest.first().copied()),
-            None => Err(format!(
-                "unknown use '{purpose}'; a command spell can order, summon, dismiss, boost (+20) or dissolve"
+            None => Err(Text::new(
+                format!(
+                    "令呪の使い道「{purpose}」はありません。order（命令の強要）・summon（召喚）・dismiss（退場）・boost（+20）・dissolve（契約破棄）のいずれかです"
+                ),
+                format!(
+                    "unknown use '{purpose}'; a command spell can order, summon, dismiss, boost (+20) or dissolve"
+                ),
             )),
         },
-        ["spell", ..] => {
-            Err("usage: /spell MASTER order|summon|dismiss|boost|dissolve [SERVANT]".into())
-        }
+        ["spell", ..] => Err(usage(
+            "/spell マスター order|summon|dismiss|boost|dissolve [サーヴァント]",
+            "/spell MASTER order|summon|dismiss|boost|dissolve [SERVANT]",
+        )),
         ["spells"] => Ok(spells_reply(table, c, None)),
         ["spells", name] => Ok(spells_reply(table, c, Some(name))),
         _ => return None,
@@ -222,7 +263,7 @@ fn make(
     c: &Contracts,
     master: &str,
     servant: &str,
-) -> Result<Outcome<AwEvent>, String> {
+) -> Result<Outcome<AwEvent>, Text> {
     for name in [master, servant] {
         if table.character(name).is_none() {
             return Err(no_character(name));
@@ -249,18 +290,30 @@ fn make(
         return made();
     }
     if mo != actor && so != actor {
-        return Err(format!(
-            "you own neither {master} nor {servant}; their owners ({mo}, {so}) or the GM make contracts"
+        return Err(Text::new(
+            format!(
+                "あなたは{master}と{servant}のどちらのプレイヤーでもありません。契約はそれぞれのプレイヤー（{mo}、{so}）かGMが結びます"
+            ),
+            format!(
+                "you own neither {master} nor {servant}; their owners ({mo}, {so}) or the GM make contracts"
+            ),
         ));
     }
     let key = (master.to_string(), servant.to_string());
     match c.proposals.get(&key) {
         // The other side proposed: this is the agreement.
         Some(proposer) if proposer != actor => made(),
-        Some(_) => Err(format!(
-            "you already proposed this contract; {} must agree with the same command",
-            if mo == actor { &so } else { &mo }
-        )),
+        Some(_) => {
+            let other = if mo == actor { &so } else { &mo };
+            Err(Text::new(
+                format!(
+                    "この契約はすでに申し出ています。{other}が同じコマンドで同意すると成立します"
+                ),
+                format!(
+                    "you already proposed this contract; {other} must agree with the same command"
+                ),
+            ))
+        }
         None => one(AwEvent::Contract(Event::Proposed {
             master: master.to_string(),
             servant: servant.to_string(),
@@ -274,18 +327,25 @@ fn end(
     master: &str,
     servant: &str,
     how: &[&str],
-) -> Result<Outcome<AwEvent>, String> {
+) -> Result<Outcome<AwEvent>, Text> {
     gm_only(
         table,
-        "end a contract by other means (a spell's dissolve is /spell MASTER dissolve)",
+        Text::new(
+            "令呪以外による契約破棄（令呪での破棄は /spell マスター dissolve）",
+            "end a contract by other means (a spell's dissolve is /spell MASTER dissolve)",
+        ),
     )?;
     if c.master_of.get(servant).map(String::as_str) != Some(master) {
-        return Err(format!("{master} is not {servant}'s master"));
+        return Err(Text::new(
+            format!("{master}は{servant}のマスターではありません"),
+            format!("{master} is not {servant}'s master"),
+        ));
     }
     if how.is_empty() {
-        return Err(
-            "say how it ended: /contract end MASTER SERVANT 心霊治療 (or 刻印切除, …)".into(),
-        );
+        return Err(Text::new(
+            "破棄の理由を書いてください: /contract end マスター サーヴァント 心霊治療（刻印切除 など）",
+            "say how it ended: /contract end MASTER SERVANT 心霊治療 (or 刻印切除, …)",
+        ));
     }
     one(AwEvent::Contract(Event::Dissolved {
         master: master.to_string(),
@@ -301,12 +361,17 @@ pub fn spend_event(
     master: &str,
     servant: Option<String>,
     purpose: Use,
-) -> Result<AwEvent, String> {
+) -> Result<AwEvent, Text> {
     may_act_for(table, master)?;
     let left = c.spells_left(master);
     if left == 0 {
-        return Err(format!(
-            "{master} has no command spell left (all {SPELLS} used this session); they refill when the session ends (AW-5)"
+        return Err(Text::new(
+            format!(
+                "{master}の令呪は残っていません（このセッションで{SPELLS}回とも使用済）。セッション終了時に回復します（AW-5）"
+            ),
+            format!(
+                "{master} has no command spell left (all {SPELLS} used this session); they refill when the session ends (AW-5)"
+            ),
         ));
     }
     Ok(AwEvent::Contract(Event::Spent {
@@ -317,13 +382,16 @@ pub fn spend_event(
     }))
 }
 
+/// How a contract ended by a command spell, as a `Dissolved` event stores it.
+const BY_SPELL: &str = "令呪";
+
 fn spend(
     table: &dyn TableView,
     state: &State,
     master: &str,
     purpose: Use,
     servant: Option<&str>,
-) -> Result<Outcome<AwEvent>, String> {
+) -> Result<Outcome<AwEvent>, Text> {
     let c = &state.contracts;
     if table.character(master).is_none() {
         return Err(no_character(master));
@@ -331,17 +399,31 @@ fn spend(
     let servants = c.servants_of(master);
     let servant = match (servant, servants.as_slice()) {
         (Some(s), _) if servants.contains(&s) => s.to_string(),
-        (Some(s), _) => return Err(format!("{s} is not {master}'s servant")),
+        (Some(s), _) => {
+            return Err(Text::new(
+                format!("{s}は{master}のサーヴァントではありません"),
+                format!("{s} is not {master}'s servant"),
+            ));
+        }
         (None, [only]) => only.to_string(),
         (None, []) => {
-            return Err(format!(
-                "{master} has no servant; a command spell is an order to a servant (AW-5)"
+            return Err(Text::new(
+                format!(
+                    "{master}にはサーヴァントがいません。令呪はサーヴァントへの命令です（AW-5）"
+                ),
+                format!("{master} has no servant; a command spell is an order to a servant (AW-5)"),
             ));
         }
         (None, several) => {
-            return Err(format!(
-                "{master} has several servants ({}); name one: /spell {master} … SERVANT",
-                several.join(", ")
+            return Err(Text::new(
+                format!(
+                    "{master}にはサーヴァントが複数います（{}）。/spell {master} … サーヴァント のように指定してください",
+                    several.join("、")
+                ),
+                format!(
+                    "{master} has several servants ({}); name one: /spell {master} … SERVANT",
+                    several.join(", ")
+                ),
             ));
         }
     };
@@ -357,16 +439,19 @@ fn spend(
             // AW-5 2 / AW-3: a summon during combat ends the round at once.
             events.extend(combat::to_cleanup(
                 &state.combat,
-                &format!("{servant}を令呪で召喚"),
+                &combat::summoned(&servant),
             ));
         }
         Use::Dissolve => events.push(AwEvent::Contract(Event::Dissolved {
             master: master.to_string(),
             servant: servant.clone(),
-            how: "令呪".to_string(),
+            how: BY_SPELL.to_string(),
         })),
         Use::Boost if c.boosts.contains_key(&servant) => {
-            return Err(format!("{servant}'s next check already has +{BOOST}"));
+            return Err(Text::new(
+                format!("{servant}の次の判定にはすでに+{BOOST}がついています"),
+                format!("{servant}'s next check already has +{BOOST}"),
+            ));
         }
         _ => {}
     }
@@ -387,17 +472,26 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
             .collect(),
     };
     let text = if masters.is_empty() {
-        "no master has a servant yet".to_string()
+        Text::new(
+            "サーヴァントのいるマスターはまだいません",
+            "no master has a servant yet",
+        )
     } else {
-        masters
-            .iter()
-            .map(|m| format!("{m}: 令呪 {}/{SPELLS}", c.spells_left(m)))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let lines = |line: &dyn Fn(&str, u32) -> String| {
+            masters
+                .iter()
+                .map(|m| line(m, c.spells_left(m)))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        Text::new(
+            lines(&|m, n| format!("{m}の令呪: 残り{n}/{SPELLS}")),
+            lines(&|m, n| format!("{m}'s command spells: {n}/{SPELLS} left")),
+        )
     };
     Outcome {
         events: Vec::new(),
-        reply: Some(crate::untranslated(text)),
+        reply: Some(text),
     }
 }
 
@@ -444,34 +538,69 @@ pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
 }
 
 /// A line of log text.
-pub fn describe(e: &Event) -> String {
+pub fn describe(e: &Event) -> Text {
     match e {
-        Event::Proposed { master, servant } => {
-            format!("契約の申し出: マスター {master}、サーヴァント {servant}（相手の同意待ち）")
-        }
-        Event::Made { master, servant } => {
-            format!("契約成立: マスター {master}、サーヴァント {servant}（令呪刻印が現れる）")
-        }
+        Event::Proposed { master, servant } => Text::new(
+            format!("契約の申し出: マスター {master}、サーヴァント {servant}（相手の同意待ち）"),
+            format!(
+                "contract proposed: {master} the master, {servant} the servant (waiting for the other side to agree)"
+            ),
+        ),
+        Event::Made { master, servant } => Text::new(
+            format!("契約成立: マスター {master}、サーヴァント {servant}（令呪刻印が現れる）"),
+            format!(
+                "contract made: {master} the master, {servant} the servant (the command spell mark appears)"
+            ),
+        ),
         Event::Dissolved {
             master,
             servant,
             how,
-        } => format!("契約破棄（{how}）: {master} と {servant}"),
+        } => {
+            let how_en = if how == BY_SPELL {
+                "a command spell"
+            } else {
+                how.as_str()
+            };
+            Text::new(
+                format!("契約破棄（{how}）: {master} と {servant}"),
+                format!("contract between {master} and {servant} dissolved ({how_en})"),
+            )
+        }
         Event::Spent {
             master,
             servant,
             purpose,
             left,
-        } => format!(
-            "{master}の令呪: {}{} ＞ 残り{left}",
-            servant
-                .as_deref()
-                .map(|s| format!("{s}を"))
-                .unwrap_or_default(),
-            purpose.japanese()
+        } => {
+            let what = purpose.text();
+            Text::new(
+                format!(
+                    "{master}の令呪: {}{} ＞ 残り{left}",
+                    servant
+                        .as_deref()
+                        .map(|s| format!("{s}を"))
+                        .unwrap_or_default(),
+                    what.ja()
+                ),
+                format!(
+                    "{master}'s command spell: {}{} > {left} left",
+                    what.en(),
+                    servant
+                        .as_deref()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default(),
+                ),
+            )
+        }
+        Event::BoostApplied { servant } => Text::new(
+            format!("{servant}の判定に令呪の+{BOOST}を適用"),
+            format!("a command spell's +{BOOST} applied to {servant}'s check"),
         ),
-        Event::BoostApplied { servant } => format!("{servant}の判定に令呪の+{BOOST}を適用"),
-        Event::Refilled { master } => format!("{master}の令呪が{SPELLS}回に回復（セッション終了）"),
+        Event::Refilled { master } => Text::new(
+            format!("{master}の令呪が{SPELLS}回に回復（セッション終了）"),
+            format!("{master}'s command spells refilled to {SPELLS} (end of session)"),
+        ),
     }
 }
 
@@ -528,21 +657,42 @@ fn modifier_end(command: &str) -> Option<usize> {
     Some(from + len)
 }
 
-/// What `/char show` adds: master, servants, spells left.
-pub fn summary(c: &Contracts, name: &str) -> Option<String> {
-    let mut lines = Vec::new();
+/// What a character's sheet shows of contracts: its master, its servants, its command
+/// spells left (as a resource of 3) and a +20 waiting for its next check.
+pub fn fields(c: &Contracts, name: &str) -> Vec<Field> {
+    let mut out = Vec::new();
     if let Some(m) = c.master_of.get(name) {
-        lines.push(format!("  マスター: {m}"));
+        out.push(Field::derived(
+            Text::new("マスター", "master"),
+            Value::Text(Text::verbatim(m.as_str())),
+        ));
     }
     let servants = c.servants_of(name);
-    if !servants.is_empty() {
-        lines.push(format!("  サーヴァント: {}", servants.join(", ")));
-        lines.push(format!("  令呪: {}/{SPELLS}", c.spells_left(name)));
+    if !servants.is_empty() || c.used.contains_key(name) {
+        if !servants.is_empty() {
+            out.push(Field::derived(
+                Text::new("サーヴァント", "servants"),
+                Value::List(servants.iter().map(|s| Text::verbatim(*s)).collect()),
+            ));
+        }
+        out.push(Field::derived(
+            Text::new("令呪", "command spells"),
+            Value::Resource {
+                current: i64::from(c.spells_left(name)),
+                max: i64::from(SPELLS),
+            },
+        ));
     }
     if let Some(m) = c.boosts.get(name) {
-        lines.push(format!("  次の判定に{m}の令呪 +{BOOST}"));
+        out.push(Field::derived(
+            Text::new("次の判定", "next check"),
+            Value::Text(Text::new(
+                format!("{m}の令呪 +{BOOST}"),
+                format!("+{BOOST} from {m}'s command spell"),
+            )),
+        ));
     }
-    (!lines.is_empty()).then(|| lines.join("\n"))
+    out
 }
 
 #[cfg(test)]

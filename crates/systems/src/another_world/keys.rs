@@ -9,8 +9,10 @@ use super::rules::{
     Decided, Event as AwEvent, Kind, State, gm_only, kind, no_character, one, reply,
 };
 use crate::table_rules::{Audience, TableView};
+use crate::view::{Field, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use taku_dice::{Lang, Text};
 
 /// Keys held, by character.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -54,13 +56,28 @@ pub enum Event {
     },
 }
 
-fn pc(table: &dyn TableView, name: &str) -> Result<(), String> {
+fn pc(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match kind(table, name)? {
         Kind::Pc => Ok(()),
-        Kind::Npc => Err(format!(
-            "{name} is an NPC; event keys are granted to PCs (AW-6)"
+        Kind::Npc => Err(Text::new(
+            format!("{name}はNPCです。イベントキーはPCに与えるものです（AW-6）"),
+            format!("{name} is an NPC; event keys are granted to PCs (AW-6)"),
         )),
     }
+}
+
+fn holds_already(character: &str, key: &str) -> Text {
+    Text::new(
+        format!("{character}はすでにイベントキー:{key}を持っています"),
+        format!("{character} already holds the event key {key}"),
+    )
+}
+
+fn does_not_hold(character: &str, key: &str) -> Text {
+    Text::new(
+        format!("{character}はイベントキー:{key}を持っていません"),
+        format!("{character} does not hold the event key {key}"),
+    )
 }
 
 /// `/key …` and `/keys …`.
@@ -69,11 +86,11 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let key_of = |rest: &[&str]| rest.join(" ");
     Some(match words {
         ["key", "give", character, key @ ..] if !key.is_empty() => (|| {
-            gm_only(table, "grant event keys")?;
+            gm_only(table, Text::new("イベントキーの付与", "grant event keys"))?;
             pc(table, character)?;
             let key = key_of(key);
             if keys.holds(character, &key) {
-                return Err(format!("{character} already holds イベントキー:{key}"));
+                return Err(holds_already(character, &key));
             }
             one(AwEvent::Key(Event::Granted {
                 character: character.to_string(),
@@ -81,10 +98,13 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             }))
         })(),
         ["key", "take", character, key @ ..] if !key.is_empty() => (|| {
-            gm_only(table, "take event keys back")?;
+            gm_only(
+                table,
+                Text::new("イベントキーの取り上げ", "take event keys back"),
+            )?;
             let key = key_of(key);
             if !keys.holds(character, &key) {
-                return Err(format!("{character} does not hold イベントキー:{key}"));
+                return Err(does_not_hold(character, &key));
             }
             one(AwEvent::Key(Event::Revoked {
                 character: character.to_string(),
@@ -94,15 +114,18 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
         ["key", "move", from, to, key @ ..] if !key.is_empty() => (|| {
             gm_only(
                 table,
-                "pass a key from one PC to another (keys cannot be given away, AW-6)",
+                Text::new(
+                    "PCからPCへのイベントキーの譲渡（キーを勝手に渡すことはできません、AW-6）",
+                    "pass a key from one PC to another (keys cannot be given away, AW-6)",
+                ),
             )?;
             let key = key_of(key);
             if !keys.holds(from, &key) {
-                return Err(format!("{from} does not hold イベントキー:{key}"));
+                return Err(does_not_hold(from, &key));
             }
             pc(table, to)?;
             if keys.holds(to, &key) {
-                return Err(format!("{to} already holds イベントキー:{key}"));
+                return Err(holds_already(to, &key));
             }
             one(AwEvent::Key(Event::Transferred {
                 from: from.to_string(),
@@ -111,7 +134,10 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             }))
         })(),
         ["key", "who", key @ ..] if !key.is_empty() => (|| {
-            gm_only(table, "ask who holds a key")?;
+            gm_only(
+                table,
+                Text::new("キーを持つPCの確認", "ask who holds a key"),
+            )?;
             let key = key_of(key);
             let holders: Vec<&str> = keys
                 .held
@@ -120,38 +146,66 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 .map(|(c, _)| c.as_str())
                 .collect();
             reply(if holders.is_empty() {
-                format!("nobody holds イベントキー:{key}")
+                Text::new(
+                    format!("イベントキー:{key}を持つPCはいません"),
+                    format!("nobody holds the event key {key}"),
+                )
             } else {
-                format!(
-                    "イベントキー:{key} を持つPC（判定できるPC）: {}",
-                    holders.join(", ")
+                Text::new(
+                    format!(
+                        "イベントキー:{key} を持つPC（判定できるPC）: {}",
+                        holders.join("、")
+                    ),
+                    format!(
+                        "PCs holding the event key {key} (who may make the check): {}",
+                        holders.join(", ")
+                    ),
                 )
             })
         })(),
-        ["key", ..] => {
-            Err("usage: /key give|take CHARACTER KEY, /key move FROM TO KEY, /key who KEY".into())
-        }
+        ["key", ..] => Err(Text::new(
+            "使い方: /key give|take キャラクター キー、/key move 渡す側 受け取る側 キー、/key who キー",
+            "usage: /key give|take CHARACTER KEY, /key move FROM TO KEY, /key who KEY",
+        )),
         ["keys"] => {
-            let mine: Vec<String> = table
+            let mine: Vec<(&str, Vec<Text>)> = table
                 .characters()
                 .into_iter()
                 .filter(|(_, owner)| table.actor_is_gm() || *owner == table.actor())
-                .filter_map(|(name, _)| summary(keys, name).map(|s| format!("{name}\n{s}")))
+                .filter_map(|(name, _)| list(keys, name).map(|k| (name, k)))
                 .collect();
             reply(if mine.is_empty() {
-                "no event keys".to_string()
+                Text::new("イベントキーはありません", "no event keys")
             } else {
-                mine.join("\n")
+                let lines = |lang: Lang| {
+                    mine.iter()
+                        .map(|(name, k)| keys_line(name, k, lang))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                Text::new(lines(Lang::Ja), lines(Lang::En))
             })
         }
         ["keys", character] => match table.character(character) {
             None => Err(no_character(character)),
-            Some((owner, _)) if owner != table.actor() && !table.actor_is_gm() => Err(format!(
-                "{character} is not your character; a player sees only their own PC's keys (AW-6)"
+            Some((owner, _)) if owner != table.actor() && !table.actor_is_gm() => Err(Text::new(
+                format!(
+                    "{character}はあなたのキャラクターではありません。プレイヤーが見られるのは自分のPCのキーだけです（AW-6）"
+                ),
+                format!(
+                    "{character} is not your character; a player sees only their own PC's keys (AW-6)"
+                ),
             )),
-            Some(_) => reply(
-                summary(keys, character).unwrap_or_else(|| format!("{character}: no event keys")),
-            ),
+            Some(_) => reply(match list(keys, character) {
+                Some(k) => Text::new(
+                    keys_line(character, &k, Lang::Ja),
+                    keys_line(character, &k, Lang::En),
+                ),
+                None => Text::new(
+                    format!("{character}: イベントキーはありません"),
+                    format!("{character}: no event keys"),
+                ),
+            }),
         },
         _ => return None,
     })
@@ -181,15 +235,20 @@ pub fn fold(keys: &mut Keys, e: &Event) {
 }
 
 /// A line of log text.
-pub fn describe(e: &Event) -> String {
+pub fn describe(e: &Event) -> Text {
     match e {
-        Event::Granted { character, key } => format!("イベントキー:{key} → {character}"),
-        Event::Revoked { character, key } => {
-            format!("イベントキー:{key} を {character} から取り上げ")
-        }
-        Event::Transferred { from, to, key } => {
-            format!("イベントキー:{key} を {from} から {to} へ譲渡（GMの許可）")
-        }
+        Event::Granted { character, key } => Text::new(
+            format!("イベントキー:{key} → {character}"),
+            format!("event key {key} → {character}"),
+        ),
+        Event::Revoked { character, key } => Text::new(
+            format!("イベントキー:{key} を {character} から取り上げ"),
+            format!("event key {key} taken back from {character}"),
+        ),
+        Event::Transferred { from, to, key } => Text::new(
+            format!("イベントキー:{key} を {from} から {to} へ譲渡（GMの許可）"),
+            format!("event key {key} passed from {from} to {to} (GM's authorisation)"),
+        ),
     }
 }
 
@@ -205,14 +264,29 @@ pub fn audience(e: &Event) -> Audience {
     }
 }
 
-/// A character's keys for its sheet.
-pub fn summary(keys: &Keys, name: &str) -> Option<String> {
+/// `NAME's event keys: …` in `lang`.
+fn keys_line(name: &str, keys: &[Text], lang: Lang) -> String {
+    let list = Value::List(keys.to_vec()).render(lang);
+    match lang {
+        Lang::Ja => format!("{name}のイベントキー: {list}"),
+        Lang::En => format!("{name}'s event keys: {list}"),
+    }
+}
+
+/// A character's keys, each as it is named, if it holds any.
+fn list(keys: &Keys, name: &str) -> Option<Vec<Text>> {
     let held = keys.held.get(name).filter(|k| !k.is_empty())?;
-    Some(format!(
-        "  イベントキー: {}",
-        held.iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(", ")
-    ))
+    Some(held.iter().map(|k| Text::verbatim(k.as_str())).collect())
+}
+
+/// A character's keys for its sheet (the caller shows them to the GM and the owner only).
+pub fn fields(keys: &Keys, name: &str) -> Vec<Field> {
+    list(keys, name)
+        .map(|k| {
+            vec![Field::derived(
+                Text::new("イベントキー", "event keys"),
+                Value::List(k),
+            )]
+        })
+        .unwrap_or_default()
 }

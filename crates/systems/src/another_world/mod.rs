@@ -35,7 +35,7 @@ impl GameSystem for AnotherWorld {
         "あなさあわあるとSRS"
     }
     fn help(&self) -> taku_dice::Text {
-        taku_dice::Text::verbatim(HELP)
+        taku_dice::Text::new(HELP, HELP_EN)
     }
     fn prefixes(&self) -> &'static [&'static str] {
         NOTATIONS
@@ -108,6 +108,20 @@ const HELP: &str = "\
   AW+5 VS AW+3     アクション側 VS リアクション側（同値はリアクション優先）
   AW+5 VS 8        リアクション側が判定できないとき: 固定の達成値8
   ダイスボットの共通コマンドも使えます。";
+
+const HELP_EN: &str = "\
+Another World SRS 3rd edition: 2D6 action checks (critical 12, fumble 2), contests, table rules
+■ Action checks (AW-1)  AW is the same as 2D6
+  AW+4>=10         judgement value 4, difficulty 10
+  AW               the achievement alone
+  AW+2@11#3>=10    critical value 11, fumble value 3
+  AW+2>=10[11,3]   the same (legacy form)
+  SAW+1>=8         secret dice
+  AW+{理知}>=10    at a table: your character's 【理知】 as the judgement value
+■ Contests (AW-2)
+  AW+5 VS AW+3     action side VS reaction side (the reaction side wins ties)
+  AW+5 VS 8        when the reaction side cannot roll: a fixed achievement of 8
+  DiceBot's common dice commands also work.";
 
 #[cfg(test)]
 mod tests {

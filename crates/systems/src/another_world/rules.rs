@@ -45,11 +45,11 @@ pub enum Event {
     Af(af::Event),
 }
 
-/// Shorthand for a part's decision.
-pub type Decided = Option<Result<Outcome<Event>, String>>;
+/// Shorthand for a part's decision: a refusal is a [`Text`] in both languages.
+pub type Decided = Option<Result<Outcome<Event>, Text>>;
 
 /// One event, no reply.
-pub fn one(e: Event) -> Result<Outcome<Event>, String> {
+pub fn one(e: Event) -> Result<Outcome<Event>, Text> {
     Ok(Outcome {
         events: vec![e],
         reply: None,
@@ -57,19 +57,23 @@ pub fn one(e: Event) -> Result<Outcome<Event>, String> {
 }
 
 /// A private reply, no event.
-pub fn reply(text: String) -> Result<Outcome<Event>, String> {
+pub fn reply(text: Text) -> Result<Outcome<Event>, Text> {
     Ok(Outcome {
         events: Vec::new(),
-        reply: Some(crate::untranslated(text)),
+        reply: Some(text),
     })
 }
 
-/// A refusal unless the actor is a GM.
-pub fn gm_only(table: &dyn TableView, what: &str) -> Result<(), String> {
+/// A refusal unless the actor is a GM; `what` names the act (`戦闘の開始` / `start a
+/// combat`).
+pub fn gm_only(table: &dyn TableView, what: Text) -> Result<(), Text> {
     if table.actor_is_gm() {
         Ok(())
     } else {
-        Err(format!("only the GM can {what}"))
+        Err(Text::new(
+            format!("{}はGMだけが行えます", what.ja()),
+            format!("only the GM can {}", what.en()),
+        ))
     }
 }
 
@@ -84,7 +88,7 @@ pub enum Kind {
 
 /// A character's kind: its `種別` field (`PC`/`NPC`) if set, else PC when a player owns it
 /// and NPC when a GM does. `Err` names a missing character.
-pub fn kind(table: &dyn TableView, name: &str) -> Result<Kind, String> {
+pub fn kind(table: &dyn TableView, name: &str) -> Result<Kind, Text> {
     let Some((owner, fields)) = table.character(name) else {
         return Err(no_character(name));
     };
@@ -97,34 +101,43 @@ pub fn kind(table: &dyn TableView, name: &str) -> Result<Kind, String> {
 }
 
 /// The refusal for a character that does not exist.
-pub fn no_character(name: &str) -> String {
-    format!("no character named '{name}'; create it with /char new {name}")
+pub fn no_character(name: &str) -> Text {
+    Text::new(
+        format!("「{name}」というキャラクターはいません。/char new {name} で作成してください"),
+        format!("no character named '{name}'; create it with /char new {name}"),
+    )
 }
 
 /// A whole-number field of a character (an ability, 行動値, HP…); `Err` says which is
 /// missing or not a number and how to set it.
-pub fn field(table: &dyn TableView, name: &str, key: &str) -> Result<i64, String> {
+pub fn field(table: &dyn TableView, name: &str, key: &str) -> Result<i64, Text> {
     let Some((_, fields)) = table.character(name) else {
         return Err(no_character(name));
     };
     let Some(value) = fields.get(key) else {
-        return Err(format!(
-            "{name} has no 【{key}】; set it with /char set {name} {key} N"
+        return Err(Text::new(
+            format!(
+                "{name}の【{key}】が設定されていません。/char set {name} {key} 数値 で設定してください"
+            ),
+            format!("{name} has no 【{key}】; set it with /char set {name} {key} N"),
         ));
     };
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("{name}'s 【{key}】 is '{value}', not a whole number"))
+    value.trim().parse().map_err(|_| {
+        Text::new(
+            format!("{name}の【{key}】が「{value}」で、整数ではありません"),
+            format!("{name}'s 【{key}】 is '{value}', not a whole number"),
+        )
+    })
 }
 
 /// Whether the actor may act for character `name`: its owner or a GM.
-pub fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), String> {
+pub fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match table.character(name) {
         None => Err(no_character(name)),
         Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
-        Some((owner, _)) => Err(format!(
-            "{name} belongs to {owner}; only they or the GM can act for it"
+        Some((owner, _)) => Err(Text::new(
+            format!("{name}は{owner}のキャラクターです。操作できるのは{owner}かGMだけです"),
+            format!("{name} belongs to {owner}; only they or the GM can act for it"),
         )),
     }
 }
@@ -137,92 +150,92 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/combat start ミナ ロイ 影 | /combat add 名前 | /combat remove 名前",
         help: "戦闘開始（AW-3、GM）。【行動値】【反射】【知覚】【幸運】はキャラクターの値",
-        help_en: "戦闘開始（AW-3、GM）。【行動値】【反射】【知覚】【幸運】はキャラクターの値",
+        help_en: "Start a combat (AW-3, GM); 【行動値】 (action value), 【反射】, 【知覚】 and 【幸運】 come from the characters",
     },
     CommandHelp {
         usage: "/combat next",
         help: "次のプロセスへ（セットアップ→イニシアチブ→メイン→…→クリンナップ、GM）",
-        help_en: "次のプロセスへ（セットアップ→イニシアチブ→メイン→…→クリンナップ、GM）",
+        help_en: "Move on to the next process (setup → initiative → main → … → cleanup, GM)",
     },
     CommandHelp {
         usage: "/combat order ミナ ロイ",
         help: "同値のキャラクターの行動順をGMが決める",
-        help_en: "同値のキャラクターの行動順をGMが決める",
+        help_en: "The GM's order for characters with the same action value",
     },
     CommandHelp {
         usage: "/combat minor move | /combat minor skill 特技名",
         help: "マイナーアクション: 戦闘移動（【行動値】+5m、エンゲージ中は不可）・特技",
-        help_en: "マイナーアクション: 戦闘移動（【行動値】+5m、エンゲージ中は不可）・特技",
+        help_en: "Minor action: combat move (action value + 5 m, not while engaged) or a skill",
     },
     CommandHelp {
         usage: "/combat major move | attack 対象 | skill 特技名 | disengage | identify 対象 | finish 対象 | escape",
         help: "メジャーアクション: 全力移動・攻撃・特技・離脱・対象識別・とどめ・逃走",
-        help_en: "メジャーアクション: 全力移動・攻撃・特技・離脱・対象識別・とどめ・逃走",
+        help_en: "Major action: full move, attack, skill, disengage, identify, finish off, escape",
     },
     CommandHelp {
         usage: "/combat engage ミナ 影 | /combat end",
         help: "エンゲージを記録する・戦闘終了（GM）",
-        help_en: "エンゲージを記録する・戦闘終了（GM）",
+        help_en: "Record an engagement; end the combat (GM)",
     },
     CommandHelp {
         usage: "/supply lack ミナ 3 [shared]",
         help: "食事・睡眠の不足（AW-4、GM）: 【HP】【MP】を3D6ずつ減らす（sharedは1回の出目を両方に）",
-        help_en: "食事・睡眠の不足（AW-4、GM）: 【HP】【MP】を3D6ずつ減らす（sharedは1回の出目を両方に）",
+        help_en: "Missed meals or sleep (AW-4, GM): HP and MP each drop by 3D6 (shared: one roll for both)",
     },
     CommandHelp {
         usage: "/supply give ミナ ロイ 2",
         help: "供給（AW-4）: 2D6回復。通常1〜2D6、契約中の2人なら3〜4D6",
-        help_en: "供給（AW-4）: 2D6回復。通常1〜2D6、契約中の2人なら3〜4D6",
+        help_en: "Supply (AW-4): both recover 2D6; 1–2D6 normally, 3–4D6 between two in a contract",
     },
     CommandHelp {
         usage: "/contract ミナ ロイ | /contract end ミナ ロイ 理由",
         help: "契約（AW-5）: ミナがマスター、ロイがサーヴァント。双方の同意で成立／令呪以外の破棄（GM）",
-        help_en: "契約（AW-5）: ミナがマスター、ロイがサーヴァント。双方の同意で成立／令呪以外の破棄（GM）",
+        help_en: "Contract (AW-5): the first named is the master, the second the servant, made when both agree; ending one other than by a command spell (GM)",
     },
     CommandHelp {
         usage: "/spell ミナ order|summon|dismiss|boost|dissolve [ロイ]",
         help: "令呪（1シナリオ3回、セッション終了で回復）: 命令の強要・召喚・退場・達成値+20・契約破棄",
-        help_en: "令呪（1シナリオ3回、セッション終了で回復）: 命令の強要・召喚・退場・達成値+20・契約破棄",
+        help_en: "Command spell (3 per scenario, refilled when the session ends): force an order, summon, dismiss, +20 to the achievement, dissolve the contract",
     },
     CommandHelp {
         usage: "/spells [ミナ]",
         help: "令呪の残り回数",
-        help_en: "令呪の残り回数",
+        help_en: "Command spells left",
     },
     CommandHelp {
         usage: "/key give ミナ 不審な人物 | /key take ミナ 不審な人物 | /key move ミナ ロイ 不審な人物",
         help: "イベントキー（AW-6、GM）: 与える・取り上げる・譲渡を認める",
-        help_en: "イベントキー（AW-6、GM）: 与える・取り上げる・譲渡を認める",
+        help_en: "Event keys (AW-6, GM): grant, take back, allow a transfer",
     },
     CommandHelp {
         usage: "/key who 不審な人物 | /keys [ミナ]",
         help: "キーを持つPC（GM）・自分のPCのキー",
-        help_en: "キーを持つPC（GM）・自分のPCのキー",
+        help_en: "The PCs holding a key (GM); your own PCs' keys",
     },
     CommandHelp {
         usage: "/af start 理知 100 2 [at=50:イベント] [spell] [solo=ミナ] 目標…",
         help: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。開始時にパーティの成功確率を表示",
-        help_en: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。開始時にパーティの成功確率を表示",
+        help_en: "Another Focus check (AW-7, GM): ability, difficulty, round limit; shows the party's chance of success when it starts",
     },
     CommandHelp {
         usage: "/af preset 1|2|3|4 [ミナ]",
         help: "ルールの例: 1 説得（理知80/2R）2 探索（知覚100/3R、令呪で成功）3 潜入（反射120/5R）4 逃走（体力50/1R、1人で）",
-        help_en: "ルールの例: 1 説得（理知80/2R）2 探索（知覚100/3R、令呪で成功）3 潜入（反射120/5R）4 逃走（体力50/1R、1人で）",
+        help_en: "The rulebook's examples: 1 persuade (理知 80 / 2 rounds), 2 search (知覚 100 / 3 rounds, a command spell succeeds), 3 infiltrate (反射 120 / 5 rounds), 4 escape (体力 50 / 1 round, alone)",
     },
     CommandHelp {
         usage: "/af declare ミナ 本のクチ 千枚皮",
         help: "特技の所持宣言: 1つにつき難易度-2（同じ行為で同じ特技は1回、GMが /af allow ミナ 特技 で再許可）",
-        help_en: "特技の所持宣言: 1つにつき難易度-2（同じ行為で同じ特技は1回、GMが /af allow ミナ 特技 で再許可）",
+        help_en: "Declare skills: each lowers the difficulty by 2 (a skill once per act; the GM allows it again with /af allow NAME SKILL)",
     },
     CommandHelp {
         usage: "AW+{理知}",
         help: "AF判定中のPCの判定は達成値を合計に加える（クリティカルは30、ファンブルはAF判定の失敗）",
-        help_en: "AF判定中のPCの判定は達成値を合計に加える（クリティカルは30、ファンブルはAF判定の失敗）",
+        help_en: "During an AF check a PC's check adds its achievement to the total (a critical counts 30; a fumble fails the AF check)",
     },
     CommandHelp {
         usage: "/af cancel | /af next | /af spell ミナ | /af status | /af end",
         help: "ファンブルの打ち消し（GM、直後のみ）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
-        help_en: "ファンブルの打ち消し（GM、直後のみ）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
+        help_en: "Cancel a fumble (GM, straight away only); next round (GM); succeed by a command spell; progress; call off (GM)",
     },
 ];
 
@@ -249,7 +262,6 @@ impl TableRules for AwRules {
             "af" => af::decide(table, state, &words[1..]),
             _ => None,
         }
-        .map(|r| r.map_err(crate::untranslated))
     }
 
     fn fold(&self, state: &mut State, actor: &str, event: &Event) {
@@ -263,13 +275,13 @@ impl TableRules for AwRules {
     }
 
     fn describe(&self, event: &Event) -> Text {
-        crate::untranslated(match event {
+        match event {
             Event::Combat(e) => combat::describe(e),
             Event::Supply(e) => supply::describe(e),
             Event::Contract(e) => contracts::describe(e),
             Event::Key(e) => keys::describe(e),
             Event::Af(e) => af::describe(e),
-        })
+        }
     }
 
     fn audience(&self, event: &Event) -> Audience {
@@ -312,41 +324,50 @@ impl TableRules for AwRules {
         let viewer_owns = table
             .character(name)
             .is_some_and(|(o, _)| o == table.actor());
-        let mut fields = Vec::new();
+        let mut sections = Vec::new();
+        let mut section = |ja: &str, en: &str, fields: Vec<Field>| {
+            if !fields.is_empty() {
+                sections.push(Section {
+                    title: Text::new(ja, en),
+                    fields,
+                });
+            }
+        };
         // AW-3's derived values, from the sheet's 【行動値】.
-        if let Ok(a) = field(table, name, "行動値") {
-            fields.push(Field::derived(
-                Text::new("戦闘移動", "combat move"),
-                Value::Plain(format!("{}m", sheet::combat_move(a))),
-            ));
-            fields.push(Field::derived(
-                Text::new("全力移動", "full move"),
-                Value::Plain(format!("{}m", sheet::full_move(a))),
-            ));
+        let moves = match field(table, name, "行動値") {
+            Ok(a) => vec![
+                Field::derived(
+                    Text::new("戦闘移動", "combat move"),
+                    Value::Plain(format!("{}m", sheet::combat_move(a))),
+                ),
+                Field::derived(
+                    Text::new("全力移動", "full move"),
+                    Value::Plain(format!("{}m", sheet::full_move(a))),
+                ),
+            ],
+            Err(_) => Vec::new(),
+        };
+        section("移動", "Movement", moves);
+        // AW-4: current HP and MP of the sheet's maximums.
+        section(
+            "【HP】・【MP】",
+            "HP and MP",
+            supply::fields(table, &state.vitals, name),
+        );
+        // AW-5.
+        section(
+            "契約・令呪",
+            "Contracts and command spells",
+            contracts::fields(&state.contracts, name),
+        );
+        // AW-6: a player sees only their own PC's keys.
+        if viewer_is_gm || viewer_owns {
+            section(
+                "イベントキー",
+                "Event keys",
+                keys::fields(&state.keys, name),
+            );
         }
-        let lines: Vec<String> = [
-            supply::summary(table, &state.vitals, name),
-            contracts::summary(&state.contracts, name),
-            // AW-6: a player sees only their own PC's keys.
-            (viewer_is_gm || viewer_owns)
-                .then(|| keys::summary(&state.keys, name))
-                .flatten(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        for line in lines {
-            fields.push(Field::derived(
-                Text::new("状況", "status"),
-                Value::Text(crate::untranslated(line.trim().to_string())),
-            ));
-        }
-        if fields.is_empty() {
-            return Vec::new();
-        }
-        vec![Section {
-            title: Text::new("Another World", "Another World"),
-            fields,
-        }]
+        sections
     }
 }

@@ -15,9 +15,10 @@
 
 use super::rules::{Decided, Event as AwEvent, State, field, gm_only, may_act_for};
 use crate::table_rules::{Outcome, TableView};
+use crate::view::{Field, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use taku_dice::Roller;
+use taku_dice::{Roller, Text};
 
 /// HP and MP never go below this (AW-4: everyone has "at least 1").
 pub const FLOOR: i64 = 1;
@@ -50,26 +51,72 @@ pub enum Event {
 type Pair = (i64, i64);
 
 /// A character's current HP and MP and their maximums (the sheet's values).
-fn current(table: &dyn TableView, vitals: &Vitals, name: &str) -> Result<(Pair, Pair), String> {
+fn current(table: &dyn TableView, vitals: &Vitals, name: &str) -> Result<(Pair, Pair), Text> {
     let max = (field(table, name, "HP")?, field(table, name, "MP")?);
     Ok((vitals.get(name).copied().unwrap_or(max), max))
 }
 
-fn roll(dice: &mut Roller<'_>, n: i64) -> Result<Vec<i64>, String> {
+fn roll(dice: &mut Roller<'_>, n: i64) -> Result<Vec<i64>, Text> {
     dice.roll_group(n, 6)
         .map(|d| d.to_vec())
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.text())
 }
 
-fn count(word: &str, range: std::ops::RangeInclusive<i64>, why: &str) -> Result<i64, String> {
+fn count(word: &str, range: std::ops::RangeInclusive<i64>, why: Text) -> Result<i64, Text> {
     match word.parse::<i64>() {
         Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{word}' dice: {why} takes {} to {} dice (AW-4)",
-            range.start(),
-            range.end()
+        _ => Err(Text::new(
+            format!(
+                "ダイスの数「{word}」: {}は{}〜{}個です（AW-4）",
+                why.ja(),
+                range.start(),
+                range.end()
+            ),
+            format!(
+                "'{word}' dice: {} takes {} to {} dice (AW-4)",
+                why.en(),
+                range.start(),
+                range.end()
+            ),
         )),
     }
+}
+
+fn usage(ja: &str, en: &str) -> Text {
+    Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
+}
+
+/// Why HP and MP changed, as a `Changed` event stores it: the Japanese line, which
+/// [`why_text`] reads back in every language.
+fn lack_why(n: i64, shared: bool) -> String {
+    format!("{LACK}{n}D6{}", if shared { SHARED } else { "" })
+}
+
+fn supply_why(n: i64, bound: bool) -> String {
+    format!("{SUPPLY}{n}D6{}", if bound { BOUND } else { "" })
+}
+
+const LACK: &str = "食事・睡眠の不足 ";
+const SHARED: &str = "（共通）";
+const SUPPLY: &str = "供給 ";
+const BOUND: &str = "（契約）";
+
+fn why_text(why: &str) -> Text {
+    if let Some(rest) = why.strip_prefix(LACK) {
+        let (dice, shared) = match rest.strip_suffix(SHARED) {
+            Some(d) => (d, ", one roll for both"),
+            None => (rest, ""),
+        };
+        return Text::new(why, format!("missed meals or sleep {dice}{shared}"));
+    }
+    if let Some(rest) = why.strip_prefix(SUPPLY) {
+        let (dice, bound) = match rest.strip_suffix(BOUND) {
+            Some(d) => (d, " (contract)"),
+            None => (rest, ""),
+        };
+        return Text::new(why, format!("supply {dice}{bound}"));
+    }
+    Text::verbatim(why)
 }
 
 /// `/supply lack CHARACTER N [shared]`, `/supply give A B N`.
@@ -82,8 +129,15 @@ pub fn decide(
     let vitals = &state.vitals;
     Some(match words {
         ["lack", character, n, rest @ ..] if rest.is_empty() || rest == ["shared"] => (|| {
-            gm_only(table, "apply missed meals or sleep")?;
-            let n = count(n, 1..=5, "a missed meal or sleep")?;
+            gm_only(
+                table,
+                Text::new("食事・睡眠の不足の適用", "apply missed meals or sleep"),
+            )?;
+            let n = count(
+                n,
+                1..=5,
+                Text::new("食事・睡眠の不足", "a missed meal or sleep"),
+            )?;
             let ((hp, mp), _) = current(table, vitals, character)?;
             let hp_dice = roll(dice, n)?;
             let mp_dice = if rest.is_empty() {
@@ -95,10 +149,7 @@ pub fn decide(
             Ok(Outcome {
                 events: vec![AwEvent::Supply(Event::Changed {
                     character: character.to_string(),
-                    why: format!(
-                        "食事・睡眠の不足 {n}D6{}",
-                        if rest.is_empty() { "" } else { "（共通）" }
-                    ),
+                    why: lack_why(n, !rest.is_empty()),
                     hp: hp.saturating_sub(loss(&hp_dice)).max(FLOOR),
                     mp: mp.saturating_sub(loss(&mp_dice)).max(FLOOR),
                     hp_dice,
@@ -107,10 +158,16 @@ pub fn decide(
                 reply: None,
             })
         })(),
-        ["lack", ..] => Err("usage: /supply lack CHARACTER N [shared]  (N from 1 to 5)".into()),
+        ["lack", ..] => Err(usage(
+            "/supply lack キャラクター N [shared]（Nは1〜5）",
+            "/supply lack CHARACTER N [shared]  (N from 1 to 5)",
+        )),
         ["give", a, b, n] => (|| {
             if a == b {
-                return Err("supply is an exchange between two characters".into());
+                return Err(Text::new(
+                    "供給は2人のキャラクターの間で行ないます",
+                    "supply is an exchange between two characters",
+                ));
             }
             if may_act_for(table, a).is_err() {
                 may_act_for(table, b)?;
@@ -120,13 +177,19 @@ pub fn decide(
                 count(
                     n,
                     3..=4,
-                    &format!("supply between {a} and {b}, who are in a contract,"),
+                    Text::new(
+                        format!("契約中の{a}と{b}の供給"),
+                        format!("supply between {a} and {b}, who are in a contract,"),
+                    ),
                 )?
             } else {
                 count(
                     n,
                     1..=2,
-                    &format!("supply between {a} and {b}, who are not in a contract,"),
+                    Text::new(
+                        format!("契約していない{a}と{b}の供給"),
+                        format!("supply between {a} and {b}, who are not in a contract,"),
+                    ),
                 )?
             };
             let mut events = Vec::new();
@@ -136,7 +199,7 @@ pub fn decide(
                 let gain: i64 = d.iter().sum();
                 events.push(AwEvent::Supply(Event::Changed {
                     character: who.to_string(),
-                    why: format!("供給 {n}D6{}", if bound { "（契約）" } else { "" }),
+                    why: supply_why(n, bound),
                     hp: hp.saturating_add(gain).min(max_hp.max(hp)),
                     mp: mp.saturating_add(gain).min(max_mp.max(mp)),
                     hp_dice: d.clone(),
@@ -148,8 +211,14 @@ pub fn decide(
                 reply: None,
             })
         })(),
-        ["give", ..] => Err("usage: /supply give CHARACTER CHARACTER N".into()),
-        _ => Err("usage: /supply lack CHARACTER N [shared] | /supply give A B N".into()),
+        ["give", ..] => Err(usage(
+            "/supply give キャラクター キャラクター N",
+            "/supply give CHARACTER CHARACTER N",
+        )),
+        _ => Err(usage(
+            "/supply lack キャラクター N [shared] | /supply give A B N",
+            "/supply lack CHARACTER N [shared] | /supply give A B N",
+        )),
     })
 }
 
@@ -167,7 +236,7 @@ fn dice_text(d: &[i64]) -> String {
 }
 
 /// A line of log text.
-pub fn describe(e: &Event) -> String {
+pub fn describe(e: &Event) -> Text {
     let Event::Changed {
         character,
         why,
@@ -176,19 +245,59 @@ pub fn describe(e: &Event) -> String {
         hp,
         mp,
     } = e;
-    format!(
-        "{character} {why}: 【HP】{} ＞ {hp}、【MP】{} ＞ {mp}",
-        dice_text(hp_dice),
-        dice_text(mp_dice)
+    let why = why_text(why);
+    Text::new(
+        format!(
+            "{character} {}: 【HP】{} ＞ {hp}、【MP】{} ＞ {mp}",
+            why.ja(),
+            dice_text(hp_dice),
+            dice_text(mp_dice)
+        ),
+        format!(
+            "{character}, {}: HP {} > {hp}, MP {} > {mp}",
+            why.en(),
+            dice_text(hp_dice),
+            dice_text(mp_dice)
+        ),
     )
 }
 
-/// Current HP and MP for `/char show`, once they changed.
-pub fn summary(table: &dyn TableView, vitals: &Vitals, name: &str) -> Option<String> {
-    let (hp, mp) = vitals.get(name)?;
-    let (max_hp, max_mp) = (
-        field(table, name, "HP").ok()?,
-        field(table, name, "MP").ok()?,
-    );
-    Some(format!("  現在の【HP】{hp}/{max_hp}、【MP】{mp}/{max_mp}"))
+/// Current HP and MP for the sheet, as resources (current of the sheet's maximum):
+/// whichever maximum the sheet sets.
+pub fn fields(table: &dyn TableView, vitals: &Vitals, name: &str) -> Vec<Field> {
+    let now = vitals.get(name).copied();
+    let mut out = Vec::new();
+    for (i, (key, ja, en)) in [
+        ("HP", "現在の【HP】", "current HP"),
+        ("MP", "現在の【MP】", "current MP"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Ok(max) = field(table, name, key) else {
+            continue;
+        };
+        let current = now.map_or(max, |(hp, mp)| if i == 0 { hp } else { mp });
+        out.push(Field::derived(
+            Text::new(ja, en),
+            Value::Resource { current, max },
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reasons_a_log_keeps_read_in_both_languages() {
+        assert_eq!(lack_why(3, true), "食事・睡眠の不足 3D6（共通）");
+        assert_eq!(supply_why(2, false), "供給 2D6");
+        assert_eq!(
+            why_text(&lack_why(3, true)).en(),
+            "missed meals or sleep 3D6, one roll for both"
+        );
+        assert_eq!(why_text(&supply_why(4, true)).en(), "supply 4D6 (contract)");
+    }
 }

@@ -22,7 +22,7 @@
 use super::card::{Card, Colour};
 use super::odds::CheckKind;
 use serde::{Deserialize, Serialize};
-use taku_dice::Roller;
+use taku_dice::{Roller, Text};
 
 /// Cards a boost exiles.
 pub const BOOST_CARDS: usize = 6;
@@ -52,6 +52,23 @@ impl std::fmt::Display for CheckError {
 }
 
 impl std::error::Error for CheckError {}
+
+impl CheckError {
+    /// The message in Japanese and English (the English is this error's `Display`).
+    pub fn text(&self) -> Text {
+        match self {
+            CheckError::TooFewCards { left } => Text::new(
+                format!(
+                    "ライブラリーの既知のカードより下が{left}枚です。行動判定には2枚必要なので、判定は行なわれません（MT-2 手順2）"
+                ),
+                self.to_string(),
+            ),
+            CheckError::Dice(e) => {
+                Text::new(format!("ダイスを振れませんでした: {e}"), self.to_string())
+            }
+        }
+    }
+}
 
 /// The colour modifier of a card counted as `colour` (`None`: colourless) in a check of
 /// `kind` (MT-2 step 4).
@@ -252,75 +269,152 @@ pub fn check(
 
 /// The kind's name in Japanese (緑判定, 色のない判定).
 pub fn kind_name(kind: CheckKind) -> String {
+    kind_text(kind).ja().to_string()
+}
+
+/// The kind's name in every language (緑判定 / green check).
+pub fn kind_text(kind: CheckKind) -> Text {
     match kind {
-        CheckKind::Colour(c) => format!("{}判定", c.japanese()),
-        CheckKind::Colourless => "色のない判定".to_string(),
+        CheckKind::Colour(c) => Text::new(
+            format!("{}判定", c.japanese()),
+            format!("{} check", colour_en(c)),
+        ),
+        CheckKind::Colourless => Text::new("色のない判定", "colourless check"),
+    }
+}
+
+/// A colour's English name.
+pub fn colour_en(c: Colour) -> &'static str {
+    match c {
+        Colour::W => "white",
+        Colour::U => "blue",
+        Colour::B => "black",
+        Colour::R => "red",
+        Colour::G => "green",
     }
 }
 
 /// The check as text, in Japanese: each card's name and mana value, 目標値, 達成値, the
 /// colour modifier and why, 成功/失敗.
 pub fn describe(o: &Outcome) -> String {
-    let mut text = format!("{}（難易度{}）", kind_name(o.kind), o.difficulty);
+    describe_text(o).ja().to_string()
+}
+
+/// The check in every language: each card's name and mana value, the target (目標値),
+/// the achievement (達成値), the colour modifier and why, success or failure.
+pub fn describe_text(o: &Outcome) -> Text {
+    let kind = kind_text(o.kind);
+    let mut ja = format!("{}（難易度{}）", kind.ja(), o.difficulty);
+    let mut en = format!("{} (difficulty {})", kind.en(), o.difficulty);
     if !o.known.is_empty() {
-        text.push_str(&format!(
+        ja.push_str(&format!(
             " ＞ 既知の{}枚を追放: {}",
             o.known.len(),
             names(&o.known)
         ));
+        en.push_str(&format!(
+            " > the {} known card(s) exiled: {}",
+            o.known.len(),
+            names_en(&o.known)
+        ));
     }
-    text.push_str(&format!(
+    ja.push_str(&format!(
         " ＞ 1枚目 {} マナ総量{} ＞ 目標値{}",
         o.target_card.display(),
         o.target_card.mana_value,
         o.target
     ));
-    let why = match (o.kind, o.counted_as) {
-        (CheckKind::Colourless, _) => "色のない判定".to_string(),
-        (_, None) => "無色".to_string(),
+    en.push_str(&format!(
+        " > 1st card {}, mana value {} > target {}",
+        o.target_card.name, o.target_card.mana_value, o.target
+    ));
+    let (why_ja, why_en) = match (o.kind, o.counted_as) {
+        (CheckKind::Colourless, _) => ("色のない判定".to_string(), "colourless check".to_string()),
+        (_, None) => ("無色".to_string(), "colourless".to_string()),
         (CheckKind::Colour(k), Some(c)) => {
-            let how = if o.achievement_card.land && !o.achievement_card.land_types.is_empty() {
-                "基本土地タイプで"
-            } else {
-                ""
-            };
-            let random = if o.choices > 1 {
-                "、無作為に選んだ色"
-            } else {
-                ""
-            };
-            let relation = if c == k {
-                "同じ色"
+            let by_land = o.achievement_card.land && !o.achievement_card.land_types.is_empty();
+            let random = o.choices > 1;
+            let (rel_ja, rel_en) = if c == k {
+                ("同じ色", "the same colour")
             } else if k.friends().contains(&c) {
-                "友好色"
+                ("友好色", "a friendly colour")
             } else {
-                "それ以外の色"
+                ("それ以外の色", "another colour")
             };
-            format!("{how}{}{random}: {relation}", c.japanese())
+            (
+                format!(
+                    "{}{}{}: {rel_ja}",
+                    if by_land {
+                        "基本土地タイプで"
+                    } else {
+                        ""
+                    },
+                    c.japanese(),
+                    if random {
+                        "、無作為に選んだ色"
+                    } else {
+                        ""
+                    }
+                ),
+                format!(
+                    "{}{}{}: {rel_en}",
+                    colour_en(c),
+                    if by_land { " by basic land type" } else { "" },
+                    if random { ", chosen at random" } else { "" }
+                ),
+            )
         }
     };
-    text.push_str(&format!(
-        " ／ 2枚目 {} マナ総量{} ＋ 色の修正{:+}（{why}） ＞ 達成値{}",
+    ja.push_str(&format!(
+        " ／ 2枚目 {} マナ総量{} ＋ 色の修正{:+}（{why_ja}） ＞ 達成値{}",
         o.achievement_card.display(),
         o.achievement_card.mana_value,
         o.modifier,
         o.achievement_before_boost
     ));
+    en.push_str(&format!(
+        " / 2nd card {}, mana value {} + colour modifier {:+} ({why_en}) > achievement {}",
+        o.achievement_card.name,
+        o.achievement_card.mana_value,
+        o.modifier,
+        o.achievement_before_boost
+    ));
     if let Some(b) = &o.boost {
-        text.push_str(&format!(
+        ja.push_str(&format!(
             " ／ ブースト: {}を追放、無色{}枚 ＋{} ＞ 達成値{}",
             names(&b.cards),
             b.plus,
             b.plus,
             o.achievement
         ));
+        en.push_str(&format!(
+            " / boost: {} exiled, {} colourless +{} > achievement {}",
+            names_en(&b.cards),
+            b.plus,
+            b.plus,
+            o.achievement
+        ));
     }
-    text.push_str(if o.success {
+    ja.push_str(if o.success {
         " ＞ 成功"
     } else {
         " ＞ 失敗"
     });
-    text
+    en.push_str(if o.success {
+        " > success"
+    } else {
+        " > failure"
+    });
+    Text::new(ja, en)
+}
+
+/// Cards' English names joined.
+pub fn names_en(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Cards' display names joined.

@@ -6,14 +6,110 @@
 //! too, so a deck fits on one chat line.
 
 use super::card::{Card, CardDb};
+use taku_dice::Text;
 
-/// A deck list that could not be read: every problem at once.
+/// A deck list that could not be read: every problem at once, unknown cards first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeckError(pub String);
+pub struct DeckError {
+    /// The problems, in the order they are reported.
+    pub problems: Vec<DeckProblem>,
+}
+
+/// One problem of a deck list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeckProblem {
+    /// Names no card in the database knows: each with its close matches.
+    Unknown(Vec<(String, Vec<String>)>),
+    /// A line that is not `COUNT NAME` (line numbers from 1).
+    NotAnEntry {
+        /// Line number.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A count outside 1 to [`MAX_COPIES`].
+    Copies {
+        /// Line number.
+        line: usize,
+        /// The count.
+        count: u32,
+    },
+    /// The library would hold more than [`MAX_CARDS`].
+    TooManyCards,
+    /// No main-deck card at all.
+    Empty,
+}
+
+impl DeckProblem {
+    /// The problem in Japanese and English.
+    pub fn text(&self) -> Text {
+        match self {
+            DeckProblem::Unknown(names) => {
+                let ja: Vec<String> = names
+                    .iter()
+                    .map(|(n, close)| {
+                        if close.is_empty() {
+                            format!("「{n}」")
+                        } else {
+                            format!("「{n}」（{}のことですか？）", close.join("、"))
+                        }
+                    })
+                    .collect();
+                let en: Vec<String> = names
+                    .iter()
+                    .map(|(n, close)| {
+                        if close.is_empty() {
+                            format!("'{n}'")
+                        } else {
+                            format!("'{n}' (did you mean {}?)", close.join(", "))
+                        }
+                    })
+                    .collect();
+                Text::new(
+                    format!(
+                        "知らないカード名: {}。`taku mtg cards --load ファイル` でカードデータベースを追加できます",
+                        ja.join("、")
+                    ),
+                    format!(
+                        "unknown card{}: {}; `taku mtg cards --load FILE` adds a card database",
+                        if names.len() == 1 { "" } else { "s" },
+                        en.join("; ")
+                    ),
+                )
+            }
+            DeckProblem::NotAnEntry { line, text } => Text::new(
+                format!(
+                    "{line}行目: 「{text}」は「枚数 カード名」の形ではありません（例: 4 Llanowar Elves）"
+                ),
+                format!("line {line}: '{text}' is not 'COUNT NAME' (e.g. '4 Llanowar Elves')"),
+            ),
+            DeckProblem::Copies { line, count } => Text::new(
+                format!("{line}行目: {count}枚。1行に書ける枚数は1〜{MAX_COPIES}枚です"),
+                format!("line {line}: {count} copies; a line takes 1 to {MAX_COPIES}"),
+            ),
+            DeckProblem::TooManyCards => Text::new(
+                format!("ライブラリーが{MAX_CARDS}枚を超えます"),
+                format!("the library would exceed {MAX_CARDS} cards"),
+            ),
+            DeckProblem::Empty => Text::new(
+                "デッキリストにメインデッキのカードがありません",
+                "the deck list has no main-deck card",
+            ),
+        }
+    }
+}
+
+impl DeckError {
+    /// Every problem, one a line, in Japanese and English.
+    pub fn text(&self) -> Text {
+        let texts: Vec<Text> = self.problems.iter().map(DeckProblem::text).collect();
+        Text::join(&texts, "\n")
+    }
+}
 
 impl std::fmt::Display for DeckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.text().en())
     }
 }
 
@@ -60,8 +156,8 @@ pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
     let mut main = Vec::new();
     let mut sideboard = 0usize;
     let mut in_main = true;
-    let mut unknown: Vec<String> = Vec::new();
-    let mut problems: Vec<String> = Vec::new();
+    let mut unknown: Vec<(String, Vec<String>)> = Vec::new();
+    let mut problems: Vec<DeckProblem> = Vec::new();
     for (n, raw) in text.split(['\n', ';']).enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
@@ -79,17 +175,14 @@ pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
             _ => {}
         }
         let Some((count, name)) = entry(line) else {
-            problems.push(format!(
-                "line {}: '{line}' is not 'COUNT NAME' (e.g. '4 Llanowar Elves')",
-                n + 1
-            ));
+            problems.push(DeckProblem::NotAnEntry {
+                line: n + 1,
+                text: line.to_string(),
+            });
             continue;
         };
         if count == 0 || count > MAX_COPIES {
-            problems.push(format!(
-                "line {}: {count} copies; a line takes 1 to {MAX_COPIES}",
-                n + 1
-            ));
+            problems.push(DeckProblem::Copies { line: n + 1, count });
             continue;
         }
         if !in_main {
@@ -99,38 +192,30 @@ pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
         match db.get(name) {
             Some(card) => {
                 if main.len() + count as usize > MAX_CARDS {
-                    problems.push(format!("the library would exceed {MAX_CARDS} cards"));
+                    problems.push(DeckProblem::TooManyCards);
                     break;
                 }
                 main.extend(std::iter::repeat_n(card.clone(), count as usize));
             }
             None => {
                 let close = db.close_matches(name, 3);
-                unknown.push(if close.is_empty() {
-                    format!("'{name}'")
-                } else {
-                    format!("'{name}' (did you mean {}?)", close.join(", "))
-                });
+                unknown.push((
+                    name.to_string(),
+                    close.into_iter().map(str::to_string).collect(),
+                ));
             }
         }
     }
     if !unknown.is_empty() {
-        problems.insert(
-            0,
-            format!(
-                "unknown card{}: {}; `taku mtg cards --load FILE` adds a card database",
-                if unknown.len() == 1 { "" } else { "s" },
-                unknown.join("; ")
-            ),
-        );
+        problems.insert(0, DeckProblem::Unknown(unknown));
     }
     if main.is_empty() && problems.is_empty() {
-        problems.push("the deck list has no main-deck card".to_string());
+        problems.push(DeckProblem::Empty);
     }
     if problems.is_empty() {
         Ok(Deck { main, sideboard })
     } else {
-        Err(DeckError(problems.join("\n")))
+        Err(DeckError { problems })
     }
 }
 
@@ -174,6 +259,15 @@ mod tests {
             text.contains("line 4: 'four Forests' is not 'COUNT NAME'"),
             "{text}"
         );
+        let ja = err.text();
+        assert!(
+            ja.ja().starts_with(
+                "知らないカード名: 「Llanowar Elfs」（Llanowar Elvesのことですか？）、「Black Lotus」"
+            ),
+            "{}",
+            ja.ja()
+        );
+        assert!(ja.ja().contains("4行目: 「four Forests」"), "{}", ja.ja());
         assert!(parse("0 Forest", &db).is_err());
         assert!(
             parse("Sideboard\n1 Forest", &db)

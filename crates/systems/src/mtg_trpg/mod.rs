@@ -45,7 +45,7 @@ impl GameSystem for MtgTrpg {
         "MTGTRPG"
     }
     fn help(&self) -> taku_dice::Text {
-        taku_dice::Text::verbatim(HELP)
+        taku_dice::Text::new(HELP, HELP_EN)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::MtgRules)
@@ -60,3 +60,12 @@ MTGベースのTRPG: 行動判定はダイスではなくライブラリーの�
     taku mtg odds --deck deck.txt --color 緑 --difficulty 2 [--boost] [--table]
     taku mtg cards --load AtomicCards.json   （カードデータベースの索引を作る）
   ダイスボットの共通コマンドも使えます。";
+
+const HELP_EN: &str = "\
+MTG-based TRPG: action checks reveal cards from the top of the library instead of rolling dice (MT-2)
+  At a table, /deck load makes the library and /deck check makes a check (commands below)
+  On the command line:
+    taku mtg check --library \"Elvish Mystic; Runeclaw Bear\" --color green --difficulty 2
+    taku mtg odds --deck deck.txt --color 緑 --difficulty 2 [--boost] [--table]
+    taku mtg cards --load AtomicCards.json   (builds the card database's index)
+  DiceBot's common dice commands also work.";

@@ -71,6 +71,21 @@ impl fmt::Display for OddsError {
 
 impl std::error::Error for OddsError {}
 
+impl OddsError {
+    /// The message in Japanese and English (the English is this error's `Display`).
+    pub fn text(&self) -> taku_dice::Text {
+        match self {
+            Self::TooFewCards { left } => taku_dice::Text::new(
+                format!(
+                    "ライブラリーの既知のカードより下が{left}枚です。行動判定には2枚以上必要なので\
+                     （MT-2 手順2）、判定できず成功確率もありません"
+                ),
+                self.to_string(),
+            ),
+        }
+    }
+}
+
 impl CheckKind {
     /// The six kinds, in the order of the rules: white, blue, black, red, green,
     /// colourless.

@@ -118,50 +118,64 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/deck load ミナ 20 Forest; 4 Llanowar Elves; 4 Elvish Mystic; …",
         help: "デッキリストをライブラリーにする（; で行を区切る。サイドボードは入らない）。すぐシャッフル",
-        help_en: "デッキリストをライブラリーにする（; で行を区切る。サイドボードは入らない）。すぐシャッフル",
+        help_en: "Make a deck list the PC's library (lines separated by ;, the sideboard left out), shuffled at once",
     },
     CommandHelp {
         usage: "/deck shuffle ミナ | /deck known ミナ 2 | /deck show ミナ",
         help: "シャッフル・上から2枚を知っている・枚数と既知のカードと追放中のカード",
-        help_en: "シャッフル・上から2枚を知っている・枚数と既知のカードと追放中のカード",
+        help_en: "Shuffle; the player knows the top 2 cards; show the count, the known cards and the exiled cards",
     },
     CommandHelp {
         usage: "/deck check ミナ 緑 2 [boost] [force] [扉をこじ開ける]",
         help: "行動判定（MT-2）: 白/青/黒/赤/緑/無色、難易度。失敗しそうならブーストを決めるまで待つ",
-        help_en: "行動判定（MT-2）: 白/青/黒/赤/緑/無色、難易度。失敗しそうならブーストを決めるまで待つ",
+        help_en: "Action check (MT-2): white/blue/black/red/green/colourless and a difficulty; when it would fail, it waits for the boost decision",
     },
     CommandHelp {
         usage: "/deck boost ミナ | /deck done ミナ",
         help: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
-        help_en: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
+        help_en: "Declare the check boost (once per turn, 6 or more cards in the library), or finish without it",
     },
     CommandHelp {
         usage: "/turn end [ミナ]",
         help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
-        help_en: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
+        help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order",
     },
 ];
 
-fn gm_or_owner(table: &dyn TableView, pc: &str) -> Result<(), String> {
+fn gm_or_owner(table: &dyn TableView, pc: &str) -> Result<(), Text> {
     match table.character(pc) {
-        None => Err(format!(
-            "no character named '{pc}'; create it with /char new {pc}"
+        None => Err(Text::new(
+            format!("「{pc}」というキャラクターはいません。/char new {pc} で作成してください"),
+            format!("no character named '{pc}'; create it with /char new {pc}"),
         )),
         Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
-        Some((owner, _)) => Err(format!(
-            "{pc} belongs to {owner}; only they or the GM handle its library"
+        Some((owner, _)) => Err(Text::new(
+            format!("{pc}は{owner}のキャラクターです。ライブラリーを扱えるのは{owner}かGMだけです"),
+            format!("{pc} belongs to {owner}; only they or the GM handle its library"),
         )),
     }
 }
 
-fn library<'a>(state: &'a State, pc: &str) -> Result<&'a Library, String> {
+fn library<'a>(state: &'a State, pc: &str) -> Result<&'a Library, Text> {
     state
         .get(pc)
         .filter(|l| !l.cards.is_empty() || !l.exiled.is_empty())
-        .ok_or_else(|| format!("{pc} has no library; load one with /deck load {pc} LIST"))
+        .ok_or_else(|| {
+            Text::new(
+                format!("{pc}にはライブラリーがありません。/deck load {pc} デッキリスト で作成してください"),
+                format!("{pc} has no library; load one with /deck load {pc} LIST"),
+            )
+        })
 }
 
-fn one(e: Event) -> Result<Decision<Event>, String> {
+fn open_check(pc: &str) -> Text {
+    Text::new(
+        format!("{pc}は判定の途中です。先に /deck boost {pc} か /deck done {pc} をしてください"),
+        format!("{pc} has an open check; /deck boost {pc} or /deck done {pc} first"),
+    )
+}
+
+fn one(e: Event) -> Result<Decision<Event>, Text> {
     Ok(Decision {
         events: vec![e],
         reply: None,
@@ -169,10 +183,10 @@ fn one(e: Event) -> Result<Decision<Event>, String> {
 }
 
 /// Fisher–Yates with the table's dice.
-fn shuffled(cards: &[Card], dice: &mut Roller<'_>) -> Result<Vec<Card>, String> {
+fn shuffled(cards: &[Card], dice: &mut Roller<'_>) -> Result<Vec<Card>, Text> {
     let mut out = cards.to_vec();
     for i in (1..out.len()).rev() {
-        let j = dice.roll_index(i + 1).map_err(|e| e.to_string())?;
+        let j = dice.roll_index(i + 1).map_err(|e| e.text())?;
         out.swap(i, j);
     }
     Ok(out)
@@ -197,11 +211,9 @@ impl TableRules for MtgRules {
             ["deck", "load", pc, list @ ..] if !list.is_empty() => (|| {
                 gm_or_owner(table, pc)?;
                 if state.get(*pc).is_some_and(|l| l.open.is_some()) {
-                    return Err(format!(
-                        "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
-                    ));
+                    return Err(open_check(pc));
                 }
-                let deck = deck::parse(&list.join(" "), card_db()).map_err(|e| e.to_string())?;
+                let deck = deck::parse(&list.join(" "), card_db()).map_err(|e| e.text())?;
                 one(Event::Loaded {
                     character: pc.to_string(),
                     cards: shuffled(&deck.main, dice)?,
@@ -212,7 +224,7 @@ impl TableRules for MtgRules {
                 gm_or_owner(table, pc)?;
                 let l = library(state, pc)?;
                 if l.open.is_some() {
-                    return Err(format!("{pc} has an open check; finish it first"));
+                    return Err(open_check(pc));
                 }
                 one(Event::Shuffled {
                     character: pc.to_string(),
@@ -222,11 +234,17 @@ impl TableRules for MtgRules {
             ["deck", "known", pc, n] => (|| {
                 gm_or_owner(table, pc)?;
                 let l = library(state, pc)?;
-                let n: usize = n
-                    .parse()
-                    .map_err(|_| format!("'{n}' is not a number of cards"))?;
+                let n: usize = n.parse().map_err(|_| {
+                    Text::new(
+                        format!("「{n}」は枚数ではありません"),
+                        format!("'{n}' is not a number of cards"),
+                    )
+                })?;
                 if n > l.cards.len() {
-                    return Err(format!("{pc}'s library has only {} cards", l.cards.len()));
+                    return Err(Text::new(
+                        format!("{pc}のライブラリーは{}枚しかありません", l.cards.len()),
+                        format!("{pc}'s library has only {} cards", l.cards.len()),
+                    ));
                 }
                 one(Event::Known {
                     character: pc.to_string(),
@@ -237,7 +255,7 @@ impl TableRules for MtgRules {
                 gm_or_owner(table, pc)?;
                 Ok(Decision {
                     events: Vec::new(),
-                    reply: Some(crate::untranslated(show(pc, library(state, pc)?))),
+                    reply: Some(show(pc, library(state, pc)?)),
                 })
             })(),
             ["deck", "check", pc, kind, difficulty, rest @ ..] => {
@@ -247,17 +265,28 @@ impl TableRules for MtgRules {
                 gm_or_owner(table, pc)?;
                 let l = library(state, pc)?;
                 let Some(open) = &l.open else {
-                    return Err(format!("{pc} has no open check"));
+                    return Err(Text::new(
+                        format!("{pc}に途中の判定はありません"),
+                        format!("{pc} has no open check"),
+                    ));
                 };
                 let boost = words[1] == "boost";
                 if boost && l.boosted {
-                    return Err(format!(
-                        "{pc} already boosted this turn; a boost is once per turn (MT-2)"
+                    return Err(Text::new(
+                        format!(
+                            "{pc}はこのターンすでにブーストしました。ブーストは1ターンに1回です（MT-2）"
+                        ),
+                        format!("{pc} already boosted this turn; a boost is once per turn (MT-2)"),
                     ));
                 }
                 if boost && !check::boost_allowed(&l.cards, open.revealed.known) {
-                    return Err(format!(
-                        "a boost needs {BOOST_CARDS} cards in the library; {pc} has fewer (MT-2)"
+                    return Err(Text::new(
+                        format!(
+                            "ブーストにはライブラリーに{BOOST_CARDS}枚必要ですが、{pc}のライブラリーはそれより少なくなっています（MT-2）"
+                        ),
+                        format!(
+                            "a boost needs {BOOST_CARDS} cards in the library; {pc} has fewer (MT-2)"
+                        ),
                     ));
                 }
                 let outcome = check::finish(
@@ -268,7 +297,7 @@ impl TableRules for MtgRules {
                     boost,
                     dice,
                 )
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.text())?;
                 one(Event::Checked {
                     character: pc.to_string(),
                     purpose: open.purpose.clone(),
@@ -287,9 +316,7 @@ impl TableRules for MtgRules {
                 for pc in pcs {
                     let l = &state[pc];
                     if l.open.is_some() {
-                        return Err(format!(
-                            "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
-                        ));
+                        return Err(open_check(pc));
                     }
                     events.push(Event::TurnEnded {
                         character: pc.clone(),
@@ -301,12 +328,16 @@ impl TableRules for MtgRules {
                     reply: None,
                 })
             })(),
-            ["deck", ..] => Err(
-                "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them".into(),
-            ),
+            ["deck", ..] => Err(Text::new(
+                "使い方: /deck load|shuffle|known|show|check|boost|done …（/help に一覧があります）",
+                "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them",
+            )),
+            ["turn", ..] => Err(Text::new(
+                "使い方: /turn end [キャラクター]",
+                "usage: /turn end [CHARACTER]",
+            )),
             _ => return None,
-        }
-        .map_err(crate::untranslated))
+        })
     }
 
     fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
@@ -370,63 +401,106 @@ impl TableRules for MtgRules {
     }
 
     fn describe(&self, event: &Event) -> Text {
-        crate::untranslated(match event {
+        match event {
             Event::Loaded {
                 character,
                 cards,
                 sideboard,
-            } => format!(
-                "{character}のライブラリー: {}枚をシャッフル（サイドボード{sideboard}枚は入れない）",
-                cards.len()
+            } => Text::new(
+                format!(
+                    "{character}のライブラリー: {}枚をシャッフル（サイドボード{sideboard}枚は入れない）",
+                    cards.len()
+                ),
+                format!(
+                    "{character}'s library: {} cards shuffled (the {sideboard} sideboard card(s) left out)",
+                    cards.len()
+                ),
             ),
-            Event::Shuffled { character, cards } => {
-                format!("{character}のライブラリー{}枚をシャッフル", cards.len())
-            }
-            Event::Known { character, n } => {
-                format!("{character}はライブラリーの上{n}枚を知っている")
-            }
-            Event::Opened { character, open } => format!(
-                "{character}の{}（難易度{}）: 目標値{} ／ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
-                check::kind_name(open.kind),
-                open.difficulty,
-                open.revealed.target,
-                open.revealed.achievement
+            Event::Shuffled { character, cards } => Text::new(
+                format!("{character}のライブラリー{}枚をシャッフル", cards.len()),
+                format!("{character}'s library of {} cards shuffled", cards.len()),
             ),
+            Event::Known { character, n } => Text::new(
+                format!("{character}はライブラリーの上{n}枚を知っている"),
+                format!("{character} knows the top {n} card(s) of the library"),
+            ),
+            Event::Opened { character, open } => {
+                let kind = check::kind_text(open.kind);
+                Text::new(
+                    format!(
+                        "{character}の{}（難易度{}）: 目標値{} ／ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
+                        kind.ja(),
+                        open.difficulty,
+                        open.revealed.target,
+                        open.revealed.achievement
+                    ),
+                    format!(
+                        "{character}'s {} (difficulty {}): target {} / achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
+                        kind.en(),
+                        open.difficulty,
+                        open.revealed.target,
+                        open.revealed.achievement
+                    ),
+                )
+            }
             Event::Checked {
                 character,
                 purpose,
                 outcome,
-            } => format!(
-                "{character}の{}{}",
-                if purpose.is_empty() {
-                    String::new()
-                } else {
-                    format!("「{purpose}」")
-                },
-                check::describe(outcome)
-            ),
+            } => {
+                let text = check::describe_text(outcome);
+                Text::new(
+                    format!(
+                        "{character}の{}{}",
+                        if purpose.is_empty() {
+                            String::new()
+                        } else {
+                            format!("「{purpose}」")
+                        },
+                        text.ja()
+                    ),
+                    format!(
+                        "{character}{}: {}",
+                        if purpose.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" '{purpose}'")
+                        },
+                        text.en()
+                    ),
+                )
+            }
             Event::TurnEnded {
                 character,
                 returned,
             } => {
                 if returned.is_empty() {
-                    format!("{character}のターン終了")
+                    Text::new(
+                        format!("{character}のターン終了"),
+                        format!("{character}'s turn ends"),
+                    )
                 } else {
-                    format!(
-                        "{character}のターン終了: ブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
-                        returned.len()
+                    Text::new(
+                        format!(
+                            "{character}のターン終了: ブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
+                            returned.len()
+                        ),
+                        format!(
+                            "{character}'s turn ends: the {} card(s) a boost exiled go to the bottom of the library in random order",
+                            returned.len()
+                        ),
                     )
                 }
             }
-        })
+        }
     }
 
     fn character_sheet(
         &self,
-        _table: &dyn TableView,
+        table: &dyn TableView,
         state: &State,
         name: &str,
-        _viewer_is_gm: bool,
+        viewer_is_gm: bool,
     ) -> Vec<Section> {
         let Some(l) = state.get(name) else {
             return Vec::new();
@@ -434,18 +508,51 @@ impl TableRules for MtgRules {
         let count = |label: Text, n: usize| {
             Field::derived(label, Value::Number(i64::try_from(n).unwrap_or(i64::MAX)))
         };
+        let cards = |cards: &[Card]| Value::List(cards.iter().map(card_text).collect());
+        let mut fields = vec![count(Text::new("枚数", "cards"), l.cards.len())];
+        // The known top cards are the player's knowledge: their owner and the GM see them.
+        let viewer_owns = table
+            .character(name)
+            .is_some_and(|(o, _)| o == table.actor());
+        if l.known > 0 {
+            fields.push(if viewer_is_gm || viewer_owns {
+                Field::derived(
+                    Text::new("既知のカード（上から）", "known cards (top first)"),
+                    cards(&l.cards[..l.known.min(l.cards.len())]),
+                )
+            } else {
+                count(Text::new("既知", "known"), l.known)
+            });
+        }
+        if !l.exiled.is_empty() {
+            fields.push(Field::derived(
+                Text::new("ブーストで追放中", "exiled by a boost"),
+                cards(&l.exiled),
+            ));
+        }
+        fields.push(Field::derived(
+            Text::new("このターンのブースト", "boost this turn"),
+            Value::Text(if l.boosted {
+                Text::new("使用済", "used")
+            } else {
+                Text::new("未使用", "not used")
+            }),
+        ));
+        fields.push(count(
+            Text::new("このターンの判定", "checks this turn"),
+            l.checks.len(),
+        ));
         vec![Section {
-            title: Text::new("ライブラリー", "library"),
-            fields: vec![
-                count(Text::new("枚数", "cards"), l.cards.len()),
-                count(Text::new("既知", "known"), l.known),
-                count(
-                    Text::new("ブーストで追放中", "exiled by a boost"),
-                    l.exiled.len(),
-                ),
-            ],
+            title: Text::new("ライブラリー", "Library"),
+            fields,
         }]
     }
+}
+
+/// A card's name: Japanese and English in Japanese (`《ラノワールのエルフ》(Llanowar
+/// Elves)`), English in English.
+fn card_text(c: &Card) -> Text {
+    Text::new(c.display(), c.name.as_str())
 }
 
 /// `/deck check PC KIND DIFFICULTY [boost] [force] [PURPOSE…]`.
@@ -457,24 +564,31 @@ fn check_command(
     difficulty: &str,
     rest: &[&str],
     dice: &mut Roller<'_>,
-) -> Result<Decision<Event>, String> {
+) -> Result<Decision<Event>, Text> {
     gm_or_owner(table, pc)?;
     let l = library(state, pc)?;
     if l.open.is_some() {
-        return Err(format!(
-            "{pc} has an open check; /deck boost {pc} or /deck done {pc} first"
-        ));
+        return Err(open_check(pc));
     }
     let kind = CheckKind::parse(kind).ok_or_else(|| {
-        format!("unknown check kind '{kind}'; use white/blue/black/red/green/colourless or 白/青/黒/赤/緑/無色")
+        Text::new(
+            format!("判定の種類「{kind}」はありません。白/青/黒/赤/緑/無色（white/blue/black/red/green/colourless）のいずれかです"),
+            format!("unknown check kind '{kind}'; use white/blue/black/red/green/colourless or 白/青/黒/赤/緑/無色"),
+        )
     })?;
     let difficulty: i64 = difficulty.parse().map_err(|_| {
-        format!("'{difficulty}' is not a difficulty (a whole number, usually 0 to 8)")
+        Text::new(
+            format!("「{difficulty}」は難易度ではありません（整数、ふつうは0〜8）"),
+            format!("'{difficulty}' is not a difficulty (a whole number, usually 0 to 8)"),
+        )
     })?;
     let boost_word = rest.contains(&"boost");
     let force = rest.contains(&"force");
     if force && !table.actor_is_gm() {
-        return Err("only the GM can force a check whose outcome is certain (MT-3)".into());
+        return Err(Text::new(
+            "結果が決まっている判定を強制できるのはGMだけです（MT-3）",
+            "only the GM can force a check whose outcome is certain (MT-3)",
+        ));
     }
     let purpose = rest
         .iter()
@@ -486,14 +600,26 @@ fn check_command(
         .iter()
         .any(|(k, d, p)| *k == kind && *d == difficulty && *p == purpose)
     {
-        return Err(format!(
-            "{pc} already made this check this turn ({} 難易度{difficulty}{}); the same check twice in one turn is not allowed (MT-3)",
-            check::kind_name(kind),
-            if purpose.is_empty() {
-                String::new()
-            } else {
-                format!("「{purpose}」")
-            }
+        let name = check::kind_text(kind);
+        return Err(Text::new(
+            format!(
+                "{pc}はこのターンすでにこの判定（{} 難易度{difficulty}{}）を行ないました。同じ判定は1ターンに1回だけです（MT-3）",
+                name.ja(),
+                if purpose.is_empty() {
+                    String::new()
+                } else {
+                    format!("「{purpose}」")
+                }
+            ),
+            format!(
+                "{pc} already made this check this turn ({}, difficulty {difficulty}{}); the same check twice in one turn is not allowed (MT-3)",
+                name.en(),
+                if purpose.is_empty() {
+                    String::new()
+                } else {
+                    format!(", '{purpose}'")
+                }
+            ),
         ));
     }
     let known = l.known.min(l.cards.len());
@@ -501,23 +627,31 @@ fn check_command(
         return Err(check::CheckError::TooFewCards {
             left: l.cards.len() - known,
         }
-        .to_string());
+        .text());
     }
     // MT-3: a check whose result the player can already know is not made.
     let boost_left = !l.boosted;
     if !force {
-        let odds = check_odds(&l.cards[known..], kind, difficulty, boost_left)
-            .map_err(|e| e.to_string())?;
+        let odds =
+            check_odds(&l.cards[known..], kind, difficulty, boost_left).map_err(|e| e.text())?;
         let (never, always) = (odds.success.is_zero(), odds.success.is_one());
         if never || always {
-            let certain = if always { "succeed" } else { "fail" };
-            return Err(format!(
-                "the outcome is certain: given the library's cards, this check would always {certain}, so it is not made (MT-3); the GM may add 'force'"
+            let (ja, en) = if always {
+                ("必ず成功する", "succeed")
+            } else {
+                ("必ず失敗する", "fail")
+            };
+            return Err(Text::new(
+                format!(
+                    "結果が決まっています: ライブラリーのカードからこの判定は{ja}ので、判定は行ないません（MT-3）。GMは force をつけて行なえます"
+                ),
+                format!(
+                    "the outcome is certain: given the library's cards, this check would always {en}, so it is not made (MT-3); the GM may add 'force'"
+                ),
             ));
         }
     }
-    let revealed =
-        check::reveal(&l.cards, known, kind, difficulty, dice).map_err(|e| e.to_string())?;
+    let revealed = check::reveal(&l.cards, known, kind, difficulty, dice).map_err(|e| e.text())?;
     let (target, achievement) = revealed.values();
     let can_boost = boost_left && check::boost_allowed(&l.cards, known);
     if achievement < target && can_boost && !boost_word {
@@ -532,8 +666,8 @@ fn check_command(
         });
     }
     let boost = achievement < target && can_boost && boost_word;
-    let outcome = check::finish(&l.cards, &revealed, kind, difficulty, boost, dice)
-        .map_err(|e| e.to_string())?;
+    let outcome =
+        check::finish(&l.cards, &revealed, kind, difficulty, boost, dice).map_err(|e| e.text())?;
     one(Event::Checked {
         character: pc.to_string(),
         purpose,
@@ -541,47 +675,79 @@ fn check_command(
     })
 }
 
-fn show(pc: &str, l: &Library) -> String {
-    let mut lines = vec![format!("{pc}のライブラリー: {}枚", l.cards.len())];
+fn show(pc: &str, l: &Library) -> Text {
+    let mut ja = vec![format!("{pc}のライブラリー: {}枚", l.cards.len())];
+    let mut en = vec![format!("{pc}'s library: {} cards", l.cards.len())];
     if l.known > 0 {
-        lines.push(format!(
+        let known = &l.cards[..l.known.min(l.cards.len())];
+        ja.push(format!(
             "  既知の上{}枚（上から）: {}",
             l.known,
-            check::names(&l.cards[..l.known.min(l.cards.len())])
+            check::names(known)
+        ));
+        en.push(format!(
+            "  the top {} known (top first): {}",
+            l.known,
+            check::names_en(known)
         ));
     }
     if !l.exiled.is_empty() {
-        lines.push(format!(
+        ja.push(format!(
             "  ブーストで追放中（ターン終了時に無作為の順番でライブラリーの一番下へ）: {}",
             check::names(&l.exiled)
         ));
+        en.push(format!(
+            "  exiled by a boost (to the bottom of the library in random order at end of turn): {}",
+            check::names_en(&l.exiled)
+        ));
     }
     if let Some(open) = &l.open {
-        lines.push(format!(
+        let kind = check::kind_text(open.kind);
+        ja.push(format!(
             "  判定中: {}（難易度{}） 目標値{} 達成値{}",
-            check::kind_name(open.kind),
+            kind.ja(),
+            open.difficulty,
+            open.revealed.target,
+            open.revealed.achievement
+        ));
+        en.push(format!(
+            "  open check: {} (difficulty {}), target {}, achievement {}",
+            kind.en(),
             open.difficulty,
             open.revealed.target,
             open.revealed.achievement
         ));
     }
-    lines.push(format!(
+    ja.push(format!(
         "  このターン: ブースト{}、判定{}回",
         if l.boosted { "使用済" } else { "未使用" },
         l.checks.len()
     ));
+    en.push(format!(
+        "  this turn: boost {}, {} check(s)",
+        if l.boosted { "used" } else { "not used" },
+        l.checks.len()
+    ));
     // The contents (the player knows the deck list), not the order.
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<&str, (usize, &Card)> = BTreeMap::new();
     for c in &l.cards {
-        *counts.entry(c.name.as_str()).or_default() += 1;
+        counts.entry(c.name.as_str()).or_insert((0, c)).0 += 1;
     }
-    lines.push(format!(
+    ja.push(format!(
         "  内容: {}",
         counts
+            .values()
+            .map(|(n, c)| format!("{n} {}", c.display()))
+            .collect::<Vec<_>>()
+            .join("、")
+    ));
+    en.push(format!(
+        "  contents: {}",
+        counts
             .iter()
-            .map(|(n, c)| format!("{c} {n}"))
+            .map(|(name, (n, _))| format!("{n} {name}"))
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    lines.join("\n")
+    Text::new(ja.join("\n"), en.join("\n"))
 }

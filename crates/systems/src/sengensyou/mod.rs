@@ -37,7 +37,11 @@ impl GameSystem for Sengensyou {
         "せんけんしよう"
     }
     fn help(&self) -> taku_dice::Text {
-        taku_dice::Text::verbatim(
+        taku_dice::Text::new(
+            "命中・回避判定: SGS+m で 3D6+m を振る。ダイスの合計16以上はクリティカル、5以下はファンブル\n\
+         \x20 SGS     3D6 を振る\n\
+         \x20 SGS+4   修正つき\n\
+         \x20 共通ダイスコマンドも使えます（DiceBot を参照）。",
             "Hit and dodge check: SGS+m rolls 3D6+m; 16 or more on the dice is a critical, 5 or less a fumble.\n\
          \x20 SGS     roll 3D6\n\
          \x20 SGS+4   with a modifier\n\

@@ -34,7 +34,7 @@ impl GameSystem for Srs {
         "すたんたあとRPGしすてむ"
     }
     fn help(&self) -> taku_dice::Text {
-        taku_dice::Text::verbatim(HELP)
+        taku_dice::Text::new(HELP_JA, HELP)
     }
     fn prefixes(&self) -> &'static [&'static str] {
         &["2D6"]
@@ -46,6 +46,14 @@ impl GameSystem for Srs {
         eval_check(command, &["2D6"], true, roller)
     }
 }
+
+const HELP_JA: &str = "\
+SRSの判定: 2D6+m>=t。出目12で自動成功（クリティカル）、出目2で自動失敗（ファンブル）
+  2D6+2>=10      難易度10の判定
+  2D6+2@11#3>=10 クリティカル値11以上、ファンブル値3以下
+  2D6+2>=10[11,3] 同じ（旧形式）
+  2D6            合計だけ（判定しない）
+  共通ダイスコマンドも使えます（DiceBot を参照）。";
 
 const HELP: &str = "\
 SRS check: 2D6+m>=t, automatic success on 12 and automatic failure on 2.

@@ -24,7 +24,9 @@ impl GameSystem for StellarKnights {
         "きんけんのすてらないつ"
     }
     fn help(&self) -> taku_dice::Text {
-        taku_dice::Text::verbatim(
+        taku_dice::Text::new(
+            "共通ダイスコマンド。バラバラのダイス（B、R、U、TY）は出目を並べ替えて表示\n\
+         このシステム独自の表はまだありません。",
             "Common dice commands with separate dice (B, R, U, TY) shown sorted.\n\
          The system's own tables are not implemented yet.",
         )
