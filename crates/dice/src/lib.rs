@@ -30,8 +30,8 @@ pub mod source;
 pub mod system_command;
 pub mod text;
 
-pub use i18n::{Lang, Text};
 pub use error::{EvalError, Found, ParseError, ParseErrorKind, Span};
+pub use i18n::{Lang, Text};
 pub use pipeline::SystemHooks;
 pub use profile::{D66Order, Profile, Rounding};
 pub use result::{Detail, Draw, DrawKind, RollResult};
