@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check taku has: formatting, lints, and the whole test suite.
+# Runs every check taku has: formatting, lints, docs, the whole test suite, and README's
+# examples.
 # Usage: tools/test-all.sh   (from anywhere; needs the Rust toolchain, and starts its own
 # PostgreSQL on loopback, installing Debian's package if needed, unless TAKU_TEST_PG names one)
 set -euo pipefail
@@ -11,9 +12,13 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo doc (warnings, such as broken links, are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 echo "== cargo test"
 cargo test --workspace --locked
 echo "== taku conform on the shipped BCDice vectors"
 cargo run --quiet --locked -p taku-cli -- conform crates/systems/tests/data
 echo "== the OpenAPI document against a running taku serve (schemathesis)"
 tools/openapi-check.sh
+echo "== README.md's examples, as written"
+tools/readme-examples.sh

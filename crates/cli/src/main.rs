@@ -6,6 +6,10 @@
 //! TRPG's checks, odds and card index), `serve` (HTTP) and `prob` (exact odds). The key design decision: the CLI
 //! only parses flags and prints; every rule lives in the library crates.
 
+// First: its `print!`/`println!` replace std's in every module below.
+#[macro_use]
+mod out;
+
 mod conform;
 mod lang;
 mod mtg;
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
             true
         }),
     };
+    table::close_stores();
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

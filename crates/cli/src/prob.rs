@@ -40,7 +40,8 @@ pub struct ProbArgs {
     /// Print JSON (exact fractions as strings, decimals as numbers).
     #[arg(long)]
     json: bool,
-    /// Also draw the distribution as an SVG bar chart into this file.
+    /// Also draw the distribution (with --vs-difficulty: the chance of success per target)
+    /// as an SVG bar chart into this file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<std::path::PathBuf>,
     /// Success chance per target A..B: `{T}` in the command is replaced by each target,
@@ -58,6 +59,11 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
     if let (Some(party), Some(difficulty), Some(rounds)) = (&args.af, args.difficulty, args.rounds)
     {
+        if args.plot.is_some() {
+            bail!(
+                "--plot draws a command's distribution or its --vs-difficulty chances; an AF check (--af) has no plot"
+            );
+        }
         return af(system, party, difficulty, rounds, args.start, args.json);
     }
     let command = args.command.as_deref().unwrap_or_default();
@@ -77,7 +83,14 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
         ..Limits::default()
     };
     if let Some(range) = &args.vs_difficulty {
-        return vs_difficulty(system, command, range, limits, args.json);
+        return vs_difficulty(
+            system,
+            command,
+            range,
+            limits,
+            args.json,
+            args.plot.as_deref(),
+        );
     }
     let odds = compute(system, command, limits)?;
     let summary = odds.summary();
@@ -87,10 +100,19 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
         print!("{}", report(system, command, &odds, &summary));
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, svg(command, &summary))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let bars: Vec<(i64, f64)> = summary
+            .values
+            .iter()
+            .map(|(v, p)| (*v, to_f64(p)))
+            .collect();
+        write_plot(path, &svg(command, &bars, None))?;
     }
     Ok(true)
+}
+
+fn write_plot(path: &std::path::Path, svg: &str) -> Result<()> {
+    std::fs::write(path, svg)
+        .with_context(|| format!("cannot write the plot to {}", path.display()))
 }
 
 fn compute(system: &dyn GameSystem, command: &str, limits: Limits) -> Result<Odds> {
@@ -213,6 +235,7 @@ fn vs_difficulty(
     range: &str,
     limits: Limits,
     json: bool,
+    plot: Option<&std::path::Path>,
 ) -> Result<bool> {
     let range = parse_range(range)?;
     let mut rows = BTreeMap::new();
@@ -229,6 +252,14 @@ fn vs_difficulty(
             );
         }
         rows.insert(t, (line, s));
+    }
+    if let Some(path) = plot {
+        let bars: Vec<(i64, f64)> = rows
+            .iter()
+            .map(|(t, (_, s))| (*t, to_f64(&s.success)))
+            .collect();
+        let title = format!("{command}: P(success) per target");
+        write_plot(path, &svg(&title, &bars, Some(1.0)))?;
     }
     if json {
         let list: Vec<Value> = rows
@@ -250,31 +281,29 @@ fn vs_difficulty(
     Ok(true)
 }
 
-/// A bar chart of the distribution, self-contained SVG.
-fn svg(command: &str, s: &Summary) -> String {
+/// A bar chart, self-contained SVG: one bar per value (a result, or a target) with its
+/// probability; bars are scaled to `top`, or to the tallest when `None`.
+fn svg(title: &str, bars: &[(i64, f64)], top: Option<f64>) -> String {
     let (w, h, pad) = (640.0, 360.0, 40.0);
-    let n = s.values.len().max(1) as f64;
-    let top = s
-        .values
-        .values()
-        .map(to_f64)
-        .fold(0.0, f64::max)
+    let n = bars.len().max(1) as f64;
+    let top = top
+        .unwrap_or_else(|| bars.iter().map(|(_, p)| *p).fold(0.0, f64::max))
         .max(f64::MIN_POSITIVE);
     let bar = (w - 2.0 * pad) / n;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>{}</title>\n<text x=\"{pad}\" y=\"20\" font-size=\"14\">{}</text>\n",
-        escape(command),
-        escape(command)
+        escape(title),
+        escape(title)
     );
     let label_every = (n / 20.0).ceil().max(1.0) as usize;
-    for (i, (v, p)) in s.values.iter().enumerate() {
-        let height = to_f64(p) / top * (h - 2.0 * pad - 10.0);
+    for (i, &(v, p)) in bars.iter().enumerate() {
+        let height = p / top * (h - 2.0 * pad - 10.0);
         let x = pad + i as f64 * bar;
         let y = h - pad - height;
         out.push_str(&format!(
             "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{height:.2}\" fill=\"#4a7bd0\"><title>{v}: {:.5}%</title></rect>\n",
             (bar * 0.9).max(0.5),
-            to_f64(p) * 100.0
+            p * 100.0
         ));
         if i % label_every == 0 {
             out.push_str(&format!(

@@ -87,11 +87,10 @@ pub fn run(args: &RollArgs) -> Result<bool> {
     }
     let input = args.command.join(" ");
     let result = taku_systems::evaluate(system, &input, source.as_mut(), mode);
-    let mut out = std::io::stdout().lock();
     match (&result, args.json) {
-        (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
-        (Ok(r), false) => writeln!(out, "{}", r.text)?,
-        (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
+        (Ok(r), true) => println!("{}", render::json(r)),
+        (Ok(r), false) => println!("{}", r.text),
+        (Err(e), true) => println!("{}", render::json_error(e)),
         (Err(e), false) => eprint!("{}", render::error_report(&input, e, system)),
     }
     Ok(result.is_ok())
@@ -107,7 +106,7 @@ fn batch(
     json: bool,
 ) -> Result<bool> {
     let mut stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    let mut out = crate::out::Stdout::buffered(64 * 1024);
     let mut all_ok = true;
     let mut buf = Vec::new();
     loop {

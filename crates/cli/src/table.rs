@@ -2,6 +2,8 @@
 
 use anyhow::{Context, Result};
 use serde_json::json;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 use taku_dice::{ChaChaSource, Lang};
 use taku_table::Table;
 use taku_table::store::{EventStore, Store, Tables};
@@ -102,10 +104,61 @@ pub async fn open(db: &str) -> Result<Tables<Store>> {
     Ok(Tables::new(open_store(db).await?))
 }
 
-/// The store `db` names, with the card index installed for MTG-based tables.
+/// The store `db` names, with the card index installed for MTG-based tables. It stays
+/// open until the process ends, when [`close_stores`] closes it.
 pub async fn open_store(db: &str) -> Result<Store> {
     install_cards()?;
-    Ok(Store::open(db).await?)
+    let store = Store::open(db).await?;
+    OPENED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(store.clone());
+    Ok(store)
+}
+
+/// Every store this process opened (clones share their connections), closed on the way
+/// out wherever that is: the end of `main`, or a write to a stdout nobody reads.
+static OPENED: Mutex<Vec<Store>> = Mutex::new(Vec::new());
+
+/// How long closing may wait for connections still in use.
+const CLOSE_WAIT: Duration = Duration::from_secs(10);
+
+/// Closes every store this process opened, so that a SQLite file is checkpointed and
+/// complete on its own once the process ends (and `.db-wal` and `.db-shm` are gone);
+/// failures are reported on stderr, as the process is ending anyway.
+///
+/// Called from inside a runtime (a write to a gone stdout, from `block_on`), it only
+/// checkpoints: connections the blocked runtime was about to give back to their pool
+/// would keep a close waiting, and the file is just as complete.
+pub fn close_stores() {
+    let stores = std::mem::take(&mut *OPENED.lock().unwrap_or_else(PoisonError::into_inner));
+    if stores.is_empty() {
+        return;
+    }
+    let in_runtime = tokio::runtime::Handle::try_current().is_ok();
+    // On a thread of its own: inside a runtime no other can start.
+    let closing = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the async runtime")?;
+        rt.block_on(async {
+            for store in stores {
+                let done = if in_runtime {
+                    tokio::time::timeout(CLOSE_WAIT, store.checkpoint()).await
+                } else {
+                    tokio::time::timeout(CLOSE_WAIT, store.close()).await
+                };
+                done.context("connections still in use")??;
+            }
+            anyhow::Ok(())
+        })
+    });
+    match closing.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => eprintln!("taku: closing the database: {e:#}"),
+        Err(_) => eprintln!("taku: closing the database failed"),
+    }
 }
 
 /// Gives MTG-based tables the card index, when one was built (`taku mtg cards`); the

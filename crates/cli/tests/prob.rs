@@ -68,6 +68,54 @@ fn plot_writes_one_bar_per_value() {
     std::fs::remove_file(&path).ok();
 }
 
+/// Issue 12 item 8: `--plot` with `--vs-difficulty` once did neither.
+#[test]
+fn plot_with_vs_difficulty_draws_the_chance_per_target() {
+    let path = std::env::temp_dir().join(format!("taku-prob-vs-{}.svg", std::process::id()));
+    let o = taku(&[
+        "prob",
+        "--vs-difficulty",
+        "5..12",
+        "2D6",
+        "--plot",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout(&o).contains("P(success)"),
+        "the table is printed too"
+    );
+    let svg = std::fs::read_to_string(&path).expect("svg written");
+    std::fs::remove_file(&path).ok();
+    assert!(svg.contains("P(success) per target"), "{svg}");
+    assert_eq!(svg.matches("<rect ").count(), 8, "one bar per target");
+    // 2D6>=7 succeeds 7/12 of the time.
+    assert!(svg.contains("<title>7: 58.33333%</title>"), "{svg}");
+}
+
+/// An AF check has no distribution to draw: refused by name, not silently ignored.
+#[test]
+fn plot_with_an_af_check_is_refused() {
+    let path = std::env::temp_dir().join(format!("taku-prob-af-{}.svg", std::process::id()));
+    let o = taku(&[
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "--af",
+        "3,4",
+        "--difficulty",
+        "20",
+        "--rounds",
+        "2",
+        "--plot",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("an AF check (--af) has no plot"), "{err}");
+    assert!(!path.exists());
+}
+
 #[test]
 fn vs_difficulty_gives_success_per_target() {
     let out = stdout(&taku(&[

@@ -1,7 +1,8 @@
 //! SRS, the Standard RPG System (spec §5.2): `2D6+m@c#f>=t` and the legacy
 //! `2D6+m>=t[c,f]`, with automatic success and failure on the raw dice.
 //!
-//! Games built on SRS (Another World) reuse [`check`] with their own notation.
+//! Games built on SRS (Another World) reuse [`parse_check`], [`eval_check`] and [`roll`]
+//! with their own notation.
 
 use crate::GameSystem;
 use taku_dice::ast::CmpOp;

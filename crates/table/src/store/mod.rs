@@ -233,6 +233,9 @@ pub enum StoreError {
         "{0} is not a taku database (it is another program's data, or damaged); pass another --db"
     )]
     Foreign(String),
+    /// The folder a new SQLite file would go in does not exist.
+    #[error("folder {0} does not exist; create it or choose another --db path")]
+    NoFolder(String),
     /// The database was written by a newer taku.
     #[error("{at} has schema version {found}; this taku knows version {known} or older")]
     TooNew {
@@ -400,6 +403,28 @@ impl Store {
             Ok(Store::Sqlite(
                 SqliteStore::open(std::path::Path::new(location)).await?,
             ))
+        }
+    }
+
+    /// Closes the store's connections, waiting for those in use. A SQLite file is
+    /// checkpointed first ([`SqliteStore::close`]), so the file alone is then a complete
+    /// copy. The store must not be used afterwards.
+    pub async fn close(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.close().await,
+            Store::Postgres(s) => {
+                s.close().await;
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes a SQLite file complete on its own while connections stay open
+    /// ([`SqliteStore::checkpoint`]); nothing to do for PostgreSQL.
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.checkpoint().await,
+            Store::Postgres(_) => Ok(()),
         }
     }
 

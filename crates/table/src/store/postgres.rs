@@ -112,6 +112,12 @@ impl PgStore {
         Ok(store)
     }
 
+    /// Closes the pool's connections, waiting for those in use (a [`Listener`] has its own
+    /// and closes when dropped). The store must not be used afterwards.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
     fn db(&self, source: sqlx::Error) -> StoreError {
         StoreError::Database {
             at: self.at.clone(),

@@ -1,6 +1,9 @@
 //! The embedded backend: one SQLite file in WAL mode, `synchronous = FULL`, so an
 //! appended event is on disk before `append` returns. The file is marked with our
-//! `application_id`; any other file is refused by name, never written to.
+//! `application_id`; any other file is refused by name, never written to. [`SqliteStore::close`]
+//! checkpoints the write-ahead log into the file, so after the process ends the `.db` file
+//! alone holds every event (copy it to back it up; while a process has it open, use
+//! `sqlite3 taku.db ".backup copy.db"`).
 
 use super::StoreError;
 use crate::{Event, Table};
@@ -73,6 +76,13 @@ impl SqliteStore {
     /// that is not a taku database.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
         let at = path.display().to_string();
+        // SQLite creates the file but not its folder; without this check the failure to
+        // open would read like a damaged file.
+        if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+            && !folder.is_dir()
+        {
+            return Err(StoreError::NoFolder(folder.display().to_string()));
+        }
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -85,7 +95,10 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(|e| match e {
-                sqlx::Error::Database(_) => StoreError::Foreign(at.clone()),
+                // SQLITE_NOTADB: the file is not SQLite at all.
+                sqlx::Error::Database(d) if d.code().as_deref() == Some("26") => {
+                    StoreError::Foreign(at.clone())
+                }
                 source => StoreError::Database {
                     at: at.clone(),
                     source,
@@ -94,6 +107,26 @@ impl SqliteStore {
         let store = SqliteStore { pool, at };
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// Checkpoints the write-ahead log into the database file and closes every connection,
+    /// so the file alone is complete (SQLite deletes the `-wal` and `-shm` files when the
+    /// last connection closes; should another process still hold them, the log is left
+    /// empty). The store must not be used afterwards.
+    pub async fn close(&self) -> Result<(), StoreError> {
+        self.checkpoint().await?;
+        self.pool.close().await;
+        Ok(())
+    }
+
+    /// Moves every event in the write-ahead log into the database file and empties the
+    /// log, so the file alone is complete even while connections stay open.
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&self.pool)
+            .await
+            .map_err(|e| self.db(e))?;
+        Ok(())
     }
 
     fn db(&self, source: sqlx::Error) -> StoreError {
