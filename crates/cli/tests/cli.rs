@@ -454,6 +454,8 @@ fn the_repl_runs_lines_as_members_and_keeps_history() {
     let o = Command::new(env!("CARGO_BIN_EXE_taku"))
         .args([
             "repl",
+            "--lang",
+            "en",
             "--system",
             "SRS",
             "--db",
