@@ -11,7 +11,7 @@ static CHOSEN: OnceLock<Option<Lang>> = OnceLock::new();
 pub fn init(arg: Option<&str>) -> Result<(), String> {
     let chosen = match arg {
         Some(a) => Some(Lang::parse(a).ok_or_else(|| {
-            format!("--lang: '{a}' は言語ではありません。ja か en です / '{a}' is not a language; use ja or en")
+            format!("--lang: '{a}' は taku の言語ではありません。ja か en です / '{a}' is not a language taku speaks: ja or en")
         })?),
         None => std::env::var("LANG")
             .ok()

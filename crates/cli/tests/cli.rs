@@ -462,6 +462,8 @@ fn the_repl_runs_lines_as_members_and_keeps_history() {
         .env("TAKU_LANG", "en")
         .args([
             "repl",
+            "--lang",
+            "en",
             "--system",
             "SRS",
             "--db",

@@ -118,7 +118,9 @@ fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
             Some(&format!("#{seq} alice (secret): {}", roll.text))
         );
     }
-    assert!(refused(&mut t, "bob", &format!("/reveal {seq}")).contains("only its roller or the GM"));
+    assert!(
+        refused(&mut t, "bob", &format!("/reveal {seq}")).contains("only its roller or the GM")
+    );
 
     run(&mut t, "alice", &format!("/reveal {seq}"));
     let salt = secret::salt(&SEED, seq);
