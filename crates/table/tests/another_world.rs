@@ -84,7 +84,7 @@ fn state(t: &Table) -> serde_json::Value {
 fn seen(t: &Table, who: &str) -> String {
     t.events()
         .iter()
-        .map(|e| t.entry(e, who, taku_dice::Lang::En).text)
+        .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -131,7 +131,7 @@ fn aw5_contracts_need_both_sides_and_keep_every_constraint() {
         sheet
             .last()
             .expect("reply")
-            .contains("サーヴァント: ミナ, 影"),
+            .contains("サーヴァント: ミナ、影"),
         "{sheet:?}"
     );
     assert!(
@@ -160,7 +160,7 @@ fn aw5_three_spells_per_master_refused_at_zero_and_refilled_at_session_end() {
         "{out:?}"
     );
     let spells = run(&mut t, "alice", "/spells ミナ");
-    assert_eq!(spells, ["ミナ: 令呪 3/3"]);
+    assert_eq!(spells, ["ミナの令呪: 残り3/3"]);
     assert!(refused(&mut t, "alice", "/spell 影 order").contains("影 has no servant"));
     assert!(refused(&mut t, "alice", "/spell ミナ fly").contains("unknown use 'fly'"));
 }
@@ -176,10 +176,7 @@ fn aw5_boost_adds_20_to_the_servants_next_check_and_shows_it() {
     assert!(mine[0].contains("(2D6+2>=30[12,2])"), "{mine:?}");
     let boosted = run(&mut t, "bob", "AW+2>=30 跳躍");
     assert!(boosted[0].contains("(2D6+22>=30[12,2])"), "{boosted:?}");
-    assert!(
-        boosted[0].ends_with("（ミナ's command spell +20）"),
-        "{boosted:?}"
-    );
+    assert!(boosted[0].ends_with("（ミナの令呪 +20）"), "{boosted:?}");
     assert!(
         boosted[1].contains("ロイの判定に令呪の+20を適用"),
         "{boosted:?}"
@@ -230,9 +227,9 @@ fn aw6_keys_are_granted_by_the_gm_and_seen_only_by_their_holder() {
     }
     assert_eq!(
         run(&mut t, "alice", "/keys"),
-        ["ミナ\n  イベントキー: 不審な人物"]
+        ["ミナのイベントキー: 不審な人物"]
     );
-    assert_eq!(run(&mut t, "bob", "/keys"), ["no event keys"]);
+    assert_eq!(run(&mut t, "bob", "/keys"), ["イベントキーはありません"]);
     assert!(refused(&mut t, "bob", "/keys ミナ").contains("only their own PC's keys"));
     let bob_sheet = run(&mut t, "bob", "/char show ミナ");
     assert!(!bob_sheet.concat().contains("不審な人物"), "{bob_sheet:?}");

@@ -52,7 +52,7 @@ fn mt1_a_deck_list_becomes_a_shuffled_library() {
     assert!(err.contains("'Black Lotus'"), "{err}");
     let show = run(&mut t, "alice", "/deck show ミナ");
     assert!(show[0].starts_with("ミナのライブラリー: 28枚"), "{show:?}");
-    assert!(show[0].contains("8 Forest"), "{show:?}");
+    assert!(show[0].contains("8 《森》(Forest)"), "{show:?}");
     assert!(
         t.verify().is_empty(),
         "the shuffle's dice replay: {:?}",
