@@ -250,7 +250,7 @@ fn aw6_keys_are_granted_by_the_gm_and_seen_only_by_their_holder() {
     run(&mut t, "gm", "/key take ロイ 不審な人物");
     assert_eq!(
         run(&mut t, "gm", "/key who 不審な人物"),
-        ["nobody holds イベントキー:不審な人物"]
+        ["イベントキー:不審な人物を持つPCはいません"]
     );
 }
 
