@@ -155,7 +155,7 @@ fn two_servers_on_one_postgresql_database_deliver_each_others_events() {
         let hidden = next(&mut bob_on_b).await;
         let text = hidden["text"].as_str().expect("text");
         assert!(
-            text.starts_with("#4 secret roll by alice (commitment "),
+            text.starts_with("#4 alice のシークレットダイス（コミットメント "),
             "{text}"
         );
         assert!(!text.contains("ひみつ"), "{text}");
@@ -163,7 +163,7 @@ fn two_servers_on_one_postgresql_database_deliver_each_others_events() {
         assert!(
             shown["text"]
                 .as_str()
-                .is_some_and(|t| t.starts_with("#4 alice (secret): (2D6) ＞ ")),
+                .is_some_and(|t| t.starts_with("#4 alice（シークレット）: ひみつ (2D6) ＞ ")),
             "{shown}"
         );
 

@@ -168,14 +168,14 @@ async fn each_member_receives_each_new_entry_as_that_member_may_see_it() {
         );
         let text = secret["text"].as_str().expect("text");
         assert!(
-            text.starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+            text.starts_with("#4 alice（シークレット）: ひみつ (2D6>=2) ＞ "),
             "{text}"
         );
     }
     let hidden = next(to_bob).await;
     let text = hidden["text"].as_str().expect("text");
     assert!(
-        text.starts_with("#4 secret roll by alice (commitment "),
+        text.starts_with("#4 alice のシークレットダイス（コミットメント "),
         "{text}"
     );
     assert!(!text.contains('＞') && !text.contains("ひみつ"), "{text}");
@@ -195,9 +195,9 @@ async fn each_member_receives_each_new_entry_as_that_member_may_see_it() {
     for socket in &mut sockets {
         let revealed = next(socket).await;
         assert!(
-            revealed["text"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("#6 alice revealed #4 by alice: (2D6>=2) ＞ ")),
+            revealed["text"].as_str().is_some_and(
+                |t| t.starts_with("#6 alice が #4（alice）を公開: ひみつ (2D6>=2) ＞ ")
+            ),
             "{revealed}"
         );
     }
@@ -234,13 +234,19 @@ async fn after_replays_the_log_as_the_member_may_see_it() {
     )
     .await;
     let mut socket = connect(run.addr, &id, &bob, Some(1)).await;
-    assert_eq!(next(&mut socket).await["text"], "#2 alice joined as player");
-    assert_eq!(next(&mut socket).await["text"], "#3 bob joined as player");
+    assert_eq!(
+        next(&mut socket).await["text"],
+        "#2 alice がプレイヤーとして参加"
+    );
+    assert_eq!(
+        next(&mut socket).await["text"],
+        "#3 bob がプレイヤーとして参加"
+    );
     let hidden = next(&mut socket).await;
     assert!(
         hidden["text"]
             .as_str()
-            .is_some_and(|t| t.starts_with("#4 secret roll by alice")),
+            .is_some_and(|t| t.starts_with("#4 alice のシークレットダイス")),
         "{hidden}"
     );
     // Then live, and what the client sends is ignored.

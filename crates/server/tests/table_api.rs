@@ -157,7 +157,10 @@ async fn a_table_is_created_joined_and_played_through_the_api() {
             r#"{"line":"/char new ミナ"}"#,
         )
         .await;
-    assert_eq!(made["events"][0]["text"], "#5 alice created character ミナ");
+    assert_eq!(
+        made["events"][0]["text"],
+        "#5 alice がキャラクター ミナ を作成"
+    );
     let state = api
         .ok("GET", &format!("/api/v1/tables/{id}"), Some(&alice), "")
         .await;
@@ -175,11 +178,32 @@ async fn a_table_is_created_joined_and_played_through_the_api() {
             "",
         )
         .await;
-    assert_eq!(undone["events"][0]["text"], "#6 alice undid #5");
+    assert_eq!(undone["events"][0]["text"], "#6 alice が #5 を取り消し");
     let state = api
         .ok("GET", &format!("/api/v1/tables/{id}"), Some(&gm), "")
         .await;
     assert_eq!(state["characters"], json!([]));
+    // A character from a sheet, through the API.
+    let sheet = r#"{"sheet":"name = \"ロイ\"\n\"知覚\" = 3\nHP = 10\n\"HP.max\" = 12\n"}"#;
+    let from_sheet = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/characters"),
+            Some(&alice),
+            sheet,
+        )
+        .await;
+    assert_eq!(from_sheet["events"][0]["kind"], "character");
+    let state = api
+        .ok("GET", &format!("/api/v1/tables/{id}"), Some(&alice), "")
+        .await;
+    let roy = &state["characters"][0];
+    assert_eq!(roy["name"], "ロイ");
+    assert_eq!(roy["fields"]["知覚"], "3");
+    assert_eq!(
+        roy["sheet"][0]["fields"][0]["value"],
+        json!({"current": 10, "max": 12})
+    );
 
     let help = api
         .ok(
@@ -220,7 +244,7 @@ async fn a_table_is_created_joined_and_played_through_the_api() {
         .await;
     assert_eq!(
         (rest["last_seq"].as_u64(), rest["more"].as_bool()),
-        (Some(6), Some(false))
+        (Some(7), Some(false))
     );
 }
 
@@ -241,7 +265,7 @@ async fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
         .expect("text")
         .to_string();
     assert!(
-        result.starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+        result.starts_with("#4 alice（シークレット）: こっそり (2D6>=2) ＞ "),
         "{result}"
     );
 
@@ -259,7 +283,7 @@ async fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
     assert_eq!(log(alice.clone()).await[3], result);
     let hidden = log(bob.clone()).await;
     assert!(
-        hidden[3].starts_with("#4 secret roll by alice (commitment "),
+        hidden[3].starts_with("#4 alice のシークレットダイス（コミットメント "),
         "{}",
         hidden[3]
     );
@@ -290,12 +314,12 @@ async fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
     .await;
     let shown = log(bob).await;
     assert!(
-        shown[3].starts_with("#4 alice (secret): (2D6>=2) ＞ "),
+        shown[3].starts_with("#4 alice（シークレット）: こっそり (2D6>=2) ＞ "),
         "{}",
         shown[3]
     );
     assert!(
-        shown[4].starts_with("#5 alice revealed #4 by alice"),
+        shown[4].starts_with("#5 alice が #4（alice）を公開"),
         "{}",
         shown[4]
     );
@@ -370,6 +394,11 @@ fn guarded(id: &str) -> Vec<(&'static str, String, &'static str)> {
         ),
         ("POST", format!("/api/v1/tables/{id}/reveal/1"), ""),
         ("POST", format!("/api/v1/tables/{id}/undo"), ""),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/characters"),
+            r#"{"sheet":"name = \"X\""}"#,
+        ),
         ("POST", format!("/api/v1/tables/{id}/invites"), "{}"),
         ("GET", format!("/api/v1/tables/{id}/live"), ""),
     ]

@@ -118,6 +118,17 @@ pub fn looks_like_command(system: &dyn GameSystem, line: &str) -> bool {
     let dice = ["D", "B", "R", "U", "TY", "TZ"]
         .iter()
         .any(|l| rest.strip_prefix(l).is_some_and(after));
+    // Dice anywhere in an expression (`10-2+1D6`, `(1+2)D6`): a dice letter after a
+    // number, a bracket or an operator, before a number.
+    let bytes = t.as_bytes();
+    let inner = (1..bytes.len().saturating_sub(1)).any(|i| {
+        b"DBRU".contains(&bytes[i])
+            && bytes[i + 1].is_ascii_digit()
+            && (bytes[i - 1].is_ascii_digit() || b")+-*/(".contains(&bytes[i - 1]))
+    });
+    if inner {
+        return true;
+    }
     (digits > 0 && dice)
         || (digits == 0
             && rest

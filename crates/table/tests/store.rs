@@ -607,3 +607,139 @@ fn sqlite_has_nothing_to_listen_to() {
         assert!(store.listen().await.expect("listen").is_none());
     });
 }
+
+/// The old dice oracle's probe: `i64::MAX - t + 1D6 + 10001D1` was refused as an overflow
+/// when the first die drawn was above `t`, else as too many dice — so a member could read
+/// the next roll's die from refusals (issue: a refused line must reveal nothing).
+fn probe(t: u64) -> String {
+    format!("{}-{t}+1D6+10001D1", i64::MAX)
+}
+
+#[test]
+fn refused_probes_predict_nothing_about_another_members_next_secret_roll() {
+    on_both("oracle", |location| async move {
+        let tables = open(&location)
+            .await
+            .with_entropy(taku_table::Entropy::seeded([7; 32]));
+        let id = new_table(&tables).await;
+        for line in ["/join alice", "/join bob", "/join sam as spectator"] {
+            run(&tables, &id, "gm", line).await;
+        }
+        const TRIALS: usize = 60;
+        let (mut hits, mut kinds) = (0, std::collections::BTreeSet::new());
+        for _ in 0..TRIALS {
+            // bob reads "the next die" the old way: the smallest t whose probe is not an
+            // overflow (6 when every probe overflows).
+            let mut predicted = 6;
+            for t in (1..=5).rev() {
+                let refusal = tables
+                    .exec(&id, "bob", &probe(t), None)
+                    .await
+                    .expect("store")
+                    .expect_err("a probe is refused");
+                let overflow = refusal.text.en().contains("overflow");
+                kinds.insert(overflow);
+                if !overflow {
+                    predicted = t;
+                }
+                // The spectator's probe is refused before anything is evaluated: always
+                // the same answer, whatever the dice.
+                let spectator = tables
+                    .exec(&id, "sam", &probe(t), None)
+                    .await
+                    .expect("store")
+                    .expect_err("a spectator's roll is refused");
+                assert!(spectator.text.en().starts_with("spectators cannot roll"));
+            }
+            let done = tables
+                .exec(&id, "alice", "S1D6", None)
+                .await
+                .expect("store")
+                .expect("alice rolls");
+            let EventBody::Roll(roll) = &done.events[0].body else {
+                panic!("a roll")
+            };
+            if u64::from(roll.rands[0][1]) == predicted {
+                hits += 1;
+            }
+        }
+        // The probes do read their own dice (both refusals occur), yet predict alice's die
+        // no better than chance: 10 of 60 expected; the old oracle hit 60 of 60.
+        assert_eq!(kinds.len(), 2, "both refusals should occur");
+        assert!(hits <= 22, "{hits} of {TRIALS} predicted");
+        assert!(
+            tables
+                .read(&id, |t| t.verify().is_empty())
+                .await
+                .expect("read")
+        );
+    });
+}
+
+#[test]
+fn undo_and_void_revert_whole_commands_and_outlive_a_reload() {
+    on_both("undo-void", |location| async move {
+        let tables = open(&location)
+            .await
+            .with_entropy(taku_table::Entropy::seeded([8; 32]));
+        let id = new_table(&tables).await;
+        run(&tables, &id, "gm", "/join alice").await;
+        run(&tables, &id, "alice", "/char new ミナ").await;
+        run(&tables, &id, "alice", "/char set ミナ 理知 4 知覚 2").await;
+        run(&tables, &id, "alice", "2D6>=7 様子見").await;
+        let refuse = |who: &'static str, line: &'static str| {
+            let tables = &tables;
+            let id = &id;
+            async move {
+                tables
+                    .exec(id, who, line, None)
+                    .await
+                    .expect("store")
+                    .expect_err(line)
+                    .render(taku_dice::Lang::En)
+            }
+        };
+        // Her last line drew dice: /undo says so and changes nothing.
+        assert!(
+            refuse("alice", "/undo")
+                .await
+                .contains("#5 drew randomness")
+        );
+        assert!(refuse("alice", "/void 5").await.contains("only the GM"));
+        // One /undo takes the whole /char set (both fields), and says what it undid.
+        let undone = tables
+            .exec(&id, "alice", "/undo #4", None)
+            .await
+            .expect("store")
+            .expect("undo");
+        assert_eq!(
+            undone.reply.expect("reply").ja(),
+            "#4 ミナ 理知=4、知覚=2 を取り消しました"
+        );
+        // The GM voids the roll: it stays, marked, with the same dice.
+        let before = tables
+            .read(&id, |t| t.events()[4].clone())
+            .await
+            .expect("read");
+        run(&tables, &id, "gm", "/void 5").await;
+        let reopened = open(&location).await;
+        let (fields, entry, event, clean) = reopened
+            .read(&id, |t| {
+                (
+                    t.characters()["ミナ"].fields.clone(),
+                    t.entry(&t.events()[4], "alice", taku_dice::Lang::Ja),
+                    t.events()[4].clone(),
+                    t.verify().is_empty(),
+                )
+            })
+            .await
+            .expect("read");
+        assert!(fields.is_empty(), "{fields:?}");
+        assert!(
+            entry.voided && entry.text.ends_with("（無効）"),
+            "{entry:?}"
+        );
+        assert_eq!(event, before, "nothing is redrawn");
+        assert!(clean, "a log with undo and void verifies");
+    });
+}

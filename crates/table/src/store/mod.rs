@@ -514,6 +514,7 @@ const MAX_ATTEMPTS: usize = 64;
 pub struct Tables<S> {
     store: S,
     open: SyncMutex<HashMap<String, Arc<Mutex<Table>>>>,
+    entropy: crate::Entropy,
 }
 
 impl<S: EventStore> Tables<S> {
@@ -522,7 +523,15 @@ impl<S: EventStore> Tables<S> {
         Tables {
             store,
             open: SyncMutex::new(HashMap::new()),
+            entropy: crate::Entropy::Os,
         }
+    }
+
+    /// These tables, drawing each attempt's nonce from `entropy` (tests use
+    /// [`crate::Entropy::seeded`]; play uses the operating system's randomness).
+    pub fn with_entropy(mut self, entropy: crate::Entropy) -> Self {
+        self.entropy = entropy;
+        self
     }
 
     /// The store underneath.
@@ -533,8 +542,10 @@ impl<S: EventStore> Tables<S> {
     /// Stores a new table and keeps it open; returns its id.
     pub async fn create(&self, table: Table) -> Result<String, StoreError> {
         let id = self.store.create(&table).await?;
-        self.lock_open()
-            .insert(id.clone(), Arc::new(Mutex::new(table)));
+        self.lock_open().insert(
+            id.clone(),
+            Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
+        );
         Ok(id)
     }
 
@@ -564,7 +575,7 @@ impl<S: EventStore> Tables<S> {
         Ok(self
             .lock_open()
             .entry(id.to_string())
-            .or_insert_with(|| Arc::new(Mutex::new(table)))
+            .or_insert_with(|| Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))))
             .clone())
     }
 
