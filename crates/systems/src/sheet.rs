@@ -108,7 +108,6 @@ fn read_flat(text: &str) -> Result<ReadSheet, Text> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
     #[test]
     fn a_flat_sheet_gives_a_name_and_fields_in_order() {

@@ -79,7 +79,7 @@ fn exec(c: &mut Criterion) {
         for line in ["2D6+4>=10", "chat line"] {
             group.bench_function(format!("{backend}/{line}"), |b| {
                 b.iter(|| {
-                    rt.block_on(tables.exec(&id, "alice", line))
+                    rt.block_on(tables.exec(&id, "alice", line, None))
                         .expect("store")
                         .expect("line")
                 })
