@@ -450,7 +450,10 @@ impl Table {
             }
             Some(ch) => {
                 self.may_change(actor, role, &read.name, ch)?;
-                let changes = changes(ch, read.fields)?;
+                let changes: Vec<FieldChange> = changes(ch, read.fields)?
+                    .into_iter()
+                    .filter(|c| c.previous.as_ref() != Some(&c.value))
+                    .collect();
                 if changes.is_empty() {
                     return refuse(
                         format!("{} のシートに変わった値はありません", read.name),
@@ -545,6 +548,17 @@ impl Table {
                     text: pe.kind.text(),
                     caret: Some((command.to_string(), pe.span)),
                 },
+                // Claimed by the system's prefix, yet no command of it: the whole line.
+                e @ EvalError::Unsupported(None) => Refusal {
+                    text: e.text().then(
+                        "",
+                        &Text::new(
+                            "（/help でコマンドの一覧を見られます）",
+                            " (/help lists the commands)",
+                        ),
+                    ),
+                    caret: Some((command.to_string(), 0..command.len())),
+                },
                 e => Refusal {
                     text: e.text().map(|_, t| format!("{command}: {t}")),
                     caret: None,
@@ -555,7 +569,7 @@ impl Table {
             Ok(r) => r,
             // What starts like a command but does not parse is refused with the parse
             // error, not posted as chat.
-            Err(e @ EvalError::Unsupported(Some(_)))
+            Err(e @ EvalError::Unsupported(_))
                 if taku_systems::looks_like_command(self.system, &command) =>
             {
                 return Err(refused(&command, e));
@@ -1093,11 +1107,13 @@ impl Table {
             } => Text::verbatim(line.clone()),
             EventBody::Roll(r) => Text::verbatim(r.typed.clone().unwrap_or(r.input.clone())),
             _ => {
+                // The log line without its number and, where it has one, "actor: ".
                 let entry = |lang| self.entry(e, &self.gm, lang).text;
+                let seq = format!("#{} ", e.seq);
+                let actor = format!("{}: ", e.actor);
                 Text::new(entry(Lang::Ja), entry(Lang::En)).map(|_, t| {
-                    t.split_once(": ")
-                        .map(|(_, rest)| rest.to_string())
-                        .unwrap_or(t.to_string())
+                    let t = t.strip_prefix(&seq).unwrap_or(t);
+                    t.strip_prefix(&actor).unwrap_or(t).to_string()
                 })
             }
         }
