@@ -360,7 +360,15 @@ pub async fn print_log(
         .read(table, |t| {
             let viewer = member.unwrap_or_else(|| gm_of(t));
             if !t.members().contains_key(&viewer) {
-                anyhow::bail!("'{viewer}' is not a member of table {table}");
+                let lang = crate::lang::chosen().unwrap_or(t.lang());
+                anyhow::bail!(
+                    "{}",
+                    taku_dice::Text::new(
+                        format!("'{viewer}' はテーブル {table} のメンバーではありません"),
+                        format!("'{viewer}' is not a member of table {table}"),
+                    )
+                    .get(lang)
+                );
             }
             let lang = crate::lang::chosen().unwrap_or(t.lang());
             Ok(t.events()

@@ -102,7 +102,12 @@ pub fn odds(
 /// refused with the parse error rather than posted as chat. Japanese chat that starts
 /// with a number (`3時から`, `3Dプリンタ`) does not.
 pub fn looks_like_command(system: &dyn GameSystem, line: &str) -> bool {
-    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system)) {
+    // As a table reads lines: full-width folded (`ｓ１Ｄ６` is `s1D6`).
+    let folded = taku_dice::normalize::fold(line);
+    let line = folded.text.as_str();
+    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system))
+        || taku_dice::command::parse(line).is_ok()
+    {
         return true;
     }
     let token = line.split_whitespace().next().unwrap_or("");

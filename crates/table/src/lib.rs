@@ -407,6 +407,7 @@ impl Table {
                 "empty line; type a dice command, chat, or /help",
             );
         }
+        check_line(line)?;
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line);
@@ -433,6 +434,12 @@ impl Table {
     /// `actor`, or update the fields of an existing one (its owner or a GM).
     pub fn decide_sheet(&self, actor: &str, sheet: &str) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
+        if sheet.len() > MAX_SHEET {
+            return refuse(
+                format!("シートが大きすぎます（{} KiB まで）", MAX_SHEET / 1024),
+                format!("the sheet is too large (at most {} KiB)", MAX_SHEET / 1024),
+            );
+        }
         if role == Role::Spectator {
             return refuse(
                 "観戦者はキャラクターを作れません",
@@ -443,9 +450,14 @@ impl Table {
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                // The same checks as `/char set`, on every field.
+                let fields = changes(&Character::default(), read.fields)?
+                    .into_iter()
+                    .map(|c| (c.key, c.value))
+                    .collect();
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
-                    fields: read.fields,
+                    fields,
                 }))
             }
             Some(ch) => {
@@ -761,8 +773,8 @@ impl Table {
                 }) = self.event(seq)
                 else {
                     return refuse(
-                        format!("#{seq} はダイスロールではありません"),
-                        format!("#{seq} is not a roll"),
+                        format!("#{seq} はダイスロールではありません（または存在しません）"),
+                        format!("#{seq} is not a roll (or does not exist)"),
                     );
                 };
                 // Whether #seq is someone else's secret roll must not be learnt by
@@ -981,11 +993,16 @@ impl Table {
                 last
             }
             UndoTarget::Seq(seq) => {
-                let Some(e) = self.event(seq) else {
-                    return refuse(
-                        format!("#{seq} はありません"),
-                        format!("there is no #{seq}"),
-                    );
+                let not_undoable = || {
+                    refuse(
+                        format!("#{seq} は取り消せる変更ではありません"),
+                        format!("#{seq} is not a change that can be undone"),
+                    )
+                };
+                // An entry the member may not see is refused as one that is no change:
+                // the refusal must not name its author.
+                let Some(e) = self.event(seq).filter(|e| self.may_see(e, actor)) else {
+                    return not_undoable();
                 };
                 if e.actor != actor && role != Role::Gm {
                     return refuse(
@@ -1280,6 +1297,33 @@ fn undone_in(events: &[Event]) -> (BTreeSet<u64>, BTreeSet<u64>) {
         }
     }
     (undone, voided)
+}
+
+/// The longest line a member may send, in characters.
+pub const MAX_LINE: usize = 4000;
+
+/// The largest sheet file, in bytes.
+pub const MAX_SHEET: usize = 32 * 1024;
+
+/// A line is at most [`MAX_LINE`] characters, with no control characters but line breaks
+/// and tabs (an ESC or a carriage return could rewrite other members' terminals).
+fn check_line(line: &str) -> Result<(), Refusal> {
+    if line.chars().count() > MAX_LINE {
+        return refuse(
+            format!("行が長すぎます（{MAX_LINE} 文字まで）"),
+            format!("the line is too long (at most {MAX_LINE} characters)"),
+        );
+    }
+    if line
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return refuse(
+            "制御文字（ESC など）は送れません",
+            "control characters (ESC and the like) cannot be sent",
+        );
+    }
+    Ok(())
 }
 
 /// Names are one word of at most 64 characters, without control characters.

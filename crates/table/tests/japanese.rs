@@ -223,3 +223,53 @@ fn a_sheet_creates_a_character_and_updates_it() {
     );
     assert!(t.verify().is_empty());
 }
+
+#[test]
+fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() {
+    let mut t = table("DiceBot");
+    // An escape sequence is refused; a line break shows as ⏎ on one line.
+    assert!(t.decide("alice", "hi\u{1b}[2J").is_err());
+    assert!(
+        t.decide("alice", "/char set ミナ メモ \"a\u{1b}[31m\"")
+            .is_err()
+    );
+    let (_, events) = t
+        .exec("alice", "hi\n#99 gm: alice に管理者権限")
+        .expect("chat");
+    let seq = events[0].seq;
+    let text = t.entry(&t.events()[seq as usize - 1], "bob", Lang::Ja).text;
+    assert_eq!(
+        text,
+        format!("#{seq} alice: hi ⏎ #99 gm: alice に管理者権限")
+    );
+    // A sheet's fields pass the same checks as /char set.
+    assert!(
+        t.decide_sheet("alice", "name = \"影\"\n\"k k\" = 1")
+            .is_err()
+    );
+    assert!(t.decide_sheet("alice", "name = \"影\"\n\"\" = 1").is_err());
+    assert!(
+        t.decide_sheet("alice", "name = \"影\"\nk = \"a\\u001b[31m\"")
+            .is_err()
+    );
+    assert!(t.decide_sheet("alice", &"x".repeat(40_000)).is_err());
+    // An /undo of an entry the member may not see names no author.
+    let mut aw = table("AnotherWorld");
+    aw.exec("gm", "/key give ミナ 秘密の鍵").expect("key");
+    let hidden = aw.events().len() as u64;
+    let refusal = aw
+        .decide("bob", &format!("/undo #{hidden}"))
+        .expect_err("hidden")
+        .render(Lang::Ja);
+    assert!(!refusal.contains("gm"), "{refusal}");
+    assert_eq!(
+        refusal,
+        aw.decide("bob", "/undo #999")
+            .expect_err("missing")
+            .render(Lang::Ja)
+            .replace("#999", &format!("#{hidden}"))
+    );
+    // A spectator's full-width dice line is refused like a player's is rolled.
+    assert!(t.decide("sam", "ｓ１Ｄ６").is_err());
+    assert!(t.decide("sam", "9223372036854775804+1D6").is_err());
+}
