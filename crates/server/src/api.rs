@@ -595,11 +595,12 @@ async fn character_sheet(
     bytes: Bytes,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
-    let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n知覚 = 3"}"#)?;
-    if request.sheet.len() > 32 * 1024 {
-        return Err(ApiError::BadRequest(
-            "a sheet is at most 32 KiB".to_string(),
-        ));
+    let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n\"知覚\" = 3"}"#)?;
+    if request.sheet.len() > taku_table::MAX_SHEET {
+        return Err(ApiError::BadRequest(format!(
+            "a sheet is at most {} KiB",
+            taku_table::MAX_SHEET / 1024
+        )));
     }
     let done = server
         .tables
