@@ -7,6 +7,9 @@
 //! types (SG-6), NPC bonds (SG-7) and the SG-8 order of a contest.
 
 pub mod check;
+pub mod rules;
+pub mod sheet;
+pub mod types;
 
 use crate::GameSystem;
 use taku_dice::command::{Eval, first_token};
@@ -70,6 +73,9 @@ impl GameSystem for Sengensyou {
     }
     fn rewrites_in_strict_mode(&self) -> bool {
         false
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::SgRules)
     }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
         let rounding = Profile::DEFAULT.rounding;
