@@ -430,7 +430,7 @@ fn owing(c: &Char, s: &Settings) -> Option<(String, i64)> {
         .find(|(_, owed)| *owed > 0)
 }
 
-fn get_char<'a>(state: &'a State, name: &str) -> Char {
+fn get_char(state: &State, name: &str) -> Char {
     state.chars.get(name).cloned().unwrap_or_default()
 }
 
@@ -644,7 +644,7 @@ impl SgRules {
     ) -> Result<(), Text> {
         let ch = get_char(state, name);
         let s = &state.settings;
-        if !ch.types.iter().any(|t| t == type_name) && !(ch.last_boss && type_name == LAST_BOSS) {
+        if !(ch.types.iter().any(|t| t == type_name) || ch.last_boss && type_name == LAST_BOSS) {
             return refuse(
                 "SG-2",
                 format!(
@@ -703,17 +703,16 @@ impl SgRules {
         let capped = ch
             .bonds
             .iter()
-            .filter(|b| !b.preset && !(b.climax && s.boss_waive_bond_cap))
+            .filter(|b| !(b.preset || b.climax && s.boss_waive_bond_cap))
             .count();
-        if !preset && !(climax && s.boss_waive_bond_cap) && capped >= MAX_BONDS {
+        if !(preset || climax && s.boss_waive_bond_cap) && capped >= MAX_BONDS {
             return refuse(
                 "SG-2",
                 "縁故は1キャラクター7つまでです".into(),
                 "at most 7 bonds per character".into(),
             );
         }
-        if !preset && !(climax && s.boss_waive_scene_limit) && ch.acquired_in == Some(scene(table))
-        {
+        if !(preset || climax && s.boss_waive_scene_limit) && ch.acquired_in == Some(scene(table)) {
             return refuse(
                 "SG-2",
                 "新しい縁故（結び直しを含む）は1シーンに1つまでです。レベル上昇は別に行えます"

@@ -4,9 +4,9 @@
 //!
 //! ```toml
 //! name = "ミナ"
-//! 種別 = "PC"
-//! 類型 = ["例・芸術家", "例・守護者", "例・策士"]
-//! 幻想知識 = 2
+//! "種別" = "PC"
+//! "類型" = ["例・芸術家", "例・守護者", "例・策士"]
+//! "幻想知識" = 2
 //! ```
 
 use serde::Serialize;
@@ -77,11 +77,15 @@ mod tests {
     #[test]
     fn sg1_a_sheet_names_three_different_types() {
         let ok = super::read(
-            "name = \"ミナ\"\n種別 = \"PC\"\n類型 = [\"A\", \"B\", \"C\"]\n幻想知識 = 2\n",
+            r#"name = "ミナ"
+"種別" = "PC"
+"類型" = ["A", "B", "C"]
+"幻想知識" = 2
+"#,
         )
         .expect("sheet");
         assert!(ok.fields.contains(&("類型".into(), "A・B・C".into())));
-        let bad = super::read("類型 = [\"A\", \"A\", \"C\"]\n").expect_err("bad");
+        let bad = super::read("\"類型\" = [\"A\", \"A\", \"C\"]\n").expect_err("bad");
         assert_eq!(bad.len(), 2, "{bad:?}");
     }
 }
