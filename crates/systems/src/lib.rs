@@ -52,6 +52,10 @@ pub trait GameSystem: Send + Sync {
     fn rewrite_line(&self, _raw: &str) -> Option<String> {
         None
     }
+    /// See `SystemHooks::rewrites_in_strict_mode`.
+    fn rewrites_in_strict_mode(&self) -> bool {
+        true
+    }
     /// The system's rules at a table: its state, `/` commands, resets and check hooks.
     /// `None`: the system is dice only.
     fn table_rules(&self) -> Option<&dyn DynRules> {
@@ -74,6 +78,9 @@ impl SystemHooks for Hooks<'_> {
     }
     fn rewrite_line(&self, raw: &str) -> Option<String> {
         self.0.rewrite_line(raw)
+    }
+    fn rewrites_in_strict_mode(&self) -> bool {
+        self.0.rewrites_in_strict_mode()
     }
 }
 
