@@ -95,6 +95,14 @@ impl IntoResponse for ApiError {
                 StatusCode::SERVICE_UNAVAILABLE,
                 "the table is busy with other writers; try again".to_string(),
             ),
+            // Which event of which table: the operator's next step, and no secret.
+            ApiError::Store(e @ StoreError::Damaged { .. }) => {
+                tracing::error!(error = %e, "stored table is damaged");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("{e}; the server refuses to use this table until it is repaired"),
+                )
+            }
             ApiError::Store(e) => {
                 // The details (paths, database errors) go to the operator's log only.
                 tracing::error!(error = %e, "store failed");

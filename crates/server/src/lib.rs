@@ -111,13 +111,43 @@ fn bcdice_routes() -> Router {
         .route("/v2/original_table", axum::routing::post(original_table))
 }
 
-/// The JSON 404 for unknown paths and methods, the body limit, CORS.
+/// The JSON 404 for unknown paths and methods, the body limit, a JSON 500 for a handler
+/// that panics, CORS.
 fn finish(routes: Router) -> Router {
     routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(catch_panic))
         .layer(middleware::map_response(cors))
+}
+
+/// A handler that panics is answered JSON 500 and logged (`taku::http`, error), instead of
+/// its connection just closing; the worker thread lives on. Nothing a handler holds across
+/// a panic can be left half-changed: tables change only by appending, after the store
+/// has the events.
+async fn catch_panic(request: Request, next: Next) -> Response {
+    use futures_util::FutureExt;
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    match std::panic::AssertUnwindSafe(next.run(request))
+        .catch_unwind()
+        .await
+    {
+        Ok(response) => response,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".to_string());
+            tracing::error!(target: "taku::http", method = %method, path, panic = message, "a handler panicked");
+            json_with(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({"ok": false, "reason": "the server failed on this request; its log says why"}),
+            )
+        }
+    }
 }
 
 fn client(request: &Request) -> Option<std::net::IpAddr> {
@@ -419,4 +449,43 @@ pub async fn serve(
     )
     .with_graceful_shutdown(signal)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    /// Issue 18: a panicking handler is a JSON 500 with CORS, not a closed connection.
+    #[tokio::test]
+    async fn a_handler_that_panics_is_answered_json_500() {
+        let app = finish(Router::new().route(
+            "/boom",
+            get(|| async {
+                if std::hint::black_box(true) {
+                    panic!("boom");
+                }
+                "never"
+            }),
+        ));
+        let response = app
+            .oneshot(
+                axum::http::Request::get("/boom")
+                    .body(axum::body::Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(response.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let value: Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(value["ok"], false);
+    }
 }

@@ -48,6 +48,11 @@ CREATE TABLE taku_credentials (
     role     TEXT NOT NULL
 );
 ",
+    // Each table's last seq, written with every append (see the SQLite migration).
+    "
+ALTER TABLE taku_tables ADD COLUMN head BIGINT;
+UPDATE taku_tables t SET head = (SELECT max(seq) FROM taku_events e WHERE e.table_id = t.id);
+",
 ];
 
 /// The schema version this build writes.
@@ -57,6 +62,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const DIALECT: super::Dialect = super::Dialect {
     insert_table: "INSERT INTO taku_tables (id, system, name) VALUES ($1, $2, $3)",
     insert_event: "INSERT INTO taku_events (table_id, seq, actor, body) VALUES ($1, $2, $3, $4)",
+    set_head: "UPDATE taku_tables SET head = $1 WHERE id = $2",
+    head: "SELECT head FROM taku_tables WHERE id = $1",
     load_after: "SELECT seq, actor, body FROM taku_events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
     list: "SELECT t.id, t.system, t.name,
                   (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
