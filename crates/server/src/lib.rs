@@ -116,7 +116,7 @@ fn bcdice_routes() -> Router {
 fn finish(routes: Router) -> Router {
     routes
         .fallback(not_found)
-        .method_not_allowed_fallback(not_found)
+        .method_not_allowed_fallback(preflight_or_not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(catch_panic))
         .layer(middleware::map_response(cors))
@@ -204,7 +204,8 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
     }
 }
 
-/// `Access-Control-Allow-Origin: *` on every response (§7), and JSON for the refusals
+/// `Access-Control-Allow-Origin: *` and `X-Content-Type-Options: nosniff` on every
+/// response (§7), and JSON for the refusals
 /// axum itself makes (a body over [`MAX_BODY`]). A response mapper rather than `from_fn`:
 /// it needs no request, and so boxes no `Next` per request.
 async fn cors(mut response: Response) -> Response {
@@ -214,9 +215,15 @@ async fn cors(mut response: Response) -> Response {
             json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
         );
     }
-    response.headers_mut().insert(
+    let headers = response.headers_mut();
+    headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
+    );
+    // A browser must never guess another type for our JSON.
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
     );
     response
 }
@@ -242,6 +249,34 @@ fn refuse(reason: &str) -> Response {
         StatusCode::BAD_REQUEST,
         json!({"ok": false, "reason": reason}),
     )
+}
+
+/// A CORS preflight (`OPTIONS` on a route that exists) is allowed the methods and the
+/// headers the table API takes, `Authorization` among them; any other method a route does
+/// not have is a 404 as for unknown paths. Answered from the fallback, so requests that
+/// are not preflights pay nothing for it.
+async fn preflight_or_not_found(method: Method) -> Response {
+    if method != Method::OPTIONS {
+        return not_found().await;
+    }
+    (
+        StatusCode::NO_CONTENT,
+        [
+            (
+                header::ACCESS_CONTROL_ALLOW_METHODS,
+                HeaderValue::from_static("GET, POST, DELETE, OPTIONS"),
+            ),
+            (
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("authorization, content-type"),
+            ),
+            (
+                header::ACCESS_CONTROL_MAX_AGE,
+                HeaderValue::from_static("600"),
+            ),
+        ],
+    )
+        .into_response()
 }
 
 async fn not_found() -> Response {

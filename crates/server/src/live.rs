@@ -28,10 +28,90 @@ use tokio::sync::watch;
 /// length.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// The last seq of every table some socket watches.
+/// Live sockets one member may hold at one table at once.
+pub const MAX_SOCKETS_PER_MEMBER: usize = 8;
+
+/// The last seq of every table some socket watches, and the sockets of each member (so
+/// that removing a member closes them, and no member holds more than
+/// [`MAX_SOCKETS_PER_MEMBER`]).
 #[derive(Debug, Default)]
 pub struct Hub {
     heads: Mutex<HashMap<String, watch::Sender<u64>>>,
+    seats: Mutex<HashMap<(String, String), Seat>>,
+}
+
+/// One member's sockets at one table: how many, and the signal that closes them all.
+#[derive(Debug)]
+struct Seat {
+    /// Tells this seat from a later one of the same member (after a removal).
+    id: u64,
+    sockets: usize,
+    closing: watch::Sender<bool>,
+}
+
+/// A socket's place among its member's; leaving (drop) frees it.
+#[derive(Debug)]
+pub struct SeatGuard {
+    server: Arc<Server>,
+    key: (String, String),
+    seat: u64,
+    closing: watch::Receiver<bool>,
+}
+
+impl Drop for SeatGuard {
+    fn drop(&mut self) {
+        let mut seats = self.server.live.lock_seats();
+        if let Some(seat) = seats.get_mut(&self.key)
+            && seat.id == self.seat
+        {
+            seat.sockets -= 1;
+            if seat.sockets == 0 {
+                seats.remove(&self.key);
+            }
+        }
+    }
+}
+
+impl Hub {
+    fn lock_seats(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Seat>> {
+        // Counts only change under this lock, each change whole: a poisoned map is whole.
+        self.seats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A seat for one more socket of `member`; `None` when they hold the most already.
+    fn seat(server: &Arc<Server>, member: &Member) -> Option<SeatGuard> {
+        let key = (member.table.clone(), member.name.clone());
+        let mut seats = server.live.lock_seats();
+        static SEATS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seat = seats.entry(key.clone()).or_insert_with(|| Seat {
+            id: SEATS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            sockets: 0,
+            closing: watch::channel(false).0,
+        });
+        if seat.sockets >= MAX_SOCKETS_PER_MEMBER {
+            return None;
+        }
+        seat.sockets += 1;
+        Some(SeatGuard {
+            server: server.clone(),
+            key,
+            seat: seat.id,
+            closing: seat.closing.subscribe(),
+        })
+    }
+
+    /// Closes every live socket of `member` at `table` (removed, tokens revoked); how
+    /// many.
+    pub fn close_member(&self, table: &str, member: &str) -> usize {
+        let key = (table.to_string(), member.to_string());
+        match self.lock_seats().remove(&key) {
+            Some(seat) => {
+                seat.closing.send_replace(true);
+                seat.sockets
+            }
+            None => 0,
+        }
+    }
 }
 
 impl Hub {
@@ -120,17 +200,31 @@ pub async fn socket(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let after = after.unwrap_or(head).min(head);
+    let Some(seat) = Hub::seat(&server, &member) else {
+        return ApiError::TooMany(format!(
+            "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
+            member.name
+        ))
+        .into_response();
+    };
     upgrade
         .read_buffer_size(READ_BUFFER)
         // Clients send nothing the server reads: a large message is refused, not buffered.
         .max_message_size(crate::MAX_BODY)
         .max_frame_size(crate::MAX_BODY)
-        .on_upgrade(move |socket| stream(server, member, head, after, socket))
+        .on_upgrade(move |socket| stream(server, member, head, after, seat, socket))
 }
 
 /// Sends `member`'s view of every event after `after`, then of each new one, until the
 /// client goes or the server stops.
-async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut socket: WebSocket) {
+async fn stream(
+    server: Arc<Server>,
+    member: Member,
+    head: u64,
+    after: u64,
+    mut seat: SeatGuard,
+    mut socket: WebSocket,
+) {
     let mut heads = server.live.subscribe(&member.table, head);
     let mut stopping = server.stopping.subscribe();
     let mut sent = after;
@@ -160,6 +254,10 @@ async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut 
         tokio::select! {
             changed = heads.changed() => if changed.is_err() { break },
             _ = stopped(&mut stopping) => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            _ = stopped(&mut seat.closing) => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }

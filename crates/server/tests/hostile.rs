@@ -5,13 +5,18 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use futures_util::StreamExt;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use taku_server::{Config, Server};
-use taku_table::store::Store;
+use taku_table::store::{Store, StoreError};
 use tower::ServiceExt;
+
+/// A failure limit for waits (never an assertion on time).
+const DEADLINE: Duration = Duration::from_secs(10);
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("taku-hostile-{}-{name}", std::process::id()));
@@ -126,4 +131,212 @@ async fn a_damaged_row_is_a_json_500_naming_table_and_seq() {
             "{reason}"
         );
     }
+}
+
+/// A server on a free loopback port over a fresh SQLite file; its address and state.
+async fn serve(name: &str, config: Config) -> (std::net::SocketAddr, Arc<Server>, Router) {
+    let db = temp_dir(name).join("taku.db").display().to_string();
+    let store = Store::open(&db).await.expect("store");
+    let server = Server::new(store, &config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(
+        listener,
+        server.clone(),
+        std::future::pending(),
+    ));
+    (addr, server.clone(), taku_server::app(server))
+}
+
+async fn join(app: &Router, id: &str, invite: &str, name: &str) -> String {
+    let (status, _, joined) = call(
+        app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invite, "name": name}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{joined}");
+    joined["token"].as_str().expect("token").to_string()
+}
+
+/// Item 7: a browser's preflight for the table API (with `Authorization`) is allowed, and
+/// JSON is never sniffed as something else.
+#[tokio::test]
+async fn cors_preflight_allows_authorization_and_json_is_nosniff() {
+    let db = temp_dir("preflight").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .method("OPTIONS")
+                .uri(format!("/api/v1/tables/{id}/lines"))
+                .header(header::ORIGIN, "https://vtt.example")
+                .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+                .header(
+                    header::ACCESS_CONTROL_REQUEST_HEADERS,
+                    "authorization, content-type",
+                )
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("infallible");
+    assert!(response.status().is_success(), "{}", response.status());
+    let h = response.headers();
+    assert_eq!(h[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    let allowed = h[header::ACCESS_CONTROL_ALLOW_HEADERS]
+        .to_str()
+        .expect("ascii")
+        .to_ascii_lowercase();
+    assert!(allowed.contains("authorization"), "{allowed}");
+    let methods = h[header::ACCESS_CONTROL_ALLOW_METHODS]
+        .to_str()
+        .expect("ascii");
+    assert!(
+        methods.contains("POST") && methods.contains("DELETE"),
+        "{methods}"
+    );
+    for (method, path) in [
+        ("GET", format!("/api/v1/tables/{id}")),
+        ("GET", "/v2/version".to_string()),
+        ("GET", "/nowhere".to_string()),
+    ] {
+        let (_, headers, _) = call(&app, method, &path, Some(&gm), "").await;
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+    }
+}
+
+/// Item 7: the `Bearer` scheme is case-insensitive.
+#[tokio::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let db = temp_dir("bearer").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        let response = app
+            .clone()
+            .oneshot(
+                Request::get(format!("/api/v1/tables/{id}"))
+                    .header(header::AUTHORIZATION, format!("{scheme} {gm}"))
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(response.status(), StatusCode::OK, "{scheme}");
+    }
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/v1/tables/{id}"))
+                .header(header::AUTHORIZATION, format!("Basic {gm}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("infallible");
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+}
+
+/// Item 7: the GM removes a member: their tokens stop working and their live sockets
+/// close; the GM revokes unused invites; players may do neither.
+#[tokio::test]
+async fn the_gm_removes_a_member_and_their_sockets_close() {
+    let (addr, _server, app) = serve("remove", Config { rate_limit: 0 }).await;
+    let (id, gm, invites) = new_table(&app, 3).await;
+    let alice = join(&app, &id, &invites[0], "alice").await;
+    let bob = join(&app, &id, &invites[1], "bob").await;
+    let url = format!("ws://{addr}/api/v1/tables/{id}/live?token={alice}");
+    let (mut socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("socket");
+
+    let (status, _, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/alice"),
+        Some(&bob),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _, removed) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/alice"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(removed["revoked"], 1);
+    assert_eq!(removed["sockets_closed"], 1);
+    let closed = tokio::time::timeout(DEADLINE, async {
+        loop {
+            match socket.next().await {
+                None | Some(Err(_)) => break,
+                Some(Ok(m)) if m.is_close() => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the removed member's socket stays open");
+    let (status, _, _) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&alice),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/nobody"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, _, revoked) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/invites"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(revoked["revoked"], 1);
+    let (status, _, _) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invites[2], "name": "carol"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Item 7: an empty (0-byte) database file is refused, not made a new database.
+#[tokio::test]
+async fn an_empty_database_file_is_not_silently_reinitialised() {
+    let path = temp_dir("empty").join("taku.db");
+    std::fs::write(&path, b"").expect("empty file");
+    let err = Store::open(&path.display().to_string())
+        .await
+        .expect_err("empty file");
+    assert!(matches!(err, StoreError::EmptyFile(_)), "{err}");
+    assert!(err.to_string().contains("0 bytes"), "{err}");
+    assert_eq!(std::fs::metadata(&path).expect("still there").len(), 0);
 }

@@ -33,6 +33,10 @@ struct Dialect {
     credential: &'static str,
     /// `DELETE` an unused invite by key id.
     take_invite: &'static str,
+    /// `DELETE` every token of one member: table id, member.
+    revoke_member: &'static str,
+    /// `DELETE` every unused invite of a table: table id.
+    revoke_invites: &'static str,
     /// Run inside `create`'s and `append`'s transaction with one bound parameter, the
     /// payload `"{table id} {last seq}"`, to tell other processes as the transaction
     /// commits; `None` where no other process can be listening (SQLite).
@@ -271,6 +275,15 @@ macro_rules! sql_event_store {
                 Ok(done.rows_affected() == 1)
             }
 
+            async fn revoke(&self, table: &str, member: Option<&str>) -> Result<u64, StoreError> {
+                let query = match member {
+                    Some(m) => sqlx::query(DIALECT.revoke_member).bind(table).bind(m),
+                    None => sqlx::query(DIALECT.revoke_invites).bind(table),
+                };
+                let done = query.execute(&self.pool).await.map_err(|e| self.db(e))?;
+                Ok(done.rows_affected())
+            }
+
             async fn list(&self) -> Result<Vec<super::TableSummary>, StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(DIALECT.list)
@@ -318,6 +331,12 @@ pub enum StoreError {
         "{0} is not a taku database (it is another program's data, or damaged); pass another --db"
     )]
     Foreign(String),
+    /// The file exists but is empty (0 bytes): never silently made a new database, since
+    /// an empty file where a database was expected is a lost or truncated one.
+    #[error(
+        "{0} is an empty file (0 bytes), not a taku database; if it should be a new one, delete it first, or pass another --db"
+    )]
+    EmptyFile(String),
     /// The folder a new SQLite file would go in does not exist.
     #[error("folder {0} does not exist; create it or choose another --db path")]
     NoFolder(String),
@@ -420,6 +439,14 @@ pub trait EventStore: Send + Sync {
     /// Uses up the invite with this key id: `true` if it was there and unused, and no
     /// other caller can take it again.
     fn take_invite(&self, key_id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Revokes every token of `member` at table `table` (`None`: every unused invite of
+    /// the table); how many there were.
+    fn revoke(
+        &self,
+        table: &str,
+        member: Option<&str>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
 }
 
 /// What a bearer token grants, as stored: never the token itself, only its SHA-256. The
@@ -585,6 +612,13 @@ impl EventStore for Store {
         match self {
             Store::Sqlite(s) => s.take_invite(key_id).await,
             Store::Postgres(s) => s.take_invite(key_id).await,
+        }
+    }
+
+    async fn revoke(&self, table: &str, member: Option<&str>) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.revoke(table, member).await,
+            Store::Postgres(s) => s.revoke(table, member).await,
         }
     }
 }

@@ -72,6 +72,8 @@ const DIALECT: super::Dialect = super::Dialect {
                         VALUES ($1, $2, $3, $4, $5)",
     credential: "SELECT hash, table_id, member, role FROM taku_credentials WHERE key_id = $1",
     take_invite: "DELETE FROM taku_credentials WHERE key_id = $1 AND member IS NULL",
+    revoke_member: "DELETE FROM taku_credentials WHERE table_id = $1 AND member = $2",
+    revoke_invites: "DELETE FROM taku_credentials WHERE table_id = $1 AND member IS NULL",
     notify: Some("SELECT pg_notify('taku_events', $1)"),
 };
 
@@ -82,18 +84,40 @@ pub struct PgStore {
     at: String,
 }
 
-/// `url` with any password replaced by `***`, for messages.
+/// `url` with any password replaced by `***`, for messages and logs: the one in the
+/// user info (`user:password@`) and any `password=` / `sslpassword=` query parameter.
 pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    let Some((userinfo, host)) = rest.rsplit_once('@') else {
-        return url.to_string();
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, Some(q)),
+        None => (rest, None),
     };
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
+    let mut out = match rest.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => format!("{scheme}://{rest}"),
+        },
+        None => format!("{scheme}://{rest}"),
+    };
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _))
+                    if key.eq_ignore_ascii_case("password")
+                        || key.eq_ignore_ascii_case("sslpassword") =>
+                {
+                    format!("{key}=***")
+                }
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
     }
+    out
 }
 
 impl PgStore {
@@ -365,5 +389,14 @@ mod tests {
             "postgres://taku@localhost/taku"
         );
         assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+        // Issue 18: a password in the query string too.
+        assert_eq!(
+            redact("postgres://taku@h/db?sslmode=disable&password=hunter2&PassWord=x"),
+            "postgres://taku@h/db?sslmode=disable&password=***&PassWord=***"
+        );
+        assert_eq!(
+            redact("postgresql://u:p@w@h/db?sslpassword=k"),
+            "postgresql://u:***@h/db?sslpassword=***"
+        );
     }
 }

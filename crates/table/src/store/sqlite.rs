@@ -67,6 +67,8 @@ const DIALECT: super::Dialect = super::Dialect {
     insert_credential: "INSERT INTO credentials (key_id, hash, table_id, member, role) VALUES (?, ?, ?, ?, ?)",
     credential: "SELECT hash, table_id, member, role FROM credentials WHERE key_id = ?",
     take_invite: "DELETE FROM credentials WHERE key_id = ? AND member IS NULL",
+    revoke_member: "DELETE FROM credentials WHERE table_id = ? AND member = ?",
+    revoke_invites: "DELETE FROM credentials WHERE table_id = ? AND member IS NULL",
     // SQLite has no way to tell another process; deployments with several servers use
     // PostgreSQL, and a lone server sees its own appends.
     notify: None,
@@ -90,6 +92,9 @@ impl SqliteStore {
             && !folder.is_dir()
         {
             return Err(StoreError::NoFolder(folder.display().to_string()));
+        }
+        if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            return Err(StoreError::EmptyFile(at));
         }
         let options = SqliteConnectOptions::new()
             .filename(path)
