@@ -243,14 +243,52 @@ fn ok(status: StatusCode, body: Value) -> ApiResult {
     Ok(json_with(status, body))
 }
 
+/// Characters that draw nothing or reorder their neighbours: zero-width, joiners, bidi
+/// embeddings, overrides and isolates, the byte-order mark, the soft hyphen. Members'
+/// names are checked by the table itself (`check_name` in crates/table refuses these and
+/// more); this is for table names, which the table does not check.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+}
+
 /// Names (tables, members) are checked here only for what the table does not check.
 fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
-    if text.trim().is_empty() || text.chars().count() > max || text.chars().any(char::is_control) {
+    if text.trim().is_empty()
+        || text.chars().count() > max
+        || text.chars().any(|c| c.is_control() || invisible(c))
+    {
         return Err(ApiError::BadRequest(format!(
-            "{what} must be 1 to {max} characters without control characters"
+            "{what} must be 1 to {max} characters without control or invisible (zero-width, bidi) characters"
         )));
     }
     Ok(())
+}
+
+/// A line as it will be kept (issue 18): no raw control characters, so no one can clear
+/// or recolour a terminal showing the log, nor forge an entry on a line of its own. A
+/// newline becomes a visible break `↵`, a tab a space, and any other control or bidi
+/// character its escape (`\u{1b}`), as does a bidi override (which would reorder what
+/// follows it).
+pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let hidden =
+        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !line.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => out.push_str(" ↵ "),
+            '\t' => out.push(' '),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn check_member_name(name: &str) -> Result<(), ApiError> {
@@ -631,7 +669,7 @@ async fn line(
             "a line is at most {MAX_LINE} characters"
         )));
     }
-    run(&server, &member, &request.line).await
+    run(&server, &member, &visible_line(&request.line)).await
 }
 
 /// Runs `line` as `member`; answers with the reply and the events as the member sees them.

@@ -340,3 +340,105 @@ async fn an_empty_database_file_is_not_silently_reinitialised() {
     assert!(err.to_string().contains("0 bytes"), "{err}");
     assert_eq!(std::fs::metadata(&path).expect("still there").len(), 0);
 }
+
+/// Item 6: no name can display as another's: full-width, zero-width and bidi-override
+/// spellings of `gm` are refused (with the plain spelling suggested), at creation and
+/// at joining.
+#[tokio::test]
+async fn names_that_would_display_as_another_are_refused() {
+    let db = temp_dir("names").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, _gm, invites) = new_table(&app, 1).await;
+    for forged in [
+        "ｇｍ",
+        "gm\u{200b}",
+        "g\u{202e}m",
+        "\u{2066}gm",
+        "gm\u{fe0f}",
+        "𝐠𝐦",
+        "ⓖⓜ",
+    ] {
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            &json!({"invite": invites[0], "name": forged}).to_string(),
+        )
+        .await;
+        assert!(status.is_client_error(), "{forged:?}: {status} {refused}");
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            "/api/v1/tables",
+            None,
+            &json!({"system": "DiceBot", "name": "t", "gm": forged}).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{forged:?}: {refused}");
+    }
+    let (_, _, refused) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invites[0], "name": "ｇｍ"}).to_string(),
+    )
+    .await;
+    assert!(
+        refused["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("'gm'")),
+        "the plain spelling is suggested: {refused}"
+    );
+    let (status, _, _) = call(
+        &app,
+        "POST",
+        "/api/v1/tables",
+        None,
+        &json!({"system": "DiceBot", "name": "卓\u{202e}名", "gm": "gm"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The invite is still good for an honest name.
+    assert!(!join(&app, &id, &invites[0], "ミナ").await.is_empty());
+}
+
+/// Item 6: chat keeps no raw control characters: a newline is a visible break, ESC and
+/// bidi overrides are escaped, so no line can forge an entry or drive a terminal.
+#[tokio::test]
+async fn chat_keeps_no_raw_control_characters() {
+    let db = temp_dir("chat").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    let line = "hi\n#9 gm: the GM says you win\u{1b}[2J\u{202e}txet\r\n\tend";
+    let (status, _, said) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        &json!({ "line": line }).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{said}");
+    let (_, _, log) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}/log"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    let text = log["events"]
+        .as_array()
+        .and_then(|e| e.last())
+        .and_then(|e| e["text"].as_str())
+        .expect("text")
+        .to_string();
+    assert!(
+        !text.chars().any(|c| c.is_control() || c == '\u{202e}'),
+        "{text:?}"
+    );
+    assert!(text.contains("hi ↵ #9 gm"), "{text}");
+    assert!(text.contains("\\u{1b}[2J\\u{202e}txet ↵  end"), "{text}");
+}

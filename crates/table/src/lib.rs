@@ -1266,24 +1266,82 @@ fn undone_in(events: &[Event]) -> (BTreeSet<u64>, BTreeSet<u64>) {
     (undone, voided)
 }
 
-/// Names are one word of at most 64 characters, without control characters.
+/// Names are one word of at most 64 characters, without control characters, and without
+/// anything that would let one name display as another (issue 18): invisible format
+/// characters (zero-width, bidi overrides, joiners, variation selectors, blank fillers)
+/// are refused, and so are compatibility forms of ASCII letters and digits (full-width `ｇｍ`, mathematical
+/// `𝐠𝐦`, circled `ⓖⓜ`), with the plain spelling suggested: `ｇｍ`, `gm\u{200b}` and
+/// `g\u{202e}m` can never pass for `gm`.
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
+    // Characters that draw nothing, or reorder or restyle their neighbours.
+    let invisible = |c: char| {
+        matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+    };
+    // Compatibility forms that fold (NFKC) to ASCII letters, digits and signs.
+    let ascii_form = |c: char| -> Option<char> {
+        let u = u32::from(c);
+        match u {
+            // Full-width letters and digits (full-width punctuation, common in Japanese
+            // names, cannot spell another name).
+            0xFF10..=0xFF19 | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => char::from_u32(u - 0xFEE0),
+            0x24B6..=0x24CF => char::from_u32(u - 0x24B6 + u32::from('A')),
+            0x24D0..=0x24E9 => char::from_u32(u - 0x24D0 + u32::from('a')),
+            // Mathematical alphanumerics: bold, italic, script… A–Z a–z in runs of 52,
+            // then digits in runs of 10.
+            0x1D400..=0x1D6A3 => char::from_u32(match (u - 0x1D400) % 52 {
+                n @ 0..26 => u32::from('A') + n,
+                n => u32::from('a') + n - 26,
+            }),
+            0x1D7CE..=0x1D7FF => char::from_u32(u32::from('0') + (u - 0x1D7CE) % 10),
+            _ => None,
+        }
+    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || invisible(c))
         && !name.starts_with('/');
-    if ok {
-        Ok(())
-    } else {
-        refuse(
+    if !ok {
+        // The refusal shows what was sent, its invisible characters made visible.
+        let shown: String = name
+            .chars()
+            .map(|c| {
+                if c.is_control() || invisible(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        return refuse(
             format!(
-                "'{name}' は{}に使えません。空白のない 64 文字までの 1 語にしてください",
+                "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",
                 what.ja()
             ),
             format!(
-                "'{name}' is not a valid {}: use one word of at most 64 characters",
+                "'{shown}' is not a valid {}: use one word of at most 64 characters, without control or invisible characters",
                 what.en()
             ),
-        )
+        );
     }
+    if name.chars().any(|c| ascii_form(c).is_some()) {
+        let plain: String = name.chars().map(|c| ascii_form(c).unwrap_or(c)).collect();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。全角などの英数字は半角で '{plain}' と書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: write full-width and styled letters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    Ok(())
 }
