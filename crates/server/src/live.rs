@@ -271,7 +271,7 @@ async fn stream(
 }
 
 /// Waits until shutdown begins.
-async fn stopped(stopping: &mut watch::Receiver<bool>) {
+pub(crate) async fn stopped(stopping: &mut watch::Receiver<bool>) {
     // An error means the server is gone: stopped as well.
     let _ = stopping.wait_for(|s| *s).await;
 }

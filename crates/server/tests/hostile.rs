@@ -248,7 +248,14 @@ async fn the_bearer_scheme_is_case_insensitive() {
 /// close; the GM revokes unused invites; players may do neither.
 #[tokio::test]
 async fn the_gm_removes_a_member_and_their_sockets_close() {
-    let (addr, _server, app) = serve("remove", Config { rate_limit: 0 }).await;
+    let (addr, _server, app) = serve(
+        "remove",
+        Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    )
+    .await;
     let (id, gm, invites) = new_table(&app, 3).await;
     let alice = join(&app, &id, &invites[0], "alice").await;
     let bob = join(&app, &id, &invites[1], "bob").await;
@@ -441,4 +448,155 @@ async fn chat_keeps_no_raw_control_characters() {
     );
     assert!(text.contains("hi ↵ #9 gm"), "{text}");
     assert!(text.contains("\\u{1b}[2J\\u{202e}txet ↵  end"), "{text}");
+}
+
+/// A server with `config` whose shutdown the caller triggers; its address and the task
+/// that ends when `serve` returns.
+async fn serve_until(
+    name: &str,
+    config: Config,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let db = temp_dir(name).join("taku.db").display().to_string();
+    let server = Server::new(Store::open(&db).await.expect("store"), &config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(taku_server::serve(listener, server, async move {
+        let _ = stopped.await;
+    }));
+    (addr, stop, task)
+}
+
+/// A connection to `addr` from loopback address `from` (127.0.0.x: one machine, many
+/// client addresses).
+async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("bind client");
+    socket.connect(addr).await.expect("connect")
+}
+
+/// Reads until the server closes the connection (or DEADLINE fails the test); what it sent.
+async fn read_to_close(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(DEADLINE, stream.read_to_end(&mut out)).await;
+    assert!(read.is_ok(), "the server kept the connection open");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One `GET /healthz` on a fresh connection from 127.0.0.1; its status line.
+async fn healthz(addr: std::net::SocketAddr) -> String {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = connect_from([127, 0, 0, 1], addr).await;
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("write");
+    read_to_close(&mut stream)
+        .await
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Item 2: headers sent too slowly, and a kept-alive connection left idle, are closed
+/// after the header timeout.
+#[tokio::test]
+async fn slow_headers_and_idle_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = Config {
+        header_timeout: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let (addr, _stop, _task) = serve_until("slow-headers", config).await;
+    let mut slow = connect_from([127, 0, 0, 1], addr).await;
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("write");
+    read_to_close(&mut slow).await;
+
+    let mut idle = connect_from([127, 0, 0, 1], addr).await;
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let mut first = [0u8; 12];
+    idle.read_exact(&mut first).await.expect("a response");
+    assert_eq!(&first, b"HTTP/1.1 200");
+    read_to_close(&mut idle).await;
+}
+
+/// Item 2: a body announced larger than the limit is refused before it is sent.
+#[tokio::test]
+async fn a_body_announced_too_large_is_refused_at_once() {
+    use tokio::io::AsyncWriteExt;
+    let (addr, _stop, _task) = serve_until("too-large", Config::default()).await;
+    let mut stream = connect_from([127, 0, 0, 1], addr).await;
+    stream
+        .write_all(
+            b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"
+                .as_slice(),
+        )
+        .await
+        .expect("write");
+    let response = read_to_close(&mut stream).await;
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(response.contains("\"ok\":false"), "{response}");
+}
+
+/// Item 2: connections past the per-address cap are closed at once, and other clients
+/// are still answered.
+#[tokio::test]
+async fn connections_past_the_cap_are_closed_and_others_still_served() {
+    use tokio::io::AsyncWriteExt;
+    let config = Config {
+        max_connections_per_address: 4,
+        ..Config::default()
+    };
+    let (addr, _stop, _task) = serve_until("caps", config).await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect_from([127, 0, 0, 2], addr).await;
+        s.write_all(b"GET / HTTP/1.1\r\n").await.expect("write");
+        held.push(s);
+    }
+    for _ in 0..4 {
+        let mut surplus = connect_from([127, 0, 0, 2], addr).await;
+        assert_eq!(read_to_close(&mut surplus).await, "", "closed unanswered");
+    }
+    assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
+    drop(held);
+}
+
+/// Item 2: after shutdown begins, a client holding a request open cannot keep the
+/// server from returning past its deadline.
+#[tokio::test]
+async fn shutdown_has_a_deadline_slow_clients_cannot_extend() {
+    use tokio::io::AsyncWriteExt;
+    let config = Config {
+        shutdown_deadline: Duration::from_millis(200),
+        ..Config::default()
+    };
+    let (addr, stop, task) = serve_until("deadline", config).await;
+    let mut slow = connect_from([127, 0, 0, 1], addr).await;
+    slow.write_all(b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"sys")
+        .await
+        .expect("write");
+    // The request is in (its headers parsed) once the server answers another one.
+    assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
+    stop.send(()).expect("stop");
+    let stopped = tokio::time::timeout(DEADLINE, task).await;
+    assert!(
+        matches!(stopped, Ok(Ok(Ok(())))),
+        "serve did not return: {stopped:?}"
+    );
+    drop(slow);
 }
