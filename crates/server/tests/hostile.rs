@@ -600,3 +600,76 @@ async fn shutdown_has_a_deadline_slow_clients_cannot_extend() {
     );
     drop(slow);
 }
+
+/// Item 1: a long history reaches a socket whole and in order (in bounded pages), a
+/// member's sockets are capped, and appends go through while sockets replay.
+#[tokio::test]
+async fn history_streams_in_pages_and_sockets_per_member_are_capped() {
+    let (addr, server, app) = serve(
+        "pages",
+        Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    )
+    .await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    for i in 0..300 {
+        server
+            .tables()
+            .exec(&id, "gm", &format!("line {i}"), None)
+            .await
+            .expect("store")
+            .expect("line");
+    }
+    let url = format!("ws://{addr}/api/v1/tables/{id}/live?token={gm}&after=0");
+    let mut sockets = Vec::new();
+    for _ in 0..taku_server::live::MAX_SOCKETS_PER_MEMBER {
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("socket");
+        sockets.push(socket);
+    }
+    match tokio_tungstenite::connect_async(url.as_str()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS)
+        }
+        other => panic!(
+            "a socket past the cap: {:?}",
+            other.map(|(_, r)| r.status())
+        ),
+    }
+    // An append while eight sockets replay 301 entries each.
+    let (status, _, _) = tokio::time::timeout(
+        DEADLINE,
+        call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&gm),
+            r#"{"line":"during"}"#,
+        ),
+    )
+    .await
+    .expect("the append waited on readers");
+    assert_eq!(status, StatusCode::OK);
+    let mut first = sockets.remove(0);
+    let seqs = tokio::time::timeout(DEADLINE, async {
+        let mut seqs = Vec::new();
+        while seqs.len() < 302 {
+            match first.next().await {
+                Some(Ok(m)) if m.is_text() => {
+                    let v: Value = serde_json::from_str(m.to_text().expect("text")).expect("json");
+                    seqs.push(v["seq"].as_u64().expect("seq"));
+                }
+                Some(Ok(_)) => {}
+                other => panic!("socket ended: {other:?}"),
+            }
+        }
+        seqs
+    })
+    .await
+    .expect("the history arrives");
+    assert_eq!(seqs, (1..=302).collect::<Vec<u64>>());
+    let _ = first.close(None).await;
+}
