@@ -409,6 +409,14 @@ pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+fn print_line(json: bool, seq: Option<u64>, text: &str) {
+    if json {
+        println!("{}", json!({"ok": true, "seq": seq, "text": text}));
+    } else {
+        println!("{text}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::terminal_safe;
@@ -422,13 +430,5 @@ mod tests {
             terminal_safe("#2 eve: hi\n#3 gm: fake\u{1b}[2J\u{202e}x"),
             "#2 eve: hi\n    #3 gm: fake\\u{1b}[2J\\u{202e}x"
         );
-    }
-}
-
-fn print_line(json: bool, seq: Option<u64>, text: &str) {
-    if json {
-        println!("{}", json!({"ok": true, "seq": seq, "text": text}));
-    } else {
-        println!("{text}");
     }
 }
