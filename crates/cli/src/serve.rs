@@ -24,6 +24,16 @@ pub struct ServeArgs {
     /// it: every client has the proxy's address).
     #[arg(long, default_value_t = taku_server::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, env = "TAKU_MAX_CONNECTIONS_PER_ADDRESS")]
     max_connections_per_address: usize,
+    /// A reverse proxy (address block, repeatable) whose X-Forwarded-For names the
+    /// client, so rate limits stay per client behind it; others' X-Forwarded-For is
+    /// ignored.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "CIDR",
+        env = "TAKU_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<taku_server::limits::Cidr>,
     /// Request log format on stderr: text, json, or off. `TAKU_LOG` filters
     /// (default `info`; `warn` drops the per-request lines).
     #[arg(long, default_value = "text", value_parser = ["text", "json", "off"])]
@@ -45,6 +55,7 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 rate_limit: args.rate_limit,
                 max_connections: args.max_connections,
                 max_connections_per_address: args.max_connections_per_address,
+                trusted_proxies: args.trusted_proxies.clone(),
                 ..taku_server::Config::default()
             },
         );

@@ -75,6 +75,9 @@ pub struct Config {
     pub header_timeout: Duration,
     /// See [`SHUTDOWN_DEADLINE`].
     pub shutdown_deadline: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`): a
+    /// request from one of them is rate-limited as the client it names.
+    pub trusted_proxies: Vec<limits::Cidr>,
 }
 
 impl Default for Config {
@@ -85,6 +88,7 @@ impl Default for Config {
             max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             header_timeout: HEADER_TIMEOUT,
             shutdown_deadline: SHUTDOWN_DEADLINE,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -246,12 +250,18 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
-/// 429 past the client's rate limit; `/healthz` is never limited.
+/// 429 past the client's rate limit (the client a trusted proxy names, or the peer);
+/// `/healthz` is never limited.
 async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
     if request.uri().path() == "/healthz" {
         return next.run(request).await;
     }
-    match server.limiter.take(client(&request), Instant::now()) {
+    let client = limits::client_behind(
+        client(&request),
+        request.headers(),
+        &server.config.trusted_proxies,
+    );
+    match server.limiter.take(client, Instant::now()) {
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let mut response = json_with(

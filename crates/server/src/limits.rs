@@ -114,6 +114,91 @@ impl Drop for Admitted {
     }
 }
 
+/// An address block, `10.0.0.0/8` or `::1/128` (a bare address is a block of one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    network: IpAddr,
+    bits: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (addr, bits) = match s.split_once('/') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let network: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("'{s}' is not an address block like 10.0.0.0/8 or ::1"))?;
+        let max = if network.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            None => max,
+            Some(b) => b
+                .parse::<u8>()
+                .ok()
+                .filter(|b| *b <= max)
+                .ok_or_else(|| format!("'{s}': the prefix length must be 0 to {max}"))?,
+        };
+        Ok(Cidr { network, bits })
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` is in this block.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        match (self.network, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.bits)).unwrap_or(0);
+                u32::from(n) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.bits))
+                    .unwrap_or(0);
+                u128::from(n) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The client a request is from: the peer, unless the peer is a trusted proxy; then the
+/// rightmost `X-Forwarded-For` address that is not itself a trusted proxy (those to its
+/// left could be written by the client, so they are never believed).
+pub fn client_behind(
+    peer: Option<IpAddr>,
+    headers: &axum::http::HeaderMap,
+    trusted: &[Cidr],
+) -> Option<IpAddr> {
+    let peer = peer?;
+    if !trusted.iter().any(|c| c.contains(peer)) {
+        return Some(peer);
+    }
+    let mut hops: Vec<&str> = Vec::new();
+    for value in headers.get_all("x-forwarded-for") {
+        let Ok(value) = value.to_str() else {
+            return Some(peer);
+        };
+        hops.extend(value.split(',').map(str::trim));
+    }
+    for hop in hops.iter().rev() {
+        let Ok(ip) = hop.parse::<IpAddr>() else {
+            // An address we cannot read: the proxy's own is all we know.
+            return Some(peer);
+        };
+        if !trusted.iter().any(|c| c.contains(ip)) {
+            return Some(ip);
+        }
+    }
+    Some(peer)
+}
+
 /// `wanted` connections, lowered to leave 64 descriptors (database files, the listener,
 /// logs) under this process's open-file limit where the limit can be read (Linux), so
 /// that the cap closes surplus connections before `accept` runs out of descriptors.
@@ -242,6 +327,46 @@ mod tests {
             busy.busy(true);
         }
         assert!(c.admit(IpAddr::from([10, 0, 0, 4])).is_none(), "global");
+    }
+
+    /// Issue 18 item 3: behind a trusted proxy, each client keeps its own limit; a
+    /// forged `X-Forwarded-For` from anyone else is ignored.
+    #[test]
+    fn a_trusted_proxy_names_the_client_and_no_one_else_can() {
+        use axum::http::HeaderMap;
+        let trusted: Vec<Cidr> = vec![
+            "10.0.0.0/8".parse().expect("cidr"),
+            "::1".parse().expect("cidr"),
+        ];
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "6.6.6.6, 203.0.113.7, 10.1.2.3".parse().expect("value"),
+        );
+        let proxy = Some(IpAddr::from([10, 0, 0, 5]));
+        assert_eq!(
+            client_behind(proxy, &headers, &trusted),
+            Some(IpAddr::from([203, 0, 113, 7]))
+        );
+        let stranger = Some(IpAddr::from([198, 51, 100, 1]));
+        assert_eq!(client_behind(stranger, &headers, &trusted), stranger);
+        assert_eq!(client_behind(proxy, &HeaderMap::new(), &trusted), proxy);
+        let mut garbage = HeaderMap::new();
+        garbage.insert("x-forwarded-for", "not-an-ip".parse().expect("value"));
+        assert_eq!(client_behind(proxy, &garbage, &trusted), proxy);
+        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!(
+            "0.0.0.0/0"
+                .parse::<Cidr>()
+                .expect("all")
+                .contains(IpAddr::from([1, 2, 3, 4]))
+        );
+        assert!(
+            "127.0.0.1"
+                .parse::<Cidr>()
+                .expect("one")
+                .contains("::ffff:127.0.0.1".parse().expect("mapped"))
+        );
     }
 
     #[test]

@@ -673,3 +673,47 @@ async fn history_streams_in_pages_and_sockets_per_member_are_capped() {
     assert_eq!(seqs, (1..=302).collect::<Vec<u64>>());
     let _ = first.close(None).await;
 }
+
+/// Item 3: behind a trusted proxy (`--trusted-proxy`), each client keeps its own rate
+/// limit; an untrusted peer's `X-Forwarded-For` changes nothing.
+#[tokio::test]
+async fn a_trusted_proxy_keeps_rate_limits_per_client() {
+    use axum::extract::ConnectInfo;
+    let db = temp_dir("proxy").join("taku.db").display().to_string();
+    let config = Config {
+        rate_limit: 1,
+        trusted_proxies: vec!["127.0.0.1/32".parse().expect("cidr")],
+        ..Config::default()
+    };
+    let app = taku_server::app(Server::new(Store::open(&db).await.expect("store"), &config));
+    let status = |peer: [u8; 4], forwarded: &'static str| {
+        let app = app.clone();
+        async move {
+            let mut request = Request::get("/v2/version")
+                .header("x-forwarded-for", forwarded)
+                .body(Body::empty())
+                .expect("request");
+            request
+                .extensions_mut()
+                .insert(ConnectInfo(std::net::SocketAddr::from((peer, 40000))));
+            app.oneshot(request).await.expect("infallible").status()
+        }
+    };
+    // The burst is twice the rate: two each.
+    for _ in 0..2 {
+        assert_eq!(status([127, 0, 0, 1], "203.0.113.1").await, StatusCode::OK);
+    }
+    assert_eq!(
+        status([127, 0, 0, 1], "203.0.113.1").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(status([127, 0, 0, 1], "203.0.113.2").await, StatusCode::OK);
+    // An untrusted peer is limited as itself, whatever it claims.
+    for claimed in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(status([127, 0, 0, 9], claimed).await, StatusCode::OK);
+    }
+    assert_eq!(
+        status([127, 0, 0, 9], "198.51.100.3").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
