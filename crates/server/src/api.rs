@@ -471,7 +471,7 @@ async fn remove_member(
 ) -> ApiResult {
     let gm = gm(&server, &id, &headers, "remove members").await?;
     if name == gm.name {
-        return Err(ApiError::BadRequest(
+        return Err(ApiError::Forbidden(
             "a GM cannot remove themselves; another GM can".into(),
         ));
     }
