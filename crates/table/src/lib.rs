@@ -400,6 +400,7 @@ impl Table {
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
+        let line = visible_line(line.trim());
         let line = line.trim();
         if line.is_empty() {
             return refuse(
@@ -1305,8 +1306,7 @@ pub const MAX_LINE: usize = 4000;
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;
 
-/// A line is at most [`MAX_LINE`] characters, with no control characters but line breaks
-/// and tabs (an ESC or a carriage return could rewrite other members' terminals).
+/// A line is at most [`MAX_LINE`] characters.
 fn check_line(line: &str) -> Result<(), Refusal> {
     if line.chars().count() > MAX_LINE {
         return refuse(
@@ -1314,36 +1314,110 @@ fn check_line(line: &str) -> Result<(), Refusal> {
             format!("the line is too long (at most {MAX_LINE} characters)"),
         );
     }
-    if line
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return refuse(
-            "制御文字（ESC など）は送れません",
-            "control characters (ESC and the like) cannot be sent",
-        );
-    }
     Ok(())
 }
 
-/// Names are one word of at most 64 characters, without control characters.
+/// A line as it will be kept (issue 18): no raw control characters, so no one can clear
+/// or recolour a terminal showing the log, nor forge an entry on a line of its own. A
+/// newline becomes a visible break `↵`, a tab a space, and any other control or bidi
+/// character its escape (`\u{1b}`), as does a bidi override (which would reorder what
+/// follows it).
+pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let hidden =
+        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !line.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => out.push_str(" ↵ "),
+            '\t' => out.push(' '),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Names are one word of at most 64 characters, without control characters, and without
+/// anything that would let one name display as another (issue 18): invisible format
+/// characters (zero-width, bidi overrides, joiners, variation selectors, blank fillers)
+/// are refused, and so are compatibility forms of ASCII letters and digits (full-width `ｇｍ`, mathematical
+/// `𝐠𝐦`, circled `ⓖⓜ`), with the plain spelling suggested: `ｇｍ`, `gm\u{200b}` and
+/// `g\u{202e}m` can never pass for `gm`.
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
+    // Characters that draw nothing, or reorder or restyle their neighbours.
+    let invisible = |c: char| {
+        matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+    };
+    // Compatibility forms that fold (NFKC) to ASCII letters, digits and signs.
+    let ascii_form = |c: char| -> Option<char> {
+        let u = u32::from(c);
+        match u {
+            // Full-width letters and digits (full-width punctuation, common in Japanese
+            // names, cannot spell another name).
+            0xFF10..=0xFF19 | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => char::from_u32(u - 0xFEE0),
+            0x24B6..=0x24CF => char::from_u32(u - 0x24B6 + u32::from('A')),
+            0x24D0..=0x24E9 => char::from_u32(u - 0x24D0 + u32::from('a')),
+            // Mathematical alphanumerics: bold, italic, script… A–Z a–z in runs of 52,
+            // then digits in runs of 10.
+            0x1D400..=0x1D6A3 => char::from_u32(match (u - 0x1D400) % 52 {
+                n @ 0..26 => u32::from('A') + n,
+                n => u32::from('a') + n - 26,
+            }),
+            0x1D7CE..=0x1D7FF => char::from_u32(u32::from('0') + (u - 0x1D7CE) % 10),
+            _ => None,
+        }
+    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || invisible(c))
         && !name.starts_with('/');
-    if ok {
-        Ok(())
-    } else {
-        refuse(
+    if !ok {
+        // The refusal shows what was sent, its invisible characters made visible.
+        let shown: String = name
+            .chars()
+            .map(|c| {
+                if c.is_control() || invisible(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        return refuse(
             format!(
-                "'{name}' は{}に使えません。空白のない 64 文字までの 1 語にしてください",
+                "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",
                 what.ja()
             ),
             format!(
-                "'{name}' is not a valid {}: use one word of at most 64 characters",
+                "'{shown}' is not a valid {}: use one word of at most 64 characters, without control or invisible characters",
                 what.en()
             ),
-        )
+        );
     }
+    if name.chars().any(|c| ascii_form(c).is_some()) {
+        let plain: String = name.chars().map(|c| ascii_form(c).unwrap_or(c)).collect();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。全角などの英数字は半角で '{plain}' と書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: write full-width and styled letters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    Ok(())
 }

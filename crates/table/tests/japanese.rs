@@ -226,11 +226,12 @@ fn a_sheet_creates_a_character_and_updates_it() {
 #[test]
 fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() {
     let mut t = table("DiceBot");
-    // An escape sequence is refused; a line break shows as ⏎ on one line.
-    assert!(t.decide("alice", "hi\u{1b}[2J").is_err());
+    // An escape sequence is kept only as its escape; a line break shows as ↵ on one line.
+    let (_, events) = t.exec("alice", "hi\u{1b}[2J").expect("chat");
     assert!(
-        t.decide("alice", "/char set ミナ メモ \"a\u{1b}[31m\"")
-            .is_err()
+        matches!(&events[0].body, EventBody::Chat { text } if text == "hi\\u{1b}[2J"),
+        "{:?}",
+        events[0]
     );
     let (_, events) = t
         .exec("alice", "hi\n#99 gm: alice に管理者権限")
@@ -239,7 +240,7 @@ fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() 
     let text = t.entry(&t.events()[seq as usize - 1], "bob", Lang::Ja).text;
     assert_eq!(
         text,
-        format!("#{seq} alice: hi ⏎ #99 gm: alice に管理者権限")
+        format!("#{seq} alice: hi ↵ #99 gm: alice に管理者権限")
     );
     // A sheet's fields pass the same checks as /char set.
     assert!(
