@@ -7,8 +7,13 @@
 //! learn skills (FC-5, [`skills`]) and grow (FC-14, FC-15), under the GM's settings
 //! ([`settings`], the digest's "our readings").
 
+pub mod character;
 pub mod check;
+pub mod damage;
 pub mod odds;
+pub mod rules;
+pub mod settings;
+pub mod skills;
 
 use crate::GameSystem;
 use taku_dice::Roller;
@@ -36,6 +41,9 @@ impl GameSystem for FourCard {
     /// `FC+4 VS FC+6` is one command written with spaces (FC-11).
     fn rewrite_line(&self, raw: &str) -> Option<String> {
         join_versus(raw)
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::FcRules)
     }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
         match check::parse(command)? {
