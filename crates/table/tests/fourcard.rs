@@ -424,3 +424,33 @@ fn fc15_one_step_per_interlude_is_a_setting() {
     run(&mut t, "alice", "/fc learn ミナ 接近戦 2");
     assert!(refused(&mut t, "alice", "/fc learn ミナ 接近戦 3").contains("already raised"));
 }
+
+// ---- Sheets --------------------------------------------------------------------------
+
+const SHEET: &str = include_str!("../../systems/src/four_card/example-sheet.toml");
+
+#[test]
+fn a_sheet_file_creates_a_character_the_rules_read() {
+    let mut t = Table::create("FourCard", "fc", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    run(&mut t, "gm", "/join alice");
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    // DX 6 + 2 TP, 剣 specialised: LV 8; 槍 not: 6; VT 5 + LV 1.
+    let out = run(&mut t, "alice", "FC+{剣}>=10");
+    assert!(out[0].starts_with("(FC+8>=10)"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{槍}");
+    assert!(out[0].starts_with("(FC+6)"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{WP抵抗}");
+    assert!(out[0].starts_with("(FC+7)"), "{out:?}");
+    let s = sheet(&t, "ミナ");
+    assert!(
+        s.contains("衰弱ライン: 13/13") && s.contains("【接近戦】LV8"),
+        "{s}"
+    );
+    // A sheet that breaks a rule is refused, naming it.
+    let bad = SHEET.replace("IQ = 5", "IQ = 9");
+    let err = t.decide_sheet("alice", &bad).expect_err("refused");
+    assert!(err.render(taku_dice::Lang::En).contains("FC-1"), "{err:?}");
+}

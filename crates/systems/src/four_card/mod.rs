@@ -13,6 +13,7 @@ pub mod damage;
 pub mod odds;
 pub mod rules;
 pub mod settings;
+pub mod sheet;
 pub mod skills;
 
 use crate::GameSystem;
