@@ -136,6 +136,15 @@ pub enum Event {
     },
 }
 
+/// FC-1: what each attribute measures.
+const ATTRIBUTE_NAMES: [(&str, &str); 5] = [
+    ("知力", "intellect"),
+    ("敏捷性", "dexterity"),
+    ("筋力", "strength"),
+    ("精神力", "willpower"),
+    ("生命力", "vitality"),
+];
+
 /// Four Card's table rules.
 pub struct FcRules;
 
@@ -143,7 +152,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/fc create ミナ female",
         help: "キャラクター作成（FC-1〜FC-8）: 能力値2D3+1×5・性別修正・利き腕2D6・所持金3D6×100+1000CP。/char new ミナ の後に",
-        help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new ミナ",
+        help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new NAME",
     },
     CommandHelp {
         usage: "/fc extra ミナ 5",
@@ -534,43 +543,65 @@ fn decide_fc(
         }
         ["set", ..] => Err(usage("/fc set 設定 値", "/fc set KEY VALUE")),
         ["skills"] => {
-            let list: Vec<String> = state
-                .skills
-                .values()
-                .map(|s| {
-                    format!(
-                        "【{}】{} 専門性{}{}{}{}{}",
-                        s.name,
-                        s.base,
-                        s.expertise,
-                        if s.cap.is_some() {
-                            " 総合LVキャップ"
-                        } else {
-                            ""
-                        },
-                        s.limit
-                            .as_ref()
-                            .map(|l| format!(" 制限【{l}】"))
-                            .unwrap_or_default(),
-                        if s.fields.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" 特化: {}（{}点）", s.fields.join("・"), s.field_cost)
-                        },
-                        if s.unskilled {
-                            ""
-                        } else {
-                            " 未習得では判定不可"
-                        }
-                    )
-                })
-                .collect();
-            let body = list.join("\n");
+            let (mut ja, mut en) = (Vec::new(), Vec::new());
+            for s in state.skills.values() {
+                let fields = |sep: &str| s.fields.join(sep);
+                ja.push(format!(
+                    "【{}】{} 専門性{}{}{}{}{}",
+                    s.name,
+                    s.base,
+                    s.expertise,
+                    if s.cap.is_some() {
+                        " 総合LVキャップ"
+                    } else {
+                        ""
+                    },
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(" 制限【{l}】"))
+                        .unwrap_or_default(),
+                    if s.fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" 特化: {}（{}点）", fields("・"), s.field_cost)
+                    },
+                    if s.unskilled {
+                        ""
+                    } else {
+                        " 未習得では判定不可"
+                    }
+                ));
+                en.push(format!(
+                    "【{}】 {} expertise {}{}{}{}{}",
+                    s.name,
+                    s.base,
+                    s.expertise,
+                    if s.cap.is_some() {
+                        ", total-LV cap"
+                    } else {
+                        ""
+                    },
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(", restricted by 【{l}】"))
+                        .unwrap_or_default(),
+                    if s.fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", fields: {} ({} XP)", fields(", "), s.field_cost)
+                    },
+                    if s.unskilled {
+                        ""
+                    } else {
+                        ", no unskilled attempt"
+                    }
+                ));
+            }
             Ok(Outcome {
                 events: Vec::new(),
                 reply: Some(Text::new(
-                    format!("スキル一覧（例。公式ではありません）:\n{body}"),
-                    format!("Skills (an example, not official):\n{body}"),
+                    format!("スキル一覧（例。公式ではありません）:\n{}", ja.join("\n")),
+                    format!("Skills (an example, not official):\n{}", en.join("\n")),
                 )),
             })
         }
@@ -949,8 +980,8 @@ fn character_command(
                     attribute: Some((i, 0, n)),
                     ..Delta::default()
                 },
-                format!("{name}: {a} −{n}（{}）", ch.attributes()[i] - n),
-                format!("{name}: {a} −{n} ({})", ch.attributes()[i] - n),
+                format!("{name}: {a} −{n}（低下、現在{}）", ch.attributes()[i] - n),
+                format!("{name}: {a} −{n} (lost, now {})", ch.attributes()[i] - n),
             )])
         }
         // FC-4: leftover starting XP is lost.
@@ -1593,7 +1624,10 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
     for (i, a) in ATTRIBUTES.iter().enumerate() {
         attributes.push(Field {
             key: Some(a.to_string()),
-            label: Text::verbatim(*a),
+            label: Text::new(
+                format!("{a}（{}）", ATTRIBUTE_NAMES[i].0),
+                format!("{a} ({})", ATTRIBUTE_NAMES[i].1),
+            ),
             value: Value::Text(Text::new(
                 format!(
                     "{}（初期{} 成長+{} 低下−{}）",
@@ -1702,7 +1736,11 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
                 format!(
                     "【{n}】 LV {lvs} ({} TP{})",
                     l.tp,
-                    fields.replace(" 特化: ", ", fields: ")
+                    if l.fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", fields: {}", l.fields.join(", "))
+                    }
                 ),
             )
         })
@@ -1713,7 +1751,7 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
             fields: attributes,
         },
         Section {
-            title: Text::new("HP", "HP"),
+            title: Text::new("HP（ヒットポイント）", "HP (hit points)"),
             fields: hp,
         },
         Section {
