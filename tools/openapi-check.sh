@@ -83,7 +83,7 @@ echo "== taku serve on $BASE, table $TABLE_ID"
 #
 # positive_data_acceptance (schema-valid input must not be refused) also accepts the
 # refusals a schema cannot foresee: 400 for a string that is no dice command or no valid
-# user-defined table (bcdice-api's protocol), 422 for a line, reveal, undo or join the
+# user-defined table (bcdice-api's protocol), 422 for a line, reveal, undo, join or sheet the
 # table's rules refuse. GET /live is a WebSocket: schemathesis cannot upgrade, so it
 # checks what happens before the upgrade (401/403 for tokens, the documented 400 without
 # an Upgrade) and nothing after it.
@@ -98,7 +98,7 @@ include-path-regex = "^/api/v1/tables/."
 parameters = { "path.id" = "$TABLE_ID" }
 
 [[operations]]
-include-path-regex = "^/api/v1/tables/[^/]+/(lines|reveal|undo|join)"
+include-path-regex = "^/api/v1/tables/[^/]+/(lines|reveal|undo|join|characters)"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
 
 [[operations]]

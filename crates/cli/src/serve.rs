@@ -16,6 +16,24 @@ pub struct ServeArgs {
     /// limit (behind a reverse proxy every client has the proxy's address).
     #[arg(long, default_value_t = taku_server::DEFAULT_RATE_LIMIT, env = "TAKU_RATE_LIMIT")]
     rate_limit: u32,
+    /// Connections open at once (lowered to fit under the open-file limit); further ones
+    /// are closed as soon as accepted.
+    #[arg(long, default_value_t = taku_server::DEFAULT_MAX_CONNECTIONS, env = "TAKU_MAX_CONNECTIONS")]
+    max_connections: usize,
+    /// Connections open at once from one client address (behind a reverse proxy, raise
+    /// it: every client has the proxy's address).
+    #[arg(long, default_value_t = taku_server::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, env = "TAKU_MAX_CONNECTIONS_PER_ADDRESS")]
+    max_connections_per_address: usize,
+    /// A reverse proxy (address block, repeatable) whose X-Forwarded-For names the
+    /// client, so rate limits stay per client behind it; others' X-Forwarded-For is
+    /// ignored.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "CIDR",
+        env = "TAKU_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<taku_server::limits::Cidr>,
     /// Request log format on stderr: text, json, or off. `TAKU_LOG` filters
     /// (default `info`; `warn` drops the per-request lines).
     #[arg(long, default_value = "text", value_parser = ["text", "json", "off"])]
@@ -35,6 +53,10 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
             store,
             &taku_server::Config {
                 rate_limit: args.rate_limit,
+                max_connections: args.max_connections,
+                max_connections_per_address: args.max_connections_per_address,
+                trusted_proxies: args.trusted_proxies.clone(),
+                ..taku_server::Config::default()
             },
         );
         let listener = tokio::net::TcpListener::bind(&args.bind)

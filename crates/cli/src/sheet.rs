@@ -12,7 +12,8 @@ use taku_systems::four_card::{FourCard, sheet::Sheet as FcSheet};
 /// Arguments of `taku sheet`.
 #[derive(Debug, clap::Args)]
 pub struct SheetArgs {
-    /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld, FourCard).
+    /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld, FourCard,
+    /// Sengensyou).
     #[arg(long)]
     system: String,
     /// The sheet, a TOML file.
@@ -25,9 +26,36 @@ pub struct SheetArgs {
 /// Prints the sheet's report; `Ok(false)` when it breaks any rule.
 pub fn run(args: &SheetArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
+    if system.id() == taku_systems::sengensyou::Sengensyou.id() {
+        let file = args.file.display();
+        let text =
+            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
+        return Ok(match taku_systems::sengensyou::sheet::read(&text) {
+            Ok(sheet) => {
+                if args.json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&sheet).context("serialising the sheet")?
+                    );
+                } else {
+                    println!("{}", sheet.name);
+                    for (k, v) in &sheet.fields {
+                        println!("  {k} = {v}");
+                    }
+                }
+                true
+            }
+            Err(errors) => {
+                for e in errors {
+                    println!("{file}: {e}");
+                }
+                false
+            }
+        });
+    }
     if system.id() != AnotherWorld.id() && system.id() != FourCard.id() {
         anyhow::bail!(
-            "{} has no character sheet; sheets exist for: {}, {}",
+            "{} has no character sheet; sheets exist for: {}, {}, Sengensyou",
             system.id(),
             AnotherWorld.id(),
             FourCard.id()

@@ -360,7 +360,15 @@ pub async fn print_log(
         .read(table, |t| {
             let viewer = member.unwrap_or_else(|| gm_of(t));
             if !t.members().contains_key(&viewer) {
-                anyhow::bail!("'{viewer}' is not a member of table {table}");
+                let lang = crate::lang::chosen().unwrap_or(t.lang());
+                anyhow::bail!(
+                    "{}",
+                    taku_dice::Text::new(
+                        format!("'{viewer}' はテーブル {table} のメンバーではありません"),
+                        format!("'{viewer}' is not a member of table {table}"),
+                    )
+                    .get(lang)
+                );
             }
             let lang = crate::lang::chosen().unwrap_or(t.lang());
             Ok(t.events()
@@ -383,8 +391,30 @@ pub fn print_entry(json: bool, entry: &taku_table::Entry) {
         v["ok"] = json!(true);
         println!("{v}");
     } else {
-        println!("{}", entry.text);
+        println!("{}", terminal_safe(&entry.text));
     }
+}
+
+/// `text` safe to print on a terminal (issue 18): control characters (ESC above all) and
+/// bidi overrides are shown as escapes, never sent raw, and every line after the first is
+/// indented, so an entry's own text cannot pose as another entry (`#7 gm: …`).
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(|c| c == '\n' || hidden(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\n    "),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn print_line(json: bool, seq: Option<u64>, text: &str) {
@@ -392,5 +422,21 @@ fn print_line(json: bool, seq: Option<u64>, text: &str) {
         println!("{}", json!({"ok": true, "seq": seq, "text": text}));
     } else {
         println!("{text}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::terminal_safe;
+
+    /// Issue 18: `taku table log` never prints raw control characters, and a line of an
+    /// entry cannot pass for an entry of its own.
+    #[test]
+    fn log_output_escapes_control_characters_and_indents_continuations() {
+        assert_eq!(terminal_safe("#2 gm: hello"), "#2 gm: hello");
+        assert_eq!(
+            terminal_safe("#2 eve: hi\n#3 gm: fake\u{1b}[2J\u{202e}x"),
+            "#2 eve: hi\n    #3 gm: fake\\u{1b}[2J\\u{202e}x"
+        );
     }
 }

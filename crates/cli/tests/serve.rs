@@ -176,3 +176,98 @@ fn two_servers_on_one_postgresql_database_deliver_each_others_events() {
     a.stop();
     b.stop();
 }
+
+/// Issue 18, item 2: `taku serve` limited to 256 file descriptors, with 300 slowloris
+/// sockets (partial headers, then nothing) from ten client addresses, still answers
+/// every valid request, and still stops on SIGTERM while they hold on.
+#[test]
+fn slowloris_with_256_descriptors_does_not_stop_valid_requests() {
+    use std::net::SocketAddr;
+    use std::time::Instant;
+    const DEADLINE: Duration = Duration::from_secs(20);
+    let db = temp_db("slowloris");
+    let mut child = Command::new("prlimit")
+        .args(["--nofile=256:256", "--"])
+        .arg(env!("CARGO_BIN_EXE_taku"))
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--log",
+            "off",
+        ])
+        .args(["--rate-limit", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit taku serve runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the address line");
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("taku serving on http://")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected banner {line:?}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let connect = |from: [u8; 4]| async move {
+            let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+            socket
+                .bind(SocketAddr::from((from, 0)))
+                .expect("bind client");
+            socket.connect(addr).await
+        };
+        let mut held = Vec::new();
+        for i in 0..300u16 {
+            if let Ok(mut s) = connect([127, 0, 0, 2 + (i % 10) as u8]).await {
+                // The server may already have closed a surplus one: that is its right.
+                let _ = s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ").await;
+                held.push(s);
+            }
+        }
+        for i in 0..30 {
+            let answered = tokio::time::timeout(DEADLINE, async {
+                let mut s = connect([127, 0, 0, 1]).await.expect("connect");
+                s.write_all(b"GET /v2/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .await
+                    .expect("write");
+                let mut response = Vec::new();
+                s.read_to_end(&mut response).await.expect("read");
+                String::from_utf8_lossy(&response).into_owned()
+            })
+            .await
+            .unwrap_or_else(|_| panic!("valid request {i} unanswered"));
+            assert!(
+                answered.starts_with("HTTP/1.1 200"),
+                "request {i}: {answered}"
+            );
+        }
+        // SIGTERM while the slow sockets still hold on: the process ends anyway.
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "taku serve still running after SIGTERM"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(status.success(), "{status:?}");
+        drop(held);
+    });
+}

@@ -59,7 +59,7 @@ pub fn evaluate(
     source: &mut dyn DiceSource,
     mode: Mode,
 ) -> Result<RollResult, EvalError> {
-    let mut roller = Roller::new(source);
+    let mut roller = Roller::new(source).with_mode(mode);
     if mode == Mode::Normalize && normalize::needs_folding(input) {
         let folded = normalize::fold(input);
         return pipeline::evaluate_line(&folded.text, system, &mut roller).map_err(|e| match e {

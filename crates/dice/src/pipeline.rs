@@ -28,6 +28,13 @@ pub trait SystemHooks {
     fn rewrite_line(&self, _raw: &str) -> Option<String> {
         None
     }
+
+    /// Whether [`SystemHooks::rewrite_line`] applies in [`crate::Mode::Strict`] too. A
+    /// BCDice system whose rewrite is an extension (Sengensyou's contest) says no, so its
+    /// strict lines stay BCDice's.
+    fn rewrites_in_strict_mode(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluates `raw` under `system`: the system's own step (§1.1 step 1), then the common
@@ -41,7 +48,11 @@ pub fn eval_raw(
     if raw.trim_matches(|c| is_ascii_ws(c) || c == '\0').is_empty() {
         return Err(EvalError::Empty);
     }
-    let rewritten = system.rewrite_line(raw);
+    let rewritten = if roller.mode() == crate::Mode::Strict && !system.rewrites_in_strict_mode() {
+        None
+    } else {
+        system.rewrite_line(raw)
+    };
     let raw = rewritten.as_deref().unwrap_or(raw);
     if !system.prefixes().is_empty() {
         let pre = preprocess(raw, system.profile())?;

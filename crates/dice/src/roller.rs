@@ -1,6 +1,7 @@
 //! The draw primitives every command uses (spec §4.1), with BCDice's limits, on top of a
 //! [`DiceSource`], logging every draw.
 
+use crate::Mode;
 use crate::error::EvalError;
 use crate::profile::D66Order;
 use crate::result::{Draw, DrawKind};
@@ -21,6 +22,7 @@ pub struct Roller<'s> {
     source: &'s mut dyn DiceSource,
     log: Vec<Draw>,
     repetitions: usize,
+    mode: Mode,
 }
 
 /// Most command evaluations nested repeats may make in one line (`X100 X100 X100 C(1)`).
@@ -33,7 +35,20 @@ impl<'s> Roller<'s> {
             source,
             log: Vec::with_capacity(8),
             repetitions: 0,
+            mode: Mode::Normalize,
         }
+    }
+
+    /// The same roller evaluating in `mode`: a system's extensions beyond BCDice (a
+    /// target on Sengensyou's `SGS`, say) exist only outside [`Mode::Strict`].
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The mode the line is evaluated in (see [`Roller::with_mode`]).
+    pub fn mode(&self) -> Mode {
+        self.mode
     }
 
     /// Counts one repetition of a Repeat; past [`MAX_REPETITIONS`] it is an error.

@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use taku_dice::command::version::BCDICE_VERSION;
 use taku_dice::{ChaChaSource, EvalError, Mode};
 use taku_systems::GameSystem;
@@ -43,17 +43,52 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// Requests a second each client may make by default (twice that at once).
 pub const DEFAULT_RATE_LIMIT: u32 = 100;
 
+/// Connections open at once by default (lowered to fit the open-file limit).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// Connections open at once from one client address by default.
+pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: usize = 64;
+
+/// How long a client has to send a request's headers, and how long a kept-alive
+/// connection may sit idle between requests.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request may take once its headers are in, its body included: a body
+/// trickled in slower than this is answered 408 and its connection closed.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long, after shutdown begins, requests in flight have to finish before the server
+/// returns anyway.
+pub const SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
+
 /// How a server runs.
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Requests a second per client address (`0`: no limit).
     pub rate_limit: u32,
+    /// Connections open at once; further ones are closed as soon as accepted. Lowered
+    /// to leave room under the process's open-file limit.
+    pub max_connections: usize,
+    /// Connections open at once from one client address.
+    pub max_connections_per_address: usize,
+    /// See [`HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+    /// See [`SHUTDOWN_DEADLINE`].
+    pub shutdown_deadline: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`): a
+    /// request from one of them is rate-limited as the client it names.
+    pub trusted_proxies: Vec<limits::Cidr>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             rate_limit: DEFAULT_RATE_LIMIT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_address: DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+            header_timeout: HEADER_TIMEOUT,
+            shutdown_deadline: SHUTDOWN_DEADLINE,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -66,6 +101,8 @@ pub struct Server {
     limiter: limits::RateLimiter,
     /// Set once shutdown begins: live sockets close so in-flight requests can finish.
     stopping: tokio::sync::watch::Sender<bool>,
+    connections: Arc<limits::Connections>,
+    config: Config,
 }
 
 impl Server {
@@ -76,6 +113,11 @@ impl Server {
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
             stopping: tokio::sync::watch::channel(false).0,
+            connections: Arc::new(limits::Connections::new(
+                limits::fit_open_files(config.max_connections),
+                config.max_connections_per_address,
+            )),
+            config: config.clone(),
         })
     }
 
@@ -111,13 +153,72 @@ fn bcdice_routes() -> Router {
         .route("/v2/original_table", axum::routing::post(original_table))
 }
 
-/// The JSON 404 for unknown paths and methods, the body limit, CORS.
+/// The JSON 404 for unknown paths and methods, the body limit, a JSON 500 for a handler
+/// that panics, CORS.
 fn finish(routes: Router) -> Router {
     routes
         .fallback(not_found)
-        .method_not_allowed_fallback(not_found)
+        .method_not_allowed_fallback(preflight_or_not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(contain))
         .layer(middleware::map_response(cors))
+}
+
+/// What every request is held to, around its handler: a body announced larger than
+/// [`MAX_BODY`] is refused at once (413, before a byte of it is read); the whole request,
+/// body included, gets [`REQUEST_TIMEOUT`] (then 408); and a handler that panics is
+/// answered JSON 500 and logged (`taku::http`, error) instead of its connection just
+/// closing. Nothing a handler holds across a panic can be left half-changed: tables
+/// change only by appending, after the store has the events.
+async fn contain(request: Request, next: Next) -> Response {
+    use futures_util::FutureExt;
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY as u64) {
+        let mut response = json_with(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
+        );
+        // The body is never read: the connection cannot be reused.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
+    }
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let run = std::panic::AssertUnwindSafe(next.run(request)).catch_unwind();
+    match tokio::time::timeout(REQUEST_TIMEOUT, run).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(panic)) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".to_string());
+            tracing::error!(target: "taku::http", method = %method, path, panic = message, "a handler panicked");
+            json_with(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({"ok": false, "reason": "the server failed on this request; its log says why"}),
+            )
+        }
+        Err(_) => {
+            let mut response = json_with(
+                StatusCode::REQUEST_TIMEOUT,
+                json!({"ok": false, "reason": format!(
+                    "the request took longer than {} s (a body sent too slowly?)",
+                    REQUEST_TIMEOUT.as_secs()
+                )}),
+            );
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
 }
 
 fn client(request: &Request) -> Option<std::net::IpAddr> {
@@ -149,12 +250,18 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
-/// 429 past the client's rate limit; `/healthz` is never limited.
+/// 429 past the client's rate limit (the client a trusted proxy names, or the peer);
+/// `/healthz` is never limited.
 async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
     if request.uri().path() == "/healthz" {
         return next.run(request).await;
     }
-    match server.limiter.take(client(&request), Instant::now()) {
+    let client = limits::client_behind(
+        client(&request),
+        request.headers(),
+        &server.config.trusted_proxies,
+    );
+    match server.limiter.take(client, Instant::now()) {
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let mut response = json_with(
@@ -174,7 +281,8 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
     }
 }
 
-/// `Access-Control-Allow-Origin: *` on every response (§7), and JSON for the refusals
+/// `Access-Control-Allow-Origin: *` and `X-Content-Type-Options: nosniff` on every
+/// response (§7), and JSON for the refusals
 /// axum itself makes (a body over [`MAX_BODY`]). A response mapper rather than `from_fn`:
 /// it needs no request, and so boxes no `Next` per request.
 async fn cors(mut response: Response) -> Response {
@@ -184,9 +292,15 @@ async fn cors(mut response: Response) -> Response {
             json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
         );
     }
-    response.headers_mut().insert(
+    let headers = response.headers_mut();
+    headers.insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
+    );
+    // A browser must never guess another type for our JSON.
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
     );
     response
 }
@@ -212,6 +326,34 @@ fn refuse(reason: &str) -> Response {
         StatusCode::BAD_REQUEST,
         json!({"ok": false, "reason": reason}),
     )
+}
+
+/// A CORS preflight (`OPTIONS` on a route that exists) is allowed the methods and the
+/// headers the table API takes, `Authorization` among them; any other method a route does
+/// not have is a 404 as for unknown paths. Answered from the fallback, so requests that
+/// are not preflights pay nothing for it.
+async fn preflight_or_not_found(method: Method) -> Response {
+    if method != Method::OPTIONS {
+        return not_found().await;
+    }
+    (
+        StatusCode::NO_CONTENT,
+        [
+            (
+                header::ACCESS_CONTROL_ALLOW_METHODS,
+                HeaderValue::from_static("GET, POST, DELETE, OPTIONS"),
+            ),
+            (
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("authorization, content-type"),
+            ),
+            (
+                header::ACCESS_CONTROL_MAX_AGE,
+                HeaderValue::from_static("600"),
+            ),
+        ],
+    )
+        .into_response()
 }
 
 async fn not_found() -> Response {
@@ -394,13 +536,22 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
     }
 }
 
-/// Serves [`app`] on `listener` until `shutdown` completes: then live sockets close and
-/// requests in flight finish.
+/// Serves [`app`] on `listener` until `shutdown` completes: then live sockets close,
+/// no connection is accepted, and requests in flight have the config's shutdown
+/// deadline to finish before this returns anyway (a slow client cannot hold the process).
+///
+/// Each connection is HTTP/1.1 (hyper) with a header timeout that is also the idle
+/// keep-alive timeout; connections past the per-address cap are closed as soon as
+/// accepted, and past the global cap the oldest idle connection makes room (or, with none
+/// idle, the new one is closed); an `accept` error (out of file descriptors, say) is logged and
+/// retried after a pause, never ending the server.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     server: Arc<Server>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
     match server.tables.store().listen().await {
         Ok(Some(listener)) => {
             tokio::spawn(live::follow(server.clone(), listener));
@@ -408,15 +559,128 @@ pub async fn serve(
         Ok(None) => {}
         Err(e) => return Err(std::io::Error::other(e)),
     }
-    let stopping = server.clone();
-    let signal = async move {
+    let signal = server.clone();
+    tokio::spawn(async move {
         shutdown.await;
-        stopping.stopping.send_replace(true);
-    };
-    axum::serve(
-        listener,
-        app(server).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await
+        signal.stopping.send_replace(true);
+    });
+    let app = app(server.clone());
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(server.config.header_timeout)
+        .keep_alive(true);
+    // Every connection task holds a clone; when all are gone, `recv` says so.
+    let (open, mut all_closed) = tokio::sync::mpsc::channel::<()>(1);
+    let mut stopping = server.stopping.subscribe();
+    let mut failures = 0u32;
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = live::stopped(&mut stopping) => break,
+        };
+        let (stream, addr) = match accepted {
+            Ok(a) => {
+                failures = 0;
+                a
+            }
+            Err(e) => {
+                // Out of descriptors (EMFILE) and the like: wait for connections to
+                // close rather than spin; say so, but not thousands of times a second.
+                failures += 1;
+                if failures.is_power_of_two() {
+                    tracing::warn!(target: "taku::http", error = %e, failures, "accept failed; retrying");
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let Some(seat) = server.connections.admit(addr.ip()) else {
+            tracing::debug!(target: "taku::http", client = %addr.ip(), "too many connections; closed");
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let http = http.clone();
+        let open = open.clone();
+        let mut stopping = server.stopping.subscribe();
+        tokio::spawn(async move {
+            let _open = open;
+            let seat = Arc::new(seat);
+            let evicted = seat.evicted.clone();
+            let busy = seat.clone();
+            let service = hyper::service::service_fn(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(ConnectInfo(addr));
+                    busy.busy(true);
+                    let response = app.clone().oneshot(request.map(axum::body::Body::new));
+                    let busy = busy.clone();
+                    async move {
+                        let response = response.await;
+                        busy.busy(false);
+                        response
+                    }
+                },
+            );
+            let connection = http
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => return,
+                // Idle, and its place is wanted by a new connection: closed.
+                _ = evicted.notified() => return,
+                _ = live::stopped(&mut stopping) => connection.as_mut().graceful_shutdown(),
+            }
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    drop(open);
+    let deadline = server.config.shutdown_deadline;
+    if tokio::time::timeout(deadline, all_closed.recv())
+        .await
+        .is_err()
+    {
+        tracing::warn!(target: "taku::http", deadline_secs = deadline.as_secs(), "connections still open at the shutdown deadline; stopping anyway");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    /// Issue 18: a panicking handler is a JSON 500 with CORS, not a closed connection.
+    #[tokio::test]
+    async fn a_handler_that_panics_is_answered_json_500() {
+        let app = finish(Router::new().route(
+            "/boom",
+            get(|| async {
+                if std::hint::black_box(true) {
+                    panic!("boom");
+                }
+                "never"
+            }),
+        ));
+        let response = app
+            .oneshot(
+                axum::http::Request::get("/boom")
+                    .body(axum::body::Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(response.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let value: Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(value["ok"], false);
+    }
 }

@@ -6,8 +6,217 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Open connections, counted globally and per client address. When the global cap is
+/// reached, a new connection evicts the oldest one that is idle (between requests, or
+/// still sending its headers: where slowloris clients sit) rather than being turned away,
+/// so held-open sockets cannot lock out clients that make requests.
+#[derive(Debug)]
+pub struct Connections {
+    max: usize,
+    per_address: usize,
+    open: Mutex<Open>,
+}
+
+#[derive(Debug, Default)]
+struct Open {
+    total: usize,
+    by_client: HashMap<IpAddr, usize>,
+    /// Idle connections by age (ids only grow), each with its eviction signal.
+    idle: std::collections::BTreeMap<u64, Arc<tokio::sync::Notify>>,
+    next_id: u64,
+}
+
+/// One admitted connection; dropping it frees its place.
+#[derive(Debug)]
+pub struct Admitted {
+    connections: Arc<Connections>,
+    client: IpAddr,
+    id: u64,
+    /// Notified when this connection is evicted.
+    pub evicted: Arc<tokio::sync::Notify>,
+}
+
+impl Connections {
+    /// At most `max` at once, and `per_address` from one client address.
+    pub fn new(max: usize, per_address: usize) -> Self {
+        Connections {
+            max,
+            per_address,
+            open: Mutex::new(Open::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        // Every change under this lock is whole: a poisoned lock is still consistent.
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A place for one more connection from `client` (idle until [`Admitted::busy`]):
+    /// `None` past the client's cap, or when the global cap is reached and no idle
+    /// connection can make room.
+    pub fn admit(self: &Arc<Self>, client: IpAddr) -> Option<Admitted> {
+        let mut open = self.lock();
+        let mine = open.by_client.get(&client).copied().unwrap_or(0);
+        if mine >= self.per_address {
+            return None;
+        }
+        if open.total >= self.max {
+            // The oldest idle connection makes room; it closes as soon as its task runs.
+            let (_, oldest) = open.idle.pop_first()?;
+            oldest.notify_one();
+        }
+        open.total += 1;
+        open.by_client.insert(client, mine + 1);
+        let id = open.next_id;
+        open.next_id += 1;
+        let evicted = Arc::new(tokio::sync::Notify::new());
+        open.idle.insert(id, evicted.clone());
+        Some(Admitted {
+            connections: self.clone(),
+            client,
+            id,
+            evicted,
+        })
+    }
+
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        self.lock().total
+    }
+}
+
+impl Admitted {
+    /// Marks the connection busy with a request (`true`: never evicted) or idle again.
+    pub fn busy(&self, busy: bool) {
+        let mut open = self.connections.lock();
+        if busy {
+            open.idle.remove(&self.id);
+        } else {
+            open.idle.insert(self.id, self.evicted.clone());
+        }
+    }
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut open = self.connections.lock();
+        open.total -= 1;
+        open.idle.remove(&self.id);
+        if let Some(n) = open.by_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                open.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// An address block, `10.0.0.0/8` or `::1/128` (a bare address is a block of one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    network: IpAddr,
+    bits: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (addr, bits) = match s.split_once('/') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let network: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("'{s}' is not an address block like 10.0.0.0/8 or ::1"))?;
+        let max = if network.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            None => max,
+            Some(b) => b
+                .parse::<u8>()
+                .ok()
+                .filter(|b| *b <= max)
+                .ok_or_else(|| format!("'{s}': the prefix length must be 0 to {max}"))?,
+        };
+        Ok(Cidr { network, bits })
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` is in this block.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        match (self.network, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(self.bits)).unwrap_or(0);
+                u32::from(n) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.bits))
+                    .unwrap_or(0);
+                u128::from(n) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The client a request is from: the peer, unless the peer is a trusted proxy; then the
+/// rightmost `X-Forwarded-For` address that is not itself a trusted proxy (those to its
+/// left could be written by the client, so they are never believed).
+pub fn client_behind(
+    peer: Option<IpAddr>,
+    headers: &axum::http::HeaderMap,
+    trusted: &[Cidr],
+) -> Option<IpAddr> {
+    let peer = peer?;
+    if !trusted.iter().any(|c| c.contains(peer)) {
+        return Some(peer);
+    }
+    let mut hops: Vec<&str> = Vec::new();
+    for value in headers.get_all("x-forwarded-for") {
+        let Ok(value) = value.to_str() else {
+            return Some(peer);
+        };
+        hops.extend(value.split(',').map(str::trim));
+    }
+    for hop in hops.iter().rev() {
+        let Ok(ip) = hop.parse::<IpAddr>() else {
+            // An address we cannot read: the proxy's own is all we know.
+            return Some(peer);
+        };
+        if !trusted.iter().any(|c| c.contains(ip)) {
+            return Some(ip);
+        }
+    }
+    Some(peer)
+}
+
+/// `wanted` connections, lowered to leave 64 descriptors (database files, the listener,
+/// logs) under this process's open-file limit where the limit can be read (Linux), so
+/// that the cap closes surplus connections before `accept` runs out of descriptors.
+pub fn fit_open_files(wanted: usize) -> usize {
+    let soft = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| {
+            limits
+                .lines()
+                .find(|l| l.starts_with("Max open files"))
+                .and_then(|l| l.split_whitespace().nth(3).map(str::to_string))
+        })
+        .and_then(|n| n.parse::<usize>().ok());
+    match soft {
+        Some(n) => wanted.min(n.saturating_sub(64).max(16)),
+        None => wanted,
+    }
+}
 
 /// Buckets kept before idle ones are swept.
 const SWEEP_AT: usize = 10_000;
@@ -92,6 +301,72 @@ mod tests {
         let t1 = t0 + Duration::from_millis(100);
         assert!(limiter.take(a, t1).is_ok());
         assert!(limiter.take(a, t1).is_err());
+    }
+
+    #[test]
+    fn connections_are_capped_globally_and_per_address() {
+        let c = Arc::new(Connections::new(3, 2));
+        let (a, b, d) = (
+            IpAddr::from([10, 0, 0, 1]),
+            IpAddr::from([10, 0, 0, 2]),
+            IpAddr::from([10, 0, 0, 3]),
+        );
+        let a1 = c.admit(a).expect("first");
+        let evicted = a1.evicted.clone();
+        let _a2 = c.admit(a).expect("second");
+        assert!(c.admit(a).is_none(), "per address");
+        let b1 = c.admit(b).expect("another address");
+        // Full: the oldest idle connection (a1) is evicted to make room.
+        let d1 = c.admit(d).expect("room made");
+        // The evicted connection was told (a stored permit: this resolves at once).
+        futures_util::FutureExt::now_or_never(evicted.notified()).expect("evicted");
+        drop(a1);
+        assert_eq!(c.open(), 3);
+        // With every connection busy, nothing can be evicted.
+        for busy in [&_a2, &b1, &d1] {
+            busy.busy(true);
+        }
+        assert!(c.admit(IpAddr::from([10, 0, 0, 4])).is_none(), "global");
+    }
+
+    /// Issue 18 item 3: behind a trusted proxy, each client keeps its own limit; a
+    /// forged `X-Forwarded-For` from anyone else is ignored.
+    #[test]
+    fn a_trusted_proxy_names_the_client_and_no_one_else_can() {
+        use axum::http::HeaderMap;
+        let trusted: Vec<Cidr> = vec![
+            "10.0.0.0/8".parse().expect("cidr"),
+            "::1".parse().expect("cidr"),
+        ];
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "6.6.6.6, 203.0.113.7, 10.1.2.3".parse().expect("value"),
+        );
+        let proxy = Some(IpAddr::from([10, 0, 0, 5]));
+        assert_eq!(
+            client_behind(proxy, &headers, &trusted),
+            Some(IpAddr::from([203, 0, 113, 7]))
+        );
+        let stranger = Some(IpAddr::from([198, 51, 100, 1]));
+        assert_eq!(client_behind(stranger, &headers, &trusted), stranger);
+        assert_eq!(client_behind(proxy, &HeaderMap::new(), &trusted), proxy);
+        let mut garbage = HeaderMap::new();
+        garbage.insert("x-forwarded-for", "not-an-ip".parse().expect("value"));
+        assert_eq!(client_behind(proxy, &garbage, &trusted), proxy);
+        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!(
+            "0.0.0.0/0"
+                .parse::<Cidr>()
+                .expect("all")
+                .contains(IpAddr::from([1, 2, 3, 4]))
+        );
+        assert!(
+            "127.0.0.1"
+                .parse::<Cidr>()
+                .expect("one")
+                .contains("::ffff:127.0.0.1".parse().expect("mapped"))
+        );
     }
 
     #[test]

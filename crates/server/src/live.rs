@@ -16,6 +16,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use taku_table::store::{Listener, Notice};
 use tokio::sync::watch;
@@ -28,10 +29,126 @@ use tokio::sync::watch;
 /// length.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// The last seq of every table some socket watches.
+/// Live sockets one member may hold at one table at once.
+pub const MAX_SOCKETS_PER_MEMBER: usize = 8;
+
+/// Live sockets one client address may hold at once, over all tables.
+pub const MAX_SOCKETS_PER_ADDRESS: usize = 64;
+
+/// Log entries a socket views (under the table's lock) and holds at once.
+pub const LIVE_PAGE: usize = 64;
+
+/// The last seq of every table some socket watches, and the sockets of each member (so
+/// that removing a member closes them, and no member holds more than
+/// [`MAX_SOCKETS_PER_MEMBER`]).
 #[derive(Debug, Default)]
 pub struct Hub {
     heads: Mutex<HashMap<String, watch::Sender<u64>>>,
+    seats: Mutex<Seats>,
+}
+
+#[derive(Debug, Default)]
+struct Seats {
+    by_member: HashMap<(String, String), Seat>,
+    by_address: HashMap<Option<IpAddr>, usize>,
+}
+
+/// One member's sockets at one table: how many, and the signal that closes them all.
+#[derive(Debug)]
+struct Seat {
+    /// Tells this seat from a later one of the same member (after a removal).
+    id: u64,
+    sockets: usize,
+    closing: watch::Sender<bool>,
+}
+
+/// A socket's place among its member's; leaving (drop) frees it.
+#[derive(Debug)]
+pub struct SeatGuard {
+    server: Arc<Server>,
+    key: (String, String),
+    client: Option<IpAddr>,
+    seat: u64,
+    closing: watch::Receiver<bool>,
+}
+
+impl Drop for SeatGuard {
+    fn drop(&mut self) {
+        let mut seats = self.server.live.lock_seats();
+        if let Some(seat) = seats.by_member.get_mut(&self.key)
+            && seat.id == self.seat
+        {
+            seat.sockets -= 1;
+            if seat.sockets == 0 {
+                seats.by_member.remove(&self.key);
+            }
+        }
+        if let Some(n) = seats.by_address.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                seats.by_address.remove(&self.client);
+            }
+        }
+    }
+}
+
+impl Hub {
+    fn lock_seats(&self) -> std::sync::MutexGuard<'_, Seats> {
+        // Counts only change under this lock, each change whole: a poisoned map is whole.
+        self.seats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A seat for one more socket of `member` from `client`; why not, when they (or
+    /// their address) hold the most already.
+    fn seat(
+        server: &Arc<Server>,
+        member: &Member,
+        client: Option<IpAddr>,
+    ) -> Result<SeatGuard, String> {
+        let key = (member.table.clone(), member.name.clone());
+        let mut seats = server.live.lock_seats();
+        let from_client = seats.by_address.get(&client).copied().unwrap_or(0);
+        if from_client >= MAX_SOCKETS_PER_ADDRESS {
+            return Err(format!(
+                "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
+            ));
+        }
+        static SEATS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seat = seats.by_member.entry(key.clone()).or_insert_with(|| Seat {
+            id: SEATS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            sockets: 0,
+            closing: watch::channel(false).0,
+        });
+        if seat.sockets >= MAX_SOCKETS_PER_MEMBER {
+            return Err(format!(
+                "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
+                member.name
+            ));
+        }
+        seat.sockets += 1;
+        let guard = SeatGuard {
+            server: server.clone(),
+            key,
+            client,
+            seat: seat.id,
+            closing: seat.closing.subscribe(),
+        };
+        *seats.by_address.entry(client).or_insert(0) += 1;
+        Ok(guard)
+    }
+
+    /// Closes every live socket of `member` at `table` (removed, tokens revoked); how
+    /// many.
+    pub fn close_member(&self, table: &str, member: &str) -> usize {
+        let key = (table.to_string(), member.to_string());
+        match self.lock_seats().by_member.remove(&key) {
+            Some(seat) => {
+                seat.closing.send_replace(true);
+                seat.sockets
+            }
+            None => 0,
+        }
+    }
 }
 
 impl Hub {
@@ -92,6 +209,7 @@ pub async fn socket(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+    connect_info: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
     let query = api::query_pairs(query.as_deref());
@@ -120,46 +238,74 @@ pub async fn socket(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let after = after.unwrap_or(head).min(head);
+    let client = connect_info.map(|c| c.0.0.ip());
+    let seat = match Hub::seat(&server, &member, client) {
+        Ok(seat) => seat,
+        Err(why) => return ApiError::TooMany(why).into_response(),
+    };
     upgrade
         .read_buffer_size(READ_BUFFER)
         // Clients send nothing the server reads: a large message is refused, not buffered.
         .max_message_size(crate::MAX_BODY)
         .max_frame_size(crate::MAX_BODY)
-        .on_upgrade(move |socket| stream(server, member, head, after, socket))
+        .on_upgrade(move |socket| stream(server, member, head, after, seat, socket))
 }
 
 /// Sends `member`'s view of every event after `after`, then of each new one, until the
 /// client goes or the server stops.
-async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut socket: WebSocket) {
+async fn stream(
+    server: Arc<Server>,
+    member: Member,
+    head: u64,
+    after: u64,
+    mut seat: SeatGuard,
+    mut socket: WebSocket,
+) {
     let mut heads = server.live.subscribe(&member.table, head);
     let mut stopping = server.stopping.subscribe();
     let mut sent = after;
     loop {
         heads.borrow_and_update();
-        let batch = server
+        // One bounded page at a time: the table's lock is held only while a page is
+        // viewed (an append waits for at most one page, never for a whole history), and
+        // a socket holds at most one page, however long the log and however slowly its
+        // client reads (each send waits for the socket to take it).
+        let page = server
             .tables
             .peek(&member.table, |t| {
                 let from = usize::try_from(sent)
                     .unwrap_or(usize::MAX)
                     .min(t.events().len());
-                let lines: Vec<String> = t.events()[from..]
+                let to = from.saturating_add(LIVE_PAGE).min(t.events().len());
+                let lines: Vec<String> = t.events()[from..to]
                     .iter()
-                    .map(|e| api::seen(t, e, &member.name))
-                    .map(|v| v.to_string())
+                    .map(|e| api::seen(t, e, &member.name).to_string())
                     .collect();
-                (lines, t.next_seq() - 1)
+                let last = t.events()[..to].last().map_or(sent, |e| e.seq);
+                (lines, last, to < t.events().len())
             })
             .await;
-        let Ok((lines, last)) = batch else { break };
+        let Ok((lines, last, more)) = page else { break };
         for line in lines {
             if socket.send(Message::Text(line.into())).await.is_err() {
                 return;
             }
         }
         sent = last;
+        if more {
+            if *stopping.borrow() || *seat.closing.borrow() {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            continue;
+        }
         tokio::select! {
             changed = heads.changed() => if changed.is_err() { break },
             _ = stopped(&mut stopping) => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+            _ = stopped(&mut seat.closing) => {
                 let _ = socket.send(Message::Close(None)).await;
                 break;
             }
@@ -173,7 +319,7 @@ async fn stream(server: Arc<Server>, member: Member, head: u64, after: u64, mut 
 }
 
 /// Waits until shutdown begins.
-async fn stopped(stopping: &mut watch::Receiver<bool>) {
+pub(crate) async fn stopped(stopping: &mut watch::Receiver<bool>) {
     // An error means the server is gone: stopped as well.
     let _ = stopping.wait_for(|s| *s).await;
 }

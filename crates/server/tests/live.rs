@@ -34,7 +34,13 @@ async fn start(name: &str) -> Running {
     let store = Store::open(&dir.join("taku.db").display().to_string())
         .await
         .expect("store");
-    let server = Server::new(store, &Config { rate_limit: 0 });
+    let server = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

@@ -22,7 +22,13 @@ async fn api(name: &str, rate_limit: u32) -> Api {
     let store = Store::open(&dir.join("taku.db").display().to_string())
         .await
         .expect("store");
-    let server: Arc<Server> = Server::new(store, &Config { rate_limit });
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit,
+            ..Config::default()
+        },
+    );
     Api {
         app: taku_server::app(server),
     }

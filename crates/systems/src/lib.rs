@@ -53,6 +53,10 @@ pub trait GameSystem: Send + Sync {
     fn rewrite_line(&self, _raw: &str) -> Option<String> {
         None
     }
+    /// See `SystemHooks::rewrites_in_strict_mode`.
+    fn rewrites_in_strict_mode(&self) -> bool {
+        true
+    }
     /// The system's rules at a table: its state, `/` commands, resets and check hooks.
     /// `None`: the system is dice only.
     fn table_rules(&self) -> Option<&dyn DynRules> {
@@ -85,6 +89,9 @@ impl SystemHooks for Hooks<'_> {
     fn rewrite_line(&self, raw: &str) -> Option<String> {
         self.0.rewrite_line(raw)
     }
+    fn rewrites_in_strict_mode(&self) -> bool {
+        self.0.rewrites_in_strict_mode()
+    }
 }
 
 /// Evaluates one line under `system`.
@@ -115,7 +122,12 @@ pub fn odds(
 /// refused with the parse error rather than posted as chat. Japanese chat that starts
 /// with a number (`3時から`, `3Dプリンタ`) does not.
 pub fn looks_like_command(system: &dyn GameSystem, line: &str) -> bool {
-    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system)) {
+    // As a table reads lines: full-width folded (`ｓ１Ｄ６` is `s1D6`).
+    let folded = taku_dice::normalize::fold(line);
+    let line = folded.text.as_str();
+    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system))
+        || taku_dice::command::parse(line).is_ok()
+    {
         return true;
     }
     let token = line.split_whitespace().next().unwrap_or("");

@@ -25,6 +25,19 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
     if system.id() == crate::four_card::FourCard.id() {
         return read_four_card(text);
     }
+    if system.id() == crate::sengensyou::Sengensyou.id() {
+        return crate::sengensyou::sheet::read(text)
+            .map(|s| ReadSheet {
+                name: s.name,
+                fields: s.fields,
+            })
+            .map_err(|errors| {
+                Text::new(
+                    format!("千幻抄のシートとして読めません:\n  {}", errors.join("\n  ")),
+                    format!("not a Sengensyou sheet:\n  {}", errors.join("\n  ")),
+                )
+            });
+    }
     read_flat(text)
 }
 

@@ -400,6 +400,7 @@ impl Table {
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
+        let line = visible_line(line.trim());
         let line = line.trim();
         if line.is_empty() {
             return refuse(
@@ -407,6 +408,7 @@ impl Table {
                 "empty line; type a dice command, chat, or /help",
             );
         }
+        check_line(line)?;
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line);
@@ -433,6 +435,12 @@ impl Table {
     /// `actor`, or update the fields of an existing one (its owner or a GM).
     pub fn decide_sheet(&self, actor: &str, sheet: &str) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
+        if sheet.len() > MAX_SHEET {
+            return refuse(
+                format!("シートが大きすぎます（{} KiB まで）", MAX_SHEET / 1024),
+                format!("the sheet is too large (at most {} KiB)", MAX_SHEET / 1024),
+            );
+        }
         if role == Role::Spectator {
             return refuse(
                 "観戦者はキャラクターを作れません",
@@ -443,14 +451,22 @@ impl Table {
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                // The same checks as `/char set`, on every field.
+                let fields = changes(&Character::default(), read.fields)?
+                    .into_iter()
+                    .map(|c| (c.key, c.value))
+                    .collect();
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
-                    fields: read.fields,
+                    fields,
                 }))
             }
             Some(ch) => {
                 self.may_change(actor, role, &read.name, ch)?;
-                let changes = changes(ch, read.fields)?;
+                let changes: Vec<FieldChange> = changes(ch, read.fields)?
+                    .into_iter()
+                    .filter(|c| c.previous.as_ref() != Some(&c.value))
+                    .collect();
                 if changes.is_empty() {
                     return refuse(
                         format!("{} のシートに変わった値はありません", read.name),
@@ -552,6 +568,17 @@ impl Table {
                     text: pe.kind.text(),
                     caret: Some((command.to_string(), pe.span)),
                 },
+                // Claimed by the system's prefix, yet no command of it: the whole line.
+                e @ EvalError::Unsupported(None) => Refusal {
+                    text: e.text().then(
+                        "",
+                        &Text::new(
+                            "（/help でコマンドの一覧を見られます）",
+                            " (/help lists the commands)",
+                        ),
+                    ),
+                    caret: Some((command.to_string(), 0..command.len())),
+                },
                 e => Refusal {
                     text: e.text().map(|_, t| format!("{command}: {t}")),
                     caret: None,
@@ -562,7 +589,7 @@ impl Table {
             Ok(r) => r,
             // What starts like a command but does not parse is refused with the parse
             // error, not posted as chat.
-            Err(e @ EvalError::Unsupported(Some(_)))
+            Err(e @ EvalError::Unsupported(_))
                 if taku_systems::looks_like_command(self.system, &command) =>
             {
                 return Err(refused(&command, e));
@@ -754,8 +781,8 @@ impl Table {
                 }) = self.event(seq)
                 else {
                     return refuse(
-                        format!("#{seq} はダイスロールではありません"),
-                        format!("#{seq} is not a roll"),
+                        format!("#{seq} はダイスロールではありません（または存在しません）"),
+                        format!("#{seq} is not a roll (or does not exist)"),
                     );
                 };
                 // Whether #seq is someone else's secret roll must not be learnt by
@@ -974,11 +1001,16 @@ impl Table {
                 last
             }
             UndoTarget::Seq(seq) => {
-                let Some(e) = self.event(seq) else {
-                    return refuse(
-                        format!("#{seq} はありません"),
-                        format!("there is no #{seq}"),
-                    );
+                let not_undoable = || {
+                    refuse(
+                        format!("#{seq} は取り消せる変更ではありません"),
+                        format!("#{seq} is not a change that can be undone"),
+                    )
+                };
+                // An entry the member may not see is refused as one that is no change:
+                // the refusal must not name its author.
+                let Some(e) = self.event(seq).filter(|e| self.may_see(e, actor)) else {
+                    return not_undoable();
                 };
                 if e.actor != actor && role != Role::Gm {
                     return refuse(
@@ -1100,11 +1132,13 @@ impl Table {
             } => Text::verbatim(line.clone()),
             EventBody::Roll(r) => Text::verbatim(r.typed.clone().unwrap_or(r.input.clone())),
             _ => {
+                // The log line without its number and, where it has one, "actor: ".
                 let entry = |lang| self.entry(e, &self.gm, lang).text;
+                let seq = format!("#{} ", e.seq);
+                let actor = format!("{}: ", e.actor);
                 Text::new(entry(Lang::Ja), entry(Lang::En)).map(|_, t| {
-                    t.split_once(": ")
-                        .map(|(_, rest)| rest.to_string())
-                        .unwrap_or(t.to_string())
+                    let t = t.strip_prefix(&seq).unwrap_or(t);
+                    t.strip_prefix(&actor).unwrap_or(t).to_string()
                 })
             }
         }
@@ -1273,24 +1307,124 @@ fn undone_in(events: &[Event]) -> (BTreeSet<u64>, BTreeSet<u64>) {
     (undone, voided)
 }
 
-/// Names are one word of at most 64 characters, without control characters.
+/// The longest line a member may send, in characters.
+pub const MAX_LINE: usize = 4000;
+
+/// The largest sheet file, in bytes.
+pub const MAX_SHEET: usize = 32 * 1024;
+
+/// A line is at most [`MAX_LINE`] characters.
+fn check_line(line: &str) -> Result<(), Refusal> {
+    if line.chars().count() > MAX_LINE {
+        return refuse(
+            format!("行が長すぎます（{MAX_LINE} 文字まで）"),
+            format!("the line is too long (at most {MAX_LINE} characters)"),
+        );
+    }
+    Ok(())
+}
+
+/// A line as it will be kept (issue 18): no raw control characters, so no one can clear
+/// or recolour a terminal showing the log, nor forge an entry on a line of its own. A
+/// newline becomes a visible break `↵`, a tab a space, and any other control or bidi
+/// character its escape (`\u{1b}`), as does a bidi override (which would reorder what
+/// follows it).
+pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
+    let hidden =
+        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !line.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => out.push_str(" ↵ "),
+            '\t' => out.push(' '),
+            c if hidden(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Names are one word of at most 64 characters, without control characters, and without
+/// anything that would let one name display as another (issue 18): invisible format
+/// characters (zero-width, bidi overrides, joiners, variation selectors, blank fillers)
+/// are refused, and so are compatibility forms of ASCII letters and digits (full-width `ｇｍ`, mathematical
+/// `𝐠𝐦`, circled `ⓖⓜ`), with the plain spelling suggested: `ｇｍ`, `gm\u{200b}` and
+/// `g\u{202e}m` can never pass for `gm`.
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
+    // Characters that draw nothing, or reorder or restyle their neighbours.
+    let invisible = |c: char| {
+        matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+    };
+    // Compatibility forms that fold (NFKC) to ASCII letters, digits and signs.
+    let ascii_form = |c: char| -> Option<char> {
+        let u = u32::from(c);
+        match u {
+            // Full-width letters and digits (full-width punctuation, common in Japanese
+            // names, cannot spell another name).
+            0xFF10..=0xFF19 | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => char::from_u32(u - 0xFEE0),
+            0x24B6..=0x24CF => char::from_u32(u - 0x24B6 + u32::from('A')),
+            0x24D0..=0x24E9 => char::from_u32(u - 0x24D0 + u32::from('a')),
+            // Mathematical alphanumerics: bold, italic, script… A–Z a–z in runs of 52,
+            // then digits in runs of 10.
+            0x1D400..=0x1D6A3 => char::from_u32(match (u - 0x1D400) % 52 {
+                n @ 0..26 => u32::from('A') + n,
+                n => u32::from('a') + n - 26,
+            }),
+            0x1D7CE..=0x1D7FF => char::from_u32(u32::from('0') + (u - 0x1D7CE) % 10),
+            _ => None,
+        }
+    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || invisible(c))
         && !name.starts_with('/');
-    if ok {
-        Ok(())
-    } else {
-        refuse(
+    if !ok {
+        // The refusal shows what was sent, its invisible characters made visible.
+        let shown: String = name
+            .chars()
+            .map(|c| {
+                if c.is_control() || invisible(c) {
+                    c.escape_unicode().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        return refuse(
             format!(
-                "'{name}' は{}に使えません。空白のない 64 文字までの 1 語にしてください",
+                "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",
                 what.ja()
             ),
             format!(
-                "'{name}' is not a valid {}: use one word of at most 64 characters",
+                "'{shown}' is not a valid {}: use one word of at most 64 characters, without control or invisible characters",
                 what.en()
             ),
-        )
+        );
     }
+    if name.chars().any(|c| ascii_form(c).is_some()) {
+        let plain: String = name.chars().map(|c| ascii_form(c).unwrap_or(c)).collect();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。全角などの英数字は半角で '{plain}' と書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: write full-width and styled letters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    Ok(())
 }

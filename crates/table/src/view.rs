@@ -114,6 +114,12 @@ impl RollEntry {
     }
 }
 
+/// A member's text on one line: a line break shows as ⏎, so no member can print what looks
+/// like another entry of the log (and control characters are refused before they get in).
+fn one_line(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\n', " ⏎ ")
+}
+
 fn role_name(role: Role, lang: Lang) -> &'static str {
     match (role, lang) {
         (Role::Gm, _) => "GM",
@@ -132,7 +138,7 @@ impl Table {
 
     /// Whether `viewer` may see event `e` at all (a secret roll they may not read is
     /// still seen, as its commitment).
-    fn may_see(&self, e: &Event, viewer: &str) -> bool {
+    pub(crate) fn may_see(&self, e: &Event, viewer: &str) -> bool {
         if self.sees_all(viewer) {
             return true;
         }
@@ -205,7 +211,7 @@ impl Table {
                     format!("#{n} {member} joined as {}", role_name(*role, Lang::En)),
                 ),
             ),
-            EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {text}")),
+            EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {}", one_line(text))),
             EventBody::Roll(r) => {
                 let readable = !r.secret
                     || self.sees_all(viewer)
@@ -213,7 +219,7 @@ impl Table {
                     || self.state.revealed.contains(&n);
                 if readable {
                     roll = Some(RollEntry::shown(r, lang));
-                    let shown = r.shown(lang);
+                    let shown = one_line(&r.shown(lang));
                     (
                         "roll",
                         if r.secret {

@@ -743,3 +743,136 @@ fn undo_and_void_revert_whole_commands_and_outlive_a_reload() {
         assert!(clean, "a log with undo and void verifies");
     });
 }
+
+/// Runs `sql` on the database at `location`, behind the store's back.
+async fn damage(location: &str, sql: String) {
+    use sqlx::Executor;
+    if location.starts_with("postgres") {
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(location)
+            .await
+            .expect("pg");
+        c.execute(sqlx::AssertSqlSafe(sql)).await.expect("damage");
+    } else {
+        let mut c =
+            <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!("sqlite://{location}"))
+                .await
+                .expect("sqlite");
+        c.execute(sqlx::AssertSqlSafe(sql)).await.expect("damage");
+    }
+}
+
+fn events_relation(location: &str) -> &'static str {
+    if location.starts_with("postgres") {
+        "taku_events"
+    } else {
+        "events"
+    }
+}
+
+/// Issue 18: a row whose columns do not decode (a number where text belongs, text that
+/// is not UTF-8) is `Damaged` with its table and seq, never a panic.
+#[test]
+fn rows_that_do_not_decode_are_damaged_with_table_and_seq_never_a_panic() {
+    rt().block_on(async {
+        for (n, bad) in ["7", "CAST(x'ff80' AS TEXT)", "x'00ff'"]
+            .into_iter()
+            .enumerate()
+        {
+            let location = temp_db(&format!("undecodable-{n}")).display().to_string();
+            let tables = open(&location).await;
+            let id = new_table(&tables).await;
+            run(&tables, &id, "gm", "hello").await;
+            run(&tables, &id, "gm", "again").await;
+            tables.store().close().await.expect("close");
+            damage(
+                &location,
+                format!("UPDATE events SET body = {bad} WHERE table_id = '{id}' AND seq = 2"),
+            )
+            .await;
+            let tables = open(&location).await;
+            let err = tables.read(&id, |_| ()).await.expect_err(bad);
+            assert!(
+                matches!(&err, StoreError::Damaged { table, seq: 2, .. } if *table == id),
+                "{bad}: {err}"
+            );
+            let err = tables
+                .exec(&id, "gm", "more", None)
+                .await
+                .expect_err("never appended to");
+            assert!(matches!(err, StoreError::Damaged { seq: 2, .. }), "{err}");
+        }
+    });
+}
+
+/// Issue 18: rows lost from the end or the middle of a log are caught by the table's
+/// head; the table is refused and never appended to at the wrong seq.
+#[test]
+fn a_log_that_disagrees_with_its_head_is_refused_and_never_appended_to() {
+    on_both("short-log", |location| async move {
+        let tables = open(&location).await;
+        let id = new_table(&tables).await;
+        for line in ["one", "two", "three"] {
+            run(&tables, &id, "gm", line).await;
+        }
+        let events = events_relation(&location);
+        damage(
+            &location,
+            format!("DELETE FROM {events} WHERE table_id = '{id}' AND seq = 4"),
+        )
+        .await;
+        let reopened = open(&location).await;
+        let err = reopened.read(&id, |_| ()).await.expect_err("short");
+        assert!(
+            matches!(&err, StoreError::Damaged { table, seq: 4, .. } if *table == id),
+            "{err}"
+        );
+        let err = reopened
+            .exec(&id, "gm", "four", None)
+            .await
+            .expect_err("never appended to");
+        assert!(matches!(err, StoreError::Damaged { seq: 4, .. }), "{err}");
+        let stored = reopened.store().list().await.expect("list");
+        assert_eq!(stored[0].events, 3, "nothing appended");
+
+        damage(
+            &location,
+            format!("DELETE FROM {events} WHERE table_id = '{id}' AND seq = 2"),
+        )
+        .await;
+        let err = open(&location)
+            .await
+            .read(&id, |_| ())
+            .await
+            .expect_err("gap");
+        assert!(matches!(err, StoreError::Damaged { seq: 2, .. }), "{err}");
+    });
+}
+
+/// Issue 18: a SQLite file with a damaged page is refused when opened (SQLite's quick
+/// check), before anything reads or writes it.
+#[test]
+fn a_damaged_sqlite_file_is_refused_on_opening() {
+    rt().block_on(async {
+        let path = temp_db("corrupt");
+        let location = path.display().to_string();
+        let tables = open(&location).await;
+        let id = new_table(&tables).await;
+        for i in 0..300 {
+            run(&tables, &id, "gm", &format!("line {i} {}", "x".repeat(100))).await;
+        }
+        tables.store().close().await.expect("close");
+        drop(tables);
+        let mut bytes = std::fs::read(&path).expect("read");
+        let page = 4096;
+        assert!(bytes.len() > 8 * page, "{} bytes", bytes.len());
+        // The middle of a page deep in the events' b-tree.
+        let at = bytes.len() / page / 2 * page;
+        for b in &mut bytes[at..at + 64] {
+            *b = 0x5a;
+        }
+        std::fs::write(&path, &bytes).expect("write");
+        let err = Store::open(&location).await.expect_err("damaged file");
+        assert!(matches!(err, StoreError::Corrupt { .. }), "{err}");
+        assert!(err.to_string().contains("taku.db"), "{err}");
+    });
+}

@@ -295,7 +295,9 @@ pub fn odds(
         }
     }
     enumerate(
-        |source| crate::evaluate(&line, system, source, crate::Mode::Strict),
+        // As a table rolls: a system's extensions beyond BCDice (SG-8's `SGS+3>=12`)
+        // have odds too.
+        |source| crate::evaluate(&line, system, source, crate::Mode::Normalize),
         limits,
     )
 }

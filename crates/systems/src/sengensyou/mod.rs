@@ -1,27 +1,25 @@
-//! Sengensyou (千幻抄), spec §5.3: `SGS+m`, 3d6 for hit and dodge, critical and fumble on
-//! the raw dice.
+//! Sengensyou (千幻抄), spec §5.3 and the rules digest `sengensho.md` (SG-1 to SG-8).
 //!
-//! The Sengensho game (rules/sengensho.md) builds on this module later.
+//! `SGS+m` is BCDice's 3D6 check (critical and fumble on the raw dice), byte for byte in
+//! strict mode. Outside strict mode SG-8 adds the target and contest forms ([`check`]).
+//! The table rules ([`rules`]) carry types as data (SG-1, [`types`]), bonds and fantasy
+//! value (SG-2), fantasy abilities (SG-3), impressions (SG-4), borrowing (SG-5), hidden
+//! types (SG-6), NPC bonds (SG-7) and the SG-8 order of a contest.
+
+pub mod check;
+pub mod rules;
+pub mod sheet;
+pub mod types;
 
 use crate::GameSystem;
-use taku_dice::command::{Eval, SEP};
-use taku_dice::system_command::{self, CommandSpec, format_modifier};
-use taku_dice::{Detail, EvalError, Profile, RollResult, Roller};
+use taku_dice::command::{Eval, first_token};
+use taku_dice::system_command;
+use taku_dice::{Mode, Profile, Roller};
 
 /// A raw total at or above this is a critical.
 pub const CRITICAL_AT: i64 = 16;
 /// A raw total at or below this is a fumble.
 pub const FUMBLE_AT: i64 = 5;
-
-const SPEC: CommandSpec<'static> = CommandSpec {
-    notations: &["SGS"],
-    critical: false,
-    fumble: false,
-    dollar: false,
-    modifier: true,
-    operators: &[],
-    question_target: false,
-};
 
 /// 千幻抄.
 pub struct Sengensyou;
@@ -38,52 +36,69 @@ impl GameSystem for Sengensyou {
     }
     fn help(&self) -> taku_dice::Text {
         taku_dice::Text::new(
-            "命中・回避判定: SGS+m で 3D6+m を振る。ダイスの合計16以上はクリティカル、5以下はファンブル\n\
-         \x20 SGS     3D6 を振る\n\
-         \x20 SGS+4   修正つき\n\
+            "千幻抄: SGS+m で 3D6+m（ダイスの合計16以上はクリティカル、5以下はファンブル。どちらも判定を決めない）\n\
+         \x20 SGS              3D6 を振る\n\
+         \x20 SGS+4            修正つき\n\
+         \x20 SGS+3>=12        目標値12（SG-8、BCDice互換モード以外）: 合計12以上で成功\n\
+         \x20 SGS+2 VS SGS+4   対決（SG-8）: 左が攻撃側、右が防御側。高い方の勝ち、同値は防御側（/sg set contest_tie で変更）\n\
          \x20 共通ダイスコマンドも使えます（DiceBot を参照）。",
-            "Hit and dodge check: SGS+m rolls 3D6+m; 16 or more on the dice is a critical, 5 or less a fumble.\n\
-         \x20 SGS     roll 3D6\n\
-         \x20 SGS+4   with a modifier\n\
+            "Sengensho: SGS+m rolls 3D6+m (16 or more on the dice is a critical, 5 or less a fumble; neither decides a check)\n\
+         \x20 SGS              roll 3D6\n\
+         \x20 SGS+4            with a modifier\n\
+         \x20 SGS+3>=12        target 12 (SG-8, outside BCDice-compatible mode): 12 or more succeeds\n\
+         \x20 SGS+2 VS SGS+4   contest (SG-8): left attacks, right defends; higher total wins, a tie goes to the defender (/sg set contest_tie)\n\
          \x20 Common dice commands also work (see DiceBot).",
         )
     }
     fn prefixes(&self) -> &'static [&'static str] {
         &["SGS"]
     }
+    /// `SGS+2 VS SGS+4` is one command written with spaces (SG-8): join its words. Not in
+    /// strict mode, where BCDice rolls `SGS+2` and keeps the rest as a comment.
+    fn rewrite_line(&self, raw: &str) -> Option<String> {
+        let (first, at) = first_token(raw);
+        let upper = first.to_ascii_uppercase();
+        if !(upper.starts_with("SGS") || upper.starts_with("SSGS")) {
+            return None;
+        }
+        let rest = &raw[at + first.len()..];
+        let (vs, at_vs) = first_token(rest);
+        if !vs.eq_ignore_ascii_case("VS") {
+            return None;
+        }
+        let after = &rest[at_vs + vs.len()..];
+        let (right, at_right) = first_token(after);
+        let comment = &after[at_right + right.len()..];
+        Some(format!("{first}VS{right}{comment}"))
+    }
+    fn rewrites_in_strict_mode(&self) -> bool {
+        false
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::SgRules)
+    }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
-        let Some(cmd) = system_command::parse(command, &SPEC, Profile::DEFAULT.rounding)? else {
+        let rounding = Profile::DEFAULT.rounding;
+        if roller.mode() == Mode::Strict {
+            // BCDice: no target, no contest.
+            let Some(cmd) = system_command::parse(command, &check::PLAIN, rounding)? else {
+                return Ok(None);
+            };
+            return Ok(Some(check::plain(cmd.modify_number, roller)?));
+        }
+        // SG-8: a contest, a check against a target, or BCDice's plain check.
+        if let Some(c) = check::parse_contest(command)? {
+            return Ok(Some(check::contest(&c, roller)?));
+        }
+        if command.contains("VS") {
+            return Ok(None);
+        }
+        if let Some(r) = check::targeted(command, roller)? {
+            return Ok(Some(r));
+        }
+        let Some(cmd) = system_command::parse(command, &check::PLAIN, rounding)? else {
             return Ok(None);
         };
-        let m = cmd.modify_number;
-        let dice = roller.roll_group(3, 6)?;
-        let raw: i64 = dice.iter().sum();
-        let total = raw.checked_add(m).ok_or(EvalError::Overflow)?;
-        let shown: Vec<String> = dice.iter().map(i64::to_string).collect();
-        let fm = format_modifier(m);
-        let mut text = format!("(3D6{fm}){SEP}{raw}[{}]", shown.join(","));
-        if m != 0 {
-            text.push_str(&format!("{SEP}{raw}{fm}"));
-        }
-        text.push_str(&format!("{SEP}{total}"));
-        let critical = raw >= CRITICAL_AT;
-        let fumble = !critical && raw <= FUMBLE_AT;
-        if critical {
-            text.push_str(SEP);
-            text.push_str("クリティカル");
-        } else if fumble {
-            text.push_str(SEP);
-            text.push_str("ファンブル");
-        }
-        let mut result = RollResult::new(
-            text,
-            Detail::Sum {
-                total,
-                comparison: None,
-            },
-        );
-        result.critical = critical;
-        result.fumble = fumble;
-        Ok(Some(result))
+        Ok(Some(check::plain(cmd.modify_number, roller)?))
     }
 }

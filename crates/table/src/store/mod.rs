@@ -18,6 +18,11 @@ struct Dialect {
     insert_table: &'static str,
     /// `INSERT` an event row: table id, seq, actor, body.
     insert_event: &'static str,
+    /// `UPDATE` a table row's `head` (its last seq, written with every append, so a load
+    /// that comes up short is caught): head, table id.
+    set_head: &'static str,
+    /// `SELECT head` of a table row by id.
+    head: &'static str,
     /// `SELECT seq, actor, body` of a table's events after a seq, in order.
     load_after: &'static str,
     /// `SELECT id, system, name, n` (event count) of every table, oldest first.
@@ -28,6 +33,10 @@ struct Dialect {
     credential: &'static str,
     /// `DELETE` an unused invite by key id.
     take_invite: &'static str,
+    /// `DELETE` every token of one member: table id, member.
+    revoke_member: &'static str,
+    /// `DELETE` every unused invite of a table: table id.
+    revoke_invites: &'static str,
     /// Run inside `create`'s and `append`'s transaction with one bound parameter, the
     /// payload `"{table id} {last seq}"`, to tell other processes as the transaction
     /// commits; `None` where no other process can be listening (SQLite).
@@ -67,6 +76,25 @@ macro_rules! sql_event_store {
                 Ok(())
             }
 
+            /// Records that table `id` now ends at `events`' last seq.
+            async fn set_head(
+                &self,
+                tx: &mut sqlx::Transaction<'static, $database>,
+                id: &str,
+                events: &[Event],
+            ) -> Result<(), StoreError> {
+                let Some(last) = events.last() else {
+                    return Ok(());
+                };
+                sqlx::query(DIALECT.set_head)
+                    .bind(super::encode_seq(last.seq))
+                    .bind(id)
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                Ok(())
+            }
+
             /// Tells listeners that table `id` now ends at `events`' last seq; inside the
             /// transaction, so they hear of it only once (and if) it commits.
             async fn notify(
@@ -101,6 +129,7 @@ macro_rules! sql_event_store {
                     .await
                     .map_err(|e| self.db(e))?;
                 self.insert(&mut tx, &id, table.events()).await?;
+                self.set_head(&mut tx, &id, table.events()).await?;
                 self.notify(&mut tx, &id, table.events()).await?;
                 tx.commit().await.map_err(|e| self.db(e))?;
                 Ok(id)
@@ -112,12 +141,28 @@ macro_rules! sql_event_store {
                 }
                 let mut tx = self.pool.begin().await.map_err(|e| self.db(e))?;
                 self.insert(&mut tx, id, events).await?;
+                self.set_head(&mut tx, id, events).await?;
                 self.notify(&mut tx, id, events).await?;
                 tx.commit().await.map_err(|e| self.db(e))
             }
 
             async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
                 use sqlx::Row;
+                // The head is read first: the log only grows, so the events read after it
+                // reach at least that far unless rows are missing.
+                let head = sqlx::query(DIALECT.head)
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                let Some(head) = head else {
+                    return Err(StoreError::NoSuchTable(id.to_string()));
+                };
+                let head: Option<i64> = head.try_get("head").map_err(|e| StoreError::Damaged {
+                    table: id.to_string(),
+                    seq: 0,
+                    reason: format!("the table's head does not decode: {e}"),
+                })?;
                 let after = i64::try_from(after).unwrap_or(i64::MAX);
                 let rows = sqlx::query(DIALECT.load_after)
                     .bind(id)
@@ -128,9 +173,41 @@ macro_rules! sql_event_store {
                 if rows.is_empty() && after == 0 {
                     return Err(StoreError::NoSuchTable(id.to_string()));
                 }
-                rows.iter()
-                    .map(|row| super::decode(id, row.get("seq"), row.get("actor"), row.get("body")))
-                    .collect()
+                let events = rows
+                    .iter()
+                    .zip(after.saturating_add(1)..)
+                    .map(|(row, expected)| {
+                        let damaged = |what: &str, e: sqlx::Error| StoreError::Damaged {
+                            table: id.to_string(),
+                            seq: expected,
+                            reason: format!("its {what} does not decode: {e}"),
+                        };
+                        let seq: i64 = row.try_get("seq").map_err(|e| damaged("seq", e))?;
+                        if seq != expected {
+                            return Err(StoreError::Damaged {
+                                table: id.to_string(),
+                                seq: expected,
+                                reason: format!("the row is missing (the next stored is #{seq})"),
+                            });
+                        }
+                        let actor: String = row.try_get("actor").map_err(|e| damaged("actor", e))?;
+                        let body: String = row.try_get("body").map_err(|e| damaged("body", e))?;
+                        super::decode(id, seq, actor, &body)
+                    })
+                    .collect::<Result<Vec<Event>, StoreError>>()?;
+                let last = events.last().map_or(after, |e| super::encode_seq(e.seq));
+                if let Some(head) = head
+                    && last < head
+                {
+                    return Err(StoreError::Damaged {
+                        table: id.to_string(),
+                        seq: last.saturating_add(1),
+                        reason: format!(
+                            "the stored log ends at #{last} but the table's head is #{head}: rows are missing"
+                        ),
+                    });
+                }
+                Ok(events)
             }
 
             async fn put_credential(&self, c: &super::Credential) -> Result<(), StoreError> {
@@ -164,9 +241,15 @@ macro_rules! sql_event_store {
                 else {
                     return Ok(None);
                 };
-                let hash: Vec<u8> = row.get("hash");
-                let role: String = row.get("role");
-                let table: String = row.get("table_id");
+                let unreadable = |e: sqlx::Error| StoreError::Damaged {
+                    table: String::new(),
+                    seq: 0,
+                    reason: format!("credential {key_id} does not decode: {e}"),
+                };
+                let hash: Vec<u8> = row.try_get("hash").map_err(unreadable)?;
+                let role: String = row.try_get("role").map_err(unreadable)?;
+                let table: String = row.try_get("table_id").map_err(unreadable)?;
+                let member: Option<String> = row.try_get("member").map_err(unreadable)?;
                 let damaged = |reason: &str| StoreError::Damaged {
                     table: table.clone(),
                     seq: 0,
@@ -177,7 +260,7 @@ macro_rules! sql_event_store {
                     hash: hash
                         .try_into()
                         .map_err(|_| damaged("hash is not 32 bytes"))?,
-                    member: row.get("member"),
+                    member,
                     role: crate::Role::parse(&role).ok_or_else(|| damaged("unknown role"))?,
                     table,
                 }))
@@ -192,21 +275,36 @@ macro_rules! sql_event_store {
                 Ok(done.rows_affected() == 1)
             }
 
+            async fn revoke(&self, table: &str, member: Option<&str>) -> Result<u64, StoreError> {
+                let query = match member {
+                    Some(m) => sqlx::query(DIALECT.revoke_member).bind(table).bind(m),
+                    None => sqlx::query(DIALECT.revoke_invites).bind(table),
+                };
+                let done = query.execute(&self.pool).await.map_err(|e| self.db(e))?;
+                Ok(done.rows_affected())
+            }
+
             async fn list(&self) -> Result<Vec<super::TableSummary>, StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(DIALECT.list)
                     .fetch_all(&self.pool)
                     .await
                     .map_err(|e| self.db(e))?;
-                Ok(rows
-                    .iter()
-                    .map(|r| super::TableSummary {
-                        id: r.get("id"),
-                        system: r.get("system"),
-                        name: r.get("name"),
-                        events: r.get("n"),
+                rows.iter()
+                    .map(|r| {
+                        let damaged = |e: sqlx::Error| StoreError::Damaged {
+                            table: r.try_get("id").unwrap_or_default(),
+                            seq: 0,
+                            reason: format!("the table's row does not decode: {e}"),
+                        };
+                        Ok(super::TableSummary {
+                            id: r.try_get("id").map_err(damaged)?,
+                            system: r.try_get("system").map_err(damaged)?,
+                            name: r.try_get("name").map_err(damaged)?,
+                            events: r.try_get("n").map_err(damaged)?,
+                        })
                     })
-                    .collect())
+                    .collect()
             }
         }
     };
@@ -233,6 +331,12 @@ pub enum StoreError {
         "{0} is not a taku database (it is another program's data, or damaged); pass another --db"
     )]
     Foreign(String),
+    /// The file exists but is empty (0 bytes): never silently made a new database, since
+    /// an empty file where a database was expected is a lost or truncated one.
+    #[error(
+        "{0} is an empty file (0 bytes), not a taku database; if it should be a new one, delete it first, or pass another --db"
+    )]
+    EmptyFile(String),
     /// The folder a new SQLite file would go in does not exist.
     #[error("folder {0} does not exist; create it or choose another --db path")]
     NoFolder(String),
@@ -261,6 +365,16 @@ pub enum StoreError {
         seq: i64,
         /// What was wrong.
         reason: String,
+    },
+    /// SQLite's integrity check, run on opening a file, found it damaged.
+    #[error(
+        "{at} is damaged (SQLite's integrity check: {report}); nothing was written to it. Restore a backup, or try `sqlite3 {at} .recover`"
+    )]
+    Corrupt {
+        /// The file.
+        at: String,
+        /// The check's first complaints.
+        report: String,
     },
     /// The database itself failed.
     #[error("database {at}: {source}")]
@@ -325,6 +439,14 @@ pub trait EventStore: Send + Sync {
     /// Uses up the invite with this key id: `true` if it was there and unused, and no
     /// other caller can take it again.
     fn take_invite(&self, key_id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Revokes every token of `member` at table `table` (`None`: every unused invite of
+    /// the table); how many there were.
+    fn revoke(
+        &self,
+        table: &str,
+        member: Option<&str>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
 }
 
 /// What a bearer token grants, as stored: never the token itself, only its SHA-256. The
@@ -380,8 +502,12 @@ fn decode(table: &str, seq: i64, actor: String, body: &str) -> Result<Event, Sto
 /// An event's body as stored (JSON text) and its seq as the databases' integer.
 fn encode(event: &Event) -> (i64, String) {
     let body = serde_json::to_string(&event.body).expect("events always serialise");
-    let seq = i64::try_from(event.seq).expect("a log never reaches 2^63 events");
-    (seq, body)
+    (encode_seq(event.seq), body)
+}
+
+/// A seq as the databases' integer.
+fn encode_seq(seq: u64) -> i64 {
+    i64::try_from(seq).expect("a log never reaches 2^63 events")
 }
 
 /// Either backend, chosen by the `--db` argument: a `postgres://` (or `postgresql://`) URL
@@ -486,6 +612,13 @@ impl EventStore for Store {
         match self {
             Store::Sqlite(s) => s.take_invite(key_id).await,
             Store::Postgres(s) => s.take_invite(key_id).await,
+        }
+    }
+
+    async fn revoke(&self, table: &str, member: Option<&str>) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.revoke(table, member).await,
+            Store::Postgres(s) => s.revoke(table, member).await,
         }
     }
 }

@@ -48,6 +48,11 @@ CREATE TABLE taku_credentials (
     role     TEXT NOT NULL
 );
 ",
+    // Each table's last seq, written with every append (see the SQLite migration).
+    "
+ALTER TABLE taku_tables ADD COLUMN head BIGINT;
+UPDATE taku_tables t SET head = (SELECT max(seq) FROM taku_events e WHERE e.table_id = t.id);
+",
 ];
 
 /// The schema version this build writes.
@@ -57,6 +62,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const DIALECT: super::Dialect = super::Dialect {
     insert_table: "INSERT INTO taku_tables (id, system, name) VALUES ($1, $2, $3)",
     insert_event: "INSERT INTO taku_events (table_id, seq, actor, body) VALUES ($1, $2, $3, $4)",
+    set_head: "UPDATE taku_tables SET head = $1 WHERE id = $2",
+    head: "SELECT head FROM taku_tables WHERE id = $1",
     load_after: "SELECT seq, actor, body FROM taku_events WHERE table_id = $1 AND seq > $2 ORDER BY seq",
     list: "SELECT t.id, t.system, t.name,
                   (SELECT count(*) FROM taku_events e WHERE e.table_id = t.id) AS n
@@ -65,6 +72,8 @@ const DIALECT: super::Dialect = super::Dialect {
                         VALUES ($1, $2, $3, $4, $5)",
     credential: "SELECT hash, table_id, member, role FROM taku_credentials WHERE key_id = $1",
     take_invite: "DELETE FROM taku_credentials WHERE key_id = $1 AND member IS NULL",
+    revoke_member: "DELETE FROM taku_credentials WHERE table_id = $1 AND member = $2",
+    revoke_invites: "DELETE FROM taku_credentials WHERE table_id = $1 AND member IS NULL",
     notify: Some("SELECT pg_notify('taku_events', $1)"),
 };
 
@@ -75,18 +84,40 @@ pub struct PgStore {
     at: String,
 }
 
-/// `url` with any password replaced by `***`, for messages.
+/// `url` with any password replaced by `***`, for messages and logs: the one in the
+/// user info (`user:password@`) and any `password=` / `sslpassword=` query parameter.
 pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    let Some((userinfo, host)) = rest.rsplit_once('@') else {
-        return url.to_string();
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, Some(q)),
+        None => (rest, None),
     };
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_string(),
+    let mut out = match rest.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => format!("{scheme}://{rest}"),
+        },
+        None => format!("{scheme}://{rest}"),
+    };
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _))
+                    if key.eq_ignore_ascii_case("password")
+                        || key.eq_ignore_ascii_case("sslpassword") =>
+                {
+                    format!("{key}=***")
+                }
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
     }
+    out
 }
 
 impl PgStore {
@@ -358,5 +389,14 @@ mod tests {
             "postgres://taku@localhost/taku"
         );
         assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+        // Issue 18: a password in the query string too.
+        assert_eq!(
+            redact("postgres://taku@h/db?sslmode=disable&password=hunter2&PassWord=x"),
+            "postgres://taku@h/db?sslmode=disable&password=***&PassWord=***"
+        );
+        assert_eq!(
+            redact("postgresql://u:p@w@h/db?sslpassword=k"),
+            "postgresql://u:***@h/db?sslpassword=***"
+        );
     }
 }

@@ -43,6 +43,12 @@ CREATE TABLE credentials (
     role     TEXT NOT NULL
 );
 ",
+    // Each table's last seq, written with every append: a load that comes up short of it
+    // (rows lost to damage) is refused instead of appended to at the wrong seq.
+    "
+ALTER TABLE tables ADD COLUMN head INTEGER;
+UPDATE tables SET head = (SELECT max(seq) FROM events e WHERE e.table_id = tables.id);
+",
 ];
 
 /// The schema version this build writes.
@@ -52,6 +58,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const DIALECT: super::Dialect = super::Dialect {
     insert_table: "INSERT INTO tables (id, system, name) VALUES (?, ?, ?)",
     insert_event: "INSERT INTO events (table_id, seq, actor, body) VALUES (?, ?, ?, ?)",
+    set_head: "UPDATE tables SET head = ? WHERE id = ?",
+    head: "SELECT head FROM tables WHERE id = ?",
     load_after: "SELECT seq, actor, body FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
     list:
         "SELECT t.id, t.system, t.name, (SELECT count(*) FROM events e WHERE e.table_id = t.id) AS n
@@ -59,6 +67,8 @@ const DIALECT: super::Dialect = super::Dialect {
     insert_credential: "INSERT INTO credentials (key_id, hash, table_id, member, role) VALUES (?, ?, ?, ?, ?)",
     credential: "SELECT hash, table_id, member, role FROM credentials WHERE key_id = ?",
     take_invite: "DELETE FROM credentials WHERE key_id = ? AND member IS NULL",
+    revoke_member: "DELETE FROM credentials WHERE table_id = ? AND member = ?",
+    revoke_invites: "DELETE FROM credentials WHERE table_id = ? AND member IS NULL",
     // SQLite has no way to tell another process; deployments with several servers use
     // PostgreSQL, and a lone server sees its own appends.
     notify: None,
@@ -83,6 +93,9 @@ impl SqliteStore {
         {
             return Err(StoreError::NoFolder(folder.display().to_string()));
         }
+        if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            return Err(StoreError::EmptyFile(at));
+        }
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -99,12 +112,19 @@ impl SqliteStore {
                 sqlx::Error::Database(d) if d.code().as_deref() == Some("26") => {
                     StoreError::Foreign(at.clone())
                 }
+                sqlx::Error::Database(d) if d.code().as_deref() == Some("11") => {
+                    StoreError::Corrupt {
+                        at: at.clone(),
+                        report: d.message().to_string(),
+                    }
+                }
                 source => StoreError::Database {
                     at: at.clone(),
                     source,
                 },
             })?;
         let store = SqliteStore { pool, at };
+        store.check_integrity().await?;
         store.migrate().await?;
         Ok(store)
     }
@@ -134,6 +154,35 @@ impl SqliteStore {
             at: self.at.clone(),
             source,
         }
+    }
+
+    /// SQLite's `quick_check` (every page and row readable, every index consistent with
+    /// its table; linear in the file's size): a damaged file is refused before anything
+    /// reads or writes it.
+    async fn check_integrity(&self) -> Result<(), StoreError> {
+        let report: Vec<String> = sqlx::query_scalar("PRAGMA quick_check(5)")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| match e {
+                sqlx::Error::Database(d) if d.code().as_deref() == Some("26") => {
+                    StoreError::Foreign(self.at.clone())
+                }
+                // SQLITE_CORRUPT: too damaged even to check.
+                sqlx::Error::Database(d) if d.code().as_deref() == Some("11") => {
+                    StoreError::Corrupt {
+                        at: self.at.clone(),
+                        report: d.message().to_string(),
+                    }
+                }
+                e => self.db(e),
+            })?;
+        if report.len() == 1 && report[0] == "ok" {
+            return Ok(());
+        }
+        Err(StoreError::Corrupt {
+            at: self.at.clone(),
+            report: report.join("; "),
+        })
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {

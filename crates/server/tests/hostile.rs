@@ -1,0 +1,719 @@
+//! Issue 18: the server under hostile load. Each attack found there is replayed here,
+//! bounded in count and time, on loopback: damaged files, forged names, hostile headers,
+//! slow and piled-up connections.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use taku_server::{Config, Server};
+use taku_table::store::{Store, StoreError};
+use tower::ServiceExt;
+
+/// A failure limit for waits (never an assertion on time).
+const DEADLINE: Duration = Duration::from_secs(10);
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("taku-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+async fn app_on(db: &str) -> Router {
+    let store = Store::open(db).await.expect("store");
+    let server: Arc<Server> = Server::new(store, &Config::default());
+    taku_server::app(server)
+}
+
+/// One request; the status, the headers and the body as JSON.
+async fn call(
+    app: &Router,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(t) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(body.to_string())).expect("request"))
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {bytes:?}"));
+    (status, headers, value)
+}
+
+/// A new table; its id and the GM's token, and its spare invites.
+async fn new_table(app: &Router, invites: u32) -> (String, String, Vec<String>) {
+    let (status, _, created) = call(
+        app,
+        "POST",
+        "/api/v1/tables",
+        None,
+        &json!({"system": "DiceBot", "name": "卓", "gm": "gm", "invites": invites}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let invites = created["invites"]
+        .as_array()
+        .expect("invites")
+        .iter()
+        .map(|i| i["token"].as_str().expect("token").to_string())
+        .collect();
+    (
+        created["id"].as_str().expect("id").to_string(),
+        created["token"].as_str().expect("token").to_string(),
+        invites,
+    )
+}
+
+/// Item 5: a damaged row is a JSON 500 naming the table and the event, on every route
+/// that reads the table, and the table is not appended to.
+#[tokio::test]
+async fn a_damaged_row_is_a_json_500_naming_table_and_seq() {
+    use sqlx::Executor;
+    let db = temp_dir("damaged").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    let (status, _, _) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        r#"{"line":"hello"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    drop(app);
+    let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!("sqlite://{db}"))
+        .await
+        .expect("sqlite");
+    c.execute(sqlx::AssertSqlSafe(format!(
+        "UPDATE events SET body = CAST(x'ff' AS TEXT) WHERE table_id = '{id}' AND seq = 2"
+    )))
+    .await
+    .expect("damage");
+    drop(c);
+    let app = app_on(&db).await;
+    for (method, path, body) in [
+        ("GET", format!("/api/v1/tables/{id}/log"), ""),
+        ("GET", format!("/api/v1/tables/{id}"), ""),
+        (
+            "POST",
+            format!("/api/v1/tables/{id}/lines"),
+            r#"{"line":"more"}"#,
+        ),
+    ] {
+        let (status, headers, value) = call(&app, method, &path, Some(&gm), body).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{path}: {value}");
+        assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+        let reason = value["reason"].as_str().expect("reason");
+        assert!(
+            reason.contains(&format!("table '{id}' event #2 is damaged")),
+            "{reason}"
+        );
+    }
+}
+
+/// A server on a free loopback port over a fresh SQLite file; its address and state.
+async fn serve(name: &str, config: Config) -> (std::net::SocketAddr, Arc<Server>, Router) {
+    let db = temp_dir(name).join("taku.db").display().to_string();
+    let store = Store::open(&db).await.expect("store");
+    let server = Server::new(store, &config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(
+        listener,
+        server.clone(),
+        std::future::pending(),
+    ));
+    (addr, server.clone(), taku_server::app(server))
+}
+
+async fn join(app: &Router, id: &str, invite: &str, name: &str) -> String {
+    let (status, _, joined) = call(
+        app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invite, "name": name}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{joined}");
+    joined["token"].as_str().expect("token").to_string()
+}
+
+/// Item 7: a browser's preflight for the table API (with `Authorization`) is allowed, and
+/// JSON is never sniffed as something else.
+#[tokio::test]
+async fn cors_preflight_allows_authorization_and_json_is_nosniff() {
+    let db = temp_dir("preflight").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .method("OPTIONS")
+                .uri(format!("/api/v1/tables/{id}/lines"))
+                .header(header::ORIGIN, "https://vtt.example")
+                .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+                .header(
+                    header::ACCESS_CONTROL_REQUEST_HEADERS,
+                    "authorization, content-type",
+                )
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("infallible");
+    assert!(response.status().is_success(), "{}", response.status());
+    let h = response.headers();
+    assert_eq!(h[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    let allowed = h[header::ACCESS_CONTROL_ALLOW_HEADERS]
+        .to_str()
+        .expect("ascii")
+        .to_ascii_lowercase();
+    assert!(allowed.contains("authorization"), "{allowed}");
+    let methods = h[header::ACCESS_CONTROL_ALLOW_METHODS]
+        .to_str()
+        .expect("ascii");
+    assert!(
+        methods.contains("POST") && methods.contains("DELETE"),
+        "{methods}"
+    );
+    for (method, path) in [
+        ("GET", format!("/api/v1/tables/{id}")),
+        ("GET", "/v2/version".to_string()),
+        ("GET", "/nowhere".to_string()),
+    ] {
+        let (_, headers, _) = call(&app, method, &path, Some(&gm), "").await;
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+    }
+}
+
+/// Item 7: the `Bearer` scheme is case-insensitive.
+#[tokio::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let db = temp_dir("bearer").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        let response = app
+            .clone()
+            .oneshot(
+                Request::get(format!("/api/v1/tables/{id}"))
+                    .header(header::AUTHORIZATION, format!("{scheme} {gm}"))
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(response.status(), StatusCode::OK, "{scheme}");
+    }
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/v1/tables/{id}"))
+                .header(header::AUTHORIZATION, format!("Basic {gm}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("infallible");
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+}
+
+/// Item 7: the GM removes a member: their tokens stop working and their live sockets
+/// close; the GM revokes unused invites; players may do neither.
+#[tokio::test]
+async fn the_gm_removes_a_member_and_their_sockets_close() {
+    let (addr, _server, app) = serve(
+        "remove",
+        Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    )
+    .await;
+    let (id, gm, invites) = new_table(&app, 3).await;
+    let alice = join(&app, &id, &invites[0], "alice").await;
+    let bob = join(&app, &id, &invites[1], "bob").await;
+    let url = format!("ws://{addr}/api/v1/tables/{id}/live?token={alice}");
+    let (mut socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("socket");
+
+    let (status, _, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/alice"),
+        Some(&bob),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _, removed) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/alice"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(removed["revoked"], 1);
+    assert_eq!(removed["sockets_closed"], 1);
+    let closed = tokio::time::timeout(DEADLINE, async {
+        loop {
+            match socket.next().await {
+                None | Some(Err(_)) => break,
+                Some(Ok(m)) if m.is_close() => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "the removed member's socket stays open");
+    let (status, _, _) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&alice),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/nobody"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, _, revoked) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/invites"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(revoked["revoked"], 1);
+    let (status, _, _) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invites[2], "name": "carol"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Item 7: an empty (0-byte) database file is refused, not made a new database.
+#[tokio::test]
+async fn an_empty_database_file_is_not_silently_reinitialised() {
+    let path = temp_dir("empty").join("taku.db");
+    std::fs::write(&path, b"").expect("empty file");
+    let err = Store::open(&path.display().to_string())
+        .await
+        .expect_err("empty file");
+    assert!(matches!(err, StoreError::EmptyFile(_)), "{err}");
+    assert!(err.to_string().contains("0 bytes"), "{err}");
+    assert_eq!(std::fs::metadata(&path).expect("still there").len(), 0);
+}
+
+/// Item 6: no name can display as another's: full-width, zero-width and bidi-override
+/// spellings of `gm` are refused (with the plain spelling suggested), at creation and
+/// at joining.
+#[tokio::test]
+async fn names_that_would_display_as_another_are_refused() {
+    let db = temp_dir("names").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, _gm, invites) = new_table(&app, 1).await;
+    for forged in [
+        "ｇｍ",
+        "gm\u{200b}",
+        "g\u{202e}m",
+        "\u{2066}gm",
+        "gm\u{fe0f}",
+        "𝐠𝐦",
+        "ⓖⓜ",
+    ] {
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            &json!({"invite": invites[0], "name": forged}).to_string(),
+        )
+        .await;
+        assert!(status.is_client_error(), "{forged:?}: {status} {refused}");
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            "/api/v1/tables",
+            None,
+            &json!({"system": "DiceBot", "name": "t", "gm": forged}).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{forged:?}: {refused}");
+    }
+    let (_, _, refused) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        &json!({"invite": invites[0], "name": "ｇｍ"}).to_string(),
+    )
+    .await;
+    assert!(
+        refused["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("'gm'")),
+        "the plain spelling is suggested: {refused}"
+    );
+    let (status, _, _) = call(
+        &app,
+        "POST",
+        "/api/v1/tables",
+        None,
+        &json!({"system": "DiceBot", "name": "卓\u{202e}名", "gm": "gm"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The invite is still good for an honest name.
+    assert!(!join(&app, &id, &invites[0], "ミナ").await.is_empty());
+}
+
+/// Item 6: chat keeps no raw control characters: a newline is a visible break, ESC and
+/// bidi overrides are escaped, so no line can forge an entry or drive a terminal.
+#[tokio::test]
+async fn chat_keeps_no_raw_control_characters() {
+    let db = temp_dir("chat").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    let line = "hi\n#9 gm: the GM says you win\u{1b}[2J\u{202e}txet\r\n\tend";
+    let (status, _, said) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        &json!({ "line": line }).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{said}");
+    let (_, _, log) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}/log"),
+        Some(&gm),
+        "",
+    )
+    .await;
+    let text = log["events"]
+        .as_array()
+        .and_then(|e| e.last())
+        .and_then(|e| e["text"].as_str())
+        .expect("text")
+        .to_string();
+    assert!(
+        !text.chars().any(|c| c.is_control() || c == '\u{202e}'),
+        "{text:?}"
+    );
+    assert!(text.contains("hi ↵ #9 gm"), "{text}");
+    assert!(text.contains("\\u{1b}[2J\\u{202e}txet ↵  end"), "{text}");
+}
+
+/// A server with `config` whose shutdown the caller triggers; its address and the task
+/// that ends when `serve` returns.
+async fn serve_until(
+    name: &str,
+    config: Config,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let db = temp_dir(name).join("taku.db").display().to_string();
+    let server = Server::new(Store::open(&db).await.expect("store"), &config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(taku_server::serve(listener, server, async move {
+        let _ = stopped.await;
+    }));
+    (addr, stop, task)
+}
+
+/// A connection to `addr` from loopback address `from` (127.0.0.x: one machine, many
+/// client addresses).
+async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("bind client");
+    socket.connect(addr).await.expect("connect")
+}
+
+/// Reads until the server closes the connection (or DEADLINE fails the test); what it sent.
+async fn read_to_close(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(DEADLINE, stream.read_to_end(&mut out)).await;
+    assert!(read.is_ok(), "the server kept the connection open");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One `GET /healthz` on a fresh connection from 127.0.0.1; its status line.
+async fn healthz(addr: std::net::SocketAddr) -> String {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = connect_from([127, 0, 0, 1], addr).await;
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("write");
+    read_to_close(&mut stream)
+        .await
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Item 2: headers sent too slowly, and a kept-alive connection left idle, are closed
+/// after the header timeout.
+#[tokio::test]
+async fn slow_headers_and_idle_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let config = Config {
+        header_timeout: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let (addr, _stop, _task) = serve_until("slow-headers", config).await;
+    let mut slow = connect_from([127, 0, 0, 1], addr).await;
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("write");
+    read_to_close(&mut slow).await;
+
+    let mut idle = connect_from([127, 0, 0, 1], addr).await;
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let mut first = [0u8; 12];
+    idle.read_exact(&mut first).await.expect("a response");
+    assert_eq!(&first, b"HTTP/1.1 200");
+    read_to_close(&mut idle).await;
+}
+
+/// Item 2: a body announced larger than the limit is refused before it is sent.
+#[tokio::test]
+async fn a_body_announced_too_large_is_refused_at_once() {
+    use tokio::io::AsyncWriteExt;
+    let (addr, _stop, _task) = serve_until("too-large", Config::default()).await;
+    let mut stream = connect_from([127, 0, 0, 1], addr).await;
+    stream
+        .write_all(
+            b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"
+                .as_slice(),
+        )
+        .await
+        .expect("write");
+    let response = read_to_close(&mut stream).await;
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(response.contains("\"ok\":false"), "{response}");
+}
+
+/// Item 2: connections past the per-address cap are closed at once, and other clients
+/// are still answered.
+#[tokio::test]
+async fn connections_past_the_cap_are_closed_and_others_still_served() {
+    use tokio::io::AsyncWriteExt;
+    let config = Config {
+        max_connections_per_address: 4,
+        ..Config::default()
+    };
+    let (addr, _stop, _task) = serve_until("caps", config).await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut s = connect_from([127, 0, 0, 2], addr).await;
+        s.write_all(b"GET / HTTP/1.1\r\n").await.expect("write");
+        held.push(s);
+    }
+    for _ in 0..4 {
+        let mut surplus = connect_from([127, 0, 0, 2], addr).await;
+        assert_eq!(read_to_close(&mut surplus).await, "", "closed unanswered");
+    }
+    assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
+    drop(held);
+}
+
+/// Item 2: after shutdown begins, a client holding a request open cannot keep the
+/// server from returning past its deadline.
+#[tokio::test]
+async fn shutdown_has_a_deadline_slow_clients_cannot_extend() {
+    use tokio::io::AsyncWriteExt;
+    let config = Config {
+        shutdown_deadline: Duration::from_millis(200),
+        ..Config::default()
+    };
+    let (addr, stop, task) = serve_until("deadline", config).await;
+    let mut slow = connect_from([127, 0, 0, 1], addr).await;
+    slow.write_all(b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"sys")
+        .await
+        .expect("write");
+    // The request is in (its headers parsed) once the server answers another one.
+    assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
+    stop.send(()).expect("stop");
+    let stopped = tokio::time::timeout(DEADLINE, task).await;
+    assert!(
+        matches!(stopped, Ok(Ok(Ok(())))),
+        "serve did not return: {stopped:?}"
+    );
+    drop(slow);
+}
+
+/// Item 1: a long history reaches a socket whole and in order (in bounded pages), a
+/// member's sockets are capped, and appends go through while sockets replay.
+#[tokio::test]
+async fn history_streams_in_pages_and_sockets_per_member_are_capped() {
+    let (addr, server, app) = serve(
+        "pages",
+        Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    )
+    .await;
+    let (id, gm, _) = new_table(&app, 0).await;
+    for i in 0..300 {
+        server
+            .tables()
+            .exec(&id, "gm", &format!("line {i}"), None)
+            .await
+            .expect("store")
+            .expect("line");
+    }
+    let url = format!("ws://{addr}/api/v1/tables/{id}/live?token={gm}&after=0");
+    let mut sockets = Vec::new();
+    for _ in 0..taku_server::live::MAX_SOCKETS_PER_MEMBER {
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("socket");
+        sockets.push(socket);
+    }
+    match tokio_tungstenite::connect_async(url.as_str()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS)
+        }
+        other => panic!(
+            "a socket past the cap: {:?}",
+            other.map(|(_, r)| r.status())
+        ),
+    }
+    // An append while eight sockets replay 301 entries each.
+    let (status, _, _) = tokio::time::timeout(
+        DEADLINE,
+        call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&gm),
+            r#"{"line":"during"}"#,
+        ),
+    )
+    .await
+    .expect("the append waited on readers");
+    assert_eq!(status, StatusCode::OK);
+    let mut first = sockets.remove(0);
+    let seqs = tokio::time::timeout(DEADLINE, async {
+        let mut seqs = Vec::new();
+        while seqs.len() < 302 {
+            match first.next().await {
+                Some(Ok(m)) if m.is_text() => {
+                    let v: Value = serde_json::from_str(m.to_text().expect("text")).expect("json");
+                    seqs.push(v["seq"].as_u64().expect("seq"));
+                }
+                Some(Ok(_)) => {}
+                other => panic!("socket ended: {other:?}"),
+            }
+        }
+        seqs
+    })
+    .await
+    .expect("the history arrives");
+    assert_eq!(seqs, (1..=302).collect::<Vec<u64>>());
+    let _ = first.close(None).await;
+}
+
+/// Item 3: behind a trusted proxy (`--trusted-proxy`), each client keeps its own rate
+/// limit; an untrusted peer's `X-Forwarded-For` changes nothing.
+#[tokio::test]
+async fn a_trusted_proxy_keeps_rate_limits_per_client() {
+    use axum::extract::ConnectInfo;
+    let db = temp_dir("proxy").join("taku.db").display().to_string();
+    let config = Config {
+        rate_limit: 1,
+        trusted_proxies: vec!["127.0.0.1/32".parse().expect("cidr")],
+        ..Config::default()
+    };
+    let app = taku_server::app(Server::new(Store::open(&db).await.expect("store"), &config));
+    let status = |peer: [u8; 4], forwarded: &'static str| {
+        let app = app.clone();
+        async move {
+            let mut request = Request::get("/v2/version")
+                .header("x-forwarded-for", forwarded)
+                .body(Body::empty())
+                .expect("request");
+            request
+                .extensions_mut()
+                .insert(ConnectInfo(std::net::SocketAddr::from((peer, 40000))));
+            app.oneshot(request).await.expect("infallible").status()
+        }
+    };
+    // The burst is twice the rate: two each.
+    for _ in 0..2 {
+        assert_eq!(status([127, 0, 0, 1], "203.0.113.1").await, StatusCode::OK);
+    }
+    assert_eq!(
+        status([127, 0, 0, 1], "203.0.113.1").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(status([127, 0, 0, 1], "203.0.113.2").await, StatusCode::OK);
+    // An untrusted peer is limited as itself, whatever it claims.
+    for claimed in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(status([127, 0, 0, 9], claimed).await, StatusCode::OK);
+    }
+    assert_eq!(
+        status([127, 0, 0, 9], "198.51.100.3").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}

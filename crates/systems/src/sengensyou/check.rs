@@ -1,0 +1,271 @@
+//! SG-8 checks outside strict mode: `SGS+m>=t` (success iff dice + m ≥ t) and the contest
+//! `SGS+m VS SGS+n` (the left side attacks, the right defends; the higher total wins; a tie
+//! per the table's `contest_tie`, written `@D`, `@A` or `@R` after the right side).
+//! Critical (raw dice 16 or more) and fumble (5 or less) stay BCDice's flags and decide
+//! nothing. In strict mode neither form exists: `SGS>=5` gives no result and
+//! `SGS+2 VS SGS+4` is BCDice's `SGS+2` with a comment.
+
+use super::{CRITICAL_AT, FUMBLE_AT};
+use serde::{Deserialize, Serialize};
+use taku_dice::ast::CmpOp;
+use taku_dice::command::SEP;
+use taku_dice::system_command::{self, CommandSpec, format_modifier};
+use taku_dice::{Detail, EvalError, Profile, RollResult, Roller};
+
+/// `SGS` with a modifier and no target: BCDice's command (spec §5.3).
+pub const PLAIN: CommandSpec<'static> = CommandSpec {
+    notations: &["SGS"],
+    critical: false,
+    fumble: false,
+    dollar: false,
+    modifier: true,
+    operators: &[],
+    question_target: false,
+};
+
+/// `SGS+m>=t` (SG-8, outside strict mode).
+const TARGETED: CommandSpec<'static> = CommandSpec {
+    operators: &[CmpOp::Ge],
+    ..PLAIN
+};
+
+/// Who wins a contest's tie (SG-8, GM option `contest_tie`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tie {
+    /// The defender (right side): the project default.
+    #[default]
+    Defender,
+    /// The attacker (left side).
+    Attacker,
+    /// Both sides roll again.
+    Reroll,
+}
+
+impl Tie {
+    /// The suffix a contest carries for this rule (`@A`), empty for the default.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Tie::Defender => "",
+            Tie::Attacker => "@A",
+            Tie::Reroll => "@R",
+        }
+    }
+}
+
+/// One 3D6 roll: the dice, the total with the modifier, BCDice's flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roll {
+    /// The three dice as drawn.
+    pub dice: Vec<i64>,
+    /// Their sum.
+    pub raw: i64,
+    /// The sum plus the modifier.
+    pub total: i64,
+    /// Raw 16 or more.
+    pub critical: bool,
+    /// Raw 5 or less.
+    pub fumble: bool,
+}
+
+/// Rolls 3D6 + `m`.
+pub fn roll(m: i64, roller: &mut Roller<'_>) -> Result<Roll, EvalError> {
+    let dice = roller.roll_group(3, 6)?;
+    let raw: i64 = dice.iter().sum();
+    let total = raw.checked_add(m).ok_or(EvalError::Overflow)?;
+    let critical = raw >= CRITICAL_AT;
+    Ok(Roll {
+        dice: dice.to_vec(),
+        raw,
+        total,
+        critical,
+        fumble: !critical && raw <= FUMBLE_AT,
+    })
+}
+
+/// BCDice's text after the head: `16[5,5,6] ＞ 16+10 ＞ 26 ＞ クリティカル`.
+pub fn body(m: i64, r: &Roll) -> String {
+    let shown: Vec<String> = r.dice.iter().map(i64::to_string).collect();
+    let mut text = format!("{}[{}]", r.raw, shown.join(","));
+    if m != 0 {
+        text.push_str(&format!("{SEP}{}{}", r.raw, format_modifier(m)));
+    }
+    text.push_str(&format!("{SEP}{}", r.total));
+    if r.critical {
+        text.push_str(SEP);
+        text.push_str("クリティカル");
+    } else if r.fumble {
+        text.push_str(SEP);
+        text.push_str("ファンブル");
+    }
+    text
+}
+
+/// `SGS+m`: BCDice's check, byte for byte.
+pub fn plain(m: i64, roller: &mut Roller<'_>) -> Result<RollResult, EvalError> {
+    let r = roll(m, roller)?;
+    let text = format!("(3D6{}){SEP}{}", format_modifier(m), body(m, &r));
+    Ok(flagged(text, &r))
+}
+
+fn flagged(text: String, r: &Roll) -> RollResult {
+    let mut result = RollResult::new(
+        text,
+        Detail::Sum {
+            total: r.total,
+            comparison: None,
+        },
+    );
+    result.critical = r.critical;
+    result.fumble = r.fumble;
+    result
+}
+
+/// SG-8 `SGS+m>=t`: `None` when `command` is not that form.
+pub fn targeted(command: &str, roller: &mut Roller<'_>) -> Result<Option<RollResult>, EvalError> {
+    let Some(cmd) = system_command::parse(command, &TARGETED, Profile::DEFAULT.rounding)? else {
+        return Ok(None);
+    };
+    let Some((CmpOp::Ge, Some(target))) = cmd.cmp else {
+        return Ok(None);
+    };
+    let m = cmd.modify_number;
+    let r = roll(m, roller)?;
+    let success = r.total >= target;
+    let text = format!(
+        "(3D6{}>={target}){SEP}{}{SEP}{}",
+        format_modifier(m),
+        body(m, &r),
+        if success { "成功" } else { "失敗" }
+    );
+    Ok(Some(flagged(text, &r).with_verdict(success)))
+}
+
+/// A parsed contest: the attacker's and defender's modifiers and the tie rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contest {
+    /// The left side's modifier.
+    pub attacker: i64,
+    /// The right side's modifier.
+    pub defender: i64,
+    /// Who wins a tie.
+    pub tie: Tie,
+}
+
+/// Parses `SGS+mVSSGS+n[@D|@A|@R]` (upper-cased, the spaces around `VS` removed).
+pub fn parse_contest(command: &str) -> Result<Option<Contest>, EvalError> {
+    let Some((left, right)) = command.split_once("VS") else {
+        return Ok(None);
+    };
+    let (right, tie) = match right.rsplit_once('@') {
+        Some((r, "D")) => (r, Tie::Defender),
+        Some((r, "A")) => (r, Tie::Attacker),
+        Some((r, "R")) => (r, Tie::Reroll),
+        Some(_) => return Ok(None),
+        None => (right, Tie::Defender),
+    };
+    let rounding = Profile::DEFAULT.rounding;
+    let Some(a) = system_command::parse(left, &PLAIN, rounding)? else {
+        return Ok(None);
+    };
+    let Some(d) = system_command::parse(right, &PLAIN, rounding)? else {
+        return Ok(None);
+    };
+    Ok(Some(Contest {
+        attacker: a.modify_number,
+        defender: d.modify_number,
+        tie,
+    }))
+}
+
+/// Most rounds of a contest whose ties are re-rolled, before the defender takes it.
+pub const MAX_REROLLS: usize = 100;
+
+/// SG-8's contest: the attacker rolls, then the defender; the higher total wins.
+/// Success = the attacker wins; critical and fumble are the attacker's deciding roll's.
+pub fn contest(c: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, EvalError> {
+    let (fa, fd) = (format_modifier(c.attacker), format_modifier(c.defender));
+    let mut text = format!("(3D6{fa} VS 3D6{fd}{})", c.tie.suffix());
+    let mut rounds = 0;
+    let (attacker_wins, last) = loop {
+        rounds += 1;
+        let a = roll(c.attacker, roller)?;
+        let d = roll(c.defender, roller)?;
+        text.push_str(&format!(
+            "{SEP}攻撃側 {} ／ 防御側 {}",
+            body(c.attacker, &a),
+            body(c.defender, &d)
+        ));
+        if a.total != d.total {
+            break (a.total > d.total, a);
+        }
+        match c.tie {
+            Tie::Defender => {
+                text.push_str(" ／ 同値（防御側の勝ち）");
+                break (false, a);
+            }
+            Tie::Attacker => {
+                text.push_str(" ／ 同値（攻撃側の勝ち）");
+                break (true, a);
+            }
+            Tie::Reroll if rounds < MAX_REROLLS => text.push_str(" ／ 同値（振り直し）"),
+            Tie::Reroll => {
+                text.push_str(" ／ 同値（振り直しの上限、防御側の勝ち）");
+                break (false, a);
+            }
+        }
+    };
+    text.push_str(SEP);
+    text.push_str(if attacker_wins {
+        "攻撃側の勝利"
+    } else {
+        "防御側の勝利"
+    });
+    Ok(flagged(text, &last).with_verdict(attacker_wins))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use taku_dice::odds::{Limits, Prob};
+
+    fn p(n: u32, d: u32) -> Prob {
+        Prob::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn sg8_exact_odds_of_the_target_and_contest_forms() {
+        let sg = crate::find("Sengensyou").expect("Sengensyou");
+        // 3D6+3 >= 12: the dice at 9 or more, 160 of 216; critical 16+ 10/216, fumble 5- 10/216.
+        let s = crate::odds(sg, "SGS+3>=12", Limits::default())
+            .expect("odds")
+            .summary();
+        assert_eq!(s.success, p(160, 216));
+        assert_eq!(s.failure, p(56, 216));
+        assert_eq!(s.critical, p(10, 216));
+        assert_eq!(s.fumble, p(10, 216));
+        // Equal modifiers: the attacker wins when strictly higher, (1 - P(tie)) / 2, with
+        // P(tie) = Σ P(k)² = 4332/46656; the defender takes the ties (contest_tie default).
+        let s = crate::odds(sg, "SGS VS SGS", Limits::default())
+            .expect("odds")
+            .summary();
+        assert_eq!(s.success, p(21162, 46656));
+        assert_eq!(s.failure, p(25494, 46656));
+        let s = crate::odds(sg, "SGS VS SGS@A", Limits::default())
+            .expect("odds")
+            .summary();
+        assert_eq!(s.success, p(25494, 46656));
+        assert_eq!(s.critical, p(10, 216));
+    }
+
+    #[test]
+    fn contests_parse_with_their_tie_rule() {
+        let c = parse_contest("SGS+2VSSGS+4").expect("ok").expect("contest");
+        assert_eq!((c.attacker, c.defender, c.tie), (2, 4, Tie::Defender));
+        let c = parse_contest("SGSVSSGS-1@R").expect("ok").expect("contest");
+        assert_eq!((c.attacker, c.defender, c.tie), (0, -1, Tie::Reroll));
+        assert_eq!(parse_contest("SGS+2VS").expect("ok"), None);
+        assert_eq!(parse_contest("SGS+2VSSGS@X").expect("ok"), None);
+        assert_eq!(parse_contest("SGS+2VS5").expect("ok"), None);
+    }
+}

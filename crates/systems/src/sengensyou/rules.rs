@@ -1,0 +1,1770 @@
+//! Sengensho's rules at a table (rules digest `sengensho.md`): settings for every "our
+//! reading" (SG-1..SG-8), the type list (SG-1), three types per character and the last
+//! boss (SG-1), bonds and their limits (SG-2), fantasy value and abilities (SG-3),
+//! impressions (SG-4), borrowing (SG-5), hidden types and information gathering (SG-6),
+//! NPC preset bonds (SG-7) and the contest tie rule (SG-8).
+//!
+//! Hidden types (SG-6): an event that names a hidden character's types or bonds carries
+//! `secret` and is GM-only; a public event without the types goes beside it; the sheet
+//! leaves them out for players.
+
+use super::check::{self, Tie};
+use super::types::{LAST_BOSS, TypeDef, TypeList};
+use crate::table_rules::{Audience, CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::view::{Field, Section, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use taku_dice::{Roller, Text};
+
+/// SG-2: most bonds per character (preset NPC bonds exempt).
+pub const MAX_BONDS: usize = 7;
+/// SG-2: most memory bonds.
+pub const MAX_MEMORIES: usize = 2;
+/// SG-2: most purpose bonds.
+pub const MAX_PURPOSES: usize = 1;
+
+/// Every "our reading" as a table setting, with the digest's default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// SG-8.
+    pub contest_tie: Tie,
+    /// SG-2: `sum` (true) or `each`.
+    pub pc_bond_halving_sum: bool,
+    /// SG-2: `levels` (true) or `count`.
+    pub fantasy_value_levels: bool,
+    /// SG-3: `session` (true) or `scenario`.
+    pub ability_reset_session: bool,
+    /// SG-2: keep bonds across sessions.
+    pub campaign: bool,
+    /// SG-1.
+    pub boss_waive_scene_limit: bool,
+    /// SG-1.
+    pub boss_waive_bond_cap: bool,
+    /// SG-8.
+    pub leniency_reroll: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            contest_tie: Tie::Defender,
+            pc_bond_halving_sum: true,
+            fantasy_value_levels: true,
+            ability_reset_session: true,
+            campaign: false,
+            boss_waive_scene_limit: true,
+            boss_waive_bond_cap: true,
+            leniency_reroll: true,
+        }
+    }
+}
+
+/// What a bond targets (SG-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// A character (a PC if `pc`).
+    Character,
+    /// A group.
+    Group,
+    /// A memory (at most 2).
+    Memory,
+    /// A purpose (at most 1).
+    Purpose,
+}
+
+/// One bond.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bond {
+    /// Its target.
+    pub target: String,
+    /// What kind of target.
+    pub kind: Target,
+    /// Whether the target is a PC (SG-2 halving).
+    pub pc: bool,
+    /// The type it is under.
+    pub type_name: String,
+    /// Its level.
+    pub level: i64,
+    /// The scene it was set or last raised in.
+    pub scene: u64,
+    /// Order of acquisition.
+    pub order: u64,
+    /// SG-7: preset, outside the 7-bond cap.
+    pub preset: bool,
+    /// SG-1: a climax bond to or from the last boss.
+    pub climax: bool,
+}
+
+/// A character's Sengensho state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Char {
+    /// SG-1: three types this session.
+    pub types: Vec<String>,
+    /// SG-6: hidden from players.
+    pub hidden: bool,
+    /// SG-1: the last boss.
+    pub last_boss: bool,
+    /// SG-2.
+    pub bonds: Vec<Bond>,
+    /// SG-2: the scene of the last acquisition (new bond or re-tie).
+    pub acquired_in: Option<u64>,
+    /// SG-3: abilities used (`type/ability`).
+    pub used: BTreeSet<String>,
+    /// SG-5: raised fantasy value per type.
+    pub borrowed: BTreeMap<String, i64>,
+    /// SG-3: original-work character freed from the once-per-session limit.
+    pub original_work: bool,
+    /// SG-4: per target, the type in effect, the scene, and whether a bond forced it.
+    pub impressions: BTreeMap<String, (String, u64, bool)>,
+}
+
+/// What Sengensho tracks at a table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct State {
+    /// The options.
+    pub settings: Settings,
+    /// SG-1: the loaded type list.
+    pub types: TypeList,
+    /// Per character.
+    pub chars: BTreeMap<String, Char>,
+    /// SG-1: the climax has started.
+    pub climax: bool,
+    /// Bonds acquired so far (order).
+    pub order: u64,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "sg", rename_all = "snake_case")]
+pub enum Event {
+    /// A setting changed.
+    Setting {
+        /// Name.
+        key: String,
+        /// Value.
+        value: String,
+    },
+    /// SG-1: a type list loaded.
+    TypesLoaded {
+        /// The list.
+        list: TypeList,
+    },
+    /// SG-1: three types chosen (secret when hidden).
+    TypesChosen {
+        /// Character.
+        character: String,
+        /// Types.
+        types: Vec<String>,
+        /// Hidden from players (SG-6).
+        hidden: bool,
+    },
+    /// A public notice beside a secret event.
+    Notice {
+        /// Japanese.
+        ja: String,
+        /// English.
+        en: String,
+    },
+    /// SG-2/SG-7: a bond.
+    Bonded {
+        /// Holder.
+        character: String,
+        /// The bond.
+        bond: Bond,
+        /// Re-tie: no new bond.
+        retie: bool,
+        /// GM-only.
+        secret: bool,
+    },
+    /// SG-2: a level rise.
+    Raised {
+        /// Holder.
+        character: String,
+        /// Target.
+        target: String,
+        /// Scene.
+        scene: u64,
+        /// GM-only.
+        secret: bool,
+    },
+    /// SG-2: a bond discarded.
+    Discarded {
+        /// Holder.
+        character: String,
+        /// Target.
+        target: String,
+        /// GM-only.
+        secret: bool,
+    },
+    /// SG-3/SG-5: an ability used, maybe by borrowing.
+    AbilityUsed {
+        /// Character.
+        character: String,
+        /// Type.
+        type_name: String,
+        /// Ability.
+        ability: String,
+        /// SG-5: the value raised to.
+        borrowed: Option<i64>,
+        /// GM-only.
+        secret: bool,
+    },
+    /// SG-4: an impression in effect.
+    Impression {
+        /// Bearer.
+        bearer: String,
+        /// Target.
+        target: String,
+        /// Type.
+        type_name: String,
+        /// Scene.
+        scene: u64,
+        /// Forced by a bond.
+        forced: bool,
+        /// GM-only.
+        secret: bool,
+    },
+    /// SG-6: hidden or revealed.
+    Hidden {
+        /// Character.
+        character: String,
+        /// Hidden from now on.
+        hidden: bool,
+    },
+    /// SG-1: the last boss named (GM-only).
+    Boss {
+        /// The NPC.
+        character: String,
+    },
+    /// SG-1: the climax starts: the boss is revealed.
+    Climax {
+        /// The boss.
+        boss: String,
+    },
+    /// SG-3: original-work switch.
+    OriginalWork {
+        /// Character.
+        character: String,
+        /// On.
+        on: bool,
+    },
+    /// SG-6: an information-gathering check for an NPC's type.
+    Discovery {
+        /// The PC.
+        pc: String,
+        /// The NPC.
+        npc: String,
+        /// Target number.
+        target: i64,
+        /// The total rolled.
+        total: i64,
+        /// What the roll said.
+        text: String,
+        /// Types learned on success.
+        learned: Vec<String>,
+    },
+    /// Session end: resets (SG-2, SG-3, SG-5).
+    SessionReset {
+        /// Debts that lapsed (character, type, owed).
+        lapsed: Vec<(String, String, i64)>,
+    },
+    /// SG-3: `ability_reset = scenario`: the scenario ended.
+    ScenarioEnd,
+}
+
+/// Sengensho's table rules.
+pub struct SgRules;
+
+const COMMANDS: &[CommandHelp] = &[
+    CommandHelp {
+        usage: "/sg settings | /sg set contest_tie defender|attacker|reroll",
+        help: "GMの選択（我々の読み）と既定値の一覧・変更（GM）: contest_tie, pc_bond_halving sum|each, fantasy_value levels|count, ability_reset session|scenario, campaign on|off, boss_waive_scene_limit, boss_waive_bond_cap, leniency_reroll",
+        help_en: "The GM options (our readings) and their defaults; change one (GM)",
+    },
+    CommandHelp {
+        usage: "/sg types example | /sg types load {\"type\":[...]} | /sg types",
+        help: "類型リスト（SG-1、GM）: 例のリストを読む・TOML/JSONで読む・一覧",
+        help_en: "Type list (SG-1, GM): load the examples, load TOML/JSON, list",
+    },
+    CommandHelp {
+        usage: "/sg choose ミナ 例・芸術家 例・守護者 例・策士",
+        help: "セッションの類型を3つ選ぶ（SG-1）。NPCの類型はPLから秘匿（SG-6）",
+        help_en: "Choose three types for the session (SG-1); an NPC's are hidden from players (SG-6)",
+    },
+    CommandHelp {
+        usage: "/sg bond ミナ 例・芸術家 ロイ [character|group|memory|purpose]",
+        help: "縁故（SG-2、GMの承認＝GMが入力）: 7つまで・1シーン1つ・記憶2・目的1・同じ対象は1類型",
+        help_en: "Bond (SG-2, entered by the GM who approves it): 7 at most, one new per scene, 2 memories, 1 purpose, one type per target",
+    },
+    CommandHelp {
+        usage: "/sg retie ミナ ロイ | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
+        help: "結び直し（シーンの取得を使う）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
+        help_en: "Re-tie (uses the scene's acquisition); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
+    },
+    CommandHelp {
+        usage: "/sg use ミナ 例・芸術家 例・閃き | /sg borrow ミナ 例・芸術家 例・傑作",
+        help: "幻想能力（SG-3、1セッション1回）・幻想値の前借り（SG-5、返済中は不可）",
+        help_en: "Use a fantasy ability (SG-3, once per session); borrow fantasy value (SG-5, not while any type owes)",
+    },
+    CommandHelp {
+        usage: "/sg impress ミナ 例・芸術家 影",
+        help: "印象効果の宣言（SG-4）: 1シーン・1対象に1類型",
+        help_en: "Declare an impression (SG-4): one type per target per scene",
+    },
+    CommandHelp {
+        usage: "/sg preset 影 例・策士 ミナ 3 [character|group|memory|purpose]",
+        help: "NPCの事前縁故（SG-7、GM）: 7つの上限外。1類型あたり幻想値5〜6点が目安",
+        help_en: "NPC preset bond (SG-7, GM): outside the cap; about 5–6 points per type",
+    },
+    CommandHelp {
+        usage: "/sg boss 影 | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
+        help: "ラスボス指定（GM、秘匿）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿・原作キャラ（GM）",
+        help_en: "Name the last boss (GM, hidden); start the climax (the boss bonds every PC at level 1); reveal or hide types; original-work character (GM)",
+    },
+    CommandHelp {
+        usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+        help: "類型の情報収集（SG-6）: 目標値20、NPCの縁故の対象なら14、NPCが縁故を持つNPCから聞けば16、キーワードで14〜16。roll で判定",
+        help_en: "Find an NPC's type (SG-6): target 20; 14 if the NPC bonded the PC; 16 if told by one the NPC bonds; 14–16 after keywords. roll makes the check",
+    },
+    CommandHelp {
+        usage: "/sg scenario end | SGS+2 VS SGS+4",
+        help: "シナリオ終了（ability_reset=scenario のとき能力の使用を戻す）・対決（同値は contest_tie）",
+        help_en: "End the scenario (resets ability uses under ability_reset = scenario); a contest (ties per contest_tie)",
+    },
+];
+
+type Decided = Result<Outcome<Event>, Text>;
+
+fn refuse<T>(rule: &str, ja: String, en: String) -> Result<T, Text> {
+    Err(Text::new(format!("{rule}: {ja}"), format!("{rule}: {en}")))
+}
+
+fn events(events: Vec<Event>) -> Decided {
+    Ok(Outcome {
+        events,
+        reply: None,
+    })
+}
+
+fn gm(table: &dyn TableView, what: &str) -> Result<(), Text> {
+    if table.actor_is_gm() {
+        Ok(())
+    } else {
+        refuse(
+            "GM",
+            format!("{what}はGMだけが行えます"),
+            format!("only the GM can do this ({what})"),
+        )
+    }
+}
+
+fn may_act(table: &dyn TableView, name: &str) -> Result<(), Text> {
+    match table.character(name) {
+        None => Err(Text::new(
+            format!("「{name}」というキャラクターはいません"),
+            format!("no character named '{name}'"),
+        )),
+        Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
+        Some((owner, _)) => Err(Text::new(
+            format!("{name}は{owner}のキャラクターです"),
+            format!("{name} belongs to {owner}"),
+        )),
+    }
+}
+
+/// Whether `name` is a PC: its `種別` field, else owned by a player.
+pub fn is_pc(table: &dyn TableView, name: &str) -> bool {
+    match table.character(name) {
+        None => false,
+        Some((owner, fields)) => match fields.get("種別").map(|k| k.to_ascii_uppercase()) {
+            Some(k) if k == "PC" => true,
+            Some(k) if k == "NPC" => false,
+            _ => !table.member_is_gm(owner),
+        },
+    }
+}
+
+fn scene(table: &dyn TableView) -> u64 {
+    table.scene_and_session().0
+}
+
+/// SG-2: a type's earned fantasy value: a bond is worth its level (`levels`) or 1
+/// (`count`); the earliest PC bond counts in full, later PC bonds halved, rounded up,
+/// as a sum (`sum`) or each (`each`).
+pub fn earned(c: &Char, type_name: &str, s: &Settings) -> i64 {
+    let worth = |b: &Bond| if s.fantasy_value_levels { b.level } else { 1 };
+    let mut pcs: Vec<&Bond> = Vec::new();
+    let mut total = 0;
+    for b in c.bonds.iter().filter(|b| b.type_name == type_name) {
+        if b.pc {
+            pcs.push(b);
+        } else {
+            total += worth(b);
+        }
+    }
+    pcs.sort_by_key(|b| b.order);
+    if let Some((first, later)) = pcs.split_first() {
+        total += worth(first);
+        if s.pc_bond_halving_sum {
+            let sum: i64 = later.iter().map(|b| worth(b)).sum();
+            total += (sum + 1) / 2;
+        } else {
+            total += later.iter().map(|b| (worth(b) + 1) / 2).sum::<i64>();
+        }
+    }
+    total
+}
+
+/// SG-5: the effective value (the larger of earned and raised) and what is still owed.
+pub fn effective(c: &Char, type_name: &str, s: &Settings) -> (i64, i64) {
+    let e = earned(c, type_name, s);
+    let raised = c.borrowed.get(type_name).copied().unwrap_or(0);
+    (e.max(raised), (raised - e).max(0))
+}
+
+fn owing(c: &Char, s: &Settings) -> Option<(String, i64)> {
+    c.borrowed
+        .keys()
+        .map(|t| (t.clone(), effective(c, t, s).1))
+        .find(|(_, owed)| *owed > 0)
+}
+
+fn get_char(state: &State, name: &str) -> Char {
+    state.chars.get(name).cloned().unwrap_or_default()
+}
+
+fn type_def<'a>(state: &'a State, name: &str) -> Result<&'a TypeDef, Text> {
+    state.types.get(name).ok_or_else(|| {
+        Text::new(
+            format!("SG-1: 類型「{name}」は類型リストにありません（/sg types で一覧）"),
+            format!("SG-1: no type '{name}' in the type list (see /sg types)"),
+        )
+    })
+}
+
+fn kind_word(w: Option<&&str>) -> Result<Option<Target>, Text> {
+    Ok(match w.copied() {
+        None => None,
+        Some("character" | "キャラクター") => Some(Target::Character),
+        Some("group" | "集団") => Some(Target::Group),
+        Some("memory" | "記憶") => Some(Target::Memory),
+        Some("purpose" | "目的") => Some(Target::Purpose),
+        Some(other) => {
+            return Err(Text::new(
+                format!("対象の種類「{other}」は character・group・memory・purpose のどれかです"),
+                format!("target kind '{other}' must be character, group, memory or purpose"),
+            ));
+        }
+    })
+}
+
+fn usage(u: &str) -> Text {
+    Text::new(format!("使い方: {u}"), format!("usage: {u}"))
+}
+
+impl SgRules {
+    fn settings(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        let s = &state.settings;
+        if words.first() == Some(&"settings") {
+            let onoff = |b: bool| if b { "on" } else { "off" };
+            let list = format!(
+                "contest_tie = {} (既定 defender, SG-8)\npc_bond_halving = {} (既定 sum, SG-2)\nfantasy_value = {} (既定 levels, SG-2)\nability_reset = {} (既定 session, SG-3)\ncampaign = {} (既定 off, SG-2)\nboss_waive_scene_limit = {} (既定 on, SG-1)\nboss_waive_bond_cap = {} (既定 on, SG-1)\nleniency_reroll = {} (既定 on, SG-8)",
+                match s.contest_tie {
+                    Tie::Defender => "defender",
+                    Tie::Attacker => "attacker",
+                    Tie::Reroll => "reroll",
+                },
+                if s.pc_bond_halving_sum { "sum" } else { "each" },
+                if s.fantasy_value_levels {
+                    "levels"
+                } else {
+                    "count"
+                },
+                if s.ability_reset_session {
+                    "session"
+                } else {
+                    "scenario"
+                },
+                onoff(s.campaign),
+                onoff(s.boss_waive_scene_limit),
+                onoff(s.boss_waive_bond_cap),
+                onoff(s.leniency_reroll),
+            );
+            return Ok(Outcome {
+                events: Vec::new(),
+                reply: Some(Text::new(list.clone(), list.replace("既定", "default"))),
+            });
+        }
+        let [_, key, value] = words else {
+            return Err(usage("/sg set contest_tie defender"));
+        };
+        gm(table, "設定の変更")?;
+        let ok = matches!(
+            (*key, *value),
+            ("contest_tie", "defender" | "attacker" | "reroll")
+                | ("pc_bond_halving", "sum" | "each")
+                | ("fantasy_value", "levels" | "count")
+                | ("ability_reset", "session" | "scenario")
+                | (
+                    "campaign"
+                        | "boss_waive_scene_limit"
+                        | "boss_waive_bond_cap"
+                        | "leniency_reroll",
+                    "on" | "off"
+                )
+        );
+        if !ok {
+            return Err(Text::new(
+                format!("設定「{key} {value}」はありません（/sg settings で一覧）"),
+                format!("no setting '{key} {value}' (see /sg settings)"),
+            ));
+        }
+        events(vec![Event::Setting {
+            key: key.to_string(),
+            value: value.to_string(),
+        }])
+    }
+
+    fn types(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        match words.get(1).copied() {
+            None => {
+                let mut ja = String::from("類型リスト:");
+                for t in &state.types.types {
+                    let abil: Vec<String> = t
+                        .abilities
+                        .iter()
+                        .map(|a| format!("{}({})", a.name, a.threshold))
+                        .collect();
+                    ja.push_str(&format!(
+                        "\n  {} — {} / 印象: {} / {}",
+                        t.name,
+                        t.action_bonus,
+                        t.impression,
+                        abil.join(", ")
+                    ));
+                }
+                Ok(Outcome {
+                    events: Vec::new(),
+                    reply: Some(Text::new(ja.clone(), ja.replace("類型リスト", "Type list"))),
+                })
+            }
+            Some("example" | "load") => {
+                gm(table, "類型リストの読み込み")?;
+                let text = if words[1] == "example" {
+                    super::types::EXAMPLE.to_string()
+                } else {
+                    words[2..].join(" ")
+                };
+                let list = TypeList::parse(&text).map_err(|e| {
+                    Text::new(
+                        format!("SG-1: 類型リストとして読めません: {e}"),
+                        format!("SG-1: not a type list: {e}"),
+                    )
+                })?;
+                events(vec![Event::TypesLoaded { list }])
+            }
+            Some(_) => Err(usage("/sg types [example|load TEXT]")),
+        }
+    }
+
+    fn choose(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        let from_sheet: Vec<String>;
+        let (name, a, b, c) = match words {
+            [_, name, a, b, c] => (*name, *a, *b, *c),
+            [_, name] => {
+                // The sheet's 類型 field (`taku sheet --system Sengensyou`).
+                from_sheet = table
+                    .character(name)
+                    .and_then(|(_, f)| f.get("類型"))
+                    .map(|t| t.split('・').map(str::to_string).collect())
+                    .unwrap_or_default();
+                let [a, b, c] = from_sheet.as_slice() else {
+                    return Err(usage("/sg choose ミナ 類型1 類型2 類型3"));
+                };
+                (*name, a.as_str(), b.as_str(), c.as_str())
+            }
+            _ => return Err(usage("/sg choose ミナ 類型1 類型2 類型3")),
+        };
+        may_act(table, name)?;
+        let chosen = [a, b, c];
+        for t in chosen {
+            type_def(state, t)?;
+        }
+        if a == b || b == c || a == c {
+            return refuse(
+                "SG-1",
+                "類型は異なる3つを選びます".into(),
+                "choose three different types".into(),
+            );
+        }
+        let ch = get_char(state, name);
+        if ch
+            .bonds
+            .iter()
+            .any(|x| !chosen.contains(&x.type_name.as_str()) && x.type_name != LAST_BOSS)
+        {
+            return refuse(
+                "SG-1",
+                format!("{name}には今の類型の縁故があります。先に /sg discard してください"),
+                format!("{name} holds bonds under its current types; discard them first"),
+            );
+        }
+        let hidden = if state.chars.contains_key(name) {
+            ch.hidden
+        } else {
+            !is_pc(table, name)
+        };
+        let mut evs = vec![Event::TypesChosen {
+            character: name.to_string(),
+            types: chosen.iter().map(|s| s.to_string()).collect(),
+            hidden,
+        }];
+        if hidden {
+            evs.push(Event::Notice {
+                ja: format!("{name}が類型を選んだ（秘匿）"),
+                en: format!("{name} chose its types (hidden)"),
+            });
+        }
+        events(evs)
+    }
+
+    /// SG-2's limits on a new bond (or a re-tie when `retie`).
+    #[allow(clippy::too_many_arguments)]
+    fn check_new_bond(
+        &self,
+        state: &State,
+        table: &dyn TableView,
+        name: &str,
+        type_name: &str,
+        target: &str,
+        kind: Target,
+        preset: bool,
+        climax: bool,
+    ) -> Result<(), Text> {
+        let ch = get_char(state, name);
+        let s = &state.settings;
+        if !(ch.types.iter().any(|t| t == type_name) || ch.last_boss && type_name == LAST_BOSS) {
+            return refuse(
+                "SG-2",
+                format!(
+                    "縁故は{name}の類型のどれか1つで結びます（{type_name}は{name}の類型ではありません）"
+                ),
+                format!("a bond is tied under one of {name}'s types ('{type_name}' is not one)"),
+            );
+        }
+        if target == name {
+            return refuse(
+                "SG-2",
+                "自分自身は対象にできません".into(),
+                "a character cannot bond itself".into(),
+            );
+        }
+        if let Some(old) = ch.bonds.iter().find(|b| b.target == target) {
+            return if old.type_name == type_name {
+                refuse(
+                    "SG-2",
+                    format!(
+                        "{name}は{target}への縁故（{type_name}）をすでに持っています。結び直すなら /sg retie"
+                    ),
+                    format!(
+                        "{name} already holds a bond to {target} under {type_name}; /sg retie to re-tie it"
+                    ),
+                )
+            } else {
+                refuse(
+                    "SG-2",
+                    format!(
+                        "{target}には{}の縁故があります。同じ対象に2つの類型では結べません。先に /sg discard {name} {target}",
+                        old.type_name
+                    ),
+                    format!(
+                        "{target} already holds {name}'s bond under {}; the same target cannot hold bonds under two types: discard it first",
+                        old.type_name
+                    ),
+                )
+            };
+        }
+        let count = |k: Target| ch.bonds.iter().filter(|b| b.kind == k).count();
+        if kind == Target::Memory && count(Target::Memory) >= MAX_MEMORIES {
+            return refuse(
+                "SG-2",
+                "記憶への縁故は2つまでです".into(),
+                "at most 2 bonds to memories".into(),
+            );
+        }
+        if kind == Target::Purpose && count(Target::Purpose) >= MAX_PURPOSES {
+            return refuse(
+                "SG-2",
+                "目的への縁故は1つまでです".into(),
+                "at most 1 bond to a purpose".into(),
+            );
+        }
+        let capped = ch
+            .bonds
+            .iter()
+            .filter(|b| !(b.preset || b.climax && s.boss_waive_bond_cap))
+            .count();
+        if !(preset || climax && s.boss_waive_bond_cap) && capped >= MAX_BONDS {
+            return refuse(
+                "SG-2",
+                "縁故は1キャラクター7つまでです".into(),
+                "at most 7 bonds per character".into(),
+            );
+        }
+        if !(preset || climax && s.boss_waive_scene_limit) && ch.acquired_in == Some(scene(table)) {
+            return refuse(
+                "SG-2",
+                "新しい縁故（結び直しを含む）は1シーンに1つまでです。レベル上昇は別に行えます"
+                    .into(),
+                "one new bond (or re-tie) per scene; raising a level is still allowed".into(),
+            );
+        }
+        Ok(())
+    }
+
+    fn bond_events(
+        &self,
+        state: &State,
+        table: &dyn TableView,
+        name: &str,
+        bond: Bond,
+    ) -> Vec<Event> {
+        let ch = get_char(state, name);
+        let secret = ch.hidden;
+        let mut evs = vec![Event::Bonded {
+            character: name.to_string(),
+            bond: bond.clone(),
+            retie: false,
+            secret,
+        }];
+        if secret {
+            evs.push(Event::Notice {
+                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）", bond.target),
+                en: format!("{name} tied a bond to {} (type hidden)", bond.target),
+            });
+        }
+        // SG-2: bonding a character or group applies the impression at once (unless the
+        // type's data turns it off).
+        let forces = state
+            .types
+            .get(&bond.type_name)
+            .is_some_and(|t| t.impression_on_bond);
+        if matches!(bond.kind, Target::Character | Target::Group) && forces {
+            evs.push(Event::Impression {
+                bearer: name.to_string(),
+                target: bond.target.clone(),
+                type_name: bond.type_name.clone(),
+                scene: scene(table),
+                forced: true,
+                secret,
+            });
+        }
+        evs
+    }
+
+    fn bond(&self, state: &State, words: &[&str], table: &dyn TableView, preset: bool) -> Decided {
+        let (name, type_name, target, kind, level) = if preset {
+            let [_, n, t, tg, lv, rest @ ..] = words else {
+                return Err(usage(
+                    "/sg preset 影 類型 ミナ 3 [character|group|memory|purpose]",
+                ));
+            };
+            let lv: i64 = lv
+                .parse()
+                .ok()
+                .filter(|l| (1..=100).contains(l))
+                .ok_or_else(|| usage("/sg preset 影 類型 ミナ 3"))?;
+            (*n, *t, *tg, kind_word(rest.first())?, lv)
+        } else {
+            let [_, n, t, tg, rest @ ..] = words else {
+                return Err(usage(
+                    "/sg bond ミナ 類型 ロイ [character|group|memory|purpose]",
+                ));
+            };
+            (*n, *t, *tg, kind_word(rest.first())?, 1)
+        };
+        if preset {
+            gm(table, "SG-7 事前縁故")?;
+            if is_pc(table, name) {
+                return refuse(
+                    "SG-7",
+                    "事前縁故はNPCだけです".into(),
+                    "preset bonds are for NPCs".into(),
+                );
+            }
+        } else {
+            // SG-2: the player proposes, the GM approves: the GM enters it.
+            gm(table, "SG-2 縁故の承認")?;
+        }
+        may_act(table, name)?;
+        let kind = kind.unwrap_or(if table.character(target).is_some() {
+            Target::Character
+        } else {
+            Target::Group
+        });
+        let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
+        let climax = state.climax && boss;
+        self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
+        let pc = kind == Target::Character && is_pc(table, target);
+        let bond = Bond {
+            target: target.to_string(),
+            kind,
+            pc,
+            type_name: type_name.to_string(),
+            level,
+            scene: scene(table),
+            order: state.order,
+            preset,
+            climax,
+        };
+        let mut evs = self.bond_events(state, table, name, bond);
+        if preset {
+            let mut after = get_char(state, name);
+            if let Some(Event::Bonded { bond, .. }) = evs.first() {
+                after.bonds.push(bond.clone());
+            }
+            let fv = earned(&after, type_name, &state.settings);
+            return Ok(Outcome {
+                events: std::mem::take(&mut evs),
+                reply: Some(Text::new(
+                    format!("SG-7: {name}の{type_name}の幻想値 {fv}（目安は1類型5〜6点）"),
+                    format!(
+                        "SG-7: {name}'s {type_name} fantasy value {fv} (guide: about 5–6 per type)"
+                    ),
+                )),
+            });
+        }
+        events(evs)
+    }
+
+    fn existing<'a>(&self, ch: &'a Char, name: &str, target: &str) -> Result<&'a Bond, Text> {
+        ch.bonds.iter().find(|b| b.target == target).ok_or_else(|| {
+            Text::new(
+                format!("SG-2: {name}は{target}への縁故を持っていません"),
+                format!("SG-2: {name} holds no bond to {target}"),
+            )
+        })
+    }
+
+    fn bond_change(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        let [verb, name, target] = words else {
+            return Err(usage("/sg retie|raise|discard ミナ ロイ"));
+        };
+        may_act(table, name)?;
+        let ch = get_char(state, name);
+        let bond = self.existing(&ch, name, target)?;
+        let secret = ch.hidden;
+        let now = scene(table);
+        match *verb {
+            "retie" => {
+                gm(table, "SG-2 縁故の承認")?;
+                if ch.acquired_in == Some(now) {
+                    return refuse(
+                        "SG-2",
+                        "結び直しはそのシーンの取得を使います。このシーンではもう取得しました"
+                            .into(),
+                        "a re-tie uses the scene's acquisition, already taken this scene".into(),
+                    );
+                }
+                let mut b = bond.clone();
+                b.scene = now;
+                events(vec![Event::Bonded {
+                    character: name.to_string(),
+                    bond: b,
+                    retie: true,
+                    secret,
+                }])
+            }
+            "raise" => {
+                gm(table, "SG-2 縁故レベルの上昇")?;
+                if bond.scene == now {
+                    return refuse(
+                        "SG-2",
+                        format!(
+                            "{target}への縁故はこのシーンで結んだか上げたばかりです。上げられるのは別のシーンで1回です"
+                        ),
+                        format!(
+                            "the bond to {target} was set or raised this scene; it rises once in a different scene"
+                        ),
+                    );
+                }
+                events(vec![Event::Raised {
+                    character: name.to_string(),
+                    target: target.to_string(),
+                    scene: now,
+                    secret,
+                }])
+            }
+            _ => events(vec![Event::Discarded {
+                character: name.to_string(),
+                target: target.to_string(),
+                secret,
+            }]),
+        }
+    }
+
+    fn ability(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        let [verb, name, type_name, ability] = words else {
+            return Err(usage("/sg use|borrow ミナ 類型 能力"));
+        };
+        may_act(table, name)?;
+        let ch = get_char(state, name);
+        if !ch.types.iter().any(|t| t == type_name) {
+            return refuse(
+                "SG-3",
+                format!("{type_name}は{name}の類型ではありません"),
+                format!("'{type_name}' is not one of {name}'s types"),
+            );
+        }
+        let def = type_def(state, type_name)?;
+        let Some(a) = def.abilities.iter().find(|a| a.name == *ability) else {
+            return refuse(
+                "SG-3",
+                format!("{type_name}に幻想能力「{ability}」はありません"),
+                format!("{type_name} has no fantasy ability '{ability}'"),
+            );
+        };
+        let key = format!("{type_name}/{ability}");
+        if ch.used.contains(&key) && !ch.original_work {
+            let per = if state.settings.ability_reset_session {
+                ("セッション", "session")
+            } else {
+                ("シナリオ", "scenario")
+            };
+            return refuse(
+                "SG-3",
+                format!(
+                    "{ability}はこの{}ですでに使いました（1{}に1回）",
+                    per.0, per.0
+                ),
+                format!(
+                    "{ability} was already used this {} (once per {})",
+                    per.1, per.1
+                ),
+            );
+        }
+        let (value, _) = effective(&ch, type_name, &state.settings);
+        let borrowed = if *verb == "borrow" {
+            if let Some((t, owed)) = owing(&ch, &state.settings) {
+                return refuse(
+                    "SG-5",
+                    format!("{t}が前借りを{owed}点返済中です。返済が済むまで前借りはできません"),
+                    format!("{t} still owes {owed}; no borrowing while any type owes"),
+                );
+            }
+            if value >= a.threshold {
+                return refuse(
+                    "SG-5",
+                    format!(
+                        "幻想値{value}で{ability}（{}）はもう使えます。/sg use で",
+                        a.threshold
+                    ),
+                    format!(
+                        "fantasy value {value} already unlocks {ability} ({}); use /sg use",
+                        a.threshold
+                    ),
+                );
+            }
+            Some(a.threshold)
+        } else {
+            if value < a.threshold {
+                return refuse(
+                    "SG-3",
+                    format!(
+                        "{type_name}の幻想値{value}は{ability}の{}に届きません（/sg borrow で前借り）",
+                        a.threshold
+                    ),
+                    format!(
+                        "{type_name}'s fantasy value {value} is below {ability}'s {} (borrow with /sg borrow)",
+                        a.threshold
+                    ),
+                );
+            }
+            None
+        };
+        events(vec![Event::AbilityUsed {
+            character: name.to_string(),
+            type_name: type_name.to_string(),
+            ability: ability.to_string(),
+            borrowed,
+            secret: ch.hidden,
+        }])
+    }
+
+    fn impress(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        let [_, name, type_name, target] = words else {
+            return Err(usage("/sg impress ミナ 類型 影"));
+        };
+        may_act(table, name)?;
+        let ch = get_char(state, name);
+        if !ch.types.iter().any(|t| t == type_name) {
+            return refuse(
+                "SG-4",
+                format!("{type_name}は{name}の類型ではありません"),
+                format!("'{type_name}' is not one of {name}'s types"),
+            );
+        }
+        let now = scene(table);
+        if let Some((t, sc, forced)) = ch.impressions.get(*target)
+            && *sc == now
+            && t != type_name
+        {
+            let why = if *forced {
+                ("縁故による", "a bond's forced")
+            } else {
+                ("宣言した", "a declared")
+            };
+            return refuse(
+                "SG-4",
+                format!(
+                    "このシーンでは{target}に{why}{t}の印象が有効です（1シーン・1対象に1類型）",
+                    why = why.0
+                ),
+                format!(
+                    "{} impression of {t} is in effect on {target} this scene (one type per target per scene)",
+                    why.1
+                ),
+            );
+        }
+        events(vec![Event::Impression {
+            bearer: name.to_string(),
+            target: target.to_string(),
+            type_name: type_name.to_string(),
+            scene: now,
+            forced: false,
+            secret: ch.hidden,
+        }])
+    }
+
+    fn boss_and_reveal(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        match words {
+            ["boss", name] => {
+                gm(table, "ラスボスの指定")?;
+                may_act(table, name)?;
+                if is_pc(table, name) {
+                    return refuse(
+                        "SG-1",
+                        "ラスボスは通常NPCです（PCに与えるときはGMが /sg boss NPC 以外で扱う）"
+                            .into(),
+                        "the last boss is normally an NPC".into(),
+                    );
+                }
+                events(vec![Event::Boss {
+                    character: name.to_string(),
+                }])
+            }
+            ["climax"] => {
+                gm(table, "クライマックスの開始")?;
+                let Some((boss, ch)) = state.chars.iter().find(|(_, c)| c.last_boss) else {
+                    return refuse(
+                        "SG-1",
+                        "ラスボスがいません（/sg boss NPC）".into(),
+                        "no last boss (name one with /sg boss NPC)".into(),
+                    );
+                };
+                if state.climax {
+                    return refuse(
+                        "SG-1",
+                        "クライマックスはもう始まっています".into(),
+                        "the climax has already started".into(),
+                    );
+                }
+                let mut evs = vec![Event::Climax { boss: boss.clone() }];
+                let mut order = state.order;
+                for (pc, _) in table.characters() {
+                    if is_pc(table, pc) && !ch.bonds.iter().any(|b| b.target == pc) {
+                        evs.push(Event::Bonded {
+                            character: boss.clone(),
+                            bond: Bond {
+                                target: pc.to_string(),
+                                kind: Target::Character,
+                                pc: true,
+                                type_name: LAST_BOSS.to_string(),
+                                level: 1,
+                                scene: scene(table),
+                                order,
+                                preset: false,
+                                climax: true,
+                            },
+                            retie: false,
+                            secret: false,
+                        });
+                        order += 1;
+                    }
+                }
+                events(evs)
+            }
+            ["reveal" | "hide", name] => {
+                may_act(table, name)?;
+                if !is_pc(table, name) {
+                    gm(table, "NPCの類型の公開・秘匿")?;
+                }
+                events(vec![Event::Hidden {
+                    character: name.to_string(),
+                    hidden: words[0] == "hide",
+                }])
+            }
+            ["original", name, on @ ("on" | "off")] => {
+                gm(table, "原作キャラクターの指定")?;
+                may_act(table, name)?;
+                events(vec![Event::OriginalWork {
+                    character: name.to_string(),
+                    on: *on == "on",
+                }])
+            }
+            _ => Err(usage(
+                "/sg boss 影 | /sg climax | /sg reveal 影 | /sg original ミナ on",
+            )),
+        }
+    }
+
+    /// SG-6: the information-gathering target for `pc` finding `npc`'s type, and the
+    /// type the basis points at (`None`: all).
+    pub fn discovery_target(
+        state: &State,
+        pc: &str,
+        npc: &str,
+        via: Option<&str>,
+        keywords: Option<i64>,
+    ) -> (i64, Option<String>, &'static str) {
+        let n = state.chars.get(npc).cloned().unwrap_or_default();
+        if let Some(b) = n
+            .bonds
+            .iter()
+            .find(|b| b.target == pc && b.type_name != LAST_BOSS)
+        {
+            return (14, Some(b.type_name.clone()), "縁故の対象");
+        }
+        if let Some(k) = keywords {
+            return (k, None, "キーワード");
+        }
+        if let Some(v) = via
+            && let Some(b) = n
+                .bonds
+                .iter()
+                .find(|b| b.target == v && b.type_name != LAST_BOSS)
+        {
+            return (16, Some(b.type_name.clone()), "縁故先からの情報");
+        }
+        (20, None, "名前・顔のみ")
+    }
+
+    fn discover(
+        &self,
+        state: &State,
+        words: &[&str],
+        table: &dyn TableView,
+        dice: &mut Roller<'_>,
+    ) -> Decided {
+        let [_, pc, npc, rest @ ..] = words else {
+            return Err(usage(
+                "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+            ));
+        };
+        may_act(table, pc)?;
+        if table.character(npc).is_none() {
+            return Err(Text::new(
+                format!("「{npc}」というキャラクターはいません"),
+                format!("no character named '{npc}'"),
+            ));
+        }
+        let mut via = None;
+        let mut keywords = None;
+        let mut roll = None;
+        let mut i = 0;
+        while i < rest.len() {
+            if let Some(v) = rest[i].strip_prefix("via=") {
+                via = Some(v);
+            } else if let Some(k) = rest[i].strip_prefix("keywords=") {
+                gm(table, "キーワードによる目標値")?;
+                keywords = Some(
+                    k.parse::<i64>()
+                        .ok()
+                        .filter(|k| (14..=16).contains(k))
+                        .ok_or_else(|| {
+                            Text::new(
+                                "SG-6: keywords= は14〜16です",
+                                "SG-6: keywords= is 14 to 16",
+                            )
+                        })?,
+                );
+            } else if rest[i] == "roll" {
+                let m = rest
+                    .get(i + 1)
+                    .map_or(Ok(0), |m| m.trim_start_matches('+').parse::<i64>())
+                    .map_err(|_| usage("/sg discover ミナ 影 roll +3"))?;
+                roll = Some(m);
+                i += 1;
+            } else {
+                return Err(usage(
+                    "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+                ));
+            }
+            i += 1;
+        }
+        let (target, basis_type, basis) = Self::discovery_target(state, pc, npc, via, keywords);
+        let Some(m) = roll else {
+            return Ok(Outcome {
+                events: Vec::new(),
+                reply: Some(Text::new(
+                    format!(
+                        "SG-6: {pc}が{npc}の類型を調べる目標値は{target}（{basis}）。判定: /sg discover {pc} {npc} roll +技能"
+                    ),
+                    format!(
+                        "SG-6: {pc}'s target to find {npc}'s type is {target}. Check: /sg discover {pc} {npc} roll +SKILL"
+                    ),
+                )),
+            });
+        };
+        let r = check::roll(m, dice).map_err(|e| e.text())?;
+        let success = r.total >= target;
+        let text = format!(
+            "(3D6{}>={target}) ＞ {} ＞ {}",
+            taku_dice::system_command::format_modifier(m),
+            check::body(m, &r),
+            if success { "成功" } else { "失敗" }
+        );
+        let n = get_char(state, npc);
+        let learned = if success {
+            match basis_type {
+                Some(t) => vec![t],
+                None => n.types.clone(),
+            }
+        } else {
+            Vec::new()
+        };
+        events(vec![Event::Discovery {
+            pc: pc.to_string(),
+            npc: npc.to_string(),
+            target,
+            total: r.total,
+            text,
+            learned,
+        }])
+    }
+}
+
+impl TableRules for SgRules {
+    type State = State;
+    type Event = Event;
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        words: &[&str],
+        dice: &mut Roller<'_>,
+    ) -> Option<Decided> {
+        if words.first().copied()? != "sg" {
+            return None;
+        }
+        let words = &words[1..];
+        Some(match words.first().copied() {
+            Some("settings" | "set") => self.settings(state, words, table),
+            Some("types") => self.types(state, words, table),
+            Some("choose") => self.choose(state, words, table),
+            Some("bond") => self.bond(state, words, table, false),
+            Some("preset") => self.bond(state, words, table, true),
+            Some("retie" | "raise" | "discard") => self.bond_change(state, words, table),
+            Some("use" | "borrow") => self.ability(state, words, table),
+            Some("impress") => self.impress(state, words, table),
+            Some("boss" | "climax" | "reveal" | "hide" | "original") => {
+                self.boss_and_reveal(state, words, table)
+            }
+            Some("discover") => self.discover(state, words, table, dice),
+            Some("scenario") if words.get(1) == Some(&"end") => {
+                gm(table, "シナリオの終了").and_then(|()| events(vec![Event::ScenarioEnd]))
+            }
+            _ => Err(usage(
+                "/sg settings|set|types|choose|bond|retie|raise|discard|use|borrow|impress|preset|boss|climax|reveal|hide|original|discover|scenario end",
+            )),
+        })
+    }
+
+    fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
+        match event {
+            Event::Setting { key, value } => {
+                let s = &mut state.settings;
+                let on = value == "on";
+                match key.as_str() {
+                    "contest_tie" => {
+                        s.contest_tie = match value.as_str() {
+                            "attacker" => Tie::Attacker,
+                            "reroll" => Tie::Reroll,
+                            _ => Tie::Defender,
+                        }
+                    }
+                    "pc_bond_halving" => s.pc_bond_halving_sum = value == "sum",
+                    "fantasy_value" => s.fantasy_value_levels = value == "levels",
+                    "ability_reset" => s.ability_reset_session = value == "session",
+                    "campaign" => s.campaign = on,
+                    "boss_waive_scene_limit" => s.boss_waive_scene_limit = on,
+                    "boss_waive_bond_cap" => s.boss_waive_bond_cap = on,
+                    "leniency_reroll" => s.leniency_reroll = on,
+                    _ => {}
+                }
+            }
+            Event::TypesLoaded { list } => state.types = list.clone(),
+            Event::TypesChosen {
+                character,
+                types,
+                hidden,
+            } => {
+                let c = state.chars.entry(character.clone()).or_default();
+                c.types = types.clone();
+                c.hidden = *hidden;
+            }
+            Event::Notice { .. } | Event::Discovery { .. } => {}
+            Event::Bonded {
+                character,
+                bond,
+                retie,
+                ..
+            } => {
+                let c = state.chars.entry(character.clone()).or_default();
+                if *retie {
+                    if let Some(b) = c.bonds.iter_mut().find(|b| b.target == bond.target) {
+                        b.scene = bond.scene;
+                    }
+                } else {
+                    c.bonds.push(bond.clone());
+                    state.order = state.order.max(bond.order) + 1;
+                }
+                if !bond.preset && !bond.climax {
+                    c.acquired_in = Some(bond.scene);
+                }
+            }
+            Event::Raised {
+                character,
+                target,
+                scene,
+                ..
+            } => {
+                if let Some(b) = state
+                    .chars
+                    .get_mut(character)
+                    .and_then(|c| c.bonds.iter_mut().find(|b| &b.target == target))
+                {
+                    b.level += 1;
+                    b.scene = *scene;
+                }
+            }
+            Event::Discarded {
+                character, target, ..
+            } => {
+                if let Some(c) = state.chars.get_mut(character) {
+                    c.bonds.retain(|b| &b.target != target);
+                }
+            }
+            Event::AbilityUsed {
+                character,
+                type_name,
+                ability,
+                borrowed,
+                ..
+            } => {
+                let c = state.chars.entry(character.clone()).or_default();
+                c.used.insert(format!("{type_name}/{ability}"));
+                if let Some(v) = borrowed {
+                    c.borrowed.insert(type_name.clone(), *v);
+                }
+            }
+            Event::Impression {
+                bearer,
+                target,
+                type_name,
+                scene,
+                forced,
+                ..
+            } => {
+                let c = state.chars.entry(bearer.clone()).or_default();
+                c.impressions
+                    .insert(target.clone(), (type_name.clone(), *scene, *forced));
+            }
+            Event::Hidden { character, hidden } => {
+                state.chars.entry(character.clone()).or_default().hidden = *hidden
+            }
+            Event::Boss { character } => {
+                for c in state.chars.values_mut() {
+                    c.last_boss = false;
+                }
+                state.chars.entry(character.clone()).or_default().last_boss = true;
+            }
+            Event::Climax { .. } => state.climax = true,
+            Event::OriginalWork { character, on } => {
+                state
+                    .chars
+                    .entry(character.clone())
+                    .or_default()
+                    .original_work = *on
+            }
+            Event::ScenarioEnd => {
+                for c in state.chars.values_mut() {
+                    c.used.clear();
+                }
+            }
+            Event::SessionReset { .. } => {
+                let s = state.settings.clone();
+                state.climax = false;
+                for c in state.chars.values_mut() {
+                    c.types.clear();
+                    c.borrowed.clear();
+                    c.impressions.clear();
+                    c.acquired_in = None;
+                    c.last_boss = false;
+                    if s.ability_reset_session {
+                        c.used.clear();
+                    }
+                    if s.campaign {
+                        c.bonds.retain(|b| !b.climax);
+                    } else {
+                        c.bonds.clear();
+                    }
+                }
+            }
+        }
+    }
+
+    fn describe(&self, event: &Event) -> Text {
+        match event {
+            Event::Setting { key, value } => Text::new(
+                format!("設定: {key} = {value}"),
+                format!("setting: {key} = {value}"),
+            ),
+            Event::TypesLoaded { list } => {
+                let names: Vec<&str> = list.types.iter().map(|t| t.name.as_str()).collect();
+                Text::new(
+                    format!("SG-1: 類型リストを読み込んだ（{}）", names.join("・")),
+                    format!("SG-1: type list loaded ({})", names.join(", ")),
+                )
+            }
+            Event::TypesChosen {
+                character, types, ..
+            } => Text::new(
+                format!("SG-1: {character}の類型: {}", types.join("・")),
+                format!("SG-1: {character}'s types: {}", types.join(", ")),
+            ),
+            Event::Notice { ja, en } => Text::new(ja.clone(), en.clone()),
+            Event::Bonded {
+                character,
+                bond,
+                retie: true,
+                ..
+            } => Text::new(
+                format!(
+                    "SG-2: {character}が{}への縁故を結び直した（{}）",
+                    bond.target, bond.type_name
+                ),
+                format!(
+                    "SG-2: {character} re-tied the bond to {} ({})",
+                    bond.target, bond.type_name
+                ),
+            ),
+            Event::Bonded {
+                character, bond, ..
+            } => {
+                let how = if bond.preset {
+                    ("事前縁故", "preset bond")
+                } else if bond.climax {
+                    ("クライマックスの縁故", "climax bond")
+                } else {
+                    ("縁故", "bond")
+                };
+                Text::new(
+                    format!(
+                        "SG-2: {character}が{}に{}を結んだ（{}、Lv{}）",
+                        bond.target, how.0, bond.type_name, bond.level
+                    ),
+                    format!(
+                        "SG-2: {character} tied a {} to {} ({}, level {})",
+                        how.1, bond.target, bond.type_name, bond.level
+                    ),
+                )
+            }
+            Event::Raised {
+                character, target, ..
+            } => Text::new(
+                format!("SG-2: {character}の{target}への縁故のレベルが上がった"),
+                format!("SG-2: {character}'s bond to {target} rose a level"),
+            ),
+            Event::Discarded {
+                character, target, ..
+            } => Text::new(
+                format!("SG-2: {character}が{target}への縁故を破棄した"),
+                format!("SG-2: {character} discarded the bond to {target}"),
+            ),
+            Event::AbilityUsed {
+                character,
+                type_name,
+                ability,
+                borrowed,
+                ..
+            } => match borrowed {
+                Some(v) => Text::new(
+                    format!(
+                        "SG-5: {character}が{type_name}の幻想値を{v}まで前借りして{ability}を使った"
+                    ),
+                    format!(
+                        "SG-5: {character} borrowed {type_name}'s fantasy value up to {v} and used {ability}"
+                    ),
+                ),
+                None => Text::new(
+                    format!("SG-3: {character}が{ability}（{type_name}）を使った"),
+                    format!("SG-3: {character} used {ability} ({type_name})"),
+                ),
+            },
+            Event::Impression {
+                bearer,
+                target,
+                type_name,
+                forced,
+                ..
+            } => {
+                let how = if *forced {
+                    ("縁故により", "by a bond, ")
+                } else {
+                    ("", "")
+                };
+                Text::new(
+                    format!(
+                        "SG-4: {how}{target}への{bearer}の印象は{type_name}",
+                        how = how.0
+                    ),
+                    format!(
+                        "SG-4: {}{bearer}'s impression on {target} is {type_name}",
+                        how.1
+                    ),
+                )
+            }
+            Event::Hidden {
+                character,
+                hidden: true,
+            } => Text::new(
+                format!("SG-6: {character}の類型を秘匿した"),
+                format!("SG-6: {character}'s types are hidden"),
+            ),
+            Event::Hidden { character, .. } => Text::new(
+                format!("SG-6: {character}の類型を公開した"),
+                format!("SG-6: {character}'s types are revealed"),
+            ),
+            Event::Boss { character } => Text::new(
+                format!("SG-1: {character}をラスボスにした（秘匿）"),
+                format!("SG-1: {character} is the last boss (hidden)"),
+            ),
+            Event::Climax { boss } => Text::new(
+                format!("SG-1: クライマックス開始。{boss}はラスボスだ！"),
+                format!("SG-1: the climax starts. {boss} is the last boss!"),
+            ),
+            Event::OriginalWork { character, on } => Text::new(
+                format!(
+                    "SG-3: {character}は原作キャラクター（能力の回数制限{}）",
+                    if *on { "なし" } else { "あり" }
+                ),
+                format!(
+                    "SG-3: {character} is an original-work character (ability limit {})",
+                    if *on { "off" } else { "on" }
+                ),
+            ),
+            Event::Discovery {
+                pc,
+                npc,
+                target,
+                text,
+                learned,
+                ..
+            } => {
+                let l = if learned.is_empty() {
+                    String::new()
+                } else {
+                    format!(" → {}", learned.join("・"))
+                };
+                Text::new(
+                    format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
+                    format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
+                )
+            }
+            Event::SessionReset { lapsed } => {
+                let l: Vec<String> = lapsed
+                    .iter()
+                    .map(|(c, t, o)| format!("{c}/{t} {o}"))
+                    .collect();
+                if l.is_empty() {
+                    Text::new(
+                        "SG-2: セッション開始の初期化（類型・縁故・幻想値・能力の使用）",
+                        "SG-2: session reset (types, bonds, fantasy value, ability uses)",
+                    )
+                } else {
+                    Text::new(
+                        format!(
+                            "SG-2: セッション開始の初期化。SG-5: 未返済の前借りは失効（{}）",
+                            l.join("、")
+                        ),
+                        format!(
+                            "SG-2: session reset. SG-5: open debts lapsed ({})",
+                            l.join(", ")
+                        ),
+                    )
+                }
+            }
+            Event::ScenarioEnd => Text::new(
+                "SG-3: シナリオ終了（能力の使用を戻す）",
+                "SG-3: scenario end (ability uses reset)",
+            ),
+        }
+    }
+
+    fn audience(&self, event: &Event) -> Audience {
+        match event {
+            // SG-6: what names a hidden character's types; the last boss until the climax.
+            Event::TypesChosen { hidden: true, .. }
+            | Event::Bonded { secret: true, .. }
+            | Event::Raised { secret: true, .. }
+            | Event::Discarded { secret: true, .. }
+            | Event::AbilityUsed { secret: true, .. }
+            | Event::Impression { secret: true, .. }
+            | Event::Boss { .. } => Audience::Gm,
+            Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
+            _ => Audience::All,
+        }
+    }
+
+    fn on_session_end(&self, state: &State) -> Vec<Event> {
+        let mut lapsed = Vec::new();
+        for (name, c) in &state.chars {
+            for t in c.borrowed.keys() {
+                let owed = effective(c, t, &state.settings).1;
+                if owed > 0 {
+                    lapsed.push((name.clone(), t.clone(), owed));
+                }
+            }
+        }
+        vec![Event::SessionReset { lapsed }]
+    }
+
+    fn prepare_check(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        command: &str,
+    ) -> Result<Prepared<Event>, Text> {
+        // SG-8: a contest takes the table's contest_tie unless it names its own.
+        let mut command = command.to_string();
+        let suffix = state.settings.contest_tie.suffix();
+        let upper = command.to_ascii_uppercase();
+        if !suffix.is_empty()
+            && upper.contains(" VS ")
+            && upper.trim_start().trim_start_matches('S').starts_with("GS")
+        {
+            let (first, rest) = command
+                .split_once(|c: char| c.is_whitespace())
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .unwrap_or_default();
+            let mut parts: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+            if parts.len() >= 2 && parts[0].eq_ignore_ascii_case("VS") && !parts[1].contains('@') {
+                parts[1].push_str(suffix);
+                command = format!("{first} {}", parts.join(" "));
+            }
+        }
+        Ok(Prepared {
+            command,
+            events: Vec::new(),
+            note: None,
+        })
+    }
+
+    fn character_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        let Some(c) = state.chars.get(name) else {
+            return Vec::new();
+        };
+        let owner = table
+            .character(name)
+            .is_some_and(|(o, _)| o == table.actor());
+        if c.hidden && !viewer_is_gm && !owner {
+            // SG-6: nothing that names or implies a hidden type.
+            return vec![Section {
+                title: Text::new("類型", "Types"),
+                fields: vec![Field::derived(
+                    Text::new("類型", "types"),
+                    Value::Plain("（秘匿）".into()),
+                )],
+            }];
+        }
+        let s = &state.settings;
+        let mut sections = Vec::new();
+        let mut types: Vec<String> = c.types.clone();
+        if c.last_boss && (viewer_is_gm || state.climax) {
+            types.push(LAST_BOSS.to_string());
+        }
+        let mut fields = vec![Field::derived(
+            Text::new("類型", "types"),
+            Value::Plain(types.join("・")),
+        )];
+        if c.original_work {
+            fields.push(Field::derived(
+                Text::new("原作キャラクター", "original-work character"),
+                Value::Plain("○".into()),
+            ));
+        }
+        sections.push(Section {
+            title: Text::new("類型（SG-1）", "Types (SG-1)"),
+            fields,
+        });
+        for t in &types {
+            let (value, owed) = effective(c, t, s);
+            let mut fields = Vec::new();
+            for b in c.bonds.iter().filter(|b| &b.type_name == t) {
+                if b.climax && !viewer_is_gm && !state.climax {
+                    continue;
+                }
+                let mark = if b.preset { "（事前）" } else { "" };
+                fields.push(Field::derived(
+                    Text::new(format!("縁故: {}", b.target), format!("bond: {}", b.target)),
+                    Value::Plain(format!("Lv{}{mark}", b.level)),
+                ));
+            }
+            fields.push(Field::derived(
+                Text::new("幻想値", "fantasy value"),
+                Value::Plain(value.to_string()),
+            ));
+            if owed > 0 {
+                fields.push(Field::derived(
+                    Text::new("前借りの返済（SG-5）", "owed (SG-5)"),
+                    Value::Plain(owed.to_string()),
+                ));
+            }
+            if let Some(def) = state.types.get(t) {
+                for a in &def.abilities {
+                    let used = c.used.contains(&format!("{t}/{}", a.name));
+                    let state_word = match (value >= a.threshold, used) {
+                        (_, true) => "使用済み",
+                        (true, false) => "使用可",
+                        (false, false) => "未到達",
+                    };
+                    fields.push(Field::derived(
+                        Text::new(
+                            format!("{}（{}）", a.name, a.threshold),
+                            format!("{} ({})", a.name, a.threshold),
+                        ),
+                        Value::Plain(state_word.into()),
+                    ));
+                }
+            }
+            sections.push(Section {
+                title: Text::new(format!("{t}（SG-2/3）"), format!("{t} (SG-2/3)")),
+                fields,
+            });
+        }
+        sections
+    }
+}

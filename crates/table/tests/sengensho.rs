@@ -1,0 +1,278 @@
+//! Sengensho at a table (rules digest `sengensho.md`), through `Table::exec` as a user
+//! types: the worked examples, every SG-2 limit, borrowing (SG-5), the last boss (SG-1),
+//! hidden types (SG-6). Every refusal changes nothing and names its rule.
+
+mod support;
+
+use support::{refused, run};
+use taku_dice::Lang;
+use taku_table::Table;
+
+const SETUP: &[(&str, &str)] = &[
+    ("gm", "/join alice"),
+    ("gm", "/join bob"),
+    ("gm", "/join carol"),
+    ("alice", "/char new ミナ"),
+    ("bob", "/char new ロイ"),
+    ("carol", "/char new サラ"),
+    ("gm", "/char new 影"),
+    ("gm", "/char new 老人"),
+    ("gm", "/sg types example"),
+    ("gm", "/sg choose ミナ 例・芸術家 例・守護者 例・策士"),
+    ("gm", "/sg choose 影 例・策士 例・旅人 例・芸術家"),
+];
+
+fn table() -> Table {
+    let mut t = Table::create("Sengensyou", "sg", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    for (who, line) in SETUP {
+        t.exec(who, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    t
+}
+
+fn sheet(t: &Table, who: &str, name: &str) -> String {
+    t.sheet(name, who).expect("sheet").render_text(Lang::Ja)
+}
+
+fn fv(t: &Table, name: &str, type_name: &str) -> i64 {
+    let state = t.system_state().expect("rules").to_json();
+    let ch: taku_systems::sengensyou::rules::Char =
+        serde_json::from_value(state["chars"][name].clone()).expect("char");
+    let settings: taku_systems::sengensyou::rules::Settings =
+        serde_json::from_value(state["settings"].clone()).expect("settings");
+    taku_systems::sengensyou::rules::effective(&ch, type_name, &settings).0
+}
+
+#[test]
+fn sg2_worked_example_fantasy_value_6_and_count_4() {
+    let mut t = table();
+    // type A: NPC X lv 2, memory lv 1, PC B lv 1 (first PC), PC C lv 3.
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ 老人");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 初舞台 memory");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 サラ");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ サラ");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ サラ");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 6);
+    run(&mut t, "gm", "/sg set fantasy_value count");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 4);
+}
+
+#[test]
+fn sg2_pc_bond_halving_sum_and_each() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new ケン");
+    run(&mut t, "gm", "/char set ケン 種別 PC");
+    for (i, pc) in ["ロイ", "サラ", "ケン"].iter().enumerate() {
+        if i > 0 {
+            run(&mut t, "gm", "/scene next");
+        }
+        run(&mut t, "gm", &format!("/sg bond ミナ 例・策士 {pc}"));
+    }
+    assert_eq!(fv(&t, "ミナ", "例・策士"), 2); // 1 + ⌈2/2⌉
+    run(&mut t, "gm", "/sg set pc_bond_halving each");
+    assert_eq!(fv(&t, "ミナ", "例・策士"), 3); // 1 + 1 + 1
+}
+
+#[test]
+fn sg2_every_limit_is_refused_and_changes_nothing() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 影");
+    // One new bond per scene; a level rise is not an acquisition.
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(e.contains("SG-2") && e.contains("one new bond"), "{e}");
+    // A level rises only in another scene than the one it was set in.
+    let e = refused(&mut t, "gm", "/sg raise ミナ 影");
+    assert!(e.contains("SG-2") && e.contains("different scene"), "{e}");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ 影");
+    let e = refused(&mut t, "gm", "/sg raise ミナ 影");
+    assert!(e.contains("SG-2"), "{e}");
+    // The same target under a second type: discard first.
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 影");
+    assert!(e.contains("SG-2") && e.contains("discard"), "{e}");
+    // Only the GM approves.
+    let e = refused(&mut t, "alice", "/sg bond ミナ 例・策士 老人");
+    assert!(e.contains("GM"), "{e}");
+    // Re-tie: allowed, uses the scene's acquisition, fantasy value unchanged.
+    let before = fv(&t, "ミナ", "例・芸術家");
+    run(&mut t, "gm", "/sg retie ミナ 影");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), before);
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(e.contains("SG-2"), "{e}");
+    // Memories ≤ 2, purpose ≤ 1, 7 bonds.
+    let lines = [
+        "/sg bond ミナ 例・守護者 記憶1 memory",
+        "/sg bond ミナ 例・守護者 記憶2 memory",
+        "/sg bond ミナ 例・守護者 夢 purpose",
+        "/sg bond ミナ 例・策士 老人",
+        "/sg bond ミナ 例・策士 村",
+        "/sg bond ミナ 例・策士 ロイ",
+    ];
+    for line in lines {
+        run(&mut t, "gm", "/scene next");
+        run(&mut t, "gm", line);
+    }
+    run(&mut t, "gm", "/scene next");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・守護者 記憶3 memory");
+    assert!(e.contains("at most 2 bonds to memories"), "{e}");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・守護者 野望 purpose");
+    assert!(e.contains("at most 1 bond to a purpose"), "{e}");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 サラ");
+    assert!(e.contains("at most 7 bonds"), "{e}");
+    // SG-7: preset NPC bonds are outside the cap.
+    run(&mut t, "gm", "/sg preset 影 例・策士 ミナ 3");
+}
+
+#[test]
+fn sg3_abilities_once_per_session_and_sg5_borrowing_cycle() {
+    let mut t = table();
+    // 例・芸術家: thresholds 2, 4, 6. Earn 3: a level-1 bond raised twice.
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ 老人");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ 老人");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 3);
+    run(&mut t, "alice", "/sg use ミナ 例・芸術家 例・閃き");
+    let e = refused(&mut t, "alice", "/sg use ミナ 例・芸術家 例・閃き");
+    assert!(e.contains("SG-3") && e.contains("once per session"), "{e}");
+    let e = refused(&mut t, "alice", "/sg use ミナ 例・芸術家 例・傑作");
+    assert!(e.contains("SG-3") && e.contains("borrow"), "{e}");
+    // Borrow up to 4 (the worked example's shape: effective = threshold, owes 1).
+    run(&mut t, "alice", "/sg borrow ミナ 例・芸術家 例・傑作");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 4);
+    assert!(sheet(&t, "alice", "ミナ").contains("前借りの返済"));
+    let e = refused(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
+    assert!(e.contains("SG-5") && e.contains("owes"), "{e}");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    assert!(!sheet(&t, "alice", "ミナ").contains("前借りの返済"));
+    // An original-work character the GM frees has no use limit.
+    run(&mut t, "gm", "/sg original ミナ on");
+    run(&mut t, "alice", "/sg use ミナ 例・芸術家 例・閃き");
+}
+
+#[test]
+fn sg2_session_start_resets_and_a_debt_lapses_with_a_note() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "alice", "/sg borrow ミナ 例・芸術家 例・傑作");
+    let out = run(&mut t, "gm", "/session end");
+    assert!(out.iter().any(|l| l.contains("失効")), "{out:?}");
+    let state = t.system_state().expect("rules").to_json();
+    assert_eq!(state["chars"]["ミナ"]["bonds"], serde_json::json!([]));
+    assert_eq!(state["chars"]["ミナ"]["used"], serde_json::json!([]));
+    assert_eq!(state["chars"]["ミナ"]["types"], serde_json::json!([]));
+}
+
+#[test]
+fn sg4_one_impression_per_target_per_scene_and_a_bond_forces_it() {
+    let mut t = table();
+    run(&mut t, "alice", "/sg impress ミナ 例・策士 老人");
+    run(&mut t, "alice", "/sg impress ミナ 例・策士 老人");
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・芸術家 老人");
+    assert!(e.contains("SG-4"), "{e}");
+    // A bond's forced impression replaces the declared one.
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    assert!(out.iter().any(|l| l.contains("縁故により")), "{out:?}");
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・策士 老人");
+    assert!(e.contains("SG-4") && e.contains("forced"), "{e}");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg impress ミナ 例・策士 老人");
+}
+
+#[test]
+fn sg6_hidden_types_never_reach_players() {
+    let mut t = table();
+    // 影 chose its types in SETUP: players saw a notice only.
+    let events = t.events().to_vec();
+    for e in &events {
+        for who in ["alice", "bob"] {
+            let text = t.entry(e, who, Lang::Ja).text;
+            assert!(
+                !(text.contains("影") && text.contains("例・旅人")),
+                "{who} sees {text}"
+            );
+        }
+    }
+    let out = run(&mut t, "gm", "/sg bond 影 例・旅人 ミナ");
+    assert!(out.iter().any(|l| l.contains("例・旅人")));
+    let seen: Vec<String> = t.events()[events.len()..]
+        .iter()
+        .map(|e| t.entry(e, "alice", Lang::Ja).text)
+        .collect();
+    assert!(seen.iter().all(|l| !l.contains("例・旅人")), "{seen:?}");
+    assert!(!sheet(&t, "alice", "影").contains("例・旅人"));
+    assert!(sheet(&t, "gm", "影").contains("例・旅人"));
+    // Players cannot reveal an NPC.
+    let e = refused(&mut t, "alice", "/sg reveal 影");
+    assert!(e.contains("GM") || e.contains("belongs"), "{e}");
+    // The information-gathering target: 14 (targeted by its bond), 16 (via), 20.
+    let out = run(&mut t, "alice", "/sg discover ミナ 影");
+    assert!(out.iter().any(|l| l.contains("目標値は14")), "{out:?}");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond 影 例・策士 老人");
+    let out = run(&mut t, "bob", "/sg discover ロイ 影 via=老人");
+    assert!(out.iter().any(|l| l.contains("目標値は16")), "{out:?}");
+    let out = run(&mut t, "bob", "/sg discover ロイ 影");
+    assert!(out.iter().any(|l| l.contains("目標値は20")), "{out:?}");
+    // The roll is seen by the GM and the PC's owner only.
+    run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
+    let last = t.events().last().expect("event").clone();
+    assert!(t.entry(&last, "alice", Lang::Ja).text.contains("例・旅人"));
+    assert!(!t.entry(&last, "bob", Lang::Ja).text.contains("例・旅人"));
+    run(&mut t, "gm", "/sg reveal 影");
+    assert!(sheet(&t, "bob", "影").contains("例・旅人"));
+}
+
+#[test]
+fn sg1_last_boss_climax_bonds_and_waivers() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    let last = t.events().last().expect("event").clone();
+    assert!(!t.entry(&last, "alice", Lang::Ja).text.contains("ラスボス"));
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/sg climax");
+    let state = t.system_state().expect("rules").to_json();
+    let boss_bonds = state["chars"]["影"]["bonds"]
+        .as_array()
+        .expect("bonds")
+        .len();
+    assert_eq!(boss_bonds, 3, "a level-1 bond to each of the three PCs");
+    // Each PC may bond the boss even after taking a bond this scene.
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+    run(&mut t, "gm", "/sg set boss_waive_scene_limit off");
+    run(&mut t, "gm", "/sg choose ロイ 例・旅人 例・守護者 例・策士");
+    run(&mut t, "gm", "/sg bond ロイ 例・旅人 老人");
+    let e = refused(&mut t, "gm", "/sg bond ロイ 例・守護者 影");
+    assert!(e.contains("SG-2"), "{e}");
+}
+
+#[test]
+fn sg8_contest_tie_follows_the_table_setting() {
+    let mut t = table();
+    let e = refused(&mut t, "alice", "/sg set contest_tie attacker");
+    assert!(e.contains("GM"), "{e}");
+    run(&mut t, "gm", "/sg set contest_tie reroll");
+    let out = run(&mut t, "alice", "SGS+2 VS SGS+4");
+    assert!(out[0].contains("@R"), "{out:?}");
+    let out = run(&mut t, "alice", "SGS+3>=12");
+    assert!(
+        out[0].contains("成功") || out[0].contains("失敗"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/sg settings");
+    assert!(
+        out.iter().any(|l| l.contains("contest_tie = reroll")),
+        "{out:?}"
+    );
+}
