@@ -7,11 +7,13 @@ use std::path::PathBuf;
 use taku_systems::GameSystem;
 use taku_systems::another_world::AnotherWorld;
 use taku_systems::another_world::sheet::Sheet;
+use taku_systems::four_card::{FourCard, sheet::Sheet as FcSheet};
 
 /// Arguments of `taku sheet`.
 #[derive(Debug, clap::Args)]
 pub struct SheetArgs {
-    /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld, Sengensyou).
+    /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld, FourCard,
+    /// Sengensyou).
     #[arg(long)]
     system: String,
     /// The sheet, a TOML file.
@@ -51,16 +53,31 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
             }
         });
     }
-    if system.id() != AnotherWorld.id() {
+    if system.id() != AnotherWorld.id() && system.id() != FourCard.id() {
         anyhow::bail!(
-            "{} has no character sheet; sheets exist for: {}, Sengensyou",
+            "{} has no character sheet; sheets exist for: {}, {}, Sengensyou",
             system.id(),
-            AnotherWorld.id()
+            AnotherWorld.id(),
+            FourCard.id()
         );
     }
     let file = args.file.display();
     let text =
         std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
+    if system.id() == FourCard.id() {
+        let sheet = FcSheet::from_toml(&text)
+            .map_err(|e| anyhow::anyhow!("{file} is not a Four Card character sheet: {e}"))?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&sheet.report(taku_dice::Lang::Ja))
+                    .context("serialising the report")?
+            );
+        } else {
+            print!("{}", sheet.render(taku_dice::Lang::Ja));
+        }
+        return Ok(sheet.violations().is_empty());
+    }
     let sheet =
         Sheet::from_toml(&text).with_context(|| format!("{file} is not a character sheet"))?;
     let report = sheet.report();

@@ -9,6 +9,7 @@
 pub mod another_world;
 pub mod conformance;
 pub mod dicebot;
+pub mod four_card;
 pub mod mtg_trpg;
 pub mod registry;
 pub mod sengensyou;
@@ -61,6 +62,15 @@ pub trait GameSystem: Send + Sync {
     fn table_rules(&self) -> Option<&dyn DynRules> {
         None
     }
+    /// Exact odds the system computes itself, for commands the common enumeration cannot
+    /// finish exactly (a contest whose ties are re-rolled forever). `None`: enumerate.
+    fn odds(
+        &self,
+        _input: &str,
+        _limits: taku_dice::odds::Limits,
+    ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
+        None
+    }
 }
 
 /// Adapts a [`GameSystem`] to the dice pipeline.
@@ -101,6 +111,9 @@ pub fn odds(
     input: &str,
     limits: taku_dice::odds::Limits,
 ) -> Result<taku_dice::odds::Odds, taku_dice::odds::OddsError> {
+    if let Some(odds) = system.odds(input, limits) {
+        return odds;
+    }
     taku_dice::odds::odds(input, &Hooks(system), limits)
 }
 

@@ -2,17 +2,19 @@
 
 use crate::GameSystem;
 use crate::another_world::AnotherWorld;
+use crate::four_card::FourCard;
 use crate::mtg_trpg::MtgTrpg;
 use crate::{dicebot::DiceBot, sengensyou::Sengensyou, srs::Srs, stellar_knights::StellarKnights};
 
 /// All systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
-static SYSTEMS: [&dyn GameSystem; 6] = [
+static SYSTEMS: [&dyn GameSystem; 7] = [
     &DiceBot,
     &MtgTrpg,
     &AnotherWorld,
     &StellarKnights,
     &Srs,
     &Sengensyou,
+    &FourCard,
 ];
 
 /// All systems, sorted by sort key.

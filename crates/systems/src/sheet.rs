@@ -22,6 +22,9 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
     if system.id() == AnotherWorld.id() {
         return read_another_world(text);
     }
+    if system.id() == crate::four_card::FourCard.id() {
+        return read_four_card(text);
+    }
     if system.id() == crate::sengensyou::Sengensyou.id() {
         return crate::sengensyou::sheet::read(text)
             .map(|s| ReadSheet {
@@ -36,6 +39,37 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
             });
     }
     read_flat(text)
+}
+
+fn read_four_card(text: &str) -> Result<ReadSheet, Text> {
+    let sheet = crate::four_card::sheet::Sheet::from_toml(text).map_err(|e| {
+        Text::new(
+            format!("フォーカードのキャラクターシートとして読めません: {e}"),
+            format!("not a Four Card character sheet: {e}"),
+        )
+    })?;
+    let violations = sheet.violations();
+    if !violations.is_empty() {
+        let ja: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{}: {}", v.rule, v.message))
+            .collect();
+        let en: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{}: {}", v.rule, v.message_en))
+            .collect();
+        return Err(Text::new(
+            format!("シートがルールに反しています:\n  {}", ja.join("\n  ")),
+            format!(
+                "the sheet breaks the rules (see `taku sheet --system FourCard FILE`):\n  {}",
+                en.join("\n  ")
+            ),
+        ));
+    }
+    Ok(ReadSheet {
+        name: sheet.name.clone(),
+        fields: sheet.fields(),
+    })
 }
 
 fn read_another_world(text: &str) -> Result<ReadSheet, Text> {

@@ -158,6 +158,18 @@ pub trait TableRules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Replaces `{KEY}` / `{CHARACTER.KEY}` references the system derives (a skill
+    /// level, a resistance) with their numbers before the table resolves the rest from
+    /// characters' fields. The default leaves the line alone.
+    fn expand_references(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        line: &str,
+    ) -> String {
+        line.to_string()
+    }
+
     /// Changes a check the actor is about to roll: `command` has table references
     /// already replaced. The default leaves it alone.
     fn prepare_check(
@@ -254,6 +266,13 @@ pub trait DynRules: Send + Sync {
         state: &dyn SystemState,
         command: &str,
     ) -> Result<Prepared<serde_json::Value>, Text>;
+    /// See [`TableRules::expand_references`].
+    fn expand_references(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        line: &str,
+    ) -> String;
 }
 
 fn to_json<E: Serialize>(events: Vec<E>) -> Vec<serde_json::Value> {
@@ -353,6 +372,15 @@ impl<R: TableRules> DynRules for R {
 
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {
         to_json(TableRules::on_session_end(self, typed::<R>(state)))
+    }
+
+    fn expand_references(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        line: &str,
+    ) -> String {
+        TableRules::expand_references(self, table, typed::<R>(state), line)
     }
 
     fn prepare_check(

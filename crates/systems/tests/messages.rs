@@ -592,3 +592,57 @@ fn every_systems_help_and_command_help_is_in_both_languages() {
         problems.join("\n")
     );
 }
+
+#[test]
+fn four_cards_commands_speak_both_languages() {
+    let mut t = Harness::new("FourCard");
+    t.good("alice", "/fc create Mina female");
+    t.good("gm", "/fc extra Mina 5");
+    t.good("alice", "/fc learn Mina 接近戦 2 剣");
+    t.good("alice", "/fc special Mina 接近戦 斧");
+    t.good("alice", "/fc equip Mina 1");
+    t.good("alice", "/fc done Mina");
+    t.good("gm", "/fc damage Mina 12");
+    t.good("gm", "/fc fatigue Mina 20");
+    t.good("gm", "/fc heal Mina fatigue 3");
+    t.good("gm", "/fc miss Mina 2");
+    t.good("alice", "/fc rest Mina 8 lying");
+    t.good("alice", "/fc meal Mina");
+    t.good("alice", "/fc day Mina norest");
+    t.good("gm", "/fc xp Mina 1 -1");
+    t.good("gm", "/fc interlude start");
+    t.good("gm", "/fc lose Mina ST 1");
+    t.good("gm", "/fc set female_modifier clamp");
+    t.good("gm", "/fc set total_lv_table 0:1,20:2");
+    t.good("gm", "/fc skill 料理 IQ 1 fields=和食,洋食 cost=1");
+    t.good("gm", "/fc settings");
+    t.good("gm", "/fc skills");
+    t.good("gm", "/fc interlude end");
+    for (who, line) in [
+        ("alice", "/fc create Mina female"),
+        ("bob", "/fc create Mina male"),
+        ("alice", "/fc create Ghost maybe"),
+        ("alice", "/fc learn Mina 接近戦 3"),
+        ("alice", "/fc raise Mina ST"),
+        ("alice", "/fc raise Mina XX"),
+        ("alice", "/fc damage Mina 3"),
+        ("alice", "/fc xp Mina 5"),
+        ("gm", "/fc miss Mina 5"),
+        ("gm", "/fc rest Mina 99"),
+        ("gm", "/fc day Mina later"),
+        ("gm", "/fc set nothing on"),
+        ("gm", "/fc set comparison_auto maybe"),
+        ("gm", "/fc skill 何か ST 2"),
+        ("gm", "/fc learn Ghost 接近戦 1"),
+        ("gm", "/fc learn Nobody 接近戦 1"),
+        ("gm", "/fc done Mina"),
+        ("gm", "/fc extra Mina 1"),
+        ("gm", "/fc special Mina 接近戦 鞭"),
+        ("gm", "/fc heal Mina both 1"),
+        ("gm", "/fc nonsense"),
+    ] {
+        t.bad(who, line);
+    }
+    t.sheet("alice", "Mina");
+    t.finish(20);
+}

@@ -548,7 +548,14 @@ impl Table {
             let mut dice = ChaChaSource::from_key(key);
             taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
         };
-        let mut command = match check::resolve(line, actor, &self.state.characters) {
+        // The system's derived references first (a skill's level), then fields.
+        let expanded = match (self.rules(), self.state.system.as_deref()) {
+            (Some(rules), Some(state)) => {
+                rules.expand_references(&self.view_as(actor), state, line)
+            }
+            _ => line.to_string(),
+        };
+        let mut command = match check::resolve(&expanded, actor, &self.state.characters) {
             Ok(command) => command,
             // A command whose reference does not resolve is refused; chat with braces in
             // it is chat.

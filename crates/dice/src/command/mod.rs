@@ -83,6 +83,26 @@ pub fn first_token(raw: &str) -> (&str, usize) {
     (&raw[start..start + len], start)
 }
 
+/// `LEFT VS RIGHT comment`, a contest written with spaces (product convention), joined into
+/// the one token BCDice's first-token rule keeps: `LEFTVSRIGHT comment`. A dangling `VS`
+/// stays (`LEFTVS`) so the line fails to parse instead of rolling the left side alone.
+/// `None` when the second word is not `VS`.
+pub fn join_versus(raw: &str) -> Option<String> {
+    let (first, at) = first_token(raw);
+    let rest = &raw[at + first.len()..];
+    let (vs, at_vs) = first_token(rest);
+    if !vs.eq_ignore_ascii_case("VS") {
+        return None;
+    }
+    let after = &rest[at_vs + vs.len()..];
+    let (right, at_right) = first_token(after);
+    if right.is_empty() {
+        return Some(format!("{first}VS"));
+    }
+    let comment = &after[at_right + right.len()..];
+    Some(format!("{first}VS{right}{comment}"))
+}
+
 fn is_ascii_ws_byte(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }

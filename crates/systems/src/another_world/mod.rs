@@ -45,21 +45,7 @@ impl GameSystem for AnotherWorld {
     }
     /// `AW+5 VS AW+3` is one command written with spaces (AW-2): join its three words.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        let (first, at) = first_token(raw);
-        let rest = &raw[at + first.len()..];
-        let (vs, at_vs) = first_token(rest);
-        if !vs.eq_ignore_ascii_case("VS") {
-            return None;
-        }
-        let after = &rest[at_vs + vs.len()..];
-        let (right, at_right) = first_token(after);
-        if right.is_empty() {
-            // `AW+5 VS` with nothing after VS is a contest missing its reaction: it
-            // must fail to parse, not roll `AW+5` with `VS` as a comment.
-            return Some(format!("{first}VS"));
-        }
-        let comment = &after[at_right + right.len()..];
-        Some(format!("{first}VS{right}{comment}"))
+        taku_dice::command::join_versus(raw)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::AwRules)

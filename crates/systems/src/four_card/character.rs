@@ -1,0 +1,301 @@
+//! FC-1 to FC-8 and FC-15's attribute prices: a character's attributes and everything
+//! derived from them (HP lines, movement, total LV, bases), as pure functions and one
+//! typed [`Character`] the table's rules keep.
+
+use super::settings::Settings;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// FC-1: the five attributes, in the seed's order.
+pub const ATTRIBUTES: [&str; 5] = ["IQ", "DX", "ST", "WP", "VT"];
+/// Index of each attribute in [`ATTRIBUTES`].
+pub const IQ: usize = 0;
+/// See [`IQ`].
+pub const DX: usize = 1;
+/// See [`IQ`].
+pub const ST: usize = 2;
+/// See [`IQ`].
+pub const WP: usize = 3;
+/// See [`IQ`].
+pub const VT: usize = 4;
+
+/// FC-4: the base starting XP.
+pub const STARTING_XP: i64 = 15;
+/// FC-15: at most this many points over the initial value.
+pub const MAX_RAISE: i64 = 2;
+/// FC-15: winning back a lost point (取り戻す).
+pub const WIN_BACK_COST: i64 = 5;
+
+/// The attribute named `name` (`st`, `ＳＴ` folded by the caller).
+pub fn attribute(name: &str) -> Option<usize> {
+    let upper = name.to_ascii_uppercase();
+    ATTRIBUTES.iter().position(|a| *a == upper)
+}
+
+/// FC-1: the player's choice of sex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sex {
+    /// No modifier.
+    Male,
+    /// ST −1, WP +1.
+    Female,
+}
+
+impl Sex {
+    /// `male`/`female`/`男`/`女`/`男性`/`女性`.
+    pub fn parse(word: &str) -> Option<Sex> {
+        match word.to_ascii_lowercase().as_str() {
+            "male" | "m" | "男" | "男性" => Some(Sex::Male),
+            "female" | "f" | "女" | "女性" => Some(Sex::Female),
+            _ => None,
+        }
+    }
+    /// In Japanese.
+    pub fn ja(self) -> &'static str {
+        match self {
+            Sex::Male => "男性",
+            Sex::Female => "女性",
+        }
+    }
+}
+
+/// FC-1: a female character's ST −1 for WP +1, never leaving 3..7. `exchange` (default):
+/// if either half would leave 3..7, neither applies; `clamp`: each half clamped alone.
+pub fn sex_modifier(attrs: [i64; 5], sex: Sex, settings: &Settings) -> [i64; 5] {
+    let mut out = attrs;
+    if sex == Sex::Male {
+        return out;
+    }
+    let (st, wp) = (attrs[ST] - 1, attrs[WP] + 1);
+    if settings.female_clamp {
+        out[ST] = st.clamp(3, 7).min(attrs[ST]);
+        out[WP] = wp.clamp(3, 7).max(attrs[WP]);
+    } else if (3..=7).contains(&st) && (3..=7).contains(&wp) {
+        out[ST] = st;
+        out[WP] = wp;
+    }
+    out
+}
+
+/// FC-2: the three HP lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HpLines {
+    /// 衰弱 = ST×2 + VT.
+    pub weakened: i64,
+    /// 昏倒 = weakened + WP×2.
+    pub unconscious: i64,
+    /// 死亡 = unconscious + VT×2.
+    pub death: i64,
+}
+
+/// FC-2.
+pub fn hp_lines(attrs: [i64; 5]) -> HpLines {
+    let weakened = attrs[ST] * 2 + attrs[VT];
+    let unconscious = weakened + attrs[WP] * 2;
+    HpLines {
+        weakened,
+        unconscious,
+        death: unconscious + attrs[VT] * 2,
+    }
+}
+
+/// FC-2: the state cumulative damage puts a character in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Condition {
+    /// Below the weakened line.
+    Fine,
+    /// 衰弱: roll values −2.
+    Weakened,
+    /// 昏倒.
+    Unconscious,
+    /// 死亡.
+    Dead,
+}
+
+impl Condition {
+    /// FC-2: the line reached by `damage`.
+    pub fn of(damage: i64, lines: &HpLines) -> Condition {
+        if damage >= lines.death {
+            Condition::Dead
+        } else if damage >= lines.unconscious {
+            Condition::Unconscious
+        } else if damage >= lines.weakened {
+            Condition::Weakened
+        } else {
+            Condition::Fine
+        }
+    }
+    /// Japanese and English names.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Condition::Fine => ("通常", "fine"),
+            Condition::Weakened => ("衰弱（ロール値−2）", "weakened (roll values −2)"),
+            Condition::Unconscious => ("昏倒", "unconscious"),
+            Condition::Dead => ("死亡", "dead"),
+        }
+    }
+}
+
+/// FC-2: roll values −2 from the weakened line on.
+pub const WEAKENED_PENALTY: i64 = 2;
+
+/// FC-3: DX + 5 minus equipment's movement modifiers.
+pub fn movement(dx: i64, equipment: i64) -> i64 {
+    dx + 5 - equipment
+}
+
+/// FC-15: the XP price of raising attribute `index` from `raised` points over its initial
+/// value to one more: ST WP VT 10 then 20, IQ DX 15 then 30; `None` past +2.
+pub fn raise_cost(index: usize, raised: i64) -> Option<i64> {
+    let (first, second) = if index == IQ || index == DX {
+        (15, 30)
+    } else {
+        (10, 20)
+    };
+    match raised {
+        0 => Some(first),
+        1 => Some(second),
+        _ => None,
+    }
+}
+
+/// A skill a character has learned (FC-5).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Learned {
+    /// Training points, 0..=9.
+    pub tp: i64,
+    /// Specialised fields (特化), the first free.
+    pub fields: Vec<String>,
+}
+
+/// A Four Card character as the table's rules keep it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    /// FC-1.
+    pub sex: Sex,
+    /// Initial values (初期能力値), after the sex modifier.
+    pub initial: [i64; 5],
+    /// Points bought over the initial value (at most 2 each).
+    pub raised: [i64; 5],
+    /// Points lost and not yet won back.
+    pub lost: [i64; 5],
+    /// FC-5: learned skills by name.
+    pub skills: BTreeMap<String, Learned>,
+    /// FC-6: every XP ever earned, starting XP included.
+    pub xp_earned: i64,
+    /// XP spent (or lost at the end of creation).
+    pub xp_spent: i64,
+    /// FC-4: still spending starting XP.
+    pub creating: bool,
+    /// FC-13.
+    pub fatigue: i64,
+    /// FC-13.
+    pub injury: i64,
+    /// FC-13: missed a meal, no fatigue recovers until a full meal.
+    pub hungry: bool,
+    /// FC-13: hours since the last meal.
+    pub hours_since_meal: i64,
+    /// FC-13: injury already recovered by sleep today.
+    pub slept_off_injury_today: bool,
+    /// FC-3: equipment's movement modifiers.
+    pub equipment: i64,
+    /// FC-7: ambidextrous (両手利き), or the player's hand.
+    pub hand: String,
+    /// FC-8: CP.
+    pub money: i64,
+    /// FC-15 `one_step_per_interlude`: what was raised this interlude.
+    #[serde(default)]
+    pub raised_this_interlude: Vec<String>,
+}
+
+impl Character {
+    /// A new character with `initial` attributes and 15 + `extra` starting XP.
+    pub fn new(sex: Sex, initial: [i64; 5], extra_xp: i64) -> Character {
+        Character {
+            sex,
+            initial,
+            raised: [0; 5],
+            lost: [0; 5],
+            skills: BTreeMap::new(),
+            xp_earned: STARTING_XP + extra_xp,
+            xp_spent: 0,
+            creating: true,
+            fatigue: 0,
+            injury: 0,
+            hungry: false,
+            hours_since_meal: 0,
+            slept_off_injury_today: false,
+            equipment: 0,
+            hand: String::new(),
+            money: 0,
+            raised_this_interlude: Vec::new(),
+        }
+    }
+    /// Current attributes = initial + raised − lost (FC-15).
+    pub fn attributes(&self) -> [i64; 5] {
+        std::array::from_fn(|i| self.initial[i] + self.raised[i] - self.lost[i])
+    }
+    /// FC-13: fatigue + injury.
+    pub fn damage(&self) -> i64 {
+        self.fatigue + self.injury
+    }
+    /// FC-2.
+    pub fn lines(&self) -> HpLines {
+        hp_lines(self.attributes())
+    }
+    /// FC-2.
+    pub fn condition(&self) -> Condition {
+        Condition::of(self.damage(), &self.lines())
+    }
+    /// FC-6.
+    pub fn total_lv(&self, settings: &Settings) -> i64 {
+        settings.total_lv(self.xp_earned)
+    }
+    /// XP not yet spent.
+    pub fn xp_left(&self) -> i64 {
+        self.xp_earned - self.xp_spent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fc1_the_sex_modifier_in_both_readings() {
+        let s = Settings::default();
+        let clamp = Settings {
+            female_clamp: true,
+            ..Settings::default()
+        };
+        let a = |st, wp| [5, 5, st, wp, 5];
+        assert_eq!(sex_modifier(a(4, 6), Sex::Female, &s), a(3, 7));
+        assert_eq!(sex_modifier(a(3, 7), Sex::Female, &s), a(3, 7));
+        assert_eq!(sex_modifier(a(3, 7), Sex::Female, &clamp), a(3, 7));
+        assert_eq!(sex_modifier(a(3, 5), Sex::Female, &s), a(3, 5));
+        assert_eq!(sex_modifier(a(5, 7), Sex::Female, &s), a(5, 7));
+        assert_eq!(sex_modifier(a(3, 5), Sex::Female, &clamp), a(3, 6));
+        assert_eq!(sex_modifier(a(5, 7), Sex::Female, &clamp), a(4, 7));
+        assert_eq!(sex_modifier(a(4, 6), Sex::Male, &s), a(4, 6));
+    }
+
+    #[test]
+    fn fc2_hp_lines_and_fc3_movement() {
+        let l = hp_lines([5, 5, 5, 5, 5]);
+        assert_eq!((l.weakened, l.unconscious, l.death), (15, 25, 35));
+        let l = hp_lines([5, 5, 7, 4, 3]);
+        assert_eq!((l.weakened, l.unconscious, l.death), (17, 25, 31));
+        assert_eq!(Condition::of(14, &hp_lines([5; 5])), Condition::Fine);
+        assert_eq!(Condition::of(15, &hp_lines([5; 5])), Condition::Weakened);
+        assert_eq!(movement(5, 0), 10);
+    }
+
+    #[test]
+    fn fc15_attribute_prices() {
+        assert_eq!(raise_cost(ST, 0), Some(10));
+        assert_eq!(raise_cost(ST, 1), Some(20));
+        assert_eq!(raise_cost(ST, 2), None);
+        assert_eq!(raise_cost(IQ, 0), Some(15));
+        assert_eq!(raise_cost(DX, 1), Some(30));
+    }
+}

@@ -1,0 +1,124 @@
+//! Four Card (フォーカード), basic rules (rules digest `four-card.md`, FC-1 to FC-15).
+//!
+//! Checks are 2D6 + base with automatic success on 12 and automatic failure on 2
+//! ([`check`], FC-9 to FC-12); their exact odds, the comparison roll's endless tie
+//! re-rolls included, are in [`odds`]. At a table ([`rules`]) characters are created and
+//! derived (FC-1 to FC-8, [`character`]), take and recover damage (FC-13, [`damage`]),
+//! learn skills (FC-5, [`skills`]) and grow (FC-14, FC-15), under the GM's settings
+//! ([`settings`], the digest's "our readings").
+
+pub mod character;
+pub mod check;
+pub mod damage;
+pub mod odds;
+pub mod rules;
+pub mod settings;
+pub mod sheet;
+pub mod skills;
+
+use crate::GameSystem;
+use taku_dice::Roller;
+use taku_dice::command::{Eval, first_token, join_versus};
+
+/// フォーカード.
+pub struct FourCard;
+
+impl GameSystem for FourCard {
+    fn id(&self) -> &'static str {
+        "FourCard"
+    }
+    fn name(&self) -> &'static str {
+        "フォーカード"
+    }
+    fn sort_key(&self) -> &'static str {
+        "ふおおかあと"
+    }
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::new(HELP, HELP_EN)
+    }
+    fn prefixes(&self) -> &'static [&'static str] {
+        &["FCA", "FC"]
+    }
+    /// `FC+4 VS FC+6` is one command written with spaces (FC-11).
+    fn rewrite_line(&self, raw: &str) -> Option<String> {
+        join_versus(raw)
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::FcRules)
+    }
+    fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
+        match check::parse(command)? {
+            Some(c) => Ok(Some(check::roll(&c, roller)?)),
+            None => Ok(None),
+        }
+    }
+    fn odds(
+        &self,
+        input: &str,
+        limits: taku_dice::odds::Limits,
+    ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
+        let folded = taku_dice::normalize::fold(input).text;
+        let joined = join_versus(&folded).unwrap_or(folded);
+        let (token, _) = first_token(&joined);
+        let upper = token.to_ascii_uppercase();
+        let command = match upper.strip_prefix('S') {
+            Some(c) if c.starts_with("FC") => c,
+            _ => &upper,
+        };
+        let check = check::parse(command).ok()??;
+        odds::comparison_odds(&check, limits)
+    }
+}
+
+/// The check the line `line` makes, if it is one of the system's (`SFC+3>=10 剣` → the
+/// target roll), as the table's rules read a roll after it is made.
+pub fn parse_line(line: &str) -> Option<check::Check> {
+    let joined = join_versus(line).unwrap_or_else(|| line.to_string());
+    let (token, _) = first_token(&joined);
+    let upper = token.to_ascii_uppercase();
+    let command = match upper.strip_prefix('S') {
+        Some(c) if c.starts_with("FC") => c,
+        _ => &upper,
+    };
+    check::parse(command).ok().flatten()
+}
+
+const HELP: &str = "\
+フォーカード: 2D6+ベースの判定ロール（出目12で自動的成功、出目2で自動的失敗・1点疲労）
+■目標ロール（FC-10）
+  FC+5>=12         ベース5、難易度12（成功の度合を表示。難易度30超は警告）
+  FC+5             ロール値だけ（自動的成功・失敗は表示）
+  FC+5>=12#NS      自動的成功なし（どう考えても不可能な行動、GMの判断）
+  FC+5>=12#NF      自動的失敗なし（失敗するはずのない行動、GMの判断）
+■比較ロール（FC-11）
+  FC+4 VS FC+6     左と右がロールし、高い方の勝ち。同値は決着まで振り直し
+  FC+4 VS 10       右が振れないとき: 固定のロール値10
+  FC+4 VS FC+6#DRAW   同値は振り直さず「優劣つかず」（腕相撲など、GMの判断）
+  FC+4 VS FC+6#PLAIN  ロール値だけを比べる（自動的成功・失敗で勝敗を決めない）
+■達成ロール（FC-12）
+  FCA+5            自動的成功・失敗なし
+■テーブルで
+  FC+{剣}>=10      自分のキャラクターのスキルLV（特化していない分野は−2）
+  衰弱ラインに達したキャラクターのロール値は自動で−2。自動的失敗の疲労も自動で記録
+  難易度の目安: 8 素人でも容易 / 10 / 12 素人には困難 / 14 / 16 初級者には困難 / 18 / 20 熟達者でも困難 / 22 / 24 最高峰でも困難 / 30 限界
+  ダイスボットの共通コマンドも使えます。";
+
+const HELP_EN: &str = "\
+Four Card: 2D6 + base check rolls (dice 12: automatic success; dice 2: automatic failure, 1 fatigue)
+■ Target rolls (FC-10)
+  FC+5>=12         base 5, difficulty 12 (degree of success shown; warns above 30)
+  FC+5             the roll value alone (automatic results shown)
+  FC+5>=12#NS      no automatic success (a plainly impossible action, the GM's call)
+  FC+5>=12#NF      no automatic failure (an action that cannot fail, the GM's call)
+■ Comparison rolls (FC-11)
+  FC+4 VS FC+6     both sides roll, the higher wins; ties are re-rolled until decided
+  FC+4 VS 10       when the right side cannot roll: a fixed roll value of 10
+  FC+4 VS FC+6#DRAW   a tie stands as no winner (arm wrestling, the GM's call)
+  FC+4 VS FC+6#PLAIN  compare roll values only (automatic results decide nothing)
+■ Achievement rolls (FC-12)
+  FCA+5            no automatic success or failure
+■ At a table
+  FC+{剣}>=10      your character's skill LV (−2 outside a specialised field)
+  A character at the weakened line rolls at −2 automatically; an automatic failure's fatigue is recorded
+  Difficulty guide: 8 easy even for a layman / 10 / 12 hard for a layman / 14 / 16 hard for a beginner / 18 / 20 hard even for an expert / 22 / 24 hard even for the best / 30 the limit
+  DiceBot's common dice commands also work.";

@@ -1,0 +1,206 @@
+//! The GM's settings: the digest's "our readings" (FC-1, FC-4, FC-6, FC-11, FC-15), each
+//! with its stated default, set by `/fc set KEY VALUE` and listed by `/fc settings`.
+
+use serde::{Deserialize, Serialize};
+use taku_dice::Text;
+
+/// Every setting; `Default` is the digest's defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// FC-1 `female_modifier`: `exchange` (all or nothing) or `clamp` (each half to 3..7).
+    pub female_clamp: bool,
+    /// FC-4 `creation_xp_attributes`: starting XP may raise attributes too.
+    pub creation_xp_attributes: bool,
+    /// FC-6 `total_lv_table`: rows (XP from, LV).
+    pub total_lv_table: Vec<(i64, i64)>,
+    /// FC-11 `comparison_auto`: `plain` compares roll values only.
+    pub comparison_plain: bool,
+    /// FC-15 `one_step_per_interlude`.
+    pub one_step_per_interlude: bool,
+}
+
+/// FC-6, our reading: 10, 30, …, 360 are the thresholds of LV 1..8 (5·n·(n+1)).
+pub const LV_THRESHOLDS: &[(i64, i64)] = &[
+    (10, 1),
+    (30, 2),
+    (60, 3),
+    (100, 4),
+    (150, 5),
+    (210, 6),
+    (280, 7),
+    (360, 8),
+];
+/// FC-6, the other reading: the numbers are upper bounds.
+pub const LV_UPPER_BOUNDS: &[(i64, i64)] = &[
+    (0, 1),
+    (11, 2),
+    (31, 3),
+    (61, 4),
+    (101, 5),
+    (151, 6),
+    (211, 7),
+    (281, 8),
+];
+/// FC-6, the third reading: LV 1 from 0 XP, the numbers the thresholds of LV 2..9.
+pub const LV_FROM_ZERO: &[(i64, i64)] = &[
+    (0, 1),
+    (10, 2),
+    (30, 3),
+    (60, 4),
+    (100, 5),
+    (150, 6),
+    (210, 7),
+    (280, 8),
+    (360, 9),
+];
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            female_clamp: false,
+            creation_xp_attributes: false,
+            total_lv_table: LV_THRESHOLDS.to_vec(),
+            comparison_plain: false,
+            one_step_per_interlude: false,
+        }
+    }
+}
+
+impl Settings {
+    /// FC-6: the highest row reached; 0 below the first.
+    pub fn total_lv(&self, xp: i64) -> i64 {
+        self.total_lv_table
+            .iter()
+            .filter(|(from, _)| xp >= *from)
+            .map(|(_, lv)| *lv)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Applies `KEY VALUE`; `Err` names the keys and values that exist.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
+        let bad = || {
+            Text::new(
+                format!(
+                    "設定 {key} に値「{value}」は使えません。/fc settings で一覧を見てください"
+                ),
+                format!("setting {key} cannot be '{value}'; /fc settings lists them"),
+            )
+        };
+        let on_off = |v: &str| match v {
+            "on" | "true" | "yes" => Ok(true),
+            "off" | "false" | "no" => Ok(false),
+            _ => Err(bad()),
+        };
+        match key {
+            "female_modifier" => {
+                self.female_clamp = match value {
+                    "exchange" => false,
+                    "clamp" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            "creation_xp_attributes" => self.creation_xp_attributes = on_off(value)?,
+            "comparison_auto" => {
+                self.comparison_plain = match value {
+                    "override" => false,
+                    "plain" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            "one_step_per_interlude" => self.one_step_per_interlude = on_off(value)?,
+            "total_lv_table" => {
+                self.total_lv_table = match value {
+                    "default" | "thresholds" => LV_THRESHOLDS.to_vec(),
+                    "upper_bounds" => LV_UPPER_BOUNDS.to_vec(),
+                    "from_zero" => LV_FROM_ZERO.to_vec(),
+                    rows => parse_rows(rows).ok_or_else(bad)?,
+                }
+            }
+            _ => {
+                return Err(Text::new(
+                    format!(
+                        "設定「{key}」はありません: female_modifier, creation_xp_attributes, total_lv_table, comparison_auto, one_step_per_interlude"
+                    ),
+                    format!(
+                        "no setting '{key}': female_modifier, creation_xp_attributes, total_lv_table, comparison_auto, one_step_per_interlude"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every setting and its value, as `/fc settings` lists them.
+    pub fn describe(&self) -> Text {
+        let onoff = |b: bool| if b { "on" } else { "off" };
+        let rows: Vec<String> = self
+            .total_lv_table
+            .iter()
+            .map(|(x, l)| format!("{x}:{l}"))
+            .collect();
+        let body = format!(
+            "female_modifier = {}（FC-1、既定 exchange）\ncreation_xp_attributes = {}（FC-4、既定 off）\ntotal_lv_table = {}（FC-6、既定 default = 10:1,30:2,…,360:8。upper_bounds / from_zero / 経験点:LV,…）\ncomparison_auto = {}（FC-11、既定 override）\none_step_per_interlude = {}（FC-15、既定 off）",
+            if self.female_clamp {
+                "clamp"
+            } else {
+                "exchange"
+            },
+            onoff(self.creation_xp_attributes),
+            rows.join(","),
+            if self.comparison_plain {
+                "plain"
+            } else {
+                "override"
+            },
+            onoff(self.one_step_per_interlude),
+        );
+        let en = body
+            .replace("（", " (")
+            .replace("）", ")")
+            .replace("既定", "default")
+            .replace("経験点:LV,…", "XP:LV,…")
+            .replace("、", ", ");
+        Text::new(
+            format!("フォーカードの設定:\n{body}"),
+            format!("Four Card settings:\n{en}"),
+        )
+    }
+}
+
+/// `0:1,11:2,…`: rows (XP from, LV), XP strictly rising.
+fn parse_rows(text: &str) -> Option<Vec<(i64, i64)>> {
+    let mut rows = Vec::new();
+    for row in text.split(',') {
+        let (x, l) = row.split_once(':')?;
+        let (x, l): (i64, i64) = (x.trim().parse().ok()?, l.trim().parse().ok()?);
+        if rows.last().is_some_and(|(px, _)| *px >= x) || !(0..=1000).contains(&l) {
+            return None;
+        }
+        rows.push((x, l));
+    }
+    Some(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fc6_total_lv_by_the_default_table_and_the_other_readings() {
+        let s = Settings::default();
+        let lv: Vec<i64> = [9, 15, 29, 30, 59, 60, 100, 360, 500]
+            .iter()
+            .map(|x| s.total_lv(*x))
+            .collect();
+        assert_eq!(lv, [0, 1, 1, 2, 2, 3, 4, 8, 8]);
+        let mut s = Settings::default();
+        s.set("total_lv_table", "upper_bounds").expect("a table");
+        assert_eq!(s.total_lv(15), 2);
+        s.set("total_lv_table", "from_zero").expect("a table");
+        assert_eq!(s.total_lv(15), 2);
+        s.set("total_lv_table", "0:1,20:5").expect("rows");
+        assert_eq!(s.total_lv(25), 5);
+        assert!(s.set("total_lv_table", "20:1,10:2").is_err());
+    }
+}
