@@ -36,6 +36,12 @@ pub trait TableView {
     fn member_is_gm(&self, member: &str) -> bool;
     /// Current scene and session numbers, from 1.
     fn scene_and_session(&self) -> (u64, u64);
+    /// The line as the member typed it, `{…}` references unresolved, while a roll is
+    /// prepared and after it (`prepare_check`, `after_roll`): the references say whose
+    /// field, which ability, a check used. `None` elsewhere.
+    fn typed_line(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// One `/` command a system adds, for `/help`.
@@ -121,6 +127,13 @@ pub trait TableRules: Send + Sync + 'static {
     /// Who may see an event.
     fn audience(&self, _event: &Self::Event) -> Audience {
         Audience::All
+    }
+
+    /// Whether an event showed what was hidden (cards from a library): like a line that
+    /// drew randomness, its line is never undone, only voided by the GM, since taking it
+    /// back would let a player look and try again.
+    fn reveals(&self, _event: &Self::Event) -> bool {
+        false
     }
 
     /// Events appended when the GM starts the next scene.
@@ -243,6 +256,8 @@ pub trait DynRules: Send + Sync {
     fn describe(&self, event: &serde_json::Value) -> Text;
     /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
     fn audience(&self, event: &serde_json::Value) -> Audience;
+    /// See [`TableRules::reveals`]; an event the system cannot read reveals nothing.
+    fn reveals(&self, event: &serde_json::Value) -> bool;
     /// See [`TableRules::on_scene_end`].
     fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
     /// See [`TableRules::on_session_end`].
@@ -338,6 +353,11 @@ impl<R: TableRules> DynRules for R {
                 "(an event this version cannot read)",
             ),
         }
+    }
+
+    fn reveals(&self, event: &serde_json::Value) -> bool {
+        serde_json::from_value::<R::Event>(event.clone())
+            .is_ok_and(|e| TableRules::reveals(self, &e))
     }
 
     fn audience(&self, event: &serde_json::Value) -> Audience {

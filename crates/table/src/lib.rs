@@ -580,14 +580,14 @@ impl Table {
         let mut effects = Vec::new();
         let mut note = None;
         if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
-            let prepared = rules.prepare_check(&self.view_as(actor), state, &command)?;
+            let prepared = rules.prepare_check(&self.view_rolling(actor, line), state, &command)?;
             if prepared.command != command {
                 result = roll(&prepared.command).map_err(|e| refused(&prepared.command, e))?;
                 command = prepared.command;
             }
             effects = prepared.events;
             note = prepared.note;
-            let ctx = self.view_as(actor);
+            let ctx = self.view_rolling(actor, line);
             effects.extend(rules.after_roll(&ctx, state, &command, &result));
         }
         let mut roll = Roll {
@@ -619,7 +619,20 @@ impl Table {
 
     /// What a system's rules see of this table while deciding `actor`'s line.
     fn view_as<'a>(&'a self, actor: &'a str) -> Ctx<'a> {
-        Ctx { table: self, actor }
+        Ctx {
+            table: self,
+            actor,
+            line: None,
+        }
+    }
+
+    /// The same while preparing and following up `line`, a roll as typed.
+    fn view_rolling<'a>(&'a self, actor: &'a str, line: &'a str) -> Ctx<'a> {
+        Ctx {
+            table: self,
+            actor,
+            line: Some(line),
+        }
     }
 
     /// Whether `actor` may change character `name`: its owner or a GM.
@@ -1038,6 +1051,18 @@ impl Table {
                 ),
             );
         }
+        if let (Some(rules), EventBody::System { data, .. }) = (self.rules(), &target.body)
+            && rules.reveals(data)
+        {
+            return refuse(
+                format!(
+                    "#{seq} は伏せられていたもの（ライブラリーのカードなど）を公開したので取り消せません。GM は /void {seq} で効果を無効にできます"
+                ),
+                format!(
+                    "#{seq} showed what was hidden (cards of a library), so it cannot be undone; the GM can void its effects with /void {seq}"
+                ),
+            );
+        }
         if !target.body.is_undoable()
             || self.undone.contains(&seq)
             || target.body.follows().is_some()
@@ -1223,6 +1248,7 @@ fn system_events(
 struct Ctx<'a> {
     table: &'a Table,
     actor: &'a str,
+    line: Option<&'a str>,
 }
 
 impl TableView for Ctx<'_> {
@@ -1249,6 +1275,9 @@ impl TableView for Ctx<'_> {
     }
     fn scene_and_session(&self) -> (u64, u64) {
         self.table.scene_and_session()
+    }
+    fn typed_line(&self) -> Option<&str> {
+        self.line
     }
 }
 
