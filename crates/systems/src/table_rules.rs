@@ -136,8 +136,9 @@ pub trait TableRules: Send + Sync + 'static {
         false
     }
 
-    /// Events appended when the GM starts the next scene.
-    fn on_scene_end(&self, _state: &Self::State) -> Vec<Self::Event> {
+    /// Events appended when the GM starts the next scene; `dice` is recorded on the first
+    /// of them (cards that go back in random order, say).
+    fn on_scene_end(&self, _state: &Self::State, _dice: &mut Roller<'_>) -> Vec<Self::Event> {
         Vec::new()
     }
 
@@ -259,7 +260,8 @@ pub trait DynRules: Send + Sync {
     /// See [`TableRules::reveals`]; an event the system cannot read reveals nothing.
     fn reveals(&self, event: &serde_json::Value) -> bool;
     /// See [`TableRules::on_scene_end`].
-    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
+    fn on_scene_end(&self, state: &dyn SystemState, dice: &mut Roller<'_>)
+    -> Vec<serde_json::Value>;
     /// See [`TableRules::on_session_end`].
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
     /// See [`TableRules::prepare_check`].
@@ -367,8 +369,12 @@ impl<R: TableRules> DynRules for R {
         }
     }
 
-    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {
-        to_json(TableRules::on_scene_end(self, typed::<R>(state)))
+    fn on_scene_end(
+        &self,
+        state: &dyn SystemState,
+        dice: &mut Roller<'_>,
+    ) -> Vec<serde_json::Value> {
+        to_json(TableRules::on_scene_end(self, typed::<R>(state), dice))
     }
 
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {

@@ -734,7 +734,28 @@ impl Table {
                 if role != Role::Gm {
                     return gm_only("次のシーンに進める", "start the next scene");
                 }
-                let resets = self.resets(|r, s| r.on_scene_end(s));
+                // The resets' dice are keyed for the first of them, the line's second
+                // event, and recorded there (verify replays them).
+                let (key, nonce) = self
+                    .entropy
+                    .key(&self.seed, self.next_seq() + 1)
+                    .ok_or_else(|| {
+                        Refusal::from(Text::new(
+                            "OS から乱数を得られません。しばらくしてからもう一度試してください",
+                            "the operating system gave no randomness; try again shortly",
+                        ))
+                    })?;
+                let mut source = ChaChaSource::from_key(key);
+                let mut dice = Roller::new(&mut source);
+                let mut resets = self.resets(|r, s| r.on_scene_end(s, &mut dice));
+                let drawn: Vec<[u32; 2]> =
+                    dice.draws().iter().map(|d| [d.sides, d.value]).collect();
+                if let Some(EventBody::System { rands, nonce: n, .. }) = resets.first_mut()
+                    && !drawn.is_empty()
+                {
+                    *rands = drawn;
+                    *n = nonce;
+                }
                 Ok(Decision {
                     events: [EventBody::SceneAdvanced]
                         .into_iter()
@@ -1147,7 +1168,7 @@ impl Table {
     /// The system's events for a scene or session end, following the event at the next seq.
     fn resets(
         &self,
-        hook: impl Fn(&dyn DynRules, &dyn SystemState) -> Vec<serde_json::Value>,
+        hook: impl FnOnce(&dyn DynRules, &dyn SystemState) -> Vec<serde_json::Value>,
     ) -> Vec<EventBody> {
         match (self.rules(), self.state.system.as_deref()) {
             (Some(rules), Some(state)) => system_events(hook(rules, state), self.next_seq()),

@@ -375,3 +375,25 @@ fn issue13_mtg6_certainty_counts_the_cards_seen_going_to_the_bottom() {
     run(&mut t, "alice", "/turn end ミナ");
     run(&mut t, "alice", "/deck check ミナ 緑 0");
 }
+
+/// Issue 13, MTG 7. Seed line 106 「行動判定ブーストによって追放されたカードは、シーンあるいは
+/// ターン終了時まで、いかなる方法でも追放領域を離れません」: the scene's end returns them too,
+/// to the bottom in random order (line 103), with dice the log replays.
+#[test]
+fn issue13_mtg7_boost_cards_return_at_the_end_of_the_scene() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(&mut t, "alice", "/deck check ミナ 緑 11");
+    run(&mut t, "alice", "/deck boost ミナ");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 6);
+    let out = run(&mut t, "gm", "/scene next");
+    assert!(
+        out.iter().any(|l| l.contains(
+            "シーン終了: ミナのブーストで追放した6枚を無作為の順番でライブラリーの一番下へ"
+        )),
+        "{out:?}"
+    );
+    assert_eq!(cards(&t, "ミナ", "exiled"), 0);
+    assert_eq!(cards(&t, "ミナ", "cards"), 28);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

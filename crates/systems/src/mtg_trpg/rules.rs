@@ -151,6 +151,14 @@ pub enum Event {
         /// The cards, upper first.
         returned: Vec<Card>,
     },
+    /// End of scene: boost-exiled cards went to the bottom in this order (seed line 106
+    /// 「シーンあるいはターン終了時まで」).
+    SceneEnded {
+        /// PC.
+        character: String,
+        /// The cards, upper first.
+        returned: Vec<Card>,
+    },
 }
 
 /// The MTG-based TRPG's table rules.
@@ -375,8 +383,35 @@ impl TableRules for MtgRules {
         matches!(event, Event::Opened { .. } | Event::Checked { .. })
     }
 
+    /// Seed line 106: boost-exiled cards stay exiled until the scene or the turn ends;
+    /// at the scene's end they go to the bottom in random order.
+    fn on_scene_end(&self, state: &State, dice: &mut Roller<'_>) -> Vec<Event> {
+        state
+            .iter()
+            .filter(|(_, l)| !l.exiled.is_empty())
+            .filter_map(|(pc, l)| {
+                Some(Event::SceneEnded {
+                    character: pc.clone(),
+                    returned: shuffled(&l.exiled, dice).ok()?,
+                })
+            })
+            .collect()
+    }
+
     fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
         match event {
+            Event::SceneEnded {
+                character,
+                returned,
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards.extend(returned.iter().cloned());
+                    if !returned.is_empty() {
+                        l.bottom.push(returned.len());
+                    }
+                    l.exiled.clear();
+                }
+            }
             Event::Loaded {
                 character, cards, ..
             } => {
@@ -513,6 +548,19 @@ impl TableRules for MtgRules {
                     ),
                 )
             }
+            Event::SceneEnded {
+                character,
+                returned,
+            } => Text::new(
+                format!(
+                    "シーン終了: {character}のブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
+                    returned.len()
+                ),
+                format!(
+                    "end of scene: the {} card(s) {character}'s boost exiled go to the bottom of the library in random order",
+                    returned.len()
+                ),
+            ),
             Event::TurnEnded {
                 character,
                 returned,
