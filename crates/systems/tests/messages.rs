@@ -334,7 +334,13 @@ fn another_worlds_combat_and_supply_speak_both_languages() {
     t.bad("gm", "/supply lack");
     t.bad("gm", "/supply lack Ghost 2");
     t.bad("gm", "/supply give Mina Mina 1");
-    t.bad("gm", "/supply give Mina Roy 5");
+    t.bad("alice", "/supply give Mina Roy 5");
+    t.good("gm", "/supply give Mina Roy 5");
+    t.bad("gm", "/supply give Mina Roy 11");
+    t.good("alice", "/supply heal Mina HP 3 food");
+    t.bad("alice", "/supply heal Mina SP 3");
+    t.bad("alice", "/supply heal Mina HP lots");
+    t.bad("alice", "/supply heal");
     t.bad("alice", "/supply give Shadow Ghost 1");
     t.bad("gm", "/supply give");
     t.bad("gm", "/supply");

@@ -846,3 +846,57 @@ fn issue13_aw8_aw9_aw11_initiative_reads_current_values_and_refuses_duplicates()
     let out = run(&mut t, "alice", "/combat major attack ロイ");
     assert!(out[0].contains("ミナ メジャーアクション: 攻撃: ロイ"), "{out:?}");
 }
+
+/// Issue 13, AW 14, 15 and 20. Seed lines 139–151: HP and MP recover by skills, food and
+/// sleep, and by supply among 「2人以上のキャラクター」, 「1〜2D6点回復、契約状態にある
+/// キャラクター同士の供給ならば3〜4D6点回復が望ましい」 — a recommendation the GM may leave.
+#[test]
+fn issue13_aw14_aw15_aw20_recovery_and_supply_among_two_or_more() {
+    let mut t = table([8; 32]);
+    // A sheet's HP is the current value, HP.max the maximum.
+    run(&mut t, "alice", "/char set ミナ HP 12");
+    run(&mut t, "alice", "/char set ミナ HP.max 20");
+    let out = run(&mut t, "alice", "/supply heal ミナ HP 5 食事");
+    assert!(out[0].contains("ミナ 増減: 食事: 【HP】5[5] ＞ 17"), "{out:?}");
+    let out = run(&mut t, "alice", "/supply heal ミナ HP +10 睡眠");
+    assert!(out[0].contains("＞ 20、"), "kept within the maximum: {out:?}");
+    let out = run(&mut t, "gm", "/supply heal ミナ MP -99 攻撃");
+    assert!(out[0].contains("【MP】-99[-99] ＞ 0"), "{out:?}");
+    assert!(refused(&mut t, "bob", "/supply heal ミナ HP 5").contains("belongs to alice"));
+    assert!(refused(&mut t, "alice", "/supply heal ミナ SP 5").contains("HP or MP"));
+    let sheet = run(&mut t, "alice", "/char show ミナ").concat();
+    assert!(sheet.contains("20/20"), "{sheet}");
+    // Three characters at once.
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/char set 鬼 HP 10");
+    run(&mut t, "gm", "/char set 鬼 MP 10");
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ 鬼 2");
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(out[2].starts_with(&format!("#{} gm: 鬼 供給 2D6", t.next_seq() - 1)), "{out:?}");
+    assert!(refused(&mut t, "gm", "/supply give ミナ ミナ 2").contains("different characters"));
+    // Outside the recommendation: a player is refused, the GM goes ahead with a note.
+    assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 5").contains("not in a contract"));
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ 5");
+    assert!(out.last().expect("note").contains("1〜2D6が望ましい"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/supply give ミナ ロイ 11").contains("1 to 10"));
+}
+
+/// Issue 13, AW 18: the help lists every command, the difficulty table and the ±3 guide
+/// (seed lines 53–56).
+#[test]
+fn issue13_aw18_help_lists_every_command_and_the_guides() {
+    let mut t = table([9; 32]);
+    let help = run(&mut t, "alice", "/help").concat();
+    for needle in [
+        "/combat free",
+        "/combat status",
+        "/af fail",
+        "/supply heal",
+        "/supply give ミナ ロイ [ユキ…] 2",
+    ] {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
+    let system = taku_systems::find("AnotherWorld").expect("AW").help();
+    assert!(system.ja().contains("難易度の目安: 6〜8 簡単"), "{}", system.ja());
+    assert!(system.ja().contains("−3〜+3"), "{}", system.ja());
+}

@@ -173,9 +173,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Major action: full move, attack, skill, disengage, identify, finish off, escape",
     },
     CommandHelp {
-        usage: "/combat engage ミナ 影 | /combat end",
-        help: "エンゲージを記録する・戦闘終了（GM）",
-        help_en: "Record an engagement; end the combat (GM)",
+        usage: "/combat engage ミナ 影 | /combat free ミナ | /combat status | /combat end",
+        help: "エンゲージ（敵どうし）を記録する・エンゲージから外す（GM）・戦闘の状況・戦闘終了（GM）",
+        help_en: "Record an engagement between enemies; take someone out of engagements (GM); the combat's state; end the combat (GM)",
     },
     CommandHelp {
         usage: "/supply lack ミナ 3 [shared]",
@@ -183,9 +183,14 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Missed meals or sleep (AW-4, GM): HP and MP each drop by 3D6 (shared: one roll for both)",
     },
     CommandHelp {
-        usage: "/supply give ミナ ロイ 2",
-        help: "供給（AW-4）: 2D6回復。通常1〜2D6、契約中の2人なら3〜4D6",
-        help_en: "Supply (AW-4): both recover 2D6; 1–2D6 normally, 3–4D6 between two in a contract",
+        usage: "/supply give ミナ ロイ [ユキ…] 2",
+        help: "供給（AW-4、2人以上）: 2D6回復。通常1〜2D6、契約中なら3〜4D6が望ましい（GMは範囲外も可、注意を表示）",
+        help_en: "Supply (AW-4, two or more): each recovers 2D6; 1–2D6 normally, 3–4D6 in a contract recommended (the GM may go outside, with a note)",
+    },
+    CommandHelp {
+        usage: "/supply heal ミナ HP 5 食事 | /supply heal ミナ MP -3",
+        help: "特技・食事・睡眠による回復やダメージ（GMか本人）: 現在の【HP】【MP】を0〜最大値の範囲で増減",
+        help_en: "Recovery by skills, food or sleep, or damage (GM or owner): current HP or MP changes within 0 and the maximum",
     },
     CommandHelp {
         usage: "/contract ミナ ロイ | /contract end ミナ ロイ 理由",
@@ -233,9 +238,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "During an AF check a PC's check adds its achievement to the total (a critical counts 30; a fumble fails the AF check)",
     },
     CommandHelp {
-        usage: "/af cancel | /af next | /af spell ミナ | /af status | /af end",
-        help: "ファンブルの打ち消し（GM、直後のみ）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
-        help_en: "Cancel a fumble (GM, straight away only); next round (GM); succeed by a command spell; progress; call off (GM)",
+        usage: "/af cancel | /af fail | /af next | /af spell ミナ | /af status | /af end",
+        help: "ファンブルの打ち消し（GM、直後のみ）・ファンブルの受け入れ（GM）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
+        help_en: "Cancel a fumble (GM, straight away only); accept a fumble (GM); next round (GM); succeed by a command spell; progress; call off (GM)",
     },
 ];
 
