@@ -260,8 +260,11 @@ pub trait DynRules: Send + Sync {
     /// See [`TableRules::reveals`]; an event the system cannot read reveals nothing.
     fn reveals(&self, event: &serde_json::Value) -> bool;
     /// See [`TableRules::on_scene_end`].
-    fn on_scene_end(&self, state: &dyn SystemState, dice: &mut Roller<'_>)
-    -> Vec<serde_json::Value>;
+    fn on_scene_end(
+        &self,
+        state: &dyn SystemState,
+        dice: &mut Roller<'_>,
+    ) -> Vec<serde_json::Value>;
     /// See [`TableRules::on_session_end`].
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
     /// See [`TableRules::prepare_check`].

@@ -215,7 +215,11 @@ impl Harness {
             .prepare_check(&self.table, &*self.state, command)
             .expect("prepared");
         if let Some(note) = &prepared.note {
-            check(&format!("{actor} {command}'s note"), note, &mut self.problems);
+            check(
+                &format!("{actor} {command}'s note"),
+                note,
+                &mut self.problems,
+            );
         }
         let result =
             taku_systems::evaluate(system, command, &mut source, Mode::Normalize).expect("a check");
@@ -324,7 +328,8 @@ fn another_worlds_combat_and_supply_speak_both_languages() {
     t.good("alice", "/combat major attack Shadow");
     t.bad("gm", "/combat major finish Roy");
     t.bad("gm", "/combat major attack Shadow");
-    t.good("gm", "/combat major finish Mina");
+    t.bad("gm", "/combat major finish Mina");
+    t.good("gm", "/combat major identify Mina");
     t.good("gm", "/combat add Roy");
     t.good("gm", "/combat remove Roy");
     t.good("gm", "/combat end");

@@ -750,7 +750,9 @@ impl Table {
                 let mut resets = self.resets(|r, s| r.on_scene_end(s, &mut dice));
                 let drawn: Vec<[u32; 2]> =
                     dice.draws().iter().map(|d| [d.sides, d.value]).collect();
-                if let Some(EventBody::System { rands, nonce: n, .. }) = resets.first_mut()
+                if let Some(EventBody::System {
+                    rands, nonce: n, ..
+                }) = resets.first_mut()
                     && !drawn.is_empty()
                 {
                     *rands = drawn;

@@ -176,7 +176,10 @@ fn aw5_boost_adds_20_to_the_servants_next_check_and_shows_it() {
     assert!(mine[0].contains("(2D6+2>=30[12,2])"), "{mine:?}");
     let boosted = run(&mut t, "bob", "AW+2>=30 跳躍");
     assert!(boosted[0].contains("(2D6+22>=30[12,2])"), "{boosted:?}");
-    assert!(boosted[0].ends_with("（ロイへのミナの令呪 +20）"), "{boosted:?}");
+    assert!(
+        boosted[0].ends_with("（ロイへのミナの令呪 +20）"),
+        "{boosted:?}"
+    );
     assert!(
         boosted[1].contains("ロイの判定に令呪の+20を適用"),
         "{boosted:?}"
@@ -700,12 +703,24 @@ fn issue13_aw2_aw13_summon_only_a_servant_not_in_the_scene_and_combat_follows() 
     run(&mut t, "gm", "/contract ミナ ロイ");
     run(&mut t, "gm", "/combat start ミナ ロイ 影");
     let err = refused(&mut t, "alice", "/spell ミナ summon ロイ");
-    assert!(err.contains("already in the scene (in the combat)"), "{err}");
+    assert!(
+        err.contains("already in the scene (in the combat)"),
+        "{err}"
+    );
     let out = run(&mut t, "alice", "/spell ミナ dismiss ロイ");
-    assert!(out[1].contains("ロイが戦闘から退場（令呪で退場）"), "{out:?}");
+    assert!(
+        out[1].contains("ロイが戦闘から退場（令呪で退場）"),
+        "{out:?}"
+    );
     let out = run(&mut t, "alice", "/spell ミナ summon ロイ");
-    assert!(out[1].contains("ラウンドは即座にクリンナッププロセスへ"), "{out:?}");
-    assert!(out[2].contains("ロイが戦闘に参加（【行動値】10）"), "{out:?}");
+    assert!(
+        out[1].contains("ラウンドは即座にクリンナッププロセスへ"),
+        "{out:?}"
+    );
+    assert!(
+        out[2].contains("ロイが戦闘に参加（【行動値】10）"),
+        "{out:?}"
+    );
     run(&mut t, "gm", "/combat end");
     // Out of combat: summoned into this scene, so not again until the scene changes.
     let err = refused(&mut t, "alice", "/spell ミナ summon ロイ");
@@ -722,7 +737,10 @@ fn issue13_aw3_an_af_spell_needs_a_contract() {
     let mut t = table([5; 32]);
     run(&mut t, "gm", "/af preset 2");
     let err = refused(&mut t, "bob", "/af spell ロイ");
-    assert!(err.contains("ロイ has no servant, so no command spell"), "{err}");
+    assert!(
+        err.contains("ロイ has no servant, so no command spell"),
+        "{err}"
+    );
     run(&mut t, "gm", "/contract ロイ 影");
     let out = run(&mut t, "bob", "/af spell ロイ");
     assert!(out[1].contains("AF判定 成功"), "{out:?}");
@@ -749,10 +767,16 @@ fn issue13_aw4_aw5_aw10_af_rolls_count_by_ability_character_and_order() {
     // ロイ goes first (【反射】 4 against ミナ's 3).
     let out = run(&mut t, "alice", "AW+{ミナ.理知}");
     assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0].contains("AF判定に数えません: ロイが先に判定します"), "{out:?}");
+    assert!(
+        out[0].contains("AF判定に数えません: ロイが先に判定します"),
+        "{out:?}"
+    );
     // Another ability: not this AF check's.
     let out = run(&mut t, "bob", "AW+{反射}");
-    assert!(out[0].contains("使用能力値は【理知】です（【反射】の判定でした）"), "{out:?}");
+    assert!(
+        out[0].contains("使用能力値は【理知】です（【反射】の判定でした）"),
+        "{out:?}"
+    );
     // A bare number: which ability is unclear; naming it in the comment counts.
     let out = run(&mut t, "bob", "AW+2");
     assert!(out[0].contains("能力値が分かりません"), "{out:?}");
@@ -764,7 +788,10 @@ fn issue13_aw4_aw5_aw10_af_rolls_count_by_ability_character_and_order() {
     let out = run(&mut t, "bob", "AW+2 理知");
     assert!(out[1].contains("AF判定: ロイの達成値"), "{out:?}");
     let out = run(&mut t, "bob", "AW+2 理知");
-    assert!(out[0].contains("ロイはこのラウンドすでに判定しました"), "{out:?}");
+    assert!(
+        out[0].contains("ロイはこのラウンドすでに判定しました"),
+        "{out:?}"
+    );
     // alice's two PCs: the roll belongs to the one whose field it used.
     let out = run(&mut t, "alice", "AW+{ユキ.理知}");
     assert!(out[0].contains("ミナが先に判定します"), "{out:?}");
@@ -791,7 +818,10 @@ fn issue13_aw6_declarations_reaching_the_total_succeed_at_once() {
         "alice",
         &format!("/af declare ミナ {}", skills.join(" ")),
     );
-    assert!(out.last().expect("events").contains("AF判定 成功"), "{out:?}");
+    assert!(
+        out.last().expect("events").contains("AF判定 成功"),
+        "{out:?}"
+    );
     assert_eq!(state(&t)["af"]["status"]["status"], "succeeded");
 }
 
@@ -816,7 +846,10 @@ fn issue13_aw7_engagement_is_a_relation_between_enemies() {
     // 鬼 was engaged with ロイ alone: free now; 影 still with ミナ.
     assert_eq!(pairs(&t), serde_json::json!([["ミナ", "影"]]));
     let status = run(&mut t, "gm", "/combat status").concat();
-    assert!(status.contains("影 NPC 【行動値】10 未行動 エンゲージ中（ミナ）"), "{status}");
+    assert!(
+        status.contains("影 NPC 【行動値】10 未行動 エンゲージ中（ミナ）"),
+        "{status}"
+    );
     run(&mut t, "gm", "/combat free ミナ");
     assert_eq!(pairs(&t), serde_json::json!([]));
 }
@@ -832,7 +865,10 @@ fn issue13_aw8_aw9_aw11_initiative_reads_current_values_and_refuses_duplicates()
     run(&mut t, "gm", "/combat start ミナ ロイ 影");
     run(&mut t, "gm", "/char set 影 行動値 15");
     let out = run(&mut t, "gm", "/combat next");
-    assert!(out[0].contains("影（【行動値】15）のメインプロセス"), "{out:?}");
+    assert!(
+        out[0].contains("影（【行動値】15）のメインプロセス"),
+        "{out:?}"
+    );
     // A second order keeps the first's other names.
     run(&mut t, "gm", "/combat order ミナ ロイ");
     let out = run(&mut t, "gm", "/combat order 影");
@@ -841,10 +877,17 @@ fn issue13_aw8_aw9_aw11_initiative_reads_current_values_and_refuses_duplicates()
     let out = run(&mut t, "gm", "/combat remove 影");
     assert!(out[1].contains("ラウンド1 イニシアチブ ＞ ミナ"), "{out:?}");
     // Item 20: an attack names a target in the combat other than the actor.
-    assert!(refused(&mut t, "alice", "/combat major attack ミナ").contains("cannot target themselves"));
-    assert!(refused(&mut t, "alice", "/combat major attack 幽霊").contains("幽霊 is not in the combat"));
+    assert!(
+        refused(&mut t, "alice", "/combat major attack ミナ").contains("cannot target themselves")
+    );
+    assert!(
+        refused(&mut t, "alice", "/combat major attack 幽霊").contains("幽霊 is not in the combat")
+    );
     let out = run(&mut t, "alice", "/combat major attack ロイ");
-    assert!(out[0].contains("ミナ メジャーアクション: 攻撃: ロイ"), "{out:?}");
+    assert!(
+        out[0].contains("ミナ メジャーアクション: 攻撃: ロイ"),
+        "{out:?}"
+    );
 }
 
 /// Issue 13, AW 14, 15 and 20. Seed lines 139–151: HP and MP recover by skills, food and
@@ -857,9 +900,15 @@ fn issue13_aw14_aw15_aw20_recovery_and_supply_among_two_or_more() {
     run(&mut t, "alice", "/char set ミナ HP 12");
     run(&mut t, "alice", "/char set ミナ HP.max 20");
     let out = run(&mut t, "alice", "/supply heal ミナ HP 5 食事");
-    assert!(out[0].contains("ミナ 増減: 食事: 【HP】5[5] ＞ 17"), "{out:?}");
+    assert!(
+        out[0].contains("ミナ 増減: 食事: 【HP】5[5] ＞ 17"),
+        "{out:?}"
+    );
     let out = run(&mut t, "alice", "/supply heal ミナ HP +10 睡眠");
-    assert!(out[0].contains("＞ 20、"), "kept within the maximum: {out:?}");
+    assert!(
+        out[0].contains("＞ 20、"),
+        "kept within the maximum: {out:?}"
+    );
     let out = run(&mut t, "gm", "/supply heal ミナ MP -99 攻撃");
     assert!(out[0].contains("【MP】-99[-99] ＞ 0"), "{out:?}");
     assert!(refused(&mut t, "bob", "/supply heal ミナ HP 5").contains("belongs to alice"));
@@ -872,12 +921,18 @@ fn issue13_aw14_aw15_aw20_recovery_and_supply_among_two_or_more() {
     run(&mut t, "gm", "/char set 鬼 MP 10");
     let out = run(&mut t, "gm", "/supply give ミナ ロイ 鬼 2");
     assert_eq!(out.len(), 3, "{out:?}");
-    assert!(out[2].starts_with(&format!("#{} gm: 鬼 供給 2D6", t.next_seq() - 1)), "{out:?}");
+    assert!(
+        out[2].starts_with(&format!("#{} gm: 鬼 供給 2D6", t.next_seq() - 1)),
+        "{out:?}"
+    );
     assert!(refused(&mut t, "gm", "/supply give ミナ ミナ 2").contains("different characters"));
     // Outside the recommendation: a player is refused, the GM goes ahead with a note.
     assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 5").contains("not in a contract"));
     let out = run(&mut t, "gm", "/supply give ミナ ロイ 5");
-    assert!(out.last().expect("note").contains("1〜2D6が望ましい"), "{out:?}");
+    assert!(
+        out.last().expect("note").contains("1〜2D6が望ましい"),
+        "{out:?}"
+    );
     assert!(refused(&mut t, "gm", "/supply give ミナ ロイ 11").contains("1 to 10"));
 }
 
@@ -897,6 +952,24 @@ fn issue13_aw18_help_lists_every_command_and_the_guides() {
         assert!(help.contains(needle), "{needle}: {help}");
     }
     let system = taku_systems::find("AnotherWorld").expect("AW").help();
-    assert!(system.ja().contains("難易度の目安: 6〜8 簡単"), "{}", system.ja());
+    assert!(
+        system.ja().contains("難易度の目安: 6〜8 簡単"),
+        "{}",
+        system.ja()
+    );
     assert!(system.ja().contains("−3〜+3"), "{}", system.ja());
+}
+
+/// Issue 13, AW 16. Seed line 120 「とどめを刺す: 戦闘不能のキャラクターを死亡させる」: the
+/// target must be incapacitated.
+#[test]
+fn issue13_aw16_a_finishing_blow_needs_an_incapacitated_target() {
+    let mut t = table([10; 32]);
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    let err = refused(&mut t, "alice", "/combat major finish 影");
+    assert!(err.contains("影 is not incapacitated (HP 30)"), "{err}");
+    run(&mut t, "gm", "/supply heal 影 HP -30 斬撃");
+    let out = run(&mut t, "alice", "/combat major finish 影");
+    assert!(out[0].contains("とどめを刺す: 影"), "{out:?}");
 }

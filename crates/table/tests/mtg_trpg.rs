@@ -260,7 +260,10 @@ fn issue13_mtg1_a_player_cannot_read_or_declare_their_library_order() {
         .lines()
         .find(|l| l.contains("既知の上2枚"))
         .expect("known line");
-    assert!(known_line.contains(&now[0]) && known_line.contains(&now[1]), "{show}");
+    assert!(
+        known_line.contains(&now[0]) && known_line.contains(&now[1]),
+        "{show}"
+    );
     assert!(refused(&mut t, "bob", "/deck show ミナ").contains("belongs to alice"));
     let sheet = run(&mut t, "bob", "/char show ミナ").concat();
     assert!(!sheet.contains(&now[0]), "{sheet}");
@@ -368,7 +371,10 @@ fn issue13_mtg6_certainty_counts_the_cards_seen_going_to_the_bottom() {
     let err = refused(&mut t, "alice", "/deck check ミナ 緑 0");
     assert!(err.contains("the outcome is certain"), "{err}");
     let show = run(&mut t, "alice", "/deck show ミナ").concat();
-    assert!(show.contains("下にあると分かっているカード（1組目"), "{show}");
+    assert!(
+        show.contains("下にあると分かっているカード（1組目"),
+        "{show}"
+    );
     run(&mut t, "gm", "/deck check ミナ 緑 0 force");
     // A shuffle forgets what was seen: the contents alone decide again.
     run(&mut t, "alice", "/deck shuffle ミナ");

@@ -5,8 +5,10 @@
 //!   limit and optional special rules: thresholds on the running total that trigger an
 //!   event once, "a command spell makes it succeed", a solo check.
 //! - Rounds go in action-value order as in combat; each PC's check adds its achievement
-//!   to one running total (here: the next AW check the PC's owner rolls while the AF check
-//!   runs, not a secret one: the running total is public); a critical counts 30. The AF check succeeds as soon as the total reaches the
+//!   to one running total (here: a check of the AF check's ability by the next PC in
+//!   action-value order, rolled by its player, the character named by the roll's field
+//!   reference or comment; not a secret one: the running total is public; a roll that does
+//!   not count says why); a critical counts 30. The AF check succeeds as soon as the total reaches the
 //!   difficulty and fails when the rounds run out.
 //! - A fumble fails the whole AF check at once, unless the GM records a fumble-cancelling
 //!   skill straight away (`/af cancel` before anything else of the AF check happens; the
@@ -440,14 +442,12 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     format!("'{rounds}' is not a number of rounds"),
                 )
             })?;
-            let (opts, goal): (Vec<&str>, Vec<&str>) = rest
-                .iter()
-                .partition(|w| {
-                    w.starts_with("at=")
-                        || w.starts_with("solo=")
-                        || w.starts_with("party=")
-                        || **w == "spell"
-                });
+            let (opts, goal): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| {
+                w.starts_with("at=")
+                    || w.starts_with("solo=")
+                    || w.starts_with("party=")
+                    || **w == "spell"
+            });
             start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
         })(),
         ["preset", n, rest @ ..] => (|| {
@@ -603,8 +603,12 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             // has none to spend (issue 13).
             if table.character(master).is_some() && state.contracts.servants_of(master).is_empty() {
                 return Err(Text::new(
-                    format!("{master}にはサーヴァントがいないので、令呪がありません（令呪はマスターがサーヴァントに下す命令です、AW-5）"),
-                    format!("{master} has no servant, so no command spell to spend (a command spell is a master's order to a servant, AW-5)"),
+                    format!(
+                        "{master}にはサーヴァントがいないので、令呪がありません（令呪はマスターがサーヴァントに下す命令です、AW-5）"
+                    ),
+                    format!(
+                        "{master} has no servant, so no command spell to spend (a command spell is a master's order to a servant, AW-5)"
+                    ),
                 ));
             }
             let spent =
@@ -864,7 +868,10 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
             Credit::Ignored
         };
     };
-    let owner = table.character(&pc).map(|(o, _)| o.to_string()).unwrap_or_default();
+    let owner = table
+        .character(&pc)
+        .map(|(o, _)| o.to_string())
+        .unwrap_or_default();
     let not = |ja: String, en: String| {
         Credit::NotCounted(Text::new(
             format!("AF判定に数えません: {ja}"),
@@ -874,7 +881,9 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
     if owner != table.actor() {
         return not(
             format!("{pc}の判定は{owner}が振ります（GMが代わりに振った判定は数えません）"),
-            format!("{owner} rolls {pc}'s checks (a roll made for them by someone else does not count)"),
+            format!(
+                "{owner} rolls {pc}'s checks (a roll made for them by someone else does not count)"
+            ),
         );
     }
     if command.trim_start().starts_with(['S', 's']) {
@@ -893,14 +902,26 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
         Some(ab) if ab == a.ability => {}
         Some(ab) => {
             return not(
-                format!("このAF判定の使用能力値は【{}】です（【{ab}】の判定でした）", a.ability),
-                format!("this AF check uses 【{}】 (that was a 【{ab}】 check)", a.ability),
+                format!(
+                    "このAF判定の使用能力値は【{}】です（【{ab}】の判定でした）",
+                    a.ability
+                ),
+                format!(
+                    "this AF check uses 【{}】 (that was a 【{ab}】 check)",
+                    a.ability
+                ),
             );
         }
         None => {
             return not(
-                format!("能力値が分かりません。AW+{{{}}} か AW+6 {} のように書いてください", a.ability, a.ability),
-                format!("which ability is unclear; write AW+{{{}}} or AW+6 {}", a.ability, a.ability),
+                format!(
+                    "能力値が分かりません。AW+{{{}}} か AW+6 {} のように書いてください",
+                    a.ability, a.ability
+                ),
+                format!(
+                    "which ability is unclear; write AW+{{{}}} or AW+6 {}",
+                    a.ability, a.ability
+                ),
             );
         }
     }

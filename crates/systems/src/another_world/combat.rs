@@ -84,9 +84,7 @@ pub struct Combat {
 impl Combat {
     /// Whether `name` is engaged with any enemy.
     pub fn engaged(&self, name: &str) -> bool {
-        self.engagements
-            .iter()
-            .any(|(a, b)| a == name || b == name)
+        self.engagements.iter().any(|(a, b)| a == name || b == name)
     }
 
     /// The enemies `name` is engaged with.
@@ -390,7 +388,9 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 .find_map(|(i, n)| names[..i].contains(n).then_some(*n))
             {
                 return Err(Text::new(
-                    format!("{twice}が2回書かれています。戦闘に参加するキャラクターは1回ずつ書いてください"),
+                    format!(
+                        "{twice}が2回書かれています。戦闘に参加するキャラクターは1回ずつ書いてください"
+                    ),
                     format!("{twice} is named twice; name each character in the combat once"),
                 ));
             }
@@ -435,7 +435,12 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             // A second order adds to the first instead of discarding it: the names given
             // now go first, in this order, then the earlier order's others (issue 13).
             let mut order: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-            order.extend(c.order.iter().filter(|n| !names.contains(&n.as_str())).cloned());
+            order.extend(
+                c.order
+                    .iter()
+                    .filter(|n| !names.contains(&n.as_str()))
+                    .cloned(),
+            );
             one(ev(Event::Ordered { order }))
         })(),
         ["next"] => (|| {
@@ -451,8 +456,8 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: None,
             })
         })(),
-        ["minor", what @ ..] => act(table, need, false, what),
-        ["major", what @ ..] => act(table, need, true, what),
+        ["minor", what @ ..] => act(table, state, need, false, what),
+        ["major", what @ ..] => act(table, state, need, true, what),
         ["engage", a, b, more @ ..] => (|| {
             gm_only(table, Text::new("エンゲージの記録", "record an engagement"))?;
             let c = need()?;
@@ -468,8 +473,14 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             }
             if !(sides[0] && sides[1]) {
                 return Err(Text::new(
-                    format!("{}は全員同じ側です。エンゲージは敵どうし（PCとNPC）の関係です（AW-3）", names.join("、")),
-                    format!("{} are all on the same side; an engagement is between enemies (PCs and NPCs, AW-3)", names.join(", ")),
+                    format!(
+                        "{}は全員同じ側です。エンゲージは敵どうし（PCとNPC）の関係です（AW-3）",
+                        names.join("、")
+                    ),
+                    format!(
+                        "{} are all on the same side; an engagement is between enemies (PCs and NPCs, AW-3)",
+                        names.join(", ")
+                    ),
                 ));
             }
             one(ev(Event::Engaged { names }))
@@ -598,6 +609,7 @@ impl Act {
 /// A minor or major action of the character whose main process it is.
 fn act<'a>(
     table: &dyn TableView,
+    state: &State,
     need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
@@ -669,6 +681,25 @@ fn act<'a>(
         }
         if c.get(&target).is_none() {
             return Err(not_in_combat(&target));
+        }
+        // Seed line 120 「戦闘不能のキャラクターを死亡させる」: only an incapacitated target
+        // (current HP 0 or less, when its HP is known) is finished off (issue 13).
+        let hp = state
+            .vitals
+            .get(&target)
+            .map(|(hp, _)| *hp)
+            .or_else(|| field(table, &target, "HP").ok());
+        if what[0] == "finish"
+            && let Some(hp) = hp.filter(|hp| *hp > 0)
+        {
+            return Err(Text::new(
+                format!(
+                    "{target}は戦闘不能ではありません（【HP】{hp}）。とどめを刺せるのは戦闘不能のキャラクターだけです（AW-3）"
+                ),
+                format!(
+                    "{target} is not incapacitated (HP {hp}); only an incapacitated character can be finished off (AW-3)"
+                ),
+            ));
         }
     }
     let a = match what {

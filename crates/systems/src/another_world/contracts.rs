@@ -445,7 +445,11 @@ fn spend(
         return Err(Text::new(
             format!(
                 "{servant}はすでにシーンに登場しています{}。令呪で呼び出せるのはシーンに登場していないサーヴァントです（AW-5）",
-                if in_combat { "（戦闘に参加中）" } else { "" }
+                if in_combat {
+                    "（戦闘に参加中）"
+                } else {
+                    ""
+                }
             ),
             format!(
                 "{servant} is already in the scene{}; a command spell summons a servant who is not (AW-5)",

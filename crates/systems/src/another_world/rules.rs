@@ -308,8 +308,10 @@ impl TableRules for AwRules {
     ) -> Result<Prepared<Event>, Text> {
         let mut prepared = contracts::prepare_check(table, &state.contracts, command);
         // AW-7: a party PC's roll that does not count says why (issue 13).
-        if matches!(state.af.as_ref().map(|a| &a.status), Some(af::Status::Running))
-            && let af::Credit::NotCounted(why) = af::credit(table, state, &prepared.command)
+        if matches!(
+            state.af.as_ref().map(|a| &a.status),
+            Some(af::Status::Running)
+        ) && let af::Credit::NotCounted(why) = af::credit(table, state, &prepared.command)
         {
             prepared.note = Some(match prepared.note {
                 Some(n) => n.then(" / ", &why),

@@ -880,11 +880,13 @@ MP = 1
 
     #[test]
     fn issue13_a_huge_action_value_is_a_violation_not_equal_moves() {
-        let sheet = Sheet::from_toml(&VALID.replace("\"行動値\" = 9", "\"行動値\" = 9223372036854775800"))
-            .expect("sheet");
+        let sheet =
+            Sheet::from_toml(&VALID.replace("\"行動値\" = 9", "\"行動値\" = 9223372036854775800"))
+                .expect("sheet");
         let v = sheet.violations();
         assert!(
-            v.iter().any(|v| v.field == "行動値" && v.message.contains("大きすぎます")),
+            v.iter()
+                .any(|v| v.field == "行動値" && v.message.contains("大きすぎます")),
             "{v:?}"
         );
     }

@@ -54,7 +54,10 @@ type Pair = (i64, i64);
 fn current(table: &dyn TableView, vitals: &Vitals, name: &str) -> Result<(Pair, Pair), Text> {
     let (hp, hp_max) = vital(table, name, "HP")?;
     let (mp, mp_max) = vital(table, name, "MP")?;
-    Ok((vitals.get(name).copied().unwrap_or((hp, mp)), (hp_max, mp_max)))
+    Ok((
+        vitals.get(name).copied().unwrap_or((hp, mp)),
+        (hp_max, mp_max),
+    ))
 }
 
 /// A sheet's current value and maximum of `key` (`HP`): a sheet field `HP` is the current
@@ -237,7 +240,11 @@ fn give(
     let n = match count(n, recommended.clone(), why.clone()) {
         Ok(n) => n,
         Err(e) if !table.actor_is_gm() => return Err(e),
-        Err(_) => count(n, 1..=10, Text::new("GMの決める供給", "supply as the GM decides"))?,
+        Err(_) => count(
+            n,
+            1..=10,
+            Text::new("GMの決める供給", "supply as the GM decides"),
+        )?,
     };
     let reply = (!recommended.contains(&n)).then(|| {
         Text::new(

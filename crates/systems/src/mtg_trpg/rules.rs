@@ -2,18 +2,23 @@
 //! cards. Commands:
 //!
 //! - `/deck load PC LIST` (the list's lines separated by `;`), shuffled at once;
-//! - `/deck shuffle PC`, `/deck known PC N` (the player knows the top N cards);
-//! - `/deck show PC`: count, known top cards, exiled cards and where each returns;
+//! - `/deck shuffle PC`; `/deck known PC N` (GM: the player has seen the top N cards,
+//!   revealed by play and put back on top);
+//! - `/deck show PC`: count, contents, known top cards, the groups the player saw go to
+//!   the bottom, exiled cards and where each returns; the whole order for the GM only;
 //! - `/deck check PC COLOUR DIFFICULTY [boost] [force] [PURPOSE…]`: MT-2 steps 1–7. When
 //!   the check would fail and a boost is allowed, it stays open for the player to decide
 //!   (`/deck boost PC` or `/deck done PC`), since a boost is declared after target and
 //!   achievement are known; `boost` declares it in advance (used only if needed);
-//! - `/turn end [PC]`: boost-exiled cards go to the bottom in random order, and the
-//!   turn's boost and checks are forgotten.
+//! - `/turn end [PC]` (the GM: everyone's; a player: their own PCs'): boost-exiled cards
+//!   go to the bottom in random order, and the turn's boost and checks are forgotten; the
+//!   scene's end returns boost-exiled cards too.
 //!
 //! MT-3: the same check (kind, difficulty, purpose) twice in one turn is refused, and so is
 //! a check whose outcome the player can already know: the exact success probability from
-//! the library's contents and the known top cards is 0 or 1 (the GM may `force` it).
+//! what the player knows (the contents, the known top cards, the groups seen going to the
+//! bottom) cannot go both ways (the GM may `force` it). A check that showed cards is never
+//! undone.
 
 use super::card::Card;
 use super::check::{self, BOOST_CARDS, Outcome, Revealed};
@@ -69,8 +74,8 @@ impl Library {
     /// from the top once the unknown middle is used up come out of the uppermost groups.
     fn normalize(&mut self) {
         self.known = self.known.min(self.cards.len());
-        let mut excess = (self.known + self.bottom.iter().sum::<usize>())
-            .saturating_sub(self.cards.len());
+        let mut excess =
+            (self.known + self.bottom.iter().sum::<usize>()).saturating_sub(self.cards.len());
         while excess > 0 {
             let Some(first) = self.bottom.first_mut() else {
                 break;
@@ -288,8 +293,12 @@ impl TableRules for MtgRules {
                 // library, so the GM, who saw the play that revealed them, says it.
                 if !table.actor_is_gm() {
                     return Err(Text::new(
-                        format!("{pc}が知っているライブラリーの上のカードを決められるのはGMだけです（プレイで公開されて上に戻ったカードだけが既知です）"),
-                        format!("only the GM says which top cards of {pc}'s library the player knows (only cards revealed by play and put back on top are known)"),
+                        format!(
+                            "{pc}が知っているライブラリーの上のカードを決められるのはGMだけです（プレイで公開されて上に戻ったカードだけが既知です）"
+                        ),
+                        format!(
+                            "only the GM says which top cards of {pc}'s library the player knows (only cards revealed by play and put back on top are known)"
+                        ),
                     ));
                 }
                 let l = library(state, pc)?;
@@ -363,7 +372,9 @@ impl TableRules for MtgRules {
                     outcome: Box::new(outcome),
                 })
             })(),
-            ["turn", "end", rest @ ..] if rest.len() <= 1 => turn_end(table, state, rest.first().copied(), dice),
+            ["turn", "end", rest @ ..] if rest.len() <= 1 => {
+                turn_end(table, state, rest.first().copied(), dice)
+            }
             ["deck", ..] => Err(Text::new(
                 "使い方: /deck load|shuffle|known|show|check|boost|done …（/help に一覧があります）",
                 "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them",
