@@ -36,6 +36,12 @@ pub trait TableView {
     fn member_is_gm(&self, member: &str) -> bool;
     /// Current scene and session numbers, from 1.
     fn scene_and_session(&self) -> (u64, u64);
+    /// The line as the member typed it, `{…}` references unresolved, while a roll is
+    /// prepared and after it (`prepare_check`, `after_roll`): the references say whose
+    /// field, which ability, a check used. `None` elsewhere.
+    fn typed_line(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// One `/` command a system adds, for `/help`.
@@ -123,8 +129,16 @@ pub trait TableRules: Send + Sync + 'static {
         Audience::All
     }
 
-    /// Events appended when the GM starts the next scene.
-    fn on_scene_end(&self, _state: &Self::State) -> Vec<Self::Event> {
+    /// Whether an event showed what was hidden (cards from a library): like a line that
+    /// drew randomness, its line is never undone, only voided by the GM, since taking it
+    /// back would let a player look and try again.
+    fn reveals(&self, _event: &Self::Event) -> bool {
+        false
+    }
+
+    /// Events appended when the GM starts the next scene; `dice` is recorded on the first
+    /// of them (cards that go back in random order, say).
+    fn on_scene_end(&self, _state: &Self::State, _dice: &mut Roller<'_>) -> Vec<Self::Event> {
         Vec::new()
     }
 
@@ -255,8 +269,14 @@ pub trait DynRules: Send + Sync {
     fn describe(&self, event: &serde_json::Value) -> Text;
     /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
     fn audience(&self, event: &serde_json::Value) -> Audience;
+    /// See [`TableRules::reveals`]; an event the system cannot read reveals nothing.
+    fn reveals(&self, event: &serde_json::Value) -> bool;
     /// See [`TableRules::on_scene_end`].
-    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
+    fn on_scene_end(
+        &self,
+        state: &dyn SystemState,
+        dice: &mut Roller<'_>,
+    ) -> Vec<serde_json::Value>;
     /// See [`TableRules::on_session_end`].
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value>;
     /// See [`TableRules::prepare_check`].
@@ -359,6 +379,11 @@ impl<R: TableRules> DynRules for R {
         }
     }
 
+    fn reveals(&self, event: &serde_json::Value) -> bool {
+        serde_json::from_value::<R::Event>(event.clone())
+            .is_ok_and(|e| TableRules::reveals(self, &e))
+    }
+
     fn audience(&self, event: &serde_json::Value) -> Audience {
         match serde_json::from_value::<R::Event>(event.clone()) {
             Ok(e) => TableRules::audience(self, &e),
@@ -366,8 +391,12 @@ impl<R: TableRules> DynRules for R {
         }
     }
 
-    fn on_scene_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {
-        to_json(TableRules::on_scene_end(self, typed::<R>(state)))
+    fn on_scene_end(
+        &self,
+        state: &dyn SystemState,
+        dice: &mut Roller<'_>,
+    ) -> Vec<serde_json::Value> {
+        to_json(TableRules::on_scene_end(self, typed::<R>(state), dice))
     }
 
     fn on_session_end(&self, state: &dyn SystemState) -> Vec<serde_json::Value> {

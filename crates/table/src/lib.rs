@@ -600,14 +600,14 @@ impl Table {
         let mut effects = Vec::new();
         let mut note = None;
         if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
-            let prepared = rules.prepare_check(&self.view_as(actor), state, &command)?;
+            let prepared = rules.prepare_check(&self.view_rolling(actor, line), state, &command)?;
             if prepared.command != command {
                 result = roll(&prepared.command).map_err(|e| refused(&prepared.command, e))?;
                 command = prepared.command;
             }
             effects = prepared.events;
             note = prepared.note;
-            let ctx = self.view_as(actor);
+            let ctx = self.view_rolling(actor, line);
             effects.extend(rules.after_roll(&ctx, state, &command, &result));
         }
         let mut roll = Roll {
@@ -639,7 +639,20 @@ impl Table {
 
     /// What a system's rules see of this table while deciding `actor`'s line.
     fn view_as<'a>(&'a self, actor: &'a str) -> Ctx<'a> {
-        Ctx { table: self, actor }
+        Ctx {
+            table: self,
+            actor,
+            line: None,
+        }
+    }
+
+    /// The same while preparing and following up `line`, a roll as typed.
+    fn view_rolling<'a>(&'a self, actor: &'a str, line: &'a str) -> Ctx<'a> {
+        Ctx {
+            table: self,
+            actor,
+            line: Some(line),
+        }
     }
 
     /// Whether `actor` may change character `name`: its owner or a GM.
@@ -741,7 +754,30 @@ impl Table {
                 if role != Role::Gm {
                     return gm_only("次のシーンに進める", "start the next scene");
                 }
-                let resets = self.resets(|r, s| r.on_scene_end(s));
+                // The resets' dice are keyed for the first of them, the line's second
+                // event, and recorded there (verify replays them).
+                let (key, nonce) = self
+                    .entropy
+                    .key(&self.seed, self.next_seq() + 1)
+                    .ok_or_else(|| {
+                        Refusal::from(Text::new(
+                            "OS から乱数を得られません。しばらくしてからもう一度試してください",
+                            "the operating system gave no randomness; try again shortly",
+                        ))
+                    })?;
+                let mut source = ChaChaSource::from_key(key);
+                let mut dice = Roller::new(&mut source);
+                let mut resets = self.resets(|r, s| r.on_scene_end(s, &mut dice));
+                let drawn: Vec<[u32; 2]> =
+                    dice.draws().iter().map(|d| [d.sides, d.value]).collect();
+                if let Some(EventBody::System {
+                    rands, nonce: n, ..
+                }) = resets.first_mut()
+                    && !drawn.is_empty()
+                {
+                    *rands = drawn;
+                    *n = nonce;
+                }
                 Ok(Decision {
                     events: [EventBody::SceneAdvanced]
                         .into_iter()
@@ -1063,6 +1099,18 @@ impl Table {
                 ),
             );
         }
+        if let (Some(rules), EventBody::System { data, .. }) = (self.rules(), &target.body)
+            && rules.reveals(data)
+        {
+            return refuse(
+                format!(
+                    "#{seq} は伏せられていたもの（ライブラリーのカードなど）を公開したので取り消せません。GM は /void {seq} で効果を無効にできます"
+                ),
+                format!(
+                    "#{seq} showed what was hidden (cards of a library), so it cannot be undone; the GM can void its effects with /void {seq}"
+                ),
+            );
+        }
         if !target.body.is_undoable()
             || self.undone.contains(&seq)
             || target.body.follows().is_some()
@@ -1147,7 +1195,7 @@ impl Table {
     /// The system's events for a scene or session end, following the event at the next seq.
     fn resets(
         &self,
-        hook: impl Fn(&dyn DynRules, &dyn SystemState) -> Vec<serde_json::Value>,
+        hook: impl FnOnce(&dyn DynRules, &dyn SystemState) -> Vec<serde_json::Value>,
     ) -> Vec<EventBody> {
         match (self.rules(), self.state.system.as_deref()) {
             (Some(rules), Some(state)) => system_events(hook(rules, state), self.next_seq()),
@@ -1248,6 +1296,7 @@ fn system_events(
 struct Ctx<'a> {
     table: &'a Table,
     actor: &'a str,
+    line: Option<&'a str>,
 }
 
 impl TableView for Ctx<'_> {
@@ -1274,6 +1323,9 @@ impl TableView for Ctx<'_> {
     }
     fn scene_and_session(&self) -> (u64, u64) {
         self.table.scene_and_session()
+    }
+    fn typed_line(&self) -> Option<&str> {
+        self.line
     }
 }
 

@@ -176,7 +176,10 @@ fn aw5_boost_adds_20_to_the_servants_next_check_and_shows_it() {
     assert!(mine[0].contains("(2D6+2>=30[12,2])"), "{mine:?}");
     let boosted = run(&mut t, "bob", "AW+2>=30 跳躍");
     assert!(boosted[0].contains("(2D6+22>=30[12,2])"), "{boosted:?}");
-    assert!(boosted[0].ends_with("（ミナの令呪 +20）"), "{boosted:?}");
+    assert!(
+        boosted[0].ends_with("（ロイへのミナの令呪 +20）"),
+        "{boosted:?}"
+    );
     assert!(
         boosted[1].contains("ロイの判定に令呪の+20を適用"),
         "{boosted:?}"
@@ -260,42 +263,43 @@ fn aw6_keys_are_granted_by_the_gm_and_seen_only_by_their_holder() {
 fn aw7_an_af_check_shows_exact_odds_adds_achievements_and_ends_by_rounds() {
     // seq of the first roll: setup + /af start.
     let first = SETUP.len() as u64 + 3;
-    // Three rolls that are not action checks come first (seqs first..first+2); then ミナ
-    // and ロイ roll ordinary results (neither critical nor fumble) at first+3 and first+5.
+    // Three rolls that are not action checks come first (seqs first..first+2); then ロイ
+    // and ミナ roll ordinary results (neither critical nor fumble) at first+3 and first+5:
+    // both have 【行動値】 10, and ロイ's 【反射】 4 beats ミナ's 3 (issue 13, AW-7 item 10).
     let seed = seed_where(&[
         (first + 3, |s| (3..=11).contains(&s)),
         (first + 5, |s| (3..=11).contains(&s)),
     ]);
     let mut t = table(seed);
     let out = run(&mut t, "gm", "/af start 理知 80 1 説得");
-    assert!(out[0].starts_with(&format!("#{} gm: AF判定開始『説得』 使用能力値【理知】 難易度80 ラウンド制限1 パーティ: ミナ、ロイ", first - 1)), "{out:?}");
+    assert!(out[0].starts_with(&format!("#{} gm: AF判定開始『説得』 使用能力値【理知】 難易度80 ラウンド制限1 パーティ: ロイ、ミナ", first - 1)), "{out:?}");
     assert!(out[0].contains("成功確率 "), "{out:?}");
     assert_eq!(t.next_seq(), first);
     // Contests, plain sums and other dice are not the AF check's checks.
     for other in ["AW+5 VS AW+3", "2D6+4", "1D100"] {
         assert_eq!(run(&mut t, "alice", other).len(), 1, "{other} counted");
     }
-    let mina = run(&mut t, "alice", "AW+{理知}");
+    let roy = run(&mut t, "bob", "AW+{理知}");
     let (a, b) = dice_at(seed, first + 3);
-    let achievement = 4 + (a + b) as i64;
+    let achievement = 2 + (a + b) as i64;
     assert_eq!(
-        mina[1],
+        roy[1],
         format!(
-            "#{} alice: AF判定: ミナの達成値 {achievement} ＞ 合計 {achievement} / 難易度 80（ラウンド1/1）",
+            "#{} bob: AF判定: ロイの達成値 {achievement} ＞ 合計 {achievement} / 難易度 80（ラウンド1/1）",
             first + 4
         )
     );
-    let roy = run(&mut t, "bob", "AW+{理知}");
+    let mina = run(&mut t, "alice", "AW+{理知}");
     let (c, d) = dice_at(seed, first + 5);
-    let total = achievement + 2 + (c + d) as i64;
+    let total = achievement + 4 + (c + d) as i64;
     assert!(
-        roy[1].ends_with(&format!("合計 {total} / 難易度 80（ラウンド1/1）")),
-        "{roy:?}"
+        mina[1].ends_with(&format!("合計 {total} / 難易度 80（ラウンド1/1）")),
+        "{mina:?}"
     );
     // Two ordinary checks cannot reach 80: the single round runs out.
     assert!(
-        roy[2].contains("AF判定 失敗（ラウンド制限（1ラウンド）"),
-        "{roy:?}"
+        mina[2].contains("AF判定 失敗（ラウンド制限（1ラウンド）"),
+        "{mina:?}"
     );
     // A roll after the check is over adds nothing.
     assert_eq!(run(&mut t, "alice", "AW+{理知}").len(), 1);
@@ -304,8 +308,9 @@ fn aw7_an_af_check_shows_exact_odds_adds_achievements_and_ends_by_rounds() {
 #[test]
 fn aw7_critical_counts_30_thresholds_fire_once_and_success_ends_it() {
     let first = SETUP.len() as u64 + 3;
-    // Three declaration lines and an allow take seqs first..first+2; ミナ rolls at first+3
-    // (her achievement and a threshold follow), ロイ at first+6. Both critical:
+    // Three declaration lines and an allow take seqs first..first+2; ロイ (【反射】 4, ahead
+    // of ミナ's 3) rolls at first+3 (his achievement and a threshold follow), ミナ at
+    // first+6. Both critical:
     // 30 + 30 = 60 ≥ 54 (difficulty 60 lowered by three declarations).
     let seed = seed_where(&[(first + 3, |s| s == 12), (first + 6, |s| s == 12)]);
     let mut t = table(seed);
@@ -328,21 +333,21 @@ fn aw7_critical_counts_30_thresholds_fire_once_and_success_ends_it() {
     run(&mut t, "gm", "/af allow ミナ 本のクチ");
     run(&mut t, "alice", "/af declare ミナ 本のクチ");
     assert_eq!(state(&t)["af"]["base"], 60);
-    let mina = run(&mut t, "alice", "AW+{反射}");
-    assert!(
-        mina[1].contains("ミナの達成値 30（クリティカル） ＞ 合計 30 / 難易度 54（ラウンド1/2）"),
-        "{mina:?}"
-    );
-    assert!(mina[2].contains("合計が25に到達 ＞ 警報"), "{mina:?}");
-    assert_eq!(mina.len(), 3, "{mina:?}");
     let roy = run(&mut t, "bob", "AW+{反射}");
-    assert!(roy[1].contains("合計 60 / 難易度 54"), "{roy:?}");
-    assert!(roy[2].contains("合計が50に到達 ＞ 援軍"), "{roy:?}");
     assert!(
-        roy[3].contains("AF判定 成功（合計 60 ≧ 難易度 54）"),
+        roy[1].contains("ロイの達成値 30（クリティカル） ＞ 合計 30 / 難易度 54（ラウンド1/2）"),
         "{roy:?}"
     );
-    assert!(!roy.concat().contains("警報"), "25 fired once: {roy:?}");
+    assert!(roy[2].contains("合計が25に到達 ＞ 警報"), "{roy:?}");
+    assert_eq!(roy.len(), 3, "{roy:?}");
+    let mina = run(&mut t, "alice", "AW+{反射}");
+    assert!(mina[1].contains("合計 60 / 難易度 54"), "{mina:?}");
+    assert!(mina[2].contains("合計が50に到達 ＞ 援軍"), "{mina:?}");
+    assert!(
+        mina[3].contains("AF判定 成功（合計 60 ≧ 難易度 54）"),
+        "{mina:?}"
+    );
+    assert!(!mina.concat().contains("警報"), "25 fired once: {mina:?}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -353,24 +358,25 @@ fn aw7_a_fumble_fails_the_check_unless_the_gm_cancels_it_at_once() {
     for cancel in [false, true] {
         let mut t = table(seed);
         run(&mut t, "gm", "/af start 知覚 100 3 探索");
-        let out = run(&mut t, "alice", "AW+{知覚}");
+        // ロイ first: 【反射】 4 against ミナ's 3.
+        let out = run(&mut t, "bob", "AW+{知覚}");
         assert!(
-            out[1].contains("ミナのファンブル ＞ 直後に打ち消さなければAF判定は失敗"),
+            out[1].contains("ロイのファンブル ＞ 直後に打ち消さなければAF判定は失敗"),
             "{out:?}"
         );
-        assert!(refused(&mut t, "bob", "/af declare ロイ 鳥躍").contains("fumble is unresolved"));
+        assert!(refused(&mut t, "alice", "/af declare ミナ 鳥躍").contains("fumble is unresolved"));
         if cancel {
             let out = run(&mut t, "gm", "/af cancel");
             assert!(
-                out[0].contains("ファンブルを打ち消し ＞ 達成値 5 ＞ 合計 5"),
+                out[0].contains("ファンブルを打ち消し ＞ 達成値 4 ＞ 合計 4"),
                 "{out:?}"
             );
             assert_eq!(state(&t)["af"]["status"]["status"], "running");
         } else {
             // Anything else of the AF check first: the fumble stands.
-            let out = run(&mut t, "bob", "AW+{知覚}");
+            let out = run(&mut t, "alice", "AW+{知覚}");
             assert!(
-                out[1].contains("AF判定 失敗（ミナのファンブル）"),
+                out[1].contains("AF判定 失敗（ロイのファンブル）"),
                 "{out:?}"
             );
             assert_eq!(state(&t)["af"]["status"]["status"], "failed");
@@ -647,4 +653,323 @@ fn hostile_values_never_panic_and_refusals_say_why() {
         assert!(err.contains(why), "{line}: {err}");
     }
     assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+// ---- Issue 13 ------------------------------------------------------------------------
+
+/// Issue 13, AW 1. Seed line 184 「サーヴァントが行う行為判定の達成値を+20する」: the +20 goes
+/// to the servant's own next action check and nothing else.
+#[test]
+fn issue13_aw1_the_spells_plus_20_goes_only_to_the_servants_own_check() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "bob", "/char new ハル");
+    run(&mut t, "bob", "/char set ハル 理知 1");
+    run(&mut t, "alice", "/spell ミナ boost ロイ");
+    // A damage sum is not an action check.
+    let out = run(&mut t, "bob", "2D6+3 ダメージ");
+    assert!(!out[0].contains("+23"), "{out:?}");
+    // Another character of the same player.
+    let out = run(&mut t, "bob", "AW+{ハル.理知}");
+    assert!(!out[0].contains("令呪"), "{out:?}");
+    // bob owns two characters now: a bare roll names neither.
+    let out = run(&mut t, "bob", "AW+2>=10");
+    assert!(!out[0].contains("令呪"), "{out:?}");
+    // A contest where the servant defends, rolled by the attacker's player: not ロイ's roll.
+    let out = run(&mut t, "alice", "AW+{ミナ.反射} VS AW+{ロイ.反射}");
+    assert!(!out[0].contains("令呪"), "{out:?}");
+    // The GM rolls the contest: the servant's side gets it, even as the reaction side.
+    let out = run(&mut t, "gm", "AW+{影.行動値} VS AW+{ロイ.反射}");
+    assert!(out[0].contains("ロイへのミナの令呪 +20"), "{out:?}");
+    assert!(out[0].contains("+24"), "{out:?}");
+    assert_eq!(state(&t)["contracts"]["boosts"], serde_json::json!({}));
+    // A GM-owned servant: the GM's next roll for someone else does not use it.
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/contract ミナ 影");
+    run(&mut t, "alice", "/spell ミナ boost 影");
+    let out = run(&mut t, "gm", "AW+3>=10 鬼の攻撃");
+    assert!(!out[0].contains("令呪"), "{out:?}");
+    let out = run(&mut t, "gm", "AW+3>=10 影");
+    assert!(out[0].contains("影へのミナの令呪 +20"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, AW 2 and 13. Seed line 178 「シーンに登場していないサーヴァントを瞬間的に呼び出す」
+/// and 179 (a summon in combat sends the round to cleanup): a servant already here is not
+/// summoned; a summoned servant joins the combat, a dismissed one leaves it.
+#[test]
+fn issue13_aw2_aw13_summon_only_a_servant_not_in_the_scene_and_combat_follows() {
+    let mut t = table([4; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    let err = refused(&mut t, "alice", "/spell ミナ summon ロイ");
+    assert!(
+        err.contains("already in the scene (in the combat)"),
+        "{err}"
+    );
+    let out = run(&mut t, "alice", "/spell ミナ dismiss ロイ");
+    assert!(
+        out[1].contains("ロイが戦闘から退場（令呪で退場）"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/spell ミナ summon ロイ");
+    assert!(
+        out[1].contains("ラウンドは即座にクリンナッププロセスへ"),
+        "{out:?}"
+    );
+    assert!(
+        out[2].contains("ロイが戦闘に参加（【行動値】10）"),
+        "{out:?}"
+    );
+    run(&mut t, "gm", "/combat end");
+    // Out of combat: summoned into this scene, so not again until the scene changes.
+    let err = refused(&mut t, "alice", "/spell ミナ summon ロイ");
+    assert!(err.contains("already in the scene"), "{err}");
+    run(&mut t, "gm", "/session end");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/spell ミナ summon ロイ");
+}
+
+/// Issue 13, AW 3. Seed line 293 「PCが令呪を1つ消費すればこのAF判定自動成功」: a PC with no
+/// contract has no command spell.
+#[test]
+fn issue13_aw3_an_af_spell_needs_a_contract() {
+    let mut t = table([5; 32]);
+    run(&mut t, "gm", "/af preset 2");
+    let err = refused(&mut t, "bob", "/af spell ロイ");
+    assert!(
+        err.contains("ロイ has no servant, so no command spell"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/contract ロイ 影");
+    let out = run(&mut t, "bob", "/af spell ロイ");
+    assert!(out[1].contains("AF判定 成功"), "{out:?}");
+}
+
+/// Issue 13, AW 4, 5, 10 and 19. Seed lines 247–251: the AF check's 「使用能力値」, rolls
+/// 「【行動値】順に」 (ties 【反射】→【知覚】→【幸運】, line 100); a roll belongs to the
+/// character whose field it used or whom it names; rolls that do not count say why.
+#[test]
+fn issue13_aw4_aw5_aw10_af_rolls_count_by_ability_character_and_order() {
+    // Three lines for ユキ and the start: every roll from there is ordinary (no critical,
+    // no fumble).
+    let first = SETUP.len() as u64 + 6;
+    let wants: Vec<Want> = (first..first + 14)
+        .map(|s| (s, (|x| (3..=11).contains(&x)) as fn(u32) -> bool))
+        .collect();
+    let mut t = table(seed_where(&wants));
+    // A second PC of alice's, slower than ミナ.
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/char set ユキ 理知 1");
+    run(&mut t, "alice", "/char set ユキ 行動値 5");
+    let out = run(&mut t, "gm", "/af start 理知 80 2 説得");
+    assert!(out[0].contains("パーティ: ロイ、ミナ、ユキ"), "{out:?}");
+    // ロイ goes first (【反射】 4 against ミナ's 3).
+    let out = run(&mut t, "alice", "AW+{ミナ.理知}");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].contains("AF判定に数えません: ロイが先に判定します"),
+        "{out:?}"
+    );
+    // Another ability: not this AF check's.
+    let out = run(&mut t, "bob", "AW+{反射}");
+    assert!(
+        out[0].contains("使用能力値は【理知】です（【反射】の判定でした）"),
+        "{out:?}"
+    );
+    // A bare number: which ability is unclear; naming it in the comment counts.
+    let out = run(&mut t, "bob", "AW+2");
+    assert!(out[0].contains("能力値が分かりません"), "{out:?}");
+    // The GM rolling for a player's PC does not count.
+    let out = run(&mut t, "gm", "AW+2 理知 ロイ");
+    assert!(out[0].contains("ロイの判定はbobが振ります"), "{out:?}");
+    let out = run(&mut t, "bob", "SAW+2 理知");
+    assert!(out.iter().all(|l| !l.contains("ロイの達成値")), "{out:?}");
+    let out = run(&mut t, "bob", "AW+2 理知");
+    assert!(out[1].contains("AF判定: ロイの達成値"), "{out:?}");
+    let out = run(&mut t, "bob", "AW+2 理知");
+    assert!(
+        out[0].contains("ロイはこのラウンドすでに判定しました"),
+        "{out:?}"
+    );
+    // alice's two PCs: the roll belongs to the one whose field it used.
+    let out = run(&mut t, "alice", "AW+{ユキ.理知}");
+    assert!(out[0].contains("ミナが先に判定します"), "{out:?}");
+    let out = run(&mut t, "alice", "AW+{ミナ.理知}");
+    assert!(out[1].contains("AF判定: ミナの達成値"), "{out:?}");
+    let out = run(&mut t, "alice", "AW+{ユキ.理知}");
+    assert!(out[1].contains("AF判定: ユキの達成値"), "{out:?}");
+    assert_eq!(state(&t)["af"]["round"], 2);
+}
+
+/// Issue 13, AW 6. Seed line 250 「ラウンド制限までに難易度に合計値が達すれば判定はAF判定は
+/// 成功」: declarations that bring the difficulty to the total end it at once.
+#[test]
+fn issue13_aw6_declarations_reaching_the_total_succeed_at_once() {
+    let first = SETUP.len() as u64 + 3;
+    let seed = seed_where(&[(first, |s| (3..=11).contains(&s))]);
+    let mut t = table(seed);
+    run(&mut t, "gm", "/af start 理知 50 3 説得");
+    let out = run(&mut t, "bob", "AW+{理知}");
+    assert!(out[1].contains("ロイの達成値"), "{out:?}");
+    let skills: Vec<String> = (1..=20).map(|i| format!("特技{i}")).collect();
+    let out = run(
+        &mut t,
+        "alice",
+        &format!("/af declare ミナ {}", skills.join(" ")),
+    );
+    assert!(
+        out.last().expect("events").contains("AF判定 成功"),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["af"]["status"]["status"], "succeeded");
+}
+
+/// Issue 13, AW 7. Seed lines 106, 116, 127: an engagement is with enemies, and leaving it
+/// frees an enemy left alone; two PCs are never engaged with each other.
+#[test]
+fn issue13_aw7_engagement_is_a_relation_between_enemies() {
+    let mut t = table([6; 32]);
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/char set 鬼 行動値 3");
+    run(&mut t, "gm", "/combat start ミナ ロイ 影 鬼");
+    let err = refused(&mut t, "gm", "/combat engage ミナ ロイ");
+    assert!(err.contains("all on the same side"), "{err}");
+    run(&mut t, "gm", "/combat engage ミナ ロイ 影");
+    run(&mut t, "gm", "/combat engage ロイ 鬼");
+    let pairs = |t: &Table| state(t)["combat"]["engagements"].clone();
+    assert_eq!(
+        pairs(&t),
+        serde_json::json!([["ミナ", "影"], ["ロイ", "影"], ["ロイ", "鬼"]])
+    );
+    run(&mut t, "gm", "/combat free ロイ");
+    // 鬼 was engaged with ロイ alone: free now; 影 still with ミナ.
+    assert_eq!(pairs(&t), serde_json::json!([["ミナ", "影"]]));
+    let status = run(&mut t, "gm", "/combat status").concat();
+    assert!(
+        status.contains("影 NPC 【行動値】10 未行動 エンゲージ中（ミナ）"),
+        "{status}"
+    );
+    run(&mut t, "gm", "/combat free ミナ");
+    assert_eq!(pairs(&t), serde_json::json!([]));
+}
+
+/// Issue 13, AW 8, 9 and 11. Seed line 99 「もっとも【行動値】の高いキャラクターが
+/// アクションを行なう」 (the current value), each character once, the GM's tie order kept,
+/// and initiative going on when the acting character is removed.
+#[test]
+fn issue13_aw8_aw9_aw11_initiative_reads_current_values_and_refuses_duplicates() {
+    let mut t = table([7; 32]);
+    let err = refused(&mut t, "gm", "/combat start ミナ ミナ ロイ");
+    assert!(err.contains("ミナ is named twice"), "{err}");
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    run(&mut t, "gm", "/char set 影 行動値 15");
+    let out = run(&mut t, "gm", "/combat next");
+    assert!(
+        out[0].contains("影（【行動値】15）のメインプロセス"),
+        "{out:?}"
+    );
+    // A second order keeps the first's other names.
+    run(&mut t, "gm", "/combat order ミナ ロイ");
+    let out = run(&mut t, "gm", "/combat order 影");
+    assert!(out[0].contains("影 → ミナ → ロイ"), "{out:?}");
+    // Removing the acting character: initiative goes on, no setup process mid-round.
+    let out = run(&mut t, "gm", "/combat remove 影");
+    assert!(out[1].contains("ラウンド1 イニシアチブ ＞ ミナ"), "{out:?}");
+    // Item 20: an attack names a target in the combat other than the actor.
+    assert!(
+        refused(&mut t, "alice", "/combat major attack ミナ").contains("cannot target themselves")
+    );
+    assert!(
+        refused(&mut t, "alice", "/combat major attack 幽霊").contains("幽霊 is not in the combat")
+    );
+    let out = run(&mut t, "alice", "/combat major attack ロイ");
+    assert!(
+        out[0].contains("ミナ メジャーアクション: 攻撃: ロイ"),
+        "{out:?}"
+    );
+}
+
+/// Issue 13, AW 14, 15 and 20. Seed lines 139–151: HP and MP recover by skills, food and
+/// sleep, and by supply among 「2人以上のキャラクター」, 「1〜2D6点回復、契約状態にある
+/// キャラクター同士の供給ならば3〜4D6点回復が望ましい」 — a recommendation the GM may leave.
+#[test]
+fn issue13_aw14_aw15_aw20_recovery_and_supply_among_two_or_more() {
+    let mut t = table([8; 32]);
+    // A sheet's HP is the current value, HP.max the maximum.
+    run(&mut t, "alice", "/char set ミナ HP 12");
+    run(&mut t, "alice", "/char set ミナ HP.max 20");
+    let out = run(&mut t, "alice", "/supply heal ミナ HP 5 食事");
+    assert!(
+        out[0].contains("ミナ 増減: 食事: 【HP】5[5] ＞ 17"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/supply heal ミナ HP +10 睡眠");
+    assert!(
+        out[0].contains("＞ 20、"),
+        "kept within the maximum: {out:?}"
+    );
+    let out = run(&mut t, "gm", "/supply heal ミナ MP -99 攻撃");
+    assert!(out[0].contains("【MP】-99[-99] ＞ 0"), "{out:?}");
+    assert!(refused(&mut t, "bob", "/supply heal ミナ HP 5").contains("belongs to alice"));
+    assert!(refused(&mut t, "alice", "/supply heal ミナ SP 5").contains("HP or MP"));
+    let sheet = run(&mut t, "alice", "/char show ミナ").concat();
+    assert!(sheet.contains("20/20"), "{sheet}");
+    // Three characters at once.
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/char set 鬼 HP 10");
+    run(&mut t, "gm", "/char set 鬼 MP 10");
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ 鬼 2");
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(
+        out[2].starts_with(&format!("#{} gm: 鬼 供給 2D6", t.next_seq() - 1)),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "gm", "/supply give ミナ ミナ 2").contains("different characters"));
+    // Outside the recommendation: a player is refused, the GM goes ahead with a note.
+    assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 5").contains("not in a contract"));
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ 5");
+    assert!(
+        out.last().expect("note").contains("1〜2D6が望ましい"),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "gm", "/supply give ミナ ロイ 11").contains("1 to 10"));
+}
+
+/// Issue 13, AW 18: the help lists every command, the difficulty table and the ±3 guide
+/// (seed lines 53–56).
+#[test]
+fn issue13_aw18_help_lists_every_command_and_the_guides() {
+    let mut t = table([9; 32]);
+    let help = run(&mut t, "alice", "/help").concat();
+    for needle in [
+        "/combat free",
+        "/combat status",
+        "/af fail",
+        "/supply heal",
+        "/supply give ミナ ロイ [ユキ…] 2",
+    ] {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
+    let system = taku_systems::find("AnotherWorld").expect("AW").help();
+    assert!(
+        system.ja().contains("難易度の目安: 6〜8 簡単"),
+        "{}",
+        system.ja()
+    );
+    assert!(system.ja().contains("−3〜+3"), "{}", system.ja());
+}
+
+/// Issue 13, AW 16. Seed line 120 「とどめを刺す: 戦闘不能のキャラクターを死亡させる」: the
+/// target must be incapacitated.
+#[test]
+fn issue13_aw16_a_finishing_blow_needs_an_incapacitated_target() {
+    let mut t = table([10; 32]);
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    let err = refused(&mut t, "alice", "/combat major finish 影");
+    assert!(err.contains("影 is not incapacitated (HP 30)"), "{err}");
+    run(&mut t, "gm", "/supply heal 影 HP -30 斬撃");
+    let out = run(&mut t, "alice", "/combat major finish 影");
+    assert!(out[0].contains("とどめを刺す: 影"), "{out:?}");
 }

@@ -13,6 +13,7 @@ fn table() -> Table {
     for (who, line) in [
         ("gm", "/join alice"),
         ("gm", "/join bob"),
+        ("gm", "/join sam as spectator"),
         ("alice", "/char new ミナ"),
         ("bob", "/char new ロイ"),
     ] {
@@ -34,7 +35,7 @@ fn mt1_a_deck_list_becomes_a_shuffled_library() {
     let out = run(&mut t, "alice", DECK);
     assert_eq!(
         out,
-        ["#6 alice: ミナのライブラリー: 28枚をシャッフル（サイドボード2枚は入れない）"]
+        ["#7 alice: ミナのライブラリー: 28枚をシャッフル（サイドボード2枚は入れない）"]
     );
     assert_eq!(
         library(&t, "ミナ")["cards"].as_array().map(Vec::len),
@@ -71,7 +72,7 @@ fn mt2_a_check_moves_the_cards_and_mt3_refuses_the_same_check_twice() {
         "/deck check ミナ 緑 2 boost 扉をこじ開ける",
     );
     assert!(
-        out[0].starts_with("#7 alice: ミナの「扉をこじ開ける」緑判定（難易度2） ＞ 1枚目 "),
+        out[0].starts_with("#8 alice: ミナの「扉をこじ開ける」緑判定（難易度2） ＞ 1枚目 "),
         "{out:?}"
     );
     assert!(
@@ -104,7 +105,7 @@ fn mt2_a_check_moves_the_cards_and_mt3_refuses_the_same_check_twice() {
         Some(0)
     );
     let out = run(&mut t, "gm", "/turn end");
-    assert_eq!(out, ["#9 gm: ミナのターン終了"]);
+    assert_eq!(out, ["#10 gm: ミナのターン終了"]);
     assert_eq!(
         library(&t, "ミナ")["checks"].as_array().map(Vec::len),
         Some(0)
@@ -161,10 +162,11 @@ fn mt2_known_cards_and_too_small_libraries() {
         "alice",
         "/deck load ミナ 1 Elvish Mystic; 1 Runeclaw Bear; 1 Scaled Wurm",
     );
-    run(&mut t, "alice", "/deck known ミナ 2");
+    // The GM says what the player has seen (issue 13, MTG 1).
+    run(&mut t, "gm", "/deck known ミナ 2");
     let err = refused(&mut t, "alice", "/deck check ミナ 緑 0");
     assert!(err.contains("a check needs 2 (MT-2 step 2)"), "{err}");
-    assert!(refused(&mut t, "alice", "/deck known ミナ 9").contains("only 3 cards"));
+    assert!(refused(&mut t, "gm", "/deck known ミナ 9").contains("only 3 cards"));
     assert!(
         refused(&mut t, "alice", "/deck check ミナ purple 2")
             .contains("unknown check kind 'purple'")
@@ -208,4 +210,196 @@ fn the_help_lists_the_deck_commands_in_japanese() {
     ] {
         assert!(help.contains(cmd), "{cmd}");
     }
+}
+
+fn cards(t: &Table, pc: &str, zone: &str) -> usize {
+    library(t, pc)[zone].as_array().map_or(0, Vec::len)
+}
+
+/// Issue 13, MTG 1. Seed line 15 「PLがライブラリーの上にあるカードが何かを知っている場合」:
+/// known cards are ones the player has seen; nobody but the GM sees the unknown order.
+#[test]
+fn issue13_mtg1_a_player_cannot_read_or_declare_their_library_order() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let err = refused(&mut t, "alice", "/deck known ミナ 6");
+    assert!(err.contains("only the GM says which top cards"), "{err}");
+    let order: Vec<String> = library(&t, "ミナ")["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name").to_string())
+        .collect();
+    // The player's view: the count and the contents, not the order.
+    let show = run(&mut t, "alice", "/deck show ミナ").concat();
+    assert!(!show.contains("GMのみ"), "{show}");
+    assert!(!show.contains("既知"), "{show}");
+    let sheet = run(&mut t, "alice", "/char show ミナ").concat();
+    assert!(!sheet.contains("既知"), "{sheet}");
+    // The GM sees the whole order.
+    let show = run(&mut t, "gm", "/deck show ミナ").concat();
+    assert!(show.contains("（GMのみ）上からの順番"), "{show}");
+    // A pending boost: the player cannot learn the six cards it would take.
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 11");
+    assert!(out[0].contains("ブーストできます"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/deck known ミナ 8").contains("only the GM"));
+    run(&mut t, "alice", "/deck done ミナ");
+    // Cards revealed by play and put back on top: the GM says the player knows them, and
+    // then the player (and only they and the GM) sees exactly those.
+    run(&mut t, "gm", "/deck known ミナ 2");
+    let now: Vec<String> = library(&t, "ミナ")["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name").to_string())
+        .collect();
+    assert_ne!(now, order, "the check moved cards");
+    let show = run(&mut t, "alice", "/deck show ミナ").concat();
+    assert!(show.contains("既知の上2枚"), "{show}");
+    let known_line = show
+        .lines()
+        .find(|l| l.contains("既知の上2枚"))
+        .expect("known line");
+    assert!(
+        known_line.contains(&now[0]) && known_line.contains(&now[1]),
+        "{show}"
+    );
+    assert!(refused(&mut t, "bob", "/deck show ミナ").contains("belongs to alice"));
+    let sheet = run(&mut t, "bob", "/char show ミナ").concat();
+    assert!(!sheet.contains(&now[0]), "{sheet}");
+}
+
+/// Issue 13, MTG 2. A check draws randomness (seed line 34 「無作為の順番で」): players
+/// cannot undo it and redo it; the GM may void it, which restores the library.
+#[test]
+fn issue13_mtg2_a_check_cannot_be_undone_by_a_player_only_voided_by_the_gm() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let before = library(&t, "ミナ");
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 11");
+    assert!(out[0].starts_with("#8 "), "{out:?}");
+    // The check waiting for the boost decision showed two cards: not undone either.
+    let err = refused(&mut t, "alice", "/undo");
+    assert!(err.contains("showed what was hidden"), "{err}");
+    let err = refused(&mut t, "alice", "/undo #8");
+    assert!(err.contains("cannot be undone"), "{err}");
+    run(&mut t, "alice", "/deck boost ミナ");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 6);
+    let err = refused(&mut t, "alice", "/undo");
+    assert!(err.contains("cannot be undone"), "{err}");
+    // A shuffle draws: not undone.
+    run(&mut t, "alice", "/deck shuffle ミナ");
+    assert!(refused(&mut t, "alice", "/undo").contains("cannot be undone"));
+    run(&mut t, "gm", "/void 10");
+    // The GM voids the boost's decision, then the check: the library is as before.
+    run(&mut t, "gm", "/void 9");
+    run(&mut t, "gm", "/void 8");
+    assert_eq!(library(&t, "ミナ"), before);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, MTG 3. `/turn end` (seed lines 102–104: the boost's cards return at the end of
+/// *that* turn): the GM ends every PC's turn, a player only their own PC's.
+#[test]
+fn issue13_mtg3_turn_end_is_the_gms_for_everyone_a_players_for_their_own() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let err = refused(&mut t, "bob", "/turn end");
+    assert!(err.contains("only the GM ends everyone's turn"), "{err}");
+    assert!(refused(&mut t, "bob", "/turn end ミナ").contains("belongs to alice"));
+    assert!(refused(&mut t, "sam", "/turn end").contains("spectators cannot"));
+    run(
+        &mut t,
+        "bob",
+        "/deck load ロイ 10 Island; 4 Scaled Wurm; 4 Elvish Mystic",
+    );
+    run(&mut t, "alice", "/deck check ミナ 緑 2 boost");
+    // bob's /turn end ends ロイ's turn only: ミナ's checks this turn stand.
+    let out = run(&mut t, "bob", "/turn end");
+    assert_eq!(out, ["#10 bob: ロイのターン終了"]);
+    assert_eq!(cards(&t, "ミナ", "checks"), 1);
+    // One PC's pending check does not hold up everyone's end of turn.
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 11");
+    assert!(out[0].contains("ブーストできます"), "{out:?}");
+    let out = run(&mut t, "gm", "/turn end");
+    assert_eq!(out[0], "#12 gm: ロイのターン終了");
+    assert!(out[1].contains("ミナは判定の途中"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/turn end").contains("open check"));
+    run(&mut t, "alice", "/deck done ミナ");
+    let out = run(&mut t, "alice", "/turn end");
+    assert_eq!(out, ["#14 alice: ミナのターン終了"]);
+    assert_eq!(cards(&t, "ミナ", "checks"), 0);
+}
+
+/// Issue 13, MTG 4. Seed line 106 「行動判定ブーストによって追放されたカードは、シーンあるいは
+/// ターン終了時まで、いかなる方法でも追放領域を離れません」 and line 84 (once per turn): a deck
+/// loaded mid-turn keeps the turn's boost, checks and exile.
+#[test]
+fn issue13_mtg4_loading_a_deck_mid_turn_keeps_the_turn_and_the_exile() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(&mut t, "alice", "/deck check ミナ 緑 11");
+    run(&mut t, "alice", "/deck boost ミナ");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 6);
+    run(&mut t, "alice", "/deck load ミナ 10 Forest; 10 Scaled Wurm");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 6);
+    assert_eq!(library(&t, "ミナ")["boosted"], true);
+    assert_eq!(cards(&t, "ミナ", "checks"), 1);
+    assert_eq!(cards(&t, "ミナ", "cards"), 20);
+    // The same check as before is still the same check this turn.
+    assert!(refused(&mut t, "alice", "/deck check ミナ 緑 11").contains("same check twice"));
+    run(&mut t, "alice", "/turn end ミナ");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 0);
+    assert_eq!(cards(&t, "ミナ", "cards"), 26);
+}
+
+/// Issue 13, MTG 6. Seed lines 133–134 「PLが判定の結果が分かっている、推測できる場合、…行動
+/// 判定を行うことができません」: the player saw the two revealed cards go to the bottom, so
+/// with three cards the next check's cards are known up to their order.
+#[test]
+fn issue13_mtg6_certainty_counts_the_cards_seen_going_to_the_bottom() {
+    let mut t = table();
+    // Two Forests (MV 0, green by land type) and a Scaled Wurm (MV 7, green).
+    run(&mut t, "alice", "/deck load ミナ 2 Forest; 1 Scaled Wurm");
+    // From the contents alone a green check at difficulty 0 may go either way:
+    // Forest then Wurm or Forest then Forest succeed, Wurm then Forest fails.
+    run(&mut t, "alice", "/deck check ミナ 緑 0");
+    run(&mut t, "alice", "/turn end ミナ");
+    // Now the card left on top is the one not revealed: a Wurm on top (target 7) against
+    // the two Forests (achievement 5) always fails; a Forest on top (target 0) against a
+    // Forest or the Wurm always succeeds. Either way the player can tell.
+    let err = refused(&mut t, "alice", "/deck check ミナ 緑 0");
+    assert!(err.contains("the outcome is certain"), "{err}");
+    let show = run(&mut t, "alice", "/deck show ミナ").concat();
+    assert!(
+        show.contains("下にあると分かっているカード（1組目"),
+        "{show}"
+    );
+    run(&mut t, "gm", "/deck check ミナ 緑 0 force");
+    // A shuffle forgets what was seen: the contents alone decide again.
+    run(&mut t, "alice", "/deck shuffle ミナ");
+    run(&mut t, "alice", "/turn end ミナ");
+    run(&mut t, "alice", "/deck check ミナ 緑 0");
+}
+
+/// Issue 13, MTG 7. Seed line 106 「行動判定ブーストによって追放されたカードは、シーンあるいは
+/// ターン終了時まで、いかなる方法でも追放領域を離れません」: the scene's end returns them too,
+/// to the bottom in random order (line 103), with dice the log replays.
+#[test]
+fn issue13_mtg7_boost_cards_return_at_the_end_of_the_scene() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(&mut t, "alice", "/deck check ミナ 緑 11");
+    run(&mut t, "alice", "/deck boost ミナ");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 6);
+    let out = run(&mut t, "gm", "/scene next");
+    assert!(
+        out.iter().any(|l| l.contains(
+            "シーン終了: ミナのブーストで追放した6枚を無作為の順番でライブラリーの一番下へ"
+        )),
+        "{out:?}"
+    );
+    assert_eq!(cards(&t, "ミナ", "exiled"), 0);
+    assert_eq!(cards(&t, "ミナ", "cards"), 28);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
 }

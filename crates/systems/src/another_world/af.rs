@@ -5,8 +5,10 @@
 //!   limit and optional special rules: thresholds on the running total that trigger an
 //!   event once, "a command spell makes it succeed", a solo check.
 //! - Rounds go in action-value order as in combat; each PC's check adds its achievement
-//!   to one running total (here: the next AW check the PC's owner rolls while the AF check
-//!   runs, not a secret one: the running total is public); a critical counts 30. The AF check succeeds as soon as the total reaches the
+//!   to one running total (here: a check of the AF check's ability by the next PC in
+//!   action-value order, rolled by its player, the character named by the roll's field
+//!   reference or comment; not a secret one: the running total is public; a roll that does
+//!   not count says why); a critical counts 30. The AF check succeeds as soon as the total reaches the
 //!   difficulty and fails when the rounds run out.
 //! - A fumble fails the whole AF check at once, unless the GM records a fumble-cancelling
 //!   skill straight away (`/af cancel` before anything else of the AF check happens; the
@@ -440,9 +442,12 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     format!("'{rounds}' is not a number of rounds"),
                 )
             })?;
-            let (opts, goal): (Vec<&str>, Vec<&str>) = rest
-                .iter()
-                .partition(|w| w.starts_with("at=") || w.starts_with("solo=") || **w == "spell");
+            let (opts, goal): (Vec<&str>, Vec<&str>) = rest.iter().partition(|w| {
+                w.starts_with("at=")
+                    || w.starts_with("solo=")
+                    || w.starts_with("party=")
+                    || **w == "spell"
+            });
             start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
         })(),
         ["preset", n, rest @ ..] => (|| {
@@ -489,13 +494,20 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             } else {
                 None
             };
+            let mut events = vec![ev(Event::Declared {
+                character: character.to_string(),
+                skills: new,
+                difficulty: after.difficulty(),
+                odds,
+            })];
+            // Issue 13: declarations that bring the difficulty down to the running total
+            // end the AF check as a success at once (AW-7: 「達成値の合計が難易度に達した
+            // 時点で成功」).
+            if after.total >= after.difficulty() {
+                events.extend(consequences(table, &after));
+            }
             Ok(Outcome {
-                events: vec![ev(Event::Declared {
-                    character: character.to_string(),
-                    skills: new,
-                    difficulty: after.difficulty(),
-                    odds,
-                })],
+                events,
                 reply: None,
             })
         })(),
@@ -587,6 +599,18 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     "this AF check has no \"a command spell makes it succeed\" rule",
                 ));
             }
+            // A command spell is an order to a servant (AW-5): a PC without a contract
+            // has none to spend (issue 13).
+            if table.character(master).is_some() && state.contracts.servants_of(master).is_empty() {
+                return Err(Text::new(
+                    format!(
+                        "{master}にはサーヴァントがいないので、令呪がありません（令呪はマスターがサーヴァントに下す命令です、AW-5）"
+                    ),
+                    format!(
+                        "{master} has no servant, so no command spell to spend (a command spell is a master's order to a servant, AW-5)"
+                    ),
+                ));
+            }
             let spent =
                 contracts::spend_event(table, &state.contracts, master, None, Use::AfSuccess)?;
             Ok(Outcome {
@@ -648,9 +672,18 @@ fn start(
     let mut thresholds = Vec::new();
     let mut spell_rule = false;
     let mut solo = None;
+    let mut chosen: Option<Vec<String>> = None;
     for o in opts {
         if *o == "spell" {
             spell_rule = true;
+        } else if let Some(pcs) = o.strip_prefix("party=") {
+            // The GM chooses who takes part (issue 13).
+            chosen = Some(
+                pcs.split([',', '、'])
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            );
         } else if let Some(pc) = o.strip_prefix("solo=") {
             solo = Some(pc.to_string());
         } else if let Some(t) = o.strip_prefix("at=") {
@@ -683,12 +716,31 @@ fn start(
             }
             vec![pc.clone()]
         }
-        None => table
-            .characters()
-            .into_iter()
-            .filter(|(n, _)| kind(table, n) == Ok(Kind::Pc))
-            .map(|(n, _)| n.to_string())
-            .collect(),
+        None => match chosen {
+            Some(pcs) => {
+                for (i, pc) in pcs.iter().enumerate() {
+                    if kind(table, pc)? != Kind::Pc {
+                        return Err(Text::new(
+                            format!("{pc}はNPCです。AF判定はPCが行ないます"),
+                            format!("{pc} is an NPC; an AF check is rolled by PCs"),
+                        ));
+                    }
+                    if pcs[..i].contains(pc) {
+                        return Err(Text::new(
+                            format!("{pc}が2回書かれています"),
+                            format!("{pc} is named twice"),
+                        ));
+                    }
+                }
+                pcs
+            }
+            None => table
+                .characters()
+                .into_iter()
+                .filter(|(n, _)| kind(table, n) == Ok(Kind::Pc))
+                .map(|(n, _)| n.to_string())
+                .collect(),
+        },
     };
     if party.is_empty() {
         return Err(Text::new(
@@ -713,8 +765,13 @@ fn start(
             ),
         ));
     }
-    // Action-value order, as in combat (AW-3); join order for ties.
-    party.sort_by_key(|pc| std::cmp::Reverse(field(table, pc, "行動値").unwrap_or(0)));
+    // Action-value order, as in combat (AW-3): ties between PCs by 【反射】, then
+    // 【知覚】, then 【幸運】 (issue 13), then join order.
+    party.sort_by_key(|pc| {
+        std::cmp::Reverse(
+            ["行動値", "反射", "知覚", "幸運"].map(|k| field(table, pc, k).unwrap_or(0)),
+        )
+    });
     let check = AfCheck {
         goal: goal.to_string(),
         ability: ability.to_string(),
@@ -773,8 +830,114 @@ fn consequences(table: &dyn TableView, a: &AfCheck) -> Vec<AwEvent> {
     events
 }
 
-/// A PC's check during an AF check adds its achievement (AW-7): the next party PC owned
-/// by the roller that has not rolled this round.
+/// Whether a roll counts towards the running AF check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credit {
+    /// No AF check is running, or the roll is not a party PC's action check.
+    Ignored,
+    /// It counts, for this PC.
+    Counts(String),
+    /// A party PC's roll that does not count, and why (shown with the roll).
+    NotCounted(Text),
+}
+
+/// AW-7: whose roll this is and whether it counts. A roll belongs to the character whose
+/// field it used or whom it names (`AW+{ミナ.理知}`, `AW+6 理知 ミナ`), or the roller's
+/// only character; it counts only with the AF check's ability, by a party PC's own player,
+/// not secret (the total is public), once a round, in action-value order (issue 13).
+pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
+    let Some(a) = state.af.as_ref().filter(|a| a.running()) else {
+        return Credit::Ignored;
+    };
+    if !super::is_check(command) {
+        return Credit::Ignored;
+    }
+    let Some(subject) = super::rules::roll_subject(table) else {
+        return Credit::Ignored;
+    };
+    let actor_waits = a.party.iter().any(|pc| {
+        !a.rolled.contains(pc) && table.character(pc).is_some_and(|(o, _)| o == table.actor())
+    });
+    let Some(pc) = subject.character.filter(|pc| a.party.contains(pc)) else {
+        return if actor_waits {
+            Credit::NotCounted(Text::new(
+                "AF判定に数えません: どのキャラクターの判定か分かりません（AW+{ミナ.理知} か AW+6 理知 ミナ のように書いてください）",
+                "not counted for the AF check: whose check it is is unclear (write AW+{ミナ.理知} or AW+6 理知 ミナ)",
+            ))
+        } else {
+            Credit::Ignored
+        };
+    };
+    let owner = table
+        .character(&pc)
+        .map(|(o, _)| o.to_string())
+        .unwrap_or_default();
+    let not = |ja: String, en: String| {
+        Credit::NotCounted(Text::new(
+            format!("AF判定に数えません: {ja}"),
+            format!("not counted for the AF check: {en}"),
+        ))
+    };
+    if owner != table.actor() {
+        return not(
+            format!("{pc}の判定は{owner}が振ります（GMが代わりに振った判定は数えません）"),
+            format!(
+                "{owner} rolls {pc}'s checks (a roll made for them by someone else does not count)"
+            ),
+        );
+    }
+    if command.trim_start().starts_with(['S', 's']) {
+        return not(
+            "シークレットダイスは数えません（合計は公開です）".into(),
+            "a secret roll does not count (the total is public)".into(),
+        );
+    }
+    if a.rolled.contains(&pc) {
+        return not(
+            format!("{pc}はこのラウンドすでに判定しました"),
+            format!("{pc} has already rolled this round"),
+        );
+    }
+    match subject.ability.as_deref() {
+        Some(ab) if ab == a.ability => {}
+        Some(ab) => {
+            return not(
+                format!(
+                    "このAF判定の使用能力値は【{}】です（【{ab}】の判定でした）",
+                    a.ability
+                ),
+                format!(
+                    "this AF check uses 【{}】 (that was a 【{ab}】 check)",
+                    a.ability
+                ),
+            );
+        }
+        None => {
+            return not(
+                format!(
+                    "能力値が分かりません。AW+{{{}}} か AW+6 {} のように書いてください",
+                    a.ability, a.ability
+                ),
+                format!(
+                    "which ability is unclear; write AW+{{{}}} or AW+6 {}",
+                    a.ability, a.ability
+                ),
+            );
+        }
+    }
+    if let Some(first) = a.party.iter().find(|p| !a.rolled.contains(*p))
+        && *first != pc
+    {
+        return not(
+            format!("{first}が先に判定します（【行動値】の順、AW-7）"),
+            format!("{first} rolls first (action-value order, AW-7)"),
+        );
+    }
+    Credit::Counts(pc)
+}
+
+/// A PC's check during an AF check adds its achievement (AW-7), when it counts
+/// ([`credit`]).
 pub fn after_roll(
     table: &dyn TableView,
     state: &State,
@@ -784,25 +947,22 @@ pub fn after_roll(
     let Some(a) = state.af.as_ref().filter(|a| a.running()) else {
         return Vec::new();
     };
-    // Only action checks count: not contests, plain sums or other dice; and not secret
-    // rolls, since the running total is public.
-    if !super::is_check(command) || result.secret {
-        return Vec::new();
-    }
     let Detail::Sum { total, .. } = result.detail else {
         return Vec::new();
     };
-    let Some(pc) = a.party.iter().find(|pc| {
-        !a.rolled.contains(*pc) && table.character(pc).is_some_and(|(o, _)| o == table.actor())
-    }) else {
+    if let Status::FumblePending { character, .. } = &a.status {
+        // Another check happening first means no cancel came straight away.
+        if super::is_check(command) {
+            return vec![ev(Event::Failed {
+                why: format!("{character}{FUMBLE}"),
+            })];
+        }
+        return Vec::new();
+    }
+    let Credit::Counts(pc) = credit(table, state, command) else {
         return Vec::new();
     };
-    if let Status::FumblePending { character, .. } = &a.status {
-        // Anything else happening first means no cancel came straight away.
-        return vec![ev(Event::Failed {
-            why: format!("{character}{FUMBLE}"),
-        })];
-    }
+    let pc = &pc;
     if result.fumble {
         return vec![ev(Event::Fumbled {
             character: pc.clone(),

@@ -32,8 +32,8 @@ pub struct AfRoller {
     pub value: i64,
     /// Critical value: a dice total at or above it counts as achievement 30 (AW-7).
     pub critical: i64,
-    /// Fumble value: a dice total at or below it fails the whole AF check (AW-7). It is
-    /// checked first, so a total that is both is a fumble.
+    /// Fumble value: a dice total at or below it fails the whole AF check (AW-7). The
+    /// critical is checked first, as the roll does, so a total that is both is a critical.
     pub fumble: i64,
 }
 
@@ -211,17 +211,17 @@ struct Roll {
 }
 
 impl Roll {
-    /// AW-7 on one roll: fumble first, then critical (30), else value + dice.
+    /// AW-7 on one roll: critical first (30), as the roll itself decides (a total that is
+    /// both says 自動成功, issue 13), then fumble, else value + dice.
     fn of(pc: &AfRoller) -> Self {
         let mut fumbles = 0;
         let mut achievements: Vec<(i128, u32)> = Vec::new();
         for (dice, ways) in TWO_D6 {
-            if dice <= pc.fumble {
-                fumbles += ways;
-                continue;
-            }
             let achievement = if dice >= pc.critical {
                 CRITICAL_ACHIEVEMENT
+            } else if dice <= pc.fumble {
+                fumbles += ways;
+                continue;
             } else {
                 i128::from(pc.value) + i128::from(dice)
             };
@@ -527,7 +527,8 @@ mod tests {
                     break;
                 }
                 let pc = party[i % party.len()];
-                if s <= pc.fumble {
+                // As the roll decides (SRS): a critical first, then a fumble.
+                if s < pc.critical && s <= pc.fumble {
                     fumbled = true;
                     break;
                 }
@@ -614,11 +615,12 @@ mod tests {
     }
 
     #[test]
-    fn aw7_fumble_is_checked_before_critical() {
-        // Critical 2 and fumble 2: a dice total of 2 is a fumble; all others critical.
+    fn aw7_critical_is_checked_before_fumble_as_the_roll_does() {
+        // Critical 2 and fumble 2: the roll calls a 2 自動成功 (critical first), so every
+        // total is a critical here (issue 13: `taku prob --af` and the roll agree).
         let o = odds(&[roller(0, 2, 2)], 30, 1, 0);
-        assert_eq!(o.fumble, ratio(1, 36));
-        assert_eq!(o.success, ratio(35, 36));
+        assert!(o.fumble.is_zero());
+        assert!(o.success.is_one());
     }
 
     #[test]
@@ -633,6 +635,20 @@ mod tests {
         // A start at the difficulty succeeds before anyone can fumble.
         let o = odds(&four, 80, 2, 95);
         assert!(o.success.is_one());
+    }
+
+    #[test]
+    fn issue13_a_critical_value_at_or_below_the_fumble_value_is_a_critical_as_the_roll_says() {
+        // Critical 2, fumble 12: the roll says 自動成功 for every total, so every roll
+        // counts 30 and nothing fumbles.
+        let pc = AfRoller {
+            value: 0,
+            critical: 2,
+            fumble: 12,
+        };
+        let o = odds(&[pc], 30, 1, 0);
+        assert!(o.success.is_one(), "{o:?}");
+        assert!(o.fumble.is_zero(), "{o:?}");
     }
 
     #[test]

@@ -34,9 +34,6 @@ pub struct Combatant {
     /// Acted this round (行動済).
     #[serde(default)]
     pub acted: bool,
-    /// In an engagement with an enemy or obstacle.
-    #[serde(default)]
-    pub engaged: bool,
 }
 
 impl Combatant {
@@ -78,9 +75,47 @@ pub struct Combat {
     pub combatants: Vec<Combatant>,
     /// The GM's order for ties (earlier first).
     pub order: Vec<String>,
+    /// AW-3 engagements as a relation: pairs of enemies (a PC and an NPC) engaged with
+    /// each other, each pair sorted. Two PCs are never engaged with each other; leaving
+    /// frees whoever is left with no enemy (issue 13).
+    pub engagements: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Combat {
+    /// Whether `name` is engaged with any enemy.
+    pub fn engaged(&self, name: &str) -> bool {
+        self.engagements.iter().any(|(a, b)| a == name || b == name)
+    }
+
+    /// The enemies `name` is engaged with.
+    pub fn engaged_with(&self, name: &str) -> Vec<&str> {
+        self.engagements
+            .iter()
+            .filter_map(|(a, b)| {
+                if a == name {
+                    Some(b.as_str())
+                } else if b == name {
+                    Some(a.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// The same combat with every combatant's 【行動値】 and tie values read again from
+    /// the characters (AW-3: initiative uses the current values each round; issue 13).
+    fn refreshed(&self, table: &dyn TableView) -> Combat {
+        let mut c = self.clone();
+        for x in &mut c.combatants {
+            if let Ok(fresh) = combatant(table, &x.name) {
+                x.action = fresh.action;
+                x.tie = fresh.tie;
+            }
+        }
+        c
+    }
+
     fn get(&self, name: &str) -> Option<&Combatant> {
         self.combatants.iter().find(|c| c.name == name)
     }
@@ -238,8 +273,48 @@ fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
         action,
         tie,
         acted: false,
-        engaged: false,
     })
+}
+
+/// A servant summoned into the combat joins it (issue 13), when it has the values
+/// initiative reads.
+pub fn join(table: &dyn TableView, combat: &Option<Combat>, name: &str) -> Option<AwEvent> {
+    let c = combat.as_ref()?;
+    if c.get(name).is_some() {
+        return None;
+    }
+    combatant(table, name)
+        .ok()
+        .map(|combatant| ev(Event::Joined { combatant }))
+}
+
+/// Why a servant left: a command spell dismissed it (AW-5 3), as a `Left` event stores it.
+pub const DISMISSED: &str = "令呪で退場";
+
+/// `name` leaves the combat (dismissed, removed): and if it was acting, initiative picks
+/// the next at once instead of showing the setup process mid-round (issue 13).
+pub fn leave(
+    table: &dyn TableView,
+    combat: &Option<Combat>,
+    name: &str,
+    why: &str,
+) -> Vec<AwEvent> {
+    let Some(c) = combat.as_ref() else {
+        return Vec::new();
+    };
+    if c.get(name).is_none() {
+        return Vec::new();
+    }
+    let mut events = vec![ev(Event::Left {
+        name: name.to_string(),
+        why: why.to_string(),
+    })];
+    if matches!(&c.process, Process::Main { actor, .. } if actor == name) {
+        let mut after = c.refreshed(table);
+        after.combatants.retain(|x| x.name != name);
+        events.push(initiative(&after));
+    }
+    events
 }
 
 /// After `name`'s main process: it is done, and initiative picks the next or cleanup.
@@ -281,7 +356,8 @@ fn usage(ja: &str, en: &str) -> Text {
 
 /// `/combat …`.
 pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
-    let combat = state.combat.as_ref();
+    let fresh = state.combat.as_ref().map(|c| c.refreshed(table));
+    let combat = fresh.as_ref();
     let need = || {
         combat.ok_or_else(|| {
             Text::new(
@@ -305,6 +381,19 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     "/combat start NAME… (everyone in the combat)",
                 ));
             }
+            // Each character once: a name twice would take two turns a round.
+            if let Some(twice) = names
+                .iter()
+                .enumerate()
+                .find_map(|(i, n)| names[..i].contains(n).then_some(*n))
+            {
+                return Err(Text::new(
+                    format!(
+                        "{twice}が2回書かれています。戦闘に参加するキャラクターは1回ずつ書いてください"
+                    ),
+                    format!("{twice} is named twice; name each character in the combat once"),
+                ));
+            }
             let combatants = names
                 .iter()
                 .map(|n| combatant(table, n))
@@ -326,10 +415,10 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
         ["remove", name] => (|| {
             gm_only(table, Text::new("戦闘からの退場", "remove a combatant"))?;
             need()?.get(name).ok_or_else(|| not_in_combat(name))?;
-            one(ev(Event::Left {
-                name: name.to_string(),
-                why: "GM".into(),
-            }))
+            Ok(Outcome {
+                events: leave(table, &fresh, name, "GM"),
+                reply: None,
+            })
         })(),
         ["order", names @ ..] if !names.is_empty() => (|| {
             gm_only(
@@ -343,9 +432,16 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             for n in names.iter() {
                 c.get(n).ok_or_else(|| not_in_combat(n))?;
             }
-            one(ev(Event::Ordered {
-                order: names.iter().map(|n| n.to_string()).collect(),
-            }))
+            // A second order adds to the first instead of discarding it: the names given
+            // now go first, in this order, then the earlier order's others (issue 13).
+            let mut order: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            order.extend(
+                c.order
+                    .iter()
+                    .filter(|n| !names.contains(&n.as_str()))
+                    .cloned(),
+            );
+            one(ev(Event::Ordered { order }))
         })(),
         ["next"] => (|| {
             gm_only(table, Text::new("ラウンドの進行", "move the round on"))?;
@@ -360,8 +456,8 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: None,
             })
         })(),
-        ["minor", what @ ..] => act(table, need, false, what),
-        ["major", what @ ..] => act(table, need, true, what),
+        ["minor", what @ ..] => act(table, state, need, false, what),
+        ["major", what @ ..] => act(table, state, need, true, what),
         ["engage", a, b, more @ ..] => (|| {
             gm_only(table, Text::new("エンゲージの記録", "record an engagement"))?;
             let c = need()?;
@@ -370,8 +466,22 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 .chain(more)
                 .map(|n| n.to_string())
                 .collect();
+            let mut sides = [false, false];
             for n in &names {
-                c.get(n).ok_or_else(|| not_in_combat(n))?;
+                let x = c.get(n).ok_or_else(|| not_in_combat(n))?;
+                sides[usize::from(x.pc)] = true;
+            }
+            if !(sides[0] && sides[1]) {
+                return Err(Text::new(
+                    format!(
+                        "{}は全員同じ側です。エンゲージは敵どうし（PCとNPC）の関係です（AW-3）",
+                        names.join("、")
+                    ),
+                    format!(
+                        "{} are all on the same side; an engagement is between enemies (PCs and NPCs, AW-3)",
+                        names.join(", ")
+                    ),
+                ));
             }
             one(ev(Event::Engaged { names }))
         })(),
@@ -499,6 +609,7 @@ impl Act {
 /// A minor or major action of the character whose main process it is.
 fn act<'a>(
     table: &dyn TableView,
+    state: &State,
     need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
@@ -512,8 +623,9 @@ fn act<'a>(
     };
     may_act_for(table, actor)?;
     let me = c.get(actor).ok_or_else(|| not_in_combat(actor))?;
+    let is_engaged = c.engaged(actor);
     let engaged = |ja: &str, en: &str| {
-        if me.engaged {
+        if is_engaged {
             Err(Text::new(
                 format!(
                     "{actor}はエンゲージ中なので{ja}できません。先に離脱してください（メジャーアクション）"
@@ -555,6 +667,41 @@ fn act<'a>(
         };
         return one(action(a));
     }
+    // Issue 13: an attack, identification or finishing blow needs a target in the combat
+    // other than the actor.
+    if let ["attack" | "identify" | "finish", target @ ..] = what
+        && !target.is_empty()
+    {
+        let target = target.join(" ");
+        if target == *actor {
+            return Err(Text::new(
+                format!("{actor}は自分自身を対象にできません"),
+                format!("{actor} cannot target themselves"),
+            ));
+        }
+        if c.get(&target).is_none() {
+            return Err(not_in_combat(&target));
+        }
+        // Seed line 120 「戦闘不能のキャラクターを死亡させる」: only an incapacitated target
+        // (current HP 0 or less, when its HP is known) is finished off (issue 13).
+        let hp = state
+            .vitals
+            .get(&target)
+            .map(|(hp, _)| *hp)
+            .or_else(|| field(table, &target, "HP").ok());
+        if what[0] == "finish"
+            && let Some(hp) = hp.filter(|hp| *hp > 0)
+        {
+            return Err(Text::new(
+                format!(
+                    "{target}は戦闘不能ではありません（【HP】{hp}）。とどめを刺せるのは戦闘不能のキャラクターだけです（AW-3）"
+                ),
+                format!(
+                    "{target} is not incapacitated (HP {hp}); only an incapacitated character can be finished off (AW-3)"
+                ),
+            ));
+        }
+    }
     let a = match what {
         ["move"] => {
             engaged("全力移動", "make a full move")?;
@@ -563,7 +710,7 @@ fn act<'a>(
         ["attack", target @ ..] if !target.is_empty() => Act::Attack(target.join(" ")),
         ["skill", skill @ ..] if !skill.is_empty() => Act::Skill(skill.join(" ")),
         ["disengage"] => {
-            if !me.engaged {
+            if !is_engaged {
                 return Err(Text::new(
                     format!("{actor}はエンゲージしていません"),
                     format!("{actor} is not in an engagement"),
@@ -608,6 +755,24 @@ fn act<'a>(
     })
 }
 
+fn engaged_ja(c: &Combat, name: &str) -> String {
+    let with = c.engaged_with(name);
+    if with.is_empty() {
+        String::new()
+    } else {
+        format!(" エンゲージ中（{}）", with.join("、"))
+    }
+}
+
+fn engaged_en(c: &Combat, name: &str) -> String {
+    let with = c.engaged_with(name);
+    if with.is_empty() {
+        String::new()
+    } else {
+        format!(", engaged with {}", with.join(", "))
+    }
+}
+
 fn status(c: &Combat) -> Text {
     let (process_ja, process_en) = match &c.process {
         Process::Setup => (
@@ -632,7 +797,7 @@ fn status(c: &Combat) -> Text {
             x.name,
             x.action,
             if x.acted { "行動済" } else { "未行動" },
-            if x.engaged { " エンゲージ中" } else { "" },
+            &engaged_ja(c, &x.name),
             x.combat_move(),
             x.full_move()
         ));
@@ -641,7 +806,7 @@ fn status(c: &Combat) -> Text {
             x.name,
             x.action,
             if x.acted { "acted" } else { "waiting" },
-            if x.engaged { ", engaged" } else { "" },
+            &engaged_en(c, &x.name),
             x.combat_move(),
             x.full_move()
         ));
@@ -657,6 +822,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
             process: Process::Setup,
             combatants: combatants.clone(),
             order: Vec::new(),
+            engagements: Default::default(),
         });
         return;
     }
@@ -676,6 +842,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
         }
         Event::Left { name, .. } => {
             c.combatants.retain(|x| x.name != *name);
+            c.engagements.retain(|(a, b)| a != name && b != name);
             if matches!(&c.process, Process::Main { actor, .. } if actor == name) {
                 c.process = Process::Setup;
             }
@@ -699,16 +866,22 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
             }
         }
         Event::Engaged { names } => {
-            for n in names {
-                if let Some(x) = c.get_mut(n) {
-                    x.engaged = true;
+            let sides: Vec<(&String, bool)> = names
+                .iter()
+                .filter_map(|n| c.get(n).map(|x| (n, x.pc)))
+                .collect();
+            for (i, (a, pa)) in sides.iter().enumerate() {
+                for (b, pb) in &sides[i + 1..] {
+                    if pa != pb && a != b {
+                        let pair = if a < b { (*a, *b) } else { (*b, *a) };
+                        c.engagements.insert((pair.0.clone(), pair.1.clone()));
+                    }
                 }
             }
         }
         Event::Freed { name } => {
-            if let Some(x) = c.get_mut(name) {
-                x.engaged = false;
-            }
+            // Whoever is left with no enemy is out of the engagement too.
+            c.engagements.retain(|(a, b)| a != name && b != name);
         }
         Event::Cleanup { .. } => c.process = Process::Cleanup,
         Event::Round { round } => {
@@ -756,6 +929,9 @@ fn early_text(why: &str) -> Text {
 fn left_text(why: &str) -> Text {
     if why == "GM" {
         return Text::new("GM", "removed by the GM");
+    }
+    if why == DISMISSED {
+        return Text::new(DISMISSED, "dismissed by a command spell");
     }
     match Act::parse(why) {
         Some(a) => a.text(),

@@ -40,6 +40,9 @@ pub struct Contracts {
     pub proposals: BTreeMap<(String, String), String>,
     /// Servants whose next check gets +20: servant → the master who spent the spell.
     pub boosts: BTreeMap<String, String>,
+    /// Servants a command spell summoned, with the scene they came into (dismissing
+    /// takes them out again).
+    pub summoned: BTreeMap<String, u64>,
 }
 
 impl Contracts {
@@ -206,6 +209,9 @@ pub enum Event {
         purpose: Use,
         /// Spells left after it.
         left: u32,
+        /// The scene it was spent in (a summon's servant is in that scene).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scene: Option<u64>,
     },
     /// A servant's +20 was applied to a check.
     BoostApplied {
@@ -379,6 +385,7 @@ pub fn spend_event(
         servant,
         purpose,
         left: left - 1,
+        scene: Some(table.scene_and_session().0),
     }))
 }
 
@@ -427,6 +434,29 @@ fn spend(
             ));
         }
     };
+    let in_combat = state
+        .combat
+        .as_ref()
+        .is_some_and(|cb| cb.combatants.iter().any(|x| x.name == servant));
+    let scene = table.scene_and_session().0;
+    // AW-5 2 「シーンに登場していないサーヴァントを…呼び出す」: one already here is not
+    // summoned.
+    if purpose == Use::Summon && (in_combat || c.summoned.get(&servant) == Some(&scene)) {
+        return Err(Text::new(
+            format!(
+                "{servant}はすでにシーンに登場しています{}。令呪で呼び出せるのはシーンに登場していないサーヴァントです（AW-5）",
+                if in_combat {
+                    "（戦闘に参加中）"
+                } else {
+                    ""
+                }
+            ),
+            format!(
+                "{servant} is already in the scene{}; a command spell summons a servant who is not (AW-5)",
+                if in_combat { " (in the combat)" } else { "" }
+            ),
+        ));
+    }
     let mut events = vec![spend_event(
         table,
         c,
@@ -436,10 +466,21 @@ fn spend(
     )?];
     match purpose {
         Use::Summon => {
-            // AW-5 2 / AW-3: a summon during combat ends the round at once.
+            // AW-5 2 / AW-3: a summon during combat ends the round at once, and the
+            // servant joins the combat (issue 13).
             events.extend(combat::to_cleanup(
                 &state.combat,
                 &combat::summoned(&servant),
+            ));
+            events.extend(combat::join(table, &state.combat, &servant));
+        }
+        Use::Dismiss => {
+            // AW-5 3: out of the scene, so out of the combat too.
+            events.extend(combat::leave(
+                table,
+                &state.combat,
+                &servant,
+                combat::DISMISSED,
             ));
         }
         Use::Dissolve => events.push(AwEvent::Contract(Event::Dissolved {
@@ -521,11 +562,21 @@ pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
             master,
             servant,
             purpose,
+            scene,
             ..
         } => {
             *c.used.entry(master.clone()).or_default() += 1;
-            if let (Use::Boost, Some(s)) = (purpose, servant) {
-                c.boosts.insert(s.clone(), master.clone());
+            match (purpose, servant) {
+                (Use::Boost, Some(s)) => {
+                    c.boosts.insert(s.clone(), master.clone());
+                }
+                (Use::Summon, Some(s)) => {
+                    c.summoned.insert(s.clone(), scene.unwrap_or(0));
+                }
+                (Use::Dismiss, Some(s)) => {
+                    c.summoned.remove(s);
+                }
+                _ => {}
             }
         }
         Event::BoostApplied { servant } => {
@@ -572,6 +623,7 @@ pub fn describe(e: &Event) -> Text {
             servant,
             purpose,
             left,
+            ..
         } => {
             let what = purpose.text();
             Text::new(
@@ -612,34 +664,60 @@ pub fn on_session_end(c: &Contracts) -> Vec<AwEvent> {
         .collect()
 }
 
-/// AW-5 4: a servant's next check gets +20 — when the actor owns a servant with a boost
-/// waiting and the line is an AW check (`AW…`/`2D6…`, secret or not).
+/// AW-5 4 「サーヴァントが行う行為判定の達成値を+20する」: the +20 goes to the servant's own
+/// next AW action check — a check whose field reference, comment or single character
+/// names the servant, or the servant's side of a contest (named by its reference) — and
+/// to nothing else: not a damage sum, not the other side, not another character of the
+/// same player, not the GM's roll for someone else (issue 13).
 pub fn prepare_check(table: &dyn TableView, c: &Contracts, command: &str) -> Prepared<AwEvent> {
     let unchanged = Prepared {
         command: command.to_string(),
         events: Vec::new(),
         note: None,
     };
-    let Some((servant, master)) = c
-        .boosts
-        .iter()
-        .find(|(s, _)| table.character(s).is_some_and(|(o, _)| o == table.actor()))
-    else {
+    if c.boosts.is_empty() {
         return unchanged;
-    };
-    let Some(at) = modifier_end(command) else {
-        return unchanged;
-    };
-    Prepared {
-        command: format!("{}+{BOOST}{}", &command[..at], &command[at..]),
-        events: vec![AwEvent::Contract(Event::BoostApplied {
-            servant: servant.clone(),
-        })],
-        note: Some(Text::new(
-            format!("{master}の令呪 +{BOOST}"),
-            format!("{master}'s command spell +{BOOST}"),
-        )),
     }
+    let Some((typed, comment)) = super::rules::typed_sides(table) else {
+        return unchanged;
+    };
+    let (mut sides, rest) = super::rules::sides(command);
+    if sides.len() != typed.len() || (sides.len() == 1 && !super::is_check(command)) {
+        return unchanged;
+    }
+    let contest = sides.len() == 2;
+    for (i, side) in typed.iter().enumerate() {
+        let subject = super::rules::subject_of(table, side, &comment, !contest);
+        let Some(servant) = subject.character else {
+            continue;
+        };
+        let Some(master) = c.boosts.get(&servant) else {
+            continue;
+        };
+        let rolls_for_it = table
+            .character(&servant)
+            .is_some_and(|(o, _)| o == table.actor() || table.actor_is_gm());
+        let Some(at) = modifier_end(&sides[i]).filter(|_| rolls_for_it) else {
+            continue;
+        };
+        sides[i] = format!("{}+{BOOST}{}", &sides[i][..at], &sides[i][at..]);
+        let tail = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(" {rest}")
+        };
+        return Prepared {
+            command: format!("{}{tail}", sides.join(" VS ")),
+            events: vec![AwEvent::Contract(Event::BoostApplied {
+                servant: servant.clone(),
+            })],
+            note: Some(Text::new(
+                format!("{servant}への{master}の令呪 +{BOOST}"),
+                format!("{master}'s command spell +{BOOST} for {servant}"),
+            )),
+        };
+    }
+    unchanged
 }
 
 /// Where an AW check's modifier ends (`AW+3` in `AW+3@11>=10`), or `None` when the line

@@ -173,9 +173,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Major action: full move, attack, skill, disengage, identify, finish off, escape",
     },
     CommandHelp {
-        usage: "/combat engage ミナ 影 | /combat end",
-        help: "エンゲージを記録する・戦闘終了（GM）",
-        help_en: "Record an engagement; end the combat (GM)",
+        usage: "/combat engage ミナ 影 | /combat free ミナ | /combat status | /combat end",
+        help: "エンゲージ（敵どうし）を記録する・エンゲージから外す（GM）・戦闘の状況・戦闘終了（GM）",
+        help_en: "Record an engagement between enemies; take someone out of engagements (GM); the combat's state; end the combat (GM)",
     },
     CommandHelp {
         usage: "/supply lack ミナ 3 [shared]",
@@ -183,9 +183,14 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Missed meals or sleep (AW-4, GM): HP and MP each drop by 3D6 (shared: one roll for both)",
     },
     CommandHelp {
-        usage: "/supply give ミナ ロイ 2",
-        help: "供給（AW-4）: 2D6回復。通常1〜2D6、契約中の2人なら3〜4D6",
-        help_en: "Supply (AW-4): both recover 2D6; 1–2D6 normally, 3–4D6 between two in a contract",
+        usage: "/supply give ミナ ロイ [ユキ…] 2",
+        help: "供給（AW-4、2人以上）: 2D6回復。通常1〜2D6、契約中なら3〜4D6が望ましい（GMは範囲外も可、注意を表示）",
+        help_en: "Supply (AW-4, two or more): each recovers 2D6; 1–2D6 normally, 3–4D6 in a contract recommended (the GM may go outside, with a note)",
+    },
+    CommandHelp {
+        usage: "/supply heal ミナ HP 5 食事 | /supply heal ミナ MP -3",
+        help: "特技・食事・睡眠による回復やダメージ（GMか本人）: 現在の【HP】【MP】を0〜最大値の範囲で増減",
+        help_en: "Recovery by skills, food or sleep, or damage (GM or owner): current HP or MP changes within 0 and the maximum",
     },
     CommandHelp {
         usage: "/contract ミナ ロイ | /contract end ミナ ロイ 理由",
@@ -233,9 +238,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "During an AF check a PC's check adds its achievement to the total (a critical counts 30; a fumble fails the AF check)",
     },
     CommandHelp {
-        usage: "/af cancel | /af next | /af spell ミナ | /af status | /af end",
-        help: "ファンブルの打ち消し（GM、直後のみ）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
-        help_en: "Cancel a fumble (GM, straight away only); next round (GM); succeed by a command spell; progress; call off (GM)",
+        usage: "/af cancel | /af fail | /af next | /af spell ミナ | /af status | /af end",
+        help: "ファンブルの打ち消し（GM、直後のみ）・ファンブルの受け入れ（GM）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
+        help_en: "Cancel a fumble (GM, straight away only); accept a fumble (GM); next round (GM); succeed by a command spell; progress; call off (GM)",
     },
 ];
 
@@ -301,7 +306,19 @@ impl TableRules for AwRules {
         state: &State,
         command: &str,
     ) -> Result<Prepared<Event>, Text> {
-        Ok(contracts::prepare_check(table, &state.contracts, command))
+        let mut prepared = contracts::prepare_check(table, &state.contracts, command);
+        // AW-7: a party PC's roll that does not count says why (issue 13).
+        if matches!(
+            state.af.as_ref().map(|a| &a.status),
+            Some(af::Status::Running)
+        ) && let af::Credit::NotCounted(why) = af::credit(table, state, &prepared.command)
+        {
+            prepared.note = Some(match prepared.note {
+                Some(n) => n.then(" / ", &why),
+                None => why,
+            });
+        }
+        Ok(prepared)
     }
 
     fn after_roll(
@@ -369,5 +386,126 @@ impl TableRules for AwRules {
             );
         }
         sections
+    }
+}
+
+/// Whose check a roll is, and with which ability (issue 13: a command spell's +20 goes to
+/// the servant's own check, an AF check counts the check of its ability, by the character
+/// whose field it used).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Subject {
+    /// The character rolling: the one whose field a `{CHARACTER.KEY}` reference reads, the
+    /// roller's one character for `{KEY}`, a character named in the comment
+    /// (`AW+5>=10 ミナ`), or the roller's only character.
+    pub character: Option<String>,
+    /// The ability used: the key of a reference (`AW+{理知}`) or an ability named in the
+    /// comment (`AW+5 理知`, `AW+5 【理知】`).
+    pub ability: Option<String>,
+}
+
+/// The `{…}` references in `text`: (character named, key).
+fn references(text: &str) -> Vec<(Option<&str>, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(len) = rest[open..].find('}') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        out.push(match inner.split_once('.') {
+            Some((name, key)) => (Some(name), key),
+            None => (None, inner),
+        });
+        rest = &rest[open + len + 1..];
+    }
+    out
+}
+
+/// The ability a word names, if any (`理知`, `【理知】`).
+fn ability_word(word: &str) -> Option<&'static str> {
+    let w = word.trim_start_matches('【').trim_end_matches('】');
+    super::sheet::ABILITIES.into_iter().find(|a| *a == w)
+}
+
+/// The actor's one character, if they own exactly one and are a player: a GM rolls for
+/// many (enemies, servants) and names the one a check is for.
+fn only_character(table: &dyn TableView) -> Option<String> {
+    if table.actor_is_gm() {
+        return None;
+    }
+    let mine: Vec<&str> = table
+        .characters()
+        .into_iter()
+        .filter(|(_, owner)| *owner == table.actor())
+        .map(|(n, _)| n)
+        .collect();
+    match mine.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// The subject of `side`, one side of a roll as typed (`AW+{ミナ.理知}`), with `comment`
+/// the words after the command.
+/// Without `fallback` only a reference names the character (a contest's side: the
+/// roller's only character could be either side).
+pub fn subject_of(table: &dyn TableView, side: &str, comment: &str, fallback: bool) -> Subject {
+    let mut s = Subject::default();
+    for (name, key) in references(side) {
+        let (character, key) = match name {
+            Some(n) if table.character(n).is_some() => (Some(n.to_string()), key),
+            // `{HP.max}`: the roller's own character's field.
+            Some(_) | None => (only_character(table), key),
+        };
+        if s.character.is_none() {
+            s.character = character;
+        }
+        if s.ability.is_none() {
+            s.ability = ability_word(key).map(str::to_string);
+        }
+    }
+    for word in comment.split_whitespace() {
+        if s.character.is_none() && fallback && table.character(word).is_some() {
+            s.character = Some(word.to_string());
+        }
+        if s.ability.is_none() {
+            s.ability = ability_word(word).map(str::to_string);
+        }
+    }
+    if s.character.is_none() && fallback {
+        s.character = only_character(table);
+    }
+    s
+}
+
+/// The roll being prepared or followed up, as typed, split into its command's sides (one,
+/// or two for a contest `A VS B`) and its comment.
+pub fn typed_sides(table: &dyn TableView) -> Option<(Vec<String>, String)> {
+    Some(sides(table.typed_line()?))
+}
+
+/// A roll line split into its command's sides (one, or two for a contest) and comment.
+pub fn sides(line: &str) -> (Vec<String>, String) {
+    let line = line.trim();
+    let joined = crate::GameSystem::rewrite_line(&super::AnotherWorld, line)
+        .unwrap_or_else(|| line.to_string());
+    let (command, comment) = match joined.split_once(char::is_whitespace) {
+        Some((c, rest)) => (c.to_string(), rest.to_string()),
+        None => (joined.clone(), String::new()),
+    };
+    let upper = command.to_ascii_uppercase();
+    let sides = match upper.find("VS") {
+        Some(at) => vec![command[..at].to_string(), command[at + 2..].to_string()],
+        None => vec![command],
+    };
+    (sides, comment)
+}
+
+/// The subject of a single check as typed (not a contest), if a roll is being made.
+pub fn roll_subject(table: &dyn TableView) -> Option<Subject> {
+    let (sides, comment) = typed_sides(table)?;
+    match sides.as_slice() {
+        [one] => Some(subject_of(table, one, &comment, true)),
+        _ => None,
     }
 }

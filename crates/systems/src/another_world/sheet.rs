@@ -310,6 +310,23 @@ impl Sheet {
     /// AW-3: 【行動値】 orders initiative and gives the move distances. Our reading: it is
     /// never negative.
     fn check_action(&self, out: &mut Vec<Violation>) {
+        // 全力移動 is twice 戦闘移動: a value so large that it cannot be doubled would make
+        // them equal (issue 13).
+        if self
+            .action
+            .checked_add(5)
+            .and_then(|m| m.checked_mul(2))
+            .is_none()
+        {
+            out.push(Violation {
+                rule: "AW-3",
+                field: "行動値",
+                message: format!(
+                    "【行動値】が{}で大きすぎます。全力移動（戦闘移動の2倍）を計算できません",
+                    self.action
+                ),
+            });
+        }
         if self.action < 0 {
             out.push(Violation {
                 rule: "AW-3",
@@ -859,6 +876,19 @@ MP = 1
         let e = Sheet::from_toml(&MINIMAL.replace("\"理知\" =", "\"【理知】\" ="))
             .expect_err("brackets");
         assert!(e.message.contains("did you mean `理知`?"), "{e}");
+    }
+
+    #[test]
+    fn issue13_a_huge_action_value_is_a_violation_not_equal_moves() {
+        let sheet =
+            Sheet::from_toml(&VALID.replace("\"行動値\" = 9", "\"行動値\" = 9223372036854775800"))
+                .expect("sheet");
+        let v = sheet.violations();
+        assert!(
+            v.iter()
+                .any(|v| v.field == "行動値" && v.message.contains("大きすぎます")),
+            "{v:?}"
+        );
     }
 
     #[test]

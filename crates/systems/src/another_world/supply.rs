@@ -52,8 +52,20 @@ type Pair = (i64, i64);
 
 /// A character's current HP and MP and their maximums (the sheet's values).
 fn current(table: &dyn TableView, vitals: &Vitals, name: &str) -> Result<(Pair, Pair), Text> {
-    let max = (field(table, name, "HP")?, field(table, name, "MP")?);
-    Ok((vitals.get(name).copied().unwrap_or(max), max))
+    let (hp, hp_max) = vital(table, name, "HP")?;
+    let (mp, mp_max) = vital(table, name, "MP")?;
+    Ok((
+        vitals.get(name).copied().unwrap_or((hp, mp)),
+        (hp_max, mp_max),
+    ))
+}
+
+/// A sheet's current value and maximum of `key` (`HP`): a sheet field `HP` is the current
+/// value and `HP.max` the maximum; a sheet with `HP` alone has it as both (issue 13).
+fn vital(table: &dyn TableView, name: &str, key: &str) -> Result<Pair, Text> {
+    let now = field(table, name, key)?;
+    let max = field(table, name, &format!("{key}.max")).unwrap_or(now);
+    Ok((now.min(max), max))
 }
 
 fn roll(dice: &mut Roller<'_>, n: i64) -> Result<Vec<i64>, Text> {
@@ -109,6 +121,9 @@ fn why_text(why: &str) -> Text {
         };
         return Text::new(why, format!("missed meals or sleep {dice}{shared}"));
     }
+    if let Some(rest) = why.strip_prefix(HEAL) {
+        return Text::new(why, format!("change: {rest}"));
+    }
     if let Some(rest) = why.strip_prefix(SUPPLY) {
         let (dice, bound) = match rest.strip_suffix(BOUND) {
             Some(d) => (d, " (contract)"),
@@ -162,58 +177,17 @@ pub fn decide(
             "/supply lack キャラクター N [shared]（Nは1〜5）",
             "/supply lack CHARACTER N [shared]  (N from 1 to 5)",
         )),
-        ["give", a, b, n] => (|| {
-            if a == b {
-                return Err(Text::new(
-                    "供給は2人のキャラクターの間で行ないます",
-                    "supply is an exchange between two characters",
-                ));
-            }
-            if may_act_for(table, a).is_err() {
-                may_act_for(table, b)?;
-            }
-            let bound = state.contracts.bound(a, b);
-            let n = if bound {
-                count(
-                    n,
-                    3..=4,
-                    Text::new(
-                        format!("契約中の{a}と{b}の供給"),
-                        format!("supply between {a} and {b}, who are in a contract,"),
-                    ),
-                )?
-            } else {
-                count(
-                    n,
-                    1..=2,
-                    Text::new(
-                        format!("契約していない{a}と{b}の供給"),
-                        format!("supply between {a} and {b}, who are not in a contract,"),
-                    ),
-                )?
-            };
-            let mut events = Vec::new();
-            for who in [a, b] {
-                let ((hp, mp), (max_hp, max_mp)) = current(table, vitals, who)?;
-                let d = roll(dice, n)?;
-                let gain: i64 = d.iter().sum();
-                events.push(AwEvent::Supply(Event::Changed {
-                    character: who.to_string(),
-                    why: supply_why(n, bound),
-                    hp: hp.saturating_add(gain).min(max_hp.max(hp)),
-                    mp: mp.saturating_add(gain).min(max_mp.max(mp)),
-                    hp_dice: d.clone(),
-                    mp_dice: d,
-                }));
-            }
-            Ok(Outcome {
-                events,
-                reply: None,
-            })
-        })(),
+        ["give", rest @ ..] if rest.len() >= 3 => give(table, state, rest, dice),
+        ["heal", character, which, amount, why @ ..] => {
+            heal(table, vitals, character, which, amount, why)
+        }
+        ["heal", ..] => Err(usage(
+            "/supply heal キャラクター HP|MP 量 [理由]（量は 5、-3、2D6 など）",
+            "/supply heal CHARACTER HP|MP AMOUNT [REASON]  (AMOUNT: 5, -3, 2D6, …)",
+        )),
         ["give", ..] => Err(usage(
-            "/supply give キャラクター キャラクター N",
-            "/supply give CHARACTER CHARACTER N",
+            "/supply give キャラクター キャラクター… N",
+            "/supply give CHARACTER CHARACTER… N",
         )),
         _ => Err(usage(
             "/supply lack キャラクター N [shared] | /supply give A B N",
@@ -221,6 +195,143 @@ pub fn decide(
         )),
     })
 }
+
+/// AW-4 「2人以上のキャラクターが体液を交換する」: every named character recovers nD6 HP and
+/// MP. 「1〜2D6点回復、契約状態にあるキャラクター同士の供給ならば3〜4D6点回復が望ましい」 is a
+/// recommendation: a player stays within it, the GM may go outside it (1 to 10 dice) and is
+/// told so (issue 13).
+fn give(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Outcome<AwEvent>, Text> {
+    let (names, n) = words.split_at(words.len() - 1);
+    let n = n[0];
+    for (i, a) in names.iter().enumerate() {
+        if names[..i].contains(a) {
+            return Err(Text::new(
+                "供給は2人以上の別々のキャラクターの間で行ないます",
+                "supply is an exchange between two or more different characters",
+            ));
+        }
+    }
+    if names.iter().all(|a| may_act_for(table, a).is_err()) {
+        may_act_for(table, names[0])?;
+    }
+    // In a contract: each of them bound to another of them.
+    let bound = names
+        .iter()
+        .all(|a| names.iter().any(|b| a != b && state.contracts.bound(a, b)));
+    let recommended = if bound { 3..=4 } else { 1..=2 };
+    let who = names.join("、");
+    let who_en = names.join(", ");
+    let why = if bound {
+        Text::new(
+            format!("契約中の{who}の供給"),
+            format!("supply between {who_en}, who are in a contract,"),
+        )
+    } else {
+        Text::new(
+            format!("契約していない{who}の供給"),
+            format!("supply between {who_en}, who are not in a contract,"),
+        )
+    };
+    let n = match count(n, recommended.clone(), why.clone()) {
+        Ok(n) => n,
+        Err(e) if !table.actor_is_gm() => return Err(e),
+        Err(_) => count(
+            n,
+            1..=10,
+            Text::new("GMの決める供給", "supply as the GM decides"),
+        )?,
+    };
+    let reply = (!recommended.contains(&n)).then(|| {
+        Text::new(
+            format!(
+                "注意: {}の回復量は{}〜{}D6が望ましいとされています（AW-4）。GMの判断で{n}D6にしました",
+                why.ja(),
+                recommended.start(),
+                recommended.end()
+            ),
+            format!(
+                "note: {} is recommended at {} to {}D6 (AW-4); {n}D6 by the GM's decision",
+                why.en(),
+                recommended.start(),
+                recommended.end()
+            ),
+        )
+    });
+    let mut events = Vec::new();
+    for who in names {
+        let ((hp, mp), (max_hp, max_mp)) = current(table, &state.vitals, who)?;
+        let d = roll(dice, n)?;
+        let gain: i64 = d.iter().sum();
+        events.push(AwEvent::Supply(Event::Changed {
+            character: who.to_string(),
+            why: supply_why(n, bound),
+            hp: hp.saturating_add(gain).min(max_hp.max(hp)),
+            mp: mp.saturating_add(gain).min(max_mp.max(mp)),
+            hp_dice: d.clone(),
+            mp_dice: d,
+        }));
+    }
+    Ok(Outcome { events, reply })
+}
+
+/// AW-4 recovery by skills, food and sleep (and damage): the GM or the owner changes a
+/// current value, kept within 0 and the maximum (issue 13).
+fn heal(
+    table: &dyn TableView,
+    vitals: &Vitals,
+    character: &str,
+    which: &str,
+    amount: &str,
+    why: &[&str],
+) -> Result<Outcome<AwEvent>, Text> {
+    may_act_for(table, character)?;
+    let hp_side = match which.to_ascii_uppercase().as_str() {
+        "HP" => true,
+        "MP" => false,
+        _ => {
+            return Err(Text::new(
+                format!("「{which}」は HP か MP です"),
+                format!("'{which}' is HP or MP"),
+            ));
+        }
+    };
+    let delta: i64 = amount.trim_start_matches('+').parse().map_err(|_| {
+        Text::new(
+            format!("「{amount}」は量ではありません（5、-3 のような整数）"),
+            format!("'{amount}' is not an amount (a whole number such as 5 or -3)"),
+        )
+    })?;
+    let ((hp, mp), (max_hp, max_mp)) = current(table, vitals, character)?;
+    let clamp = |now: i64, max: i64| now.saturating_add(delta).clamp(0, max.max(0));
+    let (hp, mp) = if hp_side {
+        (clamp(hp, max_hp), mp)
+    } else {
+        (hp, clamp(mp, max_mp))
+    };
+    let reason = if why.is_empty() {
+        "回復".to_string()
+    } else {
+        why.join(" ")
+    };
+    Ok(Outcome {
+        events: vec![AwEvent::Supply(Event::Changed {
+            character: character.to_string(),
+            why: format!("{HEAL}{reason}"),
+            hp_dice: if hp_side { vec![delta] } else { Vec::new() },
+            mp_dice: if hp_side { Vec::new() } else { vec![delta] },
+            hp,
+            mp,
+        })],
+        reply: None,
+    })
+}
+
+const HEAL: &str = "増減: ";
 
 /// Folds a supply event.
 pub fn fold(vitals: &mut Vitals, e: &Event) {
@@ -274,10 +385,10 @@ pub fn fields(table: &dyn TableView, vitals: &Vitals, name: &str) -> Vec<Field> 
     .into_iter()
     .enumerate()
     {
-        let Ok(max) = field(table, name, key) else {
+        let Ok((sheet_now, max)) = vital(table, name, key) else {
             continue;
         };
-        let current = now.map_or(max, |(hp, mp)| if i == 0 { hp } else { mp });
+        let current = now.map_or(sheet_now, |(hp, mp)| if i == 0 { hp } else { mp });
         out.push(Field::derived(
             Text::new(ja, en),
             Value::Resource { current, max },

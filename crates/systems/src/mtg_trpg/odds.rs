@@ -646,3 +646,105 @@ mod tests {
         assert_eq!(CheckKind::parse("purple"), None);
     }
 }
+
+/// What the player can tell about a check's outcome before making it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Possible {
+    /// Some arrangement the player cannot rule out succeeds.
+    pub success: bool,
+    /// Some arrangement the player cannot rule out fails.
+    pub failure: bool,
+}
+
+/// MT-3 「PLが判定の結果が分かっている、推測できる場合」: whether success and failure are
+/// both possible given what the player knows of the library below the known top cards.
+/// `regions` are that library top to bottom, each a run of cards whose contents the player
+/// knows but not their order: first the unknown middle, then each group the player saw go
+/// to the bottom (the two revealed cards of a check, a boost's six at end of turn), in
+/// order. With a middle of 8 or more (or too few cards for a boost) the check's cards all
+/// come from the middle and [`check_odds`] answers; otherwise the few arrangements of the
+/// top 8 are enumerated, stopping once both outcomes are seen.
+pub fn possible(
+    regions: &[&[Card]],
+    kind: CheckKind,
+    difficulty: i64,
+    boost: bool,
+) -> Result<Possible, OddsError> {
+    let total: usize = regions.iter().map(|r| r.len()).sum();
+    if total < 2 {
+        return Err(OddsError::TooFewCards { left: total });
+    }
+    let boost = boost && total >= 2 + BOOST_CARDS;
+    let middle = regions.first().copied().unwrap_or(&[]);
+    if middle.len() >= 2 + BOOST_CARDS || (!boost && middle.len() >= 2) {
+        let odds = check_odds(middle, kind, difficulty, boost)?;
+        return Ok(Possible {
+            success: !odds.success.is_zero(),
+            failure: !odds.success.is_one(),
+        });
+    }
+    let needed = if boost { 2 + BOOST_CARDS } else { 2 };
+    let mut pools: Vec<Vec<Card>> = regions.iter().map(|r| r.to_vec()).collect();
+    let mut seq = Vec::with_capacity(needed);
+    let mut seen = Possible {
+        success: false,
+        failure: false,
+    };
+    arrange(&mut pools, 0, needed, &mut seq, &mut |seq| {
+        let target = i64::from(seq[0].mana_value).saturating_add(difficulty);
+        let colours: Vec<Option<Colour>> = match seq[1].check_colours().iter().collect::<Vec<_>>() {
+            c if c.is_empty() => vec![None],
+            c => c.into_iter().map(Some).collect(),
+        };
+        for colour in colours {
+            let mut achievement = i64::from(seq[1].mana_value) + colour_modifier(kind, colour);
+            if achievement < target && boost {
+                achievement += seq[2..].iter().filter(|c| c.colourless()).count() as i64;
+            }
+            if achievement >= target {
+                seen.success = true;
+            } else {
+                seen.failure = true;
+            }
+        }
+        seen.success && seen.failure
+    });
+    Ok(seen)
+}
+
+/// Every distinct arrangement of the first `needed` cards drawn region by region (equal
+/// cards not told apart); `visit` returns true to stop.
+fn arrange(
+    pools: &mut [Vec<Card>],
+    region: usize,
+    needed: usize,
+    seq: &mut Vec<Card>,
+    visit: &mut dyn FnMut(&[Card]) -> bool,
+) -> bool {
+    if seq.len() == needed {
+        return visit(seq);
+    }
+    let Some(pool) = pools.get(region) else {
+        return false;
+    };
+    if pool.is_empty() {
+        return arrange(pools, region + 1, needed, seq, visit);
+    }
+    let mut tried: Vec<Card> = Vec::new();
+    for i in 0..pools[region].len() {
+        let card = pools[region][i].clone();
+        if tried.contains(&card) {
+            continue;
+        }
+        tried.push(card.clone());
+        pools[region].remove(i);
+        seq.push(card.clone());
+        let stop = arrange(pools, region, needed, seq, visit);
+        seq.pop();
+        pools[region].insert(i, card);
+        if stop {
+            return true;
+        }
+    }
+    false
+}

@@ -2,26 +2,30 @@
 //! cards. Commands:
 //!
 //! - `/deck load PC LIST` (the list's lines separated by `;`), shuffled at once;
-//! - `/deck shuffle PC`, `/deck known PC N` (the player knows the top N cards);
-//! - `/deck show PC`: count, known top cards, exiled cards and where each returns;
+//! - `/deck shuffle PC`; `/deck known PC N` (GM: the player has seen the top N cards,
+//!   revealed by play and put back on top);
+//! - `/deck show PC`: count, contents, known top cards, the groups the player saw go to
+//!   the bottom, exiled cards and where each returns; the whole order for the GM only;
 //! - `/deck check PC COLOUR DIFFICULTY [boost] [force] [PURPOSE…]`: MT-2 steps 1–7. When
 //!   the check would fail and a boost is allowed, it stays open for the player to decide
 //!   (`/deck boost PC` or `/deck done PC`), since a boost is declared after target and
 //!   achievement are known; `boost` declares it in advance (used only if needed);
-//! - `/turn end [PC]`: boost-exiled cards go to the bottom in random order, and the
-//!   turn's boost and checks are forgotten.
+//! - `/turn end [PC]` (the GM: everyone's; a player: their own PCs'): boost-exiled cards
+//!   go to the bottom in random order, and the turn's boost and checks are forgotten; the
+//!   scene's end returns boost-exiled cards too.
 //!
 //! MT-3: the same check (kind, difficulty, purpose) twice in one turn is refused, and so is
 //! a check whose outcome the player can already know: the exact success probability from
-//! the library's contents and the known top cards is 0 or 1 (the GM may `force` it).
+//! what the player knows (the contents, the known top cards, the groups seen going to the
+//! bottom) cannot go both ways (the GM may `force` it). A check that showed cards is never
+//! undone.
 
 use super::card::Card;
 use super::check::{self, BOOST_CARDS, Outcome, Revealed};
-use super::odds::{CheckKind, check_odds};
+use super::odds::{CheckKind, possible};
 use super::{card_db, deck};
 use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
 use crate::view::{Field, Section, Value};
-use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use taku_dice::{Roller, Text};
@@ -31,8 +35,14 @@ use taku_dice::{Roller, Text};
 pub struct Library {
     /// Cards, top first.
     pub cards: Vec<Card>,
-    /// How many top cards the player knows.
+    /// How many top cards the player knows (MT-2 step 1): only the GM says so, when the
+    /// player has really seen them (revealed by play and put back on top).
     pub known: usize,
+    /// Groups of cards at the bottom the player saw go there (a check's two revealed
+    /// cards, a boost's six at end of turn), sizes from the uppermost group down: the
+    /// player knows each group's cards but not their order within it (MT-3 「推測できる」).
+    #[serde(default)]
+    pub bottom: Vec<usize>,
     /// Cards a boost exiled until end of turn.
     pub exiled: Vec<Card>,
     /// The boost was used this turn.
@@ -58,6 +68,43 @@ pub struct Open {
 
 /// Libraries by PC.
 pub type State = BTreeMap<String, Library>;
+
+impl Library {
+    /// Keeps the known top cards and the bottom groups within the library: cards taken
+    /// from the top once the unknown middle is used up come out of the uppermost groups.
+    fn normalize(&mut self) {
+        self.known = self.known.min(self.cards.len());
+        let mut excess =
+            (self.known + self.bottom.iter().sum::<usize>()).saturating_sub(self.cards.len());
+        while excess > 0 {
+            let Some(first) = self.bottom.first_mut() else {
+                break;
+            };
+            let cut = excess.min(*first);
+            *first -= cut;
+            excess -= cut;
+            if *first == 0 {
+                self.bottom.remove(0);
+            }
+        }
+    }
+
+    /// The library below the known top cards as the player knows it: the unknown middle,
+    /// then each bottom group (see [`Library::bottom`]).
+    fn regions(&self) -> Vec<&[Card]> {
+        let known = self.known.min(self.cards.len());
+        let grouped: usize = self.bottom.iter().sum();
+        let middle_end = self.cards.len().saturating_sub(grouped).max(known);
+        let mut out = vec![&self.cards[known..middle_end]];
+        let mut at = middle_end;
+        for &n in &self.bottom {
+            let end = (at + n).min(self.cards.len());
+            out.push(&self.cards[at..end]);
+            at = end;
+        }
+        out
+    }
+}
 
 /// What happened to a library.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,6 +151,14 @@ pub enum Event {
     },
     /// End of turn: boost-exiled cards went to the bottom in this order.
     TurnEnded {
+        /// PC.
+        character: String,
+        /// The cards, upper first.
+        returned: Vec<Card>,
+    },
+    /// End of scene: boost-exiled cards went to the bottom in this order (seed line 106
+    /// 「シーンあるいはターン終了時まで」).
+    SceneEnded {
         /// PC.
         character: String,
         /// The cards, upper first.
@@ -233,6 +288,19 @@ impl TableRules for MtgRules {
             })(),
             ["deck", "known", pc, n] => (|| {
                 gm_or_owner(table, pc)?;
+                // MT-2 step 1 「PLがライブラリーの上にあるカードが何かを知っている場合」: the
+                // player knows cards they have seen; saying so would let them read the
+                // library, so the GM, who saw the play that revealed them, says it.
+                if !table.actor_is_gm() {
+                    return Err(Text::new(
+                        format!(
+                            "{pc}が知っているライブラリーの上のカードを決められるのはGMだけです（プレイで公開されて上に戻ったカードだけが既知です）"
+                        ),
+                        format!(
+                            "only the GM says which top cards of {pc}'s library the player knows (only cards revealed by play and put back on top are known)"
+                        ),
+                    ));
+                }
                 let l = library(state, pc)?;
                 let n: usize = n.parse().map_err(|_| {
                     Text::new(
@@ -255,7 +323,7 @@ impl TableRules for MtgRules {
                 gm_or_owner(table, pc)?;
                 Ok(Decision {
                     events: Vec::new(),
-                    reply: Some(show(pc, library(state, pc)?)),
+                    reply: Some(show(pc, library(state, pc)?, table.actor_is_gm())),
                 })
             })(),
             ["deck", "check", pc, kind, difficulty, rest @ ..] => {
@@ -304,30 +372,9 @@ impl TableRules for MtgRules {
                     outcome: Box::new(outcome),
                 })
             })(),
-            ["turn", "end", rest @ ..] if rest.len() <= 1 => (|| {
-                let pcs: Vec<&String> = match rest {
-                    [pc] => {
-                        gm_or_owner(table, pc)?;
-                        state.keys().filter(|k| k.as_str() == *pc).collect()
-                    }
-                    _ => state.keys().collect(),
-                };
-                let mut events = Vec::new();
-                for pc in pcs {
-                    let l = &state[pc];
-                    if l.open.is_some() {
-                        return Err(open_check(pc));
-                    }
-                    events.push(Event::TurnEnded {
-                        character: pc.clone(),
-                        returned: shuffled(&l.exiled, dice)?,
-                    });
-                }
-                Ok(Decision {
-                    events,
-                    reply: None,
-                })
-            })(),
+            ["turn", "end", rest @ ..] if rest.len() <= 1 => {
+                turn_end(table, state, rest.first().copied(), dice)
+            }
             ["deck", ..] => Err(Text::new(
                 "使い方: /deck load|shuffle|known|show|check|boost|done …（/help に一覧があります）",
                 "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them",
@@ -340,28 +387,64 @@ impl TableRules for MtgRules {
         })
     }
 
+    /// MT-2: a check's revealed cards (and anything a check moved) cannot be taken back
+    /// to look again (seed line 121: from a check's start until its result is done, no
+    /// player gets priority).
+    fn reveals(&self, event: &Event) -> bool {
+        matches!(event, Event::Opened { .. } | Event::Checked { .. })
+    }
+
+    /// Seed line 106: boost-exiled cards stay exiled until the scene or the turn ends;
+    /// at the scene's end they go to the bottom in random order.
+    fn on_scene_end(&self, state: &State, dice: &mut Roller<'_>) -> Vec<Event> {
+        state
+            .iter()
+            .filter(|(_, l)| !l.exiled.is_empty())
+            .filter_map(|(pc, l)| {
+                Some(Event::SceneEnded {
+                    character: pc.clone(),
+                    returned: shuffled(&l.exiled, dice).ok()?,
+                })
+            })
+            .collect()
+    }
+
     fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
         match event {
+            Event::SceneEnded {
+                character,
+                returned,
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards.extend(returned.iter().cloned());
+                    if !returned.is_empty() {
+                        l.bottom.push(returned.len());
+                    }
+                    l.exiled.clear();
+                }
+            }
             Event::Loaded {
                 character, cards, ..
             } => {
-                state.insert(
-                    character.clone(),
-                    Library {
-                        cards: cards.clone(),
-                        ..Library::default()
-                    },
-                );
+                // A deck loaded mid-turn is a new library, not a new turn: the turn's boost
+                // and checks stand, and boost-exiled cards stay exiled until the turn ends
+                // (「いかなる方法でも追放領域を離れません」).
+                let l = state.entry(character.clone()).or_default();
+                l.cards = cards.clone();
+                l.known = 0;
+                l.bottom.clear();
             }
             Event::Shuffled { character, cards } => {
                 if let Some(l) = state.get_mut(character) {
                     l.cards = cards.clone();
                     l.known = 0;
+                    l.bottom.clear();
                 }
             }
             Event::Known { character, n } => {
                 if let Some(l) = state.get_mut(character) {
                     l.known = (*n).min(l.cards.len());
+                    l.normalize();
                 }
             }
             Event::Opened { character, open } => {
@@ -384,6 +467,9 @@ impl TableRules for MtgRules {
                     l.checks
                         .push((outcome.kind, outcome.difficulty, purpose.clone()));
                     l.open = None;
+                    // The player saw the two revealed cards go to the bottom.
+                    l.bottom.push(outcome.bottom.len());
+                    l.normalize();
                 }
             }
             Event::TurnEnded {
@@ -392,6 +478,9 @@ impl TableRules for MtgRules {
             } => {
                 if let Some(l) = state.get_mut(character) {
                     l.cards.extend(returned.iter().cloned());
+                    if !returned.is_empty() {
+                        l.bottom.push(returned.len());
+                    }
                     l.exiled.clear();
                     l.boosted = false;
                     l.checks.clear();
@@ -470,6 +559,19 @@ impl TableRules for MtgRules {
                     ),
                 )
             }
+            Event::SceneEnded {
+                character,
+                returned,
+            } => Text::new(
+                format!(
+                    "シーン終了: {character}のブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
+                    returned.len()
+                ),
+                format!(
+                    "end of scene: the {} card(s) {character}'s boost exiled go to the bottom of the library in random order",
+                    returned.len()
+                ),
+            ),
             Event::TurnEnded {
                 character,
                 returned,
@@ -632,9 +734,10 @@ fn check_command(
     // MT-3: a check whose result the player can already know is not made.
     let boost_left = !l.boosted;
     if !force {
-        let odds =
-            check_odds(&l.cards[known..], kind, difficulty, boost_left).map_err(|e| e.text())?;
-        let (never, always) = (odds.success.is_zero(), odds.success.is_one());
+        // 「推測できる」: from what the player knows — the deck's contents, the known top
+        // cards, and the groups they saw go to the bottom.
+        let seen = possible(&l.regions(), kind, difficulty, boost_left).map_err(|e| e.text())?;
+        let (never, always) = (!seen.success, !seen.failure);
         if never || always {
             let (ja, en) = if always {
                 ("必ず成功する", "succeed")
@@ -675,7 +778,78 @@ fn check_command(
     })
 }
 
-fn show(pc: &str, l: &Library) -> Text {
+/// `/turn end [PC]`: the GM ends every PC's turn, a player their own PCs' (a named PC's
+/// only with the GM's or its owner's permission). A PC whose check waits for the boost
+/// decision keeps its turn without holding up the others'; naming it is refused.
+fn turn_end(
+    table: &dyn TableView,
+    state: &State,
+    pc: Option<&str>,
+    dice: &mut Roller<'_>,
+) -> Result<Decision<Event>, Text> {
+    let pcs: Vec<&String> = match pc {
+        Some(pc) => {
+            gm_or_owner(table, pc)?;
+            let l = library(state, pc)?;
+            if l.open.is_some() {
+                return Err(open_check(pc));
+            }
+            state.keys().filter(|k| k.as_str() == pc).collect()
+        }
+        None if table.actor_is_gm() => state.keys().collect(),
+        None => {
+            let own: Vec<&String> = state
+                .keys()
+                .filter(|k| {
+                    table
+                        .character(k)
+                        .is_some_and(|(owner, _)| owner == table.actor())
+                })
+                .collect();
+            if own.is_empty() {
+                return Err(Text::new(
+                    "あなたのPCにはライブラリーがありません。全員のターンを終了できるのはGMだけです",
+                    "none of your PCs has a library; only the GM ends everyone's turn",
+                ));
+            }
+            own
+        }
+    };
+    let (waiting, ending): (Vec<&String>, Vec<&String>) =
+        pcs.into_iter().partition(|pc| state[*pc].open.is_some());
+    if ending.is_empty() {
+        return Err(open_check(waiting.first().map_or("", |s| s.as_str())));
+    }
+    let mut events = Vec::new();
+    for pc in ending {
+        events.push(Event::TurnEnded {
+            character: pc.clone(),
+            returned: shuffled(&state[pc].exiled, dice)?,
+        });
+    }
+    let reply = (!waiting.is_empty()).then(|| {
+        let names = waiting
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("、");
+        let names_en = waiting
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        Text::new(
+            format!("{names}は判定の途中なのでターンを終了していません（/deck boost か /deck done の後で /turn end）"),
+            format!("{names_en}: a check waits for the boost decision, so that turn has not ended (/deck boost or /deck done, then /turn end)"),
+        )
+    });
+    Ok(Decision { events, reply })
+}
+
+/// `/deck show`: what the viewer may know of a library. A player sees the count, the
+/// contents (they know their deck list), the known top cards and the groups they saw go
+/// to the bottom, never the unknown order; the GM also sees the whole order.
+fn show(pc: &str, l: &Library, gm: bool) -> Text {
     let mut ja = vec![format!("{pc}のライブラリー: {}枚", l.cards.len())];
     let mut en = vec![format!("{pc}'s library: {} cards", l.cards.len())];
     if l.known > 0 {
@@ -728,6 +902,30 @@ fn show(pc: &str, l: &Library) -> Text {
         if l.boosted { "used" } else { "not used" },
         l.checks.len()
     ));
+    let regions = l.regions();
+    for (i, group) in regions.iter().enumerate().skip(1) {
+        if group.is_empty() {
+            continue;
+        }
+        ja.push(format!(
+            "  下にあると分かっているカード（{i}組目、組の中の順番は不明）: {}",
+            check::names(group)
+        ));
+        en.push(format!(
+            "  seen going to the bottom (group {i}, order within it unknown): {}",
+            check::names_en(group)
+        ));
+    }
+    if gm {
+        ja.push(format!(
+            "  （GMのみ）上からの順番: {}",
+            check::names(&l.cards)
+        ));
+        en.push(format!(
+            "  (GM only) the order, top first: {}",
+            check::names_en(&l.cards)
+        ));
+    }
     // The contents (the player knows the deck list), not the order.
     let mut counts: BTreeMap<&str, (usize, &Card)> = BTreeMap::new();
     for c in &l.cards {
