@@ -337,6 +337,11 @@ impl Table {
         self.undone.contains(&seq)
     }
 
+    /// Whether secret roll `seq` has been revealed (`/reveal`).
+    pub fn is_revealed(&self, seq: u64) -> bool {
+        self.state.revealed.contains(&seq)
+    }
+
     /// Whether `seq` was voided by the GM.
     pub fn is_voided(&self, seq: u64) -> bool {
         self.voided.contains(&seq)

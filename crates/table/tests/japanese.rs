@@ -7,8 +7,7 @@ use taku_dice::Lang;
 use taku_table::{Entropy, EventBody, Table};
 
 fn kana(s: &str) -> bool {
-    s.chars()
-        .any(|c| matches!(c as u32, 0x3041..=0x30FF))
+    s.chars().any(|c| matches!(c as u32, 0x3041..=0x30FF))
 }
 
 fn table(system: &str) -> Table {
