@@ -217,9 +217,13 @@ pub fn entry(table: &Table, event: &Event, viewer: &str) -> Markup {
     if e.voided {
         class.push_str(" voided");
     }
-    let (name, rest) = split(&e);
     let roll = e.roll.as_ref();
     let readable = roll.and_then(|r| r.result.as_ref().map(|res| (r, res)));
+    let (name, rest) = match (readable, e.actor.as_deref()) {
+        // A roll the member reads shows its fields, under its roller's name.
+        (Some(_), Some(actor)) => (Some(actor), ""),
+        _ => split(&e),
+    };
     let may_reveal = roll.is_some_and(|r| r.secret && r.result.is_some())
         && !table.is_revealed(e.seq)
         && (is_gm || e.actor.as_deref() == Some(viewer));
@@ -299,9 +303,17 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
         h2 { (Ui::Members.get(lang)) }
         ul.members {
             @for (name, role) in table.members() {
-                li { (name) " " small { (role.as_str()) } }
+                li { (name) " " small { (role_word(*role).get(lang)) } }
             }
         }
+    }
+}
+
+fn role_word(role: Role) -> Ui {
+    match role {
+        Role::Gm => Ui::RoleGm,
+        Role::Player => Ui::RolePlayer,
+        Role::Spectator => Ui::RoleSpectator,
     }
 }
 

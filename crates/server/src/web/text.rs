@@ -56,6 +56,9 @@ pub enum Ui {
     NoSuchTable,
     ShowCharacters,
     Derived,
+    RoleGm,
+    RolePlayer,
+    RoleSpectator,
 }
 
 impl Ui {
@@ -130,6 +133,9 @@ impl Ui {
             Ui::NoSuchTable => ("その卓はありません", "No such table"),
             Ui::ShowCharacters => ("キャラクター一覧", "Characters"),
             Ui::Derived => ("（算出）", "(derived)"),
+            Ui::RoleGm => ("GM", "GM"),
+            Ui::RolePlayer => ("プレイヤー", "player"),
+            Ui::RoleSpectator => ("観戦者", "spectator"),
         };
         Text::new(ja, en)
     }
