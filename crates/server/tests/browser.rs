@@ -2,8 +2,8 @@
 //! chromedriver by thirtyfour. A GM creates a table, two players join in separate
 //! browser sessions, a roll appears live in all three, a secret roll is a placeholder for
 //! the other player until revealed, an Enter that confirms an IME conversion does not
-//! send, and screenshots at desktop and phone widths are written under the target
-//! directory (`web-screenshots/`) for review.
+//! send, every page reconnects after the server restarts, and screenshots at desktop and
+//! phone widths are written under the target directory (`web-screenshots/`) for review.
 //!
 //! Never skipped: without /usr/bin/chromium and /usr/bin/chromedriver the test fails
 //! (tools/test-all.sh installs them).
@@ -189,8 +189,12 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let site = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    let addr = listener.local_addr().expect("addr");
+    let site = format!("http://{addr}");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let first_server = tokio::spawn(taku_server::serve(listener, server, async {
+        let _ = stopped.await;
+    }));
 
     let driver = chromedriver().await;
     let gm = browser(&driver, "gm", 1280, 800).await;
@@ -425,6 +429,51 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
             .expect("value")
             .contains("です")
     );
+
+    // The server restarts: every page reconnects by itself and follows the table again.
+    stop.send(()).expect("stop");
+    tokio::time::timeout(Duration::from_secs(20), first_server)
+        .await
+        .expect("the server stops")
+        .expect("join")
+        .expect("served");
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page to notice",
+            "document.getElementById('status').dataset.state === 'closed'",
+        )
+        .await;
+    }
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store again");
+    let server: Arc<Server> = Server::new(store, &Config { rate_limit: 0 });
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .expect("the same address");
+    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page to reconnect",
+            "document.getElementById('status').dataset.state === 'open'",
+        )
+        .await;
+    }
+    say(&alice, "ただいま").await;
+    for b in [&gm, &alice, &bob] {
+        let chat = until(b, "a line after the restart", &last_of("chat")).await;
+        assert!(chat.as_str().expect("text").contains("ただいま"), "{chat}");
+    }
+    // Exactly once each: a reconnect resumes after the last entry shown.
+    let counts = eval(
+        &gm,
+        "const seqs = [...document.querySelectorAll('#log li')].map(li => li.dataset.seq);
+         return seqs.length === new Set(seqs).size",
+    )
+    .await;
+    assert_eq!(counts, json!(true));
 
     // Screenshots for review: the GM's desktop page, bob's phone page.
     let shots = screenshots();

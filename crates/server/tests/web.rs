@@ -234,6 +234,47 @@ fn character_cards_show_resources_as_meters_and_hide_holder_only_keys() {
     assert!(!bob.html().contains("秘密の鍵"), "{}", bob.html());
 }
 
+#[test]
+fn the_html_export_has_ccfolias_shape_and_only_what_the_member_may_see() {
+    let t = played();
+    let alice_secret = seq_of(&t, "alice", "S2D6");
+    let secret_result = t
+        .entry(&t.events()[alice_secret as usize - 1], "gm", Lang::Ja)
+        .roll
+        .and_then(|r| r.result)
+        .expect("result");
+    let gm = Html::parse_document(&page::export(&t, "gm").into_string());
+    let ps: Vec<_> = gm.select(&sel("body > p")).collect();
+    assert_eq!(ps.len(), t.events().len());
+    for p in &ps {
+        assert!(
+            p.value()
+                .attr("style")
+                .is_some_and(|s| s.starts_with("color:#"))
+        );
+        let spans: Vec<String> = p
+            .select(&sel("span"))
+            .map(|s| s.text().collect::<String>().trim().to_string())
+            .collect();
+        assert_eq!(spans.len(), 3, "tab, name, text: {spans:?}");
+        assert!(spans[0] == "[main]" || spans[0] == "[info]", "{spans:?}");
+    }
+    let chat: Vec<String> = ps
+        .iter()
+        .map(|p| p.text().collect::<String>())
+        .filter(|t| t.contains("こんにちは"))
+        .collect();
+    assert_eq!(chat.len(), 1);
+    assert!(chat[0].contains("alice"), "{chat:?}");
+    assert!(gm.html().contains(&secret_result) && gm.html().contains("秘密の鍵"));
+    for viewer in ["bob", "sam"] {
+        let html = page::export(&t, viewer).into_string();
+        assert!(!html.contains("こっそり"), "{viewer}");
+        assert!(!html.contains("秘密の鍵"), "{viewer}");
+        assert!(!html.contains(&secret_result), "{viewer}");
+    }
+}
+
 // ---- Through the server: pages, fragments, the socket ---------------------------------
 
 async fn app(name: &str) -> Router {
@@ -487,6 +528,54 @@ async fn pages_carry_no_table_data_and_fragments_need_a_member_token() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Exports: the member's own view, as downloads.
+    for (ext, kind) in [("html", "text/html"), ("json", "application/json")] {
+        let (status, _) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            None,
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (status, theirs) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            Some(&alice),
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{kind}");
+        assert!(!theirs.contains("罠の判定"), "{ext}: {theirs}");
+        let (_, ours) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            Some(&gm),
+            no_body(),
+        )
+        .await;
+        assert!(ours.contains("罠の判定"), "{ext}");
+    }
+    let (_, json) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/export.json"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let json: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(json["name"], "テスト卓");
+    let entries = json["entries"].as_array().expect("entries");
+    assert_eq!(entries.last().expect("entry")["roll"]["secret"], true);
+    assert!(
+        entries.last().expect("entry")["roll"]
+            .get("result")
+            .is_none()
+    );
     // Assets are embedded.
     let (status, js) = call(&app, "GET", "/assets/taku.js", None, no_body()).await;
     assert_eq!(status, StatusCode::OK);

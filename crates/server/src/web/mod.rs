@@ -45,6 +45,8 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/t/{id}/join", get(join))
         .route("/t/{id}/entries", get(entries))
         .route("/t/{id}/side", get(side))
+        .route("/t/{id}/export.html", get(export_html))
+        .route("/t/{id}/export.json", get(export_json))
         .route("/assets/taku.css", get(css))
         .route("/assets/taku.js", get(js))
 }
@@ -220,6 +222,75 @@ async fn side(
     .await;
     match result {
         Ok(body) => Html(body).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `GET /t/{id}/export.html` (Bearer token): the whole log as the member sees it, in
+/// CCFOLIA's log shape, as a download.
+async fn export_html(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    export(&server, &id, &headers, "html", |t, member| {
+        page::export(t, member).into_string()
+    })
+    .await
+}
+
+/// `GET /t/{id}/export.json` (Bearer token): the table's name and system and every entry
+/// as the member sees it, the API's structured entries, as a download.
+async fn export_json(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    export(&server, &id, &headers, "json", |t, member| {
+        let entries: Vec<serde_json::Value> =
+            t.events().iter().map(|e| api::seen(t, e, member)).collect();
+        serde_json::json!({
+            "name": t.name(),
+            "system": t.system().id(),
+            "lang": t.lang().code(),
+            "entries": entries,
+        })
+        .to_string()
+    })
+    .await
+}
+
+async fn export(
+    server: &Server,
+    id: &str,
+    headers: &HeaderMap,
+    ext: &'static str,
+    render: impl FnOnce(&taku_table::Table, &str) -> String,
+) -> Response {
+    let result = async {
+        let member = api::member(server, id, headers, None).await?;
+        Ok::<_, ApiError>(server.tables.read(id, |t| render(t, &member.name)).await?)
+    }
+    .await;
+    match result {
+        Ok(body) => {
+            let kind = match ext {
+                "html" => "text/html; charset=utf-8",
+                _ => "application/json",
+            };
+            let disposition = format!("attachment; filename=\"taku-{id}.{ext}\"");
+            let mut response = (
+                [(header::CONTENT_TYPE, HeaderValue::from_static(kind))],
+                body,
+            )
+                .into_response();
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_DISPOSITION, v);
+            }
+            response
+        }
         Err(e) => e.into_response(),
     }
 }

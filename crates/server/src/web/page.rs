@@ -155,6 +155,9 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                 header.bar {
                     h1 #table-name { "taku" }
                     span #status role="status" { (t(Ui::Connecting)) }
+                    button type="button" #compact aria-pressed="false" { (t(Ui::Compact)) }
+                    button type="button" data-export="html" { (t(Ui::ExportHtml)) }
+                    button type="button" data-export="json" { (t(Ui::ExportJson)) }
                     button type="button" #copy-link { (t(Ui::CopyPersonalLink)) }
                 }
                 p.error #table-error role="alert" hidden {}
@@ -347,4 +350,52 @@ fn card(name: &str, sheet: &Sheet, lang: Lang) -> Markup {
             }
         }
     }
+}
+
+/// The log as `viewer` sees it in CCFOLIA's log shape, so the tools that read CCFOLIA
+/// logs read it: each entry a `<p>` coloured per speaker, with `<span>`s for the tab,
+/// the name and the text. Rendered from [`Table::entry`], like the page.
+pub fn export(table: &Table, viewer: &str) -> Markup {
+    let lang = table.lang();
+    html! {
+        (DOCTYPE)
+        html lang=(lang.code()) {
+            head {
+                meta charset="UTF-8";
+                title { (table.name()) " - taku logs" }
+            }
+            body {
+                @for event in table.events() {
+                    @let e = table.entry(event, viewer, lang);
+                    @let (name, text) = split(&e);
+                    @let speaker = name.is_some() || e.roll.is_some();
+                    @let tab = if speaker { "main" } else { "info" };
+                    @let name = name.or(if e.roll.is_some() { e.actor.as_deref() } else { None });
+                    @let text = if e.roll.is_some() && name.is_some() {
+                        e.text.split_once(": ").map_or(text, |(_, rest)| rest)
+                    } else { text };
+                    p style={ "color:" (colour(name.unwrap_or(""))) ";" } {
+                        "\n  " span { " [" (tab) "]" } "\n  "
+                        span { (name.unwrap_or("system")) } " :\n  "
+                        span { "\n    " (text) "\n  " } "\n"
+                    }
+                    "\n"
+                }
+            }
+        }
+    }
+}
+
+/// A speaker's colour: the same name always gets the same one.
+fn colour(name: &str) -> &'static str {
+    const COLOURS: [&str; 8] = [
+        "#212121", "#1e5aa8", "#b0413e", "#2e7d32", "#6a1b9a", "#ad6800", "#00838f", "#c2185b",
+    ];
+    if name.is_empty() {
+        return "#888888";
+    }
+    let sum = name.bytes().fold(0usize, |a, b| {
+        a.wrapping_mul(31).wrapping_add(usize::from(b))
+    });
+    COLOURS[sum % COLOURS.len()]
 }

@@ -176,6 +176,8 @@ function table() {
       if (!li) return;
       put(li);
       lastSeq = Math.max(lastSeq, seq);
+      // A new table language: the page's own words change too.
+      if (li.dataset.kind === "language") return location.reload();
       if (["undone", "voided", "revealed"].includes(li.dataset.kind)) refresh().catch(() => {});
       refreshSide();
       if (follow) pane.scrollTop = pane.scrollHeight;
@@ -187,6 +189,35 @@ function table() {
       delay = Math.min(delay * 2, 10000);
     });
   };
+
+  // Compact mode: one line per entry, remembered per browser.
+  const compact = document.getElementById("compact");
+  const setCompact = (on) => {
+    log.classList.toggle("compact", on);
+    compact.setAttribute("aria-pressed", String(on));
+    localStorage.setItem("taku:compact", on ? "1" : "");
+  };
+  setCompact(localStorage.getItem("taku:compact") === "1");
+  compact.addEventListener("click", () => setCompact(!log.classList.contains("compact")));
+
+  // Export: the member's own view of the whole log, downloaded with the token.
+  for (const button of document.querySelectorAll("[data-export]")) {
+    button.addEventListener("click", async () => {
+      try {
+        const ext = button.dataset.export;
+        const blob = await (await get(`${base}/export.${ext}`)).blob();
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = `taku-${id}.${ext}`;
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      } catch (e) {
+        showError(String(e.message || e));
+      }
+    });
+  }
 
   // Sending: lines, reveals and the GM's buttons.
   const post = async (path, body) => {

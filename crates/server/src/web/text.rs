@@ -59,6 +59,9 @@ pub enum Ui {
     RoleGm,
     RolePlayer,
     RoleSpectator,
+    Compact,
+    ExportHtml,
+    ExportJson,
 }
 
 impl Ui {
@@ -136,6 +139,9 @@ impl Ui {
             Ui::RoleGm => ("GM", "GM"),
             Ui::RolePlayer => ("プレイヤー", "player"),
             Ui::RoleSpectator => ("観戦者", "spectator"),
+            Ui::Compact => ("1行表示", "Compact"),
+            Ui::ExportHtml => ("ログ保存（HTML）", "Save log (HTML)"),
+            Ui::ExportJson => ("ログ保存（JSON）", "Save log (JSON)"),
         };
         Text::new(ja, en)
     }
