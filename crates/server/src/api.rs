@@ -579,7 +579,7 @@ async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
 }
 
 /// The answer to a line or a sheet: the reply and the events as the member sees them.
-async fn answer(
+pub(crate) async fn answer(
     server: &Server,
     member: &Member,
     done: Result<taku_table::store::Executed, taku_table::Refusal>,

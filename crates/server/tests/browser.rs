@@ -1,7 +1,8 @@
 //! The web table in a real browser (issue 17): Debian's headless Chromium driven through
 //! chromedriver by thirtyfour. A GM creates a table, two players join in separate
 //! browser sessions, a roll appears live in all three, a secret roll is a placeholder for
-//! the other player until revealed, an Enter that confirms an IME conversion does not
+//! the other player until revealed, a CCFOLIA character imports and its palette line is
+//! picked and sent with `{field}` read from the character, an Enter that confirms an IME conversion does not
 //! send, every page reconnects after the server restarts, and screenshots at desktop and
 //! phone widths are written under the target directory (`web-screenshots/`) for review.
 //!
@@ -141,6 +142,18 @@ fn last_of(kind: &str) -> String {
     format!("[...document.querySelectorAll('#log li.kind-{kind}')].map(li => li.textContent).pop()")
 }
 
+/// Waits until the log's last entry of `kind` contains `needle`; gives its text.
+async fn until_last(b: &WebDriver, kind: &str, needle: &str) -> String {
+    let script = format!("({}) || ''", last_of(kind));
+    let what = format!("the last {kind} to read {needle}");
+    let check = format!("({script}).includes({}) && ({script})", json!(needle));
+    until(b, &what, &check)
+        .await
+        .as_str()
+        .expect("text")
+        .to_string()
+}
+
 async fn join(b: &WebDriver, invite: &str, name: &str) {
     b.goto(invite).await.expect("invite link");
     let field = b
@@ -276,8 +289,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     // A roll appears live in all three.
     say(&alice, "2D6>=2 命中").await;
     for (who, b) in [("gm", &gm), ("alice", &alice), ("bob", &bob)] {
-        let text = until(b, &format!("the roll in {who}'s log"), &last_of("roll")).await;
-        let text = text.as_str().expect("text").to_string();
+        let text = until_last(b, "roll", "命中").await;
         assert!(
             text.contains("命中") && text.contains("成功"),
             "{who}: {text}"
@@ -349,6 +361,70 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     )
     .await;
 
+    // CCFOLIA import from the page, then the palette: typing filters, ↑ picks, Enter
+    // sends, `{知覚}` read from the character.
+    alice
+        .find(By::Css("details.import summary"))
+        .await
+        .expect("import")
+        .click()
+        .await
+        .expect("open");
+    let clip = json!({"kind": "character", "data": {
+        "name": "ミナ",
+        "status": [{"label": "HP", "value": 12, "max": 20}],
+        "params": [{"label": "知覚", "value": "3"}],
+        "commands": "2D6+{知覚}>=10 知覚判定\n1D6 HP{HP}"
+    }});
+    alice
+        .execute(
+            "document.querySelector('#import textarea').value = arguments[0];",
+            vec![json!(clip.to_string())],
+        )
+        .await
+        .expect("paste");
+    alice
+        .find(By::Css("#import button"))
+        .await
+        .expect("import button")
+        .click()
+        .await
+        .expect("click");
+    let odds = until(
+        &alice,
+        "the palette with odds",
+        "document.querySelector('#palette-source .odds') && document.querySelector('#palette-source .odds').textContent",
+    )
+    .await;
+    assert_eq!(odds, json!("58.3%"));
+    until(
+        &alice,
+        "the HP meter",
+        "document.querySelector('article[data-character=\"ミナ\"] meter[value=\"12\"]')",
+    )
+    .await;
+    let aline = alice.find(By::Id("line")).await.expect("command line");
+    aline.send_keys("知覚").await.expect("type");
+    until(
+        &alice,
+        "the palette list",
+        "!document.getElementById('palette').hidden",
+    )
+    .await;
+    alice
+        .screenshot(&screenshots().join("table-palette.png"))
+        .await
+        .expect("palette screenshot");
+    aline.send_keys(Key::Up).await.expect("pick");
+    aline.send_keys(Key::Enter).await.expect("send");
+    for b in [&gm, &alice, &bob] {
+        let roll = until_last(b, "roll", "知覚判定").await;
+        assert!(
+            roll.contains("2D6+3>=10") && roll.contains("知覚判定"),
+            "{roll}"
+        );
+    }
+
     // IME: an Enter that confirms a conversion never sends.
     let line = bob.find(By::Id("line")).await.expect("command line");
     line.click().await.expect("focus");
@@ -417,8 +493,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     );
     line.send_keys(Key::Enter).await.expect("enter");
     for b in [&gm, &alice, &bob] {
-        let chat = until(b, "bob's chat", &last_of("chat")).await;
-        assert!(chat.as_str().expect("text").contains("です"), "{chat}");
+        let chat = until_last(b, "chat", "です").await;
+        assert!(chat.contains("です"), "{chat}");
     }
     // ↑ brings the last line back.
     line.send_keys(Key::Up).await.expect("up");
@@ -463,8 +539,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     }
     say(&alice, "ただいま").await;
     for b in [&gm, &alice, &bob] {
-        let chat = until(b, "a line after the restart", &last_of("chat")).await;
-        assert!(chat.as_str().expect("text").contains("ただいま"), "{chat}");
+        let chat = until_last(b, "chat", "ただいま").await;
+        assert!(chat.contains("ただいま"), "{chat}");
     }
     // Exactly once each: a reconnect resumes after the last entry shown.
     let counts = eval(

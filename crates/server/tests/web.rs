@@ -602,6 +602,105 @@ async fn take(ws: &mut Socket, n: usize) -> Vec<Value> {
 }
 
 #[tokio::test]
+async fn a_ccfolia_character_imports_with_its_palette_expanded_and_its_odds() {
+    let app = app("import").await;
+    let (id, _gm, players, _) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let bob = join(&app, &id, &players[1], "bob").await;
+    let clip = json!({"kind": "character", "data": {
+        "name": "ミナ",
+        "status": [{"label": "HP", "value": 12, "max": 20}],
+        "params": [{"label": "知覚", "value": "3"}],
+        "commands": "2D6+{知覚}>=10 知覚判定\nHPは{HP}/{HP.max}\n1D6"
+    }});
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        ("text/plain", clip.to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let doc = Html::parse_fragment(&side);
+    let lines: Vec<(String, String, String)> = doc
+        .select(&sel("#palette-source li"))
+        .map(|li| {
+            let text = |s: &str| {
+                li.select(&sel(s))
+                    .flat_map(|e| e.text())
+                    .collect::<String>()
+            };
+            (
+                li.value().attr("data-palette").expect("line").to_string(),
+                text(".palette-line"),
+                text(".odds"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                "2D6+{ミナ.知覚}>=10 知覚判定".to_string(),
+                "2D6+3>=10 知覚判定".to_string(),
+                // 2D6 ≥ 7: 21/36.
+                "58.3%".to_string()
+            ),
+            (
+                "HPは{ミナ.HP}/{ミナ.HP.max}".to_string(),
+                "HPは12/20".to_string(),
+                String::new()
+            ),
+            ("1D6".to_string(), "1D6".to_string(), String::new()),
+        ]
+    );
+    // The card shows HP as a meter, not the palette's fields.
+    assert!(
+        doc.select(&sel("meter[value=\"12\"][max=\"20\"]"))
+            .next()
+            .is_some()
+    );
+    assert!(!doc.select(&sel("dd[data-key^=\"palette.\"]")).any(|_| true));
+    // The palette is its owner's: bob's side has none.
+    let (_, theirs) = call(&app, "GET", &format!("/t/{id}/side"), Some(&bob), no_body()).await;
+    assert!(!theirs.contains("palette-source"), "{theirs}");
+    // A palette line sent resolves the same way at the table.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&alice),
+        json_body(json!({"line": "2D6+{ミナ.知覚}>=10"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("2D6+3>=10"), "{body}");
+    // A refused import says why.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        (
+            "text/plain",
+            r#"{"kind":"item","data":{"name":"x"}}"#.to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("CCFOLIA"));
+}
+
+#[tokio::test]
 async fn the_live_socket_sends_html_as_each_member_may_see_it() {
     let dir = std::env::temp_dir().join(format!("taku-web-{}-live", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -337,6 +337,13 @@ impl Table {
         self.undone.contains(&seq)
     }
 
+    /// `line` with its `{KEY}` and `{CHARACTER.KEY}` references replaced as a roll by
+    /// `actor` would have them (what a chat palette shows before sending); `Err` says
+    /// which reference does not resolve.
+    pub fn resolve_references(&self, line: &str, actor: &str) -> Result<String, Text> {
+        check::resolve(line, actor, &self.state.characters)
+    }
+
     /// Whether secret roll `seq` has been revealed (`/reveal`).
     pub fn is_revealed(&self, seq: u64) -> bool {
         self.state.revealed.contains(&seq)

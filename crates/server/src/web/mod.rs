@@ -10,6 +10,7 @@
 //! [`taku_table::Table::sheet`] for that member by the same templates. The web layer
 //! never decides what a member may see.
 
+pub mod ccfolia;
 pub mod page;
 pub mod text;
 
@@ -45,6 +46,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/t/{id}/join", get(join))
         .route("/t/{id}/entries", get(entries))
         .route("/t/{id}/side", get(side))
+        .route("/t/{id}/import", post(import))
         .route("/t/{id}/export.html", get(export_html))
         .route("/t/{id}/export.json", get(export_json))
         .route("/assets/taku.css", get(css))
@@ -293,4 +295,36 @@ async fn export(
         }
         Err(e) => e.into_response(),
     }
+}
+
+/// `POST /t/{id}/import` (Bearer token): a character pasted as CCFOLIA's clipboard JSON,
+/// or as the system's sheet file, becomes (or updates) the member's character through
+/// the same sheet path as the API's `/characters`.
+async fn import(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Response {
+    let result = async {
+        let member = api::member(&server, &id, &headers, None).await?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| ApiError::BadRequest("the sheet must be UTF-8 text".into()))?;
+        if text.len() > 32 * 1024 {
+            return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
+        }
+        let sheet = if ccfolia::is_ccfolia(text) {
+            ccfolia::to_sheet(text)
+                .map_err(|e| ApiError::BadRequest(format!("not a CCFOLIA character ({e})")))?
+        } else {
+            text.to_string()
+        };
+        let done = server
+            .tables
+            .exec_sheet(&member.table, &member.name, &sheet, None)
+            .await?;
+        api::answer(&server, &member, done).await
+    }
+    .await;
+    result.unwrap_or_else(IntoResponse::into_response)
 }

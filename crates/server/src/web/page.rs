@@ -168,7 +168,17 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                 details.side #side-pane open {
                     summary { (t(Ui::ShowCharacters)) }
                     div #side {}
+                    details.import {
+                        summary { (t(Ui::Import)) }
+                        form #import {
+                            label { (t(Ui::ImportHint))
+                                textarea name="sheet" rows="5" spellcheck="false" {}
+                            }
+                            button type="submit" { (t(Ui::Import)) }
+                        }
+                    }
                 }
+                ul.palette-popup #palette role="listbox" aria-label=(t(Ui::Palette)) hidden {}
                 form.command #command {
                     label for="line" { (t(Ui::CommandLine)) }
                     textarea #line name="line" rows="2" autocomplete="off" spellcheck="false"
@@ -297,6 +307,18 @@ fn mark(e: &Entry, lang: Lang) -> &'static str {
 pub fn side(table: &Table, viewer: &str) -> Markup {
     let lang = table.lang();
     html! {
+        @let palette = palette(table, viewer);
+        @if !palette.is_empty() {
+            h2 { (Ui::Palette.get(lang)) }
+            ul.palette #palette-source {
+                @for line in &palette {
+                    li data-palette=(line.send) data-character=(line.character) {
+                        span.palette-line { (line.shown) }
+                        @if let Some(p) = &line.odds { " " span.odds { (p) } }
+                    }
+                }
+            }
+        }
         h2 { (Ui::Characters.get(lang)) }
         @for name in table.characters().keys() {
             @if let Some(sheet) = table.sheet(name, viewer) {
@@ -310,6 +332,118 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
             }
         }
     }
+}
+
+/// The prefix of the fields that hold a character's chat palette, one line each
+/// (`palette.1`, `palette.2`, …; a CCFOLIA import writes them).
+pub const PALETTE_FIELD: &str = "palette.";
+
+/// The most palette lines shown per member.
+const MAX_PALETTE: usize = 200;
+
+/// One line of a chat palette, ready to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaletteLine {
+    /// The character whose palette it is.
+    pub character: String,
+    /// The line as the member sends it: `{KEY}` made `{CHARACTER.KEY}`, so it reads
+    /// this character's fields whoever else the member plays.
+    pub send: String,
+    /// The line with its references replaced by the character's values.
+    pub shown: String,
+    /// The exact chance of success of the check, when it has a verdict and can be
+    /// computed cheaply and without a cut.
+    pub odds: Option<String>,
+}
+
+/// The palettes of `viewer`'s characters, from their sheets as `viewer` sees them.
+pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
+    let mut out = Vec::new();
+    for (name, ch) in table.characters() {
+        if ch.owner != viewer {
+            continue;
+        }
+        let Some(sheet) = table.sheet(name, viewer) else {
+            continue;
+        };
+        let mut lines: Vec<(u64, String)> = sheet
+            .sections
+            .iter()
+            .flat_map(|s| &s.fields)
+            .filter_map(|f| {
+                let n = f
+                    .key
+                    .as_deref()?
+                    .strip_prefix(PALETTE_FIELD)?
+                    .parse()
+                    .ok()?;
+                let line = match &f.value {
+                    Value::Plain(p) => p.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => return None,
+                };
+                Some((n, line))
+            })
+            .collect();
+        lines.sort();
+        for (_, line) in lines {
+            if out.len() == MAX_PALETTE {
+                return out;
+            }
+            let send = qualify(&line, name, table);
+            let shown = table
+                .resolve_references(&send, viewer)
+                .unwrap_or_else(|_| line.clone());
+            let odds = chance(table, &shown);
+            out.push(PaletteLine {
+                character: name.clone(),
+                send,
+                shown,
+                odds,
+            });
+        }
+    }
+    out
+}
+
+/// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character stay.
+fn qualify(line: &str, character: &str, table: &Table) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        let reference = &rest[open + 1..close];
+        let named = reference
+            .split_once('.')
+            .is_some_and(|(n, _)| table.characters().contains_key(n));
+        out.push_str(&rest[..open]);
+        if named {
+            out.push_str(&rest[open..=close]);
+        } else {
+            out.push_str(&format!("{{{character}.{reference}}}"));
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The exact chance of success of `line` under the table's system, as "41.7%", when the
+/// line is a check with a verdict and its odds come out cheaply and without a cut.
+fn chance(table: &Table, line: &str) -> Option<String> {
+    use taku_dice::odds::{Limits, to_f64};
+    let limits = Limits {
+        max_paths: 20_000,
+        ..Limits::default()
+    };
+    let odds = taku_systems::odds(table.system(), line, limits).ok()?;
+    let summary = odds.summary();
+    if !summary.has_verdict || to_f64(&summary.tail) > 0.0 {
+        return None;
+    }
+    Some(format!("{:.1}%", to_f64(&summary.success) * 100.0))
 }
 
 fn role_word(role: Role) -> Ui {
@@ -330,7 +464,7 @@ fn card(name: &str, sheet: &Sheet, lang: Lang) -> Markup {
                 section {
                     h4 { (s.title.get(lang)) }
                     dl {
-                        @for f in &s.fields {
+                        @for f in s.fields.iter().filter(|f| !f.key.as_deref().is_some_and(|k| k.starts_with(PALETTE_FIELD))) {
                             dt { (f.label.get(lang)) @if f.derived { small { (Ui::Derived.get(lang)) } } }
                             dd data-key=[f.key.as_deref()] {
                                 @match &f.value {

@@ -241,6 +241,70 @@ function table() {
     if (act) act.catch((e) => showError(`${ui.sendFailed}: ${e.message}`));
   });
 
+  // The chat palette: the member's characters' lines (in the side pane, with each
+  // check's exact chance). Typing filters them into a list above the command line;
+  // ↑/↓ pick one, Enter sends it; a click on a line in the side pane fills the line.
+  const popup = document.getElementById("palette");
+  let picked = -1;
+  const paletteItems = () => [...side.querySelectorAll("#palette-source li[data-palette]")];
+  const showPalette = () => {
+    const typed = line.value.trim().toLowerCase();
+    popup.replaceChildren();
+    picked = -1;
+    if (!typed || line.value.includes("\n")) { popup.hidden = true; return; }
+    const matches = paletteItems()
+      .filter((li) => li.dataset.palette.toLowerCase().includes(typed)
+        || li.textContent.toLowerCase().includes(typed))
+      .slice(0, 8);
+    for (const li of matches) {
+      const item = li.cloneNode(true);
+      item.removeAttribute("id");
+      item.setAttribute("role", "option");
+      popup.append(item);
+    }
+    popup.hidden = matches.length === 0;
+  };
+  const pick = (i) => {
+    const items = [...popup.children];
+    if (!items.length) return;
+    picked = (i + items.length) % items.length;
+    items.forEach((li, n) => li.setAttribute("aria-selected", String(n === picked)));
+  };
+  line.addEventListener("input", showPalette);
+  popup.addEventListener("mousedown", (event) => {
+    const li = event.target.closest("li[data-palette]");
+    if (!li) return;
+    event.preventDefault();
+    line.value = li.dataset.palette;
+    popup.hidden = true;
+    line.focus();
+  });
+  side.addEventListener("click", (event) => {
+    const li = event.target.closest("li[data-palette]");
+    if (!li) return;
+    line.value = li.dataset.palette;
+    line.focus();
+  });
+
+  // Import: a CCFOLIA character or a sheet, pasted.
+  const importForm = document.getElementById("import");
+  importForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const response = await fetch(`${base}/import`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "text/plain; charset=utf-8" },
+        body: importForm.elements.sheet.value,
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) throw new Error(answer.reason || String(response.status));
+      importForm.elements.sheet.value = "";
+      showError(answer.reply || "");
+    } catch (e) {
+      showError(`${ui.sendFailed}: ${e.message}`);
+    }
+  });
+
   // History: ↑ on the first line goes back, ↓ on the last line forward.
   const historyKey = `taku:history:${id}`;
   const history_ = JSON.parse(localStorage.getItem(historyKey) || "[]");
@@ -276,10 +340,19 @@ function table() {
     if (event.key === "Enter") {
       if (ime || event.shiftKey) return;
       event.preventDefault();
+      if (!popup.hidden && picked >= 0) line.value = popup.children[picked].dataset.palette;
+      popup.hidden = true;
       send();
       return;
     }
     if (ime) return;
+    if (!popup.hidden && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+      event.preventDefault();
+      const up = event.key === "ArrowUp";
+      pick(picked < 0 ? (up ? popup.children.length - 1 : 0) : picked + (up ? -1 : 1));
+      return;
+    }
+    if (event.key === "Escape") { popup.hidden = true; return; }
     const before = line.value.slice(0, line.selectionStart);
     const after = line.value.slice(line.selectionEnd);
     if (event.key === "ArrowUp" && !before.includes("\n") && back > 0) {

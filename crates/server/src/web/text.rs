@@ -62,6 +62,9 @@ pub enum Ui {
     Compact,
     ExportHtml,
     ExportJson,
+    Palette,
+    Import,
+    ImportHint,
 }
 
 impl Ui {
@@ -142,6 +145,12 @@ impl Ui {
             Ui::Compact => ("1行表示", "Compact"),
             Ui::ExportHtml => ("ログ保存（HTML）", "Save log (HTML)"),
             Ui::ExportJson => ("ログ保存（JSON）", "Save log (JSON)"),
+            Ui::Palette => ("チャットパレット", "Chat palette"),
+            Ui::Import => ("キャラクターを読み込む", "Import a character"),
+            Ui::ImportHint => (
+                "ココフォリアのキャラクター駒（クリップボードのJSON）か、このシステムのシートを貼り付けてください",
+                "Paste a CCFOLIA character (its clipboard JSON) or this system's sheet",
+            ),
         };
         Text::new(ja, en)
     }
