@@ -2,7 +2,7 @@
 //! chromedriver by thirtyfour. A GM creates a table, two players join in separate
 //! browser sessions, a roll appears live in all three, a secret roll is a placeholder for
 //! the other player until revealed, a CCFOLIA character imports and its palette line is
-//! picked and sent with `{field}` read from the character, an Enter that confirms an IME conversion does not
+//! picked and sent with `{field}` read from the character, `HP-10` moves the bar, an Enter that confirms an IME conversion does not
 //! send, every page reconnects after the server restarts, and screenshots at desktop and
 //! phone widths are written under the target directory (`web-screenshots/`) for review.
 //!
@@ -423,6 +423,17 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
             roll.contains("2D6+3>=10") && roll.contains("知覚判定"),
             "{roll}"
         );
+    }
+
+    // A status command moves the bar, for everyone.
+    say(&alice, "HP-10").await;
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "HP 2/20",
+            "document.querySelector('article[data-character=\"ミナ\"] meter[value=\"2\"][max=\"20\"]')",
+        )
+        .await;
     }
 
     // IME: an Enter that confirms a conversion never sends.

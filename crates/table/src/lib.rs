@@ -23,6 +23,7 @@ pub mod command;
 pub mod event;
 pub mod secret;
 mod state;
+mod status;
 pub mod store;
 mod verify;
 mod view;
@@ -423,6 +424,9 @@ impl Table {
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line);
+        }
+        if let Some(decided) = self.decide_status(actor, role, line) {
+            return decided;
         }
         self.decide_line(actor, role, line)
     }
