@@ -577,6 +577,46 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     .await;
     assert_eq!(phone_columns, json!(1), "one column on a phone");
 
+    // GM tools: a new invite link, then the table's language, which every page follows.
+    eval(
+        &gm,
+        "document.querySelector('details.gm-tools').open = true",
+    )
+    .await;
+    gm.find(By::Css("[data-invite=player]"))
+        .await
+        .expect("invite button")
+        .click()
+        .await
+        .expect("click");
+    let link = until(
+        &gm,
+        "a new invite link",
+        "document.querySelector('#new-invites a') && document.querySelector('#new-invites a').href",
+    )
+    .await;
+    assert!(link.as_str().expect("href").contains("/join#invite="));
+    gm.find(By::Css("[data-line='/lang en']"))
+        .await
+        .expect("English")
+        .click()
+        .await
+        .expect("click");
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page in English",
+            "document.documentElement.lang === 'en' && document.getElementById('status').dataset.state === 'open'",
+        )
+        .await;
+    }
+    let label = eval(
+        &bob,
+        "return document.querySelector('.command label').textContent",
+    )
+    .await;
+    assert_eq!(label, json!("Chat or command"));
+
     for b in [gm, alice, bob] {
         b.quit().await.expect("quit");
     }

@@ -232,6 +232,15 @@ fn character_cards_show_resources_as_meters_and_hide_holder_only_keys() {
     assert!(alice.html().contains("秘密の鍵"), "alice holds the key");
     let bob = Html::parse_fragment(&page::side(&t, "bob").into_string());
     assert!(!bob.html().contains("秘密の鍵"), "{}", bob.html());
+    // GM tools for the GM only.
+    assert!(!bob.html().contains("data-invite"));
+    let gm = Html::parse_fragment(&page::side(&t, "gm").into_string());
+    let invites: Vec<_> = gm
+        .select(&sel("details.gm-tools [data-invite]"))
+        .filter_map(|b| b.value().attr("data-invite"))
+        .collect();
+    assert_eq!(invites, ["player", "spectator"]);
+    assert!(gm.select(&sel("[data-line=\"/lang en\"]")).next().is_some());
 }
 
 #[test]

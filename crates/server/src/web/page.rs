@@ -325,6 +325,23 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
                 (card(name, &sheet, lang))
             }
         }
+        @if table.members().get(viewer) == Some(&Role::Gm) {
+            details.gm-tools {
+                summary { (Ui::GmTools.get(lang)) }
+                p {
+                    button type="button" data-invite="player" { (Ui::NewPlayerInvite.get(lang)) }
+                    " "
+                    button type="button" data-invite="spectator" { (Ui::NewSpectatorInvite.get(lang)) }
+                }
+                ul.links #new-invites {}
+                p {
+                    (Ui::Language.get(lang)) " "
+                    button type="button" data-line="/lang ja" aria-pressed=(lang == Lang::Ja) { "日本語" }
+                    " "
+                    button type="button" data-line="/lang en" aria-pressed=(lang == Lang::En) { "English" }
+                }
+            }
+        }
         h2 { (Ui::Members.get(lang)) }
         ul.members {
             @for (name, role) in table.members() {

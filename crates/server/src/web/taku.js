@@ -129,10 +129,19 @@ function table() {
     parse(html).forEach(put);
   };
   let sideTimer = null;
+  const invitesMade = [];
   const refreshSide = () => {
     clearTimeout(sideTimer);
     sideTimer = setTimeout(async () => {
-      try { side.innerHTML = await (await get(`${base}/side`)).text(); } catch {}
+      try {
+        const html = await (await get(`${base}/side`)).text();
+        // What the member opened and the invites made here outlive the re-rendering.
+        const open = side.querySelector("details.gm-tools")?.open;
+        side.innerHTML = html;
+        const tools = side.querySelector("details.gm-tools");
+        if (tools && open) tools.open = true;
+        document.getElementById("new-invites")?.append(...invitesMade);
+      } catch {}
     }, 150);
   };
 
@@ -284,6 +293,33 @@ function table() {
     if (!li) return;
     line.value = li.dataset.palette;
     line.focus();
+  });
+
+  // GM tools (in the side pane, for the GM only): new invites, the table's language.
+  side.addEventListener("click", async (event) => {
+    const invite = event.target.closest("[data-invite]");
+    const command = event.target.closest("[data-line]");
+    try {
+      if (command) {
+        await post(`${api}/lines`, { line: command.dataset.line });
+      } else if (invite) {
+        const answer = await post(`${api}/invites`, { role: invite.dataset.invite, count: 1 });
+        const list = document.getElementById("new-invites");
+        for (const { token, role } of answer.invites) {
+          const url = new URL(`${base}/join#invite=${token}`, location.href).href;
+          const li = document.createElement("li");
+          li.className = "link";
+          const a = Object.assign(document.createElement("a"), { href: url, textContent: `${role}: ${url}` });
+          const copy = Object.assign(document.createElement("button"), { type: "button", textContent: ui.copy });
+          copy.dataset.copy = url;
+          li.append(a, " ", copy);
+          invitesMade.push(li);
+          list.append(li);
+        }
+      }
+    } catch (e) {
+      showError(`${ui.sendFailed}: ${e.message}`);
+    }
   });
 
   // Import: a CCFOLIA character or a sheet, pasted.

@@ -65,6 +65,10 @@ pub enum Ui {
     Palette,
     Import,
     ImportHint,
+    GmTools,
+    NewPlayerInvite,
+    NewSpectatorInvite,
+    Language,
 }
 
 impl Ui {
@@ -147,6 +151,10 @@ impl Ui {
             Ui::ExportJson => ("ログ保存（JSON）", "Save log (JSON)"),
             Ui::Palette => ("チャットパレット", "Chat palette"),
             Ui::Import => ("キャラクターを読み込む", "Import a character"),
+            Ui::GmTools => ("GMツール", "GM tools"),
+            Ui::NewPlayerInvite => ("プレイヤー招待を発行", "New player invite"),
+            Ui::NewSpectatorInvite => ("観戦者招待を発行", "New spectator invite"),
+            Ui::Language => ("卓の言語", "Table language"),
             Ui::ImportHint => (
                 "ココフォリアのキャラクター駒（クリップボードのJSON）か、このシステムのシートを貼り付けてください",
                 "Paste a CCFOLIA character (its clipboard JSON) or this system's sheet",
@@ -171,6 +179,7 @@ impl Ui {
             ("connected", Ui::Connected),
             ("reconnecting", Ui::Reconnecting),
             ("sendFailed", Ui::SendFailed),
+            ("copy", Ui::Copy),
         ];
         let map: serde_json::Map<String, serde_json::Value> = entries
             .iter()
