@@ -1,6 +1,7 @@
 //! `taku serve`: HTTP. The bcdice-api v2 protocol (spec §7), so that VTTs and bots
-//! written against bcdice-api switch to taku by changing one URL, and the taku table API
-//! under `/api/v1` ([`api`]) with live updates over WebSocket ([`live`]). Where the
+//! written against bcdice-api switch to taku by changing one URL, the taku table API
+//! under `/api/v1` ([`api`]) with live updates over WebSocket ([`live`]), and the web
+//! table players use in a browser ([`web`]). Where the
 //! bcdice-api reference answers 500, taku answers 400 `{"ok":false,"reason":…}` saying
 //! what went wrong.
 //!
