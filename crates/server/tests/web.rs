@@ -34,6 +34,7 @@ fn played() -> Table {
         ("alice", "/char set ミナ HP 20 HP.max 20"),
         ("bob", "/char new ロイ"),
         ("alice", "こんにちは <b>太字</b>"),
+        ("alice", "/w bob 内緒の話"),
         ("alice", "2D6>=2 命中"),
         ("alice", "2D6>=13"),
         ("gm", "S2D6"),
@@ -112,6 +113,7 @@ fn every_entry_kind_renders_as_one_list_item_with_its_kind() {
         "voided",
         "language",
         "system",
+        "whisper",
     ] {
         assert!(kinds.contains(kind), "no {kind} entry in {kinds:?}");
     }
@@ -186,6 +188,11 @@ fn a_secret_roll_is_a_placeholder_for_others_with_a_reveal_button_for_roller_and
         assert!(
             !doc.html().contains("秘密の鍵"),
             "{viewer} reads alice's key"
+        );
+        assert_eq!(
+            doc.html().contains("内緒の話"),
+            viewer == "bob",
+            "{viewer} and alice's whisper to bob"
         );
     }
     // Alice reads her own and may reveal it; the GM's stays sealed to her.
@@ -280,6 +287,7 @@ fn the_html_export_has_ccfolias_shape_and_only_what_the_member_may_see() {
         let html = page::export(&t, viewer).into_string();
         assert!(!html.contains("こっそり"), "{viewer}");
         assert!(!html.contains("秘密の鍵"), "{viewer}");
+        assert_eq!(html.contains("内緒の話"), viewer == "bob", "{viewer}");
         assert!(!html.contains(&secret_result), "{viewer}");
     }
 }

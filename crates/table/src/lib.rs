@@ -687,6 +687,25 @@ impl Table {
             )
         };
         match cmd {
+            TableCommand::Whisper { to, text } => {
+                if to.is_empty() || to.iter().all(|m| m == actor) {
+                    return refuse(
+                        "ささやく相手がいません: /w 名前[,名前…] 本文",
+                        "whisper to whom? /w NAME[,NAME…] TEXT",
+                    );
+                }
+                if let Some(stranger) = to.iter().find(|m| !self.state.members.contains_key(*m)) {
+                    return refuse(
+                        format!(
+                            "'{stranger}' はこのテーブルのメンバーではありません（/who で一覧）"
+                        ),
+                        format!("'{stranger}' is not a member of this table (/who lists them)"),
+                    );
+                }
+                let mut to = to;
+                to.dedup();
+                Ok(Decision::event(EventBody::Whisper { to, text }))
+            }
             TableCommand::Help => Ok(Decision::reply(
                 command::help().then("\n\n", &taku_systems::full_help(self.system)),
             )),
