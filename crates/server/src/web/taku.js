@@ -78,6 +78,8 @@ function table() {
     status.textContent = "";
     return;
   }
+  // On a phone the character list starts folded, leaving the screen to the log.
+  if (matchMedia("(max-width: 700px)").matches) document.getElementById("side-pane").open = false;
   const auth = { Authorization: `Bearer ${token}` };
   document.getElementById("copy-link").dataset.copy = `${base}#token=${token}`;
 
