@@ -2,11 +2,14 @@
 # Runs every check taku has: formatting, lints, docs, the whole test suite, and README's
 # examples.
 # Usage: tools/test-all.sh   (from anywhere; needs the Rust toolchain, and starts its own
-# PostgreSQL on loopback, installing Debian's package if needed, unless TAKU_TEST_PG names one)
+# PostgreSQL on loopback, installing Debian's package if needed, unless TAKU_TEST_PG names one;
+# installs Debian's chromium and chromium-driver for the web table's browser tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/pg-test-server.sh
 taku_pg_start
+source tools/chromium-test.sh
+taku_chromium_install
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

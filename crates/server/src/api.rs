@@ -90,15 +90,17 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, reason) = match self {
-            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r),
-            ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r),
-            ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r),
-            ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r),
-            ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r),
-            ApiError::TooMany(r) => (StatusCode::TOO_MANY_REQUESTS, r),
+impl ApiError {
+    /// The status this refusal answers with and what it says (a store's details go to
+    /// the operator's log only).
+    pub fn status_and_reason(&self) -> (StatusCode, String) {
+        match self {
+            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.clone()),
+            ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r.clone()),
+            ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
+            ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
+            ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
+            ApiError::TooMany(r) => (StatusCode::TOO_MANY_REQUESTS, r.clone()),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
             ApiError::Store(StoreError::NoSuchTable(_)) => {
@@ -131,7 +133,13 @@ impl IntoResponse for ApiError {
                     "the server failed; its log says why".to_string(),
                 )
             }
-        };
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, reason) = self.status_and_reason();
         let mut response = json_with(status, json!({"ok": false, "reason": reason}));
         if status == StatusCode::UNAUTHORIZED {
             response
@@ -254,7 +262,7 @@ fn invisible(c: char) -> bool {
 }
 
 /// Names (tables, members) are checked here only for what the table does not check.
-fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
+pub(crate) fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     if text.trim().is_empty()
         || text.chars().count() > max
         || text.chars().any(|c| c.is_control() || invisible(c))
@@ -266,7 +274,7 @@ fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn check_member_name(name: &str) -> Result<(), ApiError> {
+pub(crate) fn check_member_name(name: &str) -> Result<(), ApiError> {
     check_text("name", name, 64)?;
     if name.chars().any(char::is_whitespace) || name.starts_with('/') {
         return Err(ApiError::BadRequest(
@@ -298,32 +306,44 @@ async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
     check_text("name", &new.name, 100)?;
     check_member_name(&new.gm)?;
     check_invites(new.invites)?;
-    let Some(system) = taku_systems::find(&new.system) else {
-        return Err(ApiError::BadRequest(format!(
-            "unknown game system '{}'; GET /v2/game_system lists them",
-            new.system
-        )));
-    };
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed)
-        .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
-    let table = Table::create(system.id(), &new.name, &new.gm, seed)
-        .map_err(|r| ApiError::BadRequest(r.render(taku_dice::Lang::En)))?;
-    let id = server.tables.create(table).await?;
-    let gm = put(&server, &id, Some(&new.gm), Role::Gm).await?;
+    let (id, system, gm) = new_table(&server, &new.system, &new.name, &new.gm).await?;
     let invites = make_invites(&server, &id, Role::Player, new.invites).await?;
     ok(
         StatusCode::CREATED,
         json!({
             "ok": true,
             "id": id,
-            "system": system.id(),
+            "system": system,
             "member": new.gm,
             "role": "gm",
             "token": gm,
             "invites": invites,
         }),
     )
+}
+
+/// Creates a table of `system` named `name` with `gm` as its GM (names already
+/// checked); gives its id, the system's id and the GM's token. The web table's form
+/// creates tables through here too.
+pub(crate) async fn new_table(
+    server: &Server,
+    system: &str,
+    name: &str,
+    gm: &str,
+) -> Result<(String, &'static str, String), ApiError> {
+    let Some(system) = taku_systems::find(system) else {
+        return Err(ApiError::BadRequest(format!(
+            "unknown game system '{system}'; GET /v2/game_system lists them"
+        )));
+    };
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed)
+        .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
+    let table = Table::create(system.id(), name, gm, seed)
+        .map_err(|r| ApiError::BadRequest(r.render(taku_dice::Lang::En)))?;
+    let id = server.tables.create(table).await?;
+    let token = put(server, &id, Some(gm), Role::Gm).await?;
+    Ok((id, system.id(), token))
 }
 
 fn check_invites(n: u32) -> Result<(), ApiError> {
@@ -347,7 +367,7 @@ async fn put(
     Ok(token)
 }
 
-async fn make_invites(
+pub(crate) async fn make_invites(
     server: &Server,
     table: &str,
     role: Role,
@@ -657,7 +677,7 @@ async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
 }
 
 /// The answer to a line or a sheet: the reply and the events as the member sees them.
-async fn answer(
+pub(crate) async fn answer(
     server: &Server,
     member: &Member,
     done: Result<taku_table::store::Executed, taku_table::Refusal>,

@@ -1,6 +1,7 @@
 //! `taku serve`: HTTP. The bcdice-api v2 protocol (spec §7), so that VTTs and bots
-//! written against bcdice-api switch to taku by changing one URL, and the taku table API
-//! under `/api/v1` ([`api`]) with live updates over WebSocket ([`live`]). Where the
+//! written against bcdice-api switch to taku by changing one URL, the taku table API
+//! under `/api/v1` ([`api`]) with live updates over WebSocket ([`live`]), and the web
+//! table players use in a browser ([`web`]). Where the
 //! bcdice-api reference answers 500, taku answers 400 `{"ok":false,"reason":…}` saying
 //! what went wrong.
 //!
@@ -16,6 +17,7 @@ mod auth;
 mod form;
 pub mod limits;
 pub mod live;
+pub mod web;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -129,13 +131,16 @@ impl Server {
 
 /// bcdice-api v2 and the front page alone: needs no store.
 pub fn router() -> Router {
-    finish(bcdice_routes())
+    finish(bcdice_routes().route("/", get(front_page)))
 }
 
-/// Every route: bcdice-api v2, the table API, the front page; with request logs and
-/// rate limits.
+/// Every route: bcdice-api v2, the table API, the web table ([`web`], whose front page
+/// creates tables; the API's description moves to `/about`); with request logs and rate
+/// limits.
 pub fn app(server: Arc<Server>) -> Router {
-    let routes = bcdice_routes().merge(api::routes().with_state(server.clone()));
+    let routes = bcdice_routes()
+        .merge(api::routes().with_state(server.clone()))
+        .merge(web::routes().with_state(server.clone()));
     finish(routes)
         .layer(middleware::from_fn_with_state(server, rate_limit))
         .layer(middleware::from_fn(log_request))
@@ -143,7 +148,6 @@ pub fn app(server: Arc<Server>) -> Router {
 
 fn bcdice_routes() -> Router {
     Router::new()
-        .route("/", get(front_page))
         .route("/healthz", get(|| async { json_ok(json!({"ok": true})) }))
         .route("/v2/version", get(version))
         .route("/v2/admin", get(admin))

@@ -203,7 +203,7 @@ fn advance(head: &mut u64, seq: u64) -> bool {
 /// `GET /api/v1/tables/{id}/live`: upgrades to a WebSocket for the member the token
 /// names (header `Authorization: Bearer`, or `?token=` for browsers, which cannot set
 /// headers on a WebSocket). `?after=N` first sends the events after seq N; by default
-/// only events from now on.
+/// only events from now on. `?format=html` sends the web table's HTML of each entry.
 pub async fn socket(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -223,6 +223,14 @@ pub async fn socket(
         Some(Ok(n)) => Some(n),
         Some(Err(_)) => {
             return ApiError::BadRequest("after must be a seq number (0 for the whole log)".into())
+                .into_response();
+        }
+    };
+    let html = match query.get("format").map(String::as_str) {
+        None | Some("json") => false,
+        Some("html") => true,
+        Some(other) => {
+            return ApiError::BadRequest(format!("format must be json or html, not '{other}'"))
                 .into_response();
         }
     };
@@ -248,17 +256,19 @@ pub async fn socket(
         // Clients send nothing the server reads: a large message is refused, not buffered.
         .max_message_size(crate::MAX_BODY)
         .max_frame_size(crate::MAX_BODY)
-        .on_upgrade(move |socket| stream(server, member, head, after, seat, socket))
+        .on_upgrade(move |socket| stream(server, member, head, after, seat, html, socket))
 }
 
 /// Sends `member`'s view of every event after `after`, then of each new one, until the
-/// client goes or the server stops.
+/// client goes or the server stops: as the API's JSON entries, or (`html`) as
+/// `{"seq","html"}` with the web table's rendering of the same entry.
 async fn stream(
     server: Arc<Server>,
     member: Member,
     head: u64,
     after: u64,
     mut seat: SeatGuard,
+    html: bool,
     mut socket: WebSocket,
 ) {
     let mut heads = server.live.subscribe(&member.table, head);
@@ -279,7 +289,15 @@ async fn stream(
                 let to = from.saturating_add(LIVE_PAGE).min(t.events().len());
                 let lines: Vec<String> = t.events()[from..to]
                     .iter()
-                    .map(|e| api::seen(t, e, &member.name).to_string())
+                    .map(|e| {
+                        if html {
+                            let markup = crate::web::page::entry(t, e, &member.name);
+                            serde_json::json!({"seq": e.seq, "html": markup.into_string()})
+                                .to_string()
+                        } else {
+                            api::seen(t, e, &member.name).to_string()
+                        }
+                    })
                     .collect();
                 let last = t.events()[..to].last().map_or(sent, |e| e.seq);
                 (lines, last, to < t.events().len())

@@ -40,6 +40,13 @@ pub enum TableCommand {
     Reveal(u64),
     /// `/lang ja|en` (GM): the table's language.
     Lang(Lang),
+    /// `/w NAME[,NAME…] TEXT` (or `/whisper`): chat for those members (and the GM) only.
+    Whisper {
+        /// The members it is for.
+        to: Vec<String>,
+        /// The line.
+        text: String,
+    },
     /// `/help`
     Help,
     /// Any other command: the game system's, if its rules know it (the words after `/`).
@@ -185,6 +192,15 @@ pub fn parse(line: &str) -> Result<TableCommand, Text> {
             "/join 名前 [as gm|player|spectator]",
             "/join NAME [as gm|player|spectator]",
         )),
+        ["w" | "whisper", to, text @ ..] if !text.is_empty() => Ok(TableCommand::Whisper {
+            to: to
+                .split([',', '、'])
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .collect(),
+            text: text.join(" "),
+        }),
+        ["w" | "whisper", ..] => Err(usage("/w 名前[,名前…] 本文", "/w NAME[,NAME…] TEXT")),
         ["char", "new", name] => Ok(TableCommand::CharNew(name.to_string())),
         ["char", "new", ..] => Err(usage("/char new 名前", "/char new NAME")),
         ["char", "set", name, rest @ ..] if !rest.is_empty() && rest.len() % 2 == 0 => {

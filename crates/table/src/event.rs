@@ -73,6 +73,13 @@ pub enum EventBody {
         /// The line.
         text: String,
     },
+    /// `/w NAME[,NAME…] TEXT`: chat only its sender, the members named and the GM see.
+    Whisper {
+        /// The members it is for.
+        to: Vec<String>,
+        /// The line.
+        text: String,
+    },
     /// A dice command and its whole result.
     Roll(Roll),
     /// A secret roll was revealed.

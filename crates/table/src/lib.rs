@@ -23,6 +23,7 @@ pub mod command;
 pub mod event;
 pub mod secret;
 mod state;
+mod status;
 pub mod store;
 mod verify;
 mod view;
@@ -337,6 +338,18 @@ impl Table {
         self.undone.contains(&seq)
     }
 
+    /// `line` with its `{KEY}` and `{CHARACTER.KEY}` references replaced as a roll by
+    /// `actor` would have them (what a chat palette shows before sending); `Err` says
+    /// which reference does not resolve.
+    pub fn resolve_references(&self, line: &str, actor: &str) -> Result<String, Text> {
+        check::resolve(line, actor, &self.state.characters)
+    }
+
+    /// Whether secret roll `seq` has been revealed (`/reveal`).
+    pub fn is_revealed(&self, seq: u64) -> bool {
+        self.state.revealed.contains(&seq)
+    }
+
     /// Whether `seq` was voided by the GM.
     pub fn is_voided(&self, seq: u64) -> bool {
         self.voided.contains(&seq)
@@ -412,6 +425,9 @@ impl Table {
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line);
+        }
+        if let Some(decided) = self.decide_status(actor, role, line) {
+            return decided;
         }
         self.decide_line(actor, role, line)
     }
@@ -692,6 +708,25 @@ impl Table {
             )
         };
         match cmd {
+            TableCommand::Whisper { to, text } => {
+                if to.is_empty() || to.iter().all(|m| m == actor) {
+                    return refuse(
+                        "ささやく相手がいません: /w 名前[,名前…] 本文",
+                        "whisper to whom? /w NAME[,NAME…] TEXT",
+                    );
+                }
+                if let Some(stranger) = to.iter().find(|m| !self.state.members.contains_key(*m)) {
+                    return refuse(
+                        format!(
+                            "'{stranger}' はこのテーブルのメンバーではありません（/who で一覧）"
+                        ),
+                        format!("'{stranger}' is not a member of this table (/who lists them)"),
+                    );
+                }
+                let mut to = to;
+                to.dedup();
+                Ok(Decision::event(EventBody::Whisper { to, text }))
+            }
             TableCommand::Help => Ok(Decision::reply(
                 command::help().then("\n\n", &taku_systems::full_help(self.system)),
             )),

@@ -51,6 +51,7 @@ impl State {
         match &event.body {
             EventBody::Created { .. }
             | EventBody::Chat { .. }
+            | EventBody::Whisper { .. }
             | EventBody::Roll(_)
             | EventBody::Undone { .. }
             | EventBody::Voided { .. } => {}

@@ -143,6 +143,8 @@ impl Table {
             return true;
         }
         match &e.body {
+            // A whisper: its sender, the members it names, and the GM.
+            EventBody::Whisper { to, .. } => e.actor == viewer || to.iter().any(|m| m == viewer),
             EventBody::Undone { event } | EventBody::Voided { event } => self
                 .event(*event)
                 .is_some_and(|target| self.may_see(target, viewer)),
@@ -212,6 +214,21 @@ impl Table {
                 ),
             ),
             EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {}", one_line(text))),
+            EventBody::Whisper { to, text } => (
+                "whisper",
+                t(
+                    format!(
+                        "#{n} {actor} ≫ {}（ささやき）: {}",
+                        to.join("、"),
+                        one_line(text)
+                    ),
+                    format!(
+                        "#{n} {actor} ≫ {} (whisper): {}",
+                        to.join(", "),
+                        one_line(text)
+                    ),
+                ),
+            ),
             EventBody::Roll(r) => {
                 let readable = !r.secret
                     || self.sees_all(viewer)

@@ -1,0 +1,330 @@
+//! The web table served by `taku serve`: server-rendered HTML ([`page`], maud templates
+//! checked at compile time), one stylesheet and one hand-written ES module embedded in
+//! the binary, and the table API underneath.
+//!
+//! The key design decision: a member's token lives in their browser (localStorage, and
+//! the fragment of their personal link, which no browser sends to a server), so pages
+//! themselves carry nothing about a table; what a member sees of a table arrives as HTML
+//! fragments fetched with the token (`/t/{id}/entries`, `/t/{id}/side`) and over the live
+//! socket (`?format=html`), each rendered from [`taku_table::Table::entry`] and
+//! [`taku_table::Table::sheet`] for that member by the same templates. The web layer
+//! never decides what a member may see.
+
+pub mod ccfolia;
+pub mod page;
+pub mod text;
+
+use crate::Server;
+use crate::api::{self, ApiError};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use std::sync::Arc;
+use taku_dice::Lang;
+use taku_table::Role;
+
+/// Player invites the create form makes.
+pub const PLAYER_INVITES: u32 = 4;
+/// Spectator invites the create form makes.
+pub const SPECTATOR_INVITES: u32 = 2;
+/// Log entries one page of the web log holds.
+pub const PAGE: usize = 100;
+
+/// The web table's routes.
+pub fn routes() -> Router<Arc<Server>> {
+    Router::new()
+        .route("/", get(front))
+        .route(
+            "/about",
+            get(|| async { Html(include_str!("../index.html")) }),
+        )
+        .route("/new", post(create))
+        .route("/t/{id}", get(table))
+        .route("/t/{id}/join", get(join))
+        .route("/t/{id}/entries", get(entries))
+        .route("/t/{id}/side", get(side))
+        .route("/t/{id}/import", post(import))
+        .route("/t/{id}/export.html", get(export_html))
+        .route("/t/{id}/export.json", get(export_json))
+        .route("/assets/taku.css", get(css))
+        .route("/assets/taku.js", get(js))
+}
+
+/// The page's language: `?lang=en` for English, Japanese otherwise.
+fn lang(query: Option<&str>) -> Lang {
+    match api::query_pairs(query).get("lang").map(String::as_str) {
+        Some("en") => Lang::En,
+        _ => Lang::Ja,
+    }
+}
+
+fn html(markup: maud::Markup) -> Response {
+    Html(markup.into_string()).into_response()
+}
+
+async fn front(RawQuery(query): RawQuery) -> Response {
+    html(page::front(lang(query.as_deref()), None))
+}
+
+async fn css() -> Response {
+    asset("text/css; charset=utf-8", include_str!("taku.css"))
+}
+
+async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", include_str!("taku.js"))
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `POST /new` (the front page's form): creates the table and shows the GM their link
+/// and the invites.
+async fn create(
+    State(server): State<Arc<Server>>,
+    RawQuery(query): RawQuery,
+    bytes: Bytes,
+) -> Response {
+    let lang = lang(query.as_deref());
+    let form: std::collections::HashMap<String, String> =
+        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+    let field = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let (system, name, gm) = (field("system"), field("name"), field("gm"));
+    let made = async {
+        api::check_text("name", &name, 100)?;
+        api::check_member_name(&gm)?;
+        let (id, _, token) = api::new_table(&server, &system, &name, &gm).await?;
+        let players = api::make_invites(&server, &id, Role::Player, PLAYER_INVITES).await?;
+        let spectators =
+            api::make_invites(&server, &id, Role::Spectator, SPECTATOR_INVITES).await?;
+        Ok::<_, ApiError>((id, token, players, spectators))
+    }
+    .await;
+    let tokens = |invites: &[serde_json::Value]| -> Vec<String> {
+        invites
+            .iter()
+            .filter_map(|i| i["token"].as_str().map(str::to_string))
+            .collect()
+    };
+    match made {
+        Ok((id, token, players, spectators)) => html(page::gm(
+            lang,
+            &page::GmPage {
+                id: &id,
+                name: &name,
+                token: &token,
+                players: &tokens(&players),
+                spectators: &tokens(&spectators),
+            },
+        )),
+        Err(e) => {
+            let (status, reason) = e.status_and_reason();
+            (status, html(page::front(lang, Some(&reason)))).into_response()
+        }
+    }
+}
+
+/// `GET /t/{id}`: the table page. It reads nothing of the table: the script fetches the
+/// member's view with the token it keeps.
+async fn table(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
+    html(page::table(lang(query.as_deref()), &id))
+}
+
+/// `GET /t/{id}/join`: the join form (the invite is in the link's fragment).
+async fn join(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
+    html(page::join(lang(query.as_deref()), &id))
+}
+
+/// `GET /t/{id}/entries?before=N|after=N&limit=M` (Bearer token): log entries as HTML
+/// `<li>`s as the member sees them; by default the last [`PAGE`].
+async fn entries(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let member = api::member(&server, &id, &headers, None).await?;
+        let q = api::query_pairs(query.as_deref());
+        let number = |k: &str| -> Result<Option<u64>, ApiError> {
+            q.get(k)
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| {
+                        ApiError::BadRequest(format!("{k} must be a whole number, not '{v}'"))
+                    })
+                })
+                .transpose()
+        };
+        let limit = number("limit")?
+            .map_or(PAGE, |l| usize::try_from(l).unwrap_or(usize::MAX))
+            .clamp(1, api::MAX_LOG_PAGE);
+        let (before, after) = (number("before")?, number("after")?);
+        let body = server
+            .tables
+            .read(&id, |t| {
+                let events = t.events();
+                // Seqs start at 1 and are positions in the log.
+                let (from, to) = match (after, before) {
+                    (Some(a), _) => {
+                        let from = usize::try_from(a).unwrap_or(usize::MAX).min(events.len());
+                        (from, from.saturating_add(limit).min(events.len()))
+                    }
+                    (None, Some(b)) => {
+                        let to = usize::try_from(b.saturating_sub(1))
+                            .unwrap_or(usize::MAX)
+                            .min(events.len());
+                        (to.saturating_sub(limit), to)
+                    }
+                    (None, None) => (events.len().saturating_sub(limit), events.len()),
+                };
+                page::entries(t, events[from..to].iter(), &member.name).into_string()
+            })
+            .await?;
+        Ok::<_, ApiError>(body)
+    }
+    .await;
+    match result {
+        Ok(body) => Html(body).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees them.
+async fn side(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let member = api::member(&server, &id, &headers, None).await?;
+        Ok::<_, ApiError>(
+            server
+                .tables
+                .read(&id, |t| page::side(t, &member.name).into_string())
+                .await?,
+        )
+    }
+    .await;
+    match result {
+        Ok(body) => Html(body).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `GET /t/{id}/export.html` (Bearer token): the whole log as the member sees it, in
+/// CCFOLIA's log shape, as a download.
+async fn export_html(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    export(&server, &id, &headers, "html", |t, member| {
+        page::export(t, member).into_string()
+    })
+    .await
+}
+
+/// `GET /t/{id}/export.json` (Bearer token): the table's name and system and every entry
+/// as the member sees it, the API's structured entries, as a download.
+async fn export_json(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    export(&server, &id, &headers, "json", |t, member| {
+        let entries: Vec<serde_json::Value> =
+            t.events().iter().map(|e| api::seen(t, e, member)).collect();
+        serde_json::json!({
+            "name": t.name(),
+            "system": t.system().id(),
+            "lang": t.lang().code(),
+            "entries": entries,
+        })
+        .to_string()
+    })
+    .await
+}
+
+async fn export(
+    server: &Server,
+    id: &str,
+    headers: &HeaderMap,
+    ext: &'static str,
+    render: impl FnOnce(&taku_table::Table, &str) -> String,
+) -> Response {
+    let result = async {
+        let member = api::member(server, id, headers, None).await?;
+        Ok::<_, ApiError>(server.tables.read(id, |t| render(t, &member.name)).await?)
+    }
+    .await;
+    match result {
+        Ok(body) => {
+            let kind = match ext {
+                "html" => "text/html; charset=utf-8",
+                _ => "application/json",
+            };
+            let disposition = format!("attachment; filename=\"taku-{id}.{ext}\"");
+            let mut response = (
+                [(header::CONTENT_TYPE, HeaderValue::from_static(kind))],
+                body,
+            )
+                .into_response();
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_DISPOSITION, v);
+            }
+            response
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `POST /t/{id}/import` (Bearer token): a character pasted as CCFOLIA's clipboard JSON,
+/// or as the system's sheet file, becomes (or updates) the member's character through
+/// the same sheet path as the API's `/characters`.
+async fn import(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Response {
+    let result = async {
+        let member = api::member(&server, &id, &headers, None).await?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| ApiError::BadRequest("the sheet must be UTF-8 text".into()))?;
+        if text.len() > 32 * 1024 {
+            return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
+        }
+        let sheet = if ccfolia::is_ccfolia(text) {
+            ccfolia::to_sheet(text)
+                .map_err(|e| ApiError::BadRequest(format!("not a CCFOLIA character ({e})")))?
+        } else {
+            text.to_string()
+        };
+        let done = server
+            .tables
+            .exec_sheet(&member.table, &member.name, &sheet, None)
+            .await?;
+        api::answer(&server, &member, done).await
+    }
+    .await;
+    result.unwrap_or_else(IntoResponse::into_response)
+}

@@ -1,0 +1,635 @@
+//! The web table in a real browser (issue 17): Debian's headless Chromium driven through
+//! chromedriver by thirtyfour. A GM creates a table, two players join in separate
+//! browser sessions, a roll appears live in all three, a secret roll is a placeholder for
+//! the other player until revealed, a CCFOLIA character imports and its palette line is
+//! picked and sent with `{field}` read from the character, `HP-10` moves the bar, an Enter that confirms an IME conversion does not
+//! send, every page reconnects after the server restarts, and screenshots at desktop and
+//! phone widths are written under the target directory (`web-screenshots/`) for review.
+//!
+//! Never skipped: without /usr/bin/chromium and /usr/bin/chromedriver the test fails
+//! (tools/test-all.sh installs them).
+
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use taku_server::{Config, Server};
+use taku_table::store::Store;
+use thirtyfour::prelude::*;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// chromedriver, stopped (by its own process id) when the test ends.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+async fn chromedriver() -> Driver {
+    assert!(
+        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists(),
+        "the browser tests need Debian's chromium and chromium-driver: tools/test-all.sh installs them (apt-get install chromium chromium-driver)"
+    );
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let url = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Driver { child, url }
+}
+
+/// A browser session of its own (a fresh profile directory), `width` pixels wide.
+async fn browser(driver: &Driver, name: &str, width: u32, height: u32) -> WebDriver {
+    let profile = std::env::temp_dir().join(format!("taku-chromium-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let mut caps = DesiredCapabilities::chrome();
+    caps.set_binary(CHROMIUM).expect("binary");
+    for arg in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--lang=ja",
+        &format!("--window-size={width},{height}"),
+        &format!("--user-data-dir={}", profile.display()),
+    ] {
+        caps.add_arg(arg).expect("arg");
+    }
+    let b = WebDriver::new(driver.url.clone(), caps)
+        .await
+        .expect("a Chromium session");
+    b.set_window_rect(0, 0, width, height).await.expect("size");
+    b
+}
+
+/// Waits until `script` (a JavaScript expression) is truthy in `b`.
+async fn until(b: &WebDriver, what: &str, script: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let v = b
+            .execute(format!("return ({script});"), Vec::<Value>::new())
+            .await
+            .expect("script")
+            .json()
+            .clone();
+        let truthy = match &v {
+            Value::Null | Value::Bool(false) => false,
+            Value::String(s) => !s.is_empty(),
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            _ => true,
+        };
+        if truthy {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let page = b.source().await.unwrap_or_default();
+            panic!("timed out waiting for {what} ({script}); page:\n{page}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn eval(b: &WebDriver, script: &str) -> Value {
+    b.execute(script, Vec::<Value>::new())
+        .await
+        .expect("script")
+        .json()
+        .clone()
+}
+
+/// Types `text` in the command line and presses Enter.
+async fn say(b: &WebDriver, text: &str) {
+    let line = b.find(By::Id("line")).await.expect("command line");
+    line.send_keys(text).await.expect("type");
+    line.send_keys(Key::Enter).await.expect("enter");
+}
+
+/// The log's last entry of `kind`, as text.
+fn last_of(kind: &str) -> String {
+    format!("[...document.querySelectorAll('#log li.kind-{kind}')].map(li => li.textContent).pop()")
+}
+
+/// Waits until the log's last entry of `kind` contains `needle`; gives its text.
+async fn until_last(b: &WebDriver, kind: &str, needle: &str) -> String {
+    let script = format!("({}) || ''", last_of(kind));
+    let what = format!("the last {kind} to read {needle}");
+    let check = format!("({script}).includes({}) && ({script})", json!(needle));
+    until(b, &what, &check)
+        .await
+        .as_str()
+        .expect("text")
+        .to_string()
+}
+
+async fn join(b: &WebDriver, invite: &str, name: &str) {
+    b.goto(invite).await.expect("invite link");
+    let field = b
+        .find(By::Css("#join input[name=name]"))
+        .await
+        .expect("name");
+    field.send_keys(name).await.expect("type");
+    b.find(By::Css("#join button"))
+        .await
+        .expect("join")
+        .click()
+        .await
+        .expect("click");
+    until(
+        b,
+        "the table page",
+        "document.body.dataset.page === 'table'",
+    )
+    .await;
+    until(
+        b,
+        "the live socket",
+        "document.getElementById('status').dataset.state === 'open'",
+    )
+    .await;
+}
+
+fn screenshots() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .join("web-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_and_two_players_play_in_real_browsers() {
+    let dir = std::env::temp_dir().join(format!("taku-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let site = format!("http://{addr}");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let first_server = tokio::spawn(taku_server::serve(listener, server, async {
+        let _ = stopped.await;
+    }));
+
+    let driver = chromedriver().await;
+    let gm = browser(&driver, "gm", 1280, 800).await;
+    let alice = browser(&driver, "alice", 1280, 800).await;
+    let bob = browser(&driver, "bob", 390, 844).await;
+
+    // The GM creates a table from the front page.
+    gm.goto(format!("{site}/")).await.expect("front page");
+    assert_eq!(
+        eval(&gm, "return document.documentElement.lang").await,
+        json!("ja")
+    );
+    eval(
+        &gm,
+        "document.querySelector('select[name=system]').value = 'DiceBot'",
+    )
+    .await;
+    gm.find(By::Css("input[name=name]"))
+        .await
+        .expect("name")
+        .send_keys("ブラウザ卓")
+        .await
+        .expect("type");
+    gm.find(By::Css("input[name=gm]"))
+        .await
+        .expect("gm")
+        .send_keys("GM")
+        .await
+        .expect("type");
+    gm.find(By::Css("form.create button"))
+        .await
+        .expect("create")
+        .click()
+        .await
+        .expect("click");
+    let invites = until(
+        &gm,
+        "the GM page",
+        "document.body.dataset.page === 'gm' && [...document.querySelectorAll('#invites-player a')].map(a => a.href)",
+    )
+    .await;
+    let invites: Vec<String> = serde_json::from_value(invites).expect("links");
+    assert_eq!(invites.len(), 4);
+    let spectators = eval(
+        &gm,
+        "return document.querySelectorAll('#invites-spectator a').length",
+    )
+    .await;
+    assert_eq!(spectators, json!(2));
+    gm.find(By::Css("a.button"))
+        .await
+        .expect("enter")
+        .click()
+        .await
+        .expect("click");
+    until(
+        &gm,
+        "the GM's live socket",
+        "document.getElementById('status').dataset.state === 'open'",
+    )
+    .await;
+    // The personal link's token has left the address bar for the browser's storage.
+    let url = gm.current_url().await.expect("url");
+    assert!(url.fragment().is_none(), "{url}");
+    assert_eq!(
+        until(
+            &gm,
+            "the table name",
+            "document.getElementById('table-name').textContent"
+        )
+        .await,
+        json!("ブラウザ卓")
+    );
+
+    // Two players join in their own sessions.
+    join(&alice, &invites[0], "alice").await;
+    join(&bob, &invites[1], "bob").await;
+
+    // A roll appears live in all three.
+    say(&alice, "2D6>=2 命中").await;
+    for (who, b) in [("gm", &gm), ("alice", &alice), ("bob", &bob)] {
+        let text = until_last(b, "roll", "命中").await;
+        assert!(
+            text.contains("命中") && text.contains("成功"),
+            "{who}: {text}"
+        );
+        let class = eval(
+            b,
+            "return document.querySelector('#log li.kind-roll').className",
+        )
+        .await;
+        assert!(class.as_str().expect("class").contains("outcome-success"));
+    }
+
+    // A secret roll: a placeholder for the other player, the result and the reveal
+    // button for its roller.
+    say(&alice, "S2D6 こっそり").await;
+    let secret = until(
+        &alice,
+        "alice's secret roll",
+        "[...document.querySelectorAll('#log li.kind-roll.secret')].map(li => li.dataset.seq).pop()",
+    )
+    .await;
+    let secret = secret.as_str().expect("seq").to_string();
+    let sel = format!("#log li[data-seq='{secret}']");
+    until(
+        &bob,
+        "the placeholder",
+        &format!("document.querySelector(\"{sel}\")"),
+    )
+    .await;
+    let bobs = eval(
+        &bob,
+        &format!("return document.querySelector(\"{sel}\").textContent"),
+    )
+    .await;
+    let bobs = bobs.as_str().expect("text");
+    assert!(
+        bobs.contains("シークレットダイス") && !bobs.contains("こっそり"),
+        "{bobs}"
+    );
+    assert_eq!(
+        eval(
+            &bob,
+            &format!("return !!document.querySelector(\"{sel} [data-reveal]\")")
+        )
+        .await,
+        json!(false)
+    );
+    let gms = until(
+        &gm,
+        "the GM reads the secret",
+        &format!(
+            "document.querySelector(\"{sel}\") && document.querySelector(\"{sel}\").textContent"
+        ),
+    )
+    .await;
+    assert!(gms.as_str().expect("text").contains("こっそり"));
+    // Alice reveals it from her page; bob's entry then reads the result.
+    alice
+        .find(By::Css(format!("{sel} [data-reveal]")))
+        .await
+        .expect("reveal button")
+        .click()
+        .await
+        .expect("click");
+    until(
+        &bob,
+        "the revealed result",
+        &format!("document.querySelector(\"{sel}\").textContent.includes('こっそり')"),
+    )
+    .await;
+
+    // CCFOLIA import from the page, then the palette: typing filters, ↑ picks, Enter
+    // sends, `{知覚}` read from the character.
+    alice
+        .find(By::Css("details.import summary"))
+        .await
+        .expect("import")
+        .click()
+        .await
+        .expect("open");
+    let clip = json!({"kind": "character", "data": {
+        "name": "ミナ",
+        "status": [{"label": "HP", "value": 12, "max": 20}],
+        "params": [{"label": "知覚", "value": "3"}],
+        "commands": "2D6+{知覚}>=10 知覚判定\n1D6 HP{HP}"
+    }});
+    alice
+        .execute(
+            "document.querySelector('#import textarea').value = arguments[0];",
+            vec![json!(clip.to_string())],
+        )
+        .await
+        .expect("paste");
+    alice
+        .find(By::Css("#import button"))
+        .await
+        .expect("import button")
+        .click()
+        .await
+        .expect("click");
+    let odds = until(
+        &alice,
+        "the palette with odds",
+        "document.querySelector('#palette-source .odds') && document.querySelector('#palette-source .odds').textContent",
+    )
+    .await;
+    assert_eq!(odds, json!("58.3%"));
+    until(
+        &alice,
+        "the HP meter",
+        "document.querySelector('article[data-character=\"ミナ\"] meter[value=\"12\"]')",
+    )
+    .await;
+    let aline = alice.find(By::Id("line")).await.expect("command line");
+    aline.send_keys("知覚").await.expect("type");
+    until(
+        &alice,
+        "the palette list",
+        "!document.getElementById('palette').hidden",
+    )
+    .await;
+    alice
+        .screenshot(&screenshots().join("table-palette.png"))
+        .await
+        .expect("palette screenshot");
+    aline.send_keys(Key::Up).await.expect("pick");
+    aline.send_keys(Key::Enter).await.expect("send");
+    for b in [&gm, &alice, &bob] {
+        let roll = until_last(b, "roll", "知覚判定").await;
+        assert!(
+            roll.contains("2D6+3>=10") && roll.contains("知覚判定"),
+            "{roll}"
+        );
+    }
+
+    // A status command moves the bar, for everyone.
+    say(&alice, "HP-10").await;
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "HP 2/20",
+            "document.querySelector('article[data-character=\"ミナ\"] meter[value=\"2\"][max=\"20\"]')",
+        )
+        .await;
+    }
+
+    // IME: an Enter that confirms a conversion never sends.
+    let line = bob.find(By::Id("line")).await.expect("command line");
+    line.click().await.expect("focus");
+    let entries = |b: &WebDriver| {
+        let b = b.clone();
+        async move { eval(&b, "return document.querySelectorAll('#log li').length").await }
+    };
+    let before = entries(&bob).await;
+    // A real composition through DevTools, confirmed with Enter.
+    let devtools = bob.cdp();
+    devtools
+        .send_raw(
+            "Input.imeSetComposition",
+            json!({"text": "にほんご", "selectionStart": 4, "selectionEnd": 4}),
+        )
+        .await
+        .expect("compose");
+    assert_eq!(
+        eval(&bob, "return document.getElementById('line').value").await,
+        json!("にほんご")
+    );
+    for kind in ["rawKeyDown", "keyUp"] {
+        devtools
+            .send_raw(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": "Enter", "code": "Enter",
+                       "windowsVirtualKeyCode": 229, "nativeVirtualKeyCode": 229}),
+            )
+            .await
+            .expect("enter");
+    }
+    devtools
+        .send_raw("Input.insertText", json!({"text": "にほんご"}))
+        .await
+        .expect("commit");
+    // The browser's own events as an IME sends them: Enter while composing (Chrome,
+    // Firefox), and Safari's Enter just after compositionend.
+    eval(
+        &bob,
+        "const l = document.getElementById('line');
+         l.dispatchEvent(new CompositionEvent('compositionstart', {bubbles: true}));
+         l.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', isComposing: true, bubbles: true, cancelable: true}));
+         l.dispatchEvent(new CompositionEvent('compositionend', {bubbles: true, data: 'にほんご'}));
+         l.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(entries(&bob).await, before, "an IME Enter sent a line");
+    let value = eval(&bob, "return document.getElementById('line').value").await;
+    assert!(
+        value.as_str().expect("value").contains("にほんご"),
+        "{value}"
+    );
+    // Shift+Enter breaks the line; a plain Enter afterwards sends.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    line.send_keys(Key::Shift + Key::Enter)
+        .await
+        .expect("shift+enter");
+    line.send_keys("です").await.expect("type");
+    assert!(
+        eval(&bob, "return document.getElementById('line').value")
+            .await
+            .as_str()
+            .expect("value")
+            .contains('\n')
+    );
+    line.send_keys(Key::Enter).await.expect("enter");
+    for b in [&gm, &alice, &bob] {
+        let chat = until_last(b, "chat", "です").await;
+        assert!(chat.contains("です"), "{chat}");
+    }
+    // ↑ brings the last line back.
+    line.send_keys(Key::Up).await.expect("up");
+    assert!(
+        eval(&bob, "return document.getElementById('line').value")
+            .await
+            .as_str()
+            .expect("value")
+            .contains("です")
+    );
+
+    // The server restarts: every page reconnects by itself and follows the table again.
+    stop.send(()).expect("stop");
+    tokio::time::timeout(Duration::from_secs(20), first_server)
+        .await
+        .expect("the server stops")
+        .expect("join")
+        .expect("served");
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page to notice",
+            "document.getElementById('status').dataset.state === 'closed'",
+        )
+        .await;
+    }
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store again");
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .expect("the same address");
+    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page to reconnect",
+            "document.getElementById('status').dataset.state === 'open'",
+        )
+        .await;
+    }
+    say(&alice, "ただいま").await;
+    for b in [&gm, &alice, &bob] {
+        let chat = until_last(b, "chat", "ただいま").await;
+        assert!(chat.contains("ただいま"), "{chat}");
+    }
+    // Exactly once each: a reconnect resumes after the last entry shown.
+    let counts = eval(
+        &gm,
+        "const seqs = [...document.querySelectorAll('#log li')].map(li => li.dataset.seq);
+         return seqs.length === new Set(seqs).size",
+    )
+    .await;
+    assert_eq!(counts, json!(true));
+
+    // Screenshots for review: the GM's desktop page, bob's phone page.
+    let shots = screenshots();
+    gm.screenshot(&shots.join("table-desktop.png"))
+        .await
+        .expect("desktop screenshot");
+    bob.screenshot(&shots.join("table-phone.png"))
+        .await
+        .expect("phone screenshot");
+    let phone_columns = eval(
+        &bob,
+        "return getComputedStyle(document.querySelector('.table')).gridTemplateColumns.split(' ').length",
+    )
+    .await;
+    assert_eq!(phone_columns, json!(1), "one column on a phone");
+
+    // GM tools: a new invite link, then the table's language, which every page follows.
+    eval(
+        &gm,
+        "document.querySelector('details.gm-tools').open = true",
+    )
+    .await;
+    gm.find(By::Css("[data-invite=player]"))
+        .await
+        .expect("invite button")
+        .click()
+        .await
+        .expect("click");
+    let link = until(
+        &gm,
+        "a new invite link",
+        "document.querySelector('#new-invites a') && document.querySelector('#new-invites a').href",
+    )
+    .await;
+    assert!(link.as_str().expect("href").contains("/join#invite="));
+    gm.find(By::Css("[data-line='/lang en']"))
+        .await
+        .expect("English")
+        .click()
+        .await
+        .expect("click");
+    for b in [&gm, &alice, &bob] {
+        until(
+            b,
+            "the page in English",
+            "document.documentElement.lang === 'en' && document.getElementById('status').dataset.state === 'open'",
+        )
+        .await;
+    }
+    let label = eval(
+        &bob,
+        "return document.querySelector('.command label').textContent",
+    )
+    .await;
+    assert_eq!(label, json!("Chat or command"));
+
+    for b in [gm, alice, bob] {
+        b.quit().await.expect("quit");
+    }
+}

@@ -1,0 +1,789 @@
+//! The web table's HTML, parsed (issue 17): every entry kind renders, each roll says its
+//! outcome in words, and a secret or hidden fact never reaches a page, a fragment or a
+//! live message for a member who may not see it. Real-browser tests are in `browser.rs`.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use scraper::{Html, Selector};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use taku_dice::Lang;
+use taku_server::web::page;
+use taku_server::{Config, Server};
+use taku_table::store::Store;
+use taku_table::{Entropy, Table};
+use tower::ServiceExt;
+
+fn sel(s: &str) -> Selector {
+    Selector::parse(s).expect("selector")
+}
+
+/// An Another World table with every kind of entry, as the table tests build them.
+fn played() -> Table {
+    let mut t = Table::create("AnotherWorld", "卓", "gm", [5; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([5; 32]));
+    let lines = [
+        ("gm", "/join alice"),
+        ("gm", "/join bob"),
+        ("gm", "/join sam as spectator"),
+        ("alice", "/char new ミナ"),
+        ("alice", "/char set ミナ HP 20 HP.max 20"),
+        ("bob", "/char new ロイ"),
+        ("alice", "こんにちは <b>太字</b>"),
+        ("alice", "/w bob 内緒の話"),
+        ("alice", "2D6>=2 命中"),
+        ("alice", "2D6>=13"),
+        ("gm", "S2D6"),
+        ("alice", "S2D6 こっそり"),
+        ("gm", "/key give ミナ 秘密の鍵"),
+        ("alice", "/char set ミナ HP 10"),
+        ("alice", "/undo"),
+        ("bob", "1D6"),
+        ("gm", "/scene next"),
+        ("gm", "/session end"),
+    ];
+    for (who, line) in lines {
+        t.exec(who, line)
+            .unwrap_or_else(|r| panic!("{line}: {}", r.render(Lang::En)));
+    }
+    let bob_roll = t.events().len() as u64 - 2;
+    t.exec("gm", &format!("/void {bob_roll}")).expect("void");
+    t
+}
+
+fn seq_of(t: &Table, actor: &str, typed: &str) -> u64 {
+    t.events()
+        .iter()
+        .find(|e| {
+            e.actor == actor
+                && matches!(&e.body, taku_table::EventBody::Roll(r)
+                    if r.typed.as_deref().unwrap_or(&r.input).starts_with(typed))
+        })
+        .map(|e| e.seq)
+        .unwrap_or_else(|| panic!("no roll {typed} by {actor}"))
+}
+
+fn page_of(t: &Table, viewer: &str) -> Html {
+    Html::parse_fragment(&page::entries(t, t.events().iter(), viewer).into_string())
+}
+
+fn entry_html(doc: &Html, seq: u64) -> String {
+    doc.select(&sel(&format!("li[data-seq=\"{seq}\"]")))
+        .next()
+        .unwrap_or_else(|| panic!("no entry #{seq}"))
+        .html()
+}
+
+/// The text a member would read in `seq`'s entry.
+fn entry_text(doc: &Html, seq: u64) -> String {
+    doc.select(&sel(&format!("li[data-seq=\"{seq}\"]")))
+        .next()
+        .unwrap_or_else(|| panic!("no entry #{seq}"))
+        .text()
+        .collect()
+}
+
+#[test]
+fn every_entry_kind_renders_as_one_list_item_with_its_kind() {
+    let mut t = played();
+    let secret = seq_of(&t, "gm", "S2D6");
+    t.exec("gm", &format!("/reveal {secret}")).expect("reveal");
+    t.exec("gm", "/lang ja").expect("lang");
+    let doc = page_of(&t, "gm");
+    let items: Vec<_> = doc.select(&sel("li.entry")).collect();
+    assert_eq!(items.len(), t.events().len());
+    let kinds: std::collections::BTreeSet<&str> = items
+        .iter()
+        .filter_map(|li| li.value().attr("data-kind"))
+        .collect();
+    for kind in [
+        "created",
+        "joined",
+        "chat",
+        "roll",
+        "revealed",
+        "character",
+        "scene",
+        "session",
+        "undone",
+        "voided",
+        "language",
+        "system",
+        "whisper",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} entry in {kinds:?}");
+    }
+    // The hidden kind: bob may not see alice's key.
+    let bob = page_of(&t, "bob");
+    assert!(
+        bob.select(&sel("li.kind-hidden")).next().is_some(),
+        "bob sees a placeholder"
+    );
+    // Chat is text, never markup.
+    assert!(doc.select(&sel("li.kind-chat b")).next().is_none());
+    assert!(doc.html().contains("&lt;b&gt;太字&lt;/b&gt;"));
+    // Every item names its seq.
+    for li in &items {
+        let seq = li.value().attr("data-seq").expect("seq");
+        let shown: String = li.select(&sel(".seq")).flat_map(|s| s.text()).collect();
+        assert_eq!(shown, format!("#{seq}"));
+    }
+}
+
+#[test]
+fn rolls_say_their_outcome_in_words_and_class_and_keep_their_draws() {
+    let t = played();
+    let doc = page_of(&t, "alice");
+    let hit = entry_html(&doc, seq_of(&t, "alice", "2D6>=2"));
+    assert!(hit.contains("outcome-success"), "{hit}");
+    assert!(entry_text(&doc, seq_of(&t, "alice", "2D6>=2")).contains("成功"));
+    assert!(entry_text(&doc, seq_of(&t, "alice", "2D6>=2")).contains("命中"));
+    let miss = seq_of(&t, "alice", "2D6>=13");
+    assert!(entry_html(&doc, miss).contains("outcome-failure"));
+    assert!(entry_text(&doc, miss).contains("失敗"));
+    // Draws are in the entry (shown on hover and focus), and the result is focusable.
+    let li = doc
+        .select(&sel(&format!(
+            "li[data-seq=\"{miss}\"] .result[tabindex=\"0\"] .draws"
+        )))
+        .next()
+        .expect("draws");
+    assert!(li.text().collect::<String>().contains("/D6"));
+    // The voided roll is marked for everyone.
+    let voided = seq_of(&t, "bob", "1D6");
+    assert!(entry_html(&doc, voided).contains("voided"));
+}
+
+#[test]
+fn a_secret_roll_is_a_placeholder_for_others_with_a_reveal_button_for_roller_and_gm() {
+    let mut t = played();
+    let gm_secret = seq_of(&t, "gm", "S2D6");
+    let alice_secret = seq_of(&t, "alice", "S2D6");
+    let result = |seq: u64| {
+        let e = t.entry(&t.events()[seq as usize - 1], "gm", Lang::Ja);
+        e.roll.and_then(|r| r.result).expect("the GM reads it")
+    };
+    let (gm_result, alice_result) = (result(gm_secret), result(alice_secret));
+    // Bob and the spectator see neither result nor draws nor a button.
+    for viewer in ["bob", "sam"] {
+        let doc = page_of(&t, viewer);
+        for (seq, text) in [(gm_secret, &gm_result), (alice_secret, &alice_result)] {
+            let html = entry_html(&doc, seq);
+            assert!(
+                !html.contains(text.as_str()),
+                "{viewer} reads #{seq}: {html}"
+            );
+            assert!(!html.contains("draws"), "{viewer} sees draws of #{seq}");
+            assert!(!html.contains("data-reveal"), "{html}");
+            assert!(
+                !html.contains("こっそり"),
+                "{viewer} reads the comment: {html}"
+            );
+            assert!(html.contains("シークレットダイス"), "{html}");
+        }
+        assert!(
+            !doc.html().contains("秘密の鍵"),
+            "{viewer} reads alice's key"
+        );
+        assert_eq!(
+            doc.html().contains("内緒の話"),
+            viewer == "bob",
+            "{viewer} and alice's whisper to bob"
+        );
+    }
+    // Alice reads her own and may reveal it; the GM's stays sealed to her.
+    let doc = page_of(&t, "alice");
+    assert!(entry_text(&doc, alice_secret).contains(alice_result.as_str()));
+    assert!(entry_html(&doc, alice_secret).contains("結果を公開"));
+    assert!(!entry_html(&doc, gm_secret).contains(gm_result.as_str()));
+    assert!(!entry_html(&doc, gm_secret).contains("data-reveal"));
+    // The GM reads both, may reveal both, and has void and undo buttons.
+    let doc = page_of(&t, "gm");
+    for seq in [gm_secret, alice_secret] {
+        assert!(entry_html(&doc, seq).contains("data-reveal"));
+        assert!(entry_html(&doc, seq).contains("/void"));
+    }
+    assert!(
+        doc.select(&sel("button[data-line^=\"/undo #\"]"))
+            .next()
+            .is_some()
+    );
+    // No player gets the GM's buttons.
+    assert!(!page_of(&t, "alice").html().contains("data-line"));
+    // Revealed: everyone reads it, and nobody is offered to reveal it again.
+    t.exec("alice", &format!("/reveal {alice_secret}"))
+        .expect("reveal");
+    for viewer in ["bob", "sam", "alice", "gm"] {
+        let doc = page_of(&t, viewer);
+        assert!(entry_text(&doc, alice_secret).contains(alice_result.as_str()));
+        assert!(!entry_html(&doc, alice_secret).contains("data-reveal"));
+    }
+}
+
+#[test]
+fn character_cards_show_resources_as_meters_and_hide_holder_only_keys() {
+    let mut t = played();
+    t.exec("alice", "/char set ミナ HP 12").expect("hp");
+    let alice = Html::parse_fragment(&page::side(&t, "alice").into_string());
+    let meter = alice
+        .select(&sel("article[data-character=\"ミナ\"] meter"))
+        .next()
+        .expect("HP meter");
+    assert_eq!(meter.value().attr("value"), Some("12"));
+    assert_eq!(meter.value().attr("max"), Some("20"));
+    assert!(alice.html().contains("12/20"));
+    assert!(alice.html().contains("秘密の鍵"), "alice holds the key");
+    let bob = Html::parse_fragment(&page::side(&t, "bob").into_string());
+    assert!(!bob.html().contains("秘密の鍵"), "{}", bob.html());
+    // GM tools for the GM only.
+    assert!(!bob.html().contains("data-invite"));
+    let gm = Html::parse_fragment(&page::side(&t, "gm").into_string());
+    let invites: Vec<_> = gm
+        .select(&sel("details.gm-tools [data-invite]"))
+        .filter_map(|b| b.value().attr("data-invite"))
+        .collect();
+    assert_eq!(invites, ["player", "spectator"]);
+    assert!(gm.select(&sel("[data-line=\"/lang en\"]")).next().is_some());
+}
+
+#[test]
+fn the_html_export_has_ccfolias_shape_and_only_what_the_member_may_see() {
+    let t = played();
+    let alice_secret = seq_of(&t, "alice", "S2D6");
+    let secret_result = t
+        .entry(&t.events()[alice_secret as usize - 1], "gm", Lang::Ja)
+        .roll
+        .and_then(|r| r.result)
+        .expect("result");
+    let gm = Html::parse_document(&page::export(&t, "gm").into_string());
+    let ps: Vec<_> = gm.select(&sel("body > p")).collect();
+    assert_eq!(ps.len(), t.events().len());
+    for p in &ps {
+        assert!(
+            p.value()
+                .attr("style")
+                .is_some_and(|s| s.starts_with("color:#"))
+        );
+        let spans: Vec<String> = p
+            .select(&sel("span"))
+            .map(|s| s.text().collect::<String>().trim().to_string())
+            .collect();
+        assert_eq!(spans.len(), 3, "tab, name, text: {spans:?}");
+        assert!(spans[0] == "[main]" || spans[0] == "[info]", "{spans:?}");
+    }
+    let chat: Vec<String> = ps
+        .iter()
+        .map(|p| p.text().collect::<String>())
+        .filter(|t| t.contains("こんにちは"))
+        .collect();
+    assert_eq!(chat.len(), 1);
+    assert!(chat[0].contains("alice"), "{chat:?}");
+    assert!(gm.html().contains(&secret_result) && gm.html().contains("秘密の鍵"));
+    for viewer in ["bob", "sam"] {
+        let html = page::export(&t, viewer).into_string();
+        assert!(!html.contains("こっそり"), "{viewer}");
+        assert!(!html.contains("秘密の鍵"), "{viewer}");
+        assert_eq!(html.contains("内緒の話"), viewer == "bob", "{viewer}");
+        assert!(!html.contains(&secret_result), "{viewer}");
+    }
+}
+
+// ---- Through the server: pages, fragments, the socket ---------------------------------
+
+async fn app(name: &str) -> Router {
+    let dir = std::env::temp_dir().join(format!("taku-web-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    taku_server::app(Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    ))
+}
+
+async fn call(
+    app: &Router,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: (&str, String),
+) -> (StatusCode, String) {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(t) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if !body.0.is_empty() {
+        request = request.header(header::CONTENT_TYPE, body.0);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(body.1)).expect("request"))
+        .await
+        .expect("response");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).expect("utf-8"))
+}
+
+fn no_body() -> (&'static str, String) {
+    ("", String::new())
+}
+
+fn json_body(v: Value) -> (&'static str, String) {
+    ("application/json", v.to_string())
+}
+
+/// Creates a table through the front page's form; gives its id, the GM's token and the
+/// player invites.
+async fn create(app: &Router) -> (String, String, Vec<String>, Vec<String>) {
+    let form =
+        serde_urlencoded::to_string([("system", "DiceBot"), ("name", "テスト卓"), ("gm", "gm")])
+            .expect("form");
+    let (status, html) = call(
+        app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", form),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    let doc = Html::parse_document(&html);
+    let own = doc
+        .select(&sel("#own a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .expect("own link")
+        .to_string();
+    let (path, token) = own.split_once("#token=").expect("token in the fragment");
+    let id = path.strip_prefix("/t/").expect("table path").to_string();
+    let invites = |list: &str| -> Vec<String> {
+        doc.select(&sel(&format!("#invites-{list} a")))
+            .filter_map(|a| a.value().attr("href"))
+            .map(|h| h.split_once("#invite=").expect("invite").1.to_string())
+            .collect()
+    };
+    (
+        id,
+        token.to_string(),
+        invites("player"),
+        invites("spectator"),
+    )
+}
+
+async fn join(app: &Router, id: &str, invite: &str, name: &str) -> String {
+    let (status, body) = call(
+        app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        json_body(json!({"invite": invite, "name": name})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    serde_json::from_str::<Value>(&body).expect("json")["token"]
+        .as_str()
+        .expect("token")
+        .to_string()
+}
+
+#[tokio::test]
+async fn the_front_page_creates_a_table_and_the_gm_page_gives_invites_per_role() {
+    let app = app("front").await;
+    let (status, html) = call(&app, "GET", "/", None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    let doc = Html::parse_document(&html);
+    let root = doc.select(&sel("html")).next().expect("html");
+    assert_eq!(root.value().attr("lang"), Some("ja"));
+    let systems: Vec<_> = doc
+        .select(&sel("select[name=system] option"))
+        .filter_map(|o| o.value().attr("value"))
+        .collect();
+    assert_eq!(systems.len(), taku_systems::systems().len());
+    assert!(systems.contains(&"AnotherWorld"));
+    assert!(html.contains("卓を作る"));
+    let (status, english) = call(&app, "GET", "/?lang=en", None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(english.contains("<html lang=\"en\">") && english.contains("Create a table"));
+    // The API's description moved to /about.
+    let (status, about) = call(&app, "GET", "/about", None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(about.contains("/v2/game_system"));
+
+    let (id, _gm, players, spectators) = create(&app).await;
+    assert_eq!(players.len(), 4);
+    assert_eq!(spectators.len(), 2);
+    let sam = join(&app, &id, &spectators[0], "sam").await;
+    let (status, body) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&sam),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).expect("json")["you"]["role"],
+        "spectator"
+    );
+    // A refused form says why, on the form again.
+    let bad = serde_urlencoded::to_string([("system", "Nope"), ("name", "卓"), ("gm", "gm")])
+        .expect("form");
+    let (status, html) = call(
+        &app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", bad),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(html.contains("卓を作成できませんでした") && html.contains("Nope"));
+}
+
+#[tokio::test]
+async fn pages_carry_no_table_data_and_fragments_need_a_member_token() {
+    let app = app("tokens").await;
+    let (id, gm, players, _) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let (status, table) = call(&app, "GET", &format!("/t/{id}"), None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    let doc = Html::parse_document(&table);
+    assert!(doc.select(&sel("[role=log]")).next().is_some());
+    assert!(
+        !table.contains("テスト卓"),
+        "the shell reads nothing of the table"
+    );
+    let (status, join_page) = call(&app, "GET", &format!("/t/{id}/join"), None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(join_page.contains("form id=\"join\""));
+    for path in ["entries", "side"] {
+        let (status, _) = call(&app, "GET", &format!("/t/{id}/{path}"), None, no_body()).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+        let (status, _) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/{path}"),
+            Some(&players[1]),
+            no_body(),
+        )
+        .await;
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "an invite is no member token"
+        );
+    }
+    // The GM's secret roll: sealed in alice's fragment, read in the GM's.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        json_body(json!({"line": "S2D6 罠の判定"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, theirs) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let (_, ours) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert!(ours.contains("罠の判定") && ours.contains("data-reveal"));
+    assert!(!theirs.contains("罠の判定") && !theirs.contains("data-reveal"));
+    assert!(!theirs.contains("draws"));
+    // Paging: before and after.
+    let (_, first) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries?before=2"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let doc = Html::parse_fragment(&first);
+    let seqs: Vec<_> = doc
+        .select(&sel("li.entry"))
+        .filter_map(|li| li.value().attr("data-seq"))
+        .collect();
+    assert_eq!(seqs, ["1"]);
+    let (_, after) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries?after=1&limit=1"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    assert!(after.contains("data-seq=\"2\"") && !after.contains("data-seq=\"3\""));
+    let (status, _) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries?before=x"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Exports: the member's own view, as downloads.
+    for (ext, kind) in [("html", "text/html"), ("json", "application/json")] {
+        let (status, _) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            None,
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (status, theirs) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            Some(&alice),
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{kind}");
+        assert!(!theirs.contains("罠の判定"), "{ext}: {theirs}");
+        let (_, ours) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/export.{ext}"),
+            Some(&gm),
+            no_body(),
+        )
+        .await;
+        assert!(ours.contains("罠の判定"), "{ext}");
+    }
+    let (_, json) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/export.json"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let json: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(json["name"], "テスト卓");
+    let entries = json["entries"].as_array().expect("entries");
+    assert_eq!(entries.last().expect("entry")["roll"]["secret"], true);
+    assert!(
+        entries.last().expect("entry")["roll"]
+            .get("result")
+            .is_none()
+    );
+    // Assets are embedded.
+    let (status, js) = call(&app, "GET", "/assets/taku.js", None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(js.contains("compositionstart"));
+    let (status, css) = call(&app, "GET", "/assets/taku.css", None, no_body()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(css.contains("prefers-reduced-motion"));
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn take(ws: &mut Socket, n: usize) -> Vec<Value> {
+    let mut got = Vec::new();
+    while got.len() < n {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .expect("in time")
+            .expect("open")
+            .expect("message");
+        got.push(serde_json::from_str::<Value>(m.to_text().expect("text")).expect("json"));
+    }
+    got
+}
+
+#[tokio::test]
+async fn a_ccfolia_character_imports_with_its_palette_expanded_and_its_odds() {
+    let app = app("import").await;
+    let (id, _gm, players, _) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let bob = join(&app, &id, &players[1], "bob").await;
+    let clip = json!({"kind": "character", "data": {
+        "name": "ミナ",
+        "status": [{"label": "HP", "value": 12, "max": 20}],
+        "params": [{"label": "知覚", "value": "3"}],
+        "commands": "2D6+{知覚}>=10 知覚判定\nHPは{HP}/{HP.max}\n1D6"
+    }});
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        ("text/plain", clip.to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let doc = Html::parse_fragment(&side);
+    let lines: Vec<(String, String, String)> = doc
+        .select(&sel("#palette-source li"))
+        .map(|li| {
+            let text = |s: &str| {
+                li.select(&sel(s))
+                    .flat_map(|e| e.text())
+                    .collect::<String>()
+            };
+            (
+                li.value().attr("data-palette").expect("line").to_string(),
+                text(".palette-line"),
+                text(".odds"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                "2D6+{ミナ.知覚}>=10 知覚判定".to_string(),
+                "2D6+3>=10 知覚判定".to_string(),
+                // 2D6 ≥ 7: 21/36.
+                "58.3%".to_string()
+            ),
+            (
+                "HPは{ミナ.HP}/{ミナ.HP.max}".to_string(),
+                "HPは12/20".to_string(),
+                String::new()
+            ),
+            ("1D6".to_string(), "1D6".to_string(), String::new()),
+        ]
+    );
+    // The card shows HP as a meter, not the palette's fields.
+    assert!(
+        doc.select(&sel("meter[value=\"12\"][max=\"20\"]"))
+            .next()
+            .is_some()
+    );
+    assert!(!doc.select(&sel("dd[data-key^=\"palette.\"]")).any(|_| true));
+    // The palette is its owner's: bob's side has none.
+    let (_, theirs) = call(&app, "GET", &format!("/t/{id}/side"), Some(&bob), no_body()).await;
+    assert!(!theirs.contains("palette-source"), "{theirs}");
+    // A palette line sent resolves the same way at the table.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&alice),
+        json_body(json!({"line": "2D6+{ミナ.知覚}>=10"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("2D6+3>=10"), "{body}");
+    // A refused import says why.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        (
+            "text/plain",
+            r#"{"kind":"item","data":{"name":"x"}}"#.to_string(),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("CCFOLIA"));
+}
+
+#[tokio::test]
+async fn the_live_socket_sends_html_as_each_member_may_see_it() {
+    let dir = std::env::temp_dir().join(format!("taku-web-{}-live", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
+    let app = taku_server::app(server.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    let (id, gm, players, _) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let socket = |token: String| {
+        let url = format!("ws://{addr}/api/v1/tables/{id}/live?format=html&after=0&token={token}");
+        async move {
+            tokio_tungstenite::connect_async(url)
+                .await
+                .expect("socket")
+                .0
+        }
+    };
+    let mut theirs = socket(alice.clone()).await;
+    let mut ours = socket(gm.clone()).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        json_body(json!({"line": "S2D6 罠の判定"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // Created, joined, the roll: the roll is the third message.
+    let theirs = take(&mut theirs, 3).await.pop().expect("a message");
+    let ours = take(&mut ours, 3).await.pop().expect("a message");
+    assert_eq!(theirs["seq"], 3);
+    let (theirs, ours) = (
+        theirs["html"].as_str().expect("html").to_string(),
+        ours["html"].as_str().expect("html").to_string(),
+    );
+    assert!(theirs.starts_with("<li") && theirs.contains("data-kind=\"roll\""));
+    assert!(!theirs.contains("罠の判定") && !theirs.contains("data-reveal"));
+    assert!(ours.contains("罠の判定") && ours.contains("data-reveal"));
+    let (status, _) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}/live?format=xml&token={alice}"),
+        None,
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

@@ -1,0 +1,73 @@
+//! Whispers (issue 17): `/w NAME[,NAME…] TEXT` is seen by its sender, the members it
+//! names and the GM; everyone else sees a placeholder that names neither its sender, its
+//! recipients nor its words.
+
+use taku_dice::Lang;
+use taku_table::{Entropy, Table};
+
+fn table() -> Table {
+    let mut t = Table::create("DiceBot", "卓", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([3; 32]));
+    for line in [
+        "/join alice",
+        "/join bob",
+        "/join carol",
+        "/join sam as spectator",
+    ] {
+        t.exec("gm", line).expect("join");
+    }
+    t
+}
+
+#[test]
+fn a_whisper_reaches_its_sender_its_recipients_and_the_gm_only() {
+    let mut t = table();
+    t.exec("alice", "/w bob,sam 扉の裏に鍵がある")
+        .expect("whisper");
+    let e = t.events().last().expect("event").clone();
+    for viewer in ["alice", "bob", "sam", "gm"] {
+        let seen = t.entry(&e, viewer, Lang::Ja);
+        assert_eq!(seen.kind, "whisper", "{viewer}");
+        assert!(
+            seen.text.contains("扉の裏に鍵がある"),
+            "{viewer}: {}",
+            seen.text
+        );
+        assert!(seen.text.contains("bob、sam"), "{}", seen.text);
+    }
+    let seen = t.entry(&e, "carol", Lang::Ja);
+    assert_eq!(seen.kind, "hidden");
+    assert_eq!(seen.actor, None);
+    for word in ["扉", "alice", "bob", "sam"] {
+        assert!(
+            !seen.text.contains(word),
+            "carol reads {word}: {}",
+            seen.text
+        );
+    }
+    let english = t.entry(&e, "bob", Lang::En);
+    assert!(english.text.contains("(whisper)"), "{}", english.text);
+}
+
+#[test]
+fn a_whisper_needs_members_to_whisper_to() {
+    let mut t = table();
+    for (line, why) in [
+        ("/w", "/w NAME"),
+        ("/w bob", "/w NAME"),
+        ("/w dave こんにちは", "'dave' is not a member"),
+        ("/w alice ひとりごと", "whisper to whom"),
+    ] {
+        let before = t.events().len();
+        let refusal = t.exec("alice", line).expect_err(line).render(Lang::En);
+        assert!(refusal.contains(why), "{line}: {refusal}");
+        assert_eq!(t.events().len(), before);
+    }
+    // Full-width recipients' separator, and the GM may be whispered to.
+    t.exec("bob", "/whisper gm、alice 相談です")
+        .expect("whisper");
+    let e = t.events().last().expect("event").clone();
+    assert_eq!(t.entry(&e, "carol", Lang::Ja).kind, "hidden");
+    assert_eq!(t.entry(&e, "alice", Lang::Ja).kind, "whisper");
+}
