@@ -122,6 +122,23 @@ async fn until(b: &WebDriver, what: &str, script: &str) -> Value {
     }
 }
 
+/// Clicks the element `css` finds, finding it again if the page re-rendered it between
+/// finding and clicking (a live update can replace the side pane at any moment).
+async fn click(b: &WebDriver, css: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let clicked = match b.find(By::Css(css)).await {
+            Ok(element) => element.click().await,
+            Err(e) => Err(e),
+        };
+        match clicked {
+            Ok(()) => return,
+            Err(_) if Instant::now() < deadline => tokio::task::yield_now().await,
+            Err(e) => panic!("{what}: {e:?}"),
+        }
+    }
+}
+
 async fn eval(b: &WebDriver, script: &str) -> Value {
     b.execute(script, Vec::<Value>::new())
         .await
@@ -161,12 +178,7 @@ async fn join(b: &WebDriver, invite: &str, name: &str) {
         .await
         .expect("name");
     field.send_keys(name).await.expect("type");
-    b.find(By::Css("#join button"))
-        .await
-        .expect("join")
-        .click()
-        .await
-        .expect("click");
+    click(b, "#join button", "join").await;
     until(
         b,
         "the table page",
@@ -243,12 +255,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         .send_keys("GM")
         .await
         .expect("type");
-    gm.find(By::Css("form.create button"))
-        .await
-        .expect("create")
-        .click()
-        .await
-        .expect("click");
+    click(&gm, "form.create button", "create").await;
     let invites = until(
         &gm,
         "the GM page",
@@ -263,12 +270,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     )
     .await;
     assert_eq!(spectators, json!(2));
-    gm.find(By::Css("a.button"))
-        .await
-        .expect("enter")
-        .click()
-        .await
-        .expect("click");
+    click(&gm, "a.button", "enter").await;
     until(
         &gm,
         "the GM's live socket",
@@ -353,13 +355,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     .await;
     assert!(gms.as_str().expect("text").contains("こっそり"));
     // Alice reveals it from her page; bob's entry then reads the result.
-    alice
-        .find(By::Css(format!("{sel} [data-reveal]")))
-        .await
-        .expect("reveal button")
-        .click()
-        .await
-        .expect("click");
+    click(&alice, &format!("{sel} [data-reveal]"), "reveal button").await;
     until(
         &bob,
         "the revealed result",
@@ -369,13 +365,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
 
     // CCFOLIA import from the page, then the palette: typing filters, ↑ picks, Enter
     // sends, `{知覚}` read from the character.
-    alice
-        .find(By::Css("details.import summary"))
-        .await
-        .expect("import")
-        .click()
-        .await
-        .expect("open");
+    click(&alice, "details.import summary", "import").await;
     let clip = json!({"kind": "character", "data": {
         "name": "ミナ",
         "status": [{"label": "HP", "value": 12, "max": 20}],
@@ -389,13 +379,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         )
         .await
         .expect("paste");
-    alice
-        .find(By::Css("#import button"))
-        .await
-        .expect("import button")
-        .click()
-        .await
-        .expect("click");
+    click(&alice, "#import button", "import button").await;
     let odds = until(
         &alice,
         "the palette with odds",
@@ -595,12 +579,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         "document.querySelector('details.gm-tools').open = true",
     )
     .await;
-    gm.find(By::Css("[data-invite=player]"))
-        .await
-        .expect("invite button")
-        .click()
-        .await
-        .expect("click");
+    click(&gm, "[data-invite=player]", "invite button").await;
     let link = until(
         &gm,
         "a new invite link",
@@ -608,12 +587,7 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     )
     .await;
     assert!(link.as_str().expect("href").contains("/join#invite="));
-    gm.find(By::Css("[data-line='/lang en']"))
-        .await
-        .expect("English")
-        .click()
-        .await
-        .expect("click");
+    click(&gm, "[data-line='/lang en']", "English").await;
     for b in [&gm, &alice, &bob] {
         until(
             b,
