@@ -28,7 +28,7 @@ use taku_table::{Event, Role, Table};
 /// The most invites made at once.
 pub const MAX_INVITES: u32 = 32;
 /// The longest line accepted, in characters.
-pub const MAX_LINE: usize = 4_000;
+pub const MAX_LINE: usize = taku_table::MAX_LINE;
 /// The most log entries one read returns.
 pub const MAX_LOG_PAGE: usize = 1_000;
 
