@@ -10,6 +10,7 @@
 #[macro_use]
 mod out;
 
+mod bcdice;
 mod conform;
 mod lang;
 mod mtg;
@@ -35,6 +36,10 @@ struct Cli {
     /// table, the table's language).
     #[arg(long, global = true, env = "TAKU_LANG")]
     lang: Option<String>,
+    /// A directory holding npm bcdice (see `taku bcdice install`): BCDice's JavaScript build
+    /// then evaluates the systems taku does not carry natively [env: TAKU_BCDICE_JS].
+    #[arg(long, global = true, value_name = "DIR")]
+    bcdice_js: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -43,8 +48,11 @@ enum Command {
     Roll(roll::RollArgs),
     /// Replay BCDice-format TOML test vectors and report every mismatch.
     Conform(conform::ConformArgs),
-    /// List the game systems (id and name).
+    /// List the game systems (id, name and the engine evaluating each).
     Systems,
+    /// Set up BCDice's JavaScript build for the systems taku does not carry natively.
+    #[command(subcommand)]
+    Bcdice(bcdice::BcdiceCommand),
     /// Tables: shared game sessions stored in a database file.
     #[command(subcommand)]
     Table(table::TableCommand),
@@ -72,6 +80,10 @@ fn main() -> ExitCode {
         eprintln!("taku: {e}");
         return ExitCode::from(2);
     }
+    if let Err(e) = bcdice::configure(cli.bcdice_js.as_ref()) {
+        eprintln!("taku: {e:#}");
+        return ExitCode::from(2);
+    }
     let outcome = match cli.command {
         Command::Roll(args) => roll::run(&args),
         Command::Conform(args) => conform::run(&args),
@@ -83,10 +95,17 @@ fn main() -> ExitCode {
         Command::Prob(args) => prob::run(&args),
         Command::Systems => {
             for s in taku_systems::systems() {
-                println!("{}\t{}", s.id(), s.name());
+                println!("{}\t{}\t{}", s.id(), s.name(), s.engine().label());
+            }
+            if taku_systems::reference::engine().is_none() {
+                eprintln!(
+                    "taku: {}",
+                    taku_systems::reference::how_to_enable().get(lang::human())
+                );
             }
             Ok(true)
         }
+        Command::Bcdice(cmd) => bcdice::run(cmd),
         Command::Help { id } => roll::system(&id).map(|s| {
             println!(
                 "{} ({})\n\n{}",

@@ -115,8 +115,8 @@ fn batch_writes_one_json_line_per_input_line() {
 #[test]
 fn systems_and_help() {
     let o = taku(&["systems"]);
-    assert!(stdout(&o).starts_with("DiceBot\tDiceBot\n"));
-    assert!(stdout(&o).contains("Sengensyou\t千幻抄\n"));
+    assert!(stdout(&o).starts_with("DiceBot\tDiceBot\ttaku\n"));
+    assert!(stdout(&o).contains("Sengensyou\t千幻抄\ttaku\n"));
     let o = taku(&["help", "SRS"]);
     assert!(o.status.success());
     assert!(stdout(&o).contains("2D6+2@11#3>=10"));

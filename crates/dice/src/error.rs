@@ -129,6 +129,30 @@ pub enum EvalError {
     /// The dice source refused a draw (scripted dice ran out or mismatched).
     #[error("dice source: {0}")]
     Draw(#[from] DrawError),
+    /// The reference engine (BCDice's JavaScript build, for systems taku does not carry
+    /// natively) gave no answer.
+    #[error("reference engine: {0}")]
+    Engine(EngineFailure),
+}
+
+/// Why the reference engine gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineFailure {
+    /// The evaluation ran past its time limit; the worker was stopped.
+    #[error("the command took longer than {ms} ms and was stopped")]
+    TimedOut {
+        /// The limit, in milliseconds.
+        ms: u64,
+    },
+    /// The worker process died or could not be started.
+    #[error("the worker stopped unexpectedly ({0}); it is replaced for the next command")]
+    Crashed(String),
+    /// Every worker stayed busy for the whole time limit; nothing was evaluated.
+    #[error("every worker is busy; try again in a moment")]
+    Busy,
+    /// The engine raised an error while evaluating (its message).
+    #[error("the engine raised an error: {0}")]
+    Raised(String),
 }
 
 impl EvalError {
@@ -235,6 +259,19 @@ impl EvalError {
                 format!("繰り返しが多すぎます。入れ子の repeat で評価できるのは {limit} 回までです")
             }
             EvalError::Draw(e) => format!("ダイスの供給元: {e}"),
+            EvalError::Engine(EngineFailure::TimedOut { ms }) => {
+                format!("参照エンジン: コマンドが {ms} ミリ秒を超えたため中止しました")
+            }
+            EvalError::Engine(EngineFailure::Crashed(why)) => format!(
+                "参照エンジン: ワーカーが異常終了しました（{why}）。次のコマンドからは新しいワーカーが答えます"
+            ),
+            EvalError::Engine(EngineFailure::Busy) => {
+                "参照エンジン: すべてのワーカーが使用中です。少し待ってからもう一度どうぞ"
+                    .to_string()
+            }
+            EvalError::Engine(EngineFailure::Raised(why)) => {
+                format!("参照エンジン: 評価中にエラーが発生しました: {why}")
+            }
         };
         crate::Text::new(ja, en)
     }

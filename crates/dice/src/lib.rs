@@ -30,7 +30,7 @@ pub mod source;
 pub mod system_command;
 pub mod text;
 
-pub use error::{EvalError, Found, ParseError, ParseErrorKind, Span};
+pub use error::{EngineFailure, EvalError, Found, ParseError, ParseErrorKind, Span};
 pub use i18n::{Lang, Text};
 pub use pipeline::SystemHooks;
 pub use profile::{D66Order, Profile, Rounding};

@@ -401,14 +401,42 @@ async fn game_system(Path(id): Path<String>) -> Response {
     let Some(s) = system(&id) else {
         return refuse("unsupported game system");
     };
+    // A reference system's help and pattern come from a worker process: off the runtime.
+    let (pattern, help) = match off_runtime(s, move || {
+        (taku_systems::command_pattern(s), s.help().ja().to_string())
+    })
+    .await
+    {
+        Ok(info) => info,
+        Err(reason) => {
+            return json_with(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({"ok": false, "reason": reason}),
+            );
+        }
+    };
     json_ok(json!({
         "ok": true,
         "id": s.id(),
         "name": s.name(),
         "sort_key": s.sort_key(),
-        "command_pattern": taku_systems::command_pattern(s),
-        "help_message": s.help().ja(),
+        "command_pattern": pattern,
+        "help_message": help,
     }))
+}
+
+/// Runs `f` on the blocking pool when `s` is evaluated by the reference engine (whose
+/// answers wait on a worker process), inline otherwise.
+async fn off_runtime<R: Send + 'static>(
+    s: &'static dyn GameSystem,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, String> {
+    if s.engine() == taku_systems::EngineKind::Native {
+        return Ok(f());
+    }
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| format!("the evaluation stopped: {e}"))
 }
 
 /// Parameter `name`: query string, then a url-encoded or multipart form body over it;
@@ -473,7 +501,14 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         Some(c) if !c.is_empty() => c,
         _ => return refuse("unsupported command"),
     };
-    let result = with_dice(|dice| taku_systems::evaluate(s, &command, dice, Mode::Strict));
+    let result = match off_runtime(s, move || {
+        with_dice(|dice| taku_systems::evaluate(s, &command, dice, Mode::Strict))
+    })
+    .await
+    {
+        Ok(result) => result,
+        Err(e) => Err(e),
+    };
     match result {
         Ok(Ok(r)) => {
             // Room for the fixed part and about 45 bytes a draw: written in one go.
@@ -490,6 +525,11 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
                 .into_response()
         }
         Ok(Err(EvalError::Unsupported(_) | EvalError::Empty)) => refuse("unsupported command"),
+        // The reference engine's worker timed out or died: a server-side failure.
+        Ok(Err(e @ EvalError::Engine(_))) => json_with(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({"ok": false, "reason": e.to_string()}),
+        ),
         // The reference answers 500 {"ok":false}; we say what went wrong.
         Ok(Err(e)) => refuse(&e.to_string()),
         Err(e) => json_with(

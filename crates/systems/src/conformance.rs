@@ -158,6 +158,9 @@ pub fn replay(system: &dyn GameSystem, v: &Vector) -> Result<RollResult, EvalErr
         sides: r.sides,
         value: r.value,
     }));
+    if system.engine() == crate::EngineKind::Reference {
+        dice = dice.any_face();
+    }
     let mode = if v.strict {
         Mode::Strict
     } else {

@@ -4,13 +4,15 @@
 //! The key design decision: a system is small. It names itself, lists its command
 //! prefixes, picks the [`Profile`] the common commands run with, and evaluates its own
 //! commands; everything shared lives in `taku-dice` as functions, not as trait knobs.
-//! Systems do no IO.
+//! Systems do no IO; the one exception is [`reference`], which runs BCDice's JavaScript
+//! build in worker processes for the systems taku does not carry.
 
 pub mod another_world;
 pub mod conformance;
 pub mod dicebot;
 pub mod four_card;
 pub mod mtg_trpg;
+pub mod reference;
 pub mod registry;
 pub mod sengensyou;
 pub mod sheet;
@@ -71,6 +73,44 @@ pub trait GameSystem: Send + Sync {
     ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
         None
     }
+    /// Which engine evaluates the system.
+    fn engine(&self) -> EngineKind {
+        EngineKind::Native
+    }
+    /// Evaluates a whole line outside taku's dice pipeline (the reference engine's
+    /// systems). `None`: the pipeline evaluates it.
+    fn evaluate_whole(
+        &self,
+        _input: &str,
+        _source: &mut dyn DiceSource,
+        _mode: Mode,
+    ) -> Option<Result<RollResult, EvalError>> {
+        None
+    }
+    /// The system's own command pattern (a regular expression as BCDice lists it), when
+    /// it is not built from [`GameSystem::prefixes`].
+    fn command_regex(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Which engine evaluates a game system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineKind {
+    /// taku's own implementation.
+    Native,
+    /// BCDice's JavaScript build ([`reference`]).
+    Reference,
+}
+
+impl EngineKind {
+    /// How `taku systems` names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineKind::Native => "taku",
+            EngineKind::Reference => "BCDice (JS)",
+        }
+    }
 }
 
 /// Adapts a [`GameSystem`] to the dice pipeline.
@@ -101,6 +141,9 @@ pub fn evaluate(
     source: &mut dyn DiceSource,
     mode: Mode,
 ) -> Result<RollResult, EvalError> {
+    if let Some(result) = system.evaluate_whole(input, source, mode) {
+        return result;
+    }
     taku_dice::evaluate(input, &Hooks(system), source, mode)
 }
 
@@ -183,6 +226,9 @@ pub fn comment(system: &dyn GameSystem, line: &str) -> Option<String> {
 
 /// The regex source clients use to decide whether to send a line (spec §1.6).
 pub fn command_pattern(system: &dyn GameSystem) -> String {
+    if let Some(pattern) = system.command_regex() {
+        return pattern;
+    }
     const COMMON: &str = r"[+\-(]*(\d+|D\d+)|\d+B\d+|\d+T[YZ]\d+|C[+\-(]*\d+|choice|D66|(repeat|rep|x)\d+|\d+R\d+|\d+U\d+|BCDiceVersion";
     let mut pattern = String::from("^S?(");
     pattern.push_str(COMMON);
@@ -239,10 +285,16 @@ impl serde::Serialize for BcdiceRands<'_> {
             sides: u32,
             value: u32,
         }
+        // A draw keeps its face (1..=sides); bcdice-api reports a tens d10 as 0..90 and a
+        // d9 as 0..9 (spec §4).
         serializer.collect_seq(self.0.iter().map(|d| Rand {
             kind: d.kind.as_str(),
             sides: d.sides,
-            value: d.value,
+            value: match d.kind {
+                taku_dice::DrawKind::Normal => d.value,
+                taku_dice::DrawKind::TensD10 => (d.value % 10) * 10,
+                taku_dice::DrawKind::D9 => d.value.saturating_sub(1),
+            },
         }))
     }
 }

@@ -1,13 +1,17 @@
-//! Every game system, listed once, sorted by sort key as bcdice-api lists them.
+//! Every game system, listed once, sorted by sort key as bcdice-api lists them: taku's own
+//! systems and, when it is set up, the reference engine's (see [`crate::reference`]).
+
+use std::sync::OnceLock;
 
 use crate::GameSystem;
 use crate::another_world::AnotherWorld;
 use crate::four_card::FourCard;
 use crate::mtg_trpg::MtgTrpg;
+use crate::reference::{self, NATIVE_VERIFIED};
 use crate::{dicebot::DiceBot, sengensyou::Sengensyou, srs::Srs, stellar_knights::StellarKnights};
 
-/// All systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
-static SYSTEMS: [&dyn GameSystem; 7] = [
+/// taku's own systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
+static NATIVE: [&dyn GameSystem; 7] = [
     &DiceBot,
     &MtgTrpg,
     &AnotherWorld,
@@ -17,14 +21,45 @@ static SYSTEMS: [&dyn GameSystem; 7] = [
     &FourCard,
 ];
 
-/// All systems, sorted by sort key.
+/// taku's own systems alone, sorted by sort key.
+pub fn native() -> &'static [&'static dyn GameSystem] {
+    &NATIVE
+}
+
+/// All systems, sorted by sort key. On an id both engines know, taku's implementation is
+/// listed only if it passes that system's complete BCDice test file ([`NATIVE_VERIFIED`]).
 pub fn systems() -> &'static [&'static dyn GameSystem] {
-    &SYSTEMS
+    static ALL: OnceLock<Vec<&'static dyn GameSystem>> = OnceLock::new();
+    let Some(engine) = reference::engine() else {
+        return &NATIVE;
+    };
+    ALL.get_or_init(|| {
+        let mut all: Vec<&'static dyn GameSystem> = NATIVE
+            .iter()
+            .copied()
+            .filter(|s| NATIVE_VERIFIED.contains(&s.id()) || engine.find(s.id()).is_none())
+            .collect();
+        for s in engine.systems() {
+            if !all.iter().any(|n| n.id() == s.id()) {
+                all.push(*s);
+            }
+        }
+        all.sort_by(|a, b| a.sort_key().cmp(b.sort_key()).then(a.id().cmp(b.id())));
+        all
+    })
 }
 
 /// The system with exactly this id (case-sensitive, as bcdice-api).
 pub fn find(id: &str) -> Option<&'static dyn GameSystem> {
-    SYSTEMS.iter().copied().find(|s| s.id() == id)
+    let native = NATIVE.iter().copied().find(|s| s.id() == id);
+    match native {
+        // Verified native systems never start the reference engine.
+        Some(s) if NATIVE_VERIFIED.contains(&id) => Some(s),
+        _ => match reference::engine().and_then(|e| e.find(id)) {
+            Some(r) => Some(r as &'static dyn GameSystem),
+            None => native,
+        },
+    }
 }
 
 #[cfg(test)]
@@ -33,14 +68,14 @@ mod tests {
 
     #[test]
     fn sorted_by_sort_key_and_ids_unique() {
-        let keys: Vec<&str> = SYSTEMS.iter().map(|s| s.sort_key()).collect();
+        let keys: Vec<&str> = NATIVE.iter().map(|s| s.sort_key()).collect();
         let mut sorted = keys.clone();
         sorted.sort_unstable();
         assert_eq!(keys, sorted);
-        let mut ids: Vec<&str> = SYSTEMS.iter().map(|s| s.id()).collect();
+        let mut ids: Vec<&str> = NATIVE.iter().map(|s| s.id()).collect();
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), SYSTEMS.len());
+        assert_eq!(ids.len(), NATIVE.len());
     }
 
     #[test]

@@ -1,0 +1,103 @@
+//! `taku bcdice`: sets up the reference engine (BCDice's JavaScript build) that evaluates
+//! the game systems taku does not carry natively.
+
+use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
+use std::process::Command;
+use taku_systems::reference::{self, Config, PINNED_VERSION};
+
+/// `taku bcdice …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum BcdiceCommand {
+    /// Install npm `bcdice` (the pinned version) into taku's data directory with npm.
+    Install {
+        /// Install here instead of the data directory (then pass it as --bcdice-js DIR or
+        /// TAKU_BCDICE_JS).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Say whether the reference engine is set up, where, and with how many systems.
+    Status,
+}
+
+/// Runs a `taku bcdice` subcommand.
+pub fn run(cmd: BcdiceCommand) -> Result<bool> {
+    match cmd {
+        BcdiceCommand::Install { dir } => install(dir),
+        BcdiceCommand::Status => status(),
+    }
+}
+
+fn install(dir: Option<PathBuf>) -> Result<bool> {
+    let dir = match dir {
+        Some(d) => d,
+        None => reference::default_dir()
+            .context("no data directory: set HOME or XDG_DATA_HOME, or pass --dir DIR")?,
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    eprintln!(
+        "taku: installing npm bcdice@{PINNED_VERSION} into {} …",
+        dir.display()
+    );
+    let status = Command::new("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            "--prefix",
+        ])
+        .arg(&dir)
+        .arg(format!("bcdice@{PINNED_VERSION}"))
+        .status()
+        .context("cannot run npm: install Node.js and npm first")?;
+    if !status.success() {
+        bail!("npm failed ({status}); nothing was changed in taku's settings");
+    }
+    let engine = reference::Engine::open(Config::new(&dir)).map_err(anyhow::Error::msg)?;
+    println!(
+        "{} systems of BCDice's JavaScript build are ready in {}",
+        engine.systems().len(),
+        dir.display()
+    );
+    if Some(&dir) != reference::default_dir().as_ref() {
+        println!(
+            "pass --bcdice-js {} (or set TAKU_BCDICE_JS) to use them",
+            dir.display()
+        );
+    }
+    Ok(true)
+}
+
+fn status() -> Result<bool> {
+    match reference::engine() {
+        Some(engine) => {
+            let c = engine.config();
+            println!(
+                "reference engine: npm bcdice@{PINNED_VERSION} in {} ({} systems; {} workers, {} ms a command, {} MiB a worker; node: {})",
+                c.dir.display(),
+                engine.systems().len(),
+                c.workers,
+                c.time_limit.as_millis(),
+                c.memory_mib,
+                c.node.display()
+            );
+            Ok(true)
+        }
+        None => {
+            println!(
+                "reference engine: off; {}",
+                reference::how_to_enable().get(crate::lang::human())
+            );
+            Ok(false)
+        }
+    }
+}
+
+/// Applies the global `--bcdice-js DIR` flag before any system is looked up.
+pub fn configure(dir: Option<&PathBuf>) -> Result<()> {
+    if let Some(dir) = dir {
+        reference::configure(Some(Config::new(dir))).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}

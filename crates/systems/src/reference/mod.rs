@@ -1,0 +1,581 @@
+//! The reference engine: BCDice's JavaScript build (npm `bcdice`, pinned to
+//! [`PINNED_VERSION`]) for the game systems taku does not carry natively.
+//!
+//! A small pool of Node worker processes ([`worker.js`](./worker.js)) evaluates commands;
+//! they speak JSON lines over pipes, start on first use and are replaced when they die or
+//! overrun the time limit. Randomness stays taku's: the worker asks its parent for every
+//! die, and the parent draws it from the [`DiceSource`] of the evaluation, so a reference
+//! roll is recorded, replayed by `verify` and protected at a table like a native one.
+//!
+//! Setting up is optional and explicit ([`Config::detect`]): without Node or the package
+//! the native systems work and a reference id answers as unknown.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use taku_dice::roller::MAX_DRAWS;
+use taku_dice::{
+    DiceSource, Draw, DrawKind, EngineFailure, EvalError, Mode, RollResult, Text, result::Detail,
+};
+
+use crate::{EngineKind, GameSystem};
+
+/// The npm `bcdice` version the reference engine is pinned to (BCDice 3.16.1).
+pub const PINNED_VERSION: &str = "4.9.0";
+
+/// The worker's source, written next to the package when the pool starts.
+const WORKER_JS: &str = include_str!("worker.js");
+
+/// Ids whose native implementation passes the system's complete BCDice test file; on any
+/// other id both engines know, the reference engine answers.
+pub const NATIVE_VERIFIED: &[&str] = &["DiceBot", "SRS", "Sengensyou"];
+
+/// How to reach the reference engine.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// A directory holding `node_modules/bcdice` (what `taku bcdice install` fills).
+    pub dir: PathBuf,
+    /// The Node.js executable.
+    pub node: PathBuf,
+    /// Worker processes at most.
+    pub workers: usize,
+    /// Time limit of one evaluation.
+    pub time_limit: Duration,
+    /// Heap limit of a worker, in MiB (`--max-old-space-size`).
+    pub memory_mib: u32,
+}
+
+impl Config {
+    /// A configuration with default limits for the package under `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Config {
+            dir: dir.into(),
+            node: std::env::var_os("TAKU_NODE")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("node")),
+            workers: 2,
+            time_limit: Duration::from_secs(2),
+            memory_mib: 256,
+        }
+    }
+
+    /// The configuration the environment asks for: `TAKU_BCDICE_JS` names the directory,
+    /// else [`default_dir`] when the package is installed there. `None`: not set up.
+    pub fn detect() -> Option<Self> {
+        let dir = match std::env::var_os("TAKU_BCDICE_JS") {
+            Some(d) if !d.is_empty() => PathBuf::from(d),
+            _ => default_dir()?,
+        };
+        package_json(&dir).is_file().then(|| Config::new(dir))
+    }
+}
+
+/// Where `taku bcdice install` puts the package: `$XDG_DATA_HOME/taku/bcdice-js`, else
+/// `~/.local/share/taku/bcdice-js`.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("XDG_DATA_HOME") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
+    };
+    Some(base.join("taku").join("bcdice-js"))
+}
+
+fn package_json(dir: &Path) -> PathBuf {
+    dir.join("node_modules/bcdice/package.json")
+}
+
+/// How to enable the reference engine, for messages that find it missing.
+pub fn how_to_enable() -> Text {
+    Text::new(
+        "BCDice の他のシステムを使うには `taku bcdice install`（Node.js と npm が必要）を実行するか、\
+         `--bcdice-js DIR` / 環境変数 TAKU_BCDICE_JS で npm パッケージ bcdice@4.9.0 を入れたディレクトリを指定してください",
+        "to use BCDice's other systems run `taku bcdice install` (needs Node.js and npm), or \
+         name a directory holding npm bcdice@4.9.0 with `--bcdice-js DIR` or TAKU_BCDICE_JS",
+    )
+}
+
+static ENGINE: OnceLock<Option<Engine>> = OnceLock::new();
+
+/// Sets the reference engine up before its first use (`None`: off). Returns `false` when
+/// it was already set up (by an earlier call or a first use), which this call cannot change.
+pub fn configure(config: Option<Config>) -> Result<bool, String> {
+    let engine = match config {
+        Some(c) => Some(Engine::open(c)?),
+        None => None,
+    };
+    Ok(ENGINE.set(engine).is_ok())
+}
+
+/// The reference engine, set up on first use from [`Config::detect`] unless
+/// [`configure`] ran first. `None`: not set up.
+pub fn engine() -> Option<&'static Engine> {
+    ENGINE
+        .get_or_init(|| {
+            let config = Config::detect()?;
+            match Engine::open(config) {
+                Ok(e) => Some(e),
+                Err(why) => {
+                    eprintln!("taku: reference engine off: {why}");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// The reference engine: its systems and its worker pool.
+pub struct Engine {
+    config: Config,
+    script: PathBuf,
+    systems: Vec<&'static ReferenceSystem>,
+    pool: Mutex<PoolState>,
+    freed: Condvar,
+}
+
+struct PoolState {
+    idle: Vec<Worker>,
+    running: usize,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("config", &self.config)
+            .field("systems", &self.systems.len())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Reads the package's system list and checks its version; workers start on first use.
+    pub fn open(mut config: Config) -> Result<Engine, String> {
+        // The worker runs in the directory: a relative path would be read twice.
+        if let Ok(dir) = std::fs::canonicalize(&config.dir) {
+            config.dir = dir;
+        }
+        let pkg = package_json(&config.dir);
+        let text = std::fs::read_to_string(&pkg)
+            .map_err(|e| format!("{}: {e} ({})", pkg.display(), how_to_enable().en()))?;
+        let meta: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", pkg.display()))?;
+        let version = meta["version"].as_str().unwrap_or("?");
+        if version != PINNED_VERSION {
+            return Err(format!(
+                "{} is bcdice {version}; taku is pinned to {PINNED_VERSION} (run `taku bcdice install`)",
+                pkg.display()
+            ));
+        }
+        let list = config
+            .dir
+            .join("node_modules/bcdice/lib/bcdice/game_system_list.json");
+        let text =
+            std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
+        let list: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", list.display()))?;
+        let mut systems = Vec::new();
+        for info in list["gameSystems"].as_array().into_iter().flatten() {
+            let (Some(id), Some(name), Some(sort_key)) = (
+                info["id"].as_str(),
+                info["name"].as_str(),
+                info["sortKey"].as_str(),
+            ) else {
+                continue;
+            };
+            let system: &'static ReferenceSystem = Box::leak(Box::new(ReferenceSystem {
+                id: leak(id),
+                name: leak(name),
+                sort_key: leak(sort_key),
+                info: OnceLock::new(),
+            }));
+            systems.push(system);
+        }
+        let script = config.dir.join("taku-worker.js");
+        if std::fs::read_to_string(&script).ok().as_deref() != Some(WORKER_JS) {
+            std::fs::write(&script, WORKER_JS).map_err(|e| format!("{}: {e}", script.display()))?;
+        }
+        Ok(Engine {
+            config,
+            script,
+            systems,
+            pool: Mutex::new(PoolState {
+                idle: Vec::new(),
+                running: 0,
+            }),
+            freed: Condvar::new(),
+        })
+    }
+
+    /// Every system of the package, in the package's order.
+    pub fn systems(&self) -> &[&'static ReferenceSystem] {
+        &self.systems
+    }
+
+    /// The system with this id.
+    pub fn find(&self, id: &str) -> Option<&'static ReferenceSystem> {
+        self.systems.iter().copied().find(|s| s.id == id)
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Sends one request and answers the worker's draws from `source` until it answers.
+    /// Returns the answer and every draw handed out, `(sides, face)`.
+    fn call(
+        &self,
+        request: &Value,
+        mut source: Option<&mut dyn DiceSource>,
+    ) -> Result<(Value, Vec<(u32, u32)>), EvalError> {
+        let mut worker = self.checkout()?;
+        let deadline = Instant::now() + self.config.time_limit;
+        let mut drawn = Vec::new();
+        let outcome = (|| {
+            worker.send(request)?;
+            loop {
+                let line = worker.recv(deadline)?;
+                let message: Value = serde_json::from_str(&line).map_err(|e| {
+                    Fault::Crashed(format!("unreadable answer from the worker: {e}"))
+                })?;
+                let Some(sides) = message.get("draw") else {
+                    return Ok(message);
+                };
+                let answer = match (sides.as_u64(), source.as_deref_mut()) {
+                    _ if drawn.len() >= MAX_DRAWS => {
+                        Err(EvalError::TooManyDice { limit: MAX_DRAWS })
+                    }
+                    (Some(sides @ 1..=0xFFFF_FFFF), Some(source)) => {
+                        let sides = sides as u32;
+                        source
+                            .roll(sides)
+                            .map(|face| {
+                                drawn.push((sides, face));
+                                face
+                            })
+                            .map_err(EvalError::Draw)
+                    }
+                    (_, None) => Err(EvalError::Engine(EngineFailure::Raised(
+                        "a draw was asked where none may be made".into(),
+                    ))),
+                    (_, Some(_)) => Err(EvalError::Engine(EngineFailure::Raised(format!(
+                        "a die with {sides} sides was asked"
+                    )))),
+                };
+                match answer {
+                    Ok(value) => worker.send(&json!({ "value": value }))?,
+                    Err(e) => {
+                        worker.send(&json!({ "refuse": e.to_string() }))?;
+                        // The worker unwinds and answers `refused`; read it to keep the
+                        // stream in step, then report the draw's own error.
+                        let _ = worker.recv(deadline)?;
+                        return Err(Fault::Eval(e));
+                    }
+                }
+            }
+        })();
+        match outcome {
+            Ok(v) => {
+                self.checkin(worker);
+                Ok((v, drawn))
+            }
+            Err(Fault::Eval(e)) => {
+                self.checkin(worker);
+                Err(e)
+            }
+            Err(Fault::Crashed(why)) => {
+                self.retire(worker);
+                Err(EvalError::Engine(EngineFailure::Crashed(why)))
+            }
+            Err(Fault::TimedOut) => {
+                self.retire(worker);
+                Err(EvalError::Engine(EngineFailure::TimedOut {
+                    ms: self.config.time_limit.as_millis() as u64,
+                }))
+            }
+        }
+    }
+
+    /// Evaluates `input` under the reference system `id`, drawing from `source`.
+    pub fn evaluate(
+        &self,
+        id: &str,
+        input: &str,
+        source: &mut dyn DiceSource,
+    ) -> Result<RollResult, EvalError> {
+        if input.trim().is_empty() {
+            return Err(EvalError::Empty);
+        }
+        let (answer, drawn) = self.call(
+            &json!({ "op": "eval", "system": id, "input": input }),
+            Some(source),
+        )?;
+        if let Some(why) = answer.get("error").and_then(Value::as_str) {
+            return Err(EvalError::Engine(EngineFailure::Raised(why.to_string())));
+        }
+        if let Some(why) = answer.get("refused").and_then(Value::as_str) {
+            return Err(EvalError::Engine(EngineFailure::Raised(why.to_string())));
+        }
+        let Some(ok) = answer.get("ok") else {
+            return Err(EvalError::Engine(EngineFailure::Crashed(
+                "an answer without a result".into(),
+            )));
+        };
+        if ok.is_null() {
+            return Err(EvalError::Unsupported(None));
+        }
+        let flag = |name: &str| ok[name].as_bool().unwrap_or(false);
+        // Each draw keeps the face taku's source gave (what replays it); the engine's own
+        // record, one entry per draw, says how it was read (`tens_d10`, `d9`).
+        let kinds: Vec<DrawKind> = ok["rands"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| match d[0].as_str() {
+                Some("tens_d10") => DrawKind::TensD10,
+                Some("d9") => DrawKind::D9,
+                _ => DrawKind::Normal,
+            })
+            .collect();
+        let same_count = kinds.len() == drawn.len();
+        let rands = drawn
+            .iter()
+            .enumerate()
+            .map(|(i, &(sides, value))| Draw {
+                kind: if same_count {
+                    kinds[i]
+                } else {
+                    DrawKind::Normal
+                },
+                sides,
+                value,
+            })
+            .collect();
+        Ok(RollResult {
+            text: ok["text"].as_str().unwrap_or_default().to_string(),
+            secret: flag("secret"),
+            success: flag("success"),
+            failure: flag("failure"),
+            critical: flag("critical"),
+            fumble: flag("fumble"),
+            rands,
+            detail: Detail::Message,
+        })
+    }
+
+    fn info(&self, id: &str) -> Result<(String, String), EvalError> {
+        let (answer, _) = self.call(&json!({ "op": "info", "system": id }), None)?;
+        let ok = &answer["ok"];
+        match (ok["help"].as_str(), ok["pattern"].as_str()) {
+            (Some(help), Some(pattern)) => Ok((help.to_string(), pattern.to_string())),
+            _ => Err(EvalError::Engine(EngineFailure::Raised(
+                answer["error"].as_str().unwrap_or("no help").to_string(),
+            ))),
+        }
+    }
+
+    /// A worker: an idle one, a new one while the pool has room, else the first freed
+    /// within the time limit ([`EngineFailure::Busy`] after it).
+    fn checkout(&self) -> Result<Worker, EvalError> {
+        let give_up = Instant::now() + self.config.time_limit;
+        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(w) = pool.idle.pop() {
+                return Ok(w);
+            }
+            if pool.running < self.config.workers.max(1) {
+                pool.running += 1;
+                drop(pool);
+                return Worker::spawn(&self.config, &self.script).map_err(|why| {
+                    let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+                    pool.running -= 1;
+                    self.freed.notify_one();
+                    EvalError::Engine(EngineFailure::Crashed(why))
+                });
+            }
+            let left = give_up.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(EvalError::Engine(EngineFailure::Busy));
+            }
+            pool = self
+                .freed
+                .wait_timeout(pool, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+
+    fn checkin(&self, worker: Worker) {
+        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        pool.idle.push(worker);
+        self.freed.notify_one();
+    }
+
+    fn retire(&self, mut worker: Worker) {
+        let _ = worker.child.kill();
+        let _ = worker.child.wait();
+        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        pool.running -= 1;
+        self.freed.notify_one();
+    }
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// Why a call ended without an answer.
+enum Fault {
+    Eval(EvalError),
+    Crashed(String),
+    TimedOut,
+}
+
+/// One Node process and the thread reading its answers.
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Worker {
+    fn spawn(config: &Config, script: &Path) -> Result<Worker, String> {
+        let mut child = Command::new(&config.node)
+            .arg(format!("--max-old-space-size={}", config.memory_mib))
+            .arg(script)
+            .arg(&config.dir)
+            .current_dir(&config.dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", config.node.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("taku-bcdice-reader".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        Ok(Worker {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), Fault> {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Fault::Crashed(format!("writing to the worker: {e}")))
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::TimedOut),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self
+                    .child
+                    .try_wait()
+                    .ok()
+                    .flatten()
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| "closed its output".into());
+                Err(Fault::Crashed(status))
+            }
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A game system the reference engine evaluates.
+#[derive(Debug)]
+pub struct ReferenceSystem {
+    id: &'static str,
+    name: &'static str,
+    sort_key: &'static str,
+    /// Help message and command pattern, asked of a worker once.
+    info: OnceLock<(String, String)>,
+}
+
+impl ReferenceSystem {
+    fn info(&self) -> Option<&(String, String)> {
+        if let Some(info) = self.info.get() {
+            return Some(info);
+        }
+        let info = engine()?.info(self.id).ok()?;
+        Some(self.info.get_or_init(|| info))
+    }
+}
+
+impl GameSystem for ReferenceSystem {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn sort_key(&self) -> &'static str {
+        self.sort_key
+    }
+    fn help(&self) -> Text {
+        match self.info() {
+            // BCDice's help is Japanese only; English readers get it with a note.
+            Some((help, _)) => Text::new(
+                help.clone(),
+                format!("(BCDice's help, in Japanese)\n{help}"),
+            ),
+            None => Text::new(
+                "ヘルプを参照エンジンから取得できませんでした",
+                "the reference engine gave no help",
+            ),
+        }
+    }
+    fn command_regex(&self) -> Option<String> {
+        self.info().map(|(_, pattern)| pattern.clone())
+    }
+    fn engine(&self) -> EngineKind {
+        EngineKind::Reference
+    }
+    fn evaluate_whole(
+        &self,
+        input: &str,
+        source: &mut dyn DiceSource,
+        mode: Mode,
+    ) -> Option<Result<RollResult, EvalError>> {
+        let Some(engine) = engine() else {
+            return Some(Err(EvalError::Engine(EngineFailure::Crashed(
+                how_to_enable().en().to_string(),
+            ))));
+        };
+        let input = match mode {
+            Mode::Normalize if taku_dice::normalize::needs_folding(input) => {
+                taku_dice::normalize::fold(input).text
+            }
+            _ => input.to_string(),
+        };
+        Some(engine.evaluate(self.id, &input, source))
+    }
+}

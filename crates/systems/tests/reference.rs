@@ -1,0 +1,239 @@
+//! The reference engine (BCDice's JavaScript build) for the systems taku does not carry:
+//! BCDice 3.16.1's test data through it, randomness from taku's source, the registry's
+//! choice of engine, and containment of hostile or broken workers.
+//!
+//! Needs Node.js and npm `bcdice` 4.9.0 under `tools/bcdice-oracle` (or the directory
+//! named by TAKU_TEST_BCDICE_JS); `tools/bcdice-js.sh` installs them and README's test
+//! command runs it first. Nothing here skips when they are missing: it fails saying so.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use std::time::Duration;
+
+use taku_dice::{
+    ChaChaSource, DrawKind, EngineFailure, EvalError, Mode, ScriptedDraw, ScriptedSource,
+};
+use taku_systems::reference::{self, Config, Engine};
+use taku_systems::{EngineKind, GameSystem, conformance};
+
+fn package_dir() -> PathBuf {
+    match std::env::var_os("TAKU_TEST_BCDICE_JS") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/bcdice-oracle"),
+    }
+}
+
+/// Sets the process's reference engine up once, failing loudly when it cannot be.
+fn setup() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let dir = package_dir();
+        assert!(
+            dir.join("node_modules/bcdice/package.json").is_file(),
+            "npm bcdice is not installed in {}: run tools/bcdice-js.sh",
+            dir.display()
+        );
+        let mut config = Config::new(dir);
+        config.time_limit = Duration::from_secs(20);
+        assert!(reference::configure(Some(config)).expect("engine opens"));
+    });
+}
+
+fn system(id: &str) -> &'static dyn GameSystem {
+    setup();
+    taku_systems::find(id).unwrap_or_else(|| panic!("{id} is listed"))
+}
+
+/// Every case of the 292 system files of BCDice 3.16.1's test data, with scripted dice.
+/// The one known difference: the JS build prints a full-width ％ where the Ruby test data
+/// has `%` (KillDeathBusiness `POT`); taku reports what the engine prints.
+#[test]
+fn bcdice_3_16_1_test_data_of_every_other_system_passes() {
+    setup();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference-data/bcdice-3.16.1");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("vector directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 292);
+    let (mut cases, mut failures) = (0, Vec::new());
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("vector file");
+        let vectors = conformance::parse_vectors(&text).expect("vectors parse");
+        for v in &vectors {
+            cases += 1;
+            if conformance::check(v).is_err() {
+                failures.push(format!(
+                    "{} {}",
+                    file.file_name().unwrap().to_string_lossy(),
+                    v.input
+                ));
+            }
+        }
+    }
+    assert_eq!(cases, 17_623);
+    assert_eq!(failures, ["KillDeathBusiness.toml POT"]);
+}
+
+#[test]
+fn registry_keeps_verified_native_systems_and_hands_the_rest_to_the_reference_engine() {
+    assert_eq!(system("DiceBot").engine(), EngineKind::Native);
+    assert_eq!(system("SRS").engine(), EngineKind::Native);
+    assert_eq!(system("Sengensyou").engine(), EngineKind::Native);
+    // StellarKnights passes 1 of 107 of its BCDice cases natively: the reference answers.
+    assert_eq!(system("StellarKnights").engine(), EngineKind::Reference);
+    assert_eq!(system("Cthulhu7th").engine(), EngineKind::Reference);
+    // taku's own games, which BCDice does not have, stay.
+    assert_eq!(system("AnotherWorld").engine(), EngineKind::Native);
+    let all = taku_systems::systems();
+    assert!(all.len() > 290, "{} systems", all.len());
+    let mut ids: Vec<&str> = all.iter().map(|s| s.id()).collect();
+    let keys: Vec<&str> = all.iter().map(|s| s.sort_key()).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "ids are unique");
+    let c7 = system("Cthulhu7th");
+    assert!(c7.help().ja().contains("CC"));
+    assert!(!taku_systems::command_pattern(c7).is_empty());
+}
+
+#[test]
+fn a_reference_roll_draws_from_taku_source_with_kinds_and_replays() {
+    let c7 = system("Cthulhu7th");
+    let mut dice = ChaChaSource::from_seed(7);
+    let first = taku_systems::evaluate(c7, "CC1<=50", &mut dice, Mode::Strict).expect("rolls");
+    assert!(first.rands.iter().any(|d| d.kind == DrawKind::TensD10));
+    // bcdice-api reports a tens d10 read as 0..90 (spec §4); the draw itself keeps its face.
+    let json = taku_systems::bcdice_json(&first);
+    for (draw, reported) in first
+        .rands
+        .iter()
+        .zip(json["rands"].as_array().expect("rands"))
+    {
+        assert!((1..=10).contains(&draw.value));
+        if draw.kind == DrawKind::TensD10 {
+            assert_eq!(reported["value"], (draw.value % 10) * 10);
+        }
+    }
+    // The same seed gives the same roll; the recorded draws, scripted, give it again.
+    let mut again = ChaChaSource::from_seed(7);
+    let second = taku_systems::evaluate(c7, "CC1<=50", &mut again, Mode::Strict).expect("rolls");
+    assert_eq!(first, second);
+    let mut script = ScriptedSource::new(first.rands.iter().map(|d| ScriptedDraw {
+        sides: d.sides,
+        value: d.value,
+    }));
+    let replayed = taku_systems::evaluate(c7, "CC1<=50", &mut script, Mode::Strict).expect("rolls");
+    assert_eq!(replayed.text, first.text);
+    // A script that runs out is the source's refusal, as for a native system.
+    let mut short = ScriptedSource::new([]);
+    assert!(matches!(
+        taku_systems::evaluate(c7, "CC1<=50", &mut short, Mode::Strict),
+        Err(EvalError::Draw(_))
+    ));
+    // No command: no result, as BCDice.
+    let mut dice = ChaChaSource::from_seed(1);
+    assert!(matches!(
+        taku_systems::evaluate(c7, "こんにちは", &mut dice, Mode::Strict),
+        Err(EvalError::Unsupported(None))
+    ));
+}
+
+/// A stand-in package whose game systems misbehave on purpose, in a fresh directory.
+fn fake_engine(name: &str, workers: usize) -> Engine {
+    let dir = std::env::temp_dir().join(format!("taku-fake-bcdice-{name}-{}", std::process::id()));
+    let pkg = dir.join("node_modules/bcdice");
+    std::fs::create_dir_all(pkg.join("lib/bcdice")).expect("fake package dir");
+    std::fs::write(
+        pkg.join("package.json"),
+        r#"{"name":"bcdice","version":"4.9.0","main":"index.js"}"#,
+    )
+    .expect("package.json");
+    let list: Vec<String> = ["Echo", "Loop", "Crash", "Hog", "Many"]
+        .iter()
+        .map(|id| format!(r#"{{"id":"{id}","name":"{id}","sortKey":"{id}"}}"#))
+        .collect();
+    std::fs::write(
+        pkg.join("lib/bcdice/game_system_list.json"),
+        format!(r#"{{"gameSystems":[{}]}}"#, list.join(",")),
+    )
+    .expect("list");
+    std::fs::write(
+        pkg.join("index.js"),
+        r#"
+class Game {
+  constructor(id, input) { this.id = id; this.input = input; this.randomizer = { $random() { return 1; } }; }
+  eval() {
+    const r = (s) => this.randomizer.$random(s);
+    switch (this.id) {
+      case 'Echo': { const v = r(6); return { text: `${this.input} > ${v}`, detailedRands: [{ kind: 'normal', sides: 6, value: v }] }; }
+      case 'Loop': for (;;) {}
+      case 'Crash': process.exit(3);
+      case 'Hog': { const a = []; for (;;) a.push(new Array(1e6).fill(1)); }
+      case 'Many': { for (let i = 0; i < 20000; i++) r(6); return { text: 'many', detailedRands: [] }; }
+    }
+  }
+}
+class DynamicLoader {
+  async dynamicLoad(id) {
+    const C = class extends Game { constructor(input) { super(id, input); } };
+    C.HELP_MESSAGE = `${id} help`; C.COMMAND_PATTERN = /^X/;
+    return C;
+  }
+}
+module.exports = { DynamicLoader };
+"#,
+    )
+    .expect("index.js");
+    let mut config = Config::new(&dir);
+    config.workers = workers;
+    config.time_limit = Duration::from_millis(1500);
+    config.memory_mib = 48;
+    Engine::open(config).expect("fake engine opens")
+}
+
+#[test]
+fn a_hung_crashed_or_greedy_worker_is_answered_and_replaced() {
+    let engine = fake_engine("contain", 1);
+    let mut dice = ChaChaSource::from_seed(3);
+    let ok = engine
+        .evaluate("Echo", "hi", &mut dice)
+        .expect("echo answers");
+    assert_eq!(ok.rands.len(), 1);
+    assert!(ok.text.starts_with("hi > "));
+    assert_eq!(
+        engine.evaluate("Loop", "x", &mut dice),
+        Err(EvalError::Engine(EngineFailure::TimedOut { ms: 1500 }))
+    );
+    assert!(engine.evaluate("Echo", "after a hang", &mut dice).is_ok());
+    assert!(matches!(
+        engine.evaluate("Crash", "x", &mut dice),
+        Err(EvalError::Engine(EngineFailure::Crashed(_)))
+    ));
+    assert!(engine.evaluate("Echo", "after a crash", &mut dice).is_ok());
+    // Out of heap (48 MiB) the worker dies, or runs out of time first: either way an
+    // engine failure, and the next command is answered.
+    assert!(matches!(
+        engine.evaluate("Hog", "x", &mut dice),
+        Err(EvalError::Engine(
+            EngineFailure::Crashed(_) | EngineFailure::TimedOut { .. }
+        ))
+    ));
+    assert!(engine.evaluate("Echo", "after a hog", &mut dice).is_ok());
+    // Draws are limited as for a native command.
+    assert_eq!(
+        engine.evaluate("Many", "x", &mut dice),
+        Err(EvalError::TooManyDice { limit: 10_000 })
+    );
+    assert!(engine.evaluate("Echo", "after many", &mut dice).is_ok());
+    assert_eq!(
+        engine.evaluate("Echo", "  ", &mut dice),
+        Err(EvalError::Empty)
+    );
+}
