@@ -3,13 +3,16 @@
 # examples.
 # Usage: tools/test-all.sh   (from anywhere; needs the Rust toolchain, and starts its own
 # PostgreSQL on loopback, installing Debian's package if needed, unless TAKU_TEST_PG names one;
-# installs Debian's chromium and chromium-driver for the web table's browser tests)
+# installs Debian's chromium and chromium-driver for the web table's browser tests, and
+# Node.js with the pinned npm bcdice for the reference engine's tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/pg-test-server.sh
 taku_pg_start
 source tools/chromium-test.sh
 taku_chromium_install
+source tools/bcdice-js.sh
+taku_bcdice_js_install
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

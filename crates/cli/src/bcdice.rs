@@ -42,6 +42,7 @@ fn install(dir: Option<PathBuf>) -> Result<bool> {
     let status = Command::new("npm")
         .args([
             "install",
+            "--prefer-offline",
             "--no-audit",
             "--no-fund",
             "--no-save",

@@ -32,13 +32,59 @@ pub struct RollArgs {
 
 /// Looks a system up by id, or lists the known ones.
 pub fn system(id: &str) -> Result<&'static dyn GameSystem> {
-    taku_systems::find(id).with_context(|| {
-        let known: Vec<&str> = taku_systems::systems().iter().map(|s| s.id()).collect();
-        format!(
-            "unknown game system '{id}'; known systems: {}",
-            known.join(", ")
-        )
-    })
+    taku_systems::find(id).with_context(|| unknown_system(id))
+}
+
+/// Why `id` names no system, in the reader's language: the ids that look alike (with the
+/// reference engine there are hundreds), or all of them, and how to enable BCDice's other
+/// systems when the reference engine is off.
+fn unknown_system(id: &str) -> String {
+    use taku_dice::{Lang, Text};
+    let lang = crate::lang::human();
+    let ids: Vec<&str> = taku_systems::systems().iter().map(|s| s.id()).collect();
+    let lower = id.to_lowercase();
+    let alike: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|s| {
+            let s = s.to_lowercase();
+            !lower.is_empty() && (s.contains(&lower) || lower.contains(&s))
+        })
+        .take(10)
+        .collect();
+    let mut message = match (taku_systems::reference::engine(), alike.is_empty()) {
+        (Some(_), true) => Text::new(
+            format!("ゲームシステム '{id}' はありません。`taku systems` で一覧を見られます"),
+            format!("unknown game system '{id}'; `taku systems` lists them"),
+        ),
+        (Some(_), false) => Text::new(
+            format!(
+                "ゲームシステム '{id}' はありません。似た ID: {}",
+                alike.join(", ")
+            ),
+            format!(
+                "unknown game system '{id}'; similar ids: {}",
+                alike.join(", ")
+            ),
+        ),
+        (None, _) => Text::new(
+            format!(
+                "ゲームシステム '{id}' はありません。使えるのは {} です",
+                ids.join(", ")
+            ),
+            format!(
+                "unknown game system '{id}'; known systems: {}",
+                ids.join(", ")
+            ),
+        ),
+    }
+    .get(lang)
+    .to_string();
+    if taku_systems::reference::engine().is_none() {
+        message.push_str(if lang == Lang::Ja { "。" } else { "; " });
+        message.push_str(taku_systems::reference::how_to_enable().get(lang));
+    }
+    message
 }
 
 /// Parses `6:4,6:1` into scripted draws.

@@ -424,6 +424,20 @@ impl Engine {
     }
 }
 
+/// Most draw sequences `taku prob` enumerates through the reference engine (each is an
+/// evaluation in a worker process).
+pub const MAX_ODDS_PATHS: u64 = 20_000;
+
+/// The line as the engine reads it: full-width folded first in [`Mode::Normalize`].
+fn fold(input: &str, mode: Mode) -> String {
+    match mode {
+        Mode::Normalize if taku_dice::normalize::needs_folding(input) => {
+            taku_dice::normalize::fold(input).text
+        }
+        _ => input.to_string(),
+    }
+}
+
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
@@ -559,6 +573,28 @@ impl GameSystem for ReferenceSystem {
     fn engine(&self) -> EngineKind {
         EngineKind::Reference
     }
+    /// Exact odds by enumerating every sequence of draws through the engine (each one an
+    /// evaluation in a worker), up to [`MAX_ODDS_PATHS`] sequences.
+    fn odds(
+        &self,
+        input: &str,
+        limits: taku_dice::odds::Limits,
+    ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
+        let Some(engine) = engine() else {
+            return Some(Err(taku_dice::odds::OddsError::Eval(EvalError::Engine(
+                EngineFailure::Crashed(how_to_enable().en().to_string()),
+            ))));
+        };
+        let limits = taku_dice::odds::Limits {
+            max_paths: limits.max_paths.min(MAX_ODDS_PATHS),
+            ..limits
+        };
+        let input = fold(input, Mode::Normalize);
+        Some(taku_dice::odds::enumerate(
+            |source| engine.evaluate(self.id, &input, source),
+            limits,
+        ))
+    }
     fn evaluate_whole(
         &self,
         input: &str,
@@ -570,12 +606,6 @@ impl GameSystem for ReferenceSystem {
                 how_to_enable().en().to_string(),
             ))));
         };
-        let input = match mode {
-            Mode::Normalize if taku_dice::normalize::needs_folding(input) => {
-                taku_dice::normalize::fold(input).text
-            }
-            _ => input.to_string(),
-        };
-        Some(engine.evaluate(self.id, &input, source))
+        Some(engine.evaluate(self.id, &fold(input, mode), source))
     }
 }

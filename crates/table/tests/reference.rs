@@ -1,0 +1,60 @@
+//! A table of a system only the reference engine (BCDice's JavaScript build) carries: its
+//! rolls are drawn from the table's keyed dice, recorded, kept secret, and replayed by
+//! `verify` like a native system's (issue 19).
+//!
+//! Needs Node.js and npm `bcdice` 4.9.0 under `tools/bcdice-oracle` (or the directory named
+//! by TAKU_TEST_BCDICE_JS); `tools/bcdice-js.sh` installs them. Fails, never skips, without.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use taku_systems::reference::{self, Config};
+use taku_table::{EventBody, Table};
+
+fn setup() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let dir = match std::env::var_os("TAKU_TEST_BCDICE_JS") {
+            Some(d) if !d.is_empty() => PathBuf::from(d),
+            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/bcdice-oracle"),
+        };
+        assert!(
+            dir.join("node_modules/bcdice/package.json").is_file(),
+            "npm bcdice is not installed in {}: run tools/bcdice-js.sh",
+            dir.display()
+        );
+        let mut config = Config::new(dir);
+        config.time_limit = std::time::Duration::from_secs(20);
+        assert!(reference::configure(Some(config)).expect("engine opens"));
+    });
+}
+
+#[test]
+fn a_reference_system_table_rolls_keeps_secrets_and_replays_under_verify() {
+    setup();
+    let mut t = Table::create("Cthulhu7th", "test", "gm", [9; 32])
+        .expect("a Cthulhu7th table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("gm", "/join bob").expect("join");
+    t.exec("alice", "CC1<=50 目星").expect("a roll");
+    t.exec("alice", "SCC<=60 心理学").expect("a secret roll");
+    t.exec("bob", "こんにちは").expect("chat");
+    let kinds: Vec<&str> = t
+        .events()
+        .iter()
+        .map(|e| match &e.body {
+            EventBody::Roll { .. } => "roll",
+            EventBody::Chat { .. } => "chat",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(&kinds[kinds.len() - 3..], ["roll", "roll", "chat"]);
+    let n = t.events().len();
+    let roll = t.entry(&t.events()[n - 3], "bob", taku_dice::Lang::Ja).text;
+    assert!(roll.contains("1D100<=50"), "{roll}");
+    // bob sees the secret roll's commitment only, never its dice or text.
+    let secret = t.entry(&t.events()[n - 2], "bob", taku_dice::Lang::Ja).text;
+    assert!(!secret.contains("1D100<=60"), "{secret}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
