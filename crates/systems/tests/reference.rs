@@ -67,7 +67,7 @@ fn bcdice_3_16_1_test_data_of_every_other_system_passes() {
             if conformance::check(v).is_err() {
                 failures.push(format!(
                     "{} {}",
-                    file.file_name().unwrap().to_string_lossy(),
+                    file.file_name().expect("a file name").to_string_lossy(),
                     v.input
                 ));
             }

@@ -253,10 +253,7 @@ impl Engine {
                         let sides = sides as u32;
                         source
                             .roll(sides)
-                            .map(|face| {
-                                drawn.push((sides, face));
-                                face
-                            })
+                            .inspect(|&face| drawn.push((sides, face)))
                             .map_err(EvalError::Draw)
                     }
                     (_, None) => Err(EvalError::Engine(EngineFailure::Raised(
