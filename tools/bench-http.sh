@@ -11,6 +11,11 @@
 #   THREADS      wrk threads (default 2)
 #   CONNECTIONS  wrk connections (default 32)
 #   COMMAND      the dice command, url-encoded (default 2D6%2B4%3E%3D10, i.e. 2D6+4>=10)
+#   SYSTEM       the game system id (default DiceBot); one only the reference engine has
+#                (Cthulhu7th) needs BCDICE_JS
+#   BCDICE_JS    a directory holding npm bcdice (the server's --bcdice-js), e.g.
+#                tools/bcdice-oracle after tools/bcdice-js.sh
+#   BCDICE_WORKERS  the server's --bcdice-workers (default: its default)
 #   SERVER_CPUS  taskset CPU list for the server, e.g. 0 (default: no pinning)
 #   WRK_CPUS     taskset CPU list for wrk, e.g. 1 (default: no pinning)
 #   WARMUP       wrk warm-up duration before each measured run (default 2s; 0 skips it)
@@ -29,6 +34,7 @@ DURATION=${DURATION:-10s}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 COMMAND=${COMMAND:-2D6%2B4%3E%3D10}
+SYSTEM=${SYSTEM:-DiceBot}
 SERVER_CPUS=${SERVER_CPUS:-}
 WRK_CPUS=${WRK_CPUS:-}
 WARMUP=${WARMUP:-2s}
@@ -80,6 +86,8 @@ wrk_run() { # wrk_run OUTPUT WRK-ARGS...: in the background and waited for, so t
 # benchmark reaches, so both costs are in the figures. LOG=off measures without logs.
 server_cmd=("$bin" serve --bind 127.0.0.1:0 --db "$work/taku.db"
     --rate-limit "${RATE_LIMIT:-1000000000}" --log "${LOG:-text}")
+[[ -n ${BCDICE_JS:-} ]] && server_cmd+=(--bcdice-js "$BCDICE_JS")
+[[ -n ${BCDICE_WORKERS:-} ]] && server_cmd+=(--bcdice-workers "$BCDICE_WORKERS")
 [[ -n $SERVER_CPUS ]] && server_cmd=(taskset -c "$SERVER_CPUS" "${server_cmd[@]}")
 # Started directly (not through a function) so that $! is the server's own pid.
 "${server_cmd[@]}" >"$work/server.out" 2>"$work/server.err" &
@@ -105,7 +113,7 @@ for _ in $(seq 100); do
 done
 curl -fsS "$base/healthz" >/dev/null
 
-roll_url="$base/v2/game_system/DiceBot/roll?command=$COMMAND"
+roll_url="$base/v2/game_system/$SYSTEM/roll?command=$COMMAND"
 sample=$(curl -sS "$roll_url")
 [[ $sample == '{"ok":true,'* ]] || {
     echo "bench-http: the roll did not succeed: $sample" >&2

@@ -95,10 +95,31 @@ fn status() -> Result<bool> {
     }
 }
 
-/// Applies the global `--bcdice-js DIR` flag before any system is looked up.
-pub fn configure(dir: Option<&PathBuf>) -> Result<()> {
-    if let Some(dir) = dir {
-        reference::configure(Some(Config::new(dir))).map_err(anyhow::Error::msg)?;
+/// Applies the global `--bcdice-js DIR`, `--bcdice-workers` and `--bcdice-time-limit`
+/// flags before any system is looked up. Without a directory, the limits apply to the one
+/// [`Config::detect`] finds.
+pub fn configure(
+    dir: Option<&PathBuf>,
+    workers: Option<usize>,
+    time_limit_ms: Option<u64>,
+) -> Result<()> {
+    if dir.is_none() && workers.is_none() && time_limit_ms.is_none() {
+        return Ok(());
     }
+    if workers == Some(0) || time_limit_ms == Some(0) {
+        bail!("--bcdice-workers and --bcdice-time-limit must be at least 1");
+    }
+    let config = match dir {
+        Some(dir) => Some(Config::new(dir)),
+        None => Config::detect(),
+    };
+    let config = config.map(|mut c| {
+        c.workers = workers.unwrap_or(c.workers);
+        if let Some(ms) = time_limit_ms {
+            c.time_limit = std::time::Duration::from_millis(ms);
+        }
+        c
+    });
+    reference::configure(config).map_err(anyhow::Error::msg)?;
     Ok(())
 }

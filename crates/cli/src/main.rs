@@ -40,6 +40,13 @@ struct Cli {
     /// then evaluates the systems taku does not carry natively [env: TAKU_BCDICE_JS].
     #[arg(long, global = true, value_name = "DIR")]
     bcdice_js: Option<std::path::PathBuf>,
+    /// Worker processes of the reference engine at most (default 2).
+    #[arg(long, global = true, value_name = "N", env = "TAKU_BCDICE_WORKERS")]
+    bcdice_workers: Option<usize>,
+    /// Time limit of one reference-engine evaluation, in milliseconds (default 2000); a
+    /// command past it is stopped and its worker replaced.
+    #[arg(long, global = true, value_name = "MS", env = "TAKU_BCDICE_TIME_LIMIT")]
+    bcdice_time_limit: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -80,7 +87,11 @@ fn main() -> ExitCode {
         eprintln!("taku: {e}");
         return ExitCode::from(2);
     }
-    if let Err(e) = bcdice::configure(cli.bcdice_js.as_ref()) {
+    if let Err(e) = bcdice::configure(
+        cli.bcdice_js.as_ref(),
+        cli.bcdice_workers,
+        cli.bcdice_time_limit,
+    ) {
         eprintln!("taku: {e:#}");
         return ExitCode::from(2);
     }
