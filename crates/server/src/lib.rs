@@ -596,6 +596,18 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use tower::ServiceExt;
+    match taku_systems::reference::engine() {
+        Some(engine) => tracing::info!(
+            systems = engine.systems().len(),
+            dir = %engine.config().dir.display(),
+            workers = engine.config().workers,
+            "reference engine (BCDice's JavaScript build) on"
+        ),
+        None => tracing::info!(
+            "reference engine off: only taku's own systems answer; {}",
+            taku_systems::reference::how_to_enable().en()
+        ),
+    }
     match server.tables.store().listen().await {
         Ok(Some(listener)) => {
             tokio::spawn(live::follow(server.clone(), listener));

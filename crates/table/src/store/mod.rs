@@ -781,7 +781,7 @@ impl<S: EventStore> Tables<S> {
         let handle = self.handle(id).await?;
         let mut table = handle.lock().await;
         for _ in 0..MAX_ATTEMPTS {
-            let decision = match decide(&table) {
+            let decision = match off_runtime(&table, || decide(&table)) {
                 Ok(d) => d,
                 // The refusal may rest on a stale table (a member another server just
                 // added): refuse only once nothing newer is stored.
@@ -818,5 +818,19 @@ impl<S: EventStore> Tables<S> {
             }
         }
         Err(StoreError::Conflict)
+    }
+}
+
+/// Runs `f` (a decision at `table`) letting the runtime move its other tasks off this
+/// thread when the table's system is evaluated by the reference engine, whose answers
+/// wait on a worker process (up to its time limit). Inline elsewhere, and on a
+/// current-thread runtime, which cannot.
+fn off_runtime<R>(table: &Table, f: impl FnOnce() -> R) -> R {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi_thread && table.system().engine() == taku_systems::EngineKind::Reference {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
 }
