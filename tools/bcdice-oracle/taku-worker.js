@@ -82,6 +82,8 @@ async function handle(req) {
   }
   const game = new G(req.input);
   game.randomizer.$random = drawFromParent;
+  // Loaded: the evaluation's own time starts now.
+  send({ started: true });
   const res = game.eval();
   if (!res) return { ok: null };
   return {
@@ -105,7 +107,13 @@ async function handle(req) {
     try {
       answer = await handle(JSON.parse(line));
     } catch (e) {
-      answer = e instanceof Refused ? { refused: e.message } : { error: String((e && e.message) || e) };
+      if (e instanceof Refused) {
+        answer = { refused: e.message };
+      } else {
+        // Ruby exceptions (Opal) name their class; BCDice's dice limit has no message.
+        const name = e && typeof e.$class === 'function' ? String(e.$class().$name()) : (e && e.name) || 'Error';
+        answer = { error: String((e && e.message) || ''), name };
+      }
     }
     send(answer);
   }

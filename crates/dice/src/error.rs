@@ -147,6 +147,12 @@ pub enum EngineFailure {
     /// The worker process died or could not be started.
     #[error("the worker stopped unexpectedly ({0}); it is replaced for the next command")]
     Crashed(String),
+    /// Brackets nested deeper than the engine is given.
+    #[error("brackets are nested more than {limit} deep")]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
     /// Every worker stayed busy for the whole time limit; nothing was evaluated.
     #[error("every worker is busy; try again in a moment")]
     Busy,
@@ -265,6 +271,9 @@ impl EvalError {
             EvalError::Engine(EngineFailure::Crashed(why)) => format!(
                 "参照エンジン: ワーカーが異常終了しました（{why}）。次のコマンドからは新しいワーカーが答えます"
             ),
+            EvalError::Engine(EngineFailure::TooDeep { limit }) => {
+                format!("括弧の入れ子が深すぎます。{limit} 段までにしてください")
+            }
             EvalError::Engine(EngineFailure::Busy) => {
                 "参照エンジン: すべてのワーカーが使用中です。少し待ってからもう一度どうぞ"
                     .to_string()

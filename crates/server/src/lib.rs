@@ -525,8 +525,20 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
                 .into_response()
         }
         Ok(Err(EvalError::Unsupported(_) | EvalError::Empty)) => refuse("unsupported command"),
-        // The reference engine's worker timed out or died: a server-side failure.
-        Ok(Err(e @ EvalError::Engine(_))) => json_with(
+        // The reference engine: every worker busy is a 503 to retry; a worker that died
+        // is the server's fault; a command that ran too long or that BCDice raised on is
+        // the command's (400, like any refused command).
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => {
+            let mut response = json_with(
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"ok": false, "reason": e.to_string()}),
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            response
+        }
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e.to_string()}),
         ),

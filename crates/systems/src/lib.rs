@@ -92,6 +92,12 @@ pub trait GameSystem: Send + Sync {
     fn command_regex(&self) -> Option<String> {
         None
     }
+    /// Whether a line (full-width folded) starts like one of the system's commands, for
+    /// systems without [`GameSystem::prefixes`] (the reference engine's, by BCDice's
+    /// command pattern). `None`: decide from the prefixes.
+    fn claims(&self, _line: &str) -> Option<bool> {
+        None
+    }
 }
 
 /// Which engine evaluates a game system.
@@ -168,7 +174,8 @@ pub fn looks_like_command(system: &dyn GameSystem, line: &str) -> bool {
     // As a table reads lines: full-width folded (`ｓ１Ｄ６` is `s1D6`).
     let folded = taku_dice::normalize::fold(line);
     let line = folded.text.as_str();
-    if taku_dice::pipeline::claimed_by_system(line, &Hooks(system))
+    if system.claims(line) == Some(true)
+        || taku_dice::pipeline::claimed_by_system(line, &Hooks(system))
         || taku_dice::command::parse(line).is_ok()
     {
         return true;

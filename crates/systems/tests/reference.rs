@@ -137,6 +137,17 @@ fn a_reference_roll_draws_from_taku_source_with_kinds_and_replays() {
         taku_systems::evaluate(c7, "CC1<=50", &mut short, Mode::Strict),
         Err(EvalError::Draw(_))
     ));
+    // BCDice's own dice limit reads as taku's; brackets too deep never reach the engine.
+    let mut dice = ChaChaSource::from_seed(2);
+    assert_eq!(
+        taku_systems::evaluate(c7, "10001D6", &mut dice, Mode::Strict),
+        Err(EvalError::TooManyDice { limit: 10_000 })
+    );
+    let deep = format!("{}1{}D6", "(".repeat(200), ")".repeat(200));
+    assert_eq!(
+        taku_systems::evaluate(c7, &deep, &mut dice, Mode::Strict),
+        Err(EvalError::Engine(EngineFailure::TooDeep { limit: 64 }))
+    );
     // No command: no result, as BCDice.
     let mut dice = ChaChaSource::from_seed(1);
     assert!(matches!(

@@ -58,3 +58,36 @@ fn a_reference_system_table_rolls_keeps_secrets_and_replays_under_verify() {
     assert!(!secret.contains("1D100<=60"), "{secret}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// A mistyped command of the system (BCDice's command pattern matches, the engine gives no
+/// result) is refused to its author, never posted: a secret one would show its intent.
+/// A spectator's command is refused before anything is evaluated.
+#[test]
+fn a_mistyped_secret_command_is_refused_not_posted_and_spectators_cannot_roll() {
+    setup();
+    let mut t = Table::create("Cthulhu7th", "test", "gm", [5; 32])
+        .expect("a Cthulhu7th table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("gm", "/join sam as spectator").expect("join");
+    let before = t.events().len();
+    for line in ["SCC<= 50 秘密の聞き耳", "SCC<=abc 目星", "SCBR(50,40"] {
+        let refusal = t.exec("alice", line).expect_err("refused");
+        assert!(
+            refusal
+                .render(taku_dice::Lang::Ja)
+                .contains("コマンドとして解釈できません"),
+            "{line}"
+        );
+    }
+    let refusal = t.exec("sam", "CC<=50").expect_err("refused");
+    assert!(
+        refusal
+            .render(taku_dice::Lang::Ja)
+            .contains("観戦者はダイスを振れません")
+    );
+    assert_eq!(t.events().len(), before, "nothing was posted");
+    // Chat is still chat.
+    t.exec("alice", "こんにちは、CC の話").expect("chat");
+    assert_eq!(t.events().len(), before + 1);
+}

@@ -191,6 +191,7 @@ impl Engine {
                 name: leak(name),
                 sort_key: leak(sort_key),
                 info: OnceLock::new(),
+                pattern: OnceLock::new(),
             }));
             systems.push(system);
         }
@@ -233,7 +234,9 @@ impl Engine {
         mut source: Option<&mut dyn DiceSource>,
     ) -> Result<(Value, Vec<(u32, u32)>), EvalError> {
         let mut worker = self.checkout()?;
-        let deadline = Instant::now() + self.config.time_limit;
+        // Until the worker says the evaluation started, loading (Node, the package, the
+        // system's class) has its own, longer allowance.
+        let mut deadline = Instant::now() + self.config.time_limit.max(LOAD_ALLOWANCE);
         let mut drawn = Vec::new();
         let outcome = (|| {
             worker.send(request)?;
@@ -242,6 +245,10 @@ impl Engine {
                 let message: Value = serde_json::from_str(&line).map_err(|e| {
                     Fault::Crashed(format!("unreadable answer from the worker: {e}"))
                 })?;
+                if message.get("started").is_some() {
+                    deadline = Instant::now() + self.config.time_limit;
+                    continue;
+                }
                 let Some(sides) = message.get("draw") else {
                     return Ok(message);
                 };
@@ -307,11 +314,32 @@ impl Engine {
         if input.trim().is_empty() {
             return Err(EvalError::Empty);
         }
+        // BCDice's parser takes about a millisecond a level of nesting: refused here
+        // rather than run to the time limit in a worker.
+        if nesting(input) > MAX_NESTING {
+            return Err(EvalError::Engine(EngineFailure::TooDeep {
+                limit: MAX_NESTING,
+            }));
+        }
         let (answer, drawn) = self.call(
             &json!({ "op": "eval", "system": id, "input": input }),
             Some(source),
         )?;
         if let Some(why) = answer.get("error").and_then(Value::as_str) {
+            // BCDice's own dice limit, raised without a message.
+            if answer["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("TooManyRandsError"))
+            {
+                return Err(EvalError::TooManyDice { limit: MAX_DRAWS });
+            }
+            let why = if why.trim().is_empty() {
+                answer["name"]
+                    .as_str()
+                    .unwrap_or("an error without a message")
+            } else {
+                why
+            };
             return Err(EvalError::Engine(EngineFailure::Raised(why.to_string())));
         }
         if let Some(why) = answer.get("refused").and_then(Value::as_str) {
@@ -381,8 +409,14 @@ impl Engine {
         let give_up = Instant::now() + self.config.time_limit;
         let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
         loop {
-            if let Some(w) = pool.idle.pop() {
-                return Ok(w);
+            if let Some(mut w) = pool.idle.pop() {
+                // An idle worker that died (killed, out of memory) is replaced, not used.
+                if matches!(w.child.try_wait(), Ok(None)) {
+                    return Ok(w);
+                }
+                pool.running -= 1;
+                drop(w);
+                continue;
             }
             if pool.running < self.config.workers.max(1) {
                 pool.running += 1;
@@ -433,6 +467,29 @@ fn fold(input: &str, mode: Mode) -> String {
         }
         _ => input.to_string(),
     }
+}
+
+/// How long a worker may take to load Node, the package and a system's class before an
+/// evaluation's own time limit starts.
+const LOAD_ALLOWANCE: Duration = Duration::from_secs(10);
+
+/// Deepest nesting of brackets the engine is given.
+pub const MAX_NESTING: usize = 64;
+
+/// How deep `(` and `[` nest in `input`.
+fn nesting(input: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for c in input.chars() {
+        match c {
+            '(' | '[' | '（' | '［' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '）' | '］' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 fn leak(s: &str) -> &'static str {
@@ -529,6 +586,9 @@ pub struct ReferenceSystem {
     sort_key: &'static str,
     /// Help message and command pattern, asked of a worker once.
     info: OnceLock<(String, String)>,
+    /// The command pattern compiled (case-insensitive, as BCDice matches it); `None` when
+    /// the engine gave none or it is not a pattern this crate reads.
+    pattern: OnceLock<Option<regex::Regex>>,
 }
 
 impl ReferenceSystem {
@@ -569,6 +629,16 @@ impl GameSystem for ReferenceSystem {
     }
     fn engine(&self) -> EngineKind {
         EngineKind::Reference
+    }
+    fn claims(&self, line: &str) -> Option<bool> {
+        let pattern = self.pattern.get_or_init(|| {
+            let (_, source) = self.info()?;
+            regex::RegexBuilder::new(source)
+                .case_insensitive(true)
+                .build()
+                .ok()
+        });
+        pattern.as_ref().map(|p| p.is_match(line))
     }
     /// Exact odds by enumerating every sequence of draws through the engine (each one an
     /// evaluation in a worker), up to [`MAX_ODDS_PATHS`] sequences.
