@@ -507,6 +507,60 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
             .contains("です")
     );
 
+    // Tabs: bob talks in 雑談; there it shows, in メイン it does not; the GM, still on
+    // メイン, sees the 雑談 tab count it as unread until opening it.
+    click(&bob, "#tabs [data-tab='雑談']", "the 雑談 tab").await;
+    say(&bob, "おはよう雑談").await;
+    let in_chat = "[...document.querySelectorAll('#log li.kind-chat')].find(li => li.textContent.includes('おはよう雑談'))";
+    for b in [&gm, &alice, &bob] {
+        until(b, "the 雑談 line", in_chat).await;
+        assert_eq!(
+            eval(b, &format!("return {in_chat}.dataset.tab")).await,
+            json!("雑談")
+        );
+    }
+    assert_eq!(
+        eval(&bob, &format!("return {in_chat}.hidden")).await,
+        json!(false)
+    );
+    assert_eq!(
+        eval(&gm, &format!("return {in_chat}.hidden")).await,
+        json!(true),
+        "the GM is on メイン"
+    );
+    let unread = until(
+        &gm,
+        "an unread count on 雑談",
+        "document.querySelector(\"#tabs [data-tab='雑談'] .unread\").textContent",
+    )
+    .await;
+    assert_eq!(unread, json!(" (1)"));
+    click(&gm, "#tabs [data-tab='雑談']", "the GM's 雑談 tab").await;
+    assert_eq!(
+        eval(&gm, &format!("return {in_chat}.hidden")).await,
+        json!(false)
+    );
+    // Dice in 雑談 still roll, in メイン.
+    say(&bob, "1D6 雑談から").await;
+    let rolled = "[...document.querySelectorAll('#log li.kind-roll')].find(li => li.textContent.includes('雑談から'))";
+    until(&gm, "bob's roll from 雑談", rolled).await;
+    assert_eq!(
+        eval(&gm, &format!("return {rolled}.dataset.tab")).await,
+        json!("main")
+    );
+    // The GM adds a tab from the GM tools; it appears for the players.
+    click(&gm, "details.gm-tools summary", "GM tools").await;
+    gm.execute(
+        "document.querySelector('#add-tab input[name=tab]').value = '情報';",
+        Vec::<Value>::new(),
+    )
+    .await
+    .expect("tab name");
+    click(&gm, "#add-tab button", "add the tab").await;
+    until(&alice, "the new tab", "document.querySelector(\"#tabs [data-tab='情報']\")").await;
+    click(&gm, "#tabs [data-tab='main']", "back to メイン").await;
+    click(&bob, "#tabs [data-tab='main']", "back to メイン").await;
+
     // The server restarts: every page reconnects by itself and follows the table again.
     stop.send(()).expect("stop");
     tokio::time::timeout(Duration::from_secs(20), first_server)
