@@ -1280,3 +1280,207 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
+
+/// Attack: markup in every place a member can write — their name, a character's name
+/// and fields, chat, a whisper, a tab's name, palette lines, the table's name — renders
+/// as text on every web path (page fragments, side pane, export), never as elements; the
+/// pages forbid inline script and framing outright.
+#[tokio::test]
+async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
+    let app = app("markup").await;
+    let evil = "<img/src=x/onerror=alert(1)>";
+    let form = serde_urlencoded::to_string([
+        ("system", "DiceBot"),
+        ("name", "卓<script>alert(1)</script>"),
+        ("gm", "gm"),
+    ])
+    .expect("form");
+    let (status, gm_page) = call(
+        &app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", form),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!gm_page.contains("<script>alert"), "{gm_page}");
+    let doc = Html::parse_document(&gm_page);
+    let own = doc
+        .select(&sel("#own a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .expect("own")
+        .to_string();
+    let (path, gm) = own.split_once("#token=").expect("token");
+    let id = path.strip_prefix("/t/").expect("id").to_string();
+    let invite = doc
+        .select(&sel("#invites-player a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .and_then(|h| h.split_once("#invite="))
+        .expect("invite")
+        .1
+        .to_string();
+    let mallory = join(&app, &id, &invite, evil).await;
+    for (token, line) in [
+        (&mallory, format!("/char new {evil}")),
+        (&mallory, format!("/char set {evil} HP 5 HP.max 9 note \"{evil}\"")),
+        (&mallory, format!("{evil} </li></ol><script>alert(2)</script>")),
+        (&mallory, format!("/w gm {evil}")),
+        (&gm.to_string(), "/tab new \"><b>x</b>".to_string()),
+        (&mallory, format!("/char set {evil} palette.1 \"1D6 {evil}\" palette.2 \"//v={evil}\" palette.3 \"{{v}}\"")),
+    ] {
+        let (status, body) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(token),
+            json_body(json!({ "line": line })),
+        )
+        .await;
+        // Some of these the table refuses (a tab name is one plain word); none may
+        // panic, and whatever stands is shown as text.
+        assert!(
+            status == StatusCode::OK || status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{line}: {status} {body}"
+        );
+    }
+    for token in [gm, mallory.as_str()] {
+        for path in [
+            format!("/t/{id}/entries"),
+            format!("/t/{id}/side"),
+            format!("/t/{id}/export.html"),
+        ] {
+            let (status, body) = call(&app, "GET", &path, Some(token), no_body()).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            let doc = Html::parse_document(&body);
+            assert!(
+                doc.select(&sel("img, script, b")).next().is_none(),
+                "{path}: an element from a member's text:\n{body}"
+            );
+            assert!(!body.contains("<img") && !body.contains("<script"), "{body}");
+        }
+    }
+    // The pages' headers: no inline script, no framing; the export runs nothing.
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/t/{id}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    let csp = response
+        .headers()
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .expect("a CSP")
+        .to_string();
+    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"));
+    assert_eq!(
+        response.headers().get(header::X_FRAME_OPTIONS).map(|v| v.as_bytes()),
+        Some(&b"DENY"[..])
+    );
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/t/{id}/export.html"))
+                .header(header::AUTHORIZATION, format!("Bearer {gm}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    let csp = response
+        .headers()
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .expect("the export's CSP");
+    assert!(csp.starts_with("default-src 'none'") && !csp.contains("script"), "{csp}");
+}
+
+/// Attack: spectators and players abusing tabs: a spectator's dice in 雑談 are refused
+/// like any spectator's dice (nothing drawn), a player cannot add tabs, a tab that does
+/// not exist is refused, and a refused tab line changes nothing.
+#[test]
+fn tabs_give_nobody_a_way_round_the_tables_rules() {
+    let mut t = another_world();
+    let before = t.events().len();
+    let refused = t.exec("sam", "/tab 雑談 2D6>=7").expect_err("a spectator's dice");
+    assert!(refused.render(Lang::Ja).contains("観戦者"), "{}", refused.render(Lang::Ja));
+    assert!(t.exec("sam", "/tab new 裏").is_err());
+    assert!(t.exec("bob", "/tab new 裏").is_err());
+    assert!(t.exec("bob", "/tab 裏 こっそり").is_err());
+    assert!(t.exec("gm", "/tab new new").is_err(), "a reserved name");
+    assert!(t.exec("gm", "/tab new メイン").is_err(), "the main tab again");
+    assert!(t.exec("gm", "/tab new 雑談").is_err(), "雑談 again");
+    assert!(t.exec("gm", &format!("/tab new {}", "長".repeat(21))).is_err());
+    assert!(t.exec("gm", "/tab new a\u{200b}b").is_err(), "an invisible character");
+    assert_eq!(t.events().len(), before, "refusals changed nothing");
+    // Dice typed in a tab are played, in メイン; a status command too.
+    t.exec("bob", "/tab 雑談 2D6>=7 雑談で").expect("a roll from 雑談");
+    let last = t.events().last().expect("event");
+    assert!(matches!(last.body, taku_table::EventBody::Roll(_)), "{last:?}");
+    t.exec("alice", "/tab 雑談 HP-3").expect("a status command from 雑談");
+    let sheet = t.sheet("ミナ", "alice").expect("sheet");
+    let hp = sheet
+        .sections
+        .iter()
+        .flat_map(|s| &s.fields)
+        .find(|f| f.key.as_deref() == Some("HP"))
+        .map(|f| f.value.clone());
+    assert_eq!(
+        hp,
+        Some(taku_systems::view::Value::Resource {
+            current: 17,
+            max: 20
+        })
+    );
+    // Full-width or not, the tab word is the command's, the text is kept as typed.
+    t.exec("alice", "/tab chat  二つの  空白").expect("chat tab by its English name");
+    let last = t.events().last().expect("event");
+    assert_eq!(
+        last.body,
+        taku_table::EventBody::TabChat {
+            tab: "雑談".into(),
+            text: "二つの  空白".into()
+        }
+    );
+}
+
+/// Attack: a palette built to make the server compute: 200 lines of checks. One
+/// rendering computes at most a handful of odds afresh (the rest come from the cache or
+/// show none), so a member's side pane cannot tie up the table.
+#[test]
+fn a_palette_of_costly_checks_costs_a_bounded_number_of_odds_per_rendering() {
+    let mut t = Table::create("DiceBot", "卓", "gm", [9; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([9; 32]));
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("alice", "/char new ミナ").expect("char");
+    // Unique lines (the comment), so no earlier test's cache helps.
+    let stamp = std::process::id();
+    for chunk in (0..200).collect::<Vec<_>>().chunks(50) {
+        let mut cmd = String::from("/char set ミナ");
+        for i in chunk {
+            cmd.push_str(&format!(" palette.{i} \"4D6+2D10>=20 重い{stamp}-{i}\""));
+        }
+        t.exec("alice", &cmd).expect("palette");
+    }
+    let with_odds = |t: &Table| {
+        page::palette(t, "alice")
+            .iter()
+            .filter(|p| p.odds.is_some())
+            .count()
+    };
+    let first = with_odds(&t);
+    assert!(first > 0 && first <= 16, "{first} computed in one rendering");
+    let second = with_odds(&t);
+    assert!(second > first && second <= 32, "{second}: cached ones stay, a few more");
+    assert_eq!(page::palette(&t, "alice").len(), 200);
+}

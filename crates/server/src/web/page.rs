@@ -638,7 +638,7 @@ fn card_body(kind: &str, name: Option<&str>, sheet: &Sheet, lang: Lang) -> Marku
                     h4 { (s.title.get(lang)) }
                     dl {
                         @for f in s.fields.iter().filter(|f| !f.key.as_deref().is_some_and(|k| k.starts_with(PALETTE_FIELD))) {
-                            dt { (f.label.get(lang)) @if f.derived { small { (Ui::Derived.get(lang)) } } }
+                            dt { (f.label.get(lang)) @if f.derived && kind == "character" { small { (Ui::Derived.get(lang)) } } }
                             dd data-key=[f.key.as_deref()] {
                                 @match &f.value {
                                     Value::Number(n) => (n),

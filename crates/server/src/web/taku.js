@@ -255,7 +255,15 @@ function table() {
         const html = await (await get(`${base}/side`)).text();
         // What the member opened and the invites made here outlive the re-rendering.
         const open = side.querySelector("details.gm-tools")?.open;
+        // …and what is being typed there (a new tab's name), with the focus.
+        const typed = [...side.querySelectorAll("input[name]")].map((i) => [i.name, i.value]);
+        const focused = side.contains(document.activeElement) ? document.activeElement.name : null;
         side.innerHTML = html;
+        for (const [name, value] of typed) {
+          const input = side.querySelector(`input[name="${CSS.escape(name)}"]`);
+          if (input) input.value = value;
+        }
+        if (focused) side.querySelector(`input[name="${CSS.escape(focused)}"]`)?.focus();
         const tools = side.querySelector("details.gm-tools");
         if (tools && open) tools.open = true;
         document.getElementById("new-invites")?.append(...invitesMade);
@@ -280,6 +288,7 @@ function table() {
       older.hidden = first() <= 1;
       applyTab();
       pane.scrollTop = pane.scrollHeight;
+      requestAnimationFrame(() => { pane.scrollTop = pane.scrollHeight; });
       // For the benchmark (tools/bench-web.sh): the log is on screen.
       performance.mark("taku:first-render");
       refreshSide();
