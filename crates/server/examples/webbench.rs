@@ -106,7 +106,10 @@ fn parse(args: &[String]) -> Res<Args> {
         sockets: number("sockets", 100)?,
         rolls: number("rolls", 50)?,
         interval: Duration::from_millis(number("interval-ms", 200)? as u64),
-        chromium: map.get("chromium").unwrap_or(&"/usr/bin/chromium").to_string(),
+        chromium: map
+            .get("chromium")
+            .unwrap_or(&"/usr/bin/chromium")
+            .to_string(),
         chromedriver: map
             .get("chromedriver")
             .unwrap_or(&"/usr/bin/chromedriver")
@@ -134,7 +137,13 @@ fn main() {
 }
 
 /// One HTTP/1.1 request over its own connection; the answer's JSON.
-async fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: &Value) -> Res<Value> {
+async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Res<Value> {
     let body = body.to_string();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
@@ -149,9 +158,7 @@ async fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: &
     let mut answer = Vec::new();
     stream.read_to_end(&mut answer).await?;
     let answer = String::from_utf8_lossy(&answer);
-    let (head, body) = answer
-        .split_once("\r\n\r\n")
-        .ok_or("no HTTP answer")?;
+    let (head, body) = answer.split_once("\r\n\r\n").ok_or("no HTTP answer")?;
     if !head.starts_with("HTTP/1.1 2") {
         return Err(format!("{method} {path}: {head}\n{body}").into());
     }
@@ -279,7 +286,9 @@ async fn run(a: Args) -> Res<()> {
     eprintln!("filled in {:.1} s", started.elapsed().as_secs_f64());
 
     // Browsers.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
     let _driver = Driver(
         Command::new(&a.chromedriver)
             .arg(format!("--port={port}"))
@@ -372,12 +381,20 @@ async fn run(a: Args) -> Res<()> {
     summary("time to first render (ms)", first_render);
 
     // HTML live sockets, from the end of the log.
-    let state = http(&addr, "GET", &format!("/api/v1/tables/{id}"), Some(&gm), &json!({})).await;
+    let state = http(
+        &addr,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&gm),
+        &json!({}),
+    )
+    .await;
     let last = state.ok().and_then(|s| s["last_seq"].as_u64()).unwrap_or(0);
     let received: Arc<Mutex<Vec<(u64, f64)>>> = Arc::new(Mutex::new(Vec::new()));
     let mut readers = Vec::new();
     for token in tokens.iter().skip(a.browsers).take(a.sockets) {
-        let url = format!("ws://{addr}/api/v1/tables/{id}/live?format=html&after={last}&token={token}");
+        let url =
+            format!("ws://{addr}/api/v1/tables/{id}/live?format=html&after={last}&token={token}");
         let (mut socket, _) = tokio_tungstenite::connect_async(url).await?;
         let received = received.clone();
         readers.push(tokio::spawn(async move {

@@ -558,7 +558,12 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     .await
     .expect("tab name");
     click(&gm, "#add-tab button", "add the tab").await;
-    until(&alice, "the new tab", "document.querySelector(\"#tabs [data-tab='情報']\")").await;
+    until(
+        &alice,
+        "the new tab",
+        "document.querySelector(\"#tabs [data-tab='情報']\")",
+    )
+    .await;
     click(&gm, "#tabs [data-tab='main']", "back to メイン").await;
     click(&bob, "#tabs [data-tab='main']", "back to メイン").await;
 
@@ -760,7 +765,10 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
     let first = "Number(document.querySelector('#log li').dataset.seq)";
     let last_shown = "Number(document.querySelector('#log li:last-child').dataset.seq)";
     assert_eq!(eval(&gm, &format!("return {count}")).await, json!(100));
-    assert_eq!(eval(&gm, &format!("return {last_shown}")).await, json!(last));
+    assert_eq!(
+        eval(&gm, &format!("return {last_shown}")).await,
+        json!(last)
+    );
     // The AW panel: the combat's order by action value.
     let panel = until(
         &gm,
@@ -786,7 +794,10 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
         // Scrolled to the top, as a reader does: the page loads the page before.
         eval(&gm, "document.querySelector('.log-pane').scrollTop = 0").await;
         tokio::time::sleep(Duration::from_millis(150)).await;
-        let n = eval(&gm, &format!("return {count}")).await.as_u64().expect("n");
+        let n = eval(&gm, &format!("return {count}"))
+            .await
+            .as_u64()
+            .expect("n");
         most = most.max(n);
     }
     assert_eq!(eval(&gm, &format!("return {first}")).await, json!(1));
@@ -829,7 +840,10 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
         )
         .await;
         tokio::time::sleep(Duration::from_millis(150)).await;
-        let n = eval(&gm, &format!("return {count}")).await.as_u64().expect("n");
+        let n = eval(&gm, &format!("return {count}"))
+            .await
+            .as_u64()
+            .expect("n");
         assert!(n <= 400, "{n} entries on the page");
     }
     until(
@@ -844,7 +858,11 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
          return seqs.every((s, i) => i === 0 || s === seqs[i - 1] + 1)",
     )
     .await;
-    assert_eq!(unique, json!(true), "one contiguous run of entries, each once");
+    assert_eq!(
+        unique,
+        json!(true),
+        "one contiguous run of entries, each once"
+    );
     assert!(
         eval(&gm, "return document.body.textContent.includes('今の発言')")
             .await

@@ -824,12 +824,25 @@ fn tab_chat_lands_in_its_tab_and_the_gm_adds_tabs() {
     let chat = t.events().len() as u64;
     t.exec("alice", "/tab メイン 本編の発言").expect("main");
     let main = t.events().len() as u64;
-    let refused = t.exec("alice", "/tab new 情報").expect_err("players add no tabs");
-    assert!(refused.render(Lang::Ja).contains("GM"), "{}", refused.render(Lang::Ja));
-    let refused = t.exec("alice", "/tab 情報 まだない").expect_err("no such tab");
-    assert!(refused.render(Lang::Ja).contains("雑談"), "{}", refused.render(Lang::Ja));
+    let refused = t
+        .exec("alice", "/tab new 情報")
+        .expect_err("players add no tabs");
+    assert!(
+        refused.render(Lang::Ja).contains("GM"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
+    let refused = t
+        .exec("alice", "/tab 情報 まだない")
+        .expect_err("no such tab");
+    assert!(
+        refused.render(Lang::Ja).contains("雑談"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
     t.exec("gm", "/tab new 情報").expect("GM adds a tab");
-    t.exec("sam", "/tab 情報 観戦者も話せる").expect("spectator chat");
+    t.exec("sam", "/tab 情報 観戦者も話せる")
+        .expect("spectator chat");
     let info = t.events().len() as u64;
     assert!(t.exec("gm", "/tab new 情報").is_err(), "a tab twice");
     assert!(t.exec("gm", "/tab new").is_err());
@@ -848,7 +861,10 @@ fn tab_chat_lands_in_its_tab_and_the_gm_adds_tabs() {
     assert_eq!(tab_of(1), "main");
     // The speaker's name and the words, escaped; no tab marker inside the text.
     let text = entry_text(&doc, chat);
-    assert!(text.contains("alice") && text.contains("おなかすいた <i>x</i>"), "{text}");
+    assert!(
+        text.contains("alice") && text.contains("おなかすいた <i>x</i>"),
+        "{text}"
+    );
     assert!(!entry_html(&doc, chat).contains("<i>"));
     assert!(!text.contains("[雑談]"), "{text}");
     // The side pane lists the tabs in the table's language.
@@ -883,7 +899,12 @@ fn tab_chat_lands_in_its_tab_and_the_gm_adds_tabs() {
 #[test]
 fn the_table_panel_shows_combat_order_and_the_af_check_with_its_odds() {
     let mut t = another_world();
-    assert!(page::side(&t, "alice").into_string().find("data-card=\"panel\"").is_none());
+    assert!(
+        page::side(&t, "alice")
+            .into_string()
+            .find("data-card=\"panel\"")
+            .is_none()
+    );
     t.exec("gm", "/combat start ミナ ロイ").expect("combat");
     t.exec("gm", "/af start 理知 50 3 扉を開ける").expect("af");
     t.exec("gm", "/key give ミナ 秘密の鍵").expect("key");
@@ -895,7 +916,16 @@ fn the_table_panel_shows_combat_order_and_the_af_check_with_its_odds() {
             .unwrap_or_else(|| panic!("{viewer} has no panel"))
             .text()
             .collect();
-        for words in ["戦闘", "ラウンド", "ミナ 9", "ロイ 7", "AF判定", "扉を開ける", "成功確率", "%"] {
+        for words in [
+            "戦闘",
+            "ラウンド",
+            "ミナ 9",
+            "ロイ 7",
+            "AF判定",
+            "扉を開ける",
+            "成功確率",
+            "%",
+        ] {
             assert!(panel.contains(words), "{viewer}: no {words} in {panel}");
         }
         assert!(!panel.contains("秘密の鍵"), "{viewer}: {panel}");
@@ -956,12 +986,9 @@ fn palette_variables_expand_and_their_lines_are_not_listed() {
 #[tokio::test]
 async fn a_ccfolia_character_imports_into_another_world() {
     let app = app("import-aw").await;
-    let form = serde_urlencoded::to_string([
-        ("system", "AnotherWorld"),
-        ("name", "AW卓"),
-        ("gm", "gm"),
-    ])
-    .expect("form");
+    let form =
+        serde_urlencoded::to_string([("system", "AnotherWorld"), ("name", "AW卓"), ("gm", "gm")])
+            .expect("form");
     let (_, html) = call(
         &app,
         "POST",
@@ -1005,10 +1032,19 @@ async fn a_ccfolia_character_imports_into_another_world() {
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (_, side) = call(&app, "GET", &format!("/t/{id}/side"), Some(&alice), no_body()).await;
+    let (_, side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
     let doc = Html::parse_fragment(&side);
     assert!(
-        doc.select(&sel("meter[value=\"12\"][max=\"20\"]")).next().is_some(),
+        doc.select(&sel("meter[value=\"12\"][max=\"20\"]"))
+            .next()
+            .is_some(),
         "{side}"
     );
     // AW-3's derived moves: the system read the sheet.
@@ -1029,7 +1065,10 @@ async fn a_ccfolia_character_imports_into_another_world() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    assert!(body.contains("幸運") && body.contains("ココフォリア"), "{body}");
+    assert!(
+        body.contains("幸運") && body.contains("ココフォリア"),
+        "{body}"
+    );
 }
 
 /// Everything a member can fetch of a table, concatenated: the entries page, the side
@@ -1113,8 +1152,21 @@ async fn no_secret_reaches_a_member_or_spectator_who_may_not_see_it_on_any_path(
     line(&gm, "S1D100 GMの秘密").await;
     line(&gm, "/key give ミナ 秘密の鍵").await;
     line(&gm, "/w alice 二人だけの話").await;
-    let secrets = ["ひみつの判定", "ないしょ話", "GMの秘密", "秘密の鍵", "二人だけの話"];
-    let (_, state) = call(&app, "GET", &format!("/api/v1/tables/{id}"), Some(&gm), no_body()).await;
+    let secrets = [
+        "ひみつの判定",
+        "ないしょ話",
+        "GMの秘密",
+        "秘密の鍵",
+        "二人だけの話",
+    ];
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
     let last = serde_json::from_str::<Value>(&state).expect("state")["last_seq"]
         .as_u64()
         .unwrap_or(0);
@@ -1125,11 +1177,7 @@ async fn no_secret_reaches_a_member_or_spectator_who_may_not_see_it_on_any_path(
     }
     let alice_sees = everything(&app, &id, &alice).await;
     for s in secrets {
-        assert_eq!(
-            alice_sees.contains(s),
-            s != "GMの秘密",
-            "alice and {s}"
-        );
+        assert_eq!(alice_sees.contains(s), s != "GMの秘密", "alice and {s}");
     }
     for (who, token) in [("bob", &bob), ("sam", &sam)] {
         let seen = everything(&app, &id, token).await;
@@ -1146,7 +1194,10 @@ async fn no_secret_reaches_a_member_or_spectator_who_may_not_see_it_on_any_path(
             .iter()
             .map(|m| m["html"].as_str().unwrap_or("").to_string())
             .collect();
-        assert!(html.contains("（非公開）") || html.contains("(hidden)"), "{who}: {html}");
+        assert!(
+            html.contains("（非公開）") || html.contains("(hidden)"),
+            "{who}: {html}"
+        );
         for s in secrets {
             assert!(!html.contains(s), "{who}'s socket carries {s}");
         }
@@ -1188,17 +1239,29 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     let side = |token: String| {
         let (app, id) = (app.clone(), id.clone());
         async move {
-            call(&app, "GET", &format!("/t/{id}/side"), Some(&token), no_body())
-                .await
-                .0
+            call(
+                &app,
+                "GET",
+                &format!("/t/{id}/side"),
+                Some(&token),
+                no_body(),
+            )
+            .await
+            .0
         }
     };
     // The GM's tools are in the GM's side pane only.
     let (_, gm_side) = call(&app, "GET", &format!("/t/{id}/side"), Some(&gm), no_body()).await;
     assert!(gm_side.contains("data-remove=\"alice\"") && gm_side.contains("data-relink=\"bob\""));
     assert!(!gm_side.contains("data-remove=\"gm\""));
-    let (_, alice_side) =
-        call(&app, "GET", &format!("/t/{id}/side"), Some(&alice), no_body()).await;
+    let (_, alice_side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
     assert!(!alice_side.contains("data-remove") && !alice_side.contains("data-relink"));
     for token in [&alice, &sam] {
         let (status, _) = call(
@@ -1221,7 +1284,10 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
     assert_eq!(side(bob.clone()).await, StatusCode::OK, "bob is still in");
-    for (who, status) in [("gm", StatusCode::FORBIDDEN), ("nobody", StatusCode::NOT_FOUND)] {
+    for (who, status) in [
+        ("gm", StatusCode::FORBIDDEN),
+        ("nobody", StatusCode::NOT_FOUND),
+    ] {
         let (got, body) = call(
             &app,
             "POST",
@@ -1325,11 +1391,22 @@ async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
     let mallory = join(&app, &id, &invite, evil).await;
     for (token, line) in [
         (&mallory, format!("/char new {evil}")),
-        (&mallory, format!("/char set {evil} HP 5 HP.max 9 note \"{evil}\"")),
-        (&mallory, format!("{evil} </li></ol><script>alert(2)</script>")),
+        (
+            &mallory,
+            format!("/char set {evil} HP 5 HP.max 9 note \"{evil}\""),
+        ),
+        (
+            &mallory,
+            format!("{evil} </li></ol><script>alert(2)</script>"),
+        ),
         (&mallory, format!("/w gm {evil}")),
         (&gm.to_string(), "/tab new \"><b>x</b>".to_string()),
-        (&mallory, format!("/char set {evil} palette.1 \"1D6 {evil}\" palette.2 \"//v={evil}\" palette.3 \"{{v}}\"")),
+        (
+            &mallory,
+            format!(
+                "/char set {evil} palette.1 \"1D6 {evil}\" palette.2 \"//v={evil}\" palette.3 \"{{v}}\""
+            ),
+        ),
     ] {
         let (status, body) = call(
             &app,
@@ -1359,7 +1436,10 @@ async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
                 doc.select(&sel("img, script, b")).next().is_none(),
                 "{path}: an element from a member's text:\n{body}"
             );
-            assert!(!body.contains("<img") && !body.contains("<script"), "{body}");
+            assert!(
+                !body.contains("<img") && !body.contains("<script"),
+                "{body}"
+            );
         }
     }
     // The pages' headers: no inline script, no framing; the export runs nothing.
@@ -1379,10 +1459,16 @@ async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
         .and_then(|v| v.to_str().ok())
         .expect("a CSP")
         .to_string();
-    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
     assert!(csp.contains("frame-ancestors 'none'"));
     assert_eq!(
-        response.headers().get(header::X_FRAME_OPTIONS).map(|v| v.as_bytes()),
+        response
+            .headers()
+            .get(header::X_FRAME_OPTIONS)
+            .map(|v| v.as_bytes()),
         Some(&b"DENY"[..])
     );
     let response = app
@@ -1401,7 +1487,10 @@ async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
         .get(header::CONTENT_SECURITY_POLICY)
         .and_then(|v| v.to_str().ok())
         .expect("the export's CSP");
-    assert!(csp.starts_with("default-src 'none'") && !csp.contains("script"), "{csp}");
+    assert!(
+        csp.starts_with("default-src 'none'") && !csp.contains("script"),
+        "{csp}"
+    );
 }
 
 /// Attack: spectators and players abusing tabs: a spectator's dice in 雑談 are refused
@@ -1411,22 +1500,42 @@ async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
 fn tabs_give_nobody_a_way_round_the_tables_rules() {
     let mut t = another_world();
     let before = t.events().len();
-    let refused = t.exec("sam", "/tab 雑談 2D6>=7").expect_err("a spectator's dice");
-    assert!(refused.render(Lang::Ja).contains("観戦者"), "{}", refused.render(Lang::Ja));
+    let refused = t
+        .exec("sam", "/tab 雑談 2D6>=7")
+        .expect_err("a spectator's dice");
+    assert!(
+        refused.render(Lang::Ja).contains("観戦者"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
     assert!(t.exec("sam", "/tab new 裏").is_err());
     assert!(t.exec("bob", "/tab new 裏").is_err());
     assert!(t.exec("bob", "/tab 裏 こっそり").is_err());
     assert!(t.exec("gm", "/tab new new").is_err(), "a reserved name");
-    assert!(t.exec("gm", "/tab new メイン").is_err(), "the main tab again");
+    assert!(
+        t.exec("gm", "/tab new メイン").is_err(),
+        "the main tab again"
+    );
     assert!(t.exec("gm", "/tab new 雑談").is_err(), "雑談 again");
-    assert!(t.exec("gm", &format!("/tab new {}", "長".repeat(21))).is_err());
-    assert!(t.exec("gm", "/tab new a\u{200b}b").is_err(), "an invisible character");
+    assert!(
+        t.exec("gm", &format!("/tab new {}", "長".repeat(21)))
+            .is_err()
+    );
+    assert!(
+        t.exec("gm", "/tab new a\u{200b}b").is_err(),
+        "an invisible character"
+    );
     assert_eq!(t.events().len(), before, "refusals changed nothing");
     // Dice typed in a tab are played, in メイン; a status command too.
-    t.exec("bob", "/tab 雑談 2D6>=7 雑談で").expect("a roll from 雑談");
+    t.exec("bob", "/tab 雑談 2D6>=7 雑談で")
+        .expect("a roll from 雑談");
     let last = t.events().last().expect("event");
-    assert!(matches!(last.body, taku_table::EventBody::Roll(_)), "{last:?}");
-    t.exec("alice", "/tab 雑談 HP-3").expect("a status command from 雑談");
+    assert!(
+        matches!(last.body, taku_table::EventBody::Roll(_)),
+        "{last:?}"
+    );
+    t.exec("alice", "/tab 雑談 HP-3")
+        .expect("a status command from 雑談");
     let sheet = t.sheet("ミナ", "alice").expect("sheet");
     let hp = sheet
         .sections
@@ -1442,7 +1551,8 @@ fn tabs_give_nobody_a_way_round_the_tables_rules() {
         })
     );
     // Full-width or not, the tab word is the command's, the text is kept as typed.
-    t.exec("alice", "/tab chat  二つの  空白").expect("chat tab by its English name");
+    t.exec("alice", "/tab chat  二つの  空白")
+        .expect("chat tab by its English name");
     let last = t.events().last().expect("event");
     assert_eq!(
         last.body,
@@ -1479,8 +1589,14 @@ fn a_palette_of_costly_checks_costs_a_bounded_number_of_odds_per_rendering() {
             .count()
     };
     let first = with_odds(&t);
-    assert!(first > 0 && first <= 16, "{first} computed in one rendering");
+    assert!(
+        first > 0 && first <= 16,
+        "{first} computed in one rendering"
+    );
     let second = with_odds(&t);
-    assert!(second > first && second <= 32, "{second}: cached ones stay, a few more");
+    assert!(
+        second > first && second <= 32,
+        "{second}: cached ones stay, a few more"
+    );
     assert_eq!(page::palette(&t, "alice").len(), 200);
 }

@@ -204,12 +204,20 @@ pub fn parse(line: &str) -> Result<TableCommand, Text> {
             ("new", name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
                 Ok(TableCommand::TabNew(name.to_string()))
             }
-            ("new", _) => Err(usage("/tab new タブ名（空白なし）", "/tab new NAME (one word)")),
-            (tab, text) if !tab.is_empty() && !text.trim().is_empty() => Ok(TableCommand::TabChat {
-                tab: tab.to_string(),
-                text: text.to_string(),
-            }),
-            _ => Err(usage("/tab タブ名 本文（例: /tab 雑談 おはよう）", "/tab TAB TEXT (e.g. /tab 雑談 hello)")),
+            ("new", _) => Err(usage(
+                "/tab new タブ名（空白なし）",
+                "/tab new NAME (one word)",
+            )),
+            (tab, text) if !tab.is_empty() && !text.trim().is_empty() => {
+                Ok(TableCommand::TabChat {
+                    tab: tab.to_string(),
+                    text: text.to_string(),
+                })
+            }
+            _ => Err(usage(
+                "/tab タブ名 本文（例: /tab 雑談 おはよう）",
+                "/tab TAB TEXT (e.g. /tab 雑談 hello)",
+            )),
         };
     }
     let owned = words(body)?;

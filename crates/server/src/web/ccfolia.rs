@@ -145,7 +145,12 @@ pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, Stri
     if system != "AnotherWorld" {
         return Ok((flat(&name, &fields), Vec::new()));
     }
-    let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
     let number = |k: &str| -> Result<i64, String> {
         let v = get(k).ok_or_else(|| format!("no 【{k}】 among its params or statuses"))?;
         v.trim()
@@ -211,11 +216,8 @@ mod tests {
                 {"label":"行動値","value":9},{"label":"SAN","value":50}],
             "commands":"AW+{理知} 調査"}}"#;
         let (sheet, extra) = for_system("AnotherWorld", json).expect("sheet");
-        let aw = taku_systems::sheet::read(
-            taku_systems::find("AnotherWorld").expect("AW"),
-            &sheet,
-        )
-        .expect("an Another World sheet");
+        let aw = taku_systems::sheet::read(taku_systems::find("AnotherWorld").expect("AW"), &sheet)
+            .expect("an Another World sheet");
         assert_eq!(aw.name, "ミナ");
         assert!(aw.fields.contains(&("理知".into(), "3".into())));
         assert!(aw.fields.contains(&("HP.max".into(), "20".into())));

@@ -72,7 +72,8 @@ pub const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'se
      frame-ancestors 'none'";
 
 /// The HTML export's policy: a file of text and colours, nothing that runs or loads.
-pub const EXPORT_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+pub const EXPORT_CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 fn html(markup: maud::Markup) -> Response {
     let mut response = Html(markup.into_string()).into_response();

@@ -288,9 +288,7 @@ fn split(e: &Entry) -> (Option<&str>, &str) {
     let text = e.text.strip_prefix(&prefix).unwrap_or(&e.text);
     // Tab chat reads `#N [TAB] NAME: …`.
     let text = match &e.tab {
-        Some(tab) => text
-            .strip_prefix(&format!("[{tab}] "))
-            .unwrap_or(text),
+        Some(tab) => text.strip_prefix(&format!("[{tab}] ")).unwrap_or(text),
         None => text,
     };
     if let Some(actor) = &e.actor
@@ -556,9 +554,11 @@ fn qualify(line: &str, character: &str, table: &Table) -> String {
 /// Odds already computed, by (system, line): the side pane is rendered again on every
 /// live update for every member, and a palette's odds do not change with it. Bounded:
 /// emptied when full.
-static ODDS: std::sync::LazyLock<
-    std::sync::Mutex<std::collections::HashMap<(&'static str, String), Option<String>>>,
-> = std::sync::LazyLock::new(Default::default);
+static ODDS: std::sync::LazyLock<std::sync::Mutex<OddsCache>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Odds by (system id, line as shown).
+type OddsCache = std::collections::HashMap<(&'static str, String), Option<String>>;
 
 /// The most cached odds.
 const ODDS_CACHE: usize = 4096;

@@ -33,11 +33,7 @@ fn row(ja: &str, en: &str, value: Value) -> Field {
 }
 
 fn combat(c: &Combat) -> Section {
-    let mut fields = vec![row(
-        "ラウンド",
-        "round",
-        Value::Number(i64::from(c.round)),
-    )];
+    let mut fields = vec![row("ラウンド", "round", Value::Number(i64::from(c.round)))];
     let process = match &c.process {
         Process::Setup => Text::new("セットアッププロセス", "setup process"),
         Process::Main { actor, minor } => Text::new(
@@ -155,7 +151,10 @@ fn af(table: &dyn TableView, a: &AfCheck) -> Section {
                     .iter()
                     .map(|pc| {
                         if a.rolled.contains(pc) {
-                            Text::new(format!("{pc}（このラウンド判定済）"), format!("{pc} (rolled this round)"))
+                            Text::new(
+                                format!("{pc}（このラウンド判定済）"),
+                                format!("{pc} (rolled this round)"),
+                            )
                         } else {
                             Text::verbatim(pc.clone())
                         }
@@ -191,7 +190,11 @@ fn af(table: &dyn TableView, a: &AfCheck) -> Section {
     if a.status == Status::Running
         && let Some(p) = chance(table, a)
     {
-        fields.push(row("成功確率", "chance of success", Value::Text(Text::verbatim(p))));
+        fields.push(row(
+            "成功確率",
+            "chance of success",
+            Value::Text(Text::verbatim(p)),
+        ));
     }
     Section {
         title: Text::new("AF判定", "AF check"),

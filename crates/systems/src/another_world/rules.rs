@@ -388,7 +388,12 @@ impl TableRules for AwRules {
         sections
     }
 
-    fn table_sheet(&self, table: &dyn TableView, state: &State, _viewer_is_gm: bool) -> Vec<Section> {
+    fn table_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        _viewer_is_gm: bool,
+    ) -> Vec<Section> {
         super::panel::sections(table, state)
     }
 }
