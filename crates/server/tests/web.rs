@@ -1511,6 +1511,10 @@ fn tabs_give_nobody_a_way_round_the_tables_rules() {
     assert!(t.exec("sam", "/tab new 裏").is_err());
     assert!(t.exec("bob", "/tab new 裏").is_err());
     assert!(t.exec("bob", "/tab 裏 こっそり").is_err());
+    assert!(
+        t.exec("bob", "/tab 裏 2D6").is_err(),
+        "no tab: nothing rolled"
+    );
     assert!(t.exec("gm", "/tab new new").is_err(), "a reserved name");
     assert!(
         t.exec("gm", "/tab new メイン").is_err(),
@@ -1599,4 +1603,88 @@ fn a_palette_of_costly_checks_costs_a_bounded_number_of_odds_per_rendering() {
         "{second}: cached ones stay, a few more"
     );
     assert_eq!(page::palette(&t, "alice").len(), 200);
+}
+
+/// Sengensho's hidden types (SG-6) and Four Card's sheet, through the same typed view:
+/// an NPC's hidden type reaches the GM's card only, never a player's or a spectator's
+/// page, side pane or export; a Four Card character's sections (FC-1..FC-8) render as
+/// their card's sections.
+#[test]
+fn other_systems_cards_come_from_their_typed_views_and_keep_hidden_values_hidden() {
+    let mut t = Table::create("Sengensyou", "sg", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([7; 32]));
+    for (who, line) in [
+        ("gm", "/join alice"),
+        ("gm", "/join sam as spectator"),
+        ("alice", "/char new ミナ"),
+        ("gm", "/char new 影"),
+        ("gm", "/sg types example"),
+        ("gm", "/sg choose ミナ 例・芸術家 例・守護者 例・策士"),
+        ("gm", "/sg choose 影 例・策士 例・旅人 例・芸術家"),
+        ("gm", "/sg bond 影 例・旅人 ミナ"),
+    ] {
+        t.exec(who, line)
+            .unwrap_or_else(|e| panic!("{line}: {}", e.render(Lang::En)));
+    }
+    let gm_side = page::side(&t, "gm").into_string();
+    assert!(gm_side.contains("例・旅人"), "{gm_side}");
+    // The type list itself is public (every type's name is in it): what is hidden is
+    // which types 影 has. No entry, card or exported line of theirs puts the two together.
+    for who in ["alice", "sam"] {
+        let pages = [
+            page::entries(&t, t.events().iter(), who).into_string(),
+            page::side(&t, who).into_string(),
+            page::export(&t, who).into_string(),
+        ];
+        for html in &pages {
+            let doc = Html::parse_document(html);
+            for unit in doc.select(&sel("li.entry, article.card, p")) {
+                let text: String = unit.text().collect();
+                assert!(
+                    !(text.contains("影") && text.contains("例・旅人")),
+                    "{who} learns 影's hidden type: {text}"
+                );
+            }
+        }
+        // The card is there all the same, and ミナ's public types on hers.
+        let side = Html::parse_fragment(&pages[1]);
+        assert!(
+            side.select(&sel("article[data-character=\"影\"]"))
+                .next()
+                .is_some()
+        );
+        let mina: String = side
+            .select(&sel("article[data-character=\"ミナ\"]"))
+            .flat_map(|a| a.text())
+            .collect();
+        assert!(mina.contains("例・守護者"), "{who}: {mina}");
+    }
+    // The GM's card of 影 has it.
+    let gm = Html::parse_fragment(&gm_side);
+    let shadow: String = gm
+        .select(&sel("article[data-character=\"影\"]"))
+        .flat_map(|a| a.text())
+        .collect();
+    assert!(shadow.contains("例・旅人"), "{shadow}");
+
+    let mut t = Table::create("FourCard", "fc", "gm", [8; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([8; 32]));
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("alice", "/char new ミナ").expect("char");
+    t.exec("alice", "/fc create ミナ female").expect("create");
+    let sheet = t.sheet("ミナ", "alice").expect("sheet");
+    let side = Html::parse_fragment(&page::side(&t, "alice").into_string());
+    let titles: Vec<String> = side
+        .select(&sel("article.card[data-character=\"ミナ\"] h4"))
+        .map(|h| h.text().collect())
+        .collect();
+    let expected: Vec<String> = sheet
+        .sections
+        .iter()
+        .map(|s| s.title.get(Lang::Ja).to_string())
+        .collect();
+    assert!(expected.len() > 1, "{expected:?}");
+    assert_eq!(titles, expected);
 }

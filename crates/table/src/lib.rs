@@ -783,16 +783,6 @@ impl Table {
                 to.dedup();
                 Ok(Decision::event(EventBody::Whisper { to, text }))
             }
-            // A dice line or a status command typed in a tab is played like any other
-            // (it lands in メイン, the game's record); only talk stays in the tab.
-            TableCommand::TabChat { text, .. }
-                if taku_systems::looks_like_command(
-                    self.system,
-                    &check::placeholder(text.trim()),
-                ) =>
-            {
-                self.decide_line(actor, role, text.trim())
-            }
             TableCommand::TabChat { tab, text } => {
                 let Some(id) = self.tab_id(&tab) else {
                     return refuse(
@@ -803,6 +793,11 @@ impl Table {
                         format!("no tab '{tab}' (tabs: {})", self.tab_names().join(", ")),
                     );
                 };
+                // A dice line or a status command typed in a tab is played like any
+                // other (it lands in メイン, the game's record); only talk stays there.
+                if taku_systems::looks_like_command(self.system, &check::placeholder(text.trim())) {
+                    return self.decide_line(actor, role, text.trim());
+                }
                 if let Some(decided) = self.decide_status(actor, role, text.trim()) {
                     return decided;
                 }
