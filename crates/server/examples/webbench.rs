@@ -124,11 +124,19 @@ fn main() {
         return;
     }
     let result = parse(&args).and_then(|a| {
+        // The server on a runtime of its own, owned here (a runtime cannot be dropped
+        // inside another's tasks).
+        let server = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
         let clients = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()?;
-        clients.block_on(run(a))
+        let result = clients.block_on(run(a, server.handle().clone()));
+        server.shutdown_background();
+        result
     });
     if let Err(e) = result {
         eprintln!("webbench: {e}");
@@ -195,16 +203,12 @@ impl Drop for Driver {
     }
 }
 
-async fn run(a: Args) -> Res<()> {
+async fn run(a: Args, server_rt: tokio::runtime::Handle) -> Res<()> {
     // The server, on a runtime of its own.
     let dir = std::env::temp_dir().join(format!("taku-webbench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
     let db = dir.join("taku.db").display().to_string();
-    let server_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?.to_string();
@@ -214,6 +218,8 @@ async fn run(a: Args) -> Res<()> {
             store,
             &Config {
                 rate_limit: 0,
+                // Every client here shares one address.
+                max_connections_per_address: 100_000,
                 ..Config::default()
             },
         );
@@ -392,10 +398,16 @@ async fn run(a: Args) -> Res<()> {
     let last = state.ok().and_then(|s| s["last_seq"].as_u64()).unwrap_or(0);
     let received: Arc<Mutex<Vec<(u64, f64)>>> = Arc::new(Mutex::new(Vec::new()));
     let mut readers = Vec::new();
-    for token in tokens.iter().skip(a.browsers).take(a.sockets) {
+    for (i, token) in tokens.iter().skip(a.browsers).take(a.sockets).enumerate() {
         let url =
             format!("ws://{addr}/api/v1/tables/{id}/live?format=html&after={last}&token={token}");
-        let (mut socket, _) = tokio_tungstenite::connect_async(url).await?;
+        // The server allows 64 live sockets per client address: spread the sockets over
+        // loopback source addresses (127.0.0.2, .3, …; all of 127/8 is loopback), 50 each.
+        let source = std::net::Ipv4Addr::new(127, 0, 0, 2 + u8::try_from(i / 50)?);
+        let tcp = tokio::net::TcpSocket::new_v4()?;
+        tcp.bind((source, 0).into())?;
+        let stream = tcp.connect(addr.parse()?).await?;
+        let (mut socket, _) = tokio_tungstenite::client_async(url, stream).await?;
         let received = received.clone();
         readers.push(tokio::spawn(async move {
             while let Some(Ok(m)) = socket.next().await {
@@ -467,7 +479,6 @@ async fn run(a: Args) -> Res<()> {
     for r in readers {
         r.abort();
     }
-    server_rt.shutdown_background();
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
