@@ -356,7 +356,7 @@ fn check_invites(n: u32) -> Result<(), ApiError> {
 }
 
 /// Issues and stores a token; returns it.
-async fn put(
+pub(crate) async fn put(
     server: &Server,
     table: &str,
     member: Option<&str>,
@@ -426,7 +426,7 @@ async fn invites(
 }
 
 /// The member `headers` prove, if they are the table's GM.
-async fn gm(
+pub(crate) async fn gm(
     server: &Server,
     id: &str,
     headers: &HeaderMap,

@@ -507,6 +507,66 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
             .contains("です")
     );
 
+    // Tabs: bob talks in 雑談; there it shows, in メイン it does not; the GM, still on
+    // メイン, sees the 雑談 tab count it as unread until opening it.
+    click(&bob, "#tabs [data-tab='雑談']", "the 雑談 tab").await;
+    line.clear().await.expect("clear the recalled line");
+    say(&bob, "おはよう雑談").await;
+    let in_chat = "[...document.querySelectorAll('#log li.kind-chat')].find(li => li.textContent.includes('おはよう雑談'))";
+    for b in [&gm, &alice, &bob] {
+        until(b, "the 雑談 line", in_chat).await;
+        assert_eq!(
+            eval(b, &format!("return {in_chat}.dataset.tab")).await,
+            json!("雑談")
+        );
+    }
+    assert_eq!(
+        eval(&bob, &format!("return {in_chat}.hidden")).await,
+        json!(false)
+    );
+    assert_eq!(
+        eval(&gm, &format!("return {in_chat}.hidden")).await,
+        json!(true),
+        "the GM is on メイン"
+    );
+    let unread = until(
+        &gm,
+        "an unread count on 雑談",
+        "document.querySelector(\"#tabs [data-tab='雑談'] .unread\").textContent",
+    )
+    .await;
+    assert_eq!(unread, json!(" (1)"));
+    click(&gm, "#tabs [data-tab='雑談']", "the GM's 雑談 tab").await;
+    assert_eq!(
+        eval(&gm, &format!("return {in_chat}.hidden")).await,
+        json!(false)
+    );
+    // Dice in 雑談 still roll, in メイン.
+    say(&bob, "1D6 雑談から").await;
+    let rolled = "[...document.querySelectorAll('#log li.kind-roll')].find(li => li.textContent.includes('雑談から'))";
+    until(&gm, "bob's roll from 雑談", rolled).await;
+    assert_eq!(
+        eval(&gm, &format!("return {rolled}.dataset.tab")).await,
+        json!("main")
+    );
+    // The GM adds a tab from the GM tools; it appears for the players.
+    click(&gm, "details.gm-tools summary", "GM tools").await;
+    gm.execute(
+        "document.querySelector('#add-tab input[name=tab]').value = '情報';",
+        Vec::<Value>::new(),
+    )
+    .await
+    .expect("tab name");
+    click(&gm, "#add-tab button", "add the tab").await;
+    until(
+        &alice,
+        "the new tab",
+        "document.querySelector(\"#tabs [data-tab='情報']\")",
+    )
+    .await;
+    click(&gm, "#tabs [data-tab='main']", "back to メイン").await;
+    click(&bob, "#tabs [data-tab='main']", "back to メイン").await;
+
     // The server restarts: every page reconnects by itself and follows the table again.
     stop.send(()).expect("stop");
     tokio::time::timeout(Duration::from_secs(20), first_server)
@@ -606,4 +666,208 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     for b in [gm, alice, bob] {
         b.quit().await.expect("quit");
     }
+}
+
+/// One HTTP/1.1 request with a JSON body over its own connection; the answer's JSON.
+async fn http_json(addr: std::net::SocketAddr, path: &str, body: &Value) -> Value {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = body.to_string();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.expect("read");
+    let answer = String::from_utf8(answer).expect("utf-8");
+    let (_, body) = answer.split_once("\r\n\r\n").expect("an answer");
+    serde_json::from_str(body).expect("json")
+}
+
+/// A long log stays windowed (issue 17: 5,000 entries must stay smooth): the page holds
+/// at most its window of entries while the member scrolls all the way back and down
+/// again, and a live roll still arrives; an Another World table shows its panel (AW-3
+/// combat order) from the system's typed view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
+    let dir = std::env::temp_dir().join(format!("taku-browser-long-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(
+        listener,
+        server.clone(),
+        std::future::pending(),
+    ));
+    let made = http_json(
+        addr,
+        "/api/v1/tables",
+        &json!({"system": "AnotherWorld", "name": "長い卓", "gm": "gm", "invites": 1}),
+    )
+    .await;
+    let id = made["id"].as_str().expect("id").to_string();
+    let gm_token = made["token"].as_str().expect("token").to_string();
+    let tables = server.tables();
+    let sheet = |name: &str, action: i64| {
+        format!(
+            "name = \"{name}\"\nkind = \"PC\"\n\"理知\" = 3\n\"知覚\" = 2\n\"反射\" = 4\n\"体力\" = 2\n\
+             \"幸運\" = 1\n\"行動値\" = {action}\nHP = 20\nMP = 15\n"
+        )
+    };
+    for (name, action) in [("ミナ", 9), ("ロイ", 7)] {
+        tables
+            .exec_sheet(&id, "gm", &sheet(name, action), None)
+            .await
+            .expect("store")
+            .expect("sheet");
+    }
+    for i in 0..1200 {
+        tables
+            .exec(&id, "gm", &format!("長い話 {i}"), None)
+            .await
+            .expect("store")
+            .expect("chat");
+    }
+    tables
+        .exec(&id, "gm", "/combat start ミナ ロイ", None)
+        .await
+        .expect("store")
+        .expect("combat");
+    let last = 1 + 2 + 1200 + 1;
+
+    let driver = chromedriver().await;
+    let gm = browser(&driver, "long-gm", 1280, 800).await;
+    gm.goto(format!("http://{addr}/t/{id}#token={gm_token}"))
+        .await
+        .expect("table page");
+    until(
+        &gm,
+        "the live socket",
+        "document.getElementById('status').dataset.state === 'open'",
+    )
+    .await;
+    let count = "document.querySelectorAll('#log li').length";
+    let first = "Number(document.querySelector('#log li').dataset.seq)";
+    let last_shown = "Number(document.querySelector('#log li:last-child').dataset.seq)";
+    assert_eq!(eval(&gm, &format!("return {count}")).await, json!(100));
+    assert_eq!(
+        eval(&gm, &format!("return {last_shown}")).await,
+        json!(last)
+    );
+    // The AW panel: the combat's order by action value.
+    let panel = until(
+        &gm,
+        "the table panel",
+        "document.querySelector('article[data-card=panel]') && document.querySelector('article[data-card=panel]').textContent",
+    )
+    .await;
+    let panel = panel.as_str().expect("text");
+    assert!(
+        panel.contains("戦闘") && panel.contains("ミナ 9") && panel.contains("ロイ 7"),
+        "{panel}"
+    );
+    gm.screenshot(&screenshots().join("table-another-world.png"))
+        .await
+        .expect("screenshot");
+    // All the way back, a page at a time: never more than the window on the page. (The
+    // buttons do the same as scrolling; a reader scrolls.)
+    let mut most = 0;
+    for _ in 0..30 {
+        if eval(&gm, &format!("return {first}")).await == json!(1) {
+            break;
+        }
+        // Scrolled to the top, as a reader does: the page loads the page before.
+        eval(&gm, "document.querySelector('.log-pane').scrollTop = 0").await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let n = eval(&gm, &format!("return {count}"))
+            .await
+            .as_u64()
+            .expect("n");
+        most = most.max(n);
+    }
+    assert_eq!(eval(&gm, &format!("return {first}")).await, json!(1));
+    assert!(most <= 400, "{most} entries on the page");
+    assert_eq!(
+        eval(&gm, "return document.getElementById('newer').hidden").await,
+        json!(false)
+    );
+    // A live line while scrolled back is not shown yet, and not lost.
+    tables
+        .exec(&id, "gm", "今の発言", None)
+        .await
+        .expect("store")
+        .expect("chat");
+    // (the hub only hears of lines posted through the server: post one that way)
+    let posted = {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let body = json!({"line": "2D6 生の発言"}).to_string();
+        let request = format!(
+            "POST /api/v1/tables/{id}/lines HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+             Authorization: Bearer {gm_token}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.expect("read");
+        String::from_utf8(answer).expect("utf-8")
+    };
+    assert!(posted.starts_with("HTTP/1.1 200"), "{posted}");
+    // Down again to the newest: the window follows, the new lines are there once each.
+    for _ in 0..30 {
+        if eval(&gm, "return document.getElementById('newer').hidden").await == json!(true) {
+            break;
+        }
+        eval(
+            &gm,
+            "const p = document.querySelector('.log-pane'); p.scrollTop = p.scrollHeight",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let n = eval(&gm, &format!("return {count}"))
+            .await
+            .as_u64()
+            .expect("n");
+        assert!(n <= 400, "{n} entries on the page");
+    }
+    until(
+        &gm,
+        "the live roll at the end",
+        "document.querySelector('#log li:last-child').textContent.includes('生の発言')",
+    )
+    .await;
+    let unique = eval(
+        &gm,
+        "const seqs = [...document.querySelectorAll('#log li')].map(li => Number(li.dataset.seq));
+         return seqs.every((s, i) => i === 0 || s === seqs[i - 1] + 1)",
+    )
+    .await;
+    assert_eq!(
+        unique,
+        json!(true),
+        "one contiguous run of entries, each once"
+    );
+    assert!(
+        eval(&gm, "return document.body.textContent.includes('今の発言')")
+            .await
+            .as_bool()
+            .expect("bool")
+    );
+    gm.quit().await.expect("quit");
 }

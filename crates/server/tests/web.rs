@@ -350,8 +350,13 @@ fn json_body(v: Value) -> (&'static str, String) {
 /// Creates a table through the front page's form; gives its id, the GM's token and the
 /// player invites.
 async fn create(app: &Router) -> (String, String, Vec<String>, Vec<String>) {
+    create_in(app, "DiceBot").await
+}
+
+/// [`create`] for a table of `system`.
+async fn create_in(app: &Router, system: &str) -> (String, String, Vec<String>, Vec<String>) {
     let form =
-        serde_urlencoded::to_string([("system", "DiceBot"), ("name", "テスト卓"), ("gm", "gm")])
+        serde_urlencoded::to_string([("system", system), ("name", "テスト卓"), ("gm", "gm")])
             .expect("form");
     let (status, html) = call(
         app,
@@ -786,4 +791,900 @@ async fn the_live_socket_sends_html_as_each_member_may_see_it() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// An Another World table with two PCs from sheets (AW-1, AW-3), alice's and bob's.
+fn another_world() -> Table {
+    let mut t = Table::create("AnotherWorld", "卓", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([7; 32]));
+    for line in ["/join alice", "/join bob", "/join sam as spectator"] {
+        t.exec("gm", line).expect(line);
+    }
+    let sheet = |name: &str, action: i64| {
+        format!(
+            "name = \"{name}\"\nkind = \"PC\"\n\"理知\" = 3\n\"知覚\" = 2\n\"反射\" = 4\n\"体力\" = 2\n\
+             \"幸運\" = 1\n\"行動値\" = {action}\nHP = 20\nMP = 15\n"
+        )
+    };
+    for (who, name, action) in [("alice", "ミナ", 9), ("bob", "ロイ", 7)] {
+        let d = t.decide_sheet(who, &sheet(name, action)).expect("sheet");
+        t.apply(who, d.events);
+    }
+    t
+}
+
+/// Tabs (issue 17): `/tab 雑談 …` is chat in 雑談, the GM adds tabs, everyone else may
+/// not; each entry says its tab, the side pane lists the tabs, the export names the tab.
+#[test]
+fn tab_chat_lands_in_its_tab_and_the_gm_adds_tabs() {
+    let mut t = another_world();
+    t.exec("alice", "/tab 雑談 おなかすいた <i>x</i>")
+        .expect("tab chat");
+    let chat = t.events().len() as u64;
+    t.exec("alice", "/tab メイン 本編の発言").expect("main");
+    let main = t.events().len() as u64;
+    let refused = t
+        .exec("alice", "/tab new 情報")
+        .expect_err("players add no tabs");
+    assert!(
+        refused.render(Lang::Ja).contains("GM"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
+    let refused = t
+        .exec("alice", "/tab 情報 まだない")
+        .expect_err("no such tab");
+    assert!(
+        refused.render(Lang::Ja).contains("雑談"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
+    t.exec("gm", "/tab new 情報").expect("GM adds a tab");
+    t.exec("sam", "/tab 情報 観戦者も話せる")
+        .expect("spectator chat");
+    let info = t.events().len() as u64;
+    assert!(t.exec("gm", "/tab new 情報").is_err(), "a tab twice");
+    assert!(t.exec("gm", "/tab new").is_err());
+    assert_eq!(t.tabs(), ["main", "雑談", "情報"]);
+
+    let doc = page_of(&t, "bob");
+    let tab_of = |seq: u64| {
+        doc.select(&sel(&format!("li[data-seq=\"{seq}\"]")))
+            .next()
+            .and_then(|li| li.value().attr("data-tab").map(str::to_string))
+            .expect("entry")
+    };
+    assert_eq!(tab_of(chat), "雑談");
+    assert_eq!(tab_of(main), "main");
+    assert_eq!(tab_of(info), "情報");
+    assert_eq!(tab_of(1), "main");
+    // The speaker's name and the words, escaped; no tab marker inside the text.
+    let text = entry_text(&doc, chat);
+    assert!(
+        text.contains("alice") && text.contains("おなかすいた <i>x</i>"),
+        "{text}"
+    );
+    assert!(!entry_html(&doc, chat).contains("<i>"));
+    assert!(!text.contains("[雑談]"), "{text}");
+    // The side pane lists the tabs in the table's language.
+    let side = Html::parse_fragment(&page::side(&t, "bob").into_string());
+    let tabs: Vec<(String, String)> = side
+        .select(&sel("#tab-source li"))
+        .map(|li| {
+            (
+                li.value().attr("data-tab").expect("id").to_string(),
+                li.text().collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tabs,
+        [
+            ("main".to_string(), "メイン".to_string()),
+            ("雑談".to_string(), "雑談".to_string()),
+            ("情報".to_string(), "情報".to_string())
+        ]
+    );
+    // The export's tab span names the tab, as CCFOLIA's does.
+    let export = page::export(&t, "bob").into_string();
+    assert!(export.contains(" [雑談]"), "{export}");
+    assert!(export.contains(" [情報]"));
+    // The GM may undo a tab; verify accepts the log.
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Another World's table panel (AW-3 combat, AW-7 AF check) comes from the system's
+/// typed view, for every member alike; event keys (AW-6) stay on their holder's card.
+#[test]
+fn the_table_panel_shows_combat_order_and_the_af_check_with_its_odds() {
+    let mut t = another_world();
+    assert!(
+        page::side(&t, "alice")
+            .into_string()
+            .find("data-card=\"panel\"")
+            .is_none()
+    );
+    t.exec("gm", "/combat start ミナ ロイ").expect("combat");
+    t.exec("gm", "/af start 理知 50 3 扉を開ける").expect("af");
+    t.exec("gm", "/key give ミナ 秘密の鍵").expect("key");
+    for viewer in ["gm", "alice", "bob", "sam"] {
+        let side = Html::parse_fragment(&page::side(&t, viewer).into_string());
+        let panel: String = side
+            .select(&sel("article.card[data-card=\"panel\"]"))
+            .next()
+            .unwrap_or_else(|| panic!("{viewer} has no panel"))
+            .text()
+            .collect();
+        for words in [
+            "戦闘",
+            "ラウンド",
+            "ミナ 9",
+            "ロイ 7",
+            "AF判定",
+            "扉を開ける",
+            "成功確率",
+            "%",
+        ] {
+            assert!(panel.contains(words), "{viewer}: no {words} in {panel}");
+        }
+        assert!(!panel.contains("秘密の鍵"), "{viewer}: {panel}");
+        let all: String = side.root_element().text().collect();
+        assert_eq!(
+            all.contains("秘密の鍵"),
+            viewer == "gm" || viewer == "alice",
+            "{viewer}: {all}"
+        );
+    }
+}
+
+/// CCFOLIA's chat-palette variables: `//NAME=VALUE` lines define `{NAME}`, used by other
+/// lines (variables within variables too, a cycle stops); `//` lines are never listed.
+#[test]
+fn palette_variables_expand_and_their_lines_are_not_listed() {
+    let mut t = Table::create("DiceBot", "卓", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([3; 32]));
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("alice", "/char new ミナ").expect("char");
+    let lines = [
+        "//-----",
+        "//修正=2",
+        "//目標={基準}",
+        "//基準=10",
+        "//a={b}",
+        "//b={a}",
+        "2D6+{修正}>={目標} 判定",
+        "2D6+{知覚} 素の値",
+        "{a}",
+    ];
+    let mut cmd = String::from("/char set ミナ 知覚 4");
+    for (n, l) in lines.iter().enumerate() {
+        cmd.push_str(&format!(" palette.{} \"{l}\"", n + 1));
+    }
+    t.exec("alice", &cmd).expect("palette");
+    let got: Vec<(String, String, Option<String>)> = page::palette(&t, "alice")
+        .into_iter()
+        .map(|p| (p.send, p.shown, p.odds))
+        .collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    // 2D6+2 >= 10: 2D6 >= 8, 15/36.
+    assert_eq!(
+        got[0],
+        (
+            "2D6+2>=10 判定".to_string(),
+            "2D6+2>=10 判定".to_string(),
+            Some("41.7%".to_string())
+        )
+    );
+    assert_eq!(got[1].1, "2D6+4 素の値");
+    assert!(got[2].0.len() < 100, "a cycle stops: {:?}", got[2]);
+}
+
+/// A CCFOLIA character pasted at an Another World table becomes an Another World
+/// character (AW-1 abilities, AW-4 HP/MP as maxima, current HP kept) with its palette.
+#[tokio::test]
+async fn a_ccfolia_character_imports_into_another_world() {
+    let app = app("import-aw").await;
+    let form =
+        serde_urlencoded::to_string([("system", "AnotherWorld"), ("name", "AW卓"), ("gm", "gm")])
+            .expect("form");
+    let (_, html) = call(
+        &app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", form),
+    )
+    .await;
+    let doc = Html::parse_document(&html);
+    let own = doc
+        .select(&sel("#own a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .expect("own")
+        .to_string();
+    let (path, _gm) = own.split_once("#token=").expect("token");
+    let id = path.strip_prefix("/t/").expect("id").to_string();
+    let invite = doc
+        .select(&sel("#invites-player a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .and_then(|h| h.split_once("#invite="))
+        .expect("invite")
+        .1
+        .to_string();
+    let alice = join(&app, &id, &invite, "alice").await;
+    let clip = json!({"kind": "character", "data": {
+        "name": "ミナ",
+        "status": [{"label": "HP", "value": 12, "max": 20}, {"label": "MP", "value": 15, "max": 15}],
+        "params": [{"label": "【理知】", "value": "3"}, {"label": "知覚", "value": 2},
+            {"label": "反射", "value": 4}, {"label": "体力", "value": 2},
+            {"label": "幸運", "value": 1}, {"label": "行動値", "value": 9}],
+        "commands": "//ボーナス=1\nAW+{理知}+{ボーナス} 調査"
+    }});
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        ("text/plain", clip.to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    let doc = Html::parse_fragment(&side);
+    assert!(
+        doc.select(&sel("meter[value=\"12\"][max=\"20\"]"))
+            .next()
+            .is_some(),
+        "{side}"
+    );
+    // AW-3's derived moves: the system read the sheet.
+    assert!(side.contains("14m"), "{side}");
+    let palette: Vec<String> = doc
+        .select(&sel("#palette-source .palette-line"))
+        .map(|e| e.text().collect())
+        .collect();
+    assert_eq!(palette, ["AW+3+1 調査"]);
+    // One missing ability: refused, naming it, nothing created.
+    let broken = clip.to_string().replace("幸運", "運");
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/import"),
+        Some(&alice),
+        ("text/plain", broken.replace("ミナ", "ユキ")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body.contains("幸運") && body.contains("ココフォリア"),
+        "{body}"
+    );
+}
+
+/// Everything a member can fetch of a table, concatenated: the entries page, the side
+/// pane, both exports, the API's state and log.
+async fn everything(app: &Router, id: &str, token: &str) -> String {
+    let mut all = String::new();
+    for path in [
+        format!("/t/{id}/entries?limit=1000"),
+        format!("/t/{id}/side"),
+        format!("/t/{id}/export.html"),
+        format!("/t/{id}/export.json"),
+        format!("/api/v1/tables/{id}"),
+        format!("/api/v1/tables/{id}/log?limit=1000"),
+    ] {
+        let (status, body) = call(app, "GET", &path, Some(token), no_body()).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        all.push_str(&body);
+        all.push('\n');
+    }
+    all
+}
+
+/// Secrets stay secret on every web path (issue 17): a secret roll, a whisper, an event
+/// key (AW-6, holder-only) and a GM-only fact never reach another member's or a
+/// spectator's page, side pane, export, API state, log or live update — and do reach
+/// those who may see them; a reveal opens the roll and nothing else.
+#[tokio::test]
+async fn no_secret_reaches_a_member_or_spectator_who_may_not_see_it_on_any_path() {
+    let dir = std::env::temp_dir().join(format!("taku-web-{}-secrets", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(
+        store,
+        &Config {
+            rate_limit: 0,
+            ..Config::default()
+        },
+    );
+    let app = taku_server::app(server.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    let (id, gm, players, spectators) = create_in(&app, "AnotherWorld").await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let bob = join(&app, &id, &players[1], "bob").await;
+    let sam = join(&app, &id, &spectators[0], "sam").await;
+    let socket = |token: String| {
+        let url = format!("ws://{addr}/api/v1/tables/{id}/live?format=html&after=0&token={token}");
+        async move {
+            tokio_tungstenite::connect_async(url)
+                .await
+                .expect("socket")
+                .0
+        }
+    };
+    let mut bob_live = socket(bob.clone()).await;
+    let mut sam_live = socket(sam.clone()).await;
+    let line = |token: &str, line: &str| {
+        let (app, token, line, id) = (app.clone(), token.to_string(), line.to_string(), id.clone());
+        async move {
+            let (status, body) = call(
+                &app,
+                "POST",
+                &format!("/api/v1/tables/{id}/lines"),
+                Some(&token),
+                json_body(json!({"line": line})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{line}: {body}");
+            serde_json::from_str::<Value>(&body).expect("json")
+        }
+    };
+    line(&alice, "/char new ミナ").await;
+    line(&alice, "S2D6 ひみつの判定").await;
+    line(&alice, "/w gm ないしょ話").await;
+    line(&gm, "S1D100 GMの秘密").await;
+    line(&gm, "/key give ミナ 秘密の鍵").await;
+    line(&gm, "/w alice 二人だけの話").await;
+    let secrets = [
+        "ひみつの判定",
+        "ないしょ話",
+        "GMの秘密",
+        "秘密の鍵",
+        "二人だけの話",
+    ];
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    let last = serde_json::from_str::<Value>(&state).expect("state")["last_seq"]
+        .as_u64()
+        .unwrap_or(0);
+    // The GM sees everything; alice sees her own and what is hers.
+    let gm_sees = everything(&app, &id, &gm).await;
+    for s in secrets {
+        assert!(gm_sees.contains(s), "the GM misses {s}");
+    }
+    let alice_sees = everything(&app, &id, &alice).await;
+    for s in secrets {
+        assert_eq!(alice_sees.contains(s), s != "GMの秘密", "alice and {s}");
+    }
+    for (who, token) in [("bob", &bob), ("sam", &sam)] {
+        let seen = everything(&app, &id, token).await;
+        for s in secrets {
+            assert!(!seen.contains(s), "{who} sees {s}");
+        }
+        assert!(!seen.contains("data-reveal"), "{who} may reveal nothing");
+    }
+    // Live updates, from the first entry on.
+    for (who, live) in [("bob", &mut bob_live), ("sam", &mut sam_live)] {
+        let n = usize::try_from(last).expect("seq");
+        let got = take(live, n.max(1)).await;
+        let html: String = got
+            .iter()
+            .map(|m| m["html"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert!(
+            html.contains("（非公開）") || html.contains("(hidden)"),
+            "{who}: {html}"
+        );
+        for s in secrets {
+            assert!(!html.contains(s), "{who}'s socket carries {s}");
+        }
+    }
+    // alice reveals her roll: it opens for bob, the whispers stay closed.
+    let seq = alice_sees
+        .split("ひみつの判定")
+        .next()
+        .and_then(|before| before.rsplit("data-seq=\"").next())
+        .and_then(|s| s.split('"').next())
+        .and_then(|s| s.parse::<u64>().ok())
+        .expect("the secret roll's seq");
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/reveal/{seq}"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let seen = everything(&app, &id, &bob).await;
+    assert!(seen.contains("ひみつの判定"));
+    for s in ["ないしょ話", "GMの秘密", "秘密の鍵", "二人だけの話"] {
+        assert!(!seen.contains(s), "bob sees {s} after the reveal");
+    }
+}
+
+/// The GM's member tools (issue 17): a new personal link for a member revokes their old
+/// one; removing a member revokes every token they hold; players and spectators may do
+/// neither; the GM renews nobody's link by accident (their own, an unknown name).
+#[tokio::test]
+async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() {
+    let app = app("members").await;
+    let (id, gm, players, spectators) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let bob = join(&app, &id, &players[1], "bob").await;
+    let sam = join(&app, &id, &spectators[0], "sam").await;
+    let side = |token: String| {
+        let (app, id) = (app.clone(), id.clone());
+        async move {
+            call(
+                &app,
+                "GET",
+                &format!("/t/{id}/side"),
+                Some(&token),
+                no_body(),
+            )
+            .await
+            .0
+        }
+    };
+    // The GM's tools are in the GM's side pane only.
+    let (_, gm_side) = call(&app, "GET", &format!("/t/{id}/side"), Some(&gm), no_body()).await;
+    assert!(gm_side.contains("data-remove=\"alice\"") && gm_side.contains("data-relink=\"bob\""));
+    assert!(!gm_side.contains("data-remove=\"gm\""));
+    let (_, alice_side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    assert!(!alice_side.contains("data-remove") && !alice_side.contains("data-relink"));
+    for token in [&alice, &sam] {
+        let (status, _) = call(
+            &app,
+            "POST",
+            &format!("/t/{id}/members/bob/link"),
+            Some(token),
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        let (status, _) = call(
+            &app,
+            "DELETE",
+            &format!("/api/v1/tables/{id}/members/bob"),
+            Some(token),
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+    assert_eq!(side(bob.clone()).await, StatusCode::OK, "bob is still in");
+    for (who, status) in [
+        ("gm", StatusCode::FORBIDDEN),
+        ("nobody", StatusCode::NOT_FOUND),
+    ] {
+        let (got, body) = call(
+            &app,
+            "POST",
+            &format!("/t/{id}/members/{who}/link"),
+            Some(&gm),
+            no_body(),
+        )
+        .await;
+        assert_eq!(got, status, "{who}: {body}");
+    }
+    // A new link for alice: the old token stops working, the new one works.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/members/alice/link"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let link = serde_json::from_str::<Value>(&body).expect("json")["link"]
+        .as_str()
+        .expect("link")
+        .to_string();
+    let fresh = link.split_once("#token=").expect("token in the fragment").1;
+    assert_eq!(side(alice.clone()).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(side(fresh.to_string()).await, StatusCode::OK);
+    // Removing bob: his token stops working; his lines stay.
+    let (status, body) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/bob"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(side(bob.clone()).await, StatusCode::UNAUTHORIZED);
+    // Unused invites revoked: the last player invite no longer joins.
+    let (status, _) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/invites"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/join"),
+        None,
+        json_body(json!({"invite": players[2], "name": "carol"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Attack: markup in every place a member can write — their name, a character's name
+/// and fields, chat, a whisper, a tab's name, palette lines, the table's name — renders
+/// as text on every web path (page fragments, side pane, export), never as elements; the
+/// pages forbid inline script and framing outright.
+#[tokio::test]
+async fn markup_from_members_renders_as_text_and_pages_forbid_inline_script() {
+    let app = app("markup").await;
+    let evil = "<img/src=x/onerror=alert(1)>";
+    let form = serde_urlencoded::to_string([
+        ("system", "DiceBot"),
+        ("name", "卓<script>alert(1)</script>"),
+        ("gm", "gm"),
+    ])
+    .expect("form");
+    let (status, gm_page) = call(
+        &app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", form),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!gm_page.contains("<script>alert"), "{gm_page}");
+    let doc = Html::parse_document(&gm_page);
+    let own = doc
+        .select(&sel("#own a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .expect("own")
+        .to_string();
+    let (path, gm) = own.split_once("#token=").expect("token");
+    let id = path.strip_prefix("/t/").expect("id").to_string();
+    let invite = doc
+        .select(&sel("#invites-player a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .and_then(|h| h.split_once("#invite="))
+        .expect("invite")
+        .1
+        .to_string();
+    let mallory = join(&app, &id, &invite, evil).await;
+    for (token, line) in [
+        (&mallory, format!("/char new {evil}")),
+        (
+            &mallory,
+            format!("/char set {evil} HP 5 HP.max 9 note \"{evil}\""),
+        ),
+        (
+            &mallory,
+            format!("{evil} </li></ol><script>alert(2)</script>"),
+        ),
+        (&mallory, format!("/w gm {evil}")),
+        (&gm.to_string(), "/tab new \"><b>x</b>".to_string()),
+        (
+            &mallory,
+            format!(
+                "/char set {evil} palette.1 \"1D6 {evil}\" palette.2 \"//v={evil}\" palette.3 \"{{v}}\""
+            ),
+        ),
+    ] {
+        let (status, body) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(token),
+            json_body(json!({ "line": line })),
+        )
+        .await;
+        // Some of these the table refuses (a tab name is one plain word); none may
+        // panic, and whatever stands is shown as text.
+        assert!(
+            status == StatusCode::OK || status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{line}: {status} {body}"
+        );
+    }
+    for token in [gm, mallory.as_str()] {
+        for path in [
+            format!("/t/{id}/entries"),
+            format!("/t/{id}/side"),
+            format!("/t/{id}/export.html"),
+        ] {
+            let (status, body) = call(&app, "GET", &path, Some(token), no_body()).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            let doc = Html::parse_document(&body);
+            assert!(
+                doc.select(&sel("img, script, b")).next().is_none(),
+                "{path}: an element from a member's text:\n{body}"
+            );
+            assert!(
+                !body.contains("<img") && !body.contains("<script"),
+                "{body}"
+            );
+        }
+    }
+    // The pages' headers: no inline script, no framing; the export runs nothing.
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/t/{id}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    let csp = response
+        .headers()
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .expect("a CSP")
+        .to_string();
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    assert!(csp.contains("frame-ancestors 'none'"));
+    assert_eq!(
+        response
+            .headers()
+            .get(header::X_FRAME_OPTIONS)
+            .map(|v| v.as_bytes()),
+        Some(&b"DENY"[..])
+    );
+    let response = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/t/{id}/export.html"))
+                .header(header::AUTHORIZATION, format!("Bearer {gm}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    let csp = response
+        .headers()
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .expect("the export's CSP");
+    assert!(
+        csp.starts_with("default-src 'none'") && !csp.contains("script"),
+        "{csp}"
+    );
+}
+
+/// Attack: spectators and players abusing tabs: a spectator's dice in 雑談 are refused
+/// like any spectator's dice (nothing drawn), a player cannot add tabs, a tab that does
+/// not exist is refused, and a refused tab line changes nothing.
+#[test]
+fn tabs_give_nobody_a_way_round_the_tables_rules() {
+    let mut t = another_world();
+    let before = t.events().len();
+    let refused = t
+        .exec("sam", "/tab 雑談 2D6>=7")
+        .expect_err("a spectator's dice");
+    assert!(
+        refused.render(Lang::Ja).contains("観戦者"),
+        "{}",
+        refused.render(Lang::Ja)
+    );
+    assert!(t.exec("sam", "/tab new 裏").is_err());
+    assert!(t.exec("bob", "/tab new 裏").is_err());
+    assert!(t.exec("bob", "/tab 裏 こっそり").is_err());
+    assert!(
+        t.exec("bob", "/tab 裏 2D6").is_err(),
+        "no tab: nothing rolled"
+    );
+    assert!(t.exec("gm", "/tab new new").is_err(), "a reserved name");
+    assert!(
+        t.exec("gm", "/tab new メイン").is_err(),
+        "the main tab again"
+    );
+    assert!(t.exec("gm", "/tab new 雑談").is_err(), "雑談 again");
+    assert!(
+        t.exec("gm", &format!("/tab new {}", "長".repeat(21)))
+            .is_err()
+    );
+    assert!(
+        t.exec("gm", "/tab new a\u{200b}b").is_err(),
+        "an invisible character"
+    );
+    assert_eq!(t.events().len(), before, "refusals changed nothing");
+    // Dice typed in a tab are played, in メイン; a status command too.
+    t.exec("bob", "/tab 雑談 2D6>=7 雑談で")
+        .expect("a roll from 雑談");
+    let last = t.events().last().expect("event");
+    assert!(
+        matches!(last.body, taku_table::EventBody::Roll(_)),
+        "{last:?}"
+    );
+    t.exec("alice", "/tab 雑談 HP-3")
+        .expect("a status command from 雑談");
+    let sheet = t.sheet("ミナ", "alice").expect("sheet");
+    let hp = sheet
+        .sections
+        .iter()
+        .flat_map(|s| &s.fields)
+        .find(|f| f.key.as_deref() == Some("HP"))
+        .map(|f| f.value.clone());
+    assert_eq!(
+        hp,
+        Some(taku_systems::view::Value::Resource {
+            current: 17,
+            max: 20
+        })
+    );
+    // Full-width or not, the tab word is the command's, the text is kept as typed.
+    t.exec("alice", "/tab chat  二つの  空白")
+        .expect("chat tab by its English name");
+    let last = t.events().last().expect("event");
+    assert_eq!(
+        last.body,
+        taku_table::EventBody::TabChat {
+            tab: "雑談".into(),
+            text: "二つの  空白".into()
+        }
+    );
+}
+
+/// Attack: a palette built to make the server compute: 200 lines of checks. One
+/// rendering computes at most a handful of odds afresh (the rest come from the cache or
+/// show none), so a member's side pane cannot tie up the table.
+#[test]
+fn a_palette_of_costly_checks_costs_a_bounded_number_of_odds_per_rendering() {
+    let mut t = Table::create("DiceBot", "卓", "gm", [9; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([9; 32]));
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("alice", "/char new ミナ").expect("char");
+    // Unique lines (the comment), so no earlier test's cache helps.
+    let stamp = std::process::id();
+    for chunk in (0..200).collect::<Vec<_>>().chunks(50) {
+        let mut cmd = String::from("/char set ミナ");
+        for i in chunk {
+            cmd.push_str(&format!(" palette.{i} \"4D6+2D10>=20 重い{stamp}-{i}\""));
+        }
+        t.exec("alice", &cmd).expect("palette");
+    }
+    let with_odds = |t: &Table| {
+        page::palette(t, "alice")
+            .iter()
+            .filter(|p| p.odds.is_some())
+            .count()
+    };
+    let first = with_odds(&t);
+    assert!(
+        first > 0 && first <= 16,
+        "{first} computed in one rendering"
+    );
+    let second = with_odds(&t);
+    assert!(
+        second > first && second <= 32,
+        "{second}: cached ones stay, a few more"
+    );
+    assert_eq!(page::palette(&t, "alice").len(), 200);
+}
+
+/// Sengensho's hidden types (SG-6) and Four Card's sheet, through the same typed view:
+/// an NPC's hidden type reaches the GM's card only, never a player's or a spectator's
+/// page, side pane or export; a Four Card character's sections (FC-1..FC-8) render as
+/// their card's sections.
+#[test]
+fn other_systems_cards_come_from_their_typed_views_and_keep_hidden_values_hidden() {
+    let mut t = Table::create("Sengensyou", "sg", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([7; 32]));
+    for (who, line) in [
+        ("gm", "/join alice"),
+        ("gm", "/join sam as spectator"),
+        ("alice", "/char new ミナ"),
+        ("gm", "/char new 影"),
+        ("gm", "/sg types example"),
+        ("gm", "/sg choose ミナ 例・芸術家 例・守護者 例・策士"),
+        ("gm", "/sg choose 影 例・策士 例・旅人 例・芸術家"),
+        ("gm", "/sg bond 影 例・旅人 ミナ"),
+    ] {
+        t.exec(who, line)
+            .unwrap_or_else(|e| panic!("{line}: {}", e.render(Lang::En)));
+    }
+    let gm_side = page::side(&t, "gm").into_string();
+    assert!(gm_side.contains("例・旅人"), "{gm_side}");
+    // The type list itself is public (every type's name is in it): what is hidden is
+    // which types 影 has. No entry, card or exported line of theirs puts the two together.
+    for who in ["alice", "sam"] {
+        let pages = [
+            page::entries(&t, t.events().iter(), who).into_string(),
+            page::side(&t, who).into_string(),
+            page::export(&t, who).into_string(),
+        ];
+        for html in &pages {
+            let doc = Html::parse_document(html);
+            for unit in doc.select(&sel("li.entry, article.card, p")) {
+                let text: String = unit.text().collect();
+                assert!(
+                    !(text.contains("影") && text.contains("例・旅人")),
+                    "{who} learns 影's hidden type: {text}"
+                );
+            }
+        }
+        // The card is there all the same, and ミナ's public types on hers.
+        let side = Html::parse_fragment(&pages[1]);
+        assert!(
+            side.select(&sel("article[data-character=\"影\"]"))
+                .next()
+                .is_some()
+        );
+        let mina: String = side
+            .select(&sel("article[data-character=\"ミナ\"]"))
+            .flat_map(|a| a.text())
+            .collect();
+        assert!(mina.contains("例・守護者"), "{who}: {mina}");
+    }
+    // The GM's card of 影 has it.
+    let gm = Html::parse_fragment(&gm_side);
+    let shadow: String = gm
+        .select(&sel("article[data-character=\"影\"]"))
+        .flat_map(|a| a.text())
+        .collect();
+    assert!(shadow.contains("例・旅人"), "{shadow}");
+
+    let mut t = Table::create("FourCard", "fc", "gm", [8; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([8; 32]));
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("alice", "/char new ミナ").expect("char");
+    t.exec("alice", "/fc create ミナ female").expect("create");
+    let sheet = t.sheet("ミナ", "alice").expect("sheet");
+    let side = Html::parse_fragment(&page::side(&t, "alice").into_string());
+    let titles: Vec<String> = side
+        .select(&sel("article.card[data-character=\"ミナ\"] h4"))
+        .map(|h| h.text().collect())
+        .collect();
+    let expected: Vec<String> = sheet
+        .sections
+        .iter()
+        .map(|s| s.title.get(Lang::Ja).to_string())
+        .collect();
+    assert!(expected.len() > 1, "{expected:?}");
+    assert_eq!(titles, expected);
 }

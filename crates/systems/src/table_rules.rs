@@ -172,6 +172,19 @@ pub trait TableRules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The system's state of the whole table, not of one character (a combat's order and
+    /// whose turn it is, a check in progress and its odds), as `table.actor()` may see
+    /// it: a part the viewer may not see is left out. Shown by the web table beside the
+    /// character cards, from the same typed view. The default shows nothing.
+    fn table_sheet(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        Vec::new()
+    }
+
     /// Replaces `{KEY}` / `{CHARACTER.KEY}` references the system derives (a skill
     /// level, a resistance) with their numbers before the table resolves the rest from
     /// characters' fields. The default leaves the line alone.
@@ -261,6 +274,13 @@ pub trait DynRules: Send + Sync {
         table: &dyn TableView,
         state: &dyn SystemState,
         name: &str,
+        viewer_is_gm: bool,
+    ) -> Vec<Section>;
+    /// See [`TableRules::table_sheet`].
+    fn table_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
         viewer_is_gm: bool,
     ) -> Vec<Section>;
     /// See [`TableRules::fold`]; an event the system cannot read changes nothing.
@@ -356,6 +376,15 @@ impl<R: TableRules> DynRules for R {
         viewer_is_gm: bool,
     ) -> Vec<Section> {
         TableRules::character_sheet(self, table, typed::<R>(state), name, viewer_is_gm)
+    }
+
+    fn table_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        TableRules::table_sheet(self, table, typed::<R>(state), viewer_is_gm)
     }
 
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {

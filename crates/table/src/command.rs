@@ -47,6 +47,15 @@ pub enum TableCommand {
         /// The line.
         text: String,
     },
+    /// `/tab TAB TEXT`: chat in a tab (`/tab 雑談 おはよう`).
+    TabChat {
+        /// The tab as typed.
+        tab: String,
+        /// The line, exactly as typed after the tab's name.
+        text: String,
+    },
+    /// `/tab new NAME` (GM): add a chat tab.
+    TabNew(String),
     /// `/help`
     Help,
     /// Any other command: the game system's, if its rules know it (the words after `/`).
@@ -84,6 +93,9 @@ pub fn help() -> Text {
   /void 番号                            ダイスを振った行も含め、行の効果を無効にする（GM。ログには無効として残り、振り直しはしない）
   /reveal 番号                          シークレットダイスを公開（振った人かGM）  例: /reveal 12
   /lang ja|en                           テーブルの言語（GM）
+  /w 名前[,名前…] 本文                  ささやき（相手とGMだけが見る）      例: /w alice,bob 作戦は？
+  /tab タブ名 本文                      メイン以外のタブ（雑談など）に書く  例: /tab 雑談 おはよう
+  /tab new タブ名                       チャットタブを追加（GM）            例: /tab new 情報
   /help                                 この一覧
 それ以外の行はゲームシステムのダイスコマンド（先頭に S でシークレット）か、チャットです。
 判定値にキャラクターの値を使うには {キー} か {キャラクター.キー}: 例 2D6+{知覚}>=10
@@ -105,6 +117,9 @@ Table commands:
   /void N                               void a line's effects, dice included (GM; it stays in the log marked voided, nothing is redrawn)
   /reveal N                             reveal a secret roll (its roller or the GM)  e.g. /reveal 12
   /lang ja|en                           the table's language (GM)
+  /w NAME[,NAME…] TEXT                  whisper (only they and the GM see it)  e.g. /w alice,bob plan?
+  /tab TAB TEXT                         chat in a tab other than main (雑談…)  e.g. /tab 雑談 hello
+  /tab new NAME                         add a chat tab (GM)                e.g. /tab new 情報
   /help                                 this list
 Any other line is a dice command of the game system (S in front for a secret roll) or chat.
 Use a character's values in a check with {KEY} or {CHARACTER.KEY}: e.g. 2D6+{知覚}>=10
@@ -171,6 +186,40 @@ fn number(word: &str, ja_usage: &str, en_usage: &str) -> Result<u64, Text> {
 /// Parses a line starting with `/`. The error says what would be right.
 pub fn parse(line: &str) -> Result<TableCommand, Text> {
     let body = line.strip_prefix('/').unwrap_or(line);
+    // `/tab TAB TEXT`: the text is chat, kept exactly as typed (not split into words).
+    if body.trim_end() == "tab" {
+        return Err(usage(
+            "/tab タブ名 本文（例: /tab 雑談 おはよう）",
+            "/tab TAB TEXT (e.g. /tab 雑談 hello)",
+        ));
+    }
+    if let Some(rest) = body
+        .strip_prefix("tab")
+        .filter(|r| r.starts_with(char::is_whitespace))
+    {
+        let rest = rest.trim_start();
+        let (tab, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let text = text.trim_start();
+        return match (tab, text) {
+            ("new", name) if !name.is_empty() && !name.contains(char::is_whitespace) => {
+                Ok(TableCommand::TabNew(name.to_string()))
+            }
+            ("new", _) => Err(usage(
+                "/tab new タブ名（空白なし）",
+                "/tab new NAME (one word)",
+            )),
+            (tab, text) if !tab.is_empty() && !text.trim().is_empty() => {
+                Ok(TableCommand::TabChat {
+                    tab: tab.to_string(),
+                    text: text.to_string(),
+                })
+            }
+            _ => Err(usage(
+                "/tab タブ名 本文（例: /tab 雑談 おはよう）",
+                "/tab TAB TEXT (e.g. /tab 雑談 hello)",
+            )),
+        };
+    }
     let owned = words(body)?;
     let words: Vec<&str> = owned.iter().map(String::as_str).collect();
     match words.as_slice() {

@@ -36,6 +36,11 @@ impl Role {
     }
 }
 
+/// The main tab's id (shown as メイン / Main): every entry but tab chat belongs to it.
+pub const MAIN_TAB: &str = "main";
+/// The chat tab's id (shown as 雑談 / Chat), which every table has beside the main one.
+pub const CHAT_TAB: &str = "雑談";
+
 /// One entry of a table's log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
@@ -79,6 +84,19 @@ pub enum EventBody {
         to: Vec<String>,
         /// The line.
         text: String,
+    },
+    /// `/tab TAB TEXT`: chat in a tab other than the main one (雑談, or one the GM
+    /// added). Rolls and commands always belong to the main tab, the game's record.
+    TabChat {
+        /// The tab: [`CHAT_TAB`] or a name the GM added.
+        tab: String,
+        /// The line.
+        text: String,
+    },
+    /// `/tab new NAME` (GM): a chat tab beside メイン and 雑談.
+    TabAdded {
+        /// Its name.
+        name: String,
     },
     /// A dice command and its whole result.
     Roll(Roll),
@@ -247,7 +265,8 @@ impl EventBody {
             | EventBody::CharacterUpdated { .. }
             | EventBody::SceneAdvanced
             | EventBody::SessionEnded
-            | EventBody::LanguageSet { .. } => true,
+            | EventBody::LanguageSet { .. }
+            | EventBody::TabAdded { .. } => true,
             EventBody::System {
                 follows: None,
                 rands,

@@ -29,7 +29,7 @@ mod verify;
 mod view;
 
 pub use command::{TableCommand, UndoTarget};
-pub use event::{Event, EventBody, FieldChange, Role, Roll};
+pub use event::{CHAT_TAB, Event, EventBody, FieldChange, MAIN_TAB, Role, Roll};
 pub use secret::Entropy;
 pub use state::Character;
 pub use view::{Entry, RollEntry};
@@ -312,6 +312,33 @@ impl Table {
         &self.name
     }
 
+    /// The table's chat tabs, main first: [`MAIN_TAB`], [`CHAT_TAB`], then those the GM
+    /// added (`/tab new`), in order.
+    pub fn tabs(&self) -> Vec<&str> {
+        [MAIN_TAB, CHAT_TAB]
+            .into_iter()
+            .chain(self.state.tabs.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// The tab a typed name means: `main`/`メイン` is [`MAIN_TAB`], `雑談`/`chat` is
+    /// [`CHAT_TAB`], others as the GM named them.
+    fn tab_id(&self, typed: &str) -> Option<String> {
+        match typed {
+            "main" | "メイン" | "Main" => Some(MAIN_TAB.to_string()),
+            "雑談" | "chat" | "Chat" => Some(CHAT_TAB.to_string()),
+            t => self.state.tabs.iter().find(|x| *x == t).cloned(),
+        }
+    }
+
+    fn tab_names(&self) -> Vec<String> {
+        ["メイン", CHAT_TAB]
+            .into_iter()
+            .map(str::to_string)
+            .chain(self.state.tabs.iter().cloned())
+            .collect()
+    }
+
     /// Members and their roles.
     pub fn members(&self) -> &BTreeMap<String, Role> {
         &self.state.members
@@ -410,6 +437,15 @@ impl Table {
         Some(Sheet { sections })
     }
 
+    /// The game system's state of the whole table as `viewer` may see it
+    /// ([`taku_systems::table_rules::TableRules::table_sheet`]: a combat's order, a check
+    /// in progress); `None` when the system shows nothing now.
+    pub fn table_sheet(&self, viewer: &str) -> Option<Sheet> {
+        let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
+        let sections = rules.table_sheet(&self.view_as(viewer), state, self.is_gm(viewer));
+        (!sections.is_empty()).then_some(Sheet { sections })
+    }
+
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
@@ -450,6 +486,20 @@ impl Table {
     /// table's system) would do as `actor`: create the character it names, owned by
     /// `actor`, or update the fields of an existing one (its owner or a GM).
     pub fn decide_sheet(&self, actor: &str, sheet: &str) -> Result<Decision, Refusal> {
+        self.decide_sheet_with(actor, sheet, &[])
+    }
+
+    /// [`Table::decide_sheet`] with `extra` fields beside the sheet's, in one event: what
+    /// a sheet in another tool's shape carries that the system's sheet format has no
+    /// place for (a CCFOLIA character's chat palette, its current HP below the maximum).
+    /// An extra field replaces the sheet's field of the same key; every field passes the
+    /// same checks as `/char set`.
+    pub fn decide_sheet_with(
+        &self,
+        actor: &str,
+        sheet: &str,
+        extra: &[(String, String)],
+    ) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
         if sheet.len() > MAX_SHEET {
             return refuse(
@@ -463,7 +513,13 @@ impl Table {
                 "spectators cannot create characters",
             );
         }
-        let read = taku_systems::sheet::read(self.system, sheet)?;
+        let mut read = taku_systems::sheet::read(self.system, sheet)?;
+        for (k, v) in extra {
+            match read.fields.iter_mut().find(|(key, _)| key == k) {
+                Some(field) => field.1 = v.clone(),
+                None => read.fields.push((k.clone(), v.clone())),
+            }
+        }
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
@@ -726,6 +782,55 @@ impl Table {
                 let mut to = to;
                 to.dedup();
                 Ok(Decision::event(EventBody::Whisper { to, text }))
+            }
+            TableCommand::TabChat { tab, text } => {
+                let Some(id) = self.tab_id(&tab) else {
+                    return refuse(
+                        format!(
+                            "'{tab}' というタブはありません（タブ: {}）",
+                            self.tab_names().join("、")
+                        ),
+                        format!("no tab '{tab}' (tabs: {})", self.tab_names().join(", ")),
+                    );
+                };
+                // A dice line or a status command typed in a tab is played like any
+                // other (it lands in メイン, the game's record); only talk stays there.
+                if taku_systems::looks_like_command(self.system, &check::placeholder(text.trim())) {
+                    return self.decide_line(actor, role, text.trim());
+                }
+                if let Some(decided) = self.decide_status(actor, role, text.trim()) {
+                    return decided;
+                }
+                Ok(Decision::event(if id == MAIN_TAB {
+                    EventBody::Chat { text }
+                } else {
+                    EventBody::TabChat { tab: id, text }
+                }))
+            }
+            TableCommand::TabNew(name) => {
+                if role != Role::Gm {
+                    return gm_only("タブを追加できる", "add a tab");
+                }
+                check_name(Text::new("タブ名", "tab name"), &name)?;
+                if name.chars().count() > MAX_TAB_NAME {
+                    return refuse(
+                        format!("タブ名は {MAX_TAB_NAME} 文字までです"),
+                        format!("a tab name is at most {MAX_TAB_NAME} characters"),
+                    );
+                }
+                if name == "new" || self.tab_id(&name).is_some() {
+                    return refuse(
+                        format!("'{name}' というタブはすでにあります（または使えない名前です）"),
+                        format!("there is a tab '{name}' already (or the name is reserved)"),
+                    );
+                }
+                if self.state.tabs.len() >= MAX_TABS {
+                    return refuse(
+                        format!("追加できるタブは {MAX_TABS} 個までです"),
+                        format!("at most {MAX_TABS} tabs can be added"),
+                    );
+                }
+                Ok(Decision::event(EventBody::TabAdded { name }))
             }
             TableCommand::Help => Ok(Decision::reply(
                 command::help().then("\n\n", &taku_systems::full_help(self.system)),
@@ -1396,6 +1501,11 @@ fn undone_in(events: &[Event]) -> (BTreeSet<u64>, BTreeSet<u64>) {
 
 /// The longest line a member may send, in characters.
 pub const MAX_LINE: usize = 4000;
+
+/// The most chat tabs the GM may add.
+pub const MAX_TABS: usize = 16;
+/// The longest tab name, in characters.
+pub const MAX_TAB_NAME: usize = 20;
 
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;

@@ -26,6 +26,8 @@ pub(crate) struct State {
     pub scene: u64,
     pub session: u64,
     pub revealed: BTreeSet<u64>,
+    /// Chat tabs the GM added (`/tab new`), beside メイン and 雑談.
+    pub tabs: Vec<String>,
     /// The table's language (`/lang`), Japanese unless the GM chose another.
     pub lang: Lang,
     /// The game system's own state, if it has table rules.
@@ -41,6 +43,7 @@ impl State {
             scene: 1,
             session: 1,
             revealed: BTreeSet::new(),
+            tabs: Vec::new(),
             lang: Lang::Ja,
             system: system.table_rules().map(DynRules::new_state),
         }
@@ -52,6 +55,7 @@ impl State {
             EventBody::Created { .. }
             | EventBody::Chat { .. }
             | EventBody::Whisper { .. }
+            | EventBody::TabChat { .. }
             | EventBody::Roll(_)
             | EventBody::Undone { .. }
             | EventBody::Voided { .. } => {}
@@ -88,6 +92,11 @@ impl State {
                 // Total: the character may be gone (its creation undone).
                 if let Some(ch) = self.characters.get_mut(name) {
                     ch.fields.insert(key.clone(), value.clone());
+                }
+            }
+            EventBody::TabAdded { name } => {
+                if !self.tabs.contains(name) {
+                    self.tabs.push(name.clone());
                 }
             }
             EventBody::SceneAdvanced => self.scene += 1,

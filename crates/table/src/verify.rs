@@ -182,6 +182,9 @@ impl Table {
                 )),
                 Some(_) => Ok(()),
             },
+            EventBody::TabAdded { name } if !gm => {
+                Err(format!("{actor}, not a GM, added the tab {name}"))
+            }
             EventBody::SceneAdvanced | EventBody::SessionEnded if !gm => {
                 Err(format!("{actor}, not a GM, ended a scene or session"))
             }

@@ -22,8 +22,8 @@ pub struct Entry {
     /// Position in the log.
     pub seq: u64,
     /// `created`, `joined`, `chat`, `roll`, `revealed`, `character`, `scene`, `session`,
-    /// `undone`, `voided`, `language`, `system`, or `hidden` for an entry the member may
-    /// not see.
+    /// `undone`, `voided`, `language`, `system`, `whisper`, `tab` (a tab added), or
+    /// `hidden` for an entry the member may not see.
     pub kind: &'static str,
     /// The member whose line it was; absent for a hidden entry.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,6 +37,10 @@ pub struct Entry {
     /// The roll's fields, for a roll.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roll: Option<RollEntry>,
+    /// The chat tab of tab chat (`/tab 雑談 …`); absent for the main tab, where every
+    /// other entry belongs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tab: Option<String>,
 }
 
 /// A roll's fields as one member sees them: a secret roll not yet revealed to them has
@@ -192,11 +196,13 @@ impl Table {
                 undone: false,
                 voided: false,
                 roll: None,
+                tab: None,
             };
         }
         let actor = &event.actor;
         let t = |ja: String, en: String| Text::new(ja, en).get(lang).to_string();
         let mut roll = None;
+        let mut tab = None;
         let (kind, text) = match &event.body {
             // The seed is GM-only and is not shown even to the GM in the log.
             EventBody::Created { system, name, .. } => (
@@ -214,6 +220,17 @@ impl Table {
                 ),
             ),
             EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {}", one_line(text))),
+            EventBody::TabChat { tab: name, text } => {
+                tab = Some(name.clone());
+                ("chat", format!("#{n} [{name}] {actor}: {}", one_line(text)))
+            }
+            EventBody::TabAdded { name } => (
+                "tab",
+                t(
+                    format!("#{n} {actor} がタブ「{name}」を追加"),
+                    format!("#{n} {actor} added the tab '{name}'"),
+                ),
+            ),
             EventBody::Whisper { to, text } => (
                 "whisper",
                 t(
@@ -378,6 +395,7 @@ impl Table {
             undone,
             voided,
             roll,
+            tab,
         }
     }
 

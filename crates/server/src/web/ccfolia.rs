@@ -2,7 +2,8 @@
 //! character-sheet sites such as キャラクター保管所 and ゆとシート export) read as a flat
 //! sheet the table takes (`taku_systems::sheet`): statuses become resources (`HP` and
 //! `HP.max`), params become fields, and each line of the chat palette (`commands`) a
-//! field `palette.N`.
+//! field `palette.N`. For Another World ([`for_system`]) the abilities, 【行動値】, HP and
+//! MP make the system's own sheet and the rest is set beside it.
 
 use serde::Deserialize;
 
@@ -61,32 +62,31 @@ pub fn is_ccfolia(text: &str) -> bool {
     text.trim_start().starts_with('{') && text.contains("\"kind\"")
 }
 
-/// The flat TOML sheet of a CCFOLIA character; `Err` says what is missing.
-pub fn to_sheet(json: &str) -> Result<String, String> {
+/// A CCFOLIA character read as a name and fields, in order: statuses as `K` (current)
+/// and `K.max`, params as `K`, chat palette lines as `palette.N`; `Err` says what is
+/// missing.
+pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
     let clip: Clipboard = serde_json::from_str(json).map_err(|e| e.to_string())?;
     if clip.kind != "character" {
         return Err(format!("kind is '{}', not 'character'", clip.kind));
     }
     let c = clip.data;
-    // A label with spaces becomes one word: fields are named by one word at a table.
-    let key = |label: &str| label.split_whitespace().collect::<Vec<_>>().join("_");
-    let quote = |s: &str| serde_json::Value::from(s).to_string();
-    let mut out = format!("name = {}\n", quote(&key(&c.name)));
+    let mut fields = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    let mut field = |out: &mut String, k: String, v: String| {
+    let mut field = |k: String, v: String| {
         if !k.is_empty() && !v.is_empty() && seen.insert(k.clone()) {
-            out.push_str(&format!("{} = {}\n", quote(&k), quote(&v)));
+            fields.push((k, v));
         }
     };
     for s in &c.status {
         let k = key(&s.label);
-        field(&mut out, k.clone(), s.value.text());
+        field(k.clone(), s.value.text());
         if let Some(max) = &s.max {
-            field(&mut out, format!("{k}.max"), max.text());
+            field(format!("{k}.max"), max.text());
         }
     }
     for p in &c.params {
-        field(&mut out, key(&p.label), p.value.text());
+        field(key(&p.label), p.value.text());
     }
     let lines = c.commands.as_deref().unwrap_or("");
     for (n, line) in lines
@@ -96,12 +96,90 @@ pub fn to_sheet(json: &str) -> Result<String, String> {
         .enumerate()
     {
         field(
-            &mut out,
             format!("{}{}", super::page::PALETTE_FIELD, n + 1),
             line.to_string(),
         );
     }
-    Ok(out)
+    Ok((key(&c.name), fields))
+}
+
+/// A label as a field key: one word (fields are named by one word at a table), the
+/// brackets sheets put round ability names (`【理知】`) taken off.
+fn key(label: &str) -> String {
+    let words = label.split_whitespace().collect::<Vec<_>>().join("_");
+    let bare = words
+        .strip_prefix('【')
+        .and_then(|w| w.strip_suffix('】'))
+        .filter(|w| !w.is_empty());
+    bare.unwrap_or(&words).to_string()
+}
+
+fn quote(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+/// The flat TOML sheet of a CCFOLIA character; `Err` says what is missing.
+pub fn to_sheet(json: &str) -> Result<String, String> {
+    let (name, fields) = read(json)?;
+    Ok(flat(&name, &fields))
+}
+
+fn flat(name: &str, fields: &[(String, String)]) -> String {
+    let mut out = format!("name = {}\n", quote(name));
+    for (k, v) in fields {
+        out.push_str(&format!("{} = {}\n", quote(k), quote(v)));
+    }
+    out
+}
+
+/// A CCFOLIA character as a sheet of `system` and the fields its format has no place
+/// for, which the table sets beside it ([`taku_table::Table::decide_sheet_with`]).
+///
+/// Another World (AW-1, AW-3, AW-4): the params or statuses 【理知】【知覚】【反射】【体力】
+/// 【幸運】【行動値】 and the statuses HP and MP (their maximum; the current value, when
+/// lower, is set beside) make the system's sheet, a PC's; every other status, param and
+/// palette line is an extra field. Other systems take the flat sheet (a system with its
+/// own format refuses it with its own reasons).
+pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let (name, fields) = read(json)?;
+    if system != "AnotherWorld" {
+        return Ok((flat(&name, &fields), Vec::new()));
+    }
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let number = |k: &str| -> Result<i64, String> {
+        let v = get(k).ok_or_else(|| format!("no 【{k}】 among its params or statuses"))?;
+        v.trim()
+            .parse()
+            .map_err(|_| format!("【{k}】 is '{v}', not a whole number"))
+    };
+    let mut sheet = format!("name = {}\nkind = \"PC\"\n", quote(&name));
+    let mut used = Vec::new();
+    for k in ["理知", "知覚", "反射", "体力", "幸運", "行動値"] {
+        sheet.push_str(&format!("{} = {}\n", quote(k), number(k)?));
+        used.push(k.to_string());
+    }
+    let mut extra = Vec::new();
+    for k in ["HP", "MP"] {
+        let max_key = format!("{k}.max");
+        let max = match get(&max_key) {
+            Some(_) => number(&max_key)?,
+            None => number(k)?,
+        };
+        sheet.push_str(&format!("{k} = {max}\n"));
+        let current = number(k)?;
+        if current != max {
+            extra.push((k.to_string(), current.to_string()));
+        }
+        used.push(k.to_string());
+        used.push(max_key);
+    }
+    extra.extend(fields.into_iter().filter(|(k, _)| !used.contains(k)));
+    Ok((sheet, extra))
 }
 
 #[cfg(test)]
@@ -124,5 +202,39 @@ mod tests {
         assert!(is_ccfolia(json));
         assert!(to_sheet(r#"{"kind":"item","data":{"name":"x"}}"#).is_err());
         assert!(!is_ccfolia("name = \"ミナ\""));
+    }
+
+    /// AW-1/AW-4: abilities and 【行動値】 (bracketed labels too) make the Another World
+    /// sheet with HP and MP as maxima; current HP below the maximum and the palette are
+    /// set beside it.
+    #[test]
+    fn an_another_world_character_becomes_its_sheet_and_extra_fields() {
+        let json = r#"{"kind":"character","data":{"name":"ミナ",
+            "status":[{"label":"HP","value":12,"max":20},{"label":"MP","value":8,"max":8}],
+            "params":[{"label":"【理知】","value":"3"},{"label":"知覚","value":2},
+                {"label":"反射","value":4},{"label":"体力","value":2},{"label":"幸運","value":1},
+                {"label":"行動値","value":9},{"label":"SAN","value":50}],
+            "commands":"AW+{理知} 調査"}}"#;
+        let (sheet, extra) = for_system("AnotherWorld", json).expect("sheet");
+        let aw = taku_systems::sheet::read(taku_systems::find("AnotherWorld").expect("AW"), &sheet)
+            .expect("an Another World sheet");
+        assert_eq!(aw.name, "ミナ");
+        assert!(aw.fields.contains(&("理知".into(), "3".into())));
+        assert!(aw.fields.contains(&("HP.max".into(), "20".into())));
+        assert_eq!(
+            extra,
+            vec![
+                ("HP".to_string(), "12".to_string()),
+                ("SAN".to_string(), "50".to_string()),
+                ("palette.1".to_string(), "AW+{理知} 調査".to_string()),
+            ]
+        );
+        let missing = json.replace("\"幸運\"", "\"運\"");
+        let err = for_system("AnotherWorld", &missing).expect_err("no luck");
+        assert!(err.contains("幸運"), "{err}");
+        // Other systems: the flat sheet, nothing beside.
+        let (flat, none) = for_system("DiceBot", json).expect("flat");
+        assert!(flat.contains("\"palette.1\""));
+        assert!(none.is_empty());
     }
 }

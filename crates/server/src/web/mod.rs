@@ -25,6 +25,7 @@ use axum::routing::{get, post};
 use std::sync::Arc;
 use taku_dice::Lang;
 use taku_table::Role;
+use taku_table::store::EventStore;
 
 /// Player invites the create form makes.
 pub const PLAYER_INVITES: u32 = 4;
@@ -47,6 +48,7 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/t/{id}/entries", get(entries))
         .route("/t/{id}/side", get(side))
         .route("/t/{id}/import", post(import))
+        .route("/t/{id}/members/{name}/link", post(relink))
         .route("/t/{id}/export.html", get(export_html))
         .route("/t/{id}/export.json", get(export_json))
         .route("/assets/taku.css", get(css))
@@ -61,8 +63,31 @@ fn lang(query: Option<&str>) -> Lang {
     }
 }
 
+/// The pages' Content Security Policy: scripts, styles and connections from this server
+/// only, no inline script or style, no plugins, no framing (a GM's buttons cannot be
+/// clicked through another site's frame), forms post here only. Whatever a member
+/// manages to put in a page can never run.
+pub const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; \
+     frame-ancestors 'none'";
+
+/// The HTML export's policy: a file of text and colours, nothing that runs or loads.
+pub const EXPORT_CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 fn html(markup: maud::Markup) -> Response {
-    Html(markup.into_string()).into_response()
+    let mut response = Html(markup.into_string()).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(PAGE_CSP),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
 }
 
 async fn front(RawQuery(query): RawQuery) -> Response {
@@ -291,6 +316,10 @@ async fn export(
                     .headers_mut()
                     .insert(header::CONTENT_DISPOSITION, v);
             }
+            response.headers_mut().insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(EXPORT_CSP),
+            );
             response
         }
         Err(e) => e.into_response(),
@@ -313,18 +342,65 @@ async fn import(
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
         }
-        let sheet = if ccfolia::is_ccfolia(text) {
-            ccfolia::to_sheet(text)
-                .map_err(|e| ApiError::BadRequest(format!("not a CCFOLIA character ({e})")))?
+        let (sheet, extra) = if ccfolia::is_ccfolia(text) {
+            let system = server
+                .tables
+                .read(&member.table, |t| t.system().id())
+                .await?;
+            ccfolia::for_system(system, text).map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "ココフォリアのキャラクターとして読めません / not a CCFOLIA character: {e}"
+                ))
+            })?
         } else {
-            text.to_string()
+            (text.to_string(), Vec::new())
         };
         let done = server
             .tables
-            .exec_sheet(&member.table, &member.name, &sheet, None)
+            .exec_with(&member.table, &member.name, None, |t| {
+                t.decide_sheet_with(&member.name, &sheet, &extra)
+            })
             .await?;
         api::answer(&server, &member, done).await
     }
     .await;
     result.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `POST /t/{id}/members/{name}/link` (GM): a new personal link for a member whose link
+/// leaked or was lost. Every token they held is revoked and their live sockets close
+/// first, then one new member token is issued with their role; the GM hands the link on.
+async fn relink(
+    State(server): State<Arc<Server>>,
+    Path((id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let gm = api::gm(&server, &id, &headers, "issue members' links").await?;
+        let role = server
+            .tables
+            .read(&id, |t| t.members().get(&name).copied())
+            .await?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!(
+                    "no member '{name}' at this table; GET /api/v1/tables/{{id}} lists them"
+                ))
+            })?;
+        if name == gm.name {
+            return Err(ApiError::Forbidden(
+                "a GM's own link is renewed by another GM".into(),
+            ));
+        }
+        let revoked = server.tables.store().revoke(&id, Some(&name)).await?;
+        server.live.close_member(&id, &name);
+        let token = api::put(&server, &id, Some(&name), role).await?;
+        Ok::<_, ApiError>(axum::Json(serde_json::json!({
+            "ok": true,
+            "member": name,
+            "revoked": revoked,
+            "link": format!("/t/{id}#token={token}"),
+        })))
+    }
+    .await;
+    result.map_or_else(IntoResponse::into_response, IntoResponse::into_response)
 }

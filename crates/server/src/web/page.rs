@@ -8,7 +8,7 @@ use super::text::Ui;
 use maud::{DOCTYPE, Markup, html};
 use taku_dice::Lang;
 use taku_systems::view::{Sheet, Value};
-use taku_table::{Entry, Event, Role, Table};
+use taku_table::{CHAT_TAB, Entry, Event, MAIN_TAB, Role, Table};
 
 /// A whole page: `<html lang="ja">` (the language of the page's words), one stylesheet,
 /// one module.
@@ -161,9 +161,11 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                     button type="button" #copy-link { (t(Ui::CopyPersonalLink)) }
                 }
                 p.error #table-error role="alert" hidden {}
+                nav.tabs #tabs role="tablist" aria-label=(t(Ui::Tabs)) {}
                 section.log-pane aria-label=(t(Ui::Log)) {
                     button type="button" #older hidden { (t(Ui::LoadOlder)) }
                     ol #log role="log" aria-live="polite" aria-label=(t(Ui::Log)) {}
+                    button type="button" #newer hidden { (t(Ui::LoadNewer)) }
                 }
                 details.side #side-pane open {
                     summary { (t(Ui::ShowCharacters)) }
@@ -242,7 +244,7 @@ pub fn entry(table: &Table, event: &Event, viewer: &str) -> Markup {
         && (is_gm || e.actor.as_deref() == Some(viewer));
     let revertible = is_gm && e.kind != "hidden" && !e.undone && !e.voided;
     html! {
-        li class=(class) data-seq=(e.seq) data-kind=(e.kind) {
+        li class=(class) data-seq=(e.seq) data-kind=(e.kind) data-tab=(e.tab.as_deref().unwrap_or(MAIN_TAB)) {
             span.seq { "#" (e.seq) }
             " "
             @if let Some(n) = name { span.name { (n) } ": " }
@@ -284,6 +286,11 @@ pub fn entry(table: &Table, event: &Event, viewer: &str) -> Markup {
 fn split(e: &Entry) -> (Option<&str>, &str) {
     let prefix = format!("#{} ", e.seq);
     let text = e.text.strip_prefix(&prefix).unwrap_or(&e.text);
+    // Tab chat reads `#N [TAB] NAME: …`.
+    let text = match &e.tab {
+        Some(tab) => text.strip_prefix(&format!("[{tab}] ")).unwrap_or(text),
+        None => text,
+    };
     if let Some(actor) = &e.actor
         && let Some(rest) = text
             .strip_prefix(actor.as_str())
@@ -319,6 +326,16 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
                 }
             }
         }
+        // The table's tabs, which the script turns into the tab bar.
+        ul #tab-source hidden {
+            @for tab in table.tabs() {
+                li data-tab=(tab) { (tab_label(tab, lang)) }
+            }
+        }
+        @if let Some(panel) = table.table_sheet(viewer) {
+            h2 { (Ui::TableState.get(lang)) }
+            (card_body("panel", None, &panel, lang))
+        }
         h2 { (Ui::Characters.get(lang)) }
         @for name in table.characters().keys() {
             @if let Some(sheet) = table.sheet(name, viewer) {
@@ -332,8 +349,29 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
                     button type="button" data-invite="player" { (Ui::NewPlayerInvite.get(lang)) }
                     " "
                     button type="button" data-invite="spectator" { (Ui::NewSpectatorInvite.get(lang)) }
+                    " "
+                    button type="button" data-revoke-invites { (Ui::RevokeInvites.get(lang)) }
                 }
                 ul.links #new-invites {}
+                form.add-tab #add-tab {
+                    label { (Ui::NewTab.get(lang))
+                        input name="tab" required maxlength=(taku_table::MAX_TAB_NAME) autocomplete="off";
+                    }
+                    button type="submit" { (Ui::AddTab.get(lang)) }
+                }
+                h3 { (Ui::ManageMembers.get(lang)) }
+                ul.manage-members {
+                    @for (name, role) in table.members() {
+                        @if name != viewer {
+                            li {
+                                (name) " " small { (role_word(*role).get(lang)) } " "
+                                button type="button" data-relink=(name) { (Ui::NewLinkFor.get(lang)) }
+                                " "
+                                button type="button" data-remove=(name) { (Ui::RemoveMember.get(lang)) }
+                            }
+                        }
+                    }
+                }
                 p {
                     (Ui::Language.get(lang)) " "
                     button type="button" data-line="/lang ja" aria-pressed=(lang == Lang::Ja) { "日本語" }
@@ -376,6 +414,7 @@ pub struct PaletteLine {
 /// The palettes of `viewer`'s characters, from their sheets as `viewer` sees them.
 pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
     let mut out = Vec::new();
+    let mut fresh = 0;
     for (name, ch) in table.characters() {
         if ch.owner != viewer {
             continue;
@@ -403,15 +442,17 @@ pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
             })
             .collect();
         lines.sort();
-        for (_, line) in lines {
+        let (vars, lines) = palette_variables(lines.into_iter().map(|(_, l)| l));
+        for line in lines {
             if out.len() == MAX_PALETTE {
                 return out;
             }
+            let line = expand_variables(&line, &vars);
             let send = qualify(&line, name, table);
             let shown = table
                 .resolve_references(&send, viewer)
                 .unwrap_or_else(|_| line.clone());
-            let odds = chance(table, &shown);
+            let odds = cached_chance(table, &shown, &mut fresh);
             out.push(PaletteLine {
                 character: name.clone(),
                 send,
@@ -421,6 +462,69 @@ pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
         }
     }
     out
+}
+
+/// A palette's `//NAME=VALUE` lines (CCFOLIA's chat-palette variables) as variables, and
+/// its other lines; a `//` line without `=` is a comment (`//-----`) and neither.
+fn palette_variables(
+    lines: impl Iterator<Item = String>,
+) -> (std::collections::BTreeMap<String, String>, Vec<String>) {
+    let mut vars = std::collections::BTreeMap::new();
+    let mut rest = Vec::new();
+    for line in lines {
+        match line.trim().strip_prefix("//") {
+            Some(def) => {
+                if let Some((k, v)) = def.split_once('=') {
+                    let k = k.trim();
+                    if !k.is_empty() && !k.contains(['{', '}']) {
+                        vars.insert(k.to_string(), v.trim().to_string());
+                    }
+                }
+            }
+            None => rest.push(line),
+        }
+    }
+    (vars, rest)
+}
+
+/// The most rounds of variable expansion: a variable may use another (`//攻撃=2D6+{筋力}`
+/// with `//筋力=3`); a cycle stops here rather than growing.
+const VARIABLE_DEPTH: usize = 8;
+
+/// `{NAME}` replaced by the palette variable's value, where a variable of that name
+/// exists (variables win over the character's fields of the same name, as in CCFOLIA);
+/// other references are left for the character's fields. Never longer than a line may
+/// be.
+fn expand_variables(line: &str, vars: &std::collections::BTreeMap<String, String>) -> String {
+    let mut line = line.to_string();
+    for _ in 0..VARIABLE_DEPTH {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line.as_str();
+        let mut changed = false;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                break;
+            };
+            out.push_str(&rest[..open]);
+            match vars.get(&rest[open + 1..close]) {
+                Some(v) => {
+                    out.push_str(v);
+                    changed = true;
+                }
+                None => out.push_str(&rest[open..=close]),
+            }
+            rest = &rest[close + 1..];
+        }
+        out.push_str(rest);
+        if out.chars().count() > taku_table::MAX_LINE {
+            return line;
+        }
+        line = out;
+        if !changed {
+            break;
+        }
+    }
+    line
 }
 
 /// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character stay.
@@ -445,6 +549,43 @@ fn qualify(line: &str, character: &str, table: &Table) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Odds already computed, by (system, line): the side pane is rendered again on every
+/// live update for every member, and a palette's odds do not change with it. Bounded:
+/// emptied when full.
+static ODDS: std::sync::LazyLock<std::sync::Mutex<OddsCache>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Odds by (system id, line as shown).
+type OddsCache = std::collections::HashMap<(&'static str, String), Option<String>>;
+
+/// The most cached odds.
+const ODDS_CACHE: usize = 4096;
+
+/// The most odds one rendering of a palette computes afresh: the rest show none until a
+/// later rendering (a hostile palette of 200 costly checks costs at most this many
+/// computations per request, each capped by its own path limit).
+const FRESH_ODDS: usize = 16;
+
+/// [`chance`] through the cache; `fresh` counts the computations this rendering made.
+fn cached_chance(table: &Table, line: &str, fresh: &mut usize) -> Option<String> {
+    let key = (table.system().id(), line.to_string());
+    if let Some(hit) = ODDS.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    if *fresh >= FRESH_ODDS {
+        return None;
+    }
+    *fresh += 1;
+    let odds = chance(table, line);
+    if let Ok(mut cache) = ODDS.lock() {
+        if cache.len() >= ODDS_CACHE {
+            cache.clear();
+        }
+        cache.insert(key, odds.clone());
+    }
+    odds
 }
 
 /// The exact chance of success of `line` under the table's system, as "41.7%", when the
@@ -474,15 +615,30 @@ fn role_word(role: Role) -> Ui {
 /// A character card: each section of the typed sheet; resources as `<meter>` bars with
 /// "12/20" text.
 fn card(name: &str, sheet: &Sheet, lang: Lang) -> Markup {
+    card_body("character", Some(name), sheet, lang)
+}
+
+/// The name of a tab in `lang`: メイン/Main, 雑談/Chat, or the name the GM gave it.
+pub fn tab_label(tab: &str, lang: Lang) -> String {
+    match tab {
+        MAIN_TAB => Ui::MainTab.get(lang),
+        CHAT_TAB => Ui::ChatTab.get(lang),
+        other => other.to_string(),
+    }
+}
+
+/// A typed view as a card: a character's sheet (`kind` "character", titled by its name)
+/// or the system's table panel ("panel"), each section a titled list.
+fn card_body(kind: &str, name: Option<&str>, sheet: &Sheet, lang: Lang) -> Markup {
     html! {
-        article.card data-character=(name) {
-            h3 { (name) }
+        article.card data-card=(kind) data-character=[name] {
+            @if let Some(name) = name { h3 { (name) } }
             @for s in &sheet.sections {
                 section {
                     h4 { (s.title.get(lang)) }
                     dl {
                         @for f in s.fields.iter().filter(|f| !f.key.as_deref().is_some_and(|k| k.starts_with(PALETTE_FIELD))) {
-                            dt { (f.label.get(lang)) @if f.derived { small { (Ui::Derived.get(lang)) } } }
+                            dt { (f.label.get(lang)) @if f.derived && kind == "character" { small { (Ui::Derived.get(lang)) } } }
                             dd data-key=[f.key.as_deref()] {
                                 @match &f.value {
                                     Value::Number(n) => (n),
@@ -520,7 +676,7 @@ pub fn export(table: &Table, viewer: &str) -> Markup {
                     @let e = table.entry(event, viewer, lang);
                     @let (name, text) = split(&e);
                     @let speaker = name.is_some() || e.roll.is_some();
-                    @let tab = if speaker { "main" } else { "info" };
+                    @let tab = e.tab.as_deref().unwrap_or(if speaker { "main" } else { "info" });
                     @let name = name.or(if e.roll.is_some() { e.actor.as_deref() } else { None });
                     @let text = if e.roll.is_some() && name.is_some() {
                         e.text.split_once(": ").map_or(text, |(_, rest)| rest)

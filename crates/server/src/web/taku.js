@@ -93,6 +93,10 @@ function table() {
   };
 
   // The log: entries keyed by seq; a newer rendering of an entry replaces the older.
+  // Windowed: the page holds at most WINDOW entries, one contiguous run of seqs; scrolling
+  // up loads older pages and drops the newest, scrolling down (or 「新しいログ」) loads
+  // newer ones and drops the oldest, so a long log stays as fast as a short one.
+  const WINDOW = 400;
   const parse = (html) => {
     const t = document.createElement("template");
     t.innerHTML = html;
@@ -100,36 +104,148 @@ function table() {
   };
   const seqOf = (li) => Number(li.dataset.seq);
   const atBottom = () => pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+  let lastSeq = 0;        // the newest entry the server has told us of
+  let atLatest = true;    // whether the window reaches the newest entry
+  const first = () => (log.firstElementChild ? seqOf(log.firstElementChild) : lastSeq + 1);
+  const last = () => (log.lastElementChild ? seqOf(log.lastElementChild) : lastSeq);
+  const newer = document.getElementById("newer");
   const put = (li) => {
-    const old = log.querySelector(`[data-seq="${li.dataset.seq}"]`);
+    const seq = seqOf(li);
+    showTab(li);
+    // Outside the window: not shown (it is fetched when the window gets there).
+    if (log.firstElementChild && seq < first()) return;
+    if (!atLatest && seq > last()) return;
+    const old = log.querySelector(`[data-seq="${seq}"]`);
     if (old) return old.replaceWith(li);
-    const last = log.lastElementChild;
-    if (!last || seqOf(last) < seqOf(li)) return log.append(li);
-    const next = [...log.children].find((x) => seqOf(x) > seqOf(li));
+    const tail = log.lastElementChild;
+    if (!tail || seqOf(tail) < seq) return log.append(li);
+    const next = [...log.children].find((x) => seqOf(x) > seq);
     log.insertBefore(li, next);
   };
-  let lastSeq = 0;
-  const first = () => (log.firstElementChild ? seqOf(log.firstElementChild) : lastSeq + 1);
-
-  const loadOlder = async () => {
-    if (first() <= 1) return;
+  // Drops entries beyond the window from the top (keeping what is on screen in place)
+  // or from the bottom.
+  const trimTop = () => {
+    if (log.children.length <= WINDOW) return;
     const height = pane.scrollHeight;
-    const html = await (await get(`${base}/entries?before=${first()}`)).text();
-    parse(html).reverse().forEach((li) => log.prepend(li));
-    pane.scrollTop += pane.scrollHeight - height;
+    while (log.children.length > WINDOW) log.firstElementChild.remove();
+    pane.scrollTop -= height - pane.scrollHeight;
     older.hidden = first() <= 1;
   };
-  older.addEventListener("click", loadOlder);
+  const trimBottom = () => {
+    if (log.children.length <= WINDOW) return;
+    while (log.children.length > WINDOW) log.lastElementChild.remove();
+    atLatest = false;
+    newer.hidden = false;
+  };
+
+  let loading = false;
+  const loadOlder = async () => {
+    if (first() <= 1 || loading) return;
+    loading = true;
+    try {
+      const height = pane.scrollHeight;
+      const html = await (await get(`${base}/entries?before=${first()}`)).text();
+      parse(html).reverse().forEach((li) => log.prepend(li));
+      pane.scrollTop += pane.scrollHeight - height;
+      older.hidden = first() <= 1;
+      trimBottom();
+      applyTab();
+    } finally {
+      loading = false;
+    }
+  };
+  const loadNewer = async () => {
+    if (atLatest || loading) return;
+    loading = true;
+    try {
+      const html = await (await get(`${base}/entries?after=${last()}`)).text();
+      parse(html).forEach((li) => log.append(li));
+      if (last() >= lastSeq) {
+        atLatest = true;
+        newer.hidden = true;
+      }
+      trimTop();
+      applyTab();
+    } finally {
+      loading = false;
+    }
+  };
+  older.addEventListener("click", () => loadOlder().catch(() => {}));
+  newer.addEventListener("click", () => loadNewer().catch(() => {}));
   pane.addEventListener("scroll", () => {
     if (pane.scrollTop < 20 && !older.hidden) loadOlder().catch(() => {});
+    if (!atLatest && atBottom()) loadNewer().catch(() => {});
   });
 
   // Re-render what is loaded: an undo, a void or a reveal changes earlier entries.
   const refresh = async () => {
     const from = first();
-    const html = await (await get(`${base}/entries?after=${from - 1}&limit=1000`)).text();
+    const count = Math.min(1000, Math.max(1, last() - from + 1));
+    const html = await (await get(`${base}/entries?after=${from - 1}&limit=${count}`)).text();
     parse(html).forEach(put);
+    applyTab();
   };
+
+  // Tabs: メイン, 雑談 and the GM's, from the side pane; the log shows one at a time
+  // (a stylesheet rule hides the others), a tab with news shows how many.
+  const tabs = document.getElementById("tabs");
+  const tabKey = `taku:tab:${id}`;
+  let tab = localStorage.getItem(tabKey) || "main";
+  const unread = new Map();
+  const lineHint = document.getElementById("line-hint");
+  const hintText = lineHint.textContent;
+  // One tab at a time: the others' entries are hidden (the page's strict Content
+  // Security Policy allows no inline style, so no stylesheet rule is written).
+  const showTab = (li) => { li.hidden = li.dataset.tab !== tab; };
+  const applyTab = () => {
+    for (const li of log.children) showTab(li);
+    lineHint.textContent = tab === "main" ? hintText : `${hintText} · ${ui.tabHint}`;
+    for (const b of tabs.querySelectorAll("[data-tab]")) {
+      const on = b.dataset.tab === tab;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+      const n = unread.get(b.dataset.tab) || 0;
+      b.querySelector(".unread").textContent = n ? ` (${n})` : "";
+      b.querySelector(".unread").title = n ? ui.unread : "";
+    }
+  };
+  const buildTabs = () => {
+    const source = side.querySelectorAll("#tab-source li[data-tab]");
+    const ids = [...source].map((li) => li.dataset.tab);
+    const shown = [...tabs.querySelectorAll("[data-tab]")].map((b) => b.dataset.tab);
+    if (ids.join("\n") !== shown.join("\n")) {
+      tabs.replaceChildren(...[...source].map((li) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.setAttribute("role", "tab");
+        b.dataset.tab = li.dataset.tab;
+        b.append(li.textContent, Object.assign(document.createElement("span"), { className: "unread" }));
+        return b;
+      }));
+    }
+    if (ids.length && !ids.includes(tab)) tab = "main";
+    applyTab();
+  };
+  const choose = (id_) => {
+    tab = id_;
+    localStorage.setItem(tabKey, tab);
+    unread.delete(tab);
+    applyTab();
+    pane.scrollTop = pane.scrollHeight;
+  };
+  tabs.addEventListener("click", (event) => {
+    const b = event.target.closest("[data-tab]");
+    if (b) choose(b.dataset.tab);
+  });
+  // Keyboard: ←/→ move between tabs (the WAI-ARIA tabs pattern).
+  tabs.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const all = [...tabs.querySelectorAll("[data-tab]")];
+    const i = all.findIndex((b) => b.dataset.tab === tab);
+    const next = all[(i + (event.key === "ArrowRight" ? 1 : -1) + all.length) % all.length];
+    if (next) { choose(next.dataset.tab); next.focus(); }
+  });
+
   let sideTimer = null;
   const invitesMade = [];
   const refreshSide = () => {
@@ -139,10 +255,19 @@ function table() {
         const html = await (await get(`${base}/side`)).text();
         // What the member opened and the invites made here outlive the re-rendering.
         const open = side.querySelector("details.gm-tools")?.open;
+        // …and what is being typed there (a new tab's name), with the focus.
+        const typed = [...side.querySelectorAll("input[name]")].map((i) => [i.name, i.value]);
+        const focused = side.contains(document.activeElement) ? document.activeElement.name : null;
         side.innerHTML = html;
+        for (const [name, value] of typed) {
+          const input = side.querySelector(`input[name="${CSS.escape(name)}"]`);
+          if (input) input.value = value;
+        }
+        if (focused) side.querySelector(`input[name="${CSS.escape(focused)}"]`)?.focus();
         const tools = side.querySelector("details.gm-tools");
         if (tools && open) tools.open = true;
         document.getElementById("new-invites")?.append(...invitesMade);
+        buildTabs();
       } catch {}
     }, 150);
   };
@@ -161,7 +286,11 @@ function table() {
       parse(html).forEach(put);
       lastSeq = log.lastElementChild ? seqOf(log.lastElementChild) : 0;
       older.hidden = first() <= 1;
+      applyTab();
       pane.scrollTop = pane.scrollHeight;
+      requestAnimationFrame(() => { pane.scrollTop = pane.scrollHeight; });
+      // For the benchmark (tools/bench-web.sh): the log is on screen.
+      performance.mark("taku:first-render");
       refreshSide();
       connect();
     } catch (e) {
@@ -185,17 +314,34 @@ function table() {
       const follow = atBottom();
       const [li] = parse(html);
       if (!li) return;
+      if (seq > lastSeq && li.dataset.tab !== tab) {
+        unread.set(li.dataset.tab, (unread.get(li.dataset.tab) || 0) + 1);
+      }
       put(li);
       lastSeq = Math.max(lastSeq, seq);
+      if (!atLatest) newer.hidden = false;
+      else if (follow) trimTop();
+      applyTab();
       // A new table language: the page's own words change too.
       if (li.dataset.kind === "language") return location.reload();
       if (["undone", "voided", "revealed"].includes(li.dataset.kind)) refresh().catch(() => {});
       refreshSide();
       if (follow) pane.scrollTop = pane.scrollHeight;
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", async () => {
       status.textContent = ui.reconnecting;
       status.dataset.state = "closed";
+      // A token the GM revoked (removed from the table, a new link issued) will never
+      // connect again: say so instead of retrying for ever.
+      try {
+        const response = await fetch(api, { headers: auth });
+        if (response.status === 401 || response.status === 403) {
+          const body = await response.json().catch(() => ({}));
+          status.textContent = "";
+          showError(`${ui.noToken} (${body.reason || response.status})`);
+          return;
+        }
+      } catch {}
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 10000);
     });
@@ -241,6 +387,12 @@ function table() {
     if (!response.ok) throw new Error(answer.reason || String(response.status));
     // A reply meant for this member alone (`/char show`, a refusal's hint) shows above.
     showError(answer.reply || "");
+    return answer;
+  };
+  const call = async (method, path) => {
+    const response = await fetch(path, { method, headers: auth });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.reason || String(response.status));
     return answer;
   };
   log.addEventListener("click", (event) => {
@@ -301,8 +453,33 @@ function table() {
   side.addEventListener("click", async (event) => {
     const invite = event.target.closest("[data-invite]");
     const command = event.target.closest("[data-line]");
+    const remove = event.target.closest("[data-remove]");
+    const relink = event.target.closest("[data-relink]");
+    const revokeInvites = event.target.closest("[data-revoke-invites]");
+    const member = (b) => encodeURIComponent(b.dataset.remove || b.dataset.relink);
     try {
-      if (command) {
+      if (remove) {
+        if (!confirm(`${remove.dataset.remove}${ui.confirmRemove}`)) return;
+        await call("DELETE", `${api}/members/${member(remove)}`);
+        showError(`${remove.dataset.remove}: ${ui.removed}`);
+      } else if (relink) {
+        if (!confirm(`${relink.dataset.relink}${ui.confirmRelink}`)) return;
+        const answer = await call("POST", `${base}/members/${member(relink)}/link`);
+        const url = new URL(answer.link, location.href).href;
+        const li = document.createElement("li");
+        li.className = "link";
+        const a = Object.assign(document.createElement("a"), { href: url, textContent: `${answer.member} (${ui.newLinkMade}): ${url}` });
+        const copy = Object.assign(document.createElement("button"), { type: "button", textContent: ui.copy });
+        copy.dataset.copy = url;
+        li.append(a, " ", copy);
+        invitesMade.push(li);
+        document.getElementById("new-invites").append(li);
+      } else if (revokeInvites) {
+        if (!confirm(ui.confirmRevokeInvites)) return;
+        const answer = await call("DELETE", `${api}/invites`);
+        invitesMade.splice(0).forEach((li) => li.remove());
+        showError(`${ui.invitesRevoked} (${answer.revoked})`);
+      } else if (command) {
         await post(`${api}/lines`, { line: command.dataset.line });
       } else if (invite) {
         const answer = await post(`${api}/invites`, { role: invite.dataset.invite, count: 1 });
@@ -319,6 +496,21 @@ function table() {
           list.append(li);
         }
       }
+    } catch (e) {
+      showError(`${ui.sendFailed}: ${e.message}`);
+    }
+  });
+
+  // The GM's new tab: `/tab new NAME`, a table command like any other.
+  side.addEventListener("submit", async (event) => {
+    const addTab = event.target.closest("#add-tab");
+    if (!addTab) return;
+    event.preventDefault();
+    const name = addTab.elements.tab.value.trim();
+    if (!name) return;
+    try {
+      await post(`${api}/lines`, { line: `/tab new ${name}` });
+      addTab.elements.tab.value = "";
     } catch (e) {
       showError(`${ui.sendFailed}: ${e.message}`);
     }
@@ -349,11 +541,16 @@ function table() {
   let back = history_.length;
   let draft = "";
 
+  // In a tab other than メイン a line is chat there (`/tab TAB …`); commands (`/…`) and
+  // palette lines are sent as they are and land in メイン.
   const send = async () => {
     const text = line.value;
     if (!text.trim()) return;
+    const palette = paletteItems().some((li) => li.dataset.palette === text);
+    const sent = tab === "main" || text.trimStart().startsWith("/") || palette
+      ? text : `/tab ${tab} ${text}`;
     try {
-      await post(`${api}/lines`, { line: text });
+      await post(`${api}/lines`, { line: sent });
       if (history_[history_.length - 1] !== text) history_.push(text);
       history_.splice(0, Math.max(0, history_.length - 200));
       localStorage.setItem(historyKey, JSON.stringify(history_));

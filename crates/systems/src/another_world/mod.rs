@@ -9,6 +9,7 @@ pub mod combat;
 pub mod contest;
 pub mod contracts;
 pub mod keys;
+pub mod panel;
 pub mod rules;
 pub mod sheet;
 pub mod supply;

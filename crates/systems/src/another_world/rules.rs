@@ -387,6 +387,15 @@ impl TableRules for AwRules {
         }
         sections
     }
+
+    fn table_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        _viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        super::panel::sections(table, state)
+    }
 }
 
 /// Whose check a roll is, and with which ability (issue 13: a command spell's +20 goes to

@@ -649,6 +649,31 @@ impl TableRules for MtgRules {
             fields,
         }]
     }
+
+    /// The table panel: checks waiting for their player's boost decision (MT-3), which
+    /// every member saw revealed.
+    fn table_sheet(&self, _table: &dyn TableView, state: &State, _gm: bool) -> Vec<Section> {
+        let pending: Vec<Text> = state
+            .iter()
+            .filter_map(|(pc, l)| {
+                let o = l.open.as_ref()?;
+                Some(Text::new(
+                    format!("{pc}: 難易度{} {}", o.difficulty, o.purpose),
+                    format!("{pc}: difficulty {} {}", o.difficulty, o.purpose),
+                ))
+            })
+            .collect();
+        if pending.is_empty() {
+            return Vec::new();
+        }
+        vec![Section {
+            title: Text::new("ブーストの判断待ち", "Waiting for a boost decision"),
+            fields: vec![Field::derived(
+                Text::new("判定", "checks"),
+                Value::List(pending),
+            )],
+        }]
+    }
 }
 
 /// A card's name: Japanese and English in Japanese (`《ラノワールのエルフ》(Llanowar
