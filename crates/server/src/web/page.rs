@@ -592,6 +592,11 @@ fn cached_chance(table: &Table, line: &str, fresh: &mut usize) -> Option<String>
 /// line is a check with a verdict and its odds come out cheaply and without a cut.
 fn chance(table: &Table, line: &str) -> Option<String> {
     use taku_dice::odds::{Limits, to_f64};
+    // A reference-engine system enumerates through a worker process, one evaluation a
+    // path: far from cheap while a page is drawn with the table locked. `taku prob` has it.
+    if table.system().engine() == taku_systems::EngineKind::Reference {
+        return None;
+    }
     let limits = Limits {
         max_paths: 20_000,
         ..Limits::default()
