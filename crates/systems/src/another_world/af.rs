@@ -503,7 +503,11 @@ pub fn decide(
             if af.is_some() {
                 return Err(running_already());
             }
-            let (ability, difficulty, rounds, opts, goal) = preset(n, rest.first().copied())?;
+            // `party=ミナ,ロイ` chooses the PCs taking part (default: every PC).
+            let (party, rest): (Vec<&str>, Vec<&str>) =
+                rest.iter().partition(|w| w.starts_with("party="));
+            let (ability, difficulty, rounds, mut opts, goal) = preset(n, rest.first().copied())?;
+            opts.extend(party.iter().map(|p| p.to_string()));
             let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
             start(table, &ability, difficulty, rounds, &opts, &goal)
         })(),
@@ -934,6 +938,23 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
     let actor_waits = a.party.iter().any(|pc| {
         !a.rolled.contains(pc) && table.character(pc).is_some_and(|(o, _)| o == table.actor())
     });
+    // A PC outside the party (a solo check, the GM's party=) rolling the AF check's
+    // ability is told it does not count.
+    if let Some(other) = subject
+        .character
+        .as_deref()
+        .filter(|pc| !a.party.iter().any(|p| p == pc))
+        && kind(table, other).is_ok_and(|k| k == Kind::Pc)
+        && subject
+            .ability
+            .as_deref()
+            .is_some_and(|ab| ab == a.ability || a.also.contains(ab))
+    {
+        return Credit::NotCounted(Text::new(
+            format!("AF判定に数えません: {other}はこのAF判定に参加していません"),
+            format!("not counted for the AF check: {other} is not taking part in it"),
+        ));
+    }
     let Some(pc) = subject.character.filter(|pc| a.party.contains(pc)) else {
         return if actor_waits {
             Credit::NotCounted(Text::new(

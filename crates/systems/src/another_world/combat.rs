@@ -475,13 +475,31 @@ pub fn decide(
             for n in names.iter() {
                 c.get(n).ok_or_else(|| not_in_combat(n))?;
             }
+            // Seed AW-3: 「PC、NPCの順番でアクションを行なうこと」: the GM's order breaks
+            // ties among PCs and among NPCs, never puts an NPC before a PC.
+            if let Some((npc, pc)) = names.iter().enumerate().find_map(|(i, n)| {
+                let npc = c.get(n).filter(|x| !x.pc)?;
+                names[i + 1..]
+                    .iter()
+                    .find(|m| c.get(m).is_some_and(|x| x.pc))
+                    .map(|pc| (npc.name.clone(), pc.to_string()))
+            }) {
+                return Err(Text::new(
+                    format!(
+                        "{npc}（NPC）を{pc}（PC）より前にはできません。【行動値】が同じならPC、NPCの順です（AW-3）。GMの順はPCどうし、NPCどうしで決めてください"
+                    ),
+                    format!(
+                        "{npc} (NPC) cannot go before {pc} (PC): at equal action values PCs act first (AW-3); order PCs among themselves and NPCs among themselves"
+                    ),
+                ));
+            }
             // A second order adds to the first instead of discarding it: the names given
             // now go first, in this order, then the earlier order's others (issue 13).
             let mut order: Vec<String> = names.iter().map(|n| n.to_string()).collect();
             order.extend(
                 c.order
                     .iter()
-                    .filter(|n| !names.contains(&n.as_str()))
+                    .filter(|n| !names.contains(&n.as_str()) && c.get(n).is_some())
                     .cloned(),
             );
             one(ev(Event::Ordered { order }))
@@ -703,6 +721,22 @@ fn act<'a>(
             "no one's main process is on; the GM moves the round on with /combat next",
         ));
     };
+    // Someone else's main process: say whose turn it is (AW-3 initiative), not whose
+    // character it is.
+    if !table.actor_is_gm()
+        && table
+            .character(actor)
+            .is_some_and(|(owner, _)| owner != table.actor())
+    {
+        return Err(Text::new(
+            format!(
+                "今は{actor}のメインプロセスです。アクションできるのは手番のキャラクターだけです（イニシアチブは【行動値】順、AW-3）"
+            ),
+            format!(
+                "it is {actor}'s main process now; only the character whose turn it is acts (initiative by action value, AW-3)"
+            ),
+        ));
+    }
     may_act_for(table, actor)?;
     let me = c.get(actor).ok_or_else(|| not_in_combat(actor))?;
     let is_engaged = c.engaged(actor);

@@ -92,6 +92,14 @@ fn does_not_hold(character: &str, key: &str) -> Text {
 pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let keys = &state.keys;
     let key_of = |rest: &[&str]| rest.join(" ");
+    // A key has a name (seed: 「イベントキー:○○」という形で掲示): an empty word (`""`) is
+    // no name.
+    if words.first() == Some(&"key") && words.iter().skip(2).any(|w| w.trim().is_empty()) {
+        return Some(Err(Text::new(
+            "イベントキーやキャラクターの名前が空です。「/key give ミナ 不審な人物」のように書いてください（AW-6）",
+            "an event key's or character's name is empty; write e.g. /key give ミナ 不審な人物 (AW-6)",
+        )));
+    }
     Some(match words {
         ["key", "give", character, key @ ..] if !key.is_empty() => (|| {
             gm_only(table, Text::new("イベントキーの付与", "grant event keys"))?;

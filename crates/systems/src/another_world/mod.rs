@@ -45,7 +45,13 @@ impl GameSystem for AnotherWorld {
     }
     /// `AW+5 VS AW+3` is one command written with spaces (AW-2): join its three words.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        taku_dice::command::join_versus(raw)
+        let mut joined = taku_dice::command::join_versus(raw)?;
+        // A third side (`AW+5 VS AW+3 VS AW+1`) joins too, so the contest's parser refuses
+        // it instead of reading `VS AW+1` as a comment (AW-2 has two sides).
+        while let Some(again) = taku_dice::command::join_versus(&joined).filter(|j| *j != joined) {
+            joined = again;
+        }
+        Some(joined)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::AwRules)

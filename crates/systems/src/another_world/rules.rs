@@ -228,12 +228,12 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "The PCs holding a key (GM); your own PCs' keys",
     },
     CommandHelp {
-        usage: "/af start 理知 100 2 [at=50:イベント] [spell] [solo=ミナ] 目標…",
-        help: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。開始時にパーティの成功確率を表示",
-        help_en: "Another Focus check (AW-7, GM): ability, difficulty, round limit; shows the party's chance of success when it starts",
+        usage: "/af start 理知 100 2 [at=50:イベント] [spell] [solo=ミナ] [party=ミナ,ロイ] 目標…",
+        help: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。party= で参加するPC（省略時は全PC）。開始時にパーティの成功確率を表示",
+        help_en: "Another Focus check (AW-7, GM): ability, difficulty, round limit; party= names the PCs taking part (default: every PC); shows the party's chance of success when it starts",
     },
     CommandHelp {
-        usage: "/af preset 1|2|3|4 [ミナ]",
+        usage: "/af preset 1|2|3|4 [ミナ] [party=ミナ,ロイ]",
         help: "ルールの例: 1 説得（理知80/2R）2 探索（知覚100/3R、令呪で成功）3 潜入（反射120/5R）4 逃走（体力50/1R、1人で）",
         help_en: "The rulebook's examples: 1 persuade (理知 80 / 2 rounds), 2 search (知覚 100 / 3 rounds, a command spell succeeds), 3 infiltrate (反射 120 / 5 rounds), 4 escape (体力 50 / 1 round, alone)",
     },
@@ -269,6 +269,11 @@ impl TableRules for AwRules {
         words: &[&str],
         dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<Event>, Text>> {
+        // Full-width digits and signs read as ASCII (`/supply lack ユキ ３`), as dice
+        // commands read them.
+        let folded: Vec<String> = words.iter().map(|w| fold_digits(w)).collect();
+        let words: Vec<&str> = folded.iter().map(String::as_str).collect();
+        let words = words.as_slice();
         match words.first().copied()? {
             "combat" => combat::decide(table, state, &words[1..], dice),
             "supply" => supply::decide(table, state, &words[1..], dice),
@@ -323,7 +328,27 @@ impl TableRules for AwRules {
         // (seed: 「PC達が算出した「達成値」をすべて合計し」), so a secret roll would let a
         // player see a fumble and roll again in the open.
         af::refuse_secret(table, state, command)?;
-        let mut prepared = contracts::prepare_check(table, &state.contracts, command);
+        // AW-5 × AW-7: an attempt at the AF check that does not count (out of order, a
+        // second roll in the round) keeps a pending +20 for the servant's real turn.
+        let uncounted_af_attempt =
+            matches!(af::credit(table, state, command), af::Credit::NotCounted(_))
+                && roll_subject(table)
+                    .and_then(|s| s.ability)
+                    .is_some_and(|ab| {
+                        state
+                            .af
+                            .as_ref()
+                            .is_some_and(|a| a.ability == ab || a.also.contains(&ab))
+                    });
+        let mut prepared = if uncounted_af_attempt {
+            Prepared {
+                command: command.to_string(),
+                events: Vec::new(),
+                note: None,
+            }
+        } else {
+            contracts::prepare_check(table, &state.contracts, command)
+        };
         // AW-1: GM modifiers beyond −3..+3 get a warning (issue 13, item 18).
         if let Some(warning) = modifier_warning(table) {
             prepared.note = Some(match prepared.note {
@@ -595,4 +620,16 @@ fn modifier_warning(table: &dyn TableView) -> Option<Text> {
             "note: the modifier {m} is beyond the −3..+3 guide (more than one die's expectation of 3.5, AW-1)"
         ),
     ))
+}
+
+/// Full-width digits, plus and minus signs as ASCII; everything else as it is.
+fn fold_digits(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '＋' => '+',
+            '－' | '−' => '-',
+            c => c,
+        })
+        .collect()
 }

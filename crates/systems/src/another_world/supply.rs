@@ -382,6 +382,34 @@ pub fn describe(e: &Event) -> Text {
         hp,
         mp,
     } = e;
+    // A fixed change (`/supply heal`): the amount with its sign, the untouched value not
+    // listed, and no dice brackets.
+    if let Some(reason) = why.strip_prefix(HEAL) {
+        let change = |d: &[i64]| {
+            d.first()
+                .map(|n| taku_dice::system_command::format_modifier(*n))
+                .map(|n| if n.is_empty() { "±0".to_string() } else { n })
+        };
+        let mut ja = Vec::new();
+        let mut en = Vec::new();
+        if let Some(c) = change(hp_dice) {
+            ja.push(format!("【HP】{c} ＞ {hp}"));
+            en.push(format!("HP {c} > {hp}"));
+        }
+        if let Some(c) = change(mp_dice) {
+            ja.push(format!("【MP】{c} ＞ {mp}"));
+            en.push(format!("MP {c} > {mp}"));
+        }
+        let reason = if reason == "回復" {
+            Text::new("増減", "change")
+        } else {
+            Text::verbatim(reason)
+        };
+        return Text::new(
+            format!("{character} {}: {}", reason.ja(), ja.join("、")),
+            format!("{character}, {}: {}", reason.en(), en.join(", ")),
+        );
+    }
     let why = why_text(why);
     Text::new(
         format!(
