@@ -981,7 +981,10 @@ fn issue13_aw14_aw15_aw20_recovery_and_supply_among_two_or_more() {
     run(&mut t, "alice", "/char set ミナ HP 12");
     run(&mut t, "alice", "/char set ミナ HP.max 20");
     let out = run(&mut t, "alice", "/supply heal ミナ HP 5 食事");
-    assert!(out[0].contains("ミナ 食事: 【HP】+5 ＞ 17"), "{out:?}");
+    assert!(
+        out[0].contains("ミナ 増減（食事）: 【HP】+5 ＞ 17"),
+        "{out:?}"
+    );
     let out = run(&mut t, "alice", "/supply heal ミナ HP +10 睡眠");
     assert!(
         out[0].contains("【HP】+10 ＞ 20"),
@@ -1355,7 +1358,7 @@ fn playtest_aw4_full_width_digits_and_fixed_changes_read_plainly() {
     assert_eq!(
         out[0],
         format!(
-            "{}ロイ 負傷: 【HP】-5 ＞ 13",
+            "{}ロイ 増減（負傷）: 【HP】-5 ＞ 13",
             out[0].split("ロイ").next().unwrap()
         )
     );

@@ -400,14 +400,14 @@ pub fn describe(e: &Event) -> Text {
             ja.push(format!("【MP】{c} ＞ {mp}"));
             en.push(format!("MP {c} > {mp}"));
         }
-        let reason = if reason == "回復" {
-            Text::new("増減", "change")
+        let (rja, ren) = if reason == "回復" {
+            (String::new(), String::new())
         } else {
-            Text::verbatim(reason)
+            (format!("（{reason}）"), format!(" ({reason})"))
         };
         return Text::new(
-            format!("{character} {}: {}", reason.ja(), ja.join("、")),
-            format!("{character}, {}: {}", reason.en(), en.join(", ")),
+            format!("{character} 増減{rja}: {}", ja.join("、")),
+            format!("{character}, change{ren}: {}", en.join(", ")),
         );
     }
     let why = why_text(why);
