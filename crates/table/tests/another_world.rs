@@ -1359,7 +1359,7 @@ fn playtest_aw4_full_width_digits_and_fixed_changes_read_plainly() {
         out[0],
         format!(
             "{}ロイ 増減（負傷）: 【HP】-5 ＞ 13",
-            out[0].split("ロイ").next().unwrap()
+            out[0].split("ロイ").next().expect("a seq prefix")
         )
     );
     let out = run(&mut t, "gm", "/supply heal ロイ MP 3");
