@@ -128,7 +128,10 @@ impl Harness {
         characters.insert("Roy".to_string(), ("bob".to_string(), roy));
         characters.insert(
             "Shadow".to_string(),
-            ("gm".to_string(), fields(&[("行動値", "10"), ("HP", "30")])),
+            (
+                "gm".to_string(),
+                fields(&[("行動値", "10"), ("HP", "30"), ("理知", "3")]),
+            ),
         );
         characters.insert("Ghost".to_string(), ("gm".to_string(), BTreeMap::new()));
         characters.insert(

@@ -403,3 +403,93 @@ fn issue13_mtg7_boost_cards_return_at_the_end_of_the_scene() {
     assert_eq!(cards(&t, "ミナ", "cards"), 28);
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+// ---- Issue 13: deck lists as players paste them (MTG-5, MTG-11) and the boost prompt ----
+
+/// MT-1 (digest: "sideboard is not in the library"; play-through finding): an MTGO text
+/// export pasted whole — the main deck, a blank line, the sideboard with no header — leaves
+/// the sideboard out and says so; `.dec`'s `SB:` lines too.
+#[test]
+fn issue13_mtg5_a_sideboard_after_a_blank_line_or_sb_lines_stays_out_of_the_library() {
+    let mut t = table();
+    let out = run(
+        &mut t,
+        "alice",
+        "/deck load ミナ 4 Llanowar Elves\n4 Runeclaw Bear\n12 Forest\n\n2 Island\n1 Mountain",
+    );
+    assert!(
+        out[0].ends_with("ミナのライブラリー: 20枚をシャッフル（サイドボード3枚は入れない）"),
+        "{out:?}"
+    );
+    let out = run(
+        &mut t,
+        "alice",
+        "/deck load ミナ // .dec\n4 [M19] Llanowar Elves\n16 Forest\nSB: 2 Island",
+    );
+    assert!(
+        out[0].contains("20枚をシャッフル（サイドボード2枚は入れない）"),
+        "{out:?}"
+    );
+    // A blank `;;` on one chat line is no sideboard break.
+    let out = run(&mut t, "alice", "/deck load ミナ 10 Forest;; 10 Mountain");
+    assert!(
+        out[0].contains("20枚をシャッフル（サイドボード0枚"),
+        "{out:?}"
+    );
+    // With headers, a blank line is only a blank line.
+    let out = run(
+        &mut t,
+        "alice",
+        "/deck load ミナ Deck\n10 Forest\n\n10 Mountain\nSideboard\n2 Island",
+    );
+    assert!(
+        out[0].contains("20枚をシャッフル（サイドボード2枚は入れない）"),
+        "{out:?}"
+    );
+}
+
+/// MTG-11: the list formats players paste — Arena's About/Name block and headers, Japanese
+/// headers, a UTF-8 BOM, `4 x Name`, `Name x4`, Moxfield's `*F*`, full-width digits.
+#[test]
+fn issue13_mtg11_deck_lists_in_the_formats_players_paste() {
+    let mut t = table();
+    let arena = "/deck load ミナ \u{feff}About\nName 緑単\n\nDeck\n4 Llanowar Elves (M19) 314\n4 x Runeclaw Bear\nForest x10\n2 Mountain (M19) 300 *F*\n\nSideboard\n2 Island";
+    let out = run(&mut t, "alice", arena);
+    assert!(
+        out[0].contains("20枚をシャッフル（サイドボード2枚は入れない）"),
+        "{out:?}"
+    );
+    let out = run(
+        &mut t,
+        "alice",
+        "/deck load ミナ デッキ\n１０ Forest\n１０ 山\nサイドボード\n２ Island",
+    );
+    assert!(
+        out[0].contains("20枚をシャッフル（サイドボード2枚は入れない）"),
+        "{out:?}"
+    );
+}
+
+/// MT-2 steps 3–4 (seed: 「ライブラリーの上から1枚目と2枚目のカードを公開」): the boost
+/// prompt shows the two revealed cards and the check's purpose, so the table sees what the
+/// boost is decided on.
+#[test]
+fn issue13_mtg12_the_boost_prompt_names_the_revealed_cards_and_the_purpose() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 8 扉をこじ開ける");
+    let open = &out[0];
+    assert!(
+        open.contains("ミナの「扉をこじ開ける」緑判定（難易度8）: 1枚目 《"),
+        "{out:?}"
+    );
+    assert!(open.contains("マナ総量"), "{out:?}");
+    assert!(open.contains("／ 2枚目 《"), "{out:?}");
+    // Bob (another player) sees the same cards: they are public.
+    let seen = t
+        .events()
+        .last()
+        .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
+        .unwrap_or_default();
+    assert!(seen.contains("2枚目 《"), "{seen}");
+}

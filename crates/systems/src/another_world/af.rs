@@ -102,6 +102,14 @@ pub struct AfCheck {
     pub allowed: BTreeSet<(String, String)>,
     /// Where it stands.
     pub status: Status,
+    /// Abilities a threshold made usable besides [`AfCheck::ability`] (the seed's
+    /// example 3: 「それ以後、【反射】の他に【理知】での判定が可能となる」).
+    #[serde(default)]
+    pub also: BTreeSet<String>,
+    /// A threshold's NPC help (the seed's example 3: 「PC達の【HP】と【MP】を1D6点回復する」)
+    /// waiting for the GM's `/af aid` to roll it.
+    #[serde(default)]
+    pub aid_pending: bool,
 }
 
 impl AfCheck {
@@ -192,6 +200,8 @@ pub enum Event {
         /// Its event.
         text: String,
     },
+    /// The GM rolled a threshold's NPC help (the HP/MP changes follow as supply events).
+    Aided,
     /// A round ended without success; the next begins.
     RoundEnded {
         /// The round that ended.
@@ -224,7 +234,16 @@ fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<St
     let party = check
         .party
         .iter()
-        .map(|pc| field(table, pc, &check.ability).map(AfRoller::new))
+        .map(|pc| {
+            // A PC rolls its best usable ability (a threshold may have added one).
+            let mut best = field(table, pc, &check.ability)?;
+            for ab in &check.also {
+                if let Ok(v) = field(table, pc, ab) {
+                    best = best.max(v);
+                }
+            }
+            Ok(AfRoller::new(best))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let odds =
         af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.text())?;
@@ -328,6 +347,30 @@ const PRESET_WORDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// What a threshold does besides being announced (the seed's example 3).
+enum Effect {
+    /// An ability becomes usable for the check besides its own.
+    Unlock(&'static str),
+    /// An NPC's help: the PCs recover 1D6 HP and MP (rolled by the GM's `/af aid`).
+    Aid,
+}
+
+/// The effect of a threshold's event, by its words: the seed's example 3's two events
+/// (`/af preset 3`) or the GM's `at=50:unlock=理知` / `at=100:aid`.
+fn effect(text: &str) -> Option<Effect> {
+    if text == PRESET_WORDS[4].0 {
+        return Some(Effect::Unlock("理知"));
+    }
+    if text == PRESET_WORDS[5].0 || text == "aid" {
+        return Some(Effect::Aid);
+    }
+    let ability = text.strip_prefix("unlock=")?;
+    super::sheet::ABILITIES
+        .into_iter()
+        .find(|a| *a == ability)
+        .map(Effect::Unlock)
+}
+
 /// A threshold's event when the GM named none, as it is stored.
 fn reached_at_ja(at: i64) -> String {
     format!("達成値{at}")
@@ -402,7 +445,12 @@ fn running_already() -> Text {
 }
 
 /// `/af …`.
-pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
+pub fn decide(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut taku_dice::Roller<'_>,
+) -> Decided {
     let af = state.af.as_ref().filter(|a| a.running());
     let need = || {
         af.ok_or_else(|| {
@@ -455,7 +503,11 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             if af.is_some() {
                 return Err(running_already());
             }
-            let (ability, difficulty, rounds, opts, goal) = preset(n, rest.first().copied())?;
+            // `party=ミナ,ロイ` chooses the PCs taking part (default: every PC).
+            let (party, rest): (Vec<&str>, Vec<&str>) =
+                rest.iter().partition(|w| w.starts_with("party="));
+            let (ability, difficulty, rounds, mut opts, goal) = preset(n, rest.first().copied())?;
+            opts.extend(party.iter().map(|p| p.to_string()));
             let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
             start(table, &ability, difficulty, rounds, &opts, &goal)
         })(),
@@ -623,6 +675,32 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: None,
             })
         })(),
+        ["aid"] => (|| {
+            gm_only(table, Text::new("NPCの援助の回復", "roll an NPC's help"))?;
+            let Some(a) = state.af.as_ref().filter(|a| a.aid_pending) else {
+                return Err(Text::new(
+                    "振るべきNPCの援助はありません（AF判定の例3の達成値100の特別ルールなどが到達したときに使います）",
+                    "no NPC help to roll (it comes from a threshold such as the seed's example 3 at 100)",
+                ));
+            };
+            let mut events = vec![ev(Event::Aided)];
+            for pc in &a.party {
+                let hp = dice.roll_group(1, 6).map_err(|e| e.text())?[0];
+                let mp = dice.roll_group(1, 6).map_err(|e| e.text())?[0];
+                events.push(super::supply::recover(
+                    table,
+                    &state.vitals,
+                    pc,
+                    hp,
+                    mp,
+                    "NPCの援助 1D6",
+                )?);
+            }
+            Ok(Outcome {
+                events,
+                reply: None,
+            })
+        })(),
         ["status"] => match state.af.as_ref() {
             None => Err(Text::new(
                 "AF判定はまだ行なわれていません",
@@ -639,8 +717,8 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             })
         })(),
         _ => Err(usage(
-            "/af start|preset|declare|allow|cancel|fail|next|spell|status|end …（/help に一覧があります）",
-            "/af start|preset|declare|allow|cancel|fail|next|spell|status|end …; /help lists them",
+            "/af start|preset|declare|allow|cancel|fail|next|spell|aid|status|end …（/help に一覧があります）",
+            "/af start|preset|declare|allow|cancel|fail|next|spell|aid|status|end …; /help lists them",
         )),
     })
 }
@@ -787,6 +865,8 @@ fn start(
         solo: solo.is_some(),
         allowed: BTreeSet::new(),
         status: Status::Running,
+        also: BTreeSet::new(),
+        aid_pending: false,
     };
     let odds = chance(table, &check, rounds)?;
     Ok(Outcome {
@@ -858,6 +938,23 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
     let actor_waits = a.party.iter().any(|pc| {
         !a.rolled.contains(pc) && table.character(pc).is_some_and(|(o, _)| o == table.actor())
     });
+    // A PC outside the party (a solo check, the GM's party=) rolling the AF check's
+    // ability is told it does not count.
+    if let Some(other) = subject
+        .character
+        .as_deref()
+        .filter(|pc| !a.party.iter().any(|p| p == pc))
+        && kind(table, other).is_ok_and(|k| k == Kind::Pc)
+        && subject
+            .ability
+            .as_deref()
+            .is_some_and(|ab| ab == a.ability || a.also.contains(ab))
+    {
+        return Credit::NotCounted(Text::new(
+            format!("AF判定に数えません: {other}はこのAF判定に参加していません"),
+            format!("not counted for the AF check: {other} is not taking part in it"),
+        ));
+    }
     let Some(pc) = subject.character.filter(|pc| a.party.contains(pc)) else {
         return if actor_waits {
             Credit::NotCounted(Text::new(
@@ -899,7 +996,7 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
         );
     }
     match subject.ability.as_deref() {
-        Some(ab) if ab == a.ability => {}
+        Some(ab) if ab == a.ability || a.also.contains(ab) => {}
         Some(ab) => {
             return not(
                 format!(
@@ -934,6 +1031,39 @@ pub fn credit(table: &dyn TableView, state: &State, command: &str) -> Credit {
         );
     }
     Credit::Counts(pc)
+}
+
+/// AW-7: a party PC's *secret* check that would otherwise count is refused while the AF
+/// check runs. Every achievement goes to the one public total and a fumble fails the whole
+/// AF check (seed: 「PC達が算出した「達成値」をすべて合計し」「ラウンド中にファンブルを出した
+/// 場合、AF判定自体の自動失敗となり」); a secret roll would let a player see a fumble and
+/// roll again in the open.
+pub fn refuse_secret(table: &dyn TableView, state: &State, command: &str) -> Result<(), Text> {
+    let trimmed = command.trim_start();
+    let Some(open) = trimmed.strip_prefix(['S', 's']) else {
+        return Ok(());
+    };
+    if state.af.as_ref().is_none_or(|a| !a.running()) {
+        return Ok(());
+    }
+    match credit(table, state, open) {
+        Credit::Counts(pc) => {
+            let ability = state
+                .af
+                .as_ref()
+                .map(|a| a.ability.clone())
+                .unwrap_or_default();
+            Err(Text::new(
+                format!(
+                    "AF判定中は{pc}の【{ability}】判定をシークレットダイスで振れません。達成値はすべて公開の合計に加わり、ファンブルはAF判定の失敗です（AW-7）。S を付けずに振ってください"
+                ),
+                format!(
+                    "during the AF check {pc}'s 【{ability}】 check cannot be a secret roll: every achievement adds to the public total and a fumble fails the AF check (AW-7); roll it without the S"
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A PC's check during an AF check adds its achievement (AW-7), when it counts
@@ -1030,11 +1160,20 @@ pub fn fold(af: &mut Option<AfCheck>, e: &Event) {
                 achievement: *achievement,
             };
         }
-        Event::Threshold { at, .. } => {
+        Event::Threshold { at, text } => {
             for t in a.thresholds.iter_mut().filter(|t| t.at == *at) {
                 t.fired = true;
             }
+            // AW-7, the seed's example 3: the thresholds' effects (issue 13, item 19).
+            match effect(text) {
+                Some(Effect::Unlock(ability)) => {
+                    a.also.insert(ability.to_string());
+                }
+                Some(Effect::Aid) => a.aid_pending = true,
+                None => {}
+            }
         }
+        Event::Aided => a.aid_pending = false,
         Event::RoundEnded { .. } => {
             a.round += 1;
             a.rolled.clear();
@@ -1228,11 +1367,34 @@ pub fn describe(e: &Event) -> Text {
         ),
         Event::Threshold { at, text } => {
             let what = words_text(text);
+            let (ja, en) = match effect(text) {
+                Some(Effect::Aid) => (
+                    " ＞ GMが /af aid で回復を振ります",
+                    " > the GM rolls it with /af aid",
+                ),
+                Some(Effect::Unlock(ab)) => {
+                    return Text::new(
+                        format!(
+                            "AF判定: 合計が{at}に到達 ＞ {} ＞ 以後【{ab}】の判定も数える",
+                            what.ja()
+                        ),
+                        format!(
+                            "AF check: the total reached {at} > {} > from now on 【{ab}】 checks count too",
+                            what.en()
+                        ),
+                    );
+                }
+                None => ("", ""),
+            };
             Text::new(
-                format!("AF判定: 合計が{at}に到達 ＞ {}", what.ja()),
-                format!("AF check: the total reached {at} > {}", what.en()),
+                format!("AF判定: 合計が{at}に到達 ＞ {}{ja}", what.ja()),
+                format!("AF check: the total reached {at} > {}{en}", what.en()),
             )
         }
+        Event::Aided => Text::new(
+            "AF判定: NPCの援助 ＞ PC達の【HP】と【MP】を1D6回復",
+            "AF check: an NPC's help > the PCs recover 1D6 HP and MP",
+        ),
         Event::RoundEnded { round, odds } => Text::new(
             format!("AF判定: ラウンド{round}終了{}", then_odds(odds, Lang::Ja)),
             format!("AF check: round {round} ends{}", then_odds(odds, Lang::En)),

@@ -12,13 +12,15 @@
 //!   ends the character's main process.
 //! - A command-spell summon during combat sends the round straight to cleanup (AW-5).
 
+use super::contest::{self, Contest, Reaction};
 use super::rules::{
     Decided, Event as AwEvent, Kind, State, field, gm_only, kind, may_act_for, one,
 };
+use crate::srs::Check;
 use crate::table_rules::{Outcome, TableView};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
-use taku_dice::Text;
+use taku_dice::{Roller, Text};
 
 /// One character in the combat, with the values initiative reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,6 +81,10 @@ pub struct Combat {
     /// each other, each pair sorted. Two PCs are never engaged with each other; leaving
     /// frees whoever is left with no enemy (issue 13).
     pub engagements: std::collections::BTreeSet<(String, String)>,
+    /// AW-3 blockade (エンゲージ封鎖): enemies the GM says block disengagement; leaving an
+    /// engagement with one of them takes a won 【行動値】 contest against every engaged
+    /// enemy that blocks.
+    pub blockers: std::collections::BTreeSet<String>,
 }
 
 impl Combat {
@@ -225,6 +231,38 @@ pub enum Event {
         /// Who.
         name: String,
     },
+    /// The GM set or lifted a blockade by these enemies (AW-3).
+    Blockade {
+        /// Who blocks (or no longer blocks).
+        names: Vec<String>,
+        /// Set (true) or lifted.
+        on: bool,
+    },
+    /// A blockade contest (AW-3, AW-2): the disengaging character's 【行動値】 against a
+    /// blocking enemy's.
+    Contested {
+        /// The one disengaging (the action side).
+        name: String,
+        /// The blocking enemy (the reaction side).
+        against: String,
+        /// The contest as rolled (BCDice's format).
+        text: String,
+        /// Whether the disengaging character won.
+        won: bool,
+    },
+    /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
+    Identified {
+        /// Who identifies.
+        name: String,
+        /// The target.
+        target: String,
+        /// The check as rolled.
+        text: String,
+        /// Succeeded: the target's data is made public.
+        success: bool,
+        /// The target's data (its sheet's fields), when it succeeded.
+        data: Vec<(String, String)>,
+    },
     /// Cleanup process.
     Cleanup {
         /// Why the round ended early (a command-spell summon), if it did.
@@ -355,7 +393,12 @@ fn usage(ja: &str, en: &str) -> Text {
 }
 
 /// `/combat …`.
-pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
+pub fn decide(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut Roller<'_>,
+) -> Decided {
     let fresh = state.combat.as_ref().map(|c| c.refreshed(table));
     let combat = fresh.as_ref();
     let need = || {
@@ -432,13 +475,31 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             for n in names.iter() {
                 c.get(n).ok_or_else(|| not_in_combat(n))?;
             }
+            // Seed AW-3: 「PC、NPCの順番でアクションを行なうこと」: the GM's order breaks
+            // ties among PCs and among NPCs, never puts an NPC before a PC.
+            if let Some((npc, pc)) = names.iter().enumerate().find_map(|(i, n)| {
+                let npc = c.get(n).filter(|x| !x.pc)?;
+                names[i + 1..]
+                    .iter()
+                    .find(|m| c.get(m).is_some_and(|x| x.pc))
+                    .map(|pc| (npc.name.clone(), pc.to_string()))
+            }) {
+                return Err(Text::new(
+                    format!(
+                        "{npc}（NPC）を{pc}（PC）より前にはできません。【行動値】が同じならPC、NPCの順です（AW-3）。GMの順はPCどうし、NPCどうしで決めてください"
+                    ),
+                    format!(
+                        "{npc} (NPC) cannot go before {pc} (PC): at equal action values PCs act first (AW-3); order PCs among themselves and NPCs among themselves"
+                    ),
+                ));
+            }
             // A second order adds to the first instead of discarding it: the names given
             // now go first, in this order, then the earlier order's others (issue 13).
             let mut order: Vec<String> = names.iter().map(|n| n.to_string()).collect();
             order.extend(
                 c.order
                     .iter()
-                    .filter(|n| !names.contains(&n.as_str()))
+                    .filter(|n| !names.contains(&n.as_str()) && c.get(n).is_some())
                     .cloned(),
             );
             one(ev(Event::Ordered { order }))
@@ -456,8 +517,35 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: None,
             })
         })(),
-        ["minor", what @ ..] => act(table, state, need, false, what),
-        ["major", what @ ..] => act(table, state, need, true, what),
+        ["minor", what @ ..] => act(table, state, need, false, what, dice),
+        ["major", what @ ..] => act(table, state, need, true, what, dice),
+        ["blockade", rest @ ..] if !rest.is_empty() => (|| {
+            gm_only(table, Text::new("エンゲージ封鎖", "set a blockade"))?;
+            let c = need()?;
+            let (on, names) = match rest {
+                ["off", names @ ..] if !names.is_empty() => (false, names),
+                ["off"] => {
+                    return Err(usage(
+                        "/combat blockade off 名前…",
+                        "/combat blockade off NAME…",
+                    ));
+                }
+                names => (true, names),
+            };
+            for n in names {
+                c.get(n).ok_or_else(|| not_in_combat(n))?;
+                if !on && !c.blockers.contains(*n) {
+                    return Err(Text::new(
+                        format!("{n}は封鎖していません"),
+                        format!("{n} is not blocking"),
+                    ));
+                }
+            }
+            one(ev(Event::Blockade {
+                names: names.iter().map(|n| n.to_string()).collect(),
+                on,
+            }))
+        })(),
         ["engage", a, b, more @ ..] => (|| {
             gm_only(table, Text::new("エンゲージの記録", "record an engagement"))?;
             let c = need()?;
@@ -502,8 +590,8 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             reply: Some(status(c)),
         }),
         _ => Err(usage(
-            "/combat start|add|remove|order|next|minor|major|engage|free|status|end …（/help に一覧があります）",
-            "/combat start|add|remove|order|next|minor|major|engage|free|status|end …; /help lists them",
+            "/combat start|add|remove|order|next|minor|major|engage|free|blockade|status|end …（/help に一覧があります）",
+            "/combat start|add|remove|order|next|minor|major|engage|free|blockade|status|end …; /help lists them",
         )),
     })
 }
@@ -529,12 +617,18 @@ pub enum Act {
     Finish(String),
     /// Major: a full move of this many metres that leaves the scene.
     Escape(i64),
+    /// Major: a disengagement that lost a blockade contest (the character stays engaged).
+    Blocked,
 }
 
 const DISENGAGE_TAIL: &str = "m まで移動（封鎖ならGMは【行動値】の対決を求めてよい）";
 const IDENTIFY_TAIL: &str = " ＞ 【理知】判定 難易度10+GMの値で成功すればデータを公表";
 const FINISH_TAIL: &str = "（戦闘不能のキャラクターを死亡させる）";
 const ESCAPE_TAIL: &str = "m でシーンから退場";
+/// The field of an enemy that holds the GM's part of the identify difficulty (AW-3:
+/// 10 + the GM's value).
+pub const IDENTIFY_KEY: &str = "識別難易度";
+const BLOCKED: &str = "離脱: 封鎖を突破できずエンゲージに留まる";
 
 impl Act {
     /// The Japanese line an `Action` event stores.
@@ -548,6 +642,7 @@ impl Act {
             Act::Identify(t) => format!("対象識別: {t}{IDENTIFY_TAIL}"),
             Act::Finish(t) => format!("とどめを刺す: {t}{FINISH_TAIL}"),
             Act::Escape(m) => format!("逃走: 全力移動 {m}{ESCAPE_TAIL}"),
+            Act::Blocked => BLOCKED.to_string(),
         }
     }
 
@@ -562,6 +657,9 @@ impl Act {
         let words = |s: &str, head: &str, tail: &str| {
             s.strip_prefix(head)?.strip_suffix(tail).map(str::to_string)
         };
+        if stored == BLOCKED {
+            return Some(Act::Blocked);
+        }
         if let Some(m) = metres(stored, "戦闘移動: ", "m まで") {
             return Some(Act::CombatMove(m));
         }
@@ -601,6 +699,7 @@ impl Act {
             ),
             Act::Finish(t) => format!("finishes off {t} (an incapacitated character dies)"),
             Act::Escape(m) => format!("escapes: a full move of {m} m out of the scene"),
+            Act::Blocked => "tries to disengage, is held by the blockade and stays engaged".into(),
         };
         Text::new(self.stored(), en)
     }
@@ -613,6 +712,7 @@ fn act<'a>(
     need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
+    dice: &mut Roller<'_>,
 ) -> Result<Outcome<AwEvent>, Text> {
     let c = need()?;
     let Process::Main { actor, minor } = &c.process else {
@@ -621,6 +721,22 @@ fn act<'a>(
             "no one's main process is on; the GM moves the round on with /combat next",
         ));
     };
+    // Someone else's main process: say whose turn it is (AW-3 initiative), not whose
+    // character it is.
+    if !table.actor_is_gm()
+        && table
+            .character(actor)
+            .is_some_and(|(owner, _)| owner != table.actor())
+    {
+        return Err(Text::new(
+            format!(
+                "今は{actor}のメインプロセスです。アクションできるのは手番のキャラクターだけです（イニシアチブは【行動値】順、AW-3）"
+            ),
+            format!(
+                "it is {actor}'s main process now; only the character whose turn it is acts (initiative by action value, AW-3)"
+            ),
+        ));
+    }
     may_act_for(table, actor)?;
     let me = c.get(actor).ok_or_else(|| not_in_combat(actor))?;
     let is_engaged = c.engaged(actor);
@@ -701,6 +817,113 @@ fn act<'a>(
                 ),
             ));
         }
+    }
+    // AW-3 blockade (seed: 「離脱を行なうキャラクターは、これに勝利する必要がある。複数の敵と
+    // エンゲージしている場合は、そのすべてに勝利しなければならない」): against every engaged
+    // enemy the GM set as blocking, an action-value contest (AW-2, the one disengaging is the
+    // action side); all won: the character leaves; one lost: it stays engaged, its major
+    // action spent.
+    if what == ["disengage"] && is_engaged {
+        let blocking: Vec<&Combatant> = c
+            .engaged_with(actor)
+            .into_iter()
+            .filter(|e| c.blockers.contains(*e))
+            .filter_map(|e| c.get(e))
+            .collect();
+        if !blocking.is_empty() {
+            let check = |modifier| Check {
+                modifier,
+                target: None,
+                critical: 12,
+                fumble: 2,
+            };
+            let mut events = Vec::new();
+            let mut all_won = true;
+            for enemy in blocking {
+                let contest = Contest {
+                    action: check(me.action),
+                    reaction: Reaction::Rolls(check(enemy.action)),
+                };
+                let rolled = contest::roll(&contest, dice).map_err(|e| e.text())?;
+                all_won &= rolled.success;
+                events.push(ev(Event::Contested {
+                    name: actor.clone(),
+                    against: enemy.name.clone(),
+                    text: rolled.text,
+                    won: rolled.success,
+                }));
+            }
+            if all_won {
+                events.push(action(Act::Disengage(me.combat_move())));
+                events.push(ev(Event::Freed {
+                    name: actor.clone(),
+                }));
+            } else {
+                events.push(action(Act::Blocked));
+            }
+            events.extend(finish_turn(c, actor));
+            return Ok(Outcome {
+                events,
+                reply: None,
+            });
+        }
+    }
+    // AW-3 identify (seed: 「【理知】判定で[難易度:10+GMの設定した難易度]に成功することで、
+    // 敵のデータを公表することができる」): the GM's part is the target's 識別難易度 field
+    // (0 when unset); success makes the target's data public.
+    if let ["identify", target @ ..] = what
+        && !target.is_empty()
+    {
+        let target = target.join(" ");
+        let wit = field(table, actor, "理知")?;
+        let extra = match table
+            .character(&target)
+            .and_then(|(_, f)| f.get(IDENTIFY_KEY))
+        {
+            None => 0,
+            Some(_) => field(table, &target, IDENTIFY_KEY)?,
+        };
+        let difficulty = 10i64.saturating_add(extra);
+        let command = format!(
+            "AW{}>={difficulty}",
+            taku_dice::system_command::format_modifier(wit)
+        );
+        let rolled = crate::srs::eval_check(&command, &["2D6", "AW"], false, dice)
+            .map_err(|e| e.text())?
+            .ok_or_else(|| {
+                Text::new(
+                    "対象識別の判定ができません",
+                    "the identify check cannot be rolled",
+                )
+            })?;
+        let data = if rolled.success {
+            table
+                .character(&target)
+                .map(|(_, f)| {
+                    f.iter()
+                        .filter(|(k, _)| k.as_str() != IDENTIFY_KEY)
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let mut events = vec![
+            action(Act::Identify(target.clone())),
+            ev(Event::Identified {
+                name: actor.clone(),
+                target,
+                text: rolled.text,
+                success: rolled.success,
+                data,
+            }),
+        ];
+        events.extend(finish_turn(c, actor));
+        return Ok(Outcome {
+            events,
+            reply: None,
+        });
     }
     let a = match what {
         ["move"] => {
@@ -823,6 +1046,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
             combatants: combatants.clone(),
             order: Vec::new(),
             engagements: Default::default(),
+            blockers: Default::default(),
         });
         return;
     }
@@ -842,6 +1066,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
         }
         Event::Left { name, .. } => {
             c.combatants.retain(|x| x.name != *name);
+            c.blockers.remove(name);
             c.engagements.retain(|(a, b)| a != name && b != name);
             if matches!(&c.process, Process::Main { actor, .. } if actor == name) {
                 c.process = Process::Setup;
@@ -883,6 +1108,16 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
             // Whoever is left with no enemy is out of the engagement too.
             c.engagements.retain(|(a, b)| a != name && b != name);
         }
+        Event::Blockade { names, on } => {
+            for n in names {
+                if *on {
+                    c.blockers.insert(n.clone());
+                } else {
+                    c.blockers.remove(n);
+                }
+            }
+        }
+        Event::Contested { .. } | Event::Identified { .. } => {}
         Event::Cleanup { .. } => c.process = Process::Cleanup,
         Event::Round { round } => {
             c.round = *round;
@@ -1019,6 +1254,67 @@ pub fn describe(e: &Event) -> Text {
             format!("{name}はエンゲージから離れた"),
             format!("{name} is out of the engagement"),
         ),
+        Event::Blockade { names, on: true } => Text::new(
+            format!(
+                "エンゲージ封鎖: {}（離脱するには【行動値】の対決にすべて勝利する必要がある、AW-3）",
+                names.join("、")
+            ),
+            format!(
+                "blockade by {} (disengaging takes winning an action-value contest against each, AW-3)",
+                names.join(", ")
+            ),
+        ),
+        Event::Blockade { names, on: false } => Text::new(
+            format!("エンゲージ封鎖を解除: {}", names.join("、")),
+            format!("blockade lifted: {}", names.join(", ")),
+        ),
+        Event::Contested {
+            name,
+            against,
+            text,
+            won,
+        } => {
+            let (ja, en) = if *won {
+                ("突破", "breaks through")
+            } else {
+                ("突破できず", "is held")
+            };
+            Text::new(
+                format!(
+                    "エンゲージ封鎖の対決 {name}（【行動値】）VS {against}（【行動値】）: {text} ＞ {name}は{ja}"
+                ),
+                format!(
+                    "blockade contest {name} (action value) VS {against} (action value): {text} > {name} {en}"
+                ),
+            )
+        }
+        Event::Identified {
+            name,
+            target,
+            text,
+            success,
+            data,
+        } => {
+            let listed = data
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>();
+            let (ja, en) = if *success {
+                (
+                    format!(" ＞ {target}のデータを公表: {}", listed.join("、")),
+                    format!(" > {target}'s data made public: {}", listed.join(", ")),
+                )
+            } else {
+                (
+                    format!(" ＞ {target}のデータは分からない"),
+                    format!(" > {target}'s data stays unknown"),
+                )
+            };
+            Text::new(
+                format!("対象識別 {name} → {target}: {text}{ja}"),
+                format!("identification {name} → {target}: {text}{en}"),
+            )
+        }
         Event::Cleanup { early: None } => Text::new(
             "全員が行動済 ＞ クリンナッププロセス",
             "everyone has acted > cleanup process",
@@ -1056,6 +1352,7 @@ mod tests {
             Act::Identify("影".into()),
             Act::Finish("影".into()),
             Act::Escape(26),
+            Act::Blocked,
         ];
         for a in acts {
             assert_eq!(Act::parse(&a.stored()), Some(a.clone()), "{}", a.stored());

@@ -66,6 +66,18 @@ pub fn parse(command: &str, notations: &[&str]) -> Result<Option<Contest>, EvalE
     let Some((left, right)) = command.split_once("VS") else {
         return Ok(None);
     };
+    // AW-2 has two sides; a third (`AW+5 VS AW+3 VS AW+1`) is refused, not dropped
+    // (a blockade against several enemies is one contest each: /combat blockade).
+    if let Some(at) = right.find("VS") {
+        let at = left.len() + 2 + at;
+        return Err(EvalError::Unsupported(Some(taku_dice::ParseError {
+            span: at..at + 2,
+            kind: taku_dice::ParseErrorKind::Unexpected {
+                found: taku_dice::Found::Char('V'),
+                expected: "the end of a two-sided contest (A VS B; one contest per opponent)",
+            },
+        })));
+    }
     let Some((action, _)) = srs::parse_check(left, notations)? else {
         return Ok(None);
     };

@@ -514,7 +514,7 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
     };
     let text = if masters.is_empty() {
         Text::new(
-            "サーヴァントのいるマスターはまだいません",
+            "サーヴァントのいるマスターはいません",
             "no master has a servant yet",
         )
     } else {
@@ -631,7 +631,16 @@ pub fn describe(e: &Event) -> Text {
                     "{master}の令呪: {}{} ＞ 残り{left}",
                     servant
                         .as_deref()
-                        .map(|s| format!("{s}を"))
+                        .map(|s| {
+                            // Japanese particles by use: ロイに命令を強要、ロイの行動を成功させる.
+                            let particle = match purpose {
+                                Use::Order => "に",
+                                Use::Boost => "の",
+                                Use::Dissolve => "との",
+                                _ => "を",
+                            };
+                            format!("{s}{particle}")
+                        })
                         .unwrap_or_default(),
                     what.ja()
                 ),
@@ -686,8 +695,12 @@ pub fn prepare_check(table: &dyn TableView, c: &Contracts, command: &str) -> Pre
         return unchanged;
     }
     let contest = sides.len() == 2;
+    // A player's contest naming no character by reference (`AW+3 VS AW+1`): the action
+    // side is the roller's own character acting (AW-2: the one acting rolls first).
+    let by_reference = typed.iter().any(|s| s.contains('{'));
     for (i, side) in typed.iter().enumerate() {
-        let subject = super::rules::subject_of(table, side, &comment, !contest);
+        let fallback = !contest || (i == 0 && !by_reference && !table.actor_is_gm());
+        let subject = super::rules::subject_of(table, side, &comment, fallback);
         let Some(servant) = subject.character else {
             continue;
         };

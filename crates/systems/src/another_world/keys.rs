@@ -19,6 +19,9 @@ use taku_dice::{Lang, Text};
 pub struct Keys {
     /// Character → keys.
     pub held: BTreeMap<String, BTreeSet<String>>,
+    /// AW-6: the key the GM requires for checks now (「イベントキー:不審な人物を持っている
+    /// PCのみ判定を行なうこと」), until lifted.
+    pub required: Option<String>,
 }
 
 impl Keys {
@@ -54,6 +57,11 @@ pub enum Event {
         /// Key.
         key: String,
     },
+    /// The GM restricted checks to the PCs holding `key` (`None`: lifted).
+    Required {
+        /// Key.
+        key: Option<String>,
+    },
 }
 
 fn pc(table: &dyn TableView, name: &str) -> Result<(), Text> {
@@ -84,6 +92,14 @@ fn does_not_hold(character: &str, key: &str) -> Text {
 pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     let keys = &state.keys;
     let key_of = |rest: &[&str]| rest.join(" ");
+    // A key has a name (seed: 「イベントキー:○○」という形で掲示): an empty word (`""`) is
+    // no name.
+    if words.first() == Some(&"key") && words.iter().skip(2).any(|w| w.trim().is_empty()) {
+        return Some(Err(Text::new(
+            "イベントキーやキャラクターの名前が空です。「/key give ミナ 不審な人物」のように書いてください（AW-6）",
+            "an event key's or character's name is empty; write e.g. /key give ミナ 不審な人物 (AW-6)",
+        )));
+    }
     Some(match words {
         ["key", "give", character, key @ ..] if !key.is_empty() => (|| {
             gm_only(table, Text::new("イベントキーの付与", "grant event keys"))?;
@@ -163,9 +179,29 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 )
             })
         })(),
+        ["key", "require", key @ ..] if !key.is_empty() => (|| {
+            gm_only(
+                table,
+                Text::new(
+                    "判定をキーを持つPCに限ること",
+                    "restrict checks to the holders of a key",
+                ),
+            )?;
+            let key = key_of(key);
+            if key == "off" {
+                if keys.required.is_none() {
+                    return Err(Text::new(
+                        "判定はキーで限られていません",
+                        "checks are not restricted to a key",
+                    ));
+                }
+                return one(AwEvent::Key(Event::Required { key: None }));
+            }
+            one(AwEvent::Key(Event::Required { key: Some(key) }))
+        })(),
         ["key", ..] => Err(Text::new(
-            "使い方: /key give|take キャラクター キー、/key move 渡す側 受け取る側 キー、/key who キー",
-            "usage: /key give|take CHARACTER KEY, /key move FROM TO KEY, /key who KEY",
+            "使い方: /key give|take キャラクター キー、/key move 渡す側 受け取る側 キー、/key who キー、/key require キー|off",
+            "usage: /key give|take CHARACTER KEY, /key move FROM TO KEY, /key who KEY, /key require KEY|off",
         )),
         ["keys"] => {
             let mine: Vec<(&str, Vec<Text>)> = table
@@ -231,6 +267,7 @@ pub fn fold(keys: &mut Keys, e: &Event) {
                 keys.held.entry(to.clone()).or_default().insert(key.clone());
             }
         }
+        Event::Required { key } => keys.required = key.clone(),
     }
 }
 
@@ -249,6 +286,14 @@ pub fn describe(e: &Event) -> Text {
             format!("イベントキー:{key} を {from} から {to} へ譲渡（GMの許可）"),
             format!("event key {key} passed from {from} to {to} (GM's authorisation)"),
         ),
+        Event::Required { key: Some(key) } => Text::new(
+            format!("「イベントキー:{key}」を持っているPCのみ判定を行なうこと（GM、AW-6）"),
+            format!("only PCs holding the event key {key} may make checks (GM, AW-6)"),
+        ),
+        Event::Required { key: None } => Text::new(
+            "イベントキーによる判定の制限を解除（GM）",
+            "checks are no longer restricted to a key's holders (GM)",
+        ),
     }
 }
 
@@ -261,7 +306,73 @@ pub fn audience(e: &Event) -> Audience {
         Event::Transferred { from, to, .. } => {
             Audience::GmAndOwnersOf(vec![from.clone(), to.clone()])
         }
+        // The GM's instruction is said to everyone; it names the key, not its holders.
+        Event::Required { .. } => Audience::All,
     }
+}
+
+/// AW-6 (seed: 「GMは、『「イベントキー:不審な人物」を持っているPCのみ判定を行なうこと』
+/// などと指示を出すことができる」): while the GM requires a key, a PC's check or contest
+/// (`command`, as about to be rolled) is refused unless that PC holds it. The PC is the one
+/// the roll names or the player's only character; a player whose roll names none of
+/// several characters is asked to name it. NPCs (the GM's rolls) are not restricted.
+pub fn check_allowed(table: &dyn TableView, keys: &Keys, command: &str) -> Result<(), Text> {
+    let Some(key) = keys.required.as_deref() else {
+        return Ok(());
+    };
+    // A contest is written with spaces (`AW+5 VS AW+3`): its sides as the rules read them.
+    let (parts, _) = super::rules::sides(command);
+    let upper = parts[0].to_ascii_uppercase();
+    let body = upper.strip_prefix('S').unwrap_or(&upper);
+    let is_roll = super::is_check(command)
+        || (parts.len() == 2 && (body.starts_with("AW") || body.starts_with("2D6")));
+    if !is_roll {
+        return Ok(());
+    }
+    let Some((sides, comment)) = super::rules::typed_sides(table) else {
+        return Ok(());
+    };
+    let subject = super::rules::subject_of(table, &sides[0], &comment, true);
+    let Some(character) = subject.character else {
+        if table.actor_is_gm() {
+            return Ok(());
+        }
+        return Err(Text::new(
+            format!(
+                "いまは「イベントキー:{key}」を持っているPCだけが判定できます。どのキャラクターの判定か、AW+{{ミナ.理知}} か AW+6 理知 ミナ のように書いてください（AW-6）"
+            ),
+            format!(
+                "only PCs holding the event key {key} may make checks now; say whose check it is, e.g. AW+{{Mina.理知}} or AW+6 理知 Mina (AW-6)"
+            ),
+        ));
+    };
+    if kind(table, &character)? == Kind::Npc || keys.holds(&character, key) {
+        return Ok(());
+    }
+    // A player learns nothing of another player's PC's keys (AW-6: a player sees their
+    // own PC's keys only).
+    if !table.actor_is_gm()
+        && table
+            .character(&character)
+            .is_some_and(|(o, _)| o != table.actor())
+    {
+        return Err(Text::new(
+            format!(
+                "いまは「イベントキー:{key}」を持っているPCだけが判定できます。{character}はあなたのキャラクターではありません。自分のPCの判定として書いてください（AW-6）"
+            ),
+            format!(
+                "only PCs holding the event key {key} may make checks now; {character} is not your character, so roll for your own PC (AW-6)"
+            ),
+        ));
+    }
+    Err(Text::new(
+        format!(
+            "いまは「イベントキー:{key}」を持っているPCだけが判定できます。{character}は持っていません（AW-6、GMが /key require off で解除）"
+        ),
+        format!(
+            "only PCs holding the event key {key} may make checks now, and {character} does not (AW-6; the GM lifts it with /key require off)"
+        ),
+    ))
 }
 
 /// `NAME's event keys: …` in `lang`.

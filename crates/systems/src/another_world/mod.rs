@@ -46,7 +46,13 @@ impl GameSystem for AnotherWorld {
     }
     /// `AW+5 VS AW+3` is one command written with spaces (AW-2): join its three words.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        taku_dice::command::join_versus(raw)
+        let mut joined = taku_dice::command::join_versus(raw)?;
+        // A third side (`AW+5 VS AW+3 VS AW+1`) joins too, so the contest's parser refuses
+        // it instead of reading `VS AW+1` as a comment (AW-2 has two sides).
+        while let Some(again) = taku_dice::command::join_versus(&joined).filter(|j| *j != joined) {
+            joined = again;
+        }
+        Some(joined)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::AwRules)
@@ -93,7 +99,7 @@ const HELP: &str = "\
   AW+{理知}>=10    テーブルで: 自分のキャラクターの【理知】を判定値に
   AW+{ミナ.理知}   キャラクターと能力値を指定（AW+4 理知 ミナ のようにコメントでも）
   難易度の目安: 6〜8 簡単、9〜11 普通、12〜15 難しい、16以上 非常に難しい
-  GMの修正は−3〜+3程度（ダイスひとつ分の期待値3.5を超えないように）
+  GMの修正は−3〜+3程度（ダイスひとつ分の期待値3.5を超えないように）。AW+{理知}+5 のように判定値の後の修正の合計が超えると注意を表示
 ■対決（AW-2）
   AW+5 VS AW+3     アクション側 VS リアクション側（同値はリアクション優先）
   AW+5 VS 8        リアクション側が判定できないとき: 固定の達成値8
@@ -110,7 +116,7 @@ Another World SRS 3rd edition: 2D6 action checks (critical 12, fumble 2), contes
   AW+{理知}>=10    at a table: your character's 【理知】 as the judgement value
   AW+{Mina.理知}   naming the character and the ability (or in the comment: AW+4 理知 Mina)
   Difficulty guide: 6–8 easy, 9–11 ordinary, 12–15 hard, 16+ very hard
-  GM modifiers stay within about −3..+3 (no more than one die's expectation, 3.5)
+  GM modifiers stay within about −3..+3 (no more than one die's expectation, 3.5); modifiers after the judgement value beyond that (AW+{理知}+5) get a note
 ■ Contests (AW-2)
   AW+5 VS AW+3     action side VS reaction side (the reaction side wins ties)
   AW+5 VS 8        when the reaction side cannot roll: a fixed achievement of 8

@@ -169,8 +169,13 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/combat major move | attack 対象 | skill 特技名 | disengage | identify 対象 | finish 対象 | escape",
-        help: "メジャーアクション: 全力移動・攻撃・特技・離脱・対象識別・とどめ・逃走",
-        help_en: "Major action: full move, attack, skill, disengage, identify, finish off, escape",
+        help: "メジャーアクション: 全力移動・攻撃・特技・離脱・対象識別（【理知】判定、難易度10+対象の「識別難易度」、成功でデータを公表）・とどめ・逃走",
+        help_en: "Major action: full move, attack, skill, disengage, identify (a 【理知】 check against 10 + the target's 識別難易度; success makes its data public), finish off, escape",
+    },
+    CommandHelp {
+        usage: "/combat blockade 影 [霧…] | /combat blockade off 影",
+        help: "エンゲージ封鎖（GM）: 離脱するキャラクターは、封鎖するエンゲージ中の敵すべてと【行動値】の対決に勝つ必要がある",
+        help_en: "Blockade (GM): a disengaging character must win an action-value contest against every engaged enemy that blocks",
     },
     CommandHelp {
         usage: "/combat engage ミナ 影 | /combat free ミナ | /combat status | /combat end",
@@ -213,17 +218,22 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Event keys (AW-6, GM): grant, take back, allow a transfer",
     },
     CommandHelp {
+        usage: "/key require 不審な人物 | /key require off",
+        help: "判定をキーを持つPCに限る（GM）: 持たないPCの判定は断られる／解除",
+        help_en: "Restrict checks to the PCs holding a key (GM): others' checks are refused; lift it",
+    },
+    CommandHelp {
         usage: "/key who 不審な人物 | /keys [ミナ]",
         help: "キーを持つPC（GM）・自分のPCのキー",
         help_en: "The PCs holding a key (GM); your own PCs' keys",
     },
     CommandHelp {
-        usage: "/af start 理知 100 2 [at=50:イベント] [spell] [solo=ミナ] 目標…",
-        help: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。開始時にパーティの成功確率を表示",
-        help_en: "Another Focus check (AW-7, GM): ability, difficulty, round limit; shows the party's chance of success when it starts",
+        usage: "/af start 理知 100 2 [at=50:イベント] [spell] [solo=ミナ] [party=ミナ,ロイ] 目標…",
+        help: "AF判定（AW-7、GM）: 使用能力値・難易度・ラウンド制限。party= で参加するPC（省略時は全PC）。開始時にパーティの成功確率を表示",
+        help_en: "Another Focus check (AW-7, GM): ability, difficulty, round limit; party= names the PCs taking part (default: every PC); shows the party's chance of success when it starts",
     },
     CommandHelp {
-        usage: "/af preset 1|2|3|4 [ミナ]",
+        usage: "/af preset 1|2|3|4 [ミナ] [party=ミナ,ロイ]",
         help: "ルールの例: 1 説得（理知80/2R）2 探索（知覚100/3R、令呪で成功）3 潜入（反射120/5R）4 逃走（体力50/1R、1人で）",
         help_en: "The rulebook's examples: 1 persuade (理知 80 / 2 rounds), 2 search (知覚 100 / 3 rounds, a command spell succeeds), 3 infiltrate (反射 120 / 5 rounds), 4 escape (体力 50 / 1 round, alone)",
     },
@@ -238,9 +248,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "During an AF check a PC's check adds its achievement to the total (a critical counts 30; a fumble fails the AF check)",
     },
     CommandHelp {
-        usage: "/af cancel | /af fail | /af next | /af spell ミナ | /af status | /af end",
-        help: "ファンブルの打ち消し（GM、直後のみ）・ファンブルの受け入れ（GM）・次のラウンドへ（GM）・令呪で成功・進行状況・中止（GM）",
-        help_en: "Cancel a fumble (GM, straight away only); accept a fumble (GM); next round (GM); succeed by a command spell; progress; call off (GM)",
+        usage: "/af cancel | /af fail | /af next | /af spell ミナ | /af aid | /af status | /af end",
+        help: "ファンブルの打ち消し（GM、直後のみ）・ファンブルの受け入れ（GM）・次のラウンドへ（GM）・令呪で成功・NPCの援助の1D6回復を振る（GM、例3の達成値100）・進行状況・中止（GM）。到達イベント at=50:unlock=理知 で能力値を追加、at=100:aid で援助",
+        help_en: "Cancel a fumble (GM, straight away only); accept a fumble (GM); next round (GM); succeed by a command spell; roll an NPC's 1D6 HP/MP help (GM, example 3 at 100); progress; call off (GM). Thresholds at=50:unlock=理知 add an ability, at=100:aid an NPC's help",
     },
 ];
 
@@ -259,12 +269,17 @@ impl TableRules for AwRules {
         words: &[&str],
         dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<Event>, Text>> {
+        // Full-width digits and signs read as ASCII (`/supply lack ユキ ３`), as dice
+        // commands read them.
+        let folded: Vec<String> = words.iter().map(|w| fold_digits(w)).collect();
+        let words: Vec<&str> = folded.iter().map(String::as_str).collect();
+        let words = words.as_slice();
         match words.first().copied()? {
-            "combat" => combat::decide(table, state, &words[1..]),
+            "combat" => combat::decide(table, state, &words[1..], dice),
             "supply" => supply::decide(table, state, &words[1..], dice),
             "contract" | "spell" | "spells" => contracts::decide(table, state, words),
             "key" | "keys" => keys::decide(table, state, words),
-            "af" => af::decide(table, state, &words[1..]),
+            "af" => af::decide(table, state, &words[1..], dice),
             _ => None,
         }
     }
@@ -306,7 +321,41 @@ impl TableRules for AwRules {
         state: &State,
         command: &str,
     ) -> Result<Prepared<Event>, Text> {
-        let mut prepared = contracts::prepare_check(table, &state.contracts, command);
+        // AW-6: the GM may restrict checks to the PCs holding a key.
+        keys::check_allowed(table, &state.keys, command)?;
+        // AW-7: a party PC's secret check that would count is refused while the AF check
+        // runs: every achievement goes to the public total and a fumble fails the AF check
+        // (seed: 「PC達が算出した「達成値」をすべて合計し」), so a secret roll would let a
+        // player see a fumble and roll again in the open.
+        af::refuse_secret(table, state, command)?;
+        // AW-5 × AW-7: an attempt at the AF check that does not count (out of order, a
+        // second roll in the round) keeps a pending +20 for the servant's real turn.
+        let uncounted_af_attempt =
+            matches!(af::credit(table, state, command), af::Credit::NotCounted(_))
+                && roll_subject(table)
+                    .and_then(|s| s.ability)
+                    .is_some_and(|ab| {
+                        state
+                            .af
+                            .as_ref()
+                            .is_some_and(|a| a.ability == ab || a.also.contains(&ab))
+                    });
+        let mut prepared = if uncounted_af_attempt {
+            Prepared {
+                command: command.to_string(),
+                events: Vec::new(),
+                note: None,
+            }
+        } else {
+            contracts::prepare_check(table, &state.contracts, command)
+        };
+        // AW-1: GM modifiers beyond −3..+3 get a warning (issue 13, item 18).
+        if let Some(warning) = modifier_warning(table) {
+            prepared.note = Some(match prepared.note {
+                Some(n) => n.then(" / ", &warning),
+                None => warning,
+            });
+        }
         // AW-7: a party PC's roll that does not count says why (issue 13).
         if matches!(
             state.af.as_ref().map(|a| &a.status),
@@ -517,4 +566,79 @@ pub fn roll_subject(table: &dyn TableView) -> Option<Subject> {
         [one] => Some(subject_of(table, one, &comment, true)),
         _ => None,
     }
+}
+
+/// The modifiers of one check side as typed: the number terms after the judgement value
+/// (the first term: `{理知}` or a number), before the difficulty and options.
+/// `AW+{理知}+4-1>=10` → `Some(3)`; `AW+4>=10` → `None` (a judgement value alone).
+fn typed_modifiers(side: &str) -> Option<i64> {
+    let upper = side.trim().to_ascii_uppercase();
+    let body = upper
+        .strip_prefix('S')
+        .filter(|b| b.starts_with("AW") || b.starts_with("2D6"))
+        .unwrap_or(&upper);
+    let body = body
+        .strip_prefix("AW")
+        .or_else(|| body.strip_prefix("2D6"))?;
+    let end = body
+        .find(['>', '<', '=', '@', '#', '['])
+        .unwrap_or(body.len());
+    let mut rest = &body[..end];
+    // Signed terms.
+    let mut terms: Vec<(i64, &str)> = Vec::new();
+    while let Some(c) = rest.chars().next() {
+        let sign = match c {
+            '+' => 1,
+            '-' => -1,
+            _ => return None,
+        };
+        rest = &rest[1..];
+        let len = if rest.starts_with('{') {
+            rest.find('}').map(|i| i + 1)?
+        } else {
+            rest.find(['+', '-']).unwrap_or(rest.len())
+        };
+        terms.push((sign, &rest[..len]));
+        rest = &rest[len..];
+    }
+    let mut sum: Option<i64> = None;
+    for (sign, term) in terms.iter().skip(1) {
+        if let Ok(n) = term.parse::<i64>() {
+            sum = Some(sum.unwrap_or(0).saturating_add(sign.saturating_mul(n)));
+        }
+    }
+    sum
+}
+
+/// AW-1 (seed: 「修正は−3〜+3程度の範囲で行なうこと。この範囲を超えてしまうような修正を
+/// 行なうと、ダイスひとつ分の期待値(3.5である)を上回ってしまい…」): a warning, shown
+/// with the roll, when a check's typed modifiers add up beyond −3..+3. The roll stands: the
+/// seed asks the GM to keep to the range, it does not forbid leaving it.
+fn modifier_warning(table: &dyn TableView) -> Option<Text> {
+    let (sides, _) = typed_sides(table)?;
+    let total = sides
+        .iter()
+        .filter_map(|s| typed_modifiers(s))
+        .find(|m| !(-3..=3).contains(m))?;
+    let m = taku_dice::system_command::format_modifier(total);
+    Some(Text::new(
+        format!(
+            "注意: 修正{m}は目安の−3〜+3を超えています（ダイスひとつ分の期待値3.5を上回る、AW-1）"
+        ),
+        format!(
+            "note: the modifier {m} is beyond the −3..+3 guide (more than one die's expectation of 3.5, AW-1)"
+        ),
+    ))
+}
+
+/// Full-width digits, plus and minus signs as ASCII; everything else as it is.
+fn fold_digits(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '＋' => '+',
+            '－' | '−' => '-',
+            c => c,
+        })
+        .collect()
 }

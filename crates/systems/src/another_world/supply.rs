@@ -131,8 +131,13 @@ fn why_text(why: &str) -> Text {
         };
         return Text::new(why, format!("supply {dice}{bound}"));
     }
+    if let Some(dice) = why.strip_prefix(AID) {
+        return Text::new(why, format!("an NPC's help {dice}"));
+    }
     Text::verbatim(why)
 }
+
+const AID: &str = "NPCの援助 ";
 
 /// `/supply lack CHARACTER N [shared]`, `/supply give A B N`.
 pub fn decide(
@@ -333,6 +338,27 @@ fn heal(
 
 const HEAL: &str = "増減: ";
 
+/// HP and MP of `character` recover by `hp` and `mp` (dice already rolled), within the
+/// maximums; `why` names the cause (`NPCの援助 1D6`).
+pub fn recover(
+    table: &dyn TableView,
+    vitals: &Vitals,
+    character: &str,
+    hp: i64,
+    mp: i64,
+    why: &str,
+) -> Result<AwEvent, Text> {
+    let ((now_hp, now_mp), (max_hp, max_mp)) = current(table, vitals, character)?;
+    Ok(AwEvent::Supply(Event::Changed {
+        character: character.to_string(),
+        why: why.to_string(),
+        hp_dice: vec![hp],
+        mp_dice: vec![mp],
+        hp: now_hp.saturating_add(hp).clamp(0, max_hp.max(0)),
+        mp: now_mp.saturating_add(mp).clamp(0, max_mp.max(0)),
+    }))
+}
+
 /// Folds a supply event.
 pub fn fold(vitals: &mut Vitals, e: &Event) {
     let Event::Changed {
@@ -356,6 +382,34 @@ pub fn describe(e: &Event) -> Text {
         hp,
         mp,
     } = e;
+    // A fixed change (`/supply heal`): the amount with its sign, the untouched value not
+    // listed, and no dice brackets.
+    if let Some(reason) = why.strip_prefix(HEAL) {
+        let change = |d: &[i64]| {
+            d.first()
+                .map(|n| taku_dice::system_command::format_modifier(*n))
+                .map(|n| if n.is_empty() { "±0".to_string() } else { n })
+        };
+        let mut ja = Vec::new();
+        let mut en = Vec::new();
+        if let Some(c) = change(hp_dice) {
+            ja.push(format!("【HP】{c} ＞ {hp}"));
+            en.push(format!("HP {c} > {hp}"));
+        }
+        if let Some(c) = change(mp_dice) {
+            ja.push(format!("【MP】{c} ＞ {mp}"));
+            en.push(format!("MP {c} > {mp}"));
+        }
+        let (rja, ren) = if reason == "回復" {
+            (String::new(), String::new())
+        } else {
+            (format!("（{reason}）"), format!(" ({reason})"))
+        };
+        return Text::new(
+            format!("{character} 増減{rja}: {}", ja.join("、")),
+            format!("{character}, change{ren}: {}", en.join(", ")),
+        );
+    }
     let why = why_text(why);
     Text::new(
         format!(

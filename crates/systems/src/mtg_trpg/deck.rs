@@ -129,12 +129,43 @@ pub struct Deck {
     pub sideboard: usize,
 }
 
-/// `COUNT NAME [(SET) [NUMBER]]` → (count, name).
+/// `COUNT NAME [(SET) [NUMBER]]` → (count, name); also `4x Name`, `4 x Name`,
+/// `Name x4`, `.dec`'s `4 [M19] Name`, and Moxfield's trailing markers (`*F*`, `*E*`).
 fn entry(line: &str) -> Option<(u32, &str)> {
-    let (count, rest) = line.split_once(char::is_whitespace)?;
+    let (count, rest) = match line.split_once(char::is_whitespace) {
+        Some((count, rest)) if count.trim_end_matches(['x', 'X']).parse::<u32>().is_ok() => {
+            (count, rest.trim())
+        }
+        // `Name x4`.
+        _ => {
+            let (name, count) = line.rsplit_once(char::is_whitespace)?;
+            let count = count.strip_prefix(['x', 'X'])?;
+            count.parse::<u32>().ok()?;
+            (count, name.trim())
+        }
+    };
     let count = count.strip_suffix(['x', 'X']).unwrap_or(count);
     let count: u32 = count.parse().ok()?;
     let mut name = rest.trim();
+    // `4 x Name`.
+    if let Some(after) = name.strip_prefix(['x', 'X'])
+        && after.starts_with(char::is_whitespace)
+    {
+        name = after.trim_start();
+    }
+    // `.dec`: `[M19] Name`.
+    if name.starts_with('[')
+        && let Some(close) = name.find(']')
+    {
+        name = name[close + 1..].trim_start();
+    }
+    // Moxfield: `*F*` (foil), `*E*` (etched), `*A*` (alter) at the end.
+    while let Some(rest) = ["*F*", "*E*", "*A*"]
+        .iter()
+        .find_map(|m| name.strip_suffix(m))
+    {
+        name = rest.trim_end();
+    }
     // A trailing "(SET) 123" or "(SET)".
     if let Some(open) = name.rfind(" (") {
         let tail = &name[open + 2..];
@@ -150,30 +181,92 @@ fn entry(line: &str) -> Option<(u32, &str)> {
     (!name.is_empty()).then_some((count, name))
 }
 
+/// Full-width ASCII (`４ Ｆｏｒｅｓｔ`) as ASCII; the ideographic space as a space.
+fn fold_width(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// Where a deck list's line belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// The main deck: the library.
+    Main,
+    /// Sideboard, commander, companion, maybeboard: not in the library.
+    Side,
+    /// Arena's `About` block (`Name My Deck`): not cards.
+    About,
+}
+
+/// A section header, if `line` is one (`Deck`, `Sideboard:`, `デッキ`, `サイドボード`, `About`).
+fn header(line: &str) -> Option<Section> {
+    match line
+        .trim_end_matches([':', '：'])
+        .trim()
+        .to_lowercase()
+        .as_str()
+    {
+        "deck" | "main" | "maindeck" | "main deck" | "mainboard" | "デッキ" | "メインデッキ" => {
+            Some(Section::Main)
+        }
+        "sideboard" | "commander" | "companion" | "maybeboard" | "サイドボード" | "統率者"
+        | "相棒" => Some(Section::Side),
+        "about" => Some(Section::About),
+        _ => None,
+    }
+}
+
 /// Reads a deck list, looking every name up in `db`. Unknown names: one error listing
 /// all of them, each with close matches.
 pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
     let mut main = Vec::new();
     let mut sideboard = 0usize;
-    let mut in_main = true;
+    let mut section = Section::Main;
     let mut unknown: Vec<(String, Vec<String>)> = Vec::new();
     let mut problems: Vec<DeckProblem> = Vec::new();
-    for (n, raw) in text.split(['\n', ';']).enumerate() {
+    let text = text.trim_start_matches('\u{feff}');
+    // Pieces in order, each with whether it is a blank physical line (`;` separates
+    // entries too, so a deck fits on one chat line; an empty `;;` piece is no blank line).
+    let mut lines: Vec<(String, bool)> = Vec::new();
+    for physical in text.split('\n') {
+        let blank = physical.trim().is_empty();
+        for piece in physical.split(';') {
+            lines.push((fold_width(piece), blank));
+        }
+    }
+    // MTGO's and most sites' text exports put the sideboard after a blank line with no
+    // header: without any section header, a blank line after main-deck cards starts the
+    // sideboard (MT-1: "sideboard is not in the library"; the load says how many).
+    let headed = lines.iter().any(|(l, _)| header(l.trim()).is_some());
+    let mut seen_main_card = false;
+    for (n, (raw, blank)) in lines.iter().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("//") {
+        if line.is_empty() {
+            if *blank && !headed && seen_main_card {
+                section = Section::Side;
+            }
             continue;
         }
-        match line.trim_end_matches(':').to_ascii_lowercase().as_str() {
-            "deck" | "main" | "maindeck" | "main deck" => {
-                in_main = true;
-                continue;
-            }
-            "sideboard" | "commander" | "companion" | "maybeboard" => {
-                in_main = false;
-                continue;
-            }
-            _ => {}
+        if line.starts_with('#') || line.starts_with("//") {
+            continue;
         }
+        if let Some(h) = header(line) {
+            section = h;
+            continue;
+        }
+        if section == Section::About {
+            continue;
+        }
+        // `.dec`'s sideboard lines: `SB: 2 Counterspell`.
+        let (line, side) = match line.strip_prefix("SB:") {
+            Some(rest) => (rest.trim(), true),
+            None => (line, section == Section::Side),
+        };
         let Some((count, name)) = entry(line) else {
             problems.push(DeckProblem::NotAnEntry {
                 line: n + 1,
@@ -185,11 +278,18 @@ pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
             problems.push(DeckProblem::Copies { line: n + 1, count });
             continue;
         }
-        if !in_main {
+        if side {
             sideboard += count as usize;
             continue;
         }
-        match db.get(name) {
+        seen_main_card = true;
+        // MTGO spells split cards `Fire/Ice`; databases `Fire // Ice`.
+        let found = db.get(name).or_else(|| {
+            (name.contains('/') && !name.contains("//"))
+                .then(|| db.get(&name.replace('/', " // ")))
+                .flatten()
+        });
+        match found {
             Some(card) => {
                 if main.len() + count as usize > MAX_CARDS {
                     problems.push(DeckProblem::TooManyCards);

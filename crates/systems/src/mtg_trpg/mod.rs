@@ -4,6 +4,10 @@
 //! players have, [`builtin`] is the offline minimal set, [`deck`] reads deck lists,
 //! [`check`] is MT-2's procedure, [`odds`] its exact success probability (MT-3), and
 //! [`rules`] the table commands.
+//!
+//! Left out on purpose (MT-13 of issue 13): the seed names 《クリティカル・カード》 but
+//! defines it nowhere, so it is not modelled; sorcery/instant timing (MT-3) is the GM's to
+//! rule on (a table tracks no phases or priority), said in the help.
 
 pub mod builtin;
 pub mod card;
@@ -59,6 +63,8 @@ MTGベースのTRPG: 行動判定はダイスではなくライブラリーの�
     taku mtg check --library \"Elvish Mystic; Runeclaw Bear\" --color green --difficulty 2
     taku mtg odds --deck deck.txt --color 緑 --difficulty 2 [--boost] [--table]
     taku mtg cards --load AtomicCards.json   （カードデータベースの索引を作る）
+  原典にないこと: 《クリティカル・カード》は原典に名前だけあり定義がないので扱いません。
+  ソーサリー／インスタントタイミング（MT-3）はテーブルでは追跡せず、GMの判断に任せます。
   ダイスボットの共通コマンドも使えます。";
 
 const HELP_EN: &str = "\
@@ -68,4 +74,7 @@ MTG-based TRPG: action checks reveal cards from the top of the library instead o
     taku mtg check --library \"Elvish Mystic; Runeclaw Bear\" --color green --difficulty 2
     taku mtg odds --deck deck.txt --color 緑 --difficulty 2 [--boost] [--table]
     taku mtg cards --load AtomicCards.json   (builds the card database's index)
+  Outside the seed: the \"critical card\" is named by the seed but defined
+  nowhere in it, so it is not modelled. Sorcery/instant timing (MT-3) is not tracked at a
+  table; the GM rules on it.
   DiceBot's common dice commands also work.";

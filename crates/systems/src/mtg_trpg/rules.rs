@@ -64,6 +64,10 @@ pub struct Open {
     pub purpose: String,
     /// Steps 1–4.
     pub revealed: Revealed,
+    /// The two revealed cards (step 3's and step 4's), public: 「ライブラリーの上から1枚目と
+    /// 2枚目のカードを公開」.
+    #[serde(default)]
+    pub cards: Vec<Card>,
 }
 
 /// Libraries by PC.
@@ -268,7 +272,10 @@ impl TableRules for MtgRules {
                 if state.get(*pc).is_some_and(|l| l.open.is_some()) {
                     return Err(open_check(pc));
                 }
-                let deck = deck::parse(&list.join(" "), card_db()).map_err(|e| e.text())?;
+                // A list pasted whole keeps its line breaks: the table shows each as `↵`
+                // (MTGO/Arena exports: a blank line before the sideboard).
+                let text = list.join(" ").replace('↵', "\n");
+                let deck = deck::parse(&text, card_db()).map_err(|e| e.text())?;
                 one(Event::Loaded {
                     character: pc.to_string(),
                     cards: shuffled(&deck.main, dice)?,
@@ -515,19 +522,44 @@ impl TableRules for MtgRules {
             ),
             Event::Opened { character, open } => {
                 let kind = check::kind_text(open.kind);
+                // The revealed cards are public (MT-2 steps 3–4), so the table sees what the
+                // boost is decided on; the purpose names the action.
+                let card = |i: usize, ja: bool| {
+                    open.cards.get(i).map(|c| {
+                        if ja {
+                            format!(" {} マナ総量{}", c.display(), c.mana_value)
+                        } else {
+                            format!(" {}, mana value {}", c.name, c.mana_value)
+                        }
+                    })
+                };
+                let purpose_ja = if open.purpose.is_empty() {
+                    String::new()
+                } else {
+                    format!("「{}」", open.purpose)
+                };
+                let purpose_en = if open.purpose.is_empty() {
+                    String::new()
+                } else {
+                    format!(" '{}'", open.purpose)
+                };
                 Text::new(
                     format!(
-                        "{character}の{}（難易度{}）: 目標値{} ／ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
+                        "{character}の{purpose_ja}{}（難易度{}）: 1枚目{} ＞ 目標値{} ／ 2枚目{} ＞ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
                         kind.ja(),
                         open.difficulty,
+                        card(0, true).unwrap_or_default(),
                         open.revealed.target,
+                        card(1, true).unwrap_or_default(),
                         open.revealed.achievement
                     ),
                     format!(
-                        "{character}'s {} (difficulty {}): target {} / achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
+                        "{character}{purpose_en}'s {} (difficulty {}): 1st card{} > target {} / 2nd card{} > achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
                         kind.en(),
                         open.difficulty,
+                        card(0, false).unwrap_or_default(),
                         open.revealed.target,
+                        card(1, false).unwrap_or_default(),
                         open.revealed.achievement
                     ),
                 )
@@ -790,6 +822,7 @@ fn check_command(
                 difficulty,
                 purpose,
                 revealed,
+                cards: l.cards.iter().skip(known).take(2).cloned().collect(),
             },
         });
     }
