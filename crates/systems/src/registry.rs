@@ -3,11 +3,12 @@
 use crate::GameSystem;
 use crate::another_world::AnotherWorld;
 use crate::four_card::FourCard;
+use crate::lotr_coda::LotrCoda;
 use crate::mtg_trpg::MtgTrpg;
 use crate::{dicebot::DiceBot, sengensyou::Sengensyou, srs::Srs, stellar_knights::StellarKnights};
 
 /// All systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
-static SYSTEMS: [&dyn GameSystem; 7] = [
+static SYSTEMS: [&dyn GameSystem; 8] = [
     &DiceBot,
     &MtgTrpg,
     &AnotherWorld,
@@ -15,6 +16,7 @@ static SYSTEMS: [&dyn GameSystem; 7] = [
     &Srs,
     &Sengensyou,
     &FourCard,
+    &LotrCoda,
 ];
 
 /// All systems, sorted by sort key.
