@@ -11,8 +11,12 @@
 //! Combat, battles and advancement (LR-12 to LR-17) are built as their own modules and
 //! wired into [`rules`]'s command dispatch.
 
+pub mod character;
 pub mod check;
 pub mod odds;
+pub mod rules;
+pub mod settings;
+pub mod sheet;
 
 use crate::GameSystem;
 use taku_dice::Roller;
@@ -40,6 +44,9 @@ impl GameSystem for LotrCoda {
     /// `LOTR+5 VS LOTR+3` is one command written with spaces (LR-11).
     fn rewrite_line(&self, raw: &str) -> Option<String> {
         join_versus(raw)
+    }
+    fn table_rules(&self) -> Option<&dyn crate::DynRules> {
+        Some(&rules::LotrRules)
     }
     fn eval_own(&self, command: &str, roller: &mut Roller<'_>) -> Eval {
         match check::parse(command)? {
