@@ -296,6 +296,24 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     })
 }
 
+/// The character's record as it stands: the state's (or, before the rules touched it, the
+/// fields'), with the current attribute values the table's fields hold (`/char set NIM 8`):
+/// Defence follows them, reactions and Health keep their creation values (LR-3).
+fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
+    let (_, fields) = table.character(name)?;
+    let mut ch = state
+        .characters
+        .get(name)
+        .cloned()
+        .or_else(|| from_fields(fields))?;
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
+            ch.attributes[i] = v.clamp(0, 1000);
+        }
+    }
+    Some(ch)
+}
+
 /// The character's record and status, and the event importing it when the rules have not
 /// touched it yet.
 fn load(
@@ -304,8 +322,10 @@ fn load(
     name: &str,
 ) -> Result<(Character, Status, Vec<Event>), Text> {
     let status = state.status.get(name).cloned().unwrap_or_default();
-    if let Some(ch) = state.characters.get(name) {
-        return Ok((ch.clone(), status, Vec::new()));
+    if state.characters.contains_key(name)
+        && let Some(ch) = record(table, state, name)
+    {
+        return Ok((ch, status, Vec::new()));
     }
     let Some((_, fields)) = table.character(name) else {
         return Err(no_character(name));
@@ -677,8 +697,17 @@ fn poison(
                     "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON]",
                 ));
             };
-            let rolled = dice.roll_group(st.dice(), 6).map_err(|e| e.text())?;
+            let rolled: Vec<i64> = dice
+                .roll_group(st.dice(), 6)
+                .map_err(|e| e.text())?
+                .iter()
+                .copied()
+                .collect();
             let count = st.count(&rolled);
+            let shown = format!(
+                "[{}]",
+                rolled.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            );
             let tn = POISON_BASE_TN + potency;
             let p = penalty(&state.settings, ch, s);
             let (_, d, text) = test(dice, stamina, tn - p)?;
@@ -701,11 +730,11 @@ fn poison(
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 毒「{poison_name}」（強さ{potency}、段階{stages} {rolled:?} → {count}）Stamina判定 {text} → {}。以後の段階も同じ結果",
+                    "{name}: 毒「{poison_name}」（強さ{potency}、段階{stages} {shown} → {count}）Stamina判定 {text} → {}。以後の段階も同じ結果",
                     effect.0
                 ),
                 format!(
-                    "{name}: poison '{poison_name}' (potency {potency}, stages {stages} {rolled:?} → {count}) Stamina test {text} → {}; every later stage the same",
+                    "{name}: poison '{poison_name}' (potency {potency}, stages {stages} {shown} → {count}) Stamina test {text} → {}; every later stage the same",
                     effect.1
                 ),
             )])
@@ -1124,14 +1153,7 @@ fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Cha
         .characters()
         .into_iter()
         .filter(|(_, owner)| *owner == table.actor())
-        .filter_map(|(name, _)| {
-            let ch = state.characters.get(name).cloned().or_else(|| {
-                table
-                    .character(name)
-                    .and_then(|(_, fields)| from_fields(fields))
-            })?;
-            Some((name.to_string(), ch))
-        })
+        .filter_map(|(name, _)| Some((name.to_string(), record(table, state, name)?)))
         .collect();
     match mine.as_slice() {
         [one] => Some(one.clone()),
@@ -1273,12 +1295,7 @@ impl TableRules for LotrRules {
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
             let value = match inner.split_once('.') {
-                Some((name, key)) => state
-                    .characters
-                    .get(name)
-                    .cloned()
-                    .or_else(|| table.character(name).and_then(|(_, f)| from_fields(f)))
-                    .and_then(|ch| reference(&ch, key)),
+                Some((name, key)) => record(table, state, name).and_then(|ch| reference(&ch, key)),
                 None => actors_character(table, state).and_then(|(_, ch)| reference(&ch, inner)),
             };
             match value {
@@ -1307,11 +1324,14 @@ impl TableRules for LotrRules {
         let Some(test) = super::parse_line(command) else {
             return Ok(unchanged);
         };
-        let Some((name, ch)) = actors_character(table, state) else {
-            return Ok(unchanged);
-        };
-        let s = state.status.get(&name).cloned().unwrap_or_default();
-        let p = penalty(&state.settings, &ch, &s);
+        let actor = actors_character(table, state);
+        let p = actor.as_ref().map_or(0, |(name, ch)| {
+            penalty(
+                &state.settings,
+                ch,
+                &state.status.get(name).cloned().unwrap_or_default(),
+            )
+        });
         let group_mp = state.settings.group_marginal_plus_one;
         if p == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
             return Ok(unchanged);
@@ -1347,7 +1367,8 @@ impl TableRules for LotrRules {
             },
         };
         let printed = check::print(&changed).replace(' ', "");
-        let note = (p != 0).then(|| {
+        let note = actor.filter(|_| p != 0).map(|(name, ch)| {
+            let s = state.status.get(&name).cloned().unwrap_or_default();
             let (lj, le) = level_words(&state.settings, &ch, &s);
             Text::new(
                 format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
@@ -1368,11 +1389,7 @@ impl TableRules for LotrRules {
         name: &str,
         _viewer_is_gm: bool,
     ) -> Vec<Section> {
-        let Some(ch) = state.characters.get(name).cloned().or_else(|| {
-            table
-                .character(name)
-                .and_then(|(_, fields)| from_fields(fields))
-        }) else {
+        let Some(ch) = record(table, state, name) else {
             return Vec::new();
         };
         sheet_sections(state, name, &ch)
