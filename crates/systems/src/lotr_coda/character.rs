@@ -474,7 +474,10 @@ mod tests {
     fn lr2_attribute_modifiers() {
         let got: Vec<i64> = [3, 7, 9, 12, 17, 18, 19, 20].map(modifier).to_vec();
         assert_eq!(got, [-1, 0, 1, 3, 5, 6, 6, 7]);
-        assert_eq!([0, 1, 2, 4, 8, 10, 14, 16].map(modifier), [-3, -3, -2, 0, 1, 2, 4, 5]);
+        assert_eq!(
+            [0, 1, 2, 4, 8, 10, 14, 16].map(modifier),
+            [-3, -3, -2, 0, 1, 2, 4, 5]
+        );
     }
 
     #[test]
@@ -517,7 +520,15 @@ mod tests {
             .to_vec();
         assert_eq!(
             got,
-            ["Healthy", "Dazed", "Injured", "Wounded", "Incapacitated", "Near Death", "Dead"]
+            [
+                "Healthy",
+                "Dazed",
+                "Injured",
+                "Wounded",
+                "Incapacitated",
+                "Near Death",
+                "Dead"
+            ]
         );
         let h = Body {
             hobbit: true,
@@ -585,6 +596,10 @@ mod tests {
         );
         assert_eq!(c.skill_modifier("Ride", None), Some(4));
         assert_eq!(c.skill_modifier("Ride", Some("Horse")), Some(6));
-        assert_eq!(c.skill_modifier("Climb", None), Some(-1), "untrained −2, STR +1");
+        assert_eq!(
+            c.skill_modifier("Climb", None),
+            Some(-1),
+            "untrained −2, STR +1"
+        );
     }
 }

@@ -197,7 +197,9 @@ pub fn odds(test: &Test, limits: Limits) -> Result<Odds, OddsError> {
             marginal_plus_one,
         } => {
             if (tn - leader).abs() > MAX_SPAN
-                || helpers.iter().any(|h| (tn - HELPER_TN_OFFSET - h).abs() > MAX_SPAN)
+                || helpers
+                    .iter()
+                    .any(|h| (tn - HELPER_TN_OFFSET - h).abs() > MAX_SPAN)
             {
                 return Err(too_far(limits));
             }
@@ -257,7 +259,11 @@ fn group_mixture(leader: i64, tn: i64, helpers: &[i64], marginal_plus_one: bool)
 /// Every total up to the listed sums, then the rest by degree.
 fn totals(mix: &Mixture, tn: Option<i64>) -> Vec<(Outcome, Prob)> {
     let lo = mix.iter().map(|(_, s)| s + 2).min().unwrap_or(2);
-    let hi = mix.iter().map(|(_, s)| s + LISTED_SUM).max().unwrap_or(LISTED_SUM);
+    let hi = mix
+        .iter()
+        .map(|(_, s)| s + LISTED_SUM)
+        .max()
+        .unwrap_or(LISTED_SUM);
     let mut out = Vec::new();
     for v in lo..=hi {
         let p = mix_pmf(mix, v);
@@ -404,7 +410,9 @@ pub fn report(test: &Test) -> Result<Report, OddsError> {
             marginal_plus_one,
         } => {
             if (tn - leader).abs() > MAX_SPAN
-                || helpers.iter().any(|h| (tn - HELPER_TN_OFFSET - h).abs() > MAX_SPAN)
+                || helpers
+                    .iter()
+                    .any(|h| (tn - HELPER_TN_OFFSET - h).abs() > MAX_SPAN)
             {
                 return Err(too_far(Limits::default()));
             }
@@ -516,10 +524,7 @@ mod tests {
         let test = check::parse(command).expect("parses").expect("a test");
         let exact = odds(&test, Limits::default()).expect("odds");
         assert!(exact.tail.is_zero());
-        let total = exact
-            .outcomes
-            .iter()
-            .fold(Prob::zero(), |a, (_, p)| a + p);
+        let total = exact.outcomes.iter().fold(Prob::zero(), |a, (_, p)| a + p);
         assert_eq!(total, Prob::one(), "{command}: the odds sum to 1");
         let brute = enumerate(command, max_draws);
         let (e, b) = (by_flags(&exact), by_flags(&brute));
@@ -529,7 +534,10 @@ mod tests {
             assert!(p - &got <= brute.tail, "{command} {k:?}");
         }
         for k in b.keys() {
-            assert!(e.contains_key(k), "{command}: {k:?} missing from the exact odds");
+            assert!(
+                e.contains_key(k),
+                "{command}: {k:?} missing from the exact odds"
+            );
         }
         // Each listed total agrees too.
         for (o, p) in &exact.outcomes {
@@ -570,7 +578,13 @@ mod tests {
 
     #[test]
     fn lr9_tests_match_brute_force_enumeration() {
-        for c in ["LOTR+7>=15", "LOTR>=13", "LOTR-3>=20", "LOTR+30>=10", "LOTR+2"] {
+        for c in [
+            "LOTR+7>=15",
+            "LOTR>=13",
+            "LOTR-3>=20",
+            "LOTR+30>=10",
+            "LOTR+2",
+        ] {
             agrees(c, 12);
         }
     }
@@ -579,10 +593,7 @@ mod tests {
     fn lr9_marginal_success_example_and_degree_chances() {
         let test = check::parse("LOTR+7>=15").expect("ok").expect("a test");
         let r = report(&test).expect("report");
-        let total = r
-            .rows
-            .iter()
-            .fold(Prob::zero(), |a, (_, p)| a + p);
+        let total = r.rows.iter().fold(Prob::zero(), |a, (_, p)| a + p);
         assert_eq!(total, Prob::one());
         // Margin 0 needs dice 8: 5/36.
         let marginal = &r.rows[3];
@@ -595,7 +606,13 @@ mod tests {
     #[test]
     fn lr11_opposed_tests_match_brute_force_enumeration() {
         // Two rounds of exploding dice on each side are enumerated; the rest is the tail.
-        for c in ["LOTR+5VSLOTR+3", "LOTRVSLOTR", "LOTR+4VSLOTR+5#DODGE", "LOTR+6VSLOTR+6#PARRY", "LOTR+5VS14"] {
+        for c in [
+            "LOTR+5VSLOTR+3",
+            "LOTRVSLOTR",
+            "LOTR+4VSLOTR+5#DODGE",
+            "LOTR+6VSLOTR+6#PARRY",
+            "LOTR+5VS14",
+        ] {
             agrees(c, 10);
         }
     }
@@ -622,10 +639,7 @@ mod tests {
         let half = Prob::new(1u32.into(), 2u32.into());
         assert!(p("LOTRVSLOTR#DODGE") > half);
         assert!(p("LOTRVSLOTR#PARRY") < half);
-        assert_eq!(
-            p("LOTRVSLOTR#DODGE") + p("LOTRVSLOTR#PARRY"),
-            Prob::one()
-        );
+        assert_eq!(p("LOTRVSLOTR#DODGE") + p("LOTRVSLOTR#PARRY"), Prob::one());
     }
 
     #[test]

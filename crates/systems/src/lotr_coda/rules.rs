@@ -21,8 +21,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use taku_dice::{Roller, Text};
 
-/// The sheet field holding a character's record as JSON (written by `taku table sheet`).
-pub const RECORD_FIELD: &str = "LotR記録";
 /// LR-6: most Courage points in one round.
 pub const COURAGE_PER_ROUND: i64 = 4;
 /// LR-7: yielding without resisting costs at least this; a selfless deed lowers at least
@@ -261,37 +259,169 @@ fn number(word: &str) -> Result<i64, Text> {
         })
 }
 
-/// The record a table character's fields give: the sheet's JSON record, or, for a
-/// character made with `/char set`, its six attributes (a Medium Man with nothing else).
-pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
-    if let Some(json) = fields.get(RECORD_FIELD) {
-        return serde_json::from_str(json).ok();
+/// The fields a character's record is kept in at a table (a sheet writes them; `/char
+/// set` may change them): the six attributes (current), `created.BRG`… (at creation),
+/// `race`, `order`, `size`, `hobbit`, `Courage`, `Renown`, `edges`, `flaws`,
+/// `courage_edges` (`Bold=2;Horselord=2@Ride`), `reaction_advances`, `health_advances`,
+/// and one `skill.NAME` per skill (spaces as `_`): `RANKS|ATTR|AFFINITIES|SPEC;SPEC`.
+pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
+    let mut f: Vec<(String, String)> = ATTRIBUTES
+        .iter()
+        .zip(ch.attributes)
+        .map(|(a, v)| (a.to_string(), v.to_string()))
+        .collect();
+    for (a, v) in ATTRIBUTES.iter().zip(ch.created) {
+        f.push((format!("created.{a}"), v.to_string()));
     }
+    let join = |v: &[String]| v.join(",");
+    f.push(("race".into(), ch.race.clone()));
+    f.push(("order".into(), ch.order.clone()));
+    f.push(("size".into(), ch.size.name().into()));
+    f.push(("hobbit".into(), ch.hobbit.to_string()));
+    f.push(("Courage".into(), ch.courage.to_string()));
+    f.push(("Renown".into(), ch.renown.to_string()));
+    f.push(("edges".into(), join(&ch.edges)));
+    f.push(("flaws".into(), join(&ch.flaws)));
+    let ce: Vec<String> = ch
+        .courage_edges
+        .iter()
+        .map(|e| {
+            let skills = if e.skills.is_empty() {
+                String::new()
+            } else {
+                format!("@{}", e.skills.join("+"))
+            };
+            format!("{}={}{skills}", e.edge, e.bonus)
+        })
+        .collect();
+    f.push(("courage_edges".into(), ce.join(";")));
+    f.push((
+        "reaction_advances".into(),
+        ch.reaction_advances.map(|n| n.to_string()).join(","),
+    ));
+    f.push(("health_advances".into(), ch.health_advances.to_string()));
+    for (name, k) in &ch.skills {
+        f.push((
+            format!("skill.{}", name.replace(' ', "_")),
+            format!(
+                "{}|{}|{}|{}",
+                k.ranks,
+                ATTRIBUTES[k.attribute.min(5)],
+                k.affinities,
+                k.specialisations.join(";")
+            ),
+        ));
+    }
+    f
+}
+
+/// The record a table character's fields give (see [`to_fields`]); a character made with
+/// `/char set` needs only its six attributes (a Medium Man with nothing else).
+pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
+    let int = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
     let mut attributes = [0; 6];
     for (i, a) in ATTRIBUTES.iter().enumerate() {
-        attributes[i] = fields.get(*a)?.trim().parse().ok()?;
+        attributes[i] = int(a)?.clamp(0, 1000);
+    }
+    let created: [i64; 6] = std::array::from_fn(|i| {
+        int(&format!("created.{}", ATTRIBUTES[i])).map_or(attributes[i], |v| v.clamp(0, 1000))
+    });
+    let list = |k: &str| -> Vec<String> {
+        fields
+            .get(k)
+            .map(|v| {
+                v.split(',')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let race = fields.get("race").cloned().unwrap_or_else(|| "Men".into());
+    let courage_edges = fields
+        .get("courage_edges")
+        .map(|v| {
+            v.split(';')
+                .filter_map(|e| {
+                    let (edge, rest) = e.split_once('=')?;
+                    let (bonus, skills) = match rest.split_once('@') {
+                        Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
+                        None => (rest, Vec::new()),
+                    };
+                    Some(character::CourageEdge {
+                        edge: edge.trim().to_string(),
+                        bonus: bonus.trim().parse().ok()?,
+                        skills,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut reaction_advances = [0; 4];
+    if let Some(v) = fields.get("reaction_advances") {
+        for (i, n) in v.split(',').take(4).enumerate() {
+            reaction_advances[i] = n.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut skills = BTreeMap::new();
+    for (k, v) in fields {
+        let Some(name) = k.strip_prefix("skill.") else {
+            continue;
+        };
+        let parts: Vec<&str> = v.split('|').collect();
+        let ranks = parts
+            .first()
+            .and_then(|r| r.trim().parse().ok())
+            .unwrap_or(0);
+        let attribute = parts
+            .get(1)
+            .and_then(|a| character::attribute(a.trim()))
+            .unwrap_or(WIT);
+        let affinities = parts
+            .get(2)
+            .and_then(|r| r.trim().parse().ok())
+            .unwrap_or(0);
+        let specialisations = parts
+            .get(3)
+            .map(|s| {
+                s.split(';')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        skills.insert(
+            name.replace('_', " "),
+            character::Skill {
+                ranks: i64::clamp(ranks, 0, character::MAX_RANKS),
+                attribute,
+                specialisations,
+                affinities,
+            },
+        );
     }
     Some(Character {
-        race: fields.get("race").cloned().unwrap_or_else(|| "Men".into()),
+        hobbit: fields
+            .get("hobbit")
+            .map_or(race == "Hobbits" || race == "Hobbit", |h| h == "true"),
+        race,
         order: fields.get("order").cloned().unwrap_or_default(),
         attributes,
-        created: attributes,
-        reaction_advances: [0; 4],
-        health_advances: 0,
-        courage: fields
-            .get("Courage")
-            .and_then(|c| c.trim().parse().ok())
-            .unwrap_or(character::BASE_COURAGE),
+        created,
+        reaction_advances,
+        health_advances: int("health_advances").unwrap_or(0),
+        courage: int("Courage")
+            .unwrap_or(character::BASE_COURAGE)
+            .clamp(0, 1000),
         size: fields
             .get("size")
             .and_then(|s| Size::parse(s))
             .unwrap_or_default(),
-        hobbit: fields.get("race").is_some_and(|r| r == "Hobbits" || r == "Hobbit"),
-        renown: 0,
-        skills: BTreeMap::new(),
-        edges: Vec::new(),
-        flaws: Vec::new(),
-        courage_edges: Vec::new(),
+        renown: int("Renown").unwrap_or(0),
+        skills,
+        edges: list("edges"),
+        flaws: list("flaws"),
+        courage_edges,
         age_penalty: 0,
     })
 }
@@ -387,8 +517,16 @@ fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, Stri
     let p = penalty(settings, ch, s);
     if level == WoundLevel::Dead {
         return (
-            format!("ダメージ{}: 死亡（{}以上）", s.damage, ch.body().death_at(settings.hobbit_death)),
-            format!("damage {}: dead (at {} or more)", s.damage, ch.body().death_at(settings.hobbit_death)),
+            format!(
+                "ダメージ{}: 死亡（{}以上）",
+                s.damage,
+                ch.body().death_at(settings.hobbit_death)
+            ),
+            format!(
+                "damage {}: dead (at {} or more)",
+                s.damage,
+                ch.body().death_at(settings.hobbit_death)
+            ),
         );
     }
     (
@@ -508,7 +646,9 @@ fn decide_lotr(
                 "recover" => recover(state, name, &ch, &s, rest, dice)?,
                 "courage" => courage(table, state, name, &ch, &s, rest)?,
                 "corruption" => corruption(state, name, &ch, &s, rest, dice)?,
-                "recognise" | "recognize" => return recognise(state, name, &ch, &s, rest, dice, events),
+                "recognise" | "recognize" => {
+                    return recognise(state, name, &ch, &s, rest, dice, events);
+                }
                 _ => return Err(unknown()),
             };
             events.extend(more);
@@ -576,7 +716,8 @@ fn heal(
                 s.damage - to,
                 (
                     "Healing成功: 負傷段階の始まり−1へ（週の回復判定2回）".into(),
-                    "Healing success: one below the level's start (two weekly healing tests)".into(),
+                    "Healing success: one below the level's start (two weekly healing tests)"
+                        .into(),
                 ),
             )
         }
@@ -706,7 +847,11 @@ fn poison(
             let count = st.count(&rolled);
             let shown = format!(
                 "[{}]",
-                rolled.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                rolled
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
             );
             let tn = POISON_BASE_TN + potency;
             let p = penalty(&state.settings, ch, s);
@@ -820,8 +965,14 @@ fn recover(
         }
     };
     let spent = (
-        format!("Spent（{}）に回復", state.settings.weariness_name((exhausted - 1) as usize)),
-        format!("recovers to {}", state.settings.weariness_name((exhausted - 1) as usize)),
+        format!(
+            "Spent（{}）に回復",
+            state.settings.weariness_name((exhausted - 1) as usize)
+        ),
+        format!(
+            "recovers to {}",
+            state.settings.weariness_name((exhausted - 1) as usize)
+        ),
     );
     if helper == Some(i64::MAX) {
         return Ok(vec![status_event(
@@ -855,11 +1006,19 @@ fn recover(
         (
             format!(
                 "回復判定（Stamina−10、目標値{tn}）{text} → {}",
-                if d.is_success() { &spent.0 } else { "回復せず" }
+                if d.is_success() {
+                    &spent.0
+                } else {
+                    "回復せず"
+                }
             ),
             format!(
                 "recovery test (Stamina −10, TN {tn}) {text} → {}",
-                if d.is_success() { &spent.1 } else { "no recovery" }
+                if d.is_success() {
+                    &spent.1
+                } else {
+                    "no recovery"
+                }
             ),
         ),
     )])
@@ -908,12 +1067,25 @@ fn courage(
                     selfish: i64::from(selfish),
                     ..Delta::default()
                 },
-                format!("{name}: 勇気1点で本来不可能な判定に挑む（修正なし）。残り{}", left - 1),
-                format!("{name}: 1 Courage to attempt an impossible test (no bonus); {} left", left - 1),
+                format!(
+                    "{name}: 勇気1点で本来不可能な判定に挑む（修正なし）。残り{}",
+                    left - 1
+                ),
+                format!(
+                    "{name}: 1 Courage to attempt an impossible test (no bonus); {} left",
+                    left - 1
+                ),
             )])
         }
         ["weariness"] => {
-            gm_only(table, "LR-5", ("勇気による疲労回復（GMの許可）", "allow Courage to recover weariness"))?;
+            gm_only(
+                table,
+                "LR-5",
+                (
+                    "勇気による疲労回復（GMの許可）",
+                    "allow Courage to recover weariness",
+                ),
+            )?;
             check(1)?;
             let to = (s.weariness - 2).max(0);
             Ok(vec![status_event(
@@ -929,7 +1101,10 @@ fn courage(
                 },
                 (
                     format!("勇気1点で疲労2段階回復。勇気残り{}", left - 1),
-                    format!("1 Courage recovers two weariness levels; {} Courage left", left - 1),
+                    format!(
+                        "1 Courage recovers two weariness levels; {} Courage left",
+                        left - 1
+                    ),
                 ),
             )])
         }
@@ -959,14 +1134,22 @@ fn courage(
                     "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}",
                     left - n,
                     s.courage_round + n,
-                    if selfish { "（利己的: セッション終了まで戻らない）" } else { "" }
+                    if selfish {
+                        "（利己的: セッション終了まで戻らない）"
+                    } else {
+                        ""
+                    }
                 ),
                 format!(
                     "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}",
                     skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
                     left - n,
                     s.courage_round + n,
-                    if selfish { " (selfish: back only at the session's end)" } else { "" }
+                    if selfish {
+                        " (selfish: back only at the session's end)"
+                    } else {
+                        ""
+                    }
                 ),
             )])
         }
@@ -996,17 +1179,31 @@ fn corruption(
                     format!("LR-7: yielding without resisting adds at least {CORRUPTION_STEP}"),
                 ));
             }
-            (n, (format!("抵抗せず屈した: +{n}"), format!("yielded without resisting: +{n}")))
+            (
+                n,
+                (
+                    format!("抵抗せず屈した: +{n}"),
+                    format!("yielded without resisting: +{n}"),
+                ),
+            )
         }
         ["deed", n @ ..] if n.len() <= 1 => {
             let n = n.first().map_or(Ok(CORRUPTION_STEP), |w| number(w))?;
             if n < CORRUPTION_STEP {
                 return Err(Text::new(
                     format!("LR-7: 無私の善行は堕落を{CORRUPTION_STEP}点以上減らします"),
-                    format!("LR-7: a selfless deed lowers corruption by at least {CORRUPTION_STEP}"),
+                    format!(
+                        "LR-7: a selfless deed lowers corruption by at least {CORRUPTION_STEP}"
+                    ),
                 ));
             }
-            (-n, (format!("無私の善行: −{n}"), format!("a selfless good deed: −{n}")))
+            (
+                -n,
+                (
+                    format!("無私の善行: −{n}"),
+                    format!("a selfless good deed: −{n}"),
+                ),
+            )
         }
         [tn, follow @ ..] if follow.len() <= 1 => {
             let tn = number(tn)?;
@@ -1034,7 +1231,9 @@ fn corruption(
                     name,
                     Delta::default(),
                     format!("{name}: 事後のWillpower判定 {text} → {ja}（堕落は変わらない）"),
-                    format!("{name}: follow-up Willpower test {text} → {en} (corruption unchanged)"),
+                    format!(
+                        "{name}: follow-up Willpower test {text} → {en} (corruption unchanged)"
+                    ),
                 )]);
             }
             let change = match d {
@@ -1051,11 +1250,19 @@ fn corruption(
                 (
                     format!(
                         "誘惑に抗うWillpower判定 {text} → 堕落{change:+}{}",
-                        if forced { "。堕落の影響を受けた行動をしなければならない" } else { "" }
+                        if forced {
+                            "。堕落の影響を受けた行動をしなければならない"
+                        } else {
+                            ""
+                        }
                     ),
                     format!(
                         "Willpower test against temptation {text} → corruption {change:+}{}",
-                        if forced { "; a corrupted act is forced" } else { "" }
+                        if forced {
+                            "; a corrupted act is forced"
+                        } else {
+                            ""
+                        }
                     ),
                 ),
             )
@@ -1110,11 +1317,27 @@ fn recognise(
             "/lotr recognise NAME ORIGIN OTHER'S_RENOWN [race] [order]",
         ));
     };
-    let Some((_, base)) = state.settings.recognition_tns.iter().find(|(o, _)| o == origin) else {
-        let list: Vec<&str> = state.settings.recognition_tns.iter().map(|(o, _)| o.as_str()).collect();
+    let Some((_, base)) = state
+        .settings
+        .recognition_tns
+        .iter()
+        .find(|(o, _)| o == origin)
+    else {
+        let list: Vec<&str> = state
+            .settings
+            .recognition_tns
+            .iter()
+            .map(|(o, _)| o.as_str())
+            .collect();
         return Err(Text::new(
-            format!("LR-3: 出身の関係「{origin}」は表にありません（{}）", list.join("、")),
-            format!("LR-3: origin '{origin}' is not in the table ({})", list.join(", ")),
+            format!(
+                "LR-3: 出身の関係「{origin}」は表にありません（{}）",
+                list.join("、")
+            ),
+            format!(
+                "LR-3: origin '{origin}' is not in the table ({})",
+                list.join(", ")
+            ),
         ));
     };
     let renown = number(renown)?;
@@ -1268,7 +1491,11 @@ impl TableRules for LotrRules {
     }
 
     fn on_scene_end(&self, state: &State, _dice: &mut Roller<'_>) -> Vec<Event> {
-        if state.status.values().any(|s| s.courage_spent > s.courage_selfish) {
+        if state
+            .status
+            .values()
+            .any(|s| s.courage_spent > s.courage_selfish)
+        {
             vec![Event::CourageBack { all: false }]
         } else {
             Vec::new()
@@ -1344,12 +1571,20 @@ impl TableRules for LotrRules {
             .map(|c| format!(" {c}"))
             .unwrap_or_default();
         let changed = match test {
-            check::Test::Single { modifier, tn, versus } => check::Test::Single {
+            check::Test::Single {
+                modifier,
+                tn,
+                versus,
+            } => check::Test::Single {
                 modifier: if tn.is_none() { modifier + p } else { modifier },
                 tn: tn.map(|t| t - p),
                 versus,
             },
-            check::Test::Opposed { left, right, variant } => check::Test::Opposed {
+            check::Test::Opposed {
+                left,
+                right,
+                variant,
+            } => check::Test::Opposed {
                 left: left + p,
                 right,
                 variant,
@@ -1372,7 +1607,10 @@ impl TableRules for LotrRules {
             let (lj, le) = level_words(&state.settings, &ch, &s);
             Text::new(
                 format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
-                format!("{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)", -p),
+                format!(
+                    "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                    -p
+                ),
             )
         });
         Ok(Prepared {
@@ -1409,8 +1647,16 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             key: Some(a.to_string()),
             label: Text::verbatim(*a),
             value: Value::Text(Text::new(
-                format!("{}（修正{:+}）", ch.attributes[i], character::modifier(ch.attributes[i])),
-                format!("{} (mod {:+})", ch.attributes[i], character::modifier(ch.attributes[i])),
+                format!(
+                    "{}（修正{:+}）",
+                    ch.attributes[i],
+                    character::modifier(ch.attributes[i])
+                ),
+                format!(
+                    "{} (mod {:+})",
+                    ch.attributes[i],
+                    character::modifier(ch.attributes[i])
+                ),
             )),
             derived: true,
         })
@@ -1430,7 +1676,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "loads (normal / encumbered / heavily)",
             Value::Plain(format!("{}/{}/{}", loads[0], loads[1], loads[2])),
         ),
-        d("ダメージ修正", "damage modifier", Value::Number(ch.damage_modifier())),
+        d(
+            "ダメージ修正",
+            "damage modifier",
+            Value::Number(ch.damage_modifier()),
+        ),
         d("Renown", "Renown", Value::Number(ch.renown)),
         d(
             "息を止められる時間（分）",
@@ -1497,7 +1747,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         d(
             "このラウンドに使える勇気",
             "Courage left this round",
-            Value::Number((COURAGE_PER_ROUND - s.courage_round).min(ch.courage - s.courage_spent).max(0)),
+            Value::Number(
+                (COURAGE_PER_ROUND - s.courage_round)
+                    .min(ch.courage - s.courage_spent)
+                    .max(0),
+            ),
         ),
         d(
             "堕落／Bearing",
@@ -1524,8 +1778,22 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         .filter(|p| p.stages_left > 0)
         .map(|p| {
             Text::new(
-                format!("{}（残り{}段階、{}）", p.name, p.stages_left, if p.resisted { "二次効果" } else { "一次効果" }),
-                format!("{} ({} stages left, {})", p.name, p.stages_left, if p.resisted { "secondary" } else { "primary" }),
+                format!(
+                    "{}（残り{}段階、{}）",
+                    p.name,
+                    p.stages_left,
+                    if p.resisted {
+                        "二次効果"
+                    } else {
+                        "一次効果"
+                    }
+                ),
+                format!(
+                    "{} ({} stages left, {})",
+                    p.name,
+                    p.stages_left,
+                    if p.resisted { "secondary" } else { "primary" }
+                ),
             )
         })
         .collect();
@@ -1547,7 +1815,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         .collect();
     let mut condition = condition;
     if !poisons.is_empty() {
-        condition.push(d("毒", "poisons", Value::List(std::mem::take(&mut poisons))));
+        condition.push(d(
+            "毒",
+            "poisons",
+            Value::List(std::mem::take(&mut poisons)),
+        ));
     }
     vec![
         Section {

@@ -171,8 +171,7 @@ impl Settings {
             "stamina_tns" => self.stamina_tns = numbers(key, value, Some(6))?,
             "healing_tns" => self.healing_tns = numbers(key, value, Some(6))?,
             "weariness_penalties" => {
-                self.weariness_penalties =
-                    numbers(key, value, Some(self.weariness_levels.len()))?
+                self.weariness_penalties = numbers(key, value, Some(self.weariness_levels.len()))?
             }
             "weariness_levels" => {
                 let names: Vec<String> = value
@@ -196,7 +195,9 @@ impl Settings {
                         Some((o.trim().to_string(), t.trim().parse().ok()?))
                     })
                     .collect();
-                self.recognition_tns = rows.filter(|r| !r.is_empty()).ok_or_else(|| bad(key, value))?;
+                self.recognition_tns = rows
+                    .filter(|r| !r.is_empty())
+                    .ok_or_else(|| bad(key, value))?;
             }
             "recognition_shared" => self.recognition_shared = numbers(key, value, Some(1))?[0],
             "language_skills" => {
@@ -222,12 +223,7 @@ impl Settings {
 
     /// Every setting and table, as `/lotr settings` lists them.
     pub fn describe(&self) -> Text {
-        let list = |v: &[i64]| {
-            v.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        };
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
         let onoff = |b: bool| if b { "on" } else { "off" };
         let rec: Vec<String> = self
             .recognition_tns
@@ -248,8 +244,16 @@ impl Settings {
                 },
                 onoff(self.ignore_weariness_by_test),
                 onoff(self.multi_field_specialisation),
-                if self.courage_at_once { "at_once" } else { "scene" },
-                if self.fear_tie_retest { "retest" } else { "marginal" },
+                if self.courage_at_once {
+                    "at_once"
+                } else {
+                    "scene"
+                },
+                if self.fear_tie_retest {
+                    "retest"
+                } else {
+                    "marginal"
+                },
                 list(&self.wound_penalties),
                 list(&self.stamina_tns),
                 list(&self.healing_tns),
@@ -263,11 +267,17 @@ impl Settings {
         Text::new(
             format!(
                 "ロード・オブ・ザ・リングの設定:\n{}",
-                body("既定", "表（既定値は例であり公式の値ではありません。/lotr table で変更）")
+                body(
+                    "既定",
+                    "表（既定値は例であり公式の値ではありません。/lotr table で変更）"
+                )
             ),
             format!(
                 "The Lord of the Rings settings:\n{}",
-                body("default", "tables (the defaults are EXAMPLES, not the book's values; /lotr table changes them)")
+                body(
+                    "default",
+                    "tables (the defaults are EXAMPLES, not the book's values; /lotr table changes them)"
+                )
             ),
         )
     }
@@ -305,6 +315,8 @@ impl Settings {
 
     /// LR-1: whether a skill counts against the language budget.
     pub fn is_language(&self, skill: &str) -> bool {
-        self.language_skills.iter().any(|p| skill.starts_with(p.as_str()))
+        self.language_skills
+            .iter()
+            .any(|p| skill.starts_with(p.as_str()))
     }
 }

@@ -352,7 +352,8 @@ impl Sheet {
                 }
             }
             "random" => {
-                if self.rolls.len() != RANDOM_ROLLS || self.rolls.iter().any(|r| !(2..=12).contains(r))
+                if self.rolls.len() != RANDOM_ROLLS
+                    || self.rolls.iter().any(|r| !(2..=12).contains(r))
                 {
                     push(
                         "LR-1",
@@ -368,8 +369,12 @@ impl Sheet {
                     if got != best {
                         push(
                             "LR-1",
-                            format!("ランダム法: 能力値は9回の2D6のうち高い6つ（{best:?}）の割り振りです"),
-                            format!("random method: the attributes are the best six of the nine rolls ({best:?}), assigned"),
+                            format!(
+                                "ランダム法: 能力値は9回の2D6のうち高い6つ（{best:?}）の割り振りです"
+                            ),
+                            format!(
+                                "random method: the attributes are the best six of the nine rolls ({best:?}), assigned"
+                            ),
                         );
                     }
                 }
@@ -401,7 +406,10 @@ impl Sheet {
             }
         }
         if self.favoured.len() != 2
-            || self.favoured.iter().any(|f| character::attribute(f).is_none())
+            || self
+                .favoured
+                .iter()
+                .any(|f| character::attribute(f).is_none())
         {
             push(
                 "LR-1",
@@ -441,8 +449,14 @@ impl Sheet {
         if self.flaws.len() > MAX_FLAWS {
             push(
                 "LR-1",
-                format!("欠点は種族・職業あわせて{MAX_FLAWS}つまで（{}）", self.flaws.len()),
-                format!("at most {MAX_FLAWS} flaws, race and order together ({})", self.flaws.len()),
+                format!(
+                    "欠点は種族・職業あわせて{MAX_FLAWS}つまで（{}）",
+                    self.flaws.len()
+                ),
+                format!(
+                    "at most {MAX_FLAWS} flaws, race and order together ({})",
+                    self.flaws.len()
+                ),
             );
         }
         let order_total: i64 = self.skills.values().map(|s| s.order).sum();
@@ -494,8 +508,14 @@ impl Sheet {
             if s.languages > 0 && !settings.is_language(name) {
                 push(
                     "LR-1",
-                    format!("【{name}】は言語の予算で取れません（{}）", settings.language_skills.join("、")),
-                    format!("【{name}】 is not bought with the language budget ({})", settings.language_skills.join(", ")),
+                    format!(
+                        "【{name}】は言語の予算で取れません（{}）",
+                        settings.language_skills.join("、")
+                    ),
+                    format!(
+                        "【{name}】 is not bought with the language budget ({})",
+                        settings.language_skills.join(", ")
+                    ),
                 );
             }
             languages += s.languages;
@@ -503,12 +523,22 @@ impl Sheet {
         if languages > wits * LANGUAGE_FACTOR {
             push(
                 "LR-1",
-                format!("言語・知識に{languages}ランク（上限 Wits {wits}×3 = {}）", wits * LANGUAGE_FACTOR),
-                format!("{languages} language ranks (budget Wits {wits} × 3 = {})", wits * LANGUAGE_FACTOR),
+                format!(
+                    "言語・知識に{languages}ランク（上限 Wits {wits}×3 = {}）",
+                    wits * LANGUAGE_FACTOR
+                ),
+                format!(
+                    "{languages} language ranks (budget Wits {wits} × 3 = {})",
+                    wits * LANGUAGE_FACTOR
+                ),
             );
         }
         // LR-8: specialisations.
-        let specs: i64 = self.skills.values().map(|s| s.specialisations.len() as i64).sum();
+        let specs: i64 = self
+            .skills
+            .values()
+            .map(|s| s.specialisations.len() as i64)
+            .sum();
         let extra_specs = (specs - 1).max(0);
         let free = self.free_attributes.values().sum::<i64>()
             + self.skills.values().map(|s| s.free).sum::<i64>()
@@ -534,7 +564,11 @@ impl Sheet {
                     format!("【{name}】 {ranks} ranks: 6 at most at creation"),
                 );
             }
-            if ranks + s.advanced > MAX_RANKS || [s.race, s.order, s.languages, s.free, s.advanced].iter().any(|r| *r < 0) {
+            if ranks + s.advanced > MAX_RANKS
+                || [s.race, s.order, s.languages, s.free, s.advanced]
+                    .iter()
+                    .any(|r| *r < 0)
+            {
                 push(
                     "LR-8",
                     format!("【{name}】のランクは0〜12"),
@@ -548,14 +582,21 @@ impl Sheet {
                     format!("【{name}】: a rank-0 skill cannot be specialised"),
                 );
             }
-            if s.specialisations.iter().any(|f| f.contains(',')) && !settings.multi_field_specialisation {
+            if s.specialisations.iter().any(|f| f.contains(','))
+                && !settings.multi_field_specialisation
+            {
                 push(
                     "LR-8",
                     format!("【{name}】: 専門化は1分野ずつ（multi_field_specialisation が off）"),
-                    format!("【{name}】: one field per specialisation (multi_field_specialisation is off)"),
+                    format!(
+                        "【{name}】: one field per specialisation (multi_field_specialisation is off)"
+                    ),
                 );
             }
-            if s.attribute.as_deref().is_some_and(|a| character::attribute(a).is_none()) {
+            if s.attribute
+                .as_deref()
+                .is_some_and(|a| character::attribute(a).is_none())
+            {
                 push(
                     "LR-8",
                     format!("【{name}】: 能力値の名前が違います"),
@@ -620,17 +661,7 @@ impl Sheet {
 
     /// The fields a table's character gets: the record as the rules read it back.
     pub fn fields(&self) -> Vec<(String, String)> {
-        let ch = self.character(&Data::example());
-        let mut f: Vec<(String, String)> = ATTRIBUTES
-            .iter()
-            .zip(ch.attributes)
-            .map(|(a, v)| (a.to_string(), v.to_string()))
-            .collect();
-        f.push((
-            super::rules::RECORD_FIELD.to_string(),
-            serde_json::to_string(&ch).expect("a character serialises"),
-        ));
-        f
+        super::rules::to_fields(&self.character(&Data::example()))
     }
 }
 
@@ -639,6 +670,14 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = include_str!("example-sheet.toml");
+
+    #[test]
+    fn the_sheets_fields_give_back_its_record() {
+        let s = Sheet::from_toml(EXAMPLE).expect("parses");
+        let ch = s.character(&Data::example());
+        let fields: BTreeMap<String, String> = s.fields().into_iter().collect();
+        assert_eq!(super::super::rules::from_fields(&fields), Some(ch));
+    }
 
     #[test]
     fn the_example_sheet_is_valid_and_derived() {
@@ -665,7 +704,11 @@ mod tests {
         s.skills.retain(|_, k| k.free == 0);
         s.edges.retain(|e| e.from != Budget::Free);
         let v = s.violations();
-        assert!(v.iter().all(|x| x.rule != "LR-1" || !x.message_en.contains("pick")), "{v:?}");
+        assert!(
+            v.iter()
+                .all(|x| x.rule != "LR-1" || !x.message_en.contains("pick")),
+            "{v:?}"
+        );
         // 10 + 3 = 13: above 12.
         s.base.insert("BRG".into(), 13);
         s.base.insert("NIM".into(), 10);
@@ -700,10 +743,19 @@ mod tests {
                 },
             );
         }
-        assert!(!rules(&s).contains(&"LR-1") || s.violations().iter().all(|v| !v.message_en.contains("language")), "{:?}", s.violations());
+        assert!(
+            !rules(&s).contains(&"LR-1")
+                || s.violations()
+                    .iter()
+                    .all(|v| !v.message_en.contains("language")),
+            "{:?}",
+            s.violations()
+        );
         s.skills.get_mut("Lore: Heraldry").expect("skill").languages = 5;
         assert!(
-            s.violations().iter().any(|v| v.message_en.contains("19 language ranks")),
+            s.violations()
+                .iter()
+                .any(|v| v.message_en.contains("19 language ranks")),
             "{:?}",
             s.violations()
         );
@@ -723,16 +775,30 @@ mod tests {
         let mut s = Sheet::from_toml(EXAMPLE).expect("parses");
         s.skills.entry("Ride".into()).or_default().order = 7;
         let v = s.violations();
-        assert!(v.iter().any(|x| x.message_en.contains("6 at most")), "{v:?}");
-        assert!(v.iter().any(|x| x.message_en.contains("order skills")), "{v:?}");
+        assert!(
+            v.iter().any(|x| x.message_en.contains("6 at most")),
+            "{v:?}"
+        );
+        assert!(
+            v.iter().any(|x| x.message_en.contains("order skills")),
+            "{v:?}"
+        );
         s.flaws = (0..5)
             .map(|i| Trait {
                 name: format!("F{i}"),
                 from: Budget::Order,
             })
             .collect();
-        assert!(s.violations().iter().any(|x| x.message_en.contains("at most 4 flaws")));
+        assert!(
+            s.violations()
+                .iter()
+                .any(|x| x.message_en.contains("at most 4 flaws"))
+        );
         s.order_abilities.push("Evasion".into());
-        assert!(s.violations().iter().any(|x| x.message_en.contains("exactly one order ability")));
+        assert!(
+            s.violations()
+                .iter()
+                .any(|x| x.message_en.contains("exactly one order ability"))
+        );
     }
 }
