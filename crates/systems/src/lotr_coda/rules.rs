@@ -1634,6 +1634,19 @@ impl TableRules for LotrRules {
     }
 }
 
+/// LR-1: what each attribute is called.
+const ATTRIBUTE_NAMES: [(&str, &str); 6] = [
+    ("威厳", "Bearing"),
+    ("敏捷", "Nimbleness"),
+    ("知覚", "Perception"),
+    ("筋力", "Strength"),
+    ("活力", "Vitality"),
+    ("知恵", "Wits"),
+];
+
+/// LR-3: the reactions' Japanese glosses.
+const REACTION_NAMES: [&str; 4] = ["耐久", "敏速", "意志", "英知"];
+
 /// The character's typed sheet: attributes with modifiers, reactions, derived values,
 /// wounds and weariness with their penalty, Courage left (this round), Corruption vs
 /// Bearing, skills.
@@ -1645,7 +1658,10 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         .enumerate()
         .map(|(i, a)| Field {
             key: Some(a.to_string()),
-            label: Text::verbatim(*a),
+            label: Text::new(
+                format!("{a}（{}）", ATTRIBUTE_NAMES[i].0),
+                format!("{a} ({})", ATTRIBUTE_NAMES[i].1),
+            ),
             value: Value::Text(Text::new(
                 format!(
                     "{}（修正{:+}）",
@@ -1664,12 +1680,17 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
     let reactions = REACTIONS
         .iter()
         .enumerate()
-        .map(|(i, (r, _, _))| d(r, r, Value::Number(ch.reaction(i))))
+        .map(|(i, (r, _, _))| {
+            Field::derived(
+                Text::new(format!("{r}（{}）", REACTION_NAMES[i]), r.to_string()),
+                Value::Number(ch.reaction(i)),
+            )
+        })
         .collect();
     let loads = ch.loads();
     let derived = vec![
-        d("Health", "Health", Value::Number(ch.health())),
-        d("Defence", "Defence", Value::Number(ch.defence())),
+        d("Health（生命点）", "Health", Value::Number(ch.health())),
+        d("Defence（防御値）", "Defence", Value::Number(ch.defence())),
         d("サイズ", "Size", Value::Plain(ch.size.name().into())),
         d(
             "荷重（通常／重荷／過重）",
@@ -1681,7 +1702,7 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "damage modifier",
             Value::Number(ch.damage_modifier()),
         ),
-        d("Renown", "Renown", Value::Number(ch.renown)),
+        d("Renown（名声）", "Renown", Value::Number(ch.renown)),
         d(
             "息を止められる時間（分）",
             "breath held (minutes)",
