@@ -94,10 +94,21 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
     }
     let odds = compute(system, command, limits)?;
     let summary = odds.summary();
+    // LotR (CODA): each degree's chance and the exact mean, explosions followed to the end.
+    let degrees = (system.id() == "LotrCoda")
+        .then(|| taku_systems::lotr_coda::odds::report_text(command))
+        .flatten();
     if args.json {
-        println!("{}", to_json(system, command, &odds, &summary));
+        let mut json = to_json(system, command, &odds, &summary);
+        if let Some(d) = &degrees {
+            json["degrees"] = json!(d);
+        }
+        println!("{json}");
     } else {
         print!("{}", report(system, command, &odds, &summary));
+        if let Some(d) = &degrees {
+            print!("\n{d}");
+        }
     }
     if let Some(path) = &args.plot {
         let bars: Vec<(i64, f64)> = summary

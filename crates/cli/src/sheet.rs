@@ -8,12 +8,13 @@ use taku_systems::GameSystem;
 use taku_systems::another_world::AnotherWorld;
 use taku_systems::another_world::sheet::Sheet;
 use taku_systems::four_card::{FourCard, sheet::Sheet as FcSheet};
+use taku_systems::lotr_coda::{LotrCoda, sheet::Sheet as LotrSheet};
 
 /// Arguments of `taku sheet`.
 #[derive(Debug, clap::Args)]
 pub struct SheetArgs {
     /// Game system id, as listed by `taku systems` (sheets exist for: AnotherWorld, FourCard,
-    /// Sengensyou).
+    /// LotrCoda, Sengensyou).
     #[arg(long)]
     system: String,
     /// The sheet, a TOML file.
@@ -53,17 +54,37 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
             }
         });
     }
-    if system.id() != AnotherWorld.id() && system.id() != FourCard.id() {
+    if system.id() != AnotherWorld.id()
+        && system.id() != FourCard.id()
+        && system.id() != LotrCoda.id()
+    {
         anyhow::bail!(
-            "{} has no character sheet; sheets exist for: {}, {}, Sengensyou",
+            "{} has no character sheet; sheets exist for: {}, {}, {}, Sengensyou",
             system.id(),
             AnotherWorld.id(),
-            FourCard.id()
+            FourCard.id(),
+            LotrCoda.id()
         );
     }
     let file = args.file.display();
     let text =
         std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
+    if system.id() == LotrCoda.id() {
+        let sheet = LotrSheet::from_toml(&text).map_err(|e| {
+            anyhow::anyhow!("{file} is not a Lord of the Rings character sheet: {e}")
+        })?;
+        let lang = crate::lang::human();
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&sheet.report(lang))
+                    .context("serialising the report")?
+            );
+        } else {
+            print!("{}", sheet.render(lang));
+        }
+        return Ok(sheet.violations().is_empty());
+    }
     if system.id() == FourCard.id() {
         let sheet = FcSheet::from_toml(&text)
             .map_err(|e| anyhow::anyhow!("{file} is not a Four Card character sheet: {e}"))?;

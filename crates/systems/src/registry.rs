@@ -6,12 +6,13 @@ use std::sync::OnceLock;
 use crate::GameSystem;
 use crate::another_world::AnotherWorld;
 use crate::four_card::FourCard;
+use crate::lotr_coda::LotrCoda;
 use crate::mtg_trpg::MtgTrpg;
 use crate::reference::{self, NATIVE_VERIFIED};
 use crate::{dicebot::DiceBot, sengensyou::Sengensyou, srs::Srs, stellar_knights::StellarKnights};
 
 /// taku's own systems, sorted by [`GameSystem::sort_key`] (plain code-point order).
-static NATIVE: [&dyn GameSystem; 7] = [
+static NATIVE: [&dyn GameSystem; 8] = [
     &DiceBot,
     &MtgTrpg,
     &AnotherWorld,
@@ -19,6 +20,7 @@ static NATIVE: [&dyn GameSystem; 7] = [
     &Srs,
     &Sengensyou,
     &FourCard,
+    &LotrCoda,
 ];
 
 /// taku's own systems alone, sorted by sort key.

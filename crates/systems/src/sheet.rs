@@ -25,6 +25,9 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
     if system.id() == crate::four_card::FourCard.id() {
         return read_four_card(text);
     }
+    if system.id() == crate::lotr_coda::LotrCoda.id() {
+        return read_lotr(text);
+    }
     if system.id() == crate::sengensyou::Sengensyou.id() {
         return crate::sengensyou::sheet::read(text)
             .map(|s| ReadSheet {
@@ -62,6 +65,37 @@ fn read_four_card(text: &str) -> Result<ReadSheet, Text> {
             format!("シートがルールに反しています:\n  {}", ja.join("\n  ")),
             format!(
                 "the sheet breaks the rules (see `taku sheet --system FourCard FILE`):\n  {}",
+                en.join("\n  ")
+            ),
+        ));
+    }
+    Ok(ReadSheet {
+        name: sheet.name.clone(),
+        fields: sheet.fields(),
+    })
+}
+
+fn read_lotr(text: &str) -> Result<ReadSheet, Text> {
+    let sheet = crate::lotr_coda::sheet::Sheet::from_toml(text).map_err(|e| {
+        Text::new(
+            format!("ロード・オブ・ザ・リングのキャラクターシートとして読めません: {e}"),
+            format!("not a Lord of the Rings character sheet: {e}"),
+        )
+    })?;
+    let violations = sheet.violations();
+    if !violations.is_empty() {
+        let ja: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{}: {}", v.rule, v.message))
+            .collect();
+        let en: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{}: {}", v.rule, v.message_en))
+            .collect();
+        return Err(Text::new(
+            format!("シートがルールに反しています:\n  {}", ja.join("\n  ")),
+            format!(
+                "the sheet breaks the rules (see `taku sheet --system LotrCoda FILE`):\n  {}",
                 en.join("\n  ")
             ),
         ));

@@ -121,6 +121,13 @@ impl Harness {
             ("体力", "3"),
             ("HP", "20"),
             ("MP", "15"),
+            // The Lord of the Rings' attributes.
+            ("BRG", "8"),
+            ("NIM", "7"),
+            ("PER", "7"),
+            ("STR", "9"),
+            ("VIT", "10"),
+            ("WIT", "10"),
         ];
         characters.insert("Mina".to_string(), ("alice".to_string(), fields(&pc)));
         let mut roy = fields(&pc);
@@ -676,6 +683,57 @@ fn four_cards_commands_speak_both_languages() {
         ("gm", "/fc special Mina 接近戦 鞭"),
         ("gm", "/fc heal Mina both 1"),
         ("gm", "/fc nonsense"),
+    ] {
+        t.bad(who, line);
+    }
+    t.sheet("alice", "Mina");
+    t.finish(20);
+}
+
+#[test]
+fn lotrs_commands_speak_both_languages() {
+    let mut t = Harness::new("LotrCoda");
+    t.good("gm", "/lotr damage Mina 12");
+    t.good("gm", "/lotr heal Mina skill");
+    t.good("gm", "/lotr heal Mina rest 2");
+    t.good("gm", "/lotr heal Mina week");
+    t.good("gm", "/lotr poison Mina 3 1d6 毒");
+    t.good("gm", "/lotr poison Mina next");
+    t.good("gm", "/lotr weary Mina +5");
+    t.good("alice", "/lotr recover Mina extraordinary");
+    t.good("alice", "/lotr courage Mina 1 Ride");
+    t.good("alice", "/lotr courage Mina impossible selfish");
+    t.good("gm", "/lotr courage Mina weariness");
+    t.good("gm", "/lotr round");
+    t.good("alice", "/lotr corruption Mina yield");
+    t.good("alice", "/lotr corruption Mina deed 2");
+    t.good("alice", "/lotr corruption Mina 12");
+    t.good("alice", "/lotr corruption Mina 12 followup");
+    t.good("alice", "/lotr recognise Mina area 3 race");
+    t.good("gm", "/lotr set hobbit_death on_incapacitated");
+    t.good("gm", "/lotr table wound_penalties 0,-1,-2,-3,-4,-5");
+    t.good("gm", "/lotr settings");
+    for (who, line) in [
+        ("alice", "/lotr damage Mina 3"),
+        ("bob", "/lotr courage Mina 1"),
+        ("alice", "/lotr courage Mina 9"),
+        ("alice", "/lotr courage Mina 0"),
+        ("alice", "/lotr recover Mina"),
+        ("alice", "/lotr corruption Mina yield 1"),
+        ("alice", "/lotr corruption Mina deed 1"),
+        ("alice", "/lotr recognise Mina moon 3"),
+        ("gm", "/lotr damage Mina -3"),
+        ("gm", "/lotr poison Mina 3 3d6"),
+        ("gm", "/lotr poison Roy next"),
+        ("gm", "/lotr heal Mina later"),
+        ("gm", "/lotr set nothing on"),
+        ("gm", "/lotr set group_bonus maybe"),
+        ("gm", "/lotr table wound_penalties 1,2"),
+        ("gm", "/lotr table nothing 1"),
+        ("gm", "/lotr damage Nobody 3"),
+        ("gm", "/lotr damage Ghost 3"),
+        ("gm", "/lotr nonsense"),
+        ("alice", "/lotr round"),
     ] {
         t.bad(who, line);
     }

@@ -1,0 +1,1867 @@
+//! The Lord of the Rings RPG at a table: characters read from sheets (LR-1 to LR-3,
+//! LR-8), wounds, healing and poison (LR-4), weariness (LR-5), Courage (LR-6) and
+//! corruption (LR-7), under the GM's settings. Every `/lotr` command is decided here, in
+//! rulebook order, by a plain match on its first word; every refusal names its rule and
+//! changes nothing. Wound and weariness penalties are added to the actor's LotR tests
+//! automatically (`prepare_check`), on the TN when there is one (LR-9: conditions are
+//! external modifiers).
+//!
+//! A character's record ([`Character`]) lives in the state: imported from its sheet's
+//! fields the first time the rules touch it (an `Imported` event, so folds need no
+//! table). [`State`] is a struct later rules (combat, battles, advancement) add fields to.
+
+use super::character::{
+    self, ATTRIBUTES, BRG, Character, REACTIONS, Size, Stages, VIT, WIT, WoundLevel,
+};
+use super::check::{self, Degree};
+use super::settings::{EXHAUSTED_PENALTY, EXHAUSTED_TN, Settings};
+use crate::table_rules::{CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::view::{Field, Section, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use taku_dice::{Roller, Text};
+
+/// LR-6: most Courage points in one round.
+pub const COURAGE_PER_ROUND: i64 = 4;
+/// LR-7: yielding without resisting costs at least this; a selfless deed lowers at least
+/// this much.
+pub const CORRUPTION_STEP: i64 = 2;
+/// LR-4 (Table 9.35): the poison test's TN is this + Potency.
+pub const POISON_BASE_TN: i64 = 7;
+
+/// What a character has been through at the table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    /// LR-4: damage taken.
+    pub damage: i64,
+    /// LR-5: weariness level (0 = the first, fresh).
+    pub weariness: i64,
+    /// LR-6: Courage points spent and not yet back.
+    pub courage_spent: i64,
+    /// LR-6: of those, spent selfishly (back only at the session's end).
+    pub courage_selfish: i64,
+    /// LR-6: points spent this round.
+    pub courage_round: i64,
+    /// LR-7: Corruption.
+    pub corruption: i64,
+    /// LR-7: became an NPC serving the enemy.
+    pub npc: bool,
+    /// LR-4: poisons at work.
+    pub poisons: Vec<Poison>,
+}
+
+/// LR-4: a poison at work, its stages rolled when it was created and its first test's
+/// result reused by every stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Poison {
+    /// Its name.
+    pub name: String,
+    /// Potency.
+    pub potency: i64,
+    /// Stages left to come.
+    pub stages_left: i64,
+    /// The first resistance test succeeded (Secondary effect) or failed (Primary).
+    pub resisted: bool,
+}
+
+/// What LotR tracks at a table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct State {
+    /// The GM's settings and tables.
+    pub settings: Settings,
+    /// Characters' records by name.
+    pub characters: BTreeMap<String, Character>,
+    /// Their table status by name.
+    pub status: BTreeMap<String, Status>,
+    /// The combat round (LR-6's per-round Courage), from 0.
+    pub round: u64,
+}
+
+/// A change to a character's status, as deltas so an undone change leaves later ones
+/// standing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delta {
+    /// Damage added (negative: healed).
+    #[serde(default)]
+    pub damage: i64,
+    /// Weariness levels added.
+    #[serde(default)]
+    pub weariness: i64,
+    /// Courage spent (negative: back).
+    #[serde(default)]
+    pub courage: i64,
+    /// Of it, selfish.
+    #[serde(default)]
+    pub selfish: i64,
+    /// Corruption added.
+    #[serde(default)]
+    pub corruption: i64,
+    /// Became an NPC.
+    #[serde(default)]
+    pub npc: bool,
+    /// A poison began.
+    #[serde(default)]
+    pub poison: Option<Poison>,
+    /// A poison's stage passed (its index).
+    #[serde(default)]
+    pub poison_stage: Option<usize>,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A reading changed.
+    Setting {
+        /// Key.
+        key: String,
+        /// Value.
+        value: String,
+    },
+    /// A table changed.
+    Table {
+        /// Key.
+        key: String,
+        /// Value.
+        value: String,
+    },
+    /// A character's record read from its sheet.
+    Imported {
+        /// Name.
+        name: String,
+        /// The record.
+        character: Box<Character>,
+    },
+    /// A character's status changed.
+    Changed {
+        /// Name.
+        name: String,
+        /// The change.
+        delta: Delta,
+        /// Log text.
+        ja: String,
+        /// Log text.
+        en: String,
+    },
+    /// A new combat round: the per-round Courage count starts again (LR-6).
+    Round,
+    /// Courage spent for heroic ends came back (scene end, LR-6).
+    CourageBack {
+        /// Selfish spending too (session end).
+        all: bool,
+    },
+}
+
+/// The table rules.
+pub struct LotrRules;
+
+const COMMANDS: &[CommandHelp] = &[
+    CommandHelp {
+        usage: "/lotr settings | /lotr set hobbit_death on_incapacitated | /lotr table wound_penalties 0,-1,-2,-4,-8,-10",
+        help: "GMの設定（解釈の切り替え）と表（既定値は例）。一覧は /lotr settings",
+        help_en: "The GM's settings (readings) and tables (the defaults are examples); /lotr settings lists them",
+    },
+    CommandHelp {
+        usage: "LOTR+{Ride/Horse}>=12 | LOTR+{Willpower}>=10 | LOTR+{STR修正}>=8",
+        help: "自分のキャラクターの技能（ランク+能力修正、/分野で専門化+2、ランク0は−2）・反応値・能力修正。負傷と疲労のペナルティは自動で目標値に加算（LR-9）",
+        help_en: "Your character's skill (ranks + attribute mod, /field for a specialisation +2, rank 0 −2), reaction or attribute modifier; wound and weariness penalties go on the TN automatically (LR-9)",
+    },
+    CommandHelp {
+        usage: "/lotr damage エオメル 12",
+        help: "ダメージ（LR-4、GM）。負傷段階とペナルティを表示、死亡も判定",
+        help_en: "Damage (LR-4, GM); shows the wound level and its penalty, and death",
+    },
+    CommandHelp {
+        usage: "/lotr heal エオメル skill | rest 3 | week | facility | attended 2 | 5",
+        help: "治療（LR-4、GM）: skill=Healing成功で段階の始まり−1へ、rest=1日1点、week=週のStamina成功でVIT修正（最低1）、facility=施設でHealth点、attended=付きっきりで1日2点、数=直接",
+        help_en: "Healing (LR-4, GM): skill = a Healing success (one below the level's start), rest = 1 a day, week = a weekly Stamina success (VIT mod, at least 1), facility = Health at once, attended = 2 a day, a number = directly",
+    },
+    CommandHelp {
+        usage: "/lotr poison エオメル 4 1/2d6 毒の名",
+        help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階",
+        help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage",
+    },
+    CommandHelp {
+        usage: "/lotr weary エオメル +1 | /lotr recover エオメル complete",
+        help: "疲労段階の増減（LR-5、GM）。recover: Exhausted からの回復判定（Stamina−10、目標値10、助け手の Healing 成功度で −3/−5/−10、Extraordinary で即 Spent）",
+        help_en: "Weariness levels (LR-5, GM); recover: the Exhausted recovery test (Stamina −10 vs TN 10, lowered 3/5/10 by a helper's Healing degree; Extraordinary: Spent at once)",
+    },
+    CommandHelp {
+        usage: "/lotr courage エオメル 2 Ride | /lotr courage エオメル impossible | /lotr courage エオメル 1 selfish",
+        help: "勇気の使用（LR-6）: 判定を見てから1点+3（特徴の修正を累積）。1ラウンド4点・残りの勇気まで。impossible=不可能な判定に1点。selfish=利己的（セッション終了まで戻らない）",
+        help_en: "Spend Courage (LR-6): after seeing the roll, +3 a point plus edge bonuses; at most 4 a round and what is left; impossible = 1 point for an impossible test; selfish = back only at the session's end",
+    },
+    CommandHelp {
+        usage: "/lotr courage エオメル weariness",
+        help: "勇気1点で疲労2段階を回復（LR-5、GMの許可: GMが行う）",
+        help_en: "1 Courage point recovers two weariness levels (LR-5, GM permitting: the GM runs it)",
+    },
+    CommandHelp {
+        usage: "/lotr round",
+        help: "新しいラウンド（GM）: 1ラウンドの勇気使用数が0に戻る",
+        help_en: "A new round (GM): the per-round Courage count starts again",
+    },
+    CommandHelp {
+        usage: "/lotr corruption エオメル 12 | 12 followup | yield | yield 3 | deed 2",
+        help: "堕落（LR-7）: Willpower判定で Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2。followup=事後の判定（増減なし）。yield=抵抗せず+2以上、deed=善行で−2以上。Bearing以上でNPCに",
+        help_en: "Corruption (LR-7): a Willpower test, Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2; followup changes nothing; yield = at least +2; deed = at least −2; at Bearing the PC becomes an NPC",
+    },
+    CommandHelp {
+        usage: "/lotr recognise エオメル area 3 race",
+        help: "知名度の判定（LR-3）: Wits判定、目標値は出身の関係（local 5, area 10, 以下表）−相手のRenown、同じ種族・職業で修正",
+        help_en: "Recognition (LR-3): a Wits test against the origins' TN (local 5, area 10, the rest from the table) − the other's Renown, modified for a shared race or order",
+    },
+];
+
+fn gm_only(table: &dyn TableView, rule: &str, what: (&str, &str)) -> Result<(), Text> {
+    if table.actor_is_gm() {
+        Ok(())
+    } else {
+        Err(Text::new(
+            format!("{rule}: {}はGMだけが行えます", what.0),
+            format!("{rule}: only the GM can {}", what.1),
+        ))
+    }
+}
+
+fn no_character(name: &str) -> Text {
+    Text::new(
+        format!("「{name}」というキャラクターはいません。/char new {name} で作成してください"),
+        format!("no character named '{name}'; create it with /char new {name}"),
+    )
+}
+
+fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
+    match table.character(name) {
+        None => Err(no_character(name)),
+        Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
+        Some((owner, _)) => Err(Text::new(
+            format!("{name}は{owner}のキャラクターです。操作できるのは{owner}かGMだけです"),
+            format!("{name} belongs to {owner}; only they or the GM can act for it"),
+        )),
+    }
+}
+
+fn usage(ja: &str, en: &str) -> Text {
+    Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
+}
+
+fn number(word: &str) -> Result<i64, Text> {
+    let w = word.strip_prefix('+').unwrap_or(word);
+    w.parse::<i64>()
+        .ok()
+        .filter(|n| n.abs() <= 100_000)
+        .ok_or_else(|| {
+            Text::new(
+                format!("「{word}」は整数ではありません"),
+                format!("'{word}' is not a whole number"),
+            )
+        })
+}
+
+/// The fields a character's record is kept in at a table (a sheet writes them; `/char
+/// set` may change them): the six attributes (current), `created.BRG`… (at creation),
+/// `race`, `order`, `size`, `hobbit`, `Courage`, `Renown`, `edges`, `flaws`,
+/// `courage_edges` (`Bold=2;Horselord=2@Ride`), `reaction_advances`, `health_advances`,
+/// and one `skill.NAME` per skill (spaces as `_`): `RANKS|ATTR|AFFINITIES|SPEC;SPEC`.
+pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
+    let mut f: Vec<(String, String)> = ATTRIBUTES
+        .iter()
+        .zip(ch.attributes)
+        .map(|(a, v)| (a.to_string(), v.to_string()))
+        .collect();
+    for (a, v) in ATTRIBUTES.iter().zip(ch.created) {
+        f.push((format!("created.{a}"), v.to_string()));
+    }
+    let join = |v: &[String]| v.join(",");
+    f.push(("race".into(), ch.race.clone()));
+    f.push(("order".into(), ch.order.clone()));
+    f.push(("size".into(), ch.size.name().into()));
+    f.push(("hobbit".into(), ch.hobbit.to_string()));
+    f.push(("Courage".into(), ch.courage.to_string()));
+    f.push(("Renown".into(), ch.renown.to_string()));
+    f.push(("edges".into(), join(&ch.edges)));
+    f.push(("flaws".into(), join(&ch.flaws)));
+    let ce: Vec<String> = ch
+        .courage_edges
+        .iter()
+        .map(|e| {
+            let skills = if e.skills.is_empty() {
+                String::new()
+            } else {
+                format!("@{}", e.skills.join("+"))
+            };
+            format!("{}={}{skills}", e.edge, e.bonus)
+        })
+        .collect();
+    f.push(("courage_edges".into(), ce.join(";")));
+    f.push((
+        "reaction_advances".into(),
+        ch.reaction_advances.map(|n| n.to_string()).join(","),
+    ));
+    f.push(("health_advances".into(), ch.health_advances.to_string()));
+    for (name, k) in &ch.skills {
+        f.push((
+            format!("skill.{}", name.replace(' ', "_")),
+            format!(
+                "{}|{}|{}|{}",
+                k.ranks,
+                ATTRIBUTES[k.attribute.min(5)],
+                k.affinities,
+                k.specialisations.join(";")
+            ),
+        ));
+    }
+    f
+}
+
+/// The record a table character's fields give (see [`to_fields`]); a character made with
+/// `/char set` needs only its six attributes (a Medium Man with nothing else).
+pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
+    let int = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
+    let mut attributes = [0; 6];
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        attributes[i] = int(a)?.clamp(0, 1000);
+    }
+    let created: [i64; 6] = std::array::from_fn(|i| {
+        int(&format!("created.{}", ATTRIBUTES[i])).map_or(attributes[i], |v| v.clamp(0, 1000))
+    });
+    let list = |k: &str| -> Vec<String> {
+        fields
+            .get(k)
+            .map(|v| {
+                v.split(',')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let race = fields.get("race").cloned().unwrap_or_else(|| "Men".into());
+    let courage_edges = fields
+        .get("courage_edges")
+        .map(|v| {
+            v.split(';')
+                .filter_map(|e| {
+                    let (edge, rest) = e.split_once('=')?;
+                    let (bonus, skills) = match rest.split_once('@') {
+                        Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
+                        None => (rest, Vec::new()),
+                    };
+                    Some(character::CourageEdge {
+                        edge: edge.trim().to_string(),
+                        bonus: bonus.trim().parse().ok()?,
+                        skills,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut reaction_advances = [0; 4];
+    if let Some(v) = fields.get("reaction_advances") {
+        for (i, n) in v.split(',').take(4).enumerate() {
+            reaction_advances[i] = n.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut skills = BTreeMap::new();
+    for (k, v) in fields {
+        let Some(name) = k.strip_prefix("skill.") else {
+            continue;
+        };
+        let parts: Vec<&str> = v.split('|').collect();
+        let ranks = parts
+            .first()
+            .and_then(|r| r.trim().parse().ok())
+            .unwrap_or(0);
+        let attribute = parts
+            .get(1)
+            .and_then(|a| character::attribute(a.trim()))
+            .unwrap_or(WIT);
+        let affinities = parts
+            .get(2)
+            .and_then(|r| r.trim().parse().ok())
+            .unwrap_or(0);
+        let specialisations = parts
+            .get(3)
+            .map(|s| {
+                s.split(';')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        skills.insert(
+            name.replace('_', " "),
+            character::Skill {
+                ranks: i64::clamp(ranks, 0, character::MAX_RANKS),
+                attribute,
+                specialisations,
+                affinities,
+            },
+        );
+    }
+    Some(Character {
+        hobbit: fields
+            .get("hobbit")
+            .map_or(race == "Hobbits" || race == "Hobbit", |h| h == "true"),
+        race,
+        order: fields.get("order").cloned().unwrap_or_default(),
+        attributes,
+        created,
+        reaction_advances,
+        health_advances: int("health_advances").unwrap_or(0),
+        courage: int("Courage")
+            .unwrap_or(character::BASE_COURAGE)
+            .clamp(0, 1000),
+        size: fields
+            .get("size")
+            .and_then(|s| Size::parse(s))
+            .unwrap_or_default(),
+        renown: int("Renown").unwrap_or(0),
+        skills,
+        edges: list("edges"),
+        flaws: list("flaws"),
+        courage_edges,
+        age_penalty: 0,
+    })
+}
+
+/// The character's record as it stands: the state's (or, before the rules touched it, the
+/// fields'), with the current attribute values the table's fields hold (`/char set NIM 8`):
+/// Defence follows them, reactions and Health keep their creation values (LR-3).
+fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
+    let (_, fields) = table.character(name)?;
+    let mut ch = state
+        .characters
+        .get(name)
+        .cloned()
+        .or_else(|| from_fields(fields))?;
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
+            ch.attributes[i] = v.clamp(0, 1000);
+        }
+    }
+    Some(ch)
+}
+
+/// The character's record and status, and the event importing it when the rules have not
+/// touched it yet.
+fn load(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+) -> Result<(Character, Status, Vec<Event>), Text> {
+    let status = state.status.get(name).cloned().unwrap_or_default();
+    if state.characters.contains_key(name)
+        && let Some(ch) = record(table, state, name)
+    {
+        return Ok((ch, status, Vec::new()));
+    }
+    let Some((_, fields)) = table.character(name) else {
+        return Err(no_character(name));
+    };
+    let Some(ch) = from_fields(fields) else {
+        return Err(Text::new(
+            format!(
+                "{name}はロード・オブ・ザ・リングのキャラクターではありません。シート（taku table sheet）か /char set {name} BRG 8 NIM 7 PER 7 STR 9 VIT 8 WIT 7 で能力値を設定してください"
+            ),
+            format!(
+                "{name} is not a Lord of the Rings character yet: a sheet (taku table sheet) or /char set {name} BRG 8 NIM 7 PER 7 STR 9 VIT 8 WIT 7"
+            ),
+        ));
+    };
+    let event = Event::Imported {
+        name: name.to_string(),
+        character: Box::new(ch.clone()),
+    };
+    Ok((ch, status, vec![event]))
+}
+
+/// Applies a delta (the fold's rule, also used to foresee a change).
+fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
+    s.damage = (s.damage + d.damage).max(0);
+    s.weariness = (s.weariness + d.weariness).clamp(0, exhausted);
+    s.courage_spent = (s.courage_spent + d.courage).max(0);
+    s.courage_selfish = (s.courage_selfish + d.selfish).clamp(0, s.courage_spent);
+    if d.courage > 0 {
+        s.courage_round += d.courage;
+    }
+    // LR-7: Corruption never goes below 0.
+    s.corruption = (s.corruption + d.corruption).max(0);
+    if d.npc {
+        s.npc = true;
+    }
+    if let Some(p) = &d.poison {
+        s.poisons.push(p.clone());
+    }
+    if let Some(i) = d.poison_stage
+        && let Some(p) = s.poisons.get_mut(i)
+    {
+        p.stages_left = (p.stages_left - 1).max(0);
+    }
+}
+
+/// LR-4, LR-5: the penalty the character's wounds and weariness give every test.
+pub fn penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
+    let level = ch.body().level(s.damage, settings.hobbit_death);
+    let wounds = if level == WoundLevel::Healthy {
+        0
+    } else {
+        settings.wound_penalty(level.index())
+    };
+    wounds + settings.weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+}
+
+fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, String) {
+    let level = ch.body().level(s.damage, settings.hobbit_death);
+    let p = penalty(settings, ch, s);
+    if level == WoundLevel::Dead {
+        return (
+            format!(
+                "ダメージ{}: 死亡（{}以上）",
+                s.damage,
+                ch.body().death_at(settings.hobbit_death)
+            ),
+            format!(
+                "damage {}: dead (at {} or more)",
+                s.damage,
+                ch.body().death_at(settings.hobbit_death)
+            ),
+        );
+    }
+    (
+        format!(
+            "ダメージ{}/Health{}: {}、{}（判定{p:+}）",
+            s.damage,
+            ch.health(),
+            level.name(),
+            settings.weariness_name(usize::try_from(s.weariness).unwrap_or(0)),
+        ),
+        format!(
+            "damage {} / Health {}: {}, {} (tests {p:+})",
+            s.damage,
+            ch.health(),
+            level.name(),
+            settings.weariness_name(usize::try_from(s.weariness).unwrap_or(0)),
+        ),
+    )
+}
+
+fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
+    Event::Changed {
+        name: name.to_string(),
+        delta,
+        ja,
+        en,
+    }
+}
+
+/// A status change with its report (damage, level, penalty after it).
+fn status_event(
+    settings: &Settings,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    delta: Delta,
+    what: (String, String),
+) -> Event {
+    let mut after = s.clone();
+    apply(&mut after, &delta, settings.exhausted() as i64);
+    let (lj, le) = level_words(settings, ch, &after);
+    changed(
+        name,
+        delta,
+        format!("{name}: {}。{lj}", what.0),
+        format!("{name}: {}; {le}", what.1),
+    )
+}
+
+fn done(events: Vec<Event>) -> Result<Outcome<Event>, Text> {
+    Ok(Outcome {
+        events,
+        reply: None,
+    })
+}
+
+fn reply(text: Text) -> Result<Outcome<Event>, Text> {
+    Ok(Outcome {
+        events: Vec::new(),
+        reply: Some(text),
+    })
+}
+
+/// Rolls a LotR test of `modifier` against `tn` (LR-9): its dice, total, degree, text.
+fn test(
+    roller: &mut Roller<'_>,
+    modifier: i64,
+    tn: i64,
+) -> Result<(check::Rolled, Degree, String), Text> {
+    let r = check::roll_test(modifier, roller).map_err(|e| e.text())?;
+    let margin = r.total - tn;
+    let d = Degree::of(margin);
+    let text = format!("{} vs {tn}（{margin:+}）{}", r.text(), d.name());
+    Ok((r, d, text))
+}
+
+fn decide_lotr(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Outcome<Event>, Text> {
+    match words {
+        ["settings"] => reply(state.settings.describe()),
+        ["set", key, value] => {
+            gm_only(table, "LR-0", ("設定の変更", "change a setting"))?;
+            state.settings.clone().set(key, value)?;
+            done(vec![Event::Setting {
+                key: key.to_string(),
+                value: value.to_string(),
+            }])
+        }
+        ["table", key, value] => {
+            gm_only(table, "LR-0", ("表の変更", "change a table"))?;
+            state.settings.clone().set_table(key, value)?;
+            done(vec![Event::Table {
+                key: key.to_string(),
+                value: value.to_string(),
+            }])
+        }
+        ["set" | "table", ..] => Err(usage(
+            "/lotr set 設定 値 | /lotr table 表 値,値,…",
+            "/lotr set KEY VALUE | /lotr table KEY v1,v2,…",
+        )),
+        ["round"] => {
+            gm_only(table, "LR-6", ("ラウンドの開始", "start a round"))?;
+            done(vec![Event::Round])
+        }
+        [verb, name, rest @ ..] => {
+            may_act_for(table, name)?;
+            let (ch, s, mut events) = load(table, state, name)?;
+            let more = match *verb {
+                "damage" => damage(table, state, name, &ch, &s, rest)?,
+                "heal" => heal(table, state, name, &ch, &s, rest)?,
+                "poison" => poison(table, state, name, &ch, &s, rest, dice)?,
+                "weary" => weary(table, state, name, &ch, &s, rest)?,
+                "recover" => recover(state, name, &ch, &s, rest, dice)?,
+                "courage" => courage(table, state, name, &ch, &s, rest)?,
+                "corruption" => corruption(state, name, &ch, &s, rest, dice)?,
+                "recognise" | "recognize" => {
+                    return recognise(state, name, &ch, &s, rest, dice, events);
+                }
+                _ => return Err(unknown()),
+            };
+            events.extend(more);
+            done(events)
+        }
+        _ => Err(unknown()),
+    }
+}
+
+fn unknown() -> Text {
+    usage(
+        "/lotr damage|heal|poison|weary|recover|courage|corruption|recognise 名前 …、/lotr round、/lotr settings（/help を参照）",
+        "/lotr damage|heal|poison|weary|recover|courage|corruption|recognise NAME …, /lotr round, /lotr settings (see /help)",
+    )
+}
+
+/// LR-4: damage.
+fn damage(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-4", ("ダメージ", "deal damage"))?;
+    let [n] = rest else {
+        return Err(usage("/lotr damage 名前 点数", "/lotr damage NAME POINTS"));
+    };
+    let n = number(n)?;
+    if n <= 0 {
+        return Err(Text::new(
+            "LR-4: ダメージは1以上（回復は /lotr heal）",
+            "LR-4: damage is at least 1 (healing: /lotr heal)",
+        ));
+    }
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        Delta {
+            damage: n,
+            ..Delta::default()
+        },
+        (format!("ダメージ+{n}"), format!("damage +{n}")),
+    )])
+}
+
+/// LR-4: natural healing, the Healing skill, facilities and attendance.
+fn heal(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-4", ("治療", "heal"))?;
+    let h = ch.health();
+    let (healed, what): (i64, (String, String)) = match rest {
+        ["skill"] => {
+            let to = character::healing_result(s.damage, h);
+            (
+                s.damage - to,
+                (
+                    "Healing成功: 負傷段階の始まり−1へ（週の回復判定2回）".into(),
+                    "Healing success: one below the level's start (two weekly healing tests)"
+                        .into(),
+                ),
+            )
+        }
+        ["rest", days] => {
+            let d = number(days)?.clamp(0, 1000);
+            (d, (format!("{d}日の安静"), format!("{d} days' rest")))
+        }
+        ["attended", days] => {
+            let d = number(days)?.clamp(0, 1000);
+            (
+                2 * d,
+                (
+                    format!("付きっきりの治療で{d}日（1日2点）"),
+                    format!("{d} days under constant attendance (2 a day)"),
+                ),
+            )
+        }
+        ["week"] => {
+            let n = character::weekly_healing(ch.attributes[VIT]);
+            (
+                n,
+                (
+                    format!("週のStamina判定に成功: VIT修正（最低1）= {n}"),
+                    format!("weekly Stamina test succeeded: VIT mod (at least 1) = {n}"),
+                ),
+            )
+        }
+        ["facility"] => (
+            h,
+            (
+                format!("高度な施設でHealing成功: Health {h}点"),
+                format!("Healing success at advanced facilities: Health {h}"),
+            ),
+        ),
+        [n] => {
+            let n = number(n)?.max(0);
+            (n, (format!("{n}点回復"), format!("{n} healed")))
+        }
+        _ => {
+            return Err(usage(
+                "/lotr heal 名前 skill|rest 日数|attended 日数|week|facility|点数",
+                "/lotr heal NAME skill|rest DAYS|attended DAYS|week|facility|POINTS",
+            ));
+        }
+    };
+    let healed = healed.min(s.damage);
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        Delta {
+            damage: -healed,
+            ..Delta::default()
+        },
+        (
+            format!("{}、−{healed}", what.0),
+            format!("{}, −{healed}", what.1),
+        ),
+    )])
+}
+
+/// LR-4 (Table 9.35): poison.
+fn poison(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-4", ("毒", "poison"))?;
+    let stamina = ch.reaction(0);
+    match rest {
+        ["next", which @ ..] if which.len() <= 1 => {
+            let i = match which.first() {
+                Some(w) => s.poisons.iter().position(|p| p.name == *w),
+                None => s.poisons.iter().position(|p| p.stages_left > 0),
+            };
+            let Some(i) = i.filter(|i| s.poisons[*i].stages_left > 0) else {
+                return Err(Text::new(
+                    format!("LR-4: {name}に段階の残った毒はありません"),
+                    format!("LR-4: {name} has no poison with stages left"),
+                ));
+            };
+            let p = &s.poisons[i];
+            let effect = if p.resisted {
+                ("二次効果（Secondary）", "Secondary effect")
+            } else {
+                ("一次効果（Primary）", "Primary effect")
+            };
+            Ok(vec![changed(
+                name,
+                Delta {
+                    poison_stage: Some(i),
+                    ..Delta::default()
+                },
+                format!(
+                    "{name}: 毒「{}」の段階: 最初の判定の結果で{}（残り{}段階）",
+                    p.name,
+                    effect.0,
+                    p.stages_left - 1
+                ),
+                format!(
+                    "{name}: poison '{}' stage: by the first test, {} ({} stages left)",
+                    p.name,
+                    effect.1,
+                    p.stages_left - 1
+                ),
+            )])
+        }
+        [potency, stages, label @ ..] if label.len() <= 1 => {
+            let potency = number(potency)?;
+            let Some(st) = Stages::parse(stages) else {
+                return Err(usage(
+                    "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名]",
+                    "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON]",
+                ));
+            };
+            let rolled: Vec<i64> = dice
+                .roll_group(st.dice(), 6)
+                .map_err(|e| e.text())?
+                .iter()
+                .copied()
+                .collect();
+            let count = st.count(&rolled);
+            let shown = format!(
+                "[{}]",
+                rolled
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            let tn = POISON_BASE_TN + potency;
+            let p = penalty(&state.settings, ch, s);
+            let (_, d, text) = test(dice, stamina, tn - p)?;
+            let resisted = d.is_success();
+            let poison_name = label.first().map_or("毒".to_string(), |l| l.to_string());
+            let effect = if resisted {
+                ("二次効果（Secondary）", "Secondary effect")
+            } else {
+                ("一次効果（Primary）", "Primary effect")
+            };
+            Ok(vec![changed(
+                name,
+                Delta {
+                    poison: Some(Poison {
+                        name: poison_name.clone(),
+                        potency,
+                        stages_left: count - 1,
+                        resisted,
+                    }),
+                    ..Delta::default()
+                },
+                format!(
+                    "{name}: 毒「{poison_name}」（強さ{potency}、段階{stages} {shown} → {count}）Stamina判定 {text} → {}。以後の段階も同じ結果",
+                    effect.0
+                ),
+                format!(
+                    "{name}: poison '{poison_name}' (potency {potency}, stages {stages} {shown} → {count}) Stamina test {text} → {}; every later stage the same",
+                    effect.1
+                ),
+            )])
+        }
+        _ => Err(usage(
+            "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名] | /lotr poison 名前 next",
+            "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON] | /lotr poison NAME next",
+        )),
+    }
+}
+
+/// LR-5: weariness levels.
+fn weary(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-5", ("疲労", "change weariness"))?;
+    let [n] = rest else {
+        return Err(usage("/lotr weary 名前 +1|-1", "/lotr weary NAME +1|-1"));
+    };
+    let n = number(n)?;
+    let max = state.settings.exhausted() as i64;
+    let to = (s.weariness + n).clamp(0, max);
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        Delta {
+            weariness: to - s.weariness,
+            ..Delta::default()
+        },
+        (format!("疲労{n:+}"), format!("weariness {n:+}")),
+    )])
+}
+
+/// LR-5: the Exhausted recovery test: Stamina at −10 against TN 10, lowered by a
+/// helper's Healing degree; an Extraordinary helper restores Spent at once.
+fn recover(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Vec<Event>, Text> {
+    let exhausted = state.settings.exhausted() as i64;
+    if s.weariness < exhausted {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}は{}ではありません（回復判定は Exhausted から）",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+            format!(
+                "LR-5: {name} is not {} (the recovery test is from Exhausted)",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+        ));
+    }
+    let helper = match rest {
+        [] => None,
+        [d] => match d.to_ascii_lowercase().as_str() {
+            "marginal" => Some(3),
+            "complete" => Some(5),
+            "superior" => Some(10),
+            "extraordinary" => Some(i64::MAX),
+            _ => {
+                return Err(usage(
+                    "/lotr recover 名前 [marginal|complete|superior|extraordinary]",
+                    "/lotr recover NAME [marginal|complete|superior|extraordinary]",
+                ));
+            }
+        },
+        _ => {
+            return Err(usage(
+                "/lotr recover 名前 [助け手の成功度]",
+                "/lotr recover NAME [HELPER'S DEGREE]",
+            ));
+        }
+    };
+    let spent = (
+        format!(
+            "Spent（{}）に回復",
+            state.settings.weariness_name((exhausted - 1) as usize)
+        ),
+        format!(
+            "recovers to {}",
+            state.settings.weariness_name((exhausted - 1) as usize)
+        ),
+    );
+    if helper == Some(i64::MAX) {
+        return Ok(vec![status_event(
+            &state.settings,
+            name,
+            ch,
+            s,
+            Delta {
+                weariness: -1,
+                ..Delta::default()
+            },
+            (
+                format!("助け手の Extraordinary Success: ただちに{}", spent.0),
+                format!("a helper's Extraordinary Success: at once {}", spent.1),
+            ),
+        )]);
+    }
+    let tn = EXHAUSTED_TN - helper.unwrap_or(0);
+    let p = penalty(&state.settings, ch, s);
+    let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
+    let delta = Delta {
+        weariness: if d.is_success() { -1 } else { 0 },
+        ..Delta::default()
+    };
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        delta,
+        (
+            format!(
+                "回復判定（Stamina−10、目標値{tn}）{text} → {}",
+                if d.is_success() {
+                    &spent.0
+                } else {
+                    "回復せず"
+                }
+            ),
+            format!(
+                "recovery test (Stamina −10, TN {tn}) {text} → {}",
+                if d.is_success() {
+                    &spent.1
+                } else {
+                    "no recovery"
+                }
+            ),
+        ),
+    )])
+}
+
+/// LR-6: spending Courage after seeing a roll.
+fn courage(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    let left = ch.courage - s.courage_spent;
+    let check = |n: i64| -> Result<(), Text> {
+        if n > left {
+            return Err(Text::new(
+                format!("LR-6: {name}の勇気は残り{left}点です（{n}点は使えません）"),
+                format!("LR-6: {name} has {left} Courage left ({n} cannot be spent)"),
+            ));
+        }
+        if s.courage_round + n > COURAGE_PER_ROUND {
+            return Err(Text::new(
+                format!(
+                    "LR-6: 勇気は1ラウンド{COURAGE_PER_ROUND}点まで（このラウンドは使用済み{}点）",
+                    s.courage_round
+                ),
+                format!(
+                    "LR-6: at most {COURAGE_PER_ROUND} Courage a round ({} spent this round)",
+                    s.courage_round
+                ),
+            ));
+        }
+        Ok(())
+    };
+    let selfish = rest.contains(&"selfish");
+    let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "selfish").collect();
+    match rest.as_slice() {
+        ["impossible"] => {
+            check(1)?;
+            Ok(vec![changed(
+                name,
+                Delta {
+                    courage: 1,
+                    selfish: i64::from(selfish),
+                    ..Delta::default()
+                },
+                format!(
+                    "{name}: 勇気1点で本来不可能な判定に挑む（修正なし）。残り{}",
+                    left - 1
+                ),
+                format!(
+                    "{name}: 1 Courage to attempt an impossible test (no bonus); {} left",
+                    left - 1
+                ),
+            )])
+        }
+        ["weariness"] => {
+            gm_only(
+                table,
+                "LR-5",
+                (
+                    "勇気による疲労回復（GMの許可）",
+                    "allow Courage to recover weariness",
+                ),
+            )?;
+            check(1)?;
+            let to = (s.weariness - 2).max(0);
+            Ok(vec![status_event(
+                &state.settings,
+                name,
+                ch,
+                s,
+                Delta {
+                    courage: 1,
+                    selfish: i64::from(selfish),
+                    weariness: to - s.weariness,
+                    ..Delta::default()
+                },
+                (
+                    format!("勇気1点で疲労2段階回復。勇気残り{}", left - 1),
+                    format!(
+                        "1 Courage recovers two weariness levels; {} Courage left",
+                        left - 1
+                    ),
+                ),
+            )])
+        }
+        [n, skill @ ..] if skill.len() <= 1 => {
+            let n = number(n)?;
+            if n < 1 {
+                return Err(Text::new(
+                    "LR-6: 勇気は1点以上使います",
+                    "LR-6: spend at least 1 Courage point",
+                ));
+            }
+            check(n)?;
+            let per = ch.courage_per_point(skill.first().copied());
+            let bonus = per * n;
+            let on = skill
+                .first()
+                .map(|s| format!("（{s}）"))
+                .unwrap_or_default();
+            Ok(vec![changed(
+                name,
+                Delta {
+                    courage: n,
+                    selfish: if selfish { n } else { 0 },
+                    ..Delta::default()
+                },
+                format!(
+                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}",
+                    left - n,
+                    s.courage_round + n,
+                    if selfish {
+                        "（利己的: セッション終了まで戻らない）"
+                    } else {
+                        ""
+                    }
+                ),
+                format!(
+                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}",
+                    skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
+                    left - n,
+                    s.courage_round + n,
+                    if selfish {
+                        " (selfish: back only at the session's end)"
+                    } else {
+                        ""
+                    }
+                ),
+            )])
+        }
+        _ => Err(usage(
+            "/lotr courage 名前 点数 [技能] [selfish] | impossible | weariness",
+            "/lotr courage NAME POINTS [SKILL] [selfish] | impossible | weariness",
+        )),
+    }
+}
+
+/// LR-7: corruption.
+fn corruption(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Vec<Event>, Text> {
+    let bearing = ch.attributes[BRG];
+    let (change, what): (i64, (String, String)) = match rest {
+        ["yield", n @ ..] if n.len() <= 1 => {
+            let n = n.first().map_or(Ok(CORRUPTION_STEP), |w| number(w))?;
+            if n < CORRUPTION_STEP {
+                return Err(Text::new(
+                    format!("LR-7: 抵抗せずに屈すると堕落は{CORRUPTION_STEP}点以上増えます"),
+                    format!("LR-7: yielding without resisting adds at least {CORRUPTION_STEP}"),
+                ));
+            }
+            (
+                n,
+                (
+                    format!("抵抗せず屈した: +{n}"),
+                    format!("yielded without resisting: +{n}"),
+                ),
+            )
+        }
+        ["deed", n @ ..] if n.len() <= 1 => {
+            let n = n.first().map_or(Ok(CORRUPTION_STEP), |w| number(w))?;
+            if n < CORRUPTION_STEP {
+                return Err(Text::new(
+                    format!("LR-7: 無私の善行は堕落を{CORRUPTION_STEP}点以上減らします"),
+                    format!(
+                        "LR-7: a selfless deed lowers corruption by at least {CORRUPTION_STEP}"
+                    ),
+                ));
+            }
+            (
+                -n,
+                (
+                    format!("無私の善行: −{n}"),
+                    format!("a selfless good deed: −{n}"),
+                ),
+            )
+        }
+        [tn, follow @ ..] if follow.len() <= 1 => {
+            let tn = number(tn)?;
+            let followup = match follow.first() {
+                None => false,
+                Some(&"followup") => true,
+                Some(_) => {
+                    return Err(usage(
+                        "/lotr corruption 名前 目標値 [followup]",
+                        "/lotr corruption NAME TN [followup]",
+                    ));
+                }
+            };
+            let weariness = state
+                .settings
+                .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0));
+            let (_, d, text) = test(dice, ch.reaction(2), tn - weariness)?;
+            if followup {
+                let (ja, en) = if d.is_success() {
+                    ("自分のしたことに気づいた", "realises what it did")
+                } else {
+                    ("気づかない", "does not realise it")
+                };
+                return Ok(vec![changed(
+                    name,
+                    Delta::default(),
+                    format!("{name}: 事後のWillpower判定 {text} → {ja}（堕落は変わらない）"),
+                    format!(
+                        "{name}: follow-up Willpower test {text} → {en} (corruption unchanged)"
+                    ),
+                )]);
+            }
+            let change = match d {
+                Degree::DisastrousFailure => 3,
+                Degree::CompleteFailure => 2,
+                Degree::Failure => 1,
+                Degree::MarginalSuccess | Degree::CompleteSuccess => 0,
+                Degree::SuperiorSuccess => -1,
+                Degree::ExtraordinarySuccess => -2,
+            };
+            let forced = d <= Degree::CompleteFailure;
+            (
+                change,
+                (
+                    format!(
+                        "誘惑に抗うWillpower判定 {text} → 堕落{change:+}{}",
+                        if forced {
+                            "。堕落の影響を受けた行動をしなければならない"
+                        } else {
+                            ""
+                        }
+                    ),
+                    format!(
+                        "Willpower test against temptation {text} → corruption {change:+}{}",
+                        if forced {
+                            "; a corrupted act is forced"
+                        } else {
+                            ""
+                        }
+                    ),
+                ),
+            )
+        }
+        _ => {
+            return Err(usage(
+                "/lotr corruption 名前 目標値 [followup] | yield [点] | deed [点]",
+                "/lotr corruption NAME TN [followup] | yield [N] | deed [N]",
+            ));
+        }
+    };
+    let to = (s.corruption + change).max(0);
+    // LR-7: at Corruption ≥ current Bearing the character becomes an NPC.
+    let npc = !s.npc && to >= bearing;
+    let tail = if npc {
+        (
+            format!("。堕落{to} ≥ Bearing {bearing}: 敵に仕えるNPCになった"),
+            format!("; corruption {to} ≥ Bearing {bearing}: becomes an NPC serving the enemy"),
+        )
+    } else {
+        (
+            format!("（堕落{to}／Bearing {bearing}）"),
+            format!(" (corruption {to} / Bearing {bearing})"),
+        )
+    };
+    Ok(vec![changed(
+        name,
+        Delta {
+            corruption: to - s.corruption,
+            npc,
+            ..Delta::default()
+        },
+        format!("{name}: {}{}", what.0, tail.0),
+        format!("{name}: {}{}", what.1, tail.1),
+    )])
+}
+
+/// LR-3: the recognition test: Wits against the origins' TN − Renown, modified for a
+/// shared race or order. It changes nothing: its result is a reply everyone sees.
+fn recognise(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+    events: Vec<Event>,
+) -> Result<Outcome<Event>, Text> {
+    let [origin, renown, shared @ ..] = rest else {
+        return Err(usage(
+            "/lotr recognise 名前 出身の関係 相手のRenown [race] [order]",
+            "/lotr recognise NAME ORIGIN OTHER'S_RENOWN [race] [order]",
+        ));
+    };
+    let Some((_, base)) = state
+        .settings
+        .recognition_tns
+        .iter()
+        .find(|(o, _)| o == origin)
+    else {
+        let list: Vec<&str> = state
+            .settings
+            .recognition_tns
+            .iter()
+            .map(|(o, _)| o.as_str())
+            .collect();
+        return Err(Text::new(
+            format!(
+                "LR-3: 出身の関係「{origin}」は表にありません（{}）",
+                list.join("、")
+            ),
+            format!(
+                "LR-3: origin '{origin}' is not in the table ({})",
+                list.join(", ")
+            ),
+        ));
+    };
+    let renown = number(renown)?;
+    let mut tn = base - renown;
+    for w in shared {
+        match *w {
+            "race" | "order" => tn += state.settings.recognition_shared,
+            _ => {
+                return Err(usage(
+                    "/lotr recognise 名前 出身の関係 相手のRenown [race] [order]",
+                    "/lotr recognise NAME ORIGIN OTHER'S_RENOWN [race] [order]",
+                ));
+            }
+        }
+    }
+    let p = penalty(&state.settings, ch, s);
+    let (_, d, text) = test(dice, character::modifier(ch.attributes[WIT]), tn - p)?;
+    let (ja, en) = if d.is_success() {
+        ("知っている", "knows of them")
+    } else {
+        ("知らない", "does not know of them")
+    };
+    let mut events = events;
+    events.push(changed(
+        name,
+        Delta::default(),
+        format!("{name}: 知名度の判定（Wits、目標値{tn}）{text} → {ja}"),
+        format!("{name}: recognition test (Wits, TN {tn}) {text} → {en}"),
+    ));
+    done(events)
+}
+
+/// The actor's one character (by ownership), if exactly one.
+fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Character)> {
+    let mine: Vec<(String, Character)> = table
+        .characters()
+        .into_iter()
+        .filter(|(_, owner)| *owner == table.actor())
+        .filter_map(|(name, _)| Some((name.to_string(), record(table, state, name)?)))
+        .collect();
+    match mine.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// LR-8, LR-3: the value a `{KEY}` names: a skill's test modifier (`{Ride}`, `{Ride/Horse}`
+/// specialised), a reaction (`{Stamina}`), an attribute modifier (`{STR修正}`,
+/// `{STRmod}`), `{Defence}`, `{Health}`, `{Courage}`.
+pub fn reference(ch: &Character, key: &str) -> Option<i64> {
+    if let Some(r) = character::reaction(key) {
+        return Some(ch.reaction(r));
+    }
+    for suffix in ["修正", "mod", "MOD"] {
+        if let Some(a) = key.strip_suffix(suffix).and_then(character::attribute) {
+            return Some(character::modifier(ch.attributes[a]));
+        }
+    }
+    match key {
+        "Defence" | "Defense" => return Some(ch.defence()),
+        "Health" => return Some(ch.health()),
+        "Courage" => return Some(ch.courage),
+        _ => {}
+    }
+    let (skill, field) = match key.split_once('/') {
+        Some((s, f)) => (s, Some(f)),
+        None => (key, None),
+    };
+    ch.skill_modifier(skill, field)
+}
+
+impl TableRules for LotrRules {
+    type State = State;
+    type Event = Event;
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn decide(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        words: &[&str],
+        dice: &mut Roller<'_>,
+    ) -> Option<Result<Outcome<Event>, Text>> {
+        match words {
+            ["lotr", rest @ ..] => Some(decide_lotr(table, state, rest, dice)),
+            _ => None,
+        }
+    }
+
+    fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
+        match event {
+            Event::Setting { key, value } => {
+                let _ = state.settings.set(key, value);
+            }
+            Event::Table { key, value } => {
+                let _ = state.settings.set_table(key, value);
+            }
+            Event::Imported { name, character } => {
+                state.characters.insert(name.clone(), (**character).clone());
+            }
+            Event::Changed { name, delta, .. } => {
+                let exhausted = state.settings.exhausted() as i64;
+                let s = state.status.entry(name.clone()).or_default();
+                apply(s, delta, exhausted);
+            }
+            Event::Round => {
+                state.round += 1;
+                for s in state.status.values_mut() {
+                    s.courage_round = 0;
+                }
+            }
+            Event::CourageBack { all } => {
+                for s in state.status.values_mut() {
+                    s.courage_spent = if *all { 0 } else { s.courage_selfish };
+                    if *all {
+                        s.courage_selfish = 0;
+                    }
+                    s.courage_round = 0;
+                }
+            }
+        }
+    }
+
+    fn describe(&self, event: &Event) -> Text {
+        match event {
+            Event::Setting { key, value } | Event::Table { key, value } => Text::new(
+                format!("設定: {key} = {value}"),
+                format!("setting: {key} = {value}"),
+            ),
+            Event::Imported { name, .. } => Text::new(
+                format!("{name}をシートから読み込み"),
+                format!("{name} read from the sheet"),
+            ),
+            Event::Changed { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Round => Text::new(
+                "新しいラウンド: 勇気の使用数が0に戻る（LR-6）",
+                "a new round: the per-round Courage count starts again (LR-6)",
+            ),
+            Event::CourageBack { all: false } => Text::new(
+                "シーン終了: 英雄的な目的に使った勇気が戻る（LR-6）",
+                "scene end: Courage spent for heroic ends comes back (LR-6)",
+            ),
+            Event::CourageBack { all: true } => Text::new(
+                "セッション終了: 使った勇気がすべて戻る（LR-6）",
+                "session end: all spent Courage comes back (LR-6)",
+            ),
+        }
+    }
+
+    fn on_scene_end(&self, state: &State, _dice: &mut Roller<'_>) -> Vec<Event> {
+        if state
+            .status
+            .values()
+            .any(|s| s.courage_spent > s.courage_selfish)
+        {
+            vec![Event::CourageBack { all: false }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn on_session_end(&self, state: &State) -> Vec<Event> {
+        if state.status.values().any(|s| s.courage_spent > 0) {
+            vec![Event::CourageBack { all: true }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// LR-8, LR-3: `{Ride}`, `{Stamina}`, `{STR修正}`… of the actor's character (or
+    /// `{エオメル.Ride}`).
+    fn expand_references(&self, table: &dyn TableView, state: &State, line: &str) -> String {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                break;
+            };
+            out.push_str(&rest[..open]);
+            let inner = &rest[open + 1..close];
+            let value = match inner.split_once('.') {
+                Some((name, key)) => record(table, state, name).and_then(|ch| reference(&ch, key)),
+                None => actors_character(table, state).and_then(|(_, ch)| reference(&ch, inner)),
+            };
+            match value {
+                Some(v) => out.push_str(&v.to_string()),
+                None => out.push_str(&rest[open..=close]),
+            }
+            rest = &rest[close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// LR-4, LR-5, LR-9: the actor's character's wound and weariness penalties go on the
+    /// TN of a LotR test (external modifiers), on the total when there is no TN.
+    fn prepare_check(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        command: &str,
+    ) -> Result<Prepared<Event>, Text> {
+        let unchanged = Prepared {
+            command: command.to_string(),
+            events: Vec::new(),
+            note: None,
+        };
+        let Some(test) = super::parse_line(command) else {
+            return Ok(unchanged);
+        };
+        let actor = actors_character(table, state);
+        let p = actor.as_ref().map_or(0, |(name, ch)| {
+            penalty(
+                &state.settings,
+                ch,
+                &state.status.get(name).cloned().unwrap_or_default(),
+            )
+        });
+        let group_mp = state.settings.group_marginal_plus_one;
+        if p == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
+            return Ok(unchanged);
+        }
+        let secret = command
+            .trim_start()
+            .get(..1)
+            .is_some_and(|c| c.eq_ignore_ascii_case("s"));
+        let comment = crate::comment(&super::LotrCoda, command)
+            .map(|c| format!(" {c}"))
+            .unwrap_or_default();
+        let changed = match test {
+            check::Test::Single {
+                modifier,
+                tn,
+                versus,
+            } => check::Test::Single {
+                modifier: if tn.is_none() { modifier + p } else { modifier },
+                tn: tn.map(|t| t - p),
+                versus,
+            },
+            check::Test::Opposed {
+                left,
+                right,
+                variant,
+            } => check::Test::Opposed {
+                left: left + p,
+                right,
+                variant,
+            },
+            check::Test::Group {
+                leader,
+                tn,
+                helpers,
+                marginal_plus_one,
+            } => check::Test::Group {
+                leader,
+                tn: tn - p,
+                helpers,
+                marginal_plus_one: marginal_plus_one || group_mp,
+            },
+        };
+        let printed = check::print(&changed).replace(' ', "");
+        let note = actor.filter(|_| p != 0).map(|(name, ch)| {
+            let s = state.status.get(&name).cloned().unwrap_or_default();
+            let (lj, le) = level_words(&state.settings, &ch, &s);
+            Text::new(
+                format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
+                format!(
+                    "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                    -p
+                ),
+            )
+        });
+        Ok(Prepared {
+            command: format!("{}{printed}{comment}", if secret { "S" } else { "" }),
+            events: Vec::new(),
+            note,
+        })
+    }
+
+    fn character_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        _viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        let Some(ch) = record(table, state, name) else {
+            return Vec::new();
+        };
+        sheet_sections(state, name, &ch)
+    }
+}
+
+/// LR-1: what each attribute is called.
+const ATTRIBUTE_NAMES: [(&str, &str); 6] = [
+    ("威厳", "Bearing"),
+    ("敏捷", "Nimbleness"),
+    ("知覚", "Perception"),
+    ("筋力", "Strength"),
+    ("活力", "Vitality"),
+    ("知恵", "Wits"),
+];
+
+/// LR-3: the reactions' Japanese glosses.
+const REACTION_NAMES: [&str; 4] = ["耐久", "敏速", "意志", "英知"];
+
+/// The character's typed sheet: attributes with modifiers, reactions, derived values,
+/// wounds and weariness with their penalty, Courage left (this round), Corruption vs
+/// Bearing, skills.
+pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section> {
+    let s = state.status.get(name).cloned().unwrap_or_default();
+    let d = |ja: &str, en: &str, v: Value| Field::derived(Text::new(ja, en), v);
+    let attributes = ATTRIBUTES
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Field {
+            key: Some(a.to_string()),
+            label: Text::new(
+                format!("{a}（{}）", ATTRIBUTE_NAMES[i].0),
+                format!("{a} ({})", ATTRIBUTE_NAMES[i].1),
+            ),
+            value: Value::Text(Text::new(
+                format!(
+                    "{}（修正{:+}）",
+                    ch.attributes[i],
+                    character::modifier(ch.attributes[i])
+                ),
+                format!(
+                    "{} (mod {:+})",
+                    ch.attributes[i],
+                    character::modifier(ch.attributes[i])
+                ),
+            )),
+            derived: true,
+        })
+        .collect();
+    let reactions = REACTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, (r, _, _))| {
+            Field::derived(
+                Text::new(format!("{r}（{}）", REACTION_NAMES[i]), r.to_string()),
+                Value::Number(ch.reaction(i)),
+            )
+        })
+        .collect();
+    let loads = ch.loads();
+    let derived = vec![
+        d("Health（生命点）", "Health", Value::Number(ch.health())),
+        d("Defence（防御値）", "Defence", Value::Number(ch.defence())),
+        d("サイズ", "Size", Value::Plain(ch.size.name().into())),
+        d(
+            "荷重（通常／重荷／過重）",
+            "loads (normal / encumbered / heavily)",
+            Value::Plain(format!("{}/{}/{}", loads[0], loads[1], loads[2])),
+        ),
+        d(
+            "ダメージ修正",
+            "damage modifier",
+            Value::Number(ch.damage_modifier()),
+        ),
+        d("Renown（名声）", "Renown", Value::Number(ch.renown)),
+        d(
+            "息を止められる時間（分）",
+            "breath held (minutes)",
+            Value::Number(character::breath_minutes(ch.reaction(0))),
+        ),
+    ];
+    let level = ch.body().level(s.damage, state.settings.hobbit_death);
+    let p = penalty(&state.settings, ch, &s);
+    let wounds = if level == WoundLevel::Healthy {
+        0
+    } else {
+        state.settings.wound_penalty(level.index())
+    };
+    let weariness_name = state
+        .settings
+        .weariness_name(usize::try_from(s.weariness).unwrap_or(0))
+        .to_string();
+    let death = ch.body().death_at(state.settings.hobbit_death);
+    let condition = vec![
+        d(
+            "ダメージ（死亡まで）",
+            "damage (until death)",
+            Value::Resource {
+                current: s.damage,
+                max: death,
+            },
+        ),
+        d(
+            "負傷段階",
+            "wound level",
+            Value::Text(Text::new(
+                format!("{}（{wounds:+}）", level.name()),
+                format!("{} ({wounds:+})", level.name()),
+            )),
+        ),
+        d(
+            "疲労",
+            "weariness",
+            Value::Text(Text::new(
+                format!(
+                    "{weariness_name}（{:+}）",
+                    state
+                        .settings
+                        .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+                ),
+                format!(
+                    "{weariness_name} ({:+})",
+                    state
+                        .settings
+                        .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+                ),
+            )),
+        ),
+        d("判定ペナルティ", "test penalty", Value::Number(p)),
+        d(
+            "勇気",
+            "Courage",
+            Value::Resource {
+                current: ch.courage - s.courage_spent,
+                max: ch.courage,
+            },
+        ),
+        d(
+            "このラウンドに使える勇気",
+            "Courage left this round",
+            Value::Number(
+                (COURAGE_PER_ROUND - s.courage_round)
+                    .min(ch.courage - s.courage_spent)
+                    .max(0),
+            ),
+        ),
+        d(
+            "堕落／Bearing",
+            "Corruption / Bearing",
+            Value::Text(Text::new(
+                format!(
+                    "{}／{}{}",
+                    s.corruption,
+                    ch.attributes[BRG],
+                    if s.npc { "（NPCになった）" } else { "" }
+                ),
+                format!(
+                    "{} / {}{}",
+                    s.corruption,
+                    ch.attributes[BRG],
+                    if s.npc { " (became an NPC)" } else { "" }
+                ),
+            )),
+        ),
+    ];
+    let mut poisons: Vec<Text> = s
+        .poisons
+        .iter()
+        .filter(|p| p.stages_left > 0)
+        .map(|p| {
+            Text::new(
+                format!(
+                    "{}（残り{}段階、{}）",
+                    p.name,
+                    p.stages_left,
+                    if p.resisted {
+                        "二次効果"
+                    } else {
+                        "一次効果"
+                    }
+                ),
+                format!(
+                    "{} ({} stages left, {})",
+                    p.name,
+                    p.stages_left,
+                    if p.resisted { "secondary" } else { "primary" }
+                ),
+            )
+        })
+        .collect();
+    let skills: Vec<Text> = ch
+        .skills
+        .iter()
+        .map(|(n, k)| {
+            let m = ch.skill_modifier(n, None).unwrap_or(0);
+            let spec = if k.specialisations.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", k.specialisations.join(", "))
+            };
+            Text::new(
+                format!("{n} {}ランク（判定{m:+}）{spec}", k.ranks),
+                format!("{n} {} ranks (test {m:+}){spec}", k.ranks),
+            )
+        })
+        .collect();
+    let mut condition = condition;
+    if !poisons.is_empty() {
+        condition.push(d(
+            "毒",
+            "poisons",
+            Value::List(std::mem::take(&mut poisons)),
+        ));
+    }
+    vec![
+        Section {
+            title: Text::new("能力値", "Attributes"),
+            fields: attributes,
+        },
+        Section {
+            title: Text::new("反応値", "Reactions"),
+            fields: reactions,
+        },
+        Section {
+            title: Text::new("副能力値", "Secondary attributes"),
+            fields: derived,
+        },
+        Section {
+            title: Text::new("状態", "Condition"),
+            fields: condition,
+        },
+        Section {
+            title: Text::new("技能", "Skills"),
+            fields: vec![d("技能", "skills", Value::List(skills))],
+        },
+    ]
+}

@@ -1,0 +1,322 @@
+//! The GM's settings: the digest's "our readings" (each with its default) and the tables
+//! the seed only cites ("Data the seed lacks"), as GM-editable data. Every table value
+//! shipped here is marked an EXAMPLE, not the book's: the GM replaces it with
+//! `/lotr table KEY v1,v2,…`; `/lotr set KEY VALUE` switches a reading; `/lotr settings`
+//! lists both.
+
+use super::character::HobbitDeath;
+use serde::{Deserialize, Serialize};
+use taku_dice::Text;
+
+/// Every setting; `Default` is the digest's defaults and the example tables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// LR-4 `hobbit_death`: `overflow` (default) or `on_incapacitated`.
+    pub hobbit_death: HobbitDeath,
+    /// LR-10 `group_bonus`: `literal` (default) or `marginal_plus_one`.
+    pub group_marginal_plus_one: bool,
+    /// LR-5 `ignore_weariness_by_test`: off (default).
+    pub ignore_weariness_by_test: bool,
+    /// LR-8 `multi_field_specialisation`: off (default).
+    pub multi_field_specialisation: bool,
+    /// LR-6 `courage_return`: `scene` (default: heroic spending comes back at the end of
+    /// the scene) or `at_once`.
+    pub courage_at_once: bool,
+    /// LR-11 `fear_tie`: `marginal` (default) or `retest` (used by fear, LR-14).
+    pub fear_tie_retest: bool,
+    /// LR-4 wound penalties per level, Healthy to Near Death (EXAMPLE values).
+    pub wound_penalties: Vec<i64>,
+    /// LR-4 Table 9.36: Stamina TN of the weekly healing test per level (EXAMPLE).
+    pub stamina_tns: Vec<i64>,
+    /// LR-4 Table 9.37: Healing TN per level (EXAMPLE).
+    pub healing_tns: Vec<i64>,
+    /// LR-5 Table 9.39: weariness level names (EXAMPLE), the last is Exhausted.
+    pub weariness_levels: Vec<String>,
+    /// LR-5: the penalty of each weariness level (EXAMPLE).
+    pub weariness_penalties: Vec<i64>,
+    /// LR-3 Table 2.3: recognition TNs by origin (seed: local 5, area 10; the rest
+    /// EXAMPLE).
+    pub recognition_tns: Vec<(String, i64)>,
+    /// LR-3 Table 2.3: the TN modifier for a shared race or order (EXAMPLE).
+    pub recognition_shared: i64,
+    /// LR-1: skills counting against the language budget (default: Language, Lore:
+    /// Realm, Lore: History, Lore: Heraldry, by name prefix).
+    pub language_skills: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hobbit_death: HobbitDeath::Overflow,
+            group_marginal_plus_one: false,
+            ignore_weariness_by_test: false,
+            multi_field_specialisation: false,
+            courage_at_once: false,
+            fear_tie_retest: false,
+            wound_penalties: vec![0, -1, -2, -4, -8, -10],
+            stamina_tns: vec![5, 5, 10, 15, 20, 25],
+            healing_tns: vec![5, 5, 10, 15, 20, 25],
+            weariness_levels: ["Hale", "Winded", "Tired", "Weary", "Spent", "Exhausted"]
+                .map(String::from)
+                .to_vec(),
+            weariness_penalties: vec![0, -1, -3, -5, -7, -9],
+            recognition_tns: vec![
+                ("local".into(), 5),
+                ("area".into(), 10),
+                ("region".into(), 15),
+                ("distant".into(), 20),
+            ],
+            recognition_shared: -2,
+            language_skills: ["Language", "Lore: Realm", "Lore: History", "Lore: Heraldry"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
+/// LR-5: the weariness a character recovers from a helper's Healing test on the
+/// Exhausted recovery test's TN 10: Marginal −3, Complete −5, Superior −10
+/// (Extraordinary: Spent at once).
+pub const EXHAUSTED_TN: i64 = 10;
+/// LR-5: the Exhausted recovery test's penalty.
+pub const EXHAUSTED_PENALTY: i64 = -10;
+
+fn bad(key: &str, value: &str) -> Text {
+    Text::new(
+        format!("設定 {key} に値「{value}」は使えません。/lotr settings で一覧を見てください"),
+        format!("setting {key} cannot be '{value}'; /lotr settings lists them"),
+    )
+}
+
+fn numbers(key: &str, value: &str, len: Option<usize>) -> Result<Vec<i64>, Text> {
+    let v: Option<Vec<i64>> = value
+        .split(',')
+        .map(|x| x.trim().parse::<i64>().ok().filter(|n| n.abs() <= 1000))
+        .collect();
+    match v {
+        Some(v) if len.is_none_or(|l| v.len() == l) && !v.is_empty() => Ok(v),
+        _ => Err(Text::new(
+            format!(
+                "表 {key} には{}個の整数をカンマ区切りで書いてください（例: 0,-1,-2,-4,-8,-10）",
+                len.map_or("1".to_string(), |l| l.to_string())
+            ),
+            format!(
+                "table {key} takes {} whole numbers separated by commas (e.g. 0,-1,-2,-4,-8,-10)",
+                len.map_or("some".to_string(), |l| l.to_string())
+            ),
+        )),
+    }
+}
+
+impl Settings {
+    /// Applies `KEY VALUE` (a reading); `Err` names the keys and values that exist.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
+        let on_off = |v: &str| match v {
+            "on" | "true" | "yes" => Ok(true),
+            "off" | "false" | "no" => Ok(false),
+            _ => Err(bad(key, value)),
+        };
+        match key {
+            "hobbit_death" => {
+                self.hobbit_death = match value {
+                    "overflow" => HobbitDeath::Overflow,
+                    "on_incapacitated" => HobbitDeath::OnIncapacitated,
+                    _ => return Err(bad(key, value)),
+                }
+            }
+            "group_bonus" => {
+                self.group_marginal_plus_one = match value {
+                    "literal" => false,
+                    "marginal_plus_one" => true,
+                    _ => return Err(bad(key, value)),
+                }
+            }
+            "ignore_weariness_by_test" => self.ignore_weariness_by_test = on_off(value)?,
+            "multi_field_specialisation" => self.multi_field_specialisation = on_off(value)?,
+            "courage_return" => {
+                self.courage_at_once = match value {
+                    "scene" => false,
+                    "at_once" => true,
+                    _ => return Err(bad(key, value)),
+                }
+            }
+            "fear_tie" => {
+                self.fear_tie_retest = match value {
+                    "marginal" => false,
+                    "retest" => true,
+                    _ => return Err(bad(key, value)),
+                }
+            }
+            _ => {
+                return Err(Text::new(
+                    format!(
+                        "設定「{key}」はありません: hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie（表は /lotr table）"
+                    ),
+                    format!(
+                        "no setting '{key}': hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie (tables: /lotr table)"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces a table: `wound_penalties`, `stamina_tns`, `healing_tns` (six numbers,
+    /// Healthy to Near Death), `weariness_penalties` (one per level),
+    /// `weariness_levels` (names), `recognition_tns` (`origin:TN,…`),
+    /// `recognition_shared` (one number), `language_skills` (names).
+    pub fn set_table(&mut self, key: &str, value: &str) -> Result<(), Text> {
+        match key {
+            "wound_penalties" => self.wound_penalties = numbers(key, value, Some(6))?,
+            "stamina_tns" => self.stamina_tns = numbers(key, value, Some(6))?,
+            "healing_tns" => self.healing_tns = numbers(key, value, Some(6))?,
+            "weariness_penalties" => {
+                self.weariness_penalties = numbers(key, value, Some(self.weariness_levels.len()))?
+            }
+            "weariness_levels" => {
+                let names: Vec<String> = value
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if names.len() < 2 || names.len() > 20 {
+                    return Err(bad(key, value));
+                }
+                // Penalties follow the new length: kept where they exist, the worst repeated.
+                let last = self.weariness_penalties.last().copied().unwrap_or(0);
+                self.weariness_penalties.resize(names.len(), last);
+                self.weariness_levels = names;
+            }
+            "recognition_tns" => {
+                let rows: Option<Vec<(String, i64)>> = value
+                    .split(',')
+                    .map(|row| {
+                        let (o, t) = row.split_once(':')?;
+                        Some((o.trim().to_string(), t.trim().parse().ok()?))
+                    })
+                    .collect();
+                self.recognition_tns = rows
+                    .filter(|r| !r.is_empty())
+                    .ok_or_else(|| bad(key, value))?;
+            }
+            "recognition_shared" => self.recognition_shared = numbers(key, value, Some(1))?[0],
+            "language_skills" => {
+                self.language_skills = value
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            }
+            _ => {
+                return Err(Text::new(
+                    format!(
+                        "表「{key}」はありません: wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                    ),
+                    format!(
+                        "no table '{key}': wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every setting and table, as `/lotr settings` lists them.
+    pub fn describe(&self) -> Text {
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        let onoff = |b: bool| if b { "on" } else { "off" };
+        let rec: Vec<String> = self
+            .recognition_tns
+            .iter()
+            .map(|(o, t)| format!("{o}:{t}"))
+            .collect();
+        let body = |default: &str, example: &str| {
+            format!(
+                "hobbit_death = {} (LR-4, {default} overflow)\ngroup_bonus = {} (LR-10, {default} literal)\nignore_weariness_by_test = {} (LR-5, {default} off)\nmulti_field_specialisation = {} (LR-8, {default} off)\ncourage_return = {} (LR-6, {default} scene)\nfear_tie = {} (LR-11, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)",
+                match self.hobbit_death {
+                    HobbitDeath::Overflow => "overflow",
+                    HobbitDeath::OnIncapacitated => "on_incapacitated",
+                },
+                if self.group_marginal_plus_one {
+                    "marginal_plus_one"
+                } else {
+                    "literal"
+                },
+                onoff(self.ignore_weariness_by_test),
+                onoff(self.multi_field_specialisation),
+                if self.courage_at_once {
+                    "at_once"
+                } else {
+                    "scene"
+                },
+                if self.fear_tie_retest {
+                    "retest"
+                } else {
+                    "marginal"
+                },
+                list(&self.wound_penalties),
+                list(&self.stamina_tns),
+                list(&self.healing_tns),
+                self.weariness_levels.join(","),
+                list(&self.weariness_penalties),
+                rec.join(","),
+                self.recognition_shared,
+                self.language_skills.join(","),
+            )
+        };
+        Text::new(
+            format!(
+                "ロード・オブ・ザ・リングの設定:\n{}",
+                body(
+                    "既定",
+                    "表（既定値は例であり公式の値ではありません。/lotr table で変更）"
+                )
+            ),
+            format!(
+                "The Lord of the Rings settings:\n{}",
+                body(
+                    "default",
+                    "tables (the defaults are EXAMPLES, not the book's values; /lotr table changes them)"
+                )
+            ),
+        )
+    }
+
+    /// LR-4: the penalty of a wound level (Dead: the worst).
+    pub fn wound_penalty(&self, level: usize) -> i64 {
+        self.wound_penalties
+            .get(level)
+            .or(self.wound_penalties.last())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// LR-5: the penalty of a weariness level.
+    pub fn weariness_penalty(&self, level: usize) -> i64 {
+        self.weariness_penalties
+            .get(level)
+            .or(self.weariness_penalties.last())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// LR-5: the name of a weariness level.
+    pub fn weariness_name(&self, level: usize) -> &str {
+        self.weariness_levels
+            .get(level)
+            .or(self.weariness_levels.last())
+            .map_or("?", String::as_str)
+    }
+
+    /// LR-5: the Exhausted level (the last).
+    pub fn exhausted(&self) -> usize {
+        self.weariness_levels.len().saturating_sub(1)
+    }
+
+    /// LR-1: whether a skill counts against the language budget.
+    pub fn is_language(&self, skill: &str) -> bool {
+        self.language_skills
+            .iter()
+            .any(|p| skill.starts_with(p.as_str()))
+    }
+}
