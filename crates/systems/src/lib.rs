@@ -10,6 +10,7 @@ pub mod another_world;
 pub mod conformance;
 pub mod dicebot;
 pub mod four_card;
+pub mod lotr_coda;
 pub mod mtg_trpg;
 pub mod registry;
 pub mod sengensyou;
