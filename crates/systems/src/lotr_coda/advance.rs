@@ -109,8 +109,12 @@ impl Settings {
             FlawPicks::SixMore => "six_more",
         };
         Text::new(
-            format!("xp_timing = {t}（LR-12、既定 per_scenario）\nflaw_picks = {f}（LR-12、既定 six_instead）"),
-            format!("xp_timing = {t} (LR-12, default per_scenario)\nflaw_picks = {f} (LR-12, default six_instead)"),
+            format!(
+                "xp_timing = {t}（LR-12、既定 per_scenario）\nflaw_picks = {f}（LR-12、既定 six_instead）"
+            ),
+            format!(
+                "xp_timing = {t} (LR-12, default per_scenario)\nflaw_picks = {f} (LR-12, default six_instead)"
+            ),
         )
     }
 
@@ -560,7 +564,11 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
     match cmd {
         Command::Import { who, progress } => {
             if progress.advancing.len() > 2 {
-                return Err(refuse("LR-12", "成長する職業は二つまでです", "at most two orders advance"));
+                return Err(refuse(
+                    "LR-12",
+                    "成長する職業は二つまでです",
+                    "at most two orders advance",
+                ));
             }
             Ok(vec![Event::Imported {
                 who: who.clone(),
@@ -569,17 +577,29 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
         }
         Command::Award { who, award } => {
             if who.is_empty() {
-                return Err(refuse("LR-12", "経験点を受け取るキャラクターを指定してください", "name who gets the XP"));
+                return Err(refuse(
+                    "LR-12",
+                    "経験点を受け取るキャラクターを指定してください",
+                    "name who gets the XP",
+                ));
             }
             let unique: BTreeSet<&String> = who.iter().collect();
             if unique.len() != who.len() {
-                return Err(refuse("LR-12", "同じキャラクターが二度指定されています", "a character is named twice"));
+                return Err(refuse(
+                    "LR-12",
+                    "同じキャラクターが二度指定されています",
+                    "a character is named twice",
+                ));
             }
             for w in who {
                 record(state, w)?;
             }
             let bad = match award {
-                Award::Test { tn, external } => !(0..=1000).contains(tn) || !(-100..=100).contains(external) || tn + external < 0,
+                Award::Test { tn, external } => {
+                    !(0..=1000).contains(tn)
+                        || !(-100..=100).contains(external)
+                        || tn + external < 0
+                }
                 Award::RolePlay { xp } => !(0..=100_000).contains(xp),
                 _ => false,
             };
@@ -605,7 +625,11 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
         Command::Credit { who } => {
             let p = record(state, who)?;
             if p.pending == 0 {
-                return Err(refuse("LR-12", format!("{who} に未加算の経験点はありません"), format!("{who} has no pending XP")));
+                return Err(refuse(
+                    "LR-12",
+                    format!("{who} に未加算の経験点はありません"),
+                    format!("{who} has no pending XP"),
+                ));
             }
             Ok(vec![Event::Credited {
                 who: who.clone(),
@@ -643,18 +667,32 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             let order = match order {
                 Some(o) => o.clone(),
                 None => p.advancing.first().cloned().ok_or_else(|| {
-                    refuse("LR-12", "成長する職業を指定してください", "name the order it counts toward")
+                    refuse(
+                        "LR-12",
+                        "成長する職業を指定してください",
+                        "name the order it counts toward",
+                    )
                 })?,
             };
             if !p.advancing.contains(&order) {
                 return Err(refuse(
                     "LR-12",
-                    format!("「{order}」は成長中の職業ではありません: {}", p.advancing.join(", ")),
-                    format!("'{order}' is not an order that advances: {}", p.advancing.join(", ")),
+                    format!(
+                        "「{order}」は成長中の職業ではありません: {}",
+                        p.advancing.join(", ")
+                    ),
+                    format!(
+                        "'{order}' is not an order that advances: {}",
+                        p.advancing.join(", ")
+                    ),
                 ));
             }
             if new_flaw.as_ref().is_some_and(|f| f.trim().is_empty()) {
-                return Err(refuse("LR-12", "新しい欠点の名前が空です", "the new flaw needs a name"));
+                return Err(refuse(
+                    "LR-12",
+                    "新しい欠点の名前が空です",
+                    "the new flaw needs a name",
+                ));
             }
             Ok(vec![Event::Advanced {
                 who: who.clone(),
@@ -671,7 +709,10 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             if cost > open.picks {
                 return Err(refuse(
                     "LR-12",
-                    format!("成長ポイントが足りません（必要 {cost}、残り {}）", open.picks),
+                    format!(
+                        "成長ポイントが足りません（必要 {cost}、残り {}）",
+                        open.picks
+                    ),
                     format!("not enough picks ({cost} needed, {} left)", open.picks),
                 ));
             }
@@ -692,13 +733,25 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
         Command::Money { who, cp } => {
             let have = state.purses.get(who).copied().unwrap_or(0);
             if cp.unsigned_abs() > MAX_CP as u64 || have + cp > MAX_CP {
-                return Err(refuse("LR-13", "金額が大きすぎます", "the amount is too large"));
+                return Err(refuse(
+                    "LR-13",
+                    "金額が大きすぎます",
+                    "the amount is too large",
+                ));
             }
             if have + cp < 0 {
                 return Err(refuse(
                     "LR-13",
-                    format!("所持金 {} では {} を払えません", show_cp(have).0, show_cp(-cp).0),
-                    format!("a purse of {} cannot pay {}", show_cp(have).1, show_cp(-cp).1),
+                    format!(
+                        "所持金 {} では {} を払えません",
+                        show_cp(have).0,
+                        show_cp(-cp).0
+                    ),
+                    format!(
+                        "a purse of {} cannot pay {}",
+                        show_cp(have).1,
+                        show_cp(-cp).1
+                    ),
                 ));
             }
             Ok(vec![Event::Money {
@@ -712,7 +765,11 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             region_mod,
         } => {
             if !(-10..=10).contains(order_mod) || !(-10..=10).contains(region_mod) {
-                return Err(refuse("LR-13", "修正は −10〜+10 です", "modifiers are −10 to +10"));
+                return Err(refuse(
+                    "LR-13",
+                    "修正は −10〜+10 です",
+                    "modifiers are −10 to +10",
+                ));
             }
             let die = dice.roll_once(6).map_err(|e| e.text())?;
             let sp = (die + order_mod + region_mod).max(0);
@@ -747,7 +804,11 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
                 costs.elite_order,
             ];
             if all.iter().any(|c| !(1..=100).contains(&c.picks)) {
-                return Err(refuse("LR-12", "費用は 1〜100 です", "costs are 1 to 100 picks"));
+                return Err(refuse(
+                    "LR-12",
+                    "費用は 1〜100 です",
+                    "costs are 1 to 100 picks",
+                ));
             }
             Ok(vec![Event::Costs {
                 costs: costs.clone(),
@@ -765,7 +826,9 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                 return Err(refuse(
                     "LR-12",
                     format!("「{skill}」は成長中の職業の技能でも母語の言語・知識でもありません"),
-                    format!("'{skill}' is neither a skill of an advancing order nor a native Language or Lore"),
+                    format!(
+                        "'{skill}' is neither a skill of an advancing order nor a native Language or Lore"
+                    ),
                 ));
             }
             let limit = if order { 2 } else { 1 };
@@ -775,11 +838,19 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                     "LR-12",
                     format!(
                         "1回の成長で{}は {limit} ランクまでです（{skill} は +{raised} 済み）",
-                        if order { "職業技能" } else { "職業技能以外" }
+                        if order {
+                            "職業技能"
+                        } else {
+                            "職業技能以外"
+                        }
                     ),
                     format!(
                         "one advancement raises {} by {limit} rank(s) at most ({skill} already +{raised})",
-                        if order { "an order skill" } else { "another skill" }
+                        if order {
+                            "an order skill"
+                        } else {
+                            "another skill"
+                        }
                     ),
                 ));
             }
@@ -802,13 +873,21 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                 ));
             }
             if p.specialisations.contains(&(skill.clone(), field.clone())) {
-                return Err(refuse("LR-8", "その専門化は取得済みです", "that specialisation is taken already"));
+                return Err(refuse(
+                    "LR-8",
+                    "その専門化は取得済みです",
+                    "that specialisation is taken already",
+                ));
             }
             Ok(c.specialisation.picks)
         }
         Buy::Edge { name } => {
             if p.edges.contains(name) {
-                return Err(refuse("LR-12", format!("{name} は取得済みです"), format!("{name} is taken already")));
+                return Err(refuse(
+                    "LR-12",
+                    format!("{name} は取得済みです"),
+                    format!("{name} is taken already"),
+                ));
             }
             Ok(c.edge.picks)
         }
@@ -821,7 +900,11 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                 ));
             }
             if p.abilities.contains(&(order.clone(), name.clone())) {
-                return Err(refuse("LR-12", format!("{name} は取得済みです"), format!("{name} is taken already")));
+                return Err(refuse(
+                    "LR-12",
+                    format!("{name} は取得済みです"),
+                    format!("{name} is taken already"),
+                ));
             }
             Ok(c.order_ability.picks)
         }
@@ -870,7 +953,11 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
             ..
         } => {
             if p.orders.contains_key(order) {
-                return Err(refuse("LR-12", format!("{order} にはすでに就いています"), format!("already in {order}")));
+                return Err(refuse(
+                    "LR-12",
+                    format!("{order} にはすでに就いています"),
+                    format!("already in {order}"),
+                ));
             }
             let count = p.orders.len() + 1;
             match advancing {
@@ -1034,18 +1121,46 @@ pub fn fold(state: &mut State, event: &Event) {
 pub fn describe(event: &Event) -> Text {
     match event {
         Event::Imported { who, progress } => Text::new(
-            format!("LR-12 {who} の成長記録: 経験点 {}、成長 {} 回", progress.xp, progress.advancements),
-            format!("LR-12 {who}'s record: {} XP, {} advancements", progress.xp, progress.advancements),
+            format!(
+                "LR-12 {who} の成長記録: 経験点 {}、成長 {} 回",
+                progress.xp, progress.advancements
+            ),
+            format!(
+                "LR-12 {who}'s record: {} XP, {} advancements",
+                progress.xp, progress.advancements
+            ),
         ),
-        Event::Awarded { who, xp, pending, .. } => Text::new(
-            format!("LR-12 {who} に経験点 {xp}{}", if *pending { "（シナリオ終了時に加算）" } else { "" }),
-            format!("LR-12 {who} earns {xp} XP{}", if *pending { " (credited at the scenario's end)" } else { "" }),
+        Event::Awarded {
+            who, xp, pending, ..
+        } => Text::new(
+            format!(
+                "LR-12 {who} に経験点 {xp}{}",
+                if *pending {
+                    "（シナリオ終了時に加算）"
+                } else {
+                    ""
+                }
+            ),
+            format!(
+                "LR-12 {who} earns {xp} XP{}",
+                if *pending {
+                    " (credited at the scenario's end)"
+                } else {
+                    ""
+                }
+            ),
         ),
         Event::Credited { who, xp } => Text::new(
             format!("LR-12 {who} の経験点 {xp} を加算"),
             format!("LR-12 {who}: {xp} XP credited"),
         ),
-        Event::Advanced { who, number, picks, order, flaw } => {
+        Event::Advanced {
+            who,
+            number,
+            picks,
+            order,
+            flaw,
+        } => {
             let (fj, fe) = flaw
                 .as_ref()
                 .map(|f| (format!("（新しい欠点 {f}）"), format!(" (new flaw {f})")))
@@ -1058,15 +1173,24 @@ pub fn describe(event: &Event) -> Text {
         Event::Bought { who, buy, cost } => {
             let (ja, en) = match buy {
                 Buy::Rank { skill } => (format!("{skill} +1 ランク"), format!("{skill} +1 rank")),
-                Buy::Specialisation { skill, field } => (format!("{skill} の専門化（{field}）"), format!("{skill} specialisation ({field})")),
+                Buy::Specialisation { skill, field } => (
+                    format!("{skill} の専門化（{field}）"),
+                    format!("{skill} specialisation ({field})"),
+                ),
                 Buy::Edge { name } => (format!("特徴 {name}"), format!("edge {name}")),
-                Buy::Ability { order, name } => (format!("{order} の職業能力 {name}"), format!("{order} ability {name}")),
+                Buy::Ability { order, name } => (
+                    format!("{order} の職業能力 {name}"),
+                    format!("{order} ability {name}"),
+                ),
                 Buy::Attribute { name } => (format!("{name} +1"), format!("{name} +1")),
                 Buy::Reaction { name } => (format!("{name} +1"), format!("{name} +1")),
                 Buy::Health => ("Health +1".into(), "Health +1".into()),
                 Buy::Order { order, elite, .. } => (
                     format!("{}{order} に就く", if *elite { "上級職 " } else { "職業 " }),
-                    format!("joins {}{order}", if *elite { "elite order " } else { "order " }),
+                    format!(
+                        "joins {}{order}",
+                        if *elite { "elite order " } else { "order " }
+                    ),
                 ),
             };
             Text::new(
@@ -1081,17 +1205,36 @@ pub fn describe(event: &Event) -> Text {
         Event::Money { who, cp } => {
             let (ja, en) = show_cp(cp.abs());
             let sign = if *cp < 0 { "−" } else { "+" };
-            Text::new(format!("LR-13 {who} の所持金 {sign}{ja}"), format!("LR-13 {who}'s purse {sign}{en}"))
-        }
-        Event::StartingMoney { who, die, order_mod, region_mod, cp } => {
-            let (ja, en) = show_cp(*cp);
             Text::new(
-                format!("LR-13 {who} の初期所持金: 1d6 [{die}] {order_mod:+} {region_mod:+} SP = {ja}"),
-                format!("LR-13 {who}'s starting money: 1d6 [{die}] {order_mod:+} {region_mod:+} SP = {en}"),
+                format!("LR-13 {who} の所持金 {sign}{ja}"),
+                format!("LR-13 {who}'s purse {sign}{en}"),
             )
         }
-        Event::Setting { key, value } => Text::new(format!("設定 {key} = {value}"), format!("setting {key} = {value}")),
-        Event::Costs { .. } => Text::new("LR-12 成長ポイントの費用を更新", "LR-12 pick costs replaced"),
+        Event::StartingMoney {
+            who,
+            die,
+            order_mod,
+            region_mod,
+            cp,
+        } => {
+            let (ja, en) = show_cp(*cp);
+            Text::new(
+                format!(
+                    "LR-13 {who} の初期所持金: 1d6 [{die}] {order_mod:+} {region_mod:+} SP = {ja}"
+                ),
+                format!(
+                    "LR-13 {who}'s starting money: 1d6 [{die}] {order_mod:+} {region_mod:+} SP = {en}"
+                ),
+            )
+        }
+        Event::Setting { key, value } => Text::new(
+            format!("設定 {key} = {value}"),
+            format!("setting {key} = {value}"),
+        ),
+        Event::Costs { .. } => Text::new(
+            "LR-12 成長ポイントの費用を更新",
+            "LR-12 pick costs replaced",
+        ),
     }
 }
 
@@ -1131,7 +1274,9 @@ pub fn parse_money(text: &str) -> Result<i64, Text> {
         if part.is_empty() {
             continue;
         }
-        let digits = part.find(|c: char| !c.is_ascii_digit()).unwrap_or(part.len());
+        let digits = part
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(part.len());
         let (n, unit) = part.split_at(digits);
         let n: i64 = n.parse().map_err(|_| bad(part))?;
         let value = COINS
@@ -1157,7 +1302,12 @@ pub fn parse_money(text: &str) -> Result<i64, Text> {
 pub fn normalise(cp: i64) -> Vec<(&'static str, i64)> {
     let mut left = cp.max(0);
     let mut out = Vec::new();
-    for (unit, value) in [("GP", GOLD_PIECE), ("SP", SILVER_PIECE), ("sp", SILVER_PENNY), ("cp", COPPER_PENNY)] {
+    for (unit, value) in [
+        ("GP", GOLD_PIECE),
+        ("SP", SILVER_PIECE),
+        ("sp", SILVER_PENNY),
+        ("cp", COPPER_PENNY),
+    ] {
         let n = left / value;
         left %= value;
         if n > 0 {
@@ -1224,7 +1374,10 @@ mod tests {
         p.advancing = vec!["Warrior".into()];
         p.order_skills.insert(
             "Warrior".into(),
-            ["Armed Combat", "Ride", "Siegecraft"].iter().map(|s| s.to_string()).collect(),
+            ["Armed Combat", "Ride", "Siegecraft"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         );
         p.native.insert("Language: Westron".into());
         p.skills.insert("Armed Combat".into(), 5);
@@ -1239,7 +1392,15 @@ mod tests {
     fn with(names: &[&str]) -> State {
         let mut s = State::default();
         for n in names {
-            run(&mut s, Command::Import { who: n.to_string(), progress: Box::new(warrior()) }, &[]).expect("import");
+            run(
+                &mut s,
+                Command::Import {
+                    who: n.to_string(),
+                    progress: Box::new(warrior()),
+                },
+                &[],
+            )
+            .expect("import");
         }
         s
     }
@@ -1257,11 +1418,30 @@ mod tests {
     fn lr12_shared_awards_round_half_up_and_wait_for_credit() {
         let mut s = with(&["A", "B", "C"]);
         let who: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
-        run(&mut s, Command::Award { who: who.clone(), award: Award::FirstGoal }, &[]).expect("award");
-        run(&mut s, Command::Award { who: who.clone(), award: Award::SecondGoal }, &[]).expect("award");
+        run(
+            &mut s,
+            Command::Award {
+                who: who.clone(),
+                award: Award::FirstGoal,
+            },
+            &[],
+        )
+        .expect("award");
+        run(
+            &mut s,
+            Command::Award {
+                who: who.clone(),
+                award: Award::SecondGoal,
+            },
+            &[],
+        )
+        .expect("award");
         // 1000 / 3 = 333.3 → 333; 500 / 3 = 166.7 → 167.
         assert_eq!(s.progress["A"].pending, 500);
-        assert_eq!(s.progress["A"].xp, 0, "per_scenario: pending until credited");
+        assert_eq!(
+            s.progress["A"].xp, 0,
+            "per_scenario: pending until credited"
+        );
         run(&mut s, Command::Credit { who: "A".into() }, &[]).expect("credit");
         assert_eq!((s.progress["A"].xp, s.progress["A"].pending), (500, 0));
         refused(&mut s, Command::Credit { who: "A".into() }, "LR-12");
@@ -1270,12 +1450,45 @@ mod tests {
     #[test]
     fn lr12_a_test_earns_its_modified_tn_per_test_at_once() {
         let mut s = with(&["A"]);
-        run(&mut s, Command::Set { key: "xp_timing".into(), value: "per_test".into() }, &[]).expect("set");
+        run(
+            &mut s,
+            Command::Set {
+                key: "xp_timing".into(),
+                value: "per_test".into(),
+            },
+            &[],
+        )
+        .expect("set");
         // TN 15 in darkness (+5): 20 XP.
-        run(&mut s, Command::Award { who: vec!["A".into()], award: Award::Test { tn: 15, external: 5 } }, &[]).expect("award");
+        run(
+            &mut s,
+            Command::Award {
+                who: vec!["A".into()],
+                award: Award::Test {
+                    tn: 15,
+                    external: 5,
+                },
+            },
+            &[],
+        )
+        .expect("award");
         assert_eq!(s.progress["A"].xp, 20);
-        refused(&mut s, Command::Award { who: vec!["A".into(), "A".into()], award: Award::Scene }, "LR-12");
-        refused(&mut s, Command::Award { who: vec!["Z".into()], award: Award::Scene }, "LR-12");
+        refused(
+            &mut s,
+            Command::Award {
+                who: vec!["A".into(), "A".into()],
+                award: Award::Scene,
+            },
+            "LR-12",
+        );
+        refused(
+            &mut s,
+            Command::Award {
+                who: vec!["Z".into()],
+                award: Award::Scene,
+            },
+            "LR-12",
+        );
     }
 
     fn advance_ready(xp: i64) -> State {
@@ -1287,27 +1500,92 @@ mod tests {
     #[test]
     fn lr12_five_picks_six_with_a_new_flaw_eleven_with_six_more() {
         let mut s = advance_ready(999);
-        refused(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, "LR-12");
+        refused(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            "LR-12",
+        );
         let mut s = advance_ready(1000);
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 5);
         let mut s = advance_ready(1000);
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: Some("Reckless".into()) }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: Some("Reckless".into()),
+            },
+            &[],
+        )
+        .expect("advance");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 6);
         let mut s = advance_ready(1000);
-        run(&mut s, Command::Set { key: "flaw_picks".into(), value: "six_more".into() }, &[]).expect("set");
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: Some("Reckless".into()) }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Set {
+                key: "flaw_picks".into(),
+                value: "six_more".into(),
+            },
+            &[],
+        )
+        .expect("set");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: Some("Reckless".into()),
+            },
+            &[],
+        )
+        .expect("advance");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 11);
         // Only one advancement per 1000 XP.
         run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        refused(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, "LR-12");
+        refused(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            "LR-12",
+        );
     }
 
     #[test]
     fn lr12_rank_limits_per_advancement_and_unspent_picks_lost() {
         let mut s = advance_ready(2000);
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
-        let rank = |skill: &str| Command::Pick { who: "A".into(), buy: Buy::Rank { skill: skill.into() } };
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
+        let rank = |skill: &str| Command::Pick {
+            who: "A".into(),
+            buy: Buy::Rank {
+                skill: skill.into(),
+            },
+        };
         let c = rank("Armed Combat");
         run(&mut s, c.clone(), &[]).expect("+1");
         run(&mut s, c.clone(), &[]).expect("+2");
@@ -1320,58 +1598,178 @@ mod tests {
         assert_eq!(s.progress["A"].skills["Armed Combat"], 7);
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 2);
         // Attribute: favoured STR costs 2 (example data); NIM at its maximum.
-        run(&mut s, Command::Pick { who: "A".into(), buy: Buy::Attribute { name: "STR".into() } }, &[]).expect("STR");
+        run(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Attribute { name: "STR".into() },
+            },
+            &[],
+        )
+        .expect("STR");
         assert_eq!(s.progress["A"].attributes["STR"].0, 10);
-        refused(&mut s, Command::Pick { who: "A".into(), buy: Buy::Attribute { name: "NIM".into() } }, "LR-1");
+        refused(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Attribute { name: "NIM".into() },
+            },
+            "LR-1",
+        );
         let e = run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        assert_eq!(e, vec![Event::Closed { who: "A".into(), lost: 0 }]);
+        assert_eq!(
+            e,
+            vec![Event::Closed {
+                who: "A".into(),
+                lost: 0
+            }]
+        );
         // The next advancement resets the per-skill limits.
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
         run(&mut s, rank("Armed Combat"), &[]).expect("+1 again");
         let e = run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        assert_eq!(e, vec![Event::Closed { who: "A".into(), lost: 4 }]);
+        assert_eq!(
+            e,
+            vec![Event::Closed {
+                who: "A".into(),
+                lost: 4
+            }]
+        );
         refused(&mut s, rank("Armed Combat"), "LR-12"); // closed: no picks
     }
 
     #[test]
     fn lr12_joining_orders_costs_five_and_a_third_needs_two_chosen() {
         let mut s = advance_ready(3000);
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
         let join = |order: &str, advancing: Option<[String; 2]>| Command::Pick {
             who: "A".into(),
-            buy: Buy::Order { order: order.into(), skills: [format!("{order} skill")].into(), advancing, elite: false },
+            buy: Buy::Order {
+                order: order.into(),
+                skills: [format!("{order} skill")].into(),
+                advancing,
+                elite: false,
+            },
         };
         run(&mut s, join("Rogue", None), &[]).expect("join");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 0);
         assert_eq!(s.progress["A"].advancing, ["Warrior", "Rogue"]);
         run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        run(&mut s, Command::Advance { who: "A".into(), order: Some("Rogue".into()), new_flaw: None }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: Some("Rogue".into()),
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
         refused(&mut s, join("Loremaster", None), "LR-12");
-        refused(&mut s, join("Loremaster", Some(["Rogue".into(), "Rogue".into()])), "LR-12");
-        run(&mut s, join("Loremaster", Some(["Loremaster".into(), "Warrior".into()])), &[]).expect("third");
+        refused(
+            &mut s,
+            join("Loremaster", Some(["Rogue".into(), "Rogue".into()])),
+            "LR-12",
+        );
+        run(
+            &mut s,
+            join("Loremaster", Some(["Loremaster".into(), "Warrior".into()])),
+            &[],
+        )
+        .expect("third");
         assert_eq!(s.progress["A"].advancing, ["Loremaster", "Warrior"]);
         // Rogue no longer advances: its skills cannot be bought.
         run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
-        refused(&mut s, Command::Pick { who: "A".into(), buy: Buy::Rank { skill: "Rogue skill".into() } }, "LR-12");
-        run(&mut s, Command::Pick { who: "A".into(), buy: Buy::Rank { skill: "Loremaster skill".into() } }, &[]).expect("advancing");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
+        refused(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Rank {
+                    skill: "Rogue skill".into(),
+                },
+            },
+            "LR-12",
+        );
+        run(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Rank {
+                    skill: "Loremaster skill".into(),
+                },
+            },
+            &[],
+        )
+        .expect("advancing");
     }
 
     #[test]
     fn lr12_elite_order_needs_level_six_and_its_requirements() {
         let mut s = advance_ready(1000);
         let mut costs = Costs::default();
-        costs.elite_requirements.insert("Captain".into(), [("STR".to_string(), 10)].into());
+        costs
+            .elite_requirements
+            .insert("Captain".into(), [("STR".to_string(), 10)].into());
         run(&mut s, Command::Costs(Box::new(costs)), &[]).expect("costs");
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
         let elite = Command::Pick {
             who: "A".into(),
-            buy: Buy::Order { order: "Captain".into(), skills: BTreeSet::new(), advancing: None, elite: true },
+            buy: Buy::Order {
+                order: "Captain".into(),
+                skills: BTreeSet::new(),
+                advancing: None,
+                elite: true,
+            },
         };
         refused(&mut s, elite.clone(), "LR-12"); // level 1 in Warrior
-        s.progress.get_mut("A").expect("A").orders.insert("Warrior".into(), 6);
+        s.progress
+            .get_mut("A")
+            .expect("A")
+            .orders
+            .insert("Warrior".into(), 6);
         refused(&mut s, elite.clone(), "LR-12"); // STR 9 < 10
-        s.progress.get_mut("A").expect("A").attributes.insert("STR".into(), (10, 12));
+        s.progress
+            .get_mut("A")
+            .expect("A")
+            .attributes
+            .insert("STR".into(), (10, 12));
         run(&mut s, elite, &[]).expect("elite");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 0);
     }
@@ -1379,9 +1777,39 @@ mod tests {
     #[test]
     fn lr8_specialisation_refused_on_rank_zero() {
         let mut s = advance_ready(1000);
-        run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: None }, &[]).expect("advance");
-        refused(&mut s, Command::Pick { who: "A".into(), buy: Buy::Specialisation { skill: "Stealth".into(), field: "Forest".into() } }, "LR-8");
-        run(&mut s, Command::Pick { who: "A".into(), buy: Buy::Specialisation { skill: "Armed Combat".into(), field: "Swords".into() } }, &[]).expect("spec");
+        run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: None,
+            },
+            &[],
+        )
+        .expect("advance");
+        refused(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Specialisation {
+                    skill: "Stealth".into(),
+                    field: "Forest".into(),
+                },
+            },
+            "LR-8",
+        );
+        run(
+            &mut s,
+            Command::Pick {
+                who: "A".into(),
+                buy: Buy::Specialisation {
+                    skill: "Armed Combat".into(),
+                    field: "Swords".into(),
+                },
+            },
+            &[],
+        )
+        .expect("spec");
     }
 
     #[test]
@@ -1396,24 +1824,60 @@ mod tests {
         assert!(parse_money("3Sp").is_err());
         assert!(parse_money("").is_err());
         assert!(parse_money("99999999999999999GP").is_err());
-        assert_eq!(normalise(1920 + 400), vec![("GP", 1), ("SP", 1), ("sp", 3), ("cp", 20)]);
+        assert_eq!(
+            normalise(1920 + 400),
+            vec![("GP", 1), ("SP", 1), ("sp", 3), ("cp", 20)]
+        );
         assert_eq!(convert(1920, "sp"), Some((19, 20)));
         assert_eq!(hauberk_price(1000), 1250);
         assert_eq!(hauberk_price(10), 13); // 12.5 → 13
 
         let mut s = State::default();
         // 1d6 = 4, Noble +2, Bree −1: 5 SP = 2000 cp.
-        run(&mut s, Command::StartingMoney { who: "A".into(), order_mod: 2, region_mod: -1 }, &[4]).expect("money");
+        run(
+            &mut s,
+            Command::StartingMoney {
+                who: "A".into(),
+                order_mod: 2,
+                region_mod: -1,
+            },
+            &[4],
+        )
+        .expect("money");
         assert_eq!(s.purses["A"], 2000);
-        run(&mut s, Command::Money { who: "A".into(), cp: -1999 }, &[]).expect("spend");
-        refused(&mut s, Command::Money { who: "A".into(), cp: -2 }, "LR-13");
+        run(
+            &mut s,
+            Command::Money {
+                who: "A".into(),
+                cp: -1999,
+            },
+            &[],
+        )
+        .expect("spend");
+        refused(
+            &mut s,
+            Command::Money {
+                who: "A".into(),
+                cp: -2,
+            },
+            "LR-13",
+        );
         assert_eq!(show_cp(s.purses["A"]).0, "1cp");
     }
 
     #[test]
     fn every_event_describes_in_both_languages() {
         let mut s = advance_ready(1000);
-        let e = run(&mut s, Command::Advance { who: "A".into(), order: None, new_flaw: Some("Proud".into()) }, &[]).expect("advance");
+        let e = run(
+            &mut s,
+            Command::Advance {
+                who: "A".into(),
+                order: None,
+                new_flaw: Some("Proud".into()),
+            },
+            &[],
+        )
+        .expect("advance");
         let t = describe(&e[0]);
         assert!(t.get(Lang::Ja).contains("成長") && t.get(Lang::En).contains("6 picks"));
         let json = serde_json::to_string(&e).expect("json");

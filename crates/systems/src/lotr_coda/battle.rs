@@ -109,7 +109,9 @@ impl Settings {
             }
             _ => {
                 return Err(Text::new(
-                    format!("設定「{key}」はありません: battle_siegecraft, morale_bonus, protection"),
+                    format!(
+                        "設定「{key}」はありません: battle_siegecraft, morale_bonus, protection"
+                    ),
                     format!("no setting '{key}': battle_siegecraft, morale_bonus, protection"),
                 ));
             }
@@ -208,10 +210,38 @@ impl Default for BattleData {
                 row(10, 12, "heart".into()),
             ],
             hero_combat: vec![
-                row(i64::MIN, 4, text("例: 押し込まれる（GMが表9.25で置き換える）", "example: hard pressed (the GM replaces this with Table 9.25)")),
-                row(5, 8, text("例: 敵と交戦する（GMが表9.25で置き換える）", "example: a foe engaged (the GM replaces this with Table 9.25)")),
-                row(9, 11, text("例: 手柄の機会（GMが表9.25で置き換える）", "example: a chance for a deed (the GM replaces this with Table 9.25)")),
-                row(12, i64::MAX, text("例: 英雄的な瞬間（GMが表9.25で置き換える）", "example: a heroic moment (the GM replaces this with Table 9.25)")),
+                row(
+                    i64::MIN,
+                    4,
+                    text(
+                        "例: 押し込まれる（GMが表9.25で置き換える）",
+                        "example: hard pressed (the GM replaces this with Table 9.25)",
+                    ),
+                ),
+                row(
+                    5,
+                    8,
+                    text(
+                        "例: 敵と交戦する（GMが表9.25で置き換える）",
+                        "example: a foe engaged (the GM replaces this with Table 9.25)",
+                    ),
+                ),
+                row(
+                    9,
+                    11,
+                    text(
+                        "例: 手柄の機会（GMが表9.25で置き換える）",
+                        "example: a chance for a deed (the GM replaces this with Table 9.25)",
+                    ),
+                ),
+                row(
+                    12,
+                    i64::MAX,
+                    text(
+                        "例: 英雄的な瞬間（GMが表9.25で置き換える）",
+                        "example: a heroic moment (the GM replaces this with Table 9.25)",
+                    ),
+                ),
             ],
         }
     }
@@ -315,7 +345,10 @@ impl Unit {
 /// LR-16: Size from head count and the racial factor `num/den` (Table 9.26; 1/1 for mixed
 /// races): men ÷ 10 × factor, rounded half up (LR-0).
 pub fn unit_size(men: i64, factor_num: i64, factor_den: i64) -> i64 {
-    div_half_up(men.saturating_mul(factor_num), factor_den.saturating_mul(10))
+    div_half_up(
+        men.saturating_mul(factor_num),
+        factor_den.saturating_mul(10),
+    )
 }
 
 /// LR-16: the Intimidate bonus of a commander backed by a unit of `size`: Size ÷ 5 (LR-0).
@@ -689,7 +722,13 @@ fn in_range(rule: &str, what: (&str, &str), v: i64, lo: i64, hi: i64) -> Result<
 pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Event>, Text> {
     match cmd {
         Command::Start { step } => {
-            in_range("LR-15", ("開始時の戦況", "the starting state"), *step, -3, 3)?;
+            in_range(
+                "LR-15",
+                ("開始時の戦況", "the starting state"),
+                *step,
+                -3,
+                3,
+            )?;
             if state.battle.is_some_and(|b| !b.standing.over()) {
                 return Err(refuse(
                     "LR-15",
@@ -708,7 +747,13 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
                 return Err(over());
             };
             for v in [pc_siegecraft, foe_siegecraft] {
-                in_range("LR-15", ("Siegecraft ランク", "a Siegecraft rank"), *v, 0, 12)?;
+                in_range(
+                    "LR-15",
+                    ("Siegecraft ランク", "a Siegecraft rank"),
+                    *v,
+                    0,
+                    12,
+                )?;
             }
             let (ps, fs) = if state.settings.battle_siegecraft {
                 (*pc_siegecraft, *foe_siegecraft)
@@ -797,7 +842,13 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             in_range("LR-16", ("Strength", "Strength"), *strength, 1, 12)?;
             in_range("LR-16", ("Toughness", "Toughness"), *toughness, 1, 12)?;
             in_range("LR-16", ("Mobility", "Mobility"), *mobility, 1, 12)?;
-            in_range("LR-16", ("Morale（サイズを除く）", "Morale (before Size)"), *morale_base, 1, 12)?;
+            in_range(
+                "LR-16",
+                ("Morale（サイズを除く）", "Morale (before Size)"),
+                *morale_base,
+                1,
+                12,
+            )?;
             Ok(vec![Event::UnitAdded {
                 name: name.clone(),
                 unit: Unit {
@@ -818,11 +869,21 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             commander,
         } => {
             if attacker == defender {
-                return Err(refuse("LR-16", "部隊は自分を攻撃できません", "a unit cannot attack itself"));
+                return Err(refuse(
+                    "LR-16",
+                    "部隊は自分を攻撃できません",
+                    "a unit cannot attack itself",
+                ));
             }
             let a = live_unit(state, attacker)?;
             let d = live_unit(state, defender)?;
-            in_range("LR-16", ("指揮官の修正", "the commander's modifier"), *commander_mod, -100, 100)?;
+            in_range(
+                "LR-16",
+                ("指揮官の修正", "the commander's modifier"),
+                *commander_mod,
+                -100,
+                100,
+            )?;
             let morale_mod = |u: &Unit| attribute_modifier(u.morale());
             let tn = d.toughness
                 + 10
@@ -907,8 +968,20 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             protection,
             structure,
         } => {
-            in_range("LR-17", ("Protection", "Protection"), *protection, 0, 10_000)?;
-            in_range("LR-17", ("Structure", "Structure"), *structure, 1, 1_000_000)?;
+            in_range(
+                "LR-17",
+                ("Protection", "Protection"),
+                *protection,
+                0,
+                10_000,
+            )?;
+            in_range(
+                "LR-17",
+                ("Structure", "Structure"),
+                *structure,
+                1,
+                1_000_000,
+            )?;
             Ok(vec![Event::StrongholdAdded {
                 name: name.clone(),
                 stronghold: Stronghold {
@@ -923,7 +996,13 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
         }
         Command::Lock { stronghold, value } => {
             stronghold_of(state, stronghold)?;
-            in_range("LR-17", ("錠の防御力", "a lock's Protection"), *value, 1, 100)?;
+            in_range(
+                "LR-17",
+                ("錠の防御力", "a lock's Protection"),
+                *value,
+                1,
+                100,
+            )?;
             Ok(vec![Event::Locked {
                 stronghold: stronghold.clone(),
                 value: *value,
@@ -962,7 +1041,13 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             tn,
             aim,
         } => {
-            in_range("LR-17", ("Stonecraft ランク", "a Stonecraft rank"), *stonecraft_rank, 0, 12)?;
+            in_range(
+                "LR-17",
+                ("Stonecraft ランク", "a Stonecraft rank"),
+                *stonecraft_rank,
+                0,
+                12,
+            )?;
             in_range("LR-17", ("目標値", "the TN"), *tn, 0, 100)?;
             in_range("LR-17", ("修正", "the modifier"), *modifier, -100, 100)?;
             let permanent = match aim {
@@ -1060,7 +1145,12 @@ fn ongoing(state: &State) -> Result<Battle, Text> {
 }
 
 fn unknown_position(state: &State, key: &str) -> Text {
-    let keys: Vec<&str> = state.data.positions.iter().map(|p| p.key.as_str()).collect();
+    let keys: Vec<&str> = state
+        .data
+        .positions
+        .iter()
+        .map(|p| p.key.as_str())
+        .collect();
     refuse(
         "LR-15",
         format!("位置「{key}」はありません: {}", keys.join(", ")),
@@ -1231,8 +1321,7 @@ pub fn describe(event: &Event) -> Text {
                     pc_dice, foe_dice
                 ),
             );
-            head.then("", &from.text())
-                .then(" → ", &to.text())
+            head.then("", &from.text()).then(" → ", &to.text())
         }
         Event::Hero {
             hero,
@@ -1244,8 +1333,14 @@ pub fn describe(event: &Event) -> Text {
         } => {
             let p = press.map(|d| format!("PRESS {d:?} → ")).unwrap_or_default();
             Text::new(
-                format!("LR-15 {hero}: {p}{position}、英雄戦闘 {dice:?}→{total}: {}", result.0),
-                format!("LR-15 {hero}: {p}{position}, Hero Combat {dice:?}→{total}: {}", result.1),
+                format!(
+                    "LR-15 {hero}: {p}{position}、英雄戦闘 {dice:?}→{total}: {}",
+                    result.0
+                ),
+                format!(
+                    "LR-15 {hero}: {p}{position}, Hero Combat {dice:?}→{total}: {}",
+                    result.1
+                ),
             )
         }
         Event::Ended => Text::new("LR-15 集団戦闘終了", "LR-15 battle ended"),
@@ -1277,8 +1372,14 @@ pub fn describe(event: &Event) -> Text {
         } => {
             if test.total >= *tn {
                 Text::new(
-                    format!("LR-16 {attacker} → {defender}: {} ≥ {tn} 命中、サイズ −{damage}", test.show()),
-                    format!("LR-16 {attacker} → {defender}: {} ≥ {tn} hit, Size −{damage}", test.show()),
+                    format!(
+                        "LR-16 {attacker} → {defender}: {} ≥ {tn} 命中、サイズ −{damage}",
+                        test.show()
+                    ),
+                    format!(
+                        "LR-16 {attacker} → {defender}: {} ≥ {tn} hit, Size −{damage}",
+                        test.show()
+                    ),
                 )
             } else {
                 Text::new(
@@ -1295,15 +1396,33 @@ pub fn describe(event: &Event) -> Text {
             broken,
         } => {
             let shown = |v: &[Rolled]| v.iter().map(Rolled::show).collect::<Vec<_>>().join(" / ");
-            let (ja, en) = if *broken { ("崩壊", "broken") } else { ("踏みとどまる", "holds") };
+            let (ja, en) = if *broken {
+                ("崩壊", "broken")
+            } else {
+                ("踏みとどまる", "holds")
+            };
             Text::new(
-                format!("LR-16 {unit} の崩壊判定: 威圧 {} 対 士気 {morale}、鼓舞 {}: {ja}", shown(intimidate), shown(inspire)),
-                format!("LR-16 breaking {unit}: Intimidate {} vs Morale {morale}, Inspire {}: {en}", shown(intimidate), shown(inspire)),
+                format!(
+                    "LR-16 {unit} の崩壊判定: 威圧 {} 対 士気 {morale}、鼓舞 {}: {ja}",
+                    shown(intimidate),
+                    shown(inspire)
+                ),
+                format!(
+                    "LR-16 breaking {unit}: Intimidate {} vs Morale {morale}, Inspire {}: {en}",
+                    shown(intimidate),
+                    shown(inspire)
+                ),
             )
         }
         Event::StrongholdAdded { name, stronghold } => Text::new(
-            format!("LR-17 拠点 {name}: Protection {} Structure {}", stronghold.protection, stronghold.structure),
-            format!("LR-17 stronghold {name}: Protection {} Structure {}", stronghold.protection, stronghold.structure),
+            format!(
+                "LR-17 拠点 {name}: Protection {} Structure {}",
+                stronghold.protection, stronghold.structure
+            ),
+            format!(
+                "LR-17 stronghold {name}: Protection {} Structure {}",
+                stronghold.protection, stronghold.structure
+            ),
         ),
         Event::Locked { stronghold, value } => Text::new(
             format!("LR-17 {stronghold} に錠 +{value}（錠と閂は合計 +{LOCK_CAP} まで）"),
@@ -1316,8 +1435,12 @@ pub fn describe(event: &Event) -> Text {
             works,
             structure,
         } => Text::new(
-            format!("LR-17 {stronghold} に {damage} ダメージ: Protection {absorbed} で防ぎ、仮設 −{works}、Structure −{structure}"),
-            format!("LR-17 {stronghold} takes {damage}: Protection stops {absorbed}, works −{works}, Structure −{structure}"),
+            format!(
+                "LR-17 {stronghold} に {damage} ダメージ: Protection {absorbed} で防ぎ、仮設 −{works}、Structure −{structure}"
+            ),
+            format!(
+                "LR-17 {stronghold} takes {damage}: Protection stops {absorbed}, works −{works}, Structure −{structure}"
+            ),
         ),
         Event::Fortified {
             who,
@@ -1329,22 +1452,68 @@ pub fn describe(event: &Event) -> Text {
             ..
         } => {
             let (ja, en) = match aim {
-                FortifyAim::Protection { stronghold, permanent } => (
-                    format!("{stronghold} の Protection{}", if *permanent { "（恒久）" } else { "（この戦闘のみ）" }),
-                    format!("{stronghold}'s Protection{}", if *permanent { " (permanent)" } else { " (this battle)" }),
+                FortifyAim::Protection {
+                    stronghold,
+                    permanent,
+                } => (
+                    format!(
+                        "{stronghold} の Protection{}",
+                        if *permanent {
+                            "（恒久）"
+                        } else {
+                            "（この戦闘のみ）"
+                        }
+                    ),
+                    format!(
+                        "{stronghold}'s Protection{}",
+                        if *permanent {
+                            " (permanent)"
+                        } else {
+                            " (this battle)"
+                        }
+                    ),
                 ),
-                FortifyAim::Structure { stronghold, permanent } => (
-                    format!("{stronghold} の Structure{}", if *permanent { "（恒久）" } else { "（この戦闘のみ）" }),
-                    format!("{stronghold}'s Structure{}", if *permanent { " (permanent)" } else { " (this battle)" }),
+                FortifyAim::Structure {
+                    stronghold,
+                    permanent,
+                } => (
+                    format!(
+                        "{stronghold} の Structure{}",
+                        if *permanent {
+                            "（恒久）"
+                        } else {
+                            "（この戦闘のみ）"
+                        }
+                    ),
+                    format!(
+                        "{stronghold}'s Structure{}",
+                        if *permanent {
+                            " (permanent)"
+                        } else {
+                            " (this battle)"
+                        }
+                    ),
                 ),
                 FortifyAim::Siegecraft { commander } => (
                     format!("{commander} の次の Siegecraft 判定"),
                     format!("{commander}'s next Siegecraft test"),
                 ),
             };
-            Text::new(format!("LR-17 {who} の Stonecraft (Fortification) {} 対 {tn}: ", test.show()), format!("LR-17 {who}'s Stonecraft (Fortification) {} vs {tn}: ", test.show()))
-                .then("", &degree.text())
-                .then("", &Text::new(format!("、{ja} +{amount}"), format!(", {en} +{amount}")))
+            Text::new(
+                format!(
+                    "LR-17 {who} の Stonecraft (Fortification) {} 対 {tn}: ",
+                    test.show()
+                ),
+                format!(
+                    "LR-17 {who}'s Stonecraft (Fortification) {} vs {tn}: ",
+                    test.show()
+                ),
+            )
+            .then("", &degree.text())
+            .then(
+                "",
+                &Text::new(format!("、{ja} +{amount}"), format!(", {en} +{amount}")),
+            )
         }
         Event::Setting { key, value } => Text::new(
             format!("設定 {key} = {value}"),
@@ -1394,8 +1563,15 @@ mod tests {
         assert_eq!(round(&mut s, &[3, 3, 3, 4]), Standing::Step(3));
         // 1+1+3 = 5 vs 1+1 = 2: Victory; the battle is over.
         assert_eq!(round(&mut s, &[1, 1, 1, 1]), Standing::Victory);
-        let err = run(&mut s, Command::Round { pc_siegecraft: 0, foe_siegecraft: 0 }, &[])
-            .expect_err("over");
+        let err = run(
+            &mut s,
+            Command::Round {
+                pc_siegecraft: 0,
+                foe_siegecraft: 0,
+            },
+            &[],
+        )
+        .expect_err("over");
         assert!(err.get(taku_dice::Lang::En).contains("LR-15"));
     }
 
@@ -1418,8 +1594,15 @@ mod tests {
         run(&mut s, Command::Start { step: 0 }, &[]).expect("start");
         // Off: 3+3 vs 3+4 → down, though the PCs' commander has Siegecraft 3.
         assert_eq!(round(&mut s, &[3, 3, 3, 4]), Standing::Step(-1));
-        run(&mut s, Command::Set { key: "battle_siegecraft".into(), value: "on".into() }, &[])
-            .expect("set");
+        run(
+            &mut s,
+            Command::Set {
+                key: "battle_siegecraft".into(),
+                value: "on".into(),
+            },
+            &[],
+        )
+        .expect("set");
         // On: 3+3−1+3 = 8 vs 7 → up.
         assert_eq!(round(&mut s, &[3, 3, 3, 4]), Standing::Step(0));
     }
@@ -1429,7 +1612,17 @@ mod tests {
         let mut s = State::default();
         assert!(run(&mut s, Command::Start { step: 4 }, &[]).is_err());
         assert!(s.battle.is_none());
-        assert!(run(&mut s, Command::Round { pc_siegecraft: 0, foe_siegecraft: 0 }, &[]).is_err());
+        assert!(
+            run(
+                &mut s,
+                Command::Round {
+                    pc_siegecraft: 0,
+                    foe_siegecraft: 0
+                },
+                &[]
+            )
+            .is_err()
+        );
         run(&mut s, Command::Start { step: 0 }, &[]).expect("start");
         assert!(run(&mut s, Command::Start { step: 0 }, &[]).is_err());
     }
@@ -1439,16 +1632,47 @@ mod tests {
         let mut s = State::default();
         run(&mut s, Command::Start { step: 0 }, &[]).expect("start");
         // PRESS 5+5 = 10 → Heart (+2); Hero Combat 4+4+2 = 10.
-        let e = run(&mut s, Command::Hero { hero: "Aragorn".into(), position: None }, &[5, 5, 4, 4])
-            .expect("hero");
-        let Event::Hero { position, total, .. } = &e[0] else { panic!("{e:?}") };
+        let e = run(
+            &mut s,
+            Command::Hero {
+                hero: "Aragorn".into(),
+                position: None,
+            },
+            &[5, 5, 4, 4],
+        )
+        .expect("hero");
+        let Event::Hero {
+            position, total, ..
+        } = &e[0]
+        else {
+            panic!("{e:?}")
+        };
         assert_eq!((position.as_str(), *total), ("heart", 10));
         // Chosen Thick (+1): 6+6+1 = 13.
-        let e = run(&mut s, Command::Hero { hero: "Éomer".into(), position: Some("thick".into()) }, &[6, 6])
-            .expect("hero");
-        let Event::Hero { total, press, .. } = &e[0] else { panic!("{e:?}") };
+        let e = run(
+            &mut s,
+            Command::Hero {
+                hero: "Éomer".into(),
+                position: Some("thick".into()),
+            },
+            &[6, 6],
+        )
+        .expect("hero");
+        let Event::Hero { total, press, .. } = &e[0] else {
+            panic!("{e:?}")
+        };
         assert_eq!((*total, *press), (13, None));
-        assert!(run(&mut s, Command::Hero { hero: "x".into(), position: Some("nowhere".into()) }, &[]).is_err());
+        assert!(
+            run(
+                &mut s,
+                Command::Hero {
+                    hero: "x".into(),
+                    position: Some("nowhere".into())
+                },
+                &[]
+            )
+            .is_err()
+        );
     }
 
     fn unit(name: &str, size: i64, strength: i64, toughness: i64) -> Command {
@@ -1478,17 +1702,52 @@ mod tests {
         run(&mut s, unit("Orcs", 15, 5, 6), &[]).expect("unit");
         assert_eq!(s.units["Orcs"].morale(), 21);
         // Commander +2, Strength 8 → +1: 6+5+2+1 = 14 < TN 16: miss.
-        let e = run(&mut s, Command::UnitAttack { attacker: "Rohirrim".into(), defender: "Orcs".into(), commander_mod: 2, commander: None }, &[6, 5])
-            .expect("attack");
-        let Event::UnitAttack { tn, test, damage, .. } = &e[0] else { panic!() };
+        let e = run(
+            &mut s,
+            Command::UnitAttack {
+                attacker: "Rohirrim".into(),
+                defender: "Orcs".into(),
+                commander_mod: 2,
+                commander: None,
+            },
+            &[6, 5],
+        )
+        .expect("attack");
+        let Event::UnitAttack {
+            tn, test, damage, ..
+        } = &e[0]
+        else {
+            panic!()
+        };
         assert_eq!((*tn, test.total, *damage), (16, 14, 0));
         // 6+5+4+1 = 16 ≥ 16 hit: (8 + 20) − 6 = 22 → Size 15 − 22 → 0: destroyed.
-        run(&mut s, Command::UnitAttack { attacker: "Rohirrim".into(), defender: "Orcs".into(), commander_mod: 4, commander: None }, &[6, 5])
-            .expect("attack");
+        run(
+            &mut s,
+            Command::UnitAttack {
+                attacker: "Rohirrim".into(),
+                defender: "Orcs".into(),
+                commander_mod: 4,
+                commander: None,
+            },
+            &[6, 5],
+        )
+        .expect("attack");
         assert_eq!(s.units["Orcs"].size, 0);
         assert!(s.units["Orcs"].destroyed());
         assert_eq!(s.units["Orcs"].morale(), 6, "Morale falls with Size");
-        assert!(run(&mut s, Command::UnitAttack { attacker: "Orcs".into(), defender: "Rohirrim".into(), commander_mod: 0, commander: None }, &[]).is_err());
+        assert!(
+            run(
+                &mut s,
+                Command::UnitAttack {
+                    attacker: "Orcs".into(),
+                    defender: "Rohirrim".into(),
+                    commander_mod: 0,
+                    commander: None
+                },
+                &[]
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -1496,8 +1755,17 @@ mod tests {
         let mut s = State::default();
         run(&mut s, unit("A", 1, 1, 5), &[]).expect("unit");
         run(&mut s, unit("B", 10, 5, 12), &[]).expect("unit");
-        run(&mut s, Command::UnitAttack { attacker: "A".into(), defender: "B".into(), commander_mod: 20, commander: None }, &[1, 1])
-            .expect("attack");
+        run(
+            &mut s,
+            Command::UnitAttack {
+                attacker: "A".into(),
+                defender: "B".into(),
+                commander_mod: 20,
+                commander: None,
+            },
+            &[1, 1],
+        )
+        .expect("attack");
         assert_eq!(s.units["B"].size, 10);
     }
 
@@ -1508,74 +1776,254 @@ mod tests {
         run(&mut s, unit("Host", 23, 5, 6), &[]).expect("unit");
         // Intimidate +3, backed by Size 23 (+5): 4+4+8 = 16 ≥ 16; Inspire +2: 6+6+2... explodes
         // — use 5,5+2 = 12 < 16: broken.
-        run(&mut s, Command::Break { unit: "Orcs".into(), intimidate_mod: 3, backing: Some("Host".into()), inspire_mod: Some(2) }, &[4, 4, 5, 5])
-            .expect("break");
+        run(
+            &mut s,
+            Command::Break {
+                unit: "Orcs".into(),
+                intimidate_mod: 3,
+                backing: Some("Host".into()),
+                inspire_mod: Some(2),
+            },
+            &[4, 4, 5, 5],
+        )
+        .expect("break");
         assert!(s.units["Orcs"].broken);
         let mut s = State::default();
         run(&mut s, unit("Orcs", 10, 5, 6), &[]).expect("unit");
         // 5+3+8 = 16 vs Inspire 5+3+8 = 16: tie re-tested; then 1+1+8 = 10 < 16 holds.
-        let e = run(&mut s, Command::Break { unit: "Orcs".into(), intimidate_mod: 8, backing: None, inspire_mod: Some(8) }, &[5, 3, 5, 3, 1, 1])
-            .expect("break");
+        let e = run(
+            &mut s,
+            Command::Break {
+                unit: "Orcs".into(),
+                intimidate_mod: 8,
+                backing: None,
+                inspire_mod: Some(8),
+            },
+            &[5, 3, 5, 3, 1, 1],
+        )
+        .expect("break");
         assert!(!s.units["Orcs"].broken);
-        let Event::Break { intimidate, inspire, .. } = &e[0] else { panic!() };
+        let Event::Break {
+            intimidate,
+            inspire,
+            ..
+        } = &e[0]
+        else {
+            panic!()
+        };
         assert_eq!((intimidate.len(), inspire.len()), (2, 1));
     }
 
     #[test]
     fn lr17_locks_capped_at_six_and_per_hit_protection() {
         let mut s = State::default();
-        run(&mut s, Command::AddStronghold { name: "Gate".into(), protection: 5, structure: 20 }, &[]).expect("add");
-        run(&mut s, Command::Lock { stronghold: "Gate".into(), value: 4 }, &[]).expect("lock");
-        run(&mut s, Command::Lock { stronghold: "Gate".into(), value: 4 }, &[]).expect("bar");
+        run(
+            &mut s,
+            Command::AddStronghold {
+                name: "Gate".into(),
+                protection: 5,
+                structure: 20,
+            },
+            &[],
+        )
+        .expect("add");
+        run(
+            &mut s,
+            Command::Lock {
+                stronghold: "Gate".into(),
+                value: 4,
+            },
+            &[],
+        )
+        .expect("lock");
+        run(
+            &mut s,
+            Command::Lock {
+                stronghold: "Gate".into(),
+                value: 4,
+            },
+            &[],
+        )
+        .expect("bar");
         assert_eq!(s.strongholds["Gate"].lock_protection(), 6);
         assert_eq!(s.strongholds["Gate"].total_protection(), 11);
         // per_hit: 15 − 11 = 4 from Structure, twice: Protection is not used up.
-        run(&mut s, Command::Hit { stronghold: "Gate".into(), damage: 15 }, &[]).expect("hit");
-        run(&mut s, Command::Hit { stronghold: "Gate".into(), damage: 15 }, &[]).expect("hit");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Gate".into(),
+                damage: 15,
+            },
+            &[],
+        )
+        .expect("hit");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Gate".into(),
+                damage: 15,
+            },
+            &[],
+        )
+        .expect("hit");
         assert_eq!(s.strongholds["Gate"].structure, 12);
-        run(&mut s, Command::Hit { stronghold: "Gate".into(), damage: 5 }, &[]).expect("hit");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Gate".into(),
+                damage: 5,
+            },
+            &[],
+        )
+        .expect("hit");
         assert_eq!(s.strongholds["Gate"].structure, 12);
     }
 
     #[test]
     fn lr17_pool_protection_is_used_up() {
         let mut s = State::default();
-        run(&mut s, Command::Set { key: "protection".into(), value: "pool".into() }, &[]).expect("set");
-        run(&mut s, Command::AddStronghold { name: "Wall".into(), protection: 10, structure: 20 }, &[]).expect("add");
-        run(&mut s, Command::Hit { stronghold: "Wall".into(), damage: 6 }, &[]).expect("hit");
+        run(
+            &mut s,
+            Command::Set {
+                key: "protection".into(),
+                value: "pool".into(),
+            },
+            &[],
+        )
+        .expect("set");
+        run(
+            &mut s,
+            Command::AddStronghold {
+                name: "Wall".into(),
+                protection: 10,
+                structure: 20,
+            },
+            &[],
+        )
+        .expect("add");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Wall".into(),
+                damage: 6,
+            },
+            &[],
+        )
+        .expect("hit");
         assert_eq!(s.strongholds["Wall"].structure, 20);
-        run(&mut s, Command::Hit { stronghold: "Wall".into(), damage: 6 }, &[]).expect("hit");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Wall".into(),
+                damage: 6,
+            },
+            &[],
+        )
+        .expect("hit");
         assert_eq!(s.strongholds["Wall"].structure, 18);
-        run(&mut s, Command::Hit { stronghold: "Wall".into(), damage: 30 }, &[]).expect("hit");
+        run(
+            &mut s,
+            Command::Hit {
+                stronghold: "Wall".into(),
+                damage: 30,
+            },
+            &[],
+        )
+        .expect("hit");
         assert!(s.strongholds["Wall"].destroyed());
-        assert!(run(&mut s, Command::Hit { stronghold: "Wall".into(), damage: 1 }, &[]).is_err());
+        assert!(
+            run(
+                &mut s,
+                Command::Hit {
+                    stronghold: "Wall".into(),
+                    damage: 1
+                },
+                &[]
+            )
+            .is_err()
+        );
     }
 
     #[test]
     fn lr17_fortification_superior_and_retry_lock() {
         let mut s = State::default();
-        run(&mut s, Command::AddStronghold { name: "Keep".into(), protection: 4, structure: 30 }, &[]).expect("add");
-        let aim = FortifyAim::Protection { stronghold: "Keep".into(), permanent: true };
+        run(
+            &mut s,
+            Command::AddStronghold {
+                name: "Keep".into(),
+                protection: 4,
+                structure: 30,
+            },
+            &[],
+        )
+        .expect("add");
+        let aim = FortifyAim::Protection {
+            stronghold: "Keep".into(),
+            permanent: true,
+        };
         // 5+5+5 = 15 vs TN 8: margin +7, Superior: +2 Protection.
-        run(&mut s, Command::Fortify { who: "Gimli".into(), stonecraft_rank: 3, modifier: 5, tn: 8, aim: aim.clone() }, &[5, 5])
-            .expect("fortify");
+        run(
+            &mut s,
+            Command::Fortify {
+                who: "Gimli".into(),
+                stonecraft_rank: 3,
+                modifier: 5,
+                tn: 8,
+                aim: aim.clone(),
+            },
+            &[5, 5],
+        )
+        .expect("fortify");
         assert_eq!(s.strongholds["Keep"].protection, 6);
         let before = s.clone();
-        let err = run(&mut s, Command::Fortify { who: "Gimli".into(), stonecraft_rank: 3, modifier: 5, tn: 8, aim: aim.clone() }, &[])
-            .expect_err("locked");
+        let err = run(
+            &mut s,
+            Command::Fortify {
+                who: "Gimli".into(),
+                stonecraft_rank: 3,
+                modifier: 5,
+                tn: 8,
+                aim: aim.clone(),
+            },
+            &[],
+        )
+        .expect_err("locked");
         assert!(err.get(taku_dice::Lang::Ja).contains("LR-17"));
         assert_eq!(s, before);
         // For one battle: allowed, and cleared when the battle ends.
-        let temp = FortifyAim::Structure { stronghold: "Keep".into(), permanent: false };
+        let temp = FortifyAim::Structure {
+            stronghold: "Keep".into(),
+            permanent: false,
+        };
         run(&mut s, Command::Start { step: 0 }, &[]).expect("start");
-        run(&mut s, Command::Fortify { who: "Gimli".into(), stonecraft_rank: 3, modifier: 5, tn: 8, aim: temp }, &[1, 2])
-            .expect("fortify");
+        run(
+            &mut s,
+            Command::Fortify {
+                who: "Gimli".into(),
+                stonecraft_rank: 3,
+                modifier: 5,
+                tn: 8,
+                aim: temp,
+            },
+            &[1, 2],
+        )
+        .expect("fortify");
         assert_eq!(s.strongholds["Keep"].battle_structure, 1); // 8 vs 8: Marginal +1
         run(&mut s, Command::End, &[]).expect("end");
         assert_eq!(s.strongholds["Keep"].battle_structure, 0);
         // A rank more: allowed again.
-        run(&mut s, Command::Fortify { who: "Gimli".into(), stonecraft_rank: 4, modifier: 5, tn: 8, aim }, &[1, 1])
-            .expect("fortify");
+        run(
+            &mut s,
+            Command::Fortify {
+                who: "Gimli".into(),
+                stonecraft_rank: 4,
+                modifier: 5,
+                tn: 8,
+                aim,
+            },
+            &[1, 1],
+        )
+        .expect("fortify");
         assert_eq!(s.strongholds["Keep"].protection, 6, "failure adds nothing");
     }
 
@@ -1585,13 +2033,36 @@ mod tests {
         run(&mut s, unit("Dwarves", 5, 8, 8), &[]).expect("unit");
         run(&mut s, unit("Orcs", 5, 5, 6), &[]).expect("unit");
         // 6+6 explode 6? no: 6,5 → 11+0 vs 0 → Extraordinary: +3.
-        run(&mut s, Command::Fortify { who: "Gimli".into(), stonecraft_rank: 2, modifier: 0, tn: 0, aim: FortifyAim::Siegecraft { commander: "Dáin".into() } }, &[6, 5])
-            .expect("fortify");
+        run(
+            &mut s,
+            Command::Fortify {
+                who: "Gimli".into(),
+                stonecraft_rank: 2,
+                modifier: 0,
+                tn: 0,
+                aim: FortifyAim::Siegecraft {
+                    commander: "Dáin".into(),
+                },
+            },
+            &[6, 5],
+        )
+        .expect("fortify");
         assert_eq!(s.siegecraft_bonus["Dáin"], 3);
         // 5+5 + 0 + 1 (Strength 8) + 3 = 14 < 16: miss, bonus used.
-        let e = run(&mut s, Command::UnitAttack { attacker: "Dwarves".into(), defender: "Orcs".into(), commander_mod: 0, commander: Some("Dáin".into()) }, &[5, 5])
-            .expect("attack");
-        let Event::UnitAttack { test, .. } = &e[0] else { panic!() };
+        let e = run(
+            &mut s,
+            Command::UnitAttack {
+                attacker: "Dwarves".into(),
+                defender: "Orcs".into(),
+                commander_mod: 0,
+                commander: Some("Dáin".into()),
+            },
+            &[5, 5],
+        )
+        .expect("attack");
+        let Event::UnitAttack { test, .. } = &e[0] else {
+            panic!()
+        };
         assert_eq!(test.total, 14);
         assert!(s.siegecraft_bonus.is_empty());
     }

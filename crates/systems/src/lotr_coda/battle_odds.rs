@@ -177,7 +177,17 @@ mod tests {
                     let pt = a as i64 + step + pc;
                     let ft = b as i64 + foe;
                     let next = step + (pt > ft) as i64 - (pt < ft) as i64;
-                    walk(next, left - 1, weight * w[a] * w[b], rounds, pc, foe, w, v, d);
+                    walk(
+                        next,
+                        left - 1,
+                        weight * w[a] * w[b],
+                        rounds,
+                        pc,
+                        foe,
+                        w,
+                        v,
+                        d,
+                    );
                 }
             }
         }
@@ -215,9 +225,18 @@ mod tests {
                 battle::fold(&mut s, &battle::Event::Started { step: start });
                 let mut src = d6s(&faces);
                 let mut r = Roller::new(&mut src);
-                let e = battle::decide(&s, &Command::Round { pc_siegecraft: 0, foe_siegecraft: 0 }, &mut r)
-                    .expect("round");
-                let battle::Event::Round { from, to, .. } = e[0] else { panic!() };
+                let e = battle::decide(
+                    &s,
+                    &Command::Round {
+                        pc_siegecraft: 0,
+                        foe_siegecraft: 0,
+                    },
+                    &mut r,
+                )
+                .expect("round");
+                let battle::Event::Round { from, to, .. } = e[0] else {
+                    panic!()
+                };
                 match (from, to) {
                     (_, Standing::Victory) => up += 1,
                     (_, Standing::Defeat) => down += 1,
@@ -239,9 +258,15 @@ mod tests {
         assert_eq!(tie, 146); // Σ ways² = 146
         let odds = battle_odds(3, 1, 0, 0).expect("odds");
         let (u, _, _) = round_ways(3, 0, 0);
-        assert_eq!(odds.victory, BigRational::new(BigInt::from(u), BigInt::from(1296)));
+        assert_eq!(
+            odds.victory,
+            BigRational::new(BigInt::from(u), BigInt::from(1296))
+        );
         assert!(battle_odds(4, 1, 0, 0).is_err());
         assert!(battle_odds(0, MAX_ROUNDS + 1, 0, 0).is_err());
-        assert_eq!(percent(&battle_odds(3, 0, 0, 0).expect("odds").undecided, 1), "100.0%");
+        assert_eq!(
+            percent(&battle_odds(3, 0, 0, 0).expect("odds").undecided, 1),
+            "100.0%"
+        );
     }
 }

@@ -77,7 +77,12 @@ impl Rolled {
     /// `[6,6,3]+5=20`.
     pub fn show(&self) -> String {
         let dice: Vec<String> = self.dice.iter().map(|d| d.to_string()).collect();
-        format!("[{}]{:+}={}", dice.join(","), self.total - self.dice.iter().sum::<i64>(), self.total)
+        format!(
+            "[{}]{:+}={}",
+            dice.join(","),
+            self.total - self.dice.iter().sum::<i64>(),
+            self.total
+        )
     }
 }
 
@@ -100,10 +105,7 @@ pub fn roll_test(dice: &mut Roller<'_>, modifier: i64) -> Result<Rolled, Text> {
         }
     }
     let total = drawn.iter().sum::<i64>().saturating_add(modifier);
-    Ok(Rolled {
-        dice: drawn,
-        total,
-    })
+    Ok(Rolled { dice: drawn, total })
 }
 
 /// `count` d6 summed with no explosion (damage, the battle's 2d6).
