@@ -1271,25 +1271,31 @@ pub fn parse_money(text: &str) -> Result<i64, Text> {
     let mut total: i64 = 0;
     let mut any = false;
     for part in text.split(|c: char| c.is_whitespace() || c == '+' || c == ',') {
-        if part.is_empty() {
-            continue;
+        // A part may hold several amounts written together: `1GP3sp20cp`.
+        let mut rest = part;
+        while !rest.is_empty() {
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let (n, after) = rest.split_at(digits);
+            let letters = after
+                .find(|c: char| c.is_ascii_digit())
+                .unwrap_or(after.len());
+            let (unit, next) = after.split_at(letters);
+            let n: i64 = n.parse().map_err(|_| bad(part))?;
+            let value = COINS
+                .iter()
+                .find(|(u, _)| *u == unit)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| bad(part))?;
+            total = n
+                .checked_mul(value)
+                .and_then(|v| total.checked_add(v))
+                .filter(|t| *t <= MAX_CP)
+                .ok_or_else(|| refuse("LR-13", "金額が大きすぎます", "the amount is too large"))?;
+            any = true;
+            rest = next;
         }
-        let digits = part
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(part.len());
-        let (n, unit) = part.split_at(digits);
-        let n: i64 = n.parse().map_err(|_| bad(part))?;
-        let value = COINS
-            .iter()
-            .find(|(u, _)| *u == unit)
-            .map(|(_, v)| *v)
-            .ok_or_else(|| bad(part))?;
-        total = n
-            .checked_mul(value)
-            .and_then(|v| total.checked_add(v))
-            .filter(|t| *t <= MAX_CP)
-            .ok_or_else(|| refuse("LR-13", "金額が大きすぎます", "the amount is too large"))?;
-        any = true;
     }
     if !any {
         return Err(bad(text));
@@ -1820,6 +1826,8 @@ mod tests {
         assert_eq!(parse_money("16sp").expect("sp"), 1600);
         assert_eq!(parse_money("1600cp").expect("cp"), 1600);
         assert_eq!(parse_money("1GP 3sp 20cp").expect("mixed"), 1920);
+        assert_eq!(parse_money("1GP3sp20cp").expect("joined"), 1920);
+        assert!(parse_money("GP").is_err());
         assert!(parse_money("3 gold").is_err());
         assert!(parse_money("3Sp").is_err());
         assert!(parse_money("").is_err());

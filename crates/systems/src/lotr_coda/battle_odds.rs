@@ -147,6 +147,7 @@ mod tests {
         let w = two_d6_ways();
         let mut v = BigInt::zero();
         let mut d = BigInt::zero();
+        #[allow(clippy::too_many_arguments)]
         fn walk(
             step: i64,
             left: u32,
@@ -158,7 +159,7 @@ mod tests {
             v: &mut BigInt,
             d: &mut BigInt,
         ) {
-            if step > 3 || step < -3 {
+            if !(-3..=3).contains(&step) {
                 // Ended: weight the remaining rounds' sequences too.
                 let rest = BigInt::from(1296u64).pow(left);
                 if step > 3 {

@@ -33,7 +33,7 @@ use taku_dice::{Roller, Text};
 const MAX_RETESTS: usize = 100;
 
 /// The GM's options for combat (the digest's readings, with their defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// `stun_reduction` (default off): the stun penalty −1 / −3 / −5 on a Complete /
     /// Superior / Extraordinary Stamina success.
@@ -44,16 +44,6 @@ pub struct Settings {
     /// `mounted_dodge_size` (default off): a rider's dodge against smaller foes takes the
     /// size penalty.
     pub mounted_dodge_size: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            stun_reduction: false,
-            fear_tie_retest: false,
-            mounted_dodge_size: false,
-        }
-    }
 }
 
 impl Settings {
@@ -1355,7 +1345,7 @@ fn attack(
             modifier + option.attack_mod() + aim + sweep + penalty + a.condition_penalty();
         mods += size_modifier(a, target);
         // LR-14: the target of a charge gets +1 to attack the charger.
-        if a.charged_by.iter().any(|n| *n == t.name) {
+        if a.charged_by.contains(&t.name) {
             mods += 1;
         }
         if target.grappled_by.is_some() {

@@ -9,3 +9,4 @@ pub mod battle;
 pub mod battle_odds;
 pub mod coda;
 pub mod combat;
+pub mod table;
