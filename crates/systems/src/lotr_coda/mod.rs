@@ -11,12 +11,18 @@
 //! Combat, battles and advancement (LR-12 to LR-17) are built as their own modules and
 //! wired into [`rules`]'s command dispatch.
 
+pub mod advance;
+pub mod battle;
+pub mod battle_odds;
 pub mod character;
 pub mod check;
+pub mod coda;
+pub mod combat;
 pub mod odds;
 pub mod rules;
 pub mod settings;
 pub mod sheet;
+pub mod table;
 
 use crate::GameSystem;
 use taku_dice::Roller;

@@ -1,0 +1,2925 @@
+//! LR-14 combat: rounds of 6 seconds, initiative from Swiftness tests, actions and their
+//! costs, attacks with their options, dodge and parry, aim, size, mounted combat, grab and
+//! grapple, stun and fear, and what an Extraordinary Success does. Commands are decided
+//! into events (dice from the injected roller) and folded into [`Combat`].
+//!
+//! - Initiative: a Swiftness test each; higher acts first; tied totals are re-tested
+//!   among themselves (LR-11). The GM may keep the first order (no new `Initiative`).
+//! - 2 actions a round (+1 riding a War-Trained horse, for its attack; more from edges:
+//!   `actions`). Past them, each action is at −5 cumulative (3rd −5, 4th −10); an extra
+//!   action needing no test is a test at TN 5 with that penalty.
+//! - Costs: 0 free acts; 1 aim, attack, dodge, parry, walk/jog; 2 run (Run TN 5, 10 in
+//!   melee), sweep, charge; a full round sprint (TN 10, 15 in melee).
+//! - Attack options: basic; blunt (no wound: stun); defensive (attack −2, parry +2);
+//!   power (defence tests −2, damage +3); precise (attack +2, damage −2); two-handed
+//!   (defence tests −2, damage +4); sweep (2–3 targets at −4 / −6, in turn, stops at the
+//!   first parry); charge (3+ yd run-up, attack +1, own defence tests −3, damage ×1.5
+//!   rounded half up, a Strength test vs the charger's STR + 2 or the target falls; the
+//!   target gets +1 to attack the charger); grab; a whip's Superior hit grapples.
+//! - TN = the target's Defence (or this round's dodge, if higher); ranged: + the shield's
+//!   bonus + 2 per range step beyond long; a blunt blow at the head +12. Declared dodge or
+//!   parry costs nothing if the attack misses that TN. Dodge (Swiftness): a tie hits.
+//!   Parry (weapon skill vs the attack's total, + shield, + 2 specialised): a tie is
+//!   parried; missiles cannot be parried.
+//! - Size once, on attacks: +2 per step the target is larger, −2 per step smaller; a rider
+//!   counts as Large against smaller foes on foot; dodges take no size modifier unless
+//!   `mounted_dodge_size` is on. Ranged from horseback −4; a mounted charge on foot +3.
+//! - Extraordinary Success: maximum damage, or a weapon, armour or shield broken.
+
+use super::coda::{Degree, Rolled, attribute_modifier, div_half_up, roll_plain, roll_test};
+use serde::{Deserialize, Serialize};
+use taku_dice::{Roller, Text};
+
+const MAX_RETESTS: usize = 100;
+
+/// The GM's options for combat (the digest's readings, with their defaults).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// `stun_reduction` (default off): the stun penalty −1 / −3 / −5 on a Complete /
+    /// Superior / Extraordinary Stamina success.
+    pub stun_reduction: bool,
+    /// `fear_tie`: `marginal` (default: the Willpower total is the TN, a tie is the
+    /// attacker's Marginal Success) or `retest`.
+    pub fear_tie_retest: bool,
+    /// `mounted_dodge_size` (default off): a rider's dodge against smaller foes takes the
+    /// size penalty.
+    pub mounted_dodge_size: bool,
+}
+
+impl Settings {
+    /// Applies `KEY VALUE`.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
+        let bad = || {
+            Text::new(
+                format!("LR-14: 設定 {key} に「{value}」は使えません"),
+                format!("LR-14: setting {key} cannot be '{value}'"),
+            )
+        };
+        let onoff = |v: &str| match v {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(bad()),
+        };
+        match key {
+            "stun_reduction" => self.stun_reduction = onoff(value)?,
+            "mounted_dodge_size" => self.mounted_dodge_size = onoff(value)?,
+            "fear_tie" => {
+                self.fear_tie_retest = match value {
+                    "marginal" => false,
+                    "retest" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => {
+                return Err(Text::new(
+                    format!(
+                        "設定「{key}」はありません: stun_reduction, fear_tie, mounted_dodge_size"
+                    ),
+                    format!("no setting '{key}': stun_reduction, fear_tie, mounted_dodge_size"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every setting with its value and default.
+    pub fn describe(&self) -> Text {
+        let o = |b: bool| if b { "on" } else { "off" };
+        let f = if self.fear_tie_retest {
+            "retest"
+        } else {
+            "marginal"
+        };
+        Text::new(
+            format!(
+                "stun_reduction = {}（LR-14、既定 off）\nfear_tie = {f}（LR-11、既定 marginal）\nmounted_dodge_size = {}（LR-14、既定 off）",
+                o(self.stun_reduction),
+                o(self.mounted_dodge_size)
+            ),
+            format!(
+                "stun_reduction = {} (LR-14, default off)\nfear_tie = {f} (LR-11, default marginal)\nmounted_dodge_size = {} (LR-14, default off)",
+                o(self.stun_reduction),
+                o(self.mounted_dodge_size)
+            ),
+        )
+    }
+}
+
+/// LR-3 sizes, in steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Size {
+    /// Hobbits, Dwarves.
+    Small,
+    /// Elves, Men.
+    Medium,
+    /// One step above Medium.
+    Large,
+    /// Two steps above Medium.
+    Mammoth,
+}
+
+impl Size {
+    fn step(self) -> i64 {
+        self as i64
+    }
+}
+
+/// A mount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mount {
+    /// Its STR score (may replace the rider's for charge damage and knock-down).
+    pub strength: i64,
+    /// War-Trained: an action of its own to attack a foe the rider names.
+    pub war_trained: bool,
+}
+
+/// Someone in the fight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fighter {
+    /// Name.
+    pub name: String,
+    /// Swiftness reaction (initiative, dodge).
+    pub swiftness: i64,
+    /// Defence.
+    pub defence: i64,
+    /// Size.
+    pub size: Size,
+    /// STR score.
+    pub strength: i64,
+    /// Actions a round before extra ones (2; edges and orders add).
+    pub actions: u32,
+    /// The shield's parry/block bonus (0: none).
+    #[serde(default)]
+    pub shield: i64,
+    /// Riding this.
+    #[serde(default)]
+    pub mount: Option<Mount>,
+    /// Actions used this round.
+    #[serde(default)]
+    pub used: u32,
+    /// This round's dodge total, replacing Defence while higher.
+    #[serde(default)]
+    pub dodge: Option<i64>,
+    /// This round's modifier on its defence tests (power, two-handed −2, charge −3).
+    #[serde(default)]
+    pub defence_tests: i64,
+    /// This round's parry bonus (defensive attack +2).
+    #[serde(default)]
+    pub parry_bonus: i64,
+    /// Pending aim bonus on the next attack.
+    #[serde(default)]
+    pub aim: i64,
+    /// Charged this round by these (+1 to attack them).
+    #[serde(default)]
+    pub charged_by: Vec<String>,
+    /// Grabbed by.
+    #[serde(default)]
+    pub grabbed_by: Option<String>,
+    /// Pinned by its grabber (+3 to the grabber's opposed STR tests).
+    #[serde(default)]
+    pub pinned: bool,
+    /// Grappled (a whip) by.
+    #[serde(default)]
+    pub grappled_by: Option<String>,
+    /// Down (fallen).
+    #[serde(default)]
+    pub down: bool,
+    /// Beaten in a grapple round: no dodge or parry this round.
+    #[serde(default)]
+    pub defenceless: bool,
+    /// Stun penalty and rounds left.
+    #[serde(default)]
+    pub stun: Option<(i64, i64)>,
+    /// Fear penalty on all actions.
+    #[serde(default)]
+    pub fear: i64,
+    /// Fear (Superior): loses its next turn.
+    #[serde(default)]
+    pub lose_turn: bool,
+    /// Has no turn this round.
+    #[serde(default)]
+    pub no_turn: bool,
+    /// Fear (Extraordinary): flees or cowers.
+    #[serde(default)]
+    pub cowed: bool,
+}
+
+impl Fighter {
+    /// A Medium fighter with 2 actions and nothing else.
+    pub fn new(name: &str, swiftness: i64, defence: i64, strength: i64) -> Fighter {
+        Fighter {
+            name: name.into(),
+            swiftness,
+            defence,
+            size: Size::Medium,
+            strength,
+            actions: 2,
+            shield: 0,
+            mount: None,
+            used: 0,
+            dodge: None,
+            defence_tests: 0,
+            parry_bonus: 0,
+            aim: 0,
+            charged_by: Vec::new(),
+            grabbed_by: None,
+            pinned: false,
+            grappled_by: None,
+            down: false,
+            defenceless: false,
+            stun: None,
+            fear: 0,
+            lose_turn: false,
+            no_turn: false,
+            cowed: false,
+        }
+    }
+
+    /// Actions a round: its own, +1 on a War-Trained horse.
+    pub fn allowance(&self) -> u32 {
+        self.actions + u32::from(self.mount.is_some_and(|m| m.war_trained))
+    }
+
+    /// LR-14: the penalty of an action costing `cost` now: −5 per action past the
+    /// allowance, cumulative.
+    pub fn extra_penalty(&self, cost: u32) -> i64 {
+        let after = self.used + cost;
+        -5 * i64::from(after.saturating_sub(self.allowance()))
+    }
+
+    /// Penalties on every test: stun, fear, and +5 on its TNs while grabbed.
+    pub fn condition_penalty(&self) -> i64 {
+        -self.stun.map_or(0, |s| s.0) - self.fear - if self.grabbed_by.is_some() { 5 } else { 0 }
+    }
+
+    /// Defence now: its own, or this round's dodge if higher.
+    pub fn current_defence(&self) -> i64 {
+        self.dodge.map_or(self.defence, |d| d.max(self.defence))
+    }
+
+    fn strength_mod(&self) -> i64 {
+        attribute_modifier(self.strength)
+    }
+}
+
+/// A combat.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Combat {
+    /// Options.
+    pub settings: Settings,
+    /// Round, from 1 (0 before the first initiative).
+    pub round: u32,
+    /// Everyone, in joining order.
+    pub fighters: Vec<Fighter>,
+    /// Initiative order.
+    pub order: Vec<String>,
+}
+
+impl Combat {
+    /// A fighter by name.
+    pub fn get(&self, name: &str) -> Option<&Fighter> {
+        self.fighters.iter().find(|f| f.name == name)
+    }
+    fn get_mut(&mut self, name: &str) -> Option<&mut Fighter> {
+        self.fighters.iter_mut().find(|f| f.name == name)
+    }
+}
+
+/// Actions that are not attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "act", rename_all = "snake_case")]
+pub enum Act {
+    /// Cost 0: change target, drop, shout, notice.
+    Free,
+    /// Cost 1: next attack +1 (direct) or +3 (indirect).
+    Aim {
+        /// Indirect fire.
+        indirect: bool,
+    },
+    /// Cost 1: walk 3–6 yd or jog 7–9 yd.
+    Move,
+    /// Cost 1: anything else needing no test.
+    Other,
+    /// Cost 2: up to 27 yd, Run test TN 5 (10 in melee).
+    Run {
+        /// In melee.
+        in_melee: bool,
+    },
+    /// Full round: up to 40 yd, Run test TN 10 (15 in melee).
+    Sprint {
+        /// In melee.
+        in_melee: bool,
+    },
+}
+
+impl Act {
+    fn cost(self) -> u32 {
+        match self {
+            Act::Free => 0,
+            Act::Aim { .. } | Act::Move | Act::Other => 1,
+            Act::Run { .. } => 2,
+            Act::Sprint { .. } => 0,
+        }
+    }
+    /// The TN of its own test, if it has one.
+    fn tn(self) -> Option<i64> {
+        match self {
+            Act::Run { in_melee } => Some(if in_melee { 10 } else { 5 }),
+            Act::Sprint { in_melee } => Some(if in_melee { 15 } else { 10 }),
+            _ => None,
+        }
+    }
+}
+
+/// LR-14 attack options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "option", rename_all = "snake_case")]
+pub enum AttackOption {
+    /// Basic.
+    Basic,
+    /// Blunt: no wound; aimed at the head (TN +12) it stuns.
+    Blunt {
+        /// At the head.
+        head: bool,
+    },
+    /// Attack −2, parry +2.
+    Defensive,
+    /// Defence tests −2, damage +3.
+    Power,
+    /// Attack +2, damage −2.
+    Precise,
+    /// A one-handed weapon in both hands: defence tests −2, damage +4, no shield.
+    TwoHanded,
+    /// 2 actions: 2–3 targets at −4 / −6.
+    Sweep,
+    /// 2 actions, a run-up of 3+ yards.
+    Charge {
+        /// Run-up in yards.
+        run_up: u32,
+        /// Use the horse's STR for damage and knock-down.
+        horse_strength: bool,
+    },
+    /// Unarmed: grab the target.
+    Grab,
+    /// A whip: a Superior hit or better grapples.
+    Whip,
+}
+
+impl AttackOption {
+    fn cost(self) -> u32 {
+        match self {
+            AttackOption::Sweep | AttackOption::Charge { .. } => 2,
+            _ => 1,
+        }
+    }
+    fn attack_mod(self) -> i64 {
+        match self {
+            AttackOption::Defensive => -2,
+            AttackOption::Precise => 2,
+            AttackOption::Charge { .. } => 1,
+            _ => 0,
+        }
+    }
+    fn damage_mod(self) -> i64 {
+        match self {
+            AttackOption::Power => 3,
+            AttackOption::Precise => -2,
+            AttackOption::TwoHanded => 4,
+            _ => 0,
+        }
+    }
+    fn deals_damage(self) -> bool {
+        !matches!(
+            self,
+            AttackOption::Blunt { .. } | AttackOption::Grab | AttackOption::Whip
+        )
+    }
+}
+
+/// A weapon's damage: `dice`d6 + `bonus`, never exploding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Weapon {
+    /// d6 count.
+    pub dice: u32,
+    /// Added.
+    pub bonus: i64,
+    /// How it is used.
+    pub kind: WeaponKind,
+}
+
+/// How a weapon is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponKind {
+    /// Melee: STR mod added to damage.
+    Melee,
+    /// Thrown: STR mod added; ranged.
+    Thrown,
+    /// Bow: no STR mod; ranged.
+    Bow,
+}
+
+impl Weapon {
+    /// LR-14 punch or kick: 1d6 + 2 (+ STR mod).
+    pub fn punch() -> Weapon {
+        Weapon {
+            dice: 1,
+            bonus: 2,
+            kind: WeaponKind::Melee,
+        }
+    }
+    fn ranged(self) -> bool {
+        !matches!(self.kind, WeaponKind::Melee)
+    }
+}
+
+/// A defence declared before the attack roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "defence", rename_all = "snake_case")]
+pub enum Defence {
+    /// Dodge: a Swiftness test (+ `modifier`).
+    Dodge {
+        /// Other modifiers.
+        modifier: i64,
+    },
+    /// Parry or block: the weapon skill's test modifier.
+    Parry {
+        /// Skill rank + attribute mod + other.
+        modifier: i64,
+        /// With a weapon it is specialised in: +2.
+        specialised: bool,
+    },
+}
+
+/// What an Extraordinary Success does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Extraordinary {
+    /// Maximum damage.
+    MaxDamage,
+    /// Breaks the target's weapon, armour or shield.
+    Break {
+        /// What.
+        item: String,
+    },
+}
+
+/// One target of an attack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Name.
+    pub name: String,
+    /// Declared defence.
+    pub defence: Option<Defence>,
+}
+
+/// A combat command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Joins the fight.
+    Join(Box<Fighter>),
+    /// Leaves it.
+    Leave(String),
+    /// Initiative for everyone: Swiftness tests.
+    Initiative,
+    /// The next round: actions, dodges and options reset.
+    NextRound,
+    /// A non-attack action.
+    Act {
+        /// Who.
+        who: String,
+        /// What.
+        act: Act,
+        /// Its test's modifier (Run skill and so on).
+        modifier: i64,
+    },
+    /// An attack.
+    Attack {
+        /// Attacker.
+        attacker: String,
+        /// Targets (2–3 for a sweep, else 1), with declared defences.
+        targets: Vec<Target>,
+        /// Option.
+        option: AttackOption,
+        /// Weapon.
+        weapon: Weapon,
+        /// Attack test modifier (skill + attribute mod + other).
+        modifier: i64,
+        /// Ranged: steps beyond long range.
+        range_steps: u32,
+        /// Indirect fire.
+        indirect: bool,
+        /// On an Extraordinary Success.
+        extraordinary: Extraordinary,
+    },
+    /// The grabber's action on the grabbed.
+    Squeeze {
+        /// Grabber.
+        who: String,
+        /// `pin`, `slam` or damage.
+        how: GrabAct,
+    },
+    /// The grabbed tries to break free: opposed Strength (1 action).
+    BreakFree {
+        /// Who.
+        who: String,
+        /// Its Strength test modifier.
+        modifier: i64,
+        /// The grabber's.
+        grabber_modifier: i64,
+    },
+    /// A round of a whip's grapple: opposed Strength, attacker +4.
+    Grapple {
+        /// Attacker.
+        attacker: String,
+        /// Its modifier.
+        modifier: i64,
+        /// The target's.
+        target_modifier: i64,
+        /// What a win does.
+        down: bool,
+    },
+    /// Trip: Nimbleness vs Nimbleness or Swiftness (defender's choice), 1 action.
+    Trip {
+        /// Attacker.
+        attacker: String,
+        /// Target.
+        target: String,
+        /// Attacker's Nimbleness test modifier.
+        modifier: i64,
+        /// Target's chosen modifier.
+        target_modifier: i64,
+    },
+    /// A stun: Stamina test against the stun table's TN (Table 9.17, GM).
+    Stun {
+        /// Who.
+        who: String,
+        /// Stamina modifier.
+        modifier: i64,
+        /// TN.
+        tn: i64,
+        /// The table's penalty.
+        penalty: i64,
+        /// The table's duration, in rounds.
+        rounds: i64,
+    },
+    /// Fear: Intimidate against Willpower (LR-11).
+    Fear {
+        /// Attacker.
+        attacker: String,
+        /// Target.
+        target: String,
+        /// Intimidate modifier.
+        modifier: i64,
+        /// Willpower modifier (Table 9.20 included).
+        willpower: i64,
+    },
+    /// Fear lifted (a new test after Inspire, say).
+    Calm(String),
+    /// Stands up.
+    Stand(String),
+    /// An option.
+    Set {
+        /// Key.
+        key: String,
+        /// Value.
+        value: String,
+    },
+}
+
+/// The grabber's actions (LR-14 grab).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrabAct {
+    /// 1d6 + STR mod damage.
+    Damage,
+    /// +3 on opposed STR tests.
+    Pin,
+    /// Into a wall or the ground: 1d6.
+    Slam,
+}
+
+/// The defence as rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefenceRoll {
+    /// Declared.
+    pub defence: Defence,
+    /// The test.
+    pub test: Rolled,
+    /// Its extra-action penalty (included).
+    pub penalty: i64,
+}
+
+/// One target's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strike {
+    /// Target.
+    pub target: String,
+    /// The attack test.
+    pub attack: Rolled,
+    /// TN before the defence.
+    pub tn: i64,
+    /// The defence, if it was rolled (the attack reached the TN).
+    pub defence: Option<DefenceRoll>,
+    /// Hit.
+    pub hit: bool,
+    /// Parried.
+    pub parried: bool,
+    /// Degree of the hit (against the final TN).
+    pub degree: Option<Degree>,
+    /// Damage dice and total.
+    pub damage: Option<(Vec<i64>, i64)>,
+    /// Extraordinary effect used.
+    pub extraordinary: Option<Extraordinary>,
+    /// Charge knock-down: Strength test, TN, fell.
+    pub knockdown: Option<(Rolled, i64, bool)>,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// Joined.
+    Joined {
+        /// Who.
+        fighter: Box<Fighter>,
+    },
+    /// Left.
+    Left {
+        /// Who.
+        name: String,
+    },
+    /// Initiative rolled.
+    Initiative {
+        /// Each fighter's tests (re-tests after a tie).
+        rolls: Vec<(String, Vec<Rolled>)>,
+        /// The order.
+        order: Vec<String>,
+    },
+    /// A new round.
+    Round {
+        /// Its number.
+        round: u32,
+    },
+    /// A non-attack action.
+    Acted {
+        /// Who.
+        who: String,
+        /// What.
+        act: Act,
+        /// Actions spent.
+        cost: u32,
+        /// Extra-action penalty.
+        penalty: i64,
+        /// Its test, TN and success.
+        test: Option<(Rolled, i64, bool)>,
+    },
+    /// An attack.
+    Attacked {
+        /// Attacker.
+        attacker: String,
+        /// Option.
+        option: AttackOption,
+        /// Actions spent.
+        cost: u32,
+        /// Extra-action penalty.
+        penalty: i64,
+        /// Each target in turn.
+        strikes: Vec<Strike>,
+    },
+    /// A grabber's action.
+    Squeezed {
+        /// Grabber.
+        who: String,
+        /// Grabbed.
+        target: String,
+        /// What.
+        how: GrabAct,
+        /// Damage dice and total.
+        damage: Option<(Vec<i64>, i64)>,
+        /// Extra-action penalty.
+        penalty: i64,
+    },
+    /// An opposed Strength or Nimbleness contest (break free, grapple, trip).
+    Contest {
+        /// Which.
+        what: ContestKind,
+        /// Active side.
+        who: String,
+        /// The other.
+        against: String,
+        /// Each round of tests (re-tests after a tie).
+        tests: Vec<(Rolled, Rolled)>,
+        /// The active side won.
+        won: bool,
+        /// Actions spent by the active side.
+        cost: u32,
+    },
+    /// A stun test.
+    Stunned {
+        /// Who.
+        who: String,
+        /// The test.
+        test: Rolled,
+        /// TN.
+        tn: i64,
+        /// Degree.
+        degree: Degree,
+        /// Penalty and rounds taken (None: unaffected).
+        effect: Option<(i64, i64)>,
+    },
+    /// A fear test.
+    Feared {
+        /// Attacker.
+        attacker: String,
+        /// Target.
+        target: String,
+        /// Intimidate tests.
+        tests: Vec<(Rolled, Rolled)>,
+        /// Degree of the Intimidate.
+        degree: Degree,
+    },
+    /// Fear lifted.
+    Calmed {
+        /// Who.
+        who: String,
+    },
+    /// Stood up.
+    Stood {
+        /// Who.
+        who: String,
+    },
+    /// An option.
+    Setting {
+        /// Key.
+        key: String,
+        /// Value.
+        value: String,
+    },
+}
+
+/// Which contest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContestKind {
+    /// Breaking free of a grab.
+    BreakFree,
+    /// A grapple round.
+    Grapple {
+        /// A win throws the target down (else leaves it defenceless).
+        down: bool,
+    },
+    /// A trip.
+    Trip,
+}
+
+fn refuse(rule: &str, ja: impl AsRef<str>, en: impl AsRef<str>) -> Text {
+    Text::new(
+        format!("{rule}: {}", ja.as_ref()),
+        format!("{rule}: {}", en.as_ref()),
+    )
+}
+
+fn fighter<'a>(c: &'a Combat, name: &str) -> Result<&'a Fighter, Text> {
+    c.get(name).ok_or_else(|| {
+        refuse(
+            "LR-14",
+            format!("「{name}」は戦闘に参加していません"),
+            format!("'{name}' is not in the combat"),
+        )
+    })
+}
+
+fn may_act(f: &Fighter) -> Result<(), Text> {
+    if f.no_turn {
+        return Err(refuse(
+            "LR-14",
+            format!("{} は恐怖（Superior）でこのターン行動できません", f.name),
+            format!("{} loses this turn to fear (Superior)", f.name),
+        ));
+    }
+    if f.cowed {
+        return Err(refuse(
+            "LR-14",
+            format!("{} は恐怖（Extraordinary）で逃げ出すか伏せています", f.name),
+            format!("{} flees or cowers from fear (Extraordinary)", f.name),
+        ));
+    }
+    Ok(())
+}
+
+fn bounded(v: i64, what: (&str, &str)) -> Result<(), Text> {
+    if (-100..=100).contains(&v) {
+        Ok(())
+    } else {
+        Err(refuse(
+            "LR-14",
+            format!("{}は −100〜100 です（{v} は不可）", what.0),
+            format!("{} is −100 to 100 (not {v})", what.1),
+        ))
+    }
+}
+
+/// LR-11: an opposed test; the higher total wins, a tie is re-tested. `Ok((tests, won))`.
+fn opposed(dice: &mut Roller<'_>, a: i64, b: i64) -> Result<(Vec<(Rolled, Rolled)>, bool), Text> {
+    let mut tests = Vec::new();
+    for _ in 0..MAX_RETESTS {
+        let x = roll_test(dice, a)?;
+        let y = roll_test(dice, b)?;
+        let (xt, yt) = (x.total, y.total);
+        tests.push((x, y));
+        if xt != yt {
+            return Ok((tests, xt > yt));
+        }
+    }
+    Ok((tests, false))
+}
+
+/// Size modifier on `attacker`'s attack on `target` (LR-9, LR-14): 2 per step.
+pub fn size_modifier(attacker: &Fighter, target: &Fighter) -> i64 {
+    let mut a = attacker.size;
+    if attacker.mount.is_some() && target.mount.is_none() && target.size < Size::Large {
+        a = a.max(Size::Large);
+    }
+    2 * (target.size.step() - a.step())
+}
+
+/// Decides a command: validates, draws dice, returns events; a refusal draws nothing.
+pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Event>, Text> {
+    match cmd {
+        Command::Join(f) => {
+            if c.get(&f.name).is_some() {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{} はすでに参加しています", f.name),
+                    format!("{} is in already", f.name),
+                ));
+            }
+            if f.name.trim().is_empty()
+                || !(1..=10).contains(&f.actions)
+                || !(0..=100).contains(&f.defence)
+                || !(1..=100).contains(&f.strength)
+            {
+                return Err(refuse(
+                    "LR-14",
+                    "名前・アクション数（1〜10）・Defence（0〜100）・STR（1〜100）を確かめてください",
+                    "check the name, actions (1–10), Defence (0–100) and STR (1–100)",
+                ));
+            }
+            bounded(f.swiftness, ("Swiftness", "Swiftness"))?;
+            bounded(f.shield, ("盾", "the shield"))?;
+            let mut fresh = Fighter::new(&f.name, f.swiftness, f.defence, f.strength);
+            fresh.size = f.size;
+            fresh.actions = f.actions;
+            fresh.shield = f.shield;
+            fresh.mount = f.mount;
+            Ok(vec![Event::Joined {
+                fighter: Box::new(fresh),
+            }])
+        }
+        Command::Leave(name) => {
+            fighter(c, name)?;
+            Ok(vec![Event::Left { name: name.clone() }])
+        }
+        Command::Initiative => {
+            if c.fighters.is_empty() {
+                return Err(refuse(
+                    "LR-14",
+                    "参加者がいません",
+                    "nobody is in the combat",
+                ));
+            }
+            let mut rolls: Vec<(String, Vec<Rolled>)> = Vec::new();
+            for f in &c.fighters {
+                let t = roll_test(dice, f.swiftness + f.condition_penalty())?;
+                rolls.push((f.name.clone(), vec![t]));
+            }
+            // Re-test tied totals among themselves, a level at a time (LR-11).
+            let mut keys: Vec<Vec<i64>> = rolls.iter().map(|(_, v)| vec![v[0].total]).collect();
+            for _ in 0..MAX_RETESTS {
+                let mut tied: Vec<usize> = Vec::new();
+                for i in 0..keys.len() {
+                    if keys
+                        .iter()
+                        .enumerate()
+                        .any(|(j, k)| j != i && *k == keys[i])
+                    {
+                        tied.push(i);
+                    }
+                }
+                if tied.is_empty() {
+                    break;
+                }
+                for i in tied {
+                    let name = &rolls[i].0;
+                    let f = c
+                        .get(name)
+                        .map_or(0, |f| f.swiftness + f.condition_penalty());
+                    let t = roll_test(dice, f)?;
+                    keys[i].push(t.total);
+                    rolls[i].1.push(t);
+                }
+            }
+            let mut idx: Vec<usize> = (0..rolls.len()).collect();
+            idx.sort_by(|a, b| keys[*b].cmp(&keys[*a]));
+            let order = idx.iter().map(|i| rolls[*i].0.clone()).collect();
+            Ok(vec![Event::Initiative { rolls, order }])
+        }
+        Command::NextRound => Ok(vec![Event::Round { round: c.round + 1 }]),
+        Command::Act { who, act, modifier } => {
+            let f = fighter(c, who)?;
+            may_act(f)?;
+            bounded(*modifier, ("修正", "the modifier"))?;
+            let (cost, penalty) = match act {
+                Act::Sprint { .. } => {
+                    if f.used > 0 {
+                        return Err(refuse(
+                            "LR-14",
+                            "全力移動（Sprint）はラウンドの全アクションを使います。このラウンドはすでに行動しています",
+                            "a sprint takes the full round; this fighter has acted this round",
+                        ));
+                    }
+                    (f.allowance(), 0)
+                }
+                a => (a.cost(), f.extra_penalty(a.cost())),
+            };
+            let base = modifier + penalty + f.condition_penalty();
+            let test = match act.tn() {
+                Some(tn) => {
+                    let t = roll_test(dice, base)?;
+                    let ok = t.total >= tn;
+                    Some((t, tn, ok))
+                }
+                // LR-14: an extra action needing no test is tested at TN 5.
+                None if penalty < 0 => {
+                    let t = roll_test(dice, base)?;
+                    let ok = t.total >= 5;
+                    Some((t, 5, ok))
+                }
+                None => None,
+            };
+            Ok(vec![Event::Acted {
+                who: who.clone(),
+                act: *act,
+                cost,
+                penalty,
+                test,
+            }])
+        }
+        Command::Attack {
+            attacker,
+            targets,
+            option,
+            weapon,
+            modifier,
+            range_steps,
+            indirect,
+            extraordinary,
+        } => attack(
+            c,
+            attacker,
+            targets,
+            *option,
+            *weapon,
+            *modifier,
+            *range_steps,
+            *indirect,
+            extraordinary,
+            dice,
+        ),
+        Command::Squeeze { who, how } => {
+            let f = fighter(c, who)?;
+            may_act(f)?;
+            let Some(target) = c
+                .fighters
+                .iter()
+                .find(|t| t.grabbed_by.as_deref() == Some(who.as_str()))
+            else {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} は誰もつかんでいません"),
+                    format!("{who} has grabbed nobody"),
+                ));
+            };
+            let penalty = f.extra_penalty(1);
+            let damage = match how {
+                GrabAct::Pin => None,
+                GrabAct::Damage => {
+                    let d = roll_plain(dice, 1)?;
+                    let t = (d[0] + f.strength_mod()).max(0);
+                    Some((d, t))
+                }
+                GrabAct::Slam => {
+                    let d = roll_plain(dice, 1)?;
+                    let t = d[0];
+                    Some((d, t))
+                }
+            };
+            Ok(vec![Event::Squeezed {
+                who: who.clone(),
+                target: target.name.clone(),
+                how: *how,
+                damage,
+                penalty,
+            }])
+        }
+        Command::BreakFree {
+            who,
+            modifier,
+            grabber_modifier,
+        } => {
+            let f = fighter(c, who)?;
+            may_act(f)?;
+            bounded(*modifier, ("修正", "the modifier"))?;
+            bounded(*grabber_modifier, ("修正", "the modifier"))?;
+            let Some(grabber) = f.grabbed_by.clone() else {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} はつかまれていません"),
+                    format!("{who} is not grabbed"),
+                ));
+            };
+            let g = c.get(&grabber);
+            let pin = if f.pinned { 3 } else { 0 };
+            let (tests, won) = opposed(
+                dice,
+                modifier + f.extra_penalty(1) + f.condition_penalty(),
+                grabber_modifier + pin + g.map_or(0, Fighter::condition_penalty),
+            )?;
+            Ok(vec![Event::Contest {
+                what: ContestKind::BreakFree,
+                who: who.clone(),
+                against: grabber,
+                tests,
+                won,
+                cost: 1,
+            }])
+        }
+        Command::Grapple {
+            attacker,
+            modifier,
+            target_modifier,
+            down,
+        } => {
+            let f = fighter(c, attacker)?;
+            may_act(f)?;
+            bounded(*modifier, ("修正", "the modifier"))?;
+            bounded(*target_modifier, ("修正", "the modifier"))?;
+            let Some(t) = c
+                .fighters
+                .iter()
+                .find(|t| t.grappled_by.as_deref() == Some(attacker.as_str()))
+            else {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{attacker} は誰も絡め取っていません（鞭の Superior 以上の命中が必要）"
+                    ),
+                    format!("{attacker} grapples nobody (a whip hit of Superior or better first)"),
+                ));
+            };
+            let (tests, won) = opposed(
+                dice,
+                modifier + 4 + f.condition_penalty(),
+                target_modifier + t.condition_penalty(),
+            )?;
+            Ok(vec![Event::Contest {
+                what: ContestKind::Grapple { down: *down },
+                who: attacker.clone(),
+                against: t.name.clone(),
+                tests,
+                won,
+                cost: 0,
+            }])
+        }
+        Command::Trip {
+            attacker,
+            target,
+            modifier,
+            target_modifier,
+        } => {
+            let f = fighter(c, attacker)?;
+            may_act(f)?;
+            let t = fighter(c, target)?;
+            if attacker == target {
+                return Err(refuse("LR-14", "自分は狙えません", "cannot target oneself"));
+            }
+            bounded(*modifier, ("修正", "the modifier"))?;
+            bounded(*target_modifier, ("修正", "the modifier"))?;
+            let (tests, won) = opposed(
+                dice,
+                modifier + f.extra_penalty(1) + f.condition_penalty(),
+                target_modifier + t.condition_penalty(),
+            )?;
+            Ok(vec![Event::Contest {
+                what: ContestKind::Trip,
+                who: attacker.clone(),
+                against: target.clone(),
+                tests,
+                won,
+                cost: 1,
+            }])
+        }
+        Command::Stun {
+            who,
+            modifier,
+            tn,
+            penalty,
+            rounds,
+        } => {
+            let f = fighter(c, who)?;
+            bounded(*modifier, ("修正", "the modifier"))?;
+            if !(0..=100).contains(tn)
+                || !(0..=100).contains(penalty)
+                || !(0..=1000).contains(rounds)
+            {
+                return Err(refuse(
+                    "LR-14",
+                    "スタンの目標値・ペナルティは 0〜100、ラウンドは 0〜1000 です",
+                    "stun TN and penalty are 0–100, rounds 0–1000",
+                ));
+            }
+            let test = roll_test(dice, modifier + f.condition_penalty())?;
+            let degree = Degree::of(test.total - tn);
+            let reduce = if c.settings.stun_reduction {
+                match degree {
+                    Degree::CompleteSuccess => 1,
+                    Degree::SuperiorSuccess => 3,
+                    Degree::ExtraordinarySuccess => 5,
+                    _ => 0,
+                }
+            } else {
+                0
+            };
+            let p = (penalty - reduce).max(0);
+            let effect = match degree {
+                Degree::ExtraordinarySuccess => None,
+                Degree::SuperiorSuccess => Some((p, div_half_up(*rounds, 2))),
+                _ => Some((p, *rounds)),
+            };
+            Ok(vec![Event::Stunned {
+                who: who.clone(),
+                test,
+                tn: *tn,
+                degree,
+                effect,
+            }])
+        }
+        Command::Fear {
+            attacker,
+            target,
+            modifier,
+            willpower,
+        } => {
+            let f = fighter(c, attacker)?;
+            may_act(f)?;
+            let t = fighter(c, target)?;
+            if attacker == target {
+                return Err(refuse("LR-14", "自分は狙えません", "cannot target oneself"));
+            }
+            bounded(*modifier, ("修正", "the modifier"))?;
+            bounded(*willpower, ("修正", "the modifier"))?;
+            let mut tests = Vec::new();
+            let mut degree = Degree::Failure;
+            for _ in 0..MAX_RETESTS {
+                let a = roll_test(dice, modifier + f.condition_penalty())?;
+                let w = roll_test(dice, willpower + t.condition_penalty())?;
+                let margin = a.total - w.total;
+                tests.push((a, w));
+                degree = Degree::of(margin);
+                if margin != 0 || !c.settings.fear_tie_retest {
+                    break;
+                }
+            }
+            Ok(vec![Event::Feared {
+                attacker: attacker.clone(),
+                target: target.clone(),
+                tests,
+                degree,
+            }])
+        }
+        Command::Calm(who) => {
+            fighter(c, who)?;
+            Ok(vec![Event::Calmed { who: who.clone() }])
+        }
+        Command::Stand(who) => {
+            let f = fighter(c, who)?;
+            if !f.down {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} は倒れていません"),
+                    format!("{who} is not down"),
+                ));
+            }
+            Ok(vec![Event::Stood { who: who.clone() }])
+        }
+        Command::Set { key, value } => {
+            let mut s = c.settings;
+            s.set(key, value)?;
+            Ok(vec![Event::Setting {
+                key: key.clone(),
+                value: value.clone(),
+            }])
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn attack(
+    c: &Combat,
+    attacker: &str,
+    targets: &[Target],
+    option: AttackOption,
+    weapon: Weapon,
+    modifier: i64,
+    range_steps: u32,
+    indirect: bool,
+    extraordinary: &Extraordinary,
+    dice: &mut Roller<'_>,
+) -> Result<Vec<Event>, Text> {
+    let a = fighter(c, attacker)?;
+    may_act(a)?;
+    bounded(modifier, ("修正", "the modifier"))?;
+    if !(1..=20).contains(&weapon.dice) || !(-100..=100).contains(&weapon.bonus) || range_steps > 50
+    {
+        return Err(refuse(
+            "LR-14",
+            "武器のダメージは 1〜20 個の d6 と ±100、射程段階は 50 までです",
+            "weapon damage is 1–20 d6 and ±100; range steps at most 50",
+        ));
+    }
+    let want = if option == AttackOption::Sweep {
+        2..=3
+    } else {
+        1..=1
+    };
+    if !want.contains(&targets.len()) {
+        return Err(refuse(
+            "LR-14",
+            "対象は一人（sweep は二〜三人）です",
+            "one target (two or three for a sweep)",
+        ));
+    }
+    let ranged = weapon.ranged();
+    if ranged && !matches!(option, AttackOption::Basic | AttackOption::Precise) {
+        return Err(refuse(
+            "LR-14",
+            "射撃で使える攻撃オプションは basic と precise だけです",
+            "ranged attacks take only the basic or precise option",
+        ));
+    }
+    if let AttackOption::Charge {
+        run_up,
+        horse_strength,
+    } = option
+    {
+        if run_up < 3 {
+            return Err(refuse(
+                "LR-14",
+                format!("突撃には3ヤード以上の助走が必要です（{run_up}ヤード）"),
+                format!("a charge needs a run-up of 3 yards or more ({run_up})"),
+            ));
+        }
+        if horse_strength && a.mount.is_none() {
+            return Err(refuse(
+                "LR-14",
+                "馬のSTRを使うには騎乗が必要です",
+                "only a rider can use its horse's STR",
+            ));
+        }
+    }
+    if option == AttackOption::TwoHanded && a.shield > 0 {
+        return Err(refuse(
+            "LR-14",
+            "片手武器を両手で持つ（two-handed）と盾は使えません",
+            "a two-handed grip leaves no hand for the shield",
+        ));
+    }
+    let mut seen = Vec::new();
+    for t in targets {
+        let f = fighter(c, &t.name)?;
+        if t.name == attacker || seen.contains(&t.name) {
+            return Err(refuse(
+                "LR-14",
+                "対象が重複しているか自分です",
+                "a target is named twice or is the attacker",
+            ));
+        }
+        seen.push(t.name.clone());
+        if ranged && matches!(t.defence, Some(Defence::Parry { .. })) {
+            return Err(refuse(
+                "LR-14",
+                "飛び道具は Parry/Block できません（回避は可）",
+                "missiles cannot be parried or blocked (dodge them)",
+            ));
+        }
+        if let Some(d) = t.defence {
+            let m = match d {
+                Defence::Dodge { modifier } | Defence::Parry { modifier, .. } => modifier,
+            };
+            bounded(m, ("防御の修正", "the defence modifier"))?;
+            if f.defenceless || f.cowed {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{} は防御できない状態です", f.name),
+                    format!("{} cannot defend", f.name),
+                ));
+            }
+        }
+    }
+    let cost = option.cost();
+    let penalty = a.extra_penalty(cost);
+    let sweep = match targets.len() {
+        2 => -4,
+        3 => -6,
+        _ => 0,
+    };
+    let aim = a.aim;
+    let _ = indirect;
+    let mut strikes = Vec::new();
+    // Defence actions each target has spent in this attack (a sweep hits each once).
+    for t in targets {
+        let target = fighter(c, &t.name)?;
+        let mut mods =
+            modifier + option.attack_mod() + aim + sweep + penalty + a.condition_penalty();
+        mods += size_modifier(a, target);
+        // LR-14: the target of a charge gets +1 to attack the charger.
+        if a.charged_by.contains(&t.name) {
+            mods += 1;
+        }
+        if target.grappled_by.is_some() {
+            mods += 5;
+        }
+        if let (AttackOption::Charge { .. }, Some(_), None) = (option, a.mount, target.mount) {
+            mods += 3; // LR-14: a mounted charge against foot, TN −3.
+        }
+        if ranged && a.mount.is_some() {
+            mods -= 4;
+        }
+        let mut tn = target.current_defence();
+        if ranged {
+            tn += target.shield + 2 * i64::from(range_steps);
+        }
+        if matches!(option, AttackOption::Blunt { head: true }) {
+            tn += 12;
+        }
+        let roll = roll_test(dice, mods)?;
+        let mut strike = Strike {
+            target: t.name.clone(),
+            attack: roll.clone(),
+            tn,
+            defence: None,
+            hit: false,
+            parried: false,
+            degree: None,
+            damage: None,
+            extraordinary: None,
+            knockdown: None,
+        };
+        if roll.total < tn {
+            // LR-14: the attack misses the Defence: a declared defence costs nothing.
+            strikes.push(strike);
+            continue;
+        }
+        let mut final_tn = tn;
+        if let Some(d) = t.defence {
+            let dpen = target.extra_penalty(1);
+            let common = target.defence_tests + dpen + target.condition_penalty();
+            match d {
+                Defence::Dodge { modifier } => {
+                    let mut m = target.swiftness + modifier + common;
+                    if c.settings.mounted_dodge_size
+                        && target.mount.is_some()
+                        && a.size < Size::Large
+                        && a.mount.is_none()
+                    {
+                        m -= 2 * (Size::Large.max(target.size).step() - a.size.step());
+                    }
+                    let test = roll_test(dice, m)?;
+                    // The dodge total replaces Defence if higher; a tie hits.
+                    let replaced = test.total.max(target.current_defence());
+                    final_tn = tn - target.current_defence() + replaced;
+                    strike.defence = Some(DefenceRoll {
+                        defence: d,
+                        test,
+                        penalty: dpen,
+                    });
+                }
+                Defence::Parry {
+                    modifier,
+                    specialised,
+                } => {
+                    let m = modifier
+                        + target.shield
+                        + if specialised { 2 } else { 0 }
+                        + target.parry_bonus
+                        + common;
+                    let test = roll_test(dice, m)?;
+                    strike.parried = test.total >= roll.total;
+                    strike.defence = Some(DefenceRoll {
+                        defence: d,
+                        test,
+                        penalty: dpen,
+                    });
+                }
+            }
+        }
+        strike.hit = !strike.parried && roll.total >= final_tn;
+        if strike.hit {
+            let degree = Degree::of(roll.total - final_tn);
+            strike.degree = Some(degree);
+            let extra = degree == Degree::ExtraordinarySuccess;
+            if extra {
+                strike.extraordinary = Some(extraordinary.clone());
+            }
+            let charge_str = match option {
+                AttackOption::Charge {
+                    horse_strength: true,
+                    ..
+                } => a.mount.map_or(a.strength, |m| m.strength),
+                _ => a.strength,
+            };
+            if option.deals_damage() {
+                let max = extra && *extraordinary == Extraordinary::MaxDamage;
+                let faces = if max {
+                    vec![6; weapon.dice as usize]
+                } else {
+                    roll_plain(dice, weapon.dice)?
+                };
+                let str_mod = if weapon.kind == WeaponKind::Bow {
+                    0
+                } else {
+                    attribute_modifier(charge_str)
+                };
+                let mut total =
+                    faces.iter().sum::<i64>() + weapon.bonus + str_mod + option.damage_mod();
+                if matches!(option, AttackOption::Charge { .. }) {
+                    total = div_half_up(total * 3, 2);
+                }
+                strike.damage = Some((faces, total.max(0)));
+            }
+            if matches!(option, AttackOption::Charge { .. }) {
+                let ktn = charge_str + 2;
+                let k = roll_test(dice, target.strength_mod() + target.condition_penalty())?;
+                let fell = k.total < ktn;
+                strike.knockdown = Some((k, ktn, fell));
+            }
+        }
+        let stop = strike.parried;
+        strikes.push(strike);
+        if stop {
+            break; // LR-14: a sweep stops at the first parry.
+        }
+    }
+    Ok(vec![Event::Attacked {
+        attacker: attacker.to_string(),
+        option,
+        cost,
+        penalty,
+        strikes,
+    }])
+}
+
+/// Folds one event; total (a missing fighter changes nothing).
+pub fn fold(c: &mut Combat, event: &Event) {
+    match event {
+        Event::Joined { fighter } => {
+            if c.get(&fighter.name).is_none() {
+                c.fighters.push((**fighter).clone());
+            }
+        }
+        Event::Left { name } => {
+            c.fighters.retain(|f| &f.name != name);
+            c.order.retain(|n| n != name);
+            for f in &mut c.fighters {
+                if f.grabbed_by.as_ref() == Some(name) {
+                    f.grabbed_by = None;
+                    f.pinned = false;
+                }
+                if f.grappled_by.as_ref() == Some(name) {
+                    f.grappled_by = None;
+                }
+            }
+        }
+        Event::Initiative { order, .. } => {
+            c.order = order.clone();
+            c.round = c.round.max(1);
+        }
+        Event::Round { round } => {
+            c.round = *round;
+            for f in &mut c.fighters {
+                f.used = 0;
+                f.dodge = None;
+                f.defence_tests = 0;
+                f.parry_bonus = 0;
+                f.charged_by.clear();
+                f.defenceless = false;
+                f.no_turn = std::mem::take(&mut f.lose_turn);
+                if let Some((p, r)) = f.stun {
+                    f.stun = if r > 1 { Some((p, r - 1)) } else { None };
+                }
+            }
+        }
+        Event::Acted { who, act, cost, .. } => {
+            if let Some(f) = c.get_mut(who) {
+                f.used += cost;
+                if let Act::Aim { indirect } = act {
+                    f.aim = if *indirect { 3 } else { 1 };
+                }
+            }
+        }
+        Event::Attacked {
+            attacker,
+            option,
+            cost,
+            strikes,
+            ..
+        } => {
+            if let Some(a) = c.get_mut(attacker) {
+                a.used += cost;
+                a.aim = 0;
+                match option {
+                    AttackOption::Defensive => a.parry_bonus += 2,
+                    AttackOption::Power | AttackOption::TwoHanded => a.defence_tests -= 2,
+                    AttackOption::Charge { .. } => a.defence_tests -= 3,
+                    _ => {}
+                }
+            }
+            for s in strikes {
+                let Some(t) = c.get_mut(&s.target) else {
+                    continue;
+                };
+                if let Some(d) = &s.defence {
+                    t.used += 1;
+                    if matches!(d.defence, Defence::Dodge { .. })
+                        && d.test.total > t.current_defence()
+                    {
+                        t.dodge = Some(d.test.total);
+                    }
+                }
+                if matches!(option, AttackOption::Charge { .. }) {
+                    t.charged_by.push(attacker.clone());
+                }
+                if s.hit {
+                    match option {
+                        AttackOption::Grab => t.grabbed_by = Some(attacker.clone()),
+                        AttackOption::Whip if s.degree >= Some(Degree::SuperiorSuccess) => {
+                            t.grappled_by = Some(attacker.clone())
+                        }
+                        _ => {}
+                    }
+                }
+                if s.knockdown.as_ref().is_some_and(|k| k.2) {
+                    t.down = true;
+                }
+            }
+        }
+        Event::Squeezed {
+            who, target, how, ..
+        } => {
+            if let Some(f) = c.get_mut(who) {
+                f.used += 1;
+            }
+            if *how == GrabAct::Pin
+                && let Some(t) = c.get_mut(target)
+            {
+                t.pinned = true;
+            }
+        }
+        Event::Contest {
+            what,
+            who,
+            against,
+            won,
+            cost,
+            ..
+        } => {
+            if let Some(f) = c.get_mut(who) {
+                f.used += cost;
+            }
+            match what {
+                ContestKind::BreakFree if *won => {
+                    if let Some(f) = c.get_mut(who) {
+                        f.grabbed_by = None;
+                        f.pinned = false;
+                    }
+                }
+                ContestKind::Grapple { down } if *won => {
+                    if let Some(t) = c.get_mut(against) {
+                        if *down {
+                            t.down = true;
+                        } else {
+                            t.defenceless = true;
+                        }
+                    }
+                }
+                ContestKind::Trip if *won => {
+                    if let Some(t) = c.get_mut(against) {
+                        t.down = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Event::Stunned { who, effect, .. } => {
+            if let Some(f) = c.get_mut(who) {
+                f.stun = effect.filter(|e| e.1 > 0 && e.0 > 0);
+            }
+        }
+        Event::Feared { target, degree, .. } => {
+            if let Some(t) = c.get_mut(target) {
+                match degree {
+                    Degree::MarginalSuccess => t.fear = t.fear.max(1),
+                    Degree::CompleteSuccess => t.fear = t.fear.max(2),
+                    Degree::SuperiorSuccess => {
+                        t.fear = t.fear.max(4);
+                        t.lose_turn = true;
+                    }
+                    Degree::ExtraordinarySuccess => t.cowed = true,
+                    _ => {}
+                }
+            }
+        }
+        Event::Calmed { who } => {
+            if let Some(f) = c.get_mut(who) {
+                f.fear = 0;
+                f.lose_turn = false;
+                f.no_turn = false;
+                f.cowed = false;
+            }
+        }
+        Event::Stood { who } => {
+            if let Some(f) = c.get_mut(who) {
+                f.down = false;
+            }
+        }
+        Event::Setting { key, value } => {
+            let _ = c.settings.set(key, value);
+        }
+    }
+}
+
+fn shown(r: &Rolled) -> String {
+    r.show()
+}
+
+/// One line of log text.
+pub fn describe(event: &Event) -> Text {
+    match event {
+        Event::Joined { fighter: f } => Text::new(
+            format!(
+                "LR-14 {} が戦闘に参加（Swiftness {:+}、Defence {}、アクション {}）",
+                f.name,
+                f.swiftness,
+                f.defence,
+                f.allowance()
+            ),
+            format!(
+                "LR-14 {} joins (Swiftness {:+}, Defence {}, {} actions)",
+                f.name,
+                f.swiftness,
+                f.defence,
+                f.allowance()
+            ),
+        ),
+        Event::Left { name } => Text::new(
+            format!("LR-14 {name} が離脱"),
+            format!("LR-14 {name} leaves"),
+        ),
+        Event::Initiative { rolls, order } => {
+            let r: Vec<String> = rolls
+                .iter()
+                .map(|(n, t)| format!("{n} {}", t.iter().map(shown).collect::<Vec<_>>().join("→")))
+                .collect();
+            Text::new(
+                format!(
+                    "LR-14 イニシアチブ（Swiftness 判定）: {}。順番: {}",
+                    r.join(", "),
+                    order.join(" > ")
+                ),
+                format!(
+                    "LR-14 initiative (Swiftness tests): {}. Order: {}",
+                    r.join(", "),
+                    order.join(" > ")
+                ),
+            )
+        }
+        Event::Round { round } => Text::new(
+            format!("LR-14 ラウンド {round}"),
+            format!("LR-14 round {round}"),
+        ),
+        Event::Acted {
+            who,
+            act,
+            cost,
+            penalty,
+            test,
+        } => {
+            let name = match act {
+                Act::Free => ("コスト0の行動", "a free action"),
+                Act::Aim { indirect: false } => {
+                    ("狙いをつける（次の攻撃 +1）", "aims (next attack +1)")
+                }
+                Act::Aim { indirect: true } => (
+                    "狙いをつける（次の間接攻撃 +3）",
+                    "aims (next indirect attack +3)",
+                ),
+                Act::Move => ("移動（Walk/Jog）", "moves (walk/jog)"),
+                Act::Other => ("行動", "acts"),
+                Act::Run { .. } => ("走る（27ヤードまで）", "runs (up to 27 yd)"),
+                Act::Sprint { .. } => ("全力移動（40ヤードまで）", "sprints (up to 40 yd)"),
+            };
+            let (tj, te) = match test {
+                Some((t, tn, ok)) => (
+                    format!(
+                        "、判定 {} 対 {tn}: {}",
+                        shown(t),
+                        if *ok { "成功" } else { "失敗" }
+                    ),
+                    format!(
+                        ", test {} vs {tn}: {}",
+                        shown(t),
+                        if *ok { "success" } else { "failure" }
+                    ),
+                ),
+                None => (String::new(), String::new()),
+            };
+            let (pj, pe) = if *penalty < 0 {
+                (
+                    format!("（追加アクション {penalty}）"),
+                    format!(" (extra action {penalty})"),
+                )
+            } else {
+                (String::new(), String::new())
+            };
+            Text::new(
+                format!("LR-14 {who}: {}、{cost} アクション{pj}{tj}", name.0),
+                format!("LR-14 {who} {}, {cost} action(s){pe}{te}", name.1),
+            )
+        }
+        Event::Attacked {
+            attacker,
+            cost,
+            penalty,
+            strikes,
+            ..
+        } => {
+            let mut ja = format!(
+                "LR-14 {attacker} の攻撃（{cost} アクション{}）",
+                if *penalty < 0 {
+                    format!("、{penalty}")
+                } else {
+                    String::new()
+                }
+            );
+            let mut en = format!(
+                "LR-14 {attacker} attacks ({cost} action(s){})",
+                if *penalty < 0 {
+                    format!(", {penalty}")
+                } else {
+                    String::new()
+                }
+            );
+            for s in strikes {
+                let mut j = format!(" → {}: {} 対 {}", s.target, shown(&s.attack), s.tn);
+                let mut e = format!(" → {}: {} vs {}", s.target, shown(&s.attack), s.tn);
+                if let Some(d) = &s.defence {
+                    let (dj, de) = match d.defence {
+                        Defence::Dodge { .. } => ("回避", "dodge"),
+                        Defence::Parry { .. } => ("防御", "parry"),
+                    };
+                    j += &format!("、{dj} {}", shown(&d.test));
+                    e += &format!(", {de} {}", shown(&d.test));
+                } else if !s.hit && s.attack.total < s.tn {
+                    j += "（宣言した防御はアクションを消費しない）";
+                    e += " (a declared defence costs no action)";
+                }
+                let (rj, re) = if s.parried {
+                    ("防がれた".to_string(), "parried".to_string())
+                } else if s.hit {
+                    let deg = s
+                        .degree
+                        .map(Degree::text)
+                        .unwrap_or_else(|| Text::new("", ""));
+                    (
+                        format!("命中（{}）", deg.get(taku_dice::Lang::Ja)),
+                        format!("hit ({})", deg.get(taku_dice::Lang::En)),
+                    )
+                } else {
+                    ("外れ".to_string(), "miss".to_string())
+                };
+                j += &format!(": {rj}");
+                e += &format!(": {re}");
+                if let Some((d, t)) = &s.damage {
+                    j += &format!("、ダメージ {d:?}→{t}");
+                    e += &format!(", damage {d:?}→{t}");
+                }
+                match &s.extraordinary {
+                    Some(Extraordinary::MaxDamage) => {
+                        j += "（大成功: 最大ダメージ）";
+                        e += " (Extraordinary: maximum damage)";
+                    }
+                    Some(Extraordinary::Break { item }) => {
+                        j += &format!("（大成功: {item} を破壊）");
+                        e += &format!(" (Extraordinary: {item} broken)");
+                    }
+                    None => {}
+                }
+                if let Some((k, tn, fell)) = &s.knockdown {
+                    j += &format!(
+                        "、転倒判定 {} 対 {tn}: {}",
+                        shown(k),
+                        if *fell {
+                            "転倒"
+                        } else {
+                            "踏みとどまる"
+                        }
+                    );
+                    e += &format!(
+                        ", knock-down {} vs {tn}: {}",
+                        shown(k),
+                        if *fell { "falls" } else { "stands" }
+                    );
+                }
+                ja += &j;
+                en += &e;
+            }
+            Text::new(ja, en)
+        }
+        Event::Squeezed {
+            who,
+            target,
+            how,
+            damage,
+            ..
+        } => {
+            let (j, e) = match how {
+                GrabAct::Pin => (
+                    "押さえつける（対抗STR +3）".to_string(),
+                    "pins (+3 on opposed STR)".to_string(),
+                ),
+                GrabAct::Damage => (
+                    format!("締め上げる {:?}", damage),
+                    format!("squeezes {:?}", damage),
+                ),
+                GrabAct::Slam => (
+                    format!("たたきつける {:?}", damage),
+                    format!("slams {:?}", damage),
+                ),
+            };
+            Text::new(
+                format!("LR-14 {who} が {target} を{j}"),
+                format!("LR-14 {who} {e} {target}"),
+            )
+        }
+        Event::Contest {
+            what,
+            who,
+            against,
+            tests,
+            won,
+            ..
+        } => {
+            let t: Vec<String> = tests
+                .iter()
+                .map(|(a, b)| format!("{} 対 {}", shown(a), shown(b)))
+                .collect();
+            let te: Vec<String> = tests
+                .iter()
+                .map(|(a, b)| format!("{} vs {}", shown(a), shown(b)))
+                .collect();
+            let (j, e) = match what {
+                ContestKind::BreakFree => ("つかみから抜け出す", "breaks free"),
+                ContestKind::Grapple { down: true } => ("絡め取って倒す", "throws down"),
+                ContestKind::Grapple { down: false } => {
+                    ("絡め取って防御不能にする", "leaves defenceless")
+                }
+                ContestKind::Trip => ("足払い", "trips"),
+            };
+            Text::new(
+                format!(
+                    "LR-14 {who}（{j}）対 {against}: {}: {}",
+                    t.join(" / "),
+                    if *won { "成功" } else { "失敗" }
+                ),
+                format!(
+                    "LR-14 {who} {e} vs {against}: {}: {}",
+                    te.join(" / "),
+                    if *won { "success" } else { "failure" }
+                ),
+            )
+        }
+        Event::Stunned {
+            who,
+            test,
+            tn,
+            degree,
+            effect,
+        } => {
+            let (j, e) = match effect {
+                Some((p, r)) => (
+                    format!("スタン −{p}、{r} ラウンド"),
+                    format!("stunned −{p} for {r} round(s)"),
+                ),
+                None => ("影響なし".to_string(), "unaffected".to_string()),
+            };
+            Text::new(
+                format!("LR-14 {who} の Stamina {} 対 {tn}: ", shown(test)),
+                format!("LR-14 {who}'s Stamina {} vs {tn}: ", shown(test)),
+            )
+            .then("", &degree.text())
+            .then("", &Text::new(format!("、{j}"), format!(", {e}")))
+        }
+        Event::Feared {
+            attacker,
+            target,
+            tests,
+            degree,
+        } => {
+            let (j, e) = match degree {
+                Degree::MarginalSuccess => ("全行動 −1", "−1 to all actions"),
+                Degree::CompleteSuccess => ("全行動 −2", "−2 to all actions"),
+                Degree::SuperiorSuccess => ("1ターン行動不能、−4", "loses a turn, −4"),
+                Degree::ExtraordinarySuccess => ("逃げ出すか伏せる", "flees or cowers"),
+                _ => ("影響なし", "no effect"),
+            };
+            let t: Vec<String> = tests
+                .iter()
+                .map(|(a, b)| format!("{} / {}", shown(a), shown(b)))
+                .collect();
+            Text::new(
+                format!(
+                    "LR-14 {attacker} の恐怖 → {target}（威圧 / 意志力 {}）: ",
+                    t.join(", ")
+                ),
+                format!(
+                    "LR-14 {attacker}'s fear → {target} (Intimidate / Willpower {}): ",
+                    t.join(", ")
+                ),
+            )
+            .then("", &degree.text())
+            .then("", &Text::new(format!("、{j}"), format!(", {e}")))
+        }
+        Event::Calmed { who } => Text::new(
+            format!("LR-14 {who} の恐怖が解ける"),
+            format!("LR-14 {who} is no longer afraid"),
+        ),
+        Event::Stood { who } => Text::new(
+            format!("LR-14 {who} が立ち上がる"),
+            format!("LR-14 {who} stands up"),
+        ),
+        Event::Setting { key, value } => Text::new(
+            format!("設定 {key} = {value}"),
+            format!("setting {key} = {value}"),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::coda::testing::d6s;
+    use super::*;
+    use taku_dice::Lang;
+
+    fn run(c: &mut Combat, cmd: Command, faces: &[u32]) -> Result<Vec<Event>, Text> {
+        let mut src = d6s(faces);
+        let mut r = Roller::new(&mut src);
+        let events = decide(c, &cmd, &mut r)?;
+        assert_eq!(src.remaining(), 0, "every scripted die used");
+        for e in &events {
+            fold(c, e);
+            assert!(!describe(e).get(Lang::Ja).is_empty());
+        }
+        Ok(events)
+    }
+
+    fn refused(c: &mut Combat, cmd: Command, rule: &str) -> Text {
+        let before = c.clone();
+        let err = run(c, cmd, &[]).expect_err("refused");
+        assert!(err.get(Lang::En).starts_with(rule), "{}", err.get(Lang::En));
+        assert!(err.get(Lang::Ja).starts_with(rule), "{}", err.get(Lang::Ja));
+        assert_eq!(*c, before, "a refusal changes nothing");
+        err
+    }
+
+    fn two() -> Combat {
+        let mut c = Combat::default();
+        // STR 5: modifier 0, so damage is the weapon's.
+        run(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Boromir", 2, 12, 5))),
+            &[],
+        )
+        .expect("join");
+        run(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Orc", 1, 12, 5))),
+            &[],
+        )
+        .expect("join");
+        c
+    }
+
+    fn sword() -> Weapon {
+        Weapon {
+            dice: 1,
+            bonus: 5,
+            kind: WeaponKind::Melee,
+        }
+    }
+
+    fn attack(
+        attacker: &str,
+        target: &str,
+        defence: Option<Defence>,
+        option: AttackOption,
+        modifier: i64,
+    ) -> Command {
+        Command::Attack {
+            attacker: attacker.into(),
+            targets: vec![Target {
+                name: target.into(),
+                defence,
+            }],
+            option,
+            weapon: sword(),
+            modifier,
+            range_steps: 0,
+            indirect: false,
+            extraordinary: Extraordinary::MaxDamage,
+        }
+    }
+
+    fn strike(e: &[Event]) -> Strike {
+        let Event::Attacked { strikes, .. } = &e[0] else {
+            panic!("{e:?}")
+        };
+        strikes[0].clone()
+    }
+
+    #[test]
+    fn lr14_initiative_higher_first_ties_retested() {
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Gimli", 0, 10, 9))),
+            &[],
+        )
+        .expect("join");
+        // Boromir 3+3+2 = 8, Orc 4+3+1 = 8, Gimli 6+5 = 11; the tie re-tested: 1+1+2 = 4, 2+2+1 = 5.
+        let e = run(&mut c, Command::Initiative, &[3, 3, 4, 3, 6, 5, 1, 1, 2, 2]).expect("init");
+        let Event::Initiative { order, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!(order, &["Gimli", "Orc", "Boromir"]);
+        assert_eq!(c.round, 1);
+    }
+
+    #[test]
+    fn lr14_two_actions_then_minus_five_cumulative_and_tn_5_for_no_test_actions() {
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Move,
+                modifier: 0,
+            },
+            &[],
+        )
+        .expect("1st");
+        run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Aim { indirect: false },
+                modifier: 0,
+            },
+            &[],
+        )
+        .expect("2nd");
+        // Third, needing no test: TN 5 at −5, so 2d6 ≥ 10: 5+4 = 9 − 5 = 4 fails.
+        let e = run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Other,
+                modifier: 0,
+            },
+            &[5, 4],
+        )
+        .expect("3rd");
+        let Event::Acted { penalty, test, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!(*penalty, -5);
+        assert_eq!(
+            test.as_ref().map(|t| (t.0.total, t.1, t.2)),
+            Some((4, 5, false))
+        );
+        // Fourth at −10: 6+6 explodes, +3: 15 − 10 = 5 ≥ 5.
+        let e = run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Other,
+                modifier: 0,
+            },
+            &[6, 6, 3],
+        )
+        .expect("4th");
+        let Event::Acted { penalty, test, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!(*penalty, -10);
+        assert_eq!(test.as_ref().map(|t| (t.0.total, t.2)), Some((5, true)));
+        assert_eq!(c.get("Boromir").expect("in").used, 4);
+        // A new round resets the count; the aim waits for the next attack.
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        assert_eq!(c.get("Boromir").expect("in").used, 0);
+        assert_eq!(c.get("Boromir").expect("in").aim, 1);
+    }
+
+    #[test]
+    fn lr14_free_actions_cost_nothing_run_costs_two_sprint_takes_the_round() {
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Act {
+                who: "Orc".into(),
+                act: Act::Free,
+                modifier: 0,
+            },
+            &[],
+        )
+        .expect("free");
+        assert_eq!(c.get("Orc").expect("in").used, 0);
+        // Sprint: full round, Run TN 10 (15 in melee): 5+5+1 = 11 ≥ 10.
+        let e = run(
+            &mut c,
+            Command::Act {
+                who: "Orc".into(),
+                act: Act::Sprint { in_melee: false },
+                modifier: 1,
+            },
+            &[5, 5],
+        )
+        .expect("sprint");
+        let Event::Acted { test, cost, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!(
+            (*cost, test.as_ref().map(|t| (t.1, t.2))),
+            (2, Some((10, true)))
+        );
+        // Run in melee: TN 10, 2 actions: Boromir 4+4+1 = 9 fails.
+        let e = run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Run { in_melee: true },
+                modifier: 1,
+            },
+            &[4, 4],
+        )
+        .expect("run");
+        let Event::Acted { test, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!(test.as_ref().map(|t| (t.1, t.2)), Some((10, false)));
+        refused(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Sprint { in_melee: false },
+                modifier: 0,
+            },
+            "LR-14",
+        );
+    }
+
+    #[test]
+    fn lr14_dodge_replaces_defence_if_higher_and_a_tie_hits() {
+        // Dodge total 14 over Defence 12; attack total 14: hit.
+        let mut c = two();
+        // Attack 4+4+6 = 14; dodge 5+5+2 (Swiftness) + 2 = 14: TN 14, tie hits.
+        let e = run(
+            &mut c,
+            attack(
+                "Orc",
+                "Boromir",
+                Some(Defence::Dodge { modifier: 2 }),
+                AttackOption::Basic,
+                6,
+            ),
+            &[4, 4, 5, 5, 3],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        assert_eq!(
+            (
+                s.attack.total,
+                s.defence.as_ref().map(|d| d.test.total),
+                s.hit
+            ),
+            (14, Some(14), true)
+        );
+        assert_eq!(c.get("Boromir").expect("in").current_defence(), 14);
+        assert_eq!(c.get("Boromir").expect("in").used, 1);
+        // Another attack this round meets TN 14.
+        let e = run(
+            &mut c,
+            attack("Orc", "Boromir", None, AttackOption::Basic, 6),
+            &[4, 3],
+        )
+        .expect("attack");
+        assert_eq!((strike(&e).tn, strike(&e).hit), (14, false));
+        // Dodge total 11 under Defence 12: Defence stays 12.
+        let mut c = two();
+        let e = run(
+            &mut c,
+            attack(
+                "Orc",
+                "Boromir",
+                Some(Defence::Dodge { modifier: 0 }),
+                AttackOption::Basic,
+                6,
+            ),
+            &[4, 4, 5, 4, 3],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        assert_eq!(
+            (s.defence.as_ref().map(|d| d.test.total), s.hit),
+            (Some(11), true)
+        );
+        assert_eq!(c.get("Boromir").expect("in").current_defence(), 12);
+    }
+
+    #[test]
+    fn lr14_parry_tie_is_parried_and_a_miss_costs_no_action() {
+        let mut c = two();
+        let parry = Some(Defence::Parry {
+            modifier: 7,
+            specialised: false,
+        });
+        // Attack 5+6+6 = 17; parry 5+5+7 = 17: parried.
+        let e = run(
+            &mut c,
+            attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
+            &[5, 6, 5, 5],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        assert_eq!(
+            (s.attack.total, s.parried, s.hit, s.damage.is_none()),
+            (17, true, false, true)
+        );
+        assert_eq!(c.get("Boromir").expect("in").used, 1);
+        // Attack 11 < Defence 12 with a parry declared: a miss, no action spent, no parry rolled.
+        let e = run(
+            &mut c,
+            attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
+            &[3, 2],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        assert_eq!(
+            (s.attack.total, s.hit, s.defence.is_none()),
+            (11, false, true)
+        );
+        assert_eq!(c.get("Boromir").expect("in").used, 1);
+    }
+
+    #[test]
+    fn lr14_defence_with_no_actions_left_is_at_minus_five_cumulative() {
+        let mut c = two();
+        for _ in 0..2 {
+            run(
+                &mut c,
+                Command::Act {
+                    who: "Boromir".into(),
+                    act: Act::Move,
+                    modifier: 0,
+                },
+                &[],
+            )
+            .expect("move");
+        }
+        let e = run(
+            &mut c,
+            attack(
+                "Orc",
+                "Boromir",
+                Some(Defence::Parry {
+                    modifier: 7,
+                    specialised: true,
+                }),
+                AttackOption::Basic,
+                6,
+            ),
+            &[5, 6, 5, 5, 2],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        let d = s.defence.expect("rolled");
+        // 5+5 + 7 + 2 (specialised) − 5 = 14 < 17: hit.
+        assert_eq!((d.penalty, d.test.total, s.hit), (-5, 14, true));
+    }
+
+    #[test]
+    fn lr14_shield_on_parry_not_dodge_and_missiles_not_parried() {
+        let mut c = Combat::default();
+        let mut f = Fighter::new("Gimli", 0, 10, 9);
+        f.shield = 3;
+        f.size = Size::Small;
+        run(&mut c, Command::Join(Box::new(f)), &[]).expect("join");
+        run(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Archer", 0, 10, 5))),
+            &[],
+        )
+        .expect("join");
+        let bow = Weapon {
+            dice: 2,
+            bonus: 0,
+            kind: WeaponKind::Bow,
+        };
+        let shot = |defence| Command::Attack {
+            attacker: "Archer".into(),
+            targets: vec![Target {
+                name: "Gimli".into(),
+                defence,
+            }],
+            option: AttackOption::Basic,
+            weapon: bow,
+            modifier: 4,
+            range_steps: 1,
+            indirect: false,
+            extraordinary: Extraordinary::MaxDamage,
+        };
+        refused(
+            &mut c,
+            shot(Some(Defence::Parry {
+                modifier: 5,
+                specialised: false,
+            })),
+            "LR-14",
+        );
+        // TN = Defence 10 + shield 3 + 2 (one step beyond long) = 15; Medium on Small −2:
+        // 6+5+4−2 = 13: miss.
+        let e = run(&mut c, shot(None), &[6, 5]).expect("shot");
+        assert_eq!(
+            (strike(&e).tn, strike(&e).attack.total, strike(&e).hit),
+            (15, 13, false)
+        );
+        // Dodge: no shield bonus; size does not touch the defence test.
+        let e = run(
+            &mut c,
+            attack(
+                "Gimli",
+                "Archer",
+                Some(Defence::Dodge { modifier: 0 }),
+                AttackOption::Basic,
+                0,
+            ),
+            &[6, 5, 6, 5, 3],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        // Small attacking Medium +2: 6+5+2 = 13 ≥ 10; dodge 6+5 = 11 → TN 11: hit, Complete.
+        assert_eq!(
+            (s.attack.total, s.defence.map(|d| d.test.total), s.degree),
+            (13, Some(11), Some(Degree::CompleteSuccess))
+        );
+    }
+
+    #[test]
+    fn lr14_attack_options_modify_attack_damage_and_defence_tests() {
+        let mut c = two();
+        // Precise: +2 attack, −2 damage: 5+5+0+2 = 12 hit, damage 4+5−2 = 7.
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Precise, 0),
+            &[5, 5, 4],
+        )
+        .expect("precise");
+        assert_eq!(
+            (strike(&e).attack.total, strike(&e).damage.map(|d| d.1)),
+            (12, Some(7))
+        );
+        // Power: damage +3; the attacker's defence tests −2 this round.
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Power, 2),
+            &[5, 5, 4],
+        )
+        .expect("power");
+        assert_eq!(strike(&e).damage.map(|d| d.1), Some(12));
+        assert_eq!(c.get("Boromir").expect("in").defence_tests, -2);
+        // Defensive: −2 attack, +2 on the attacker's parries.
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Defensive, 0),
+            &[5, 5],
+        )
+        .expect("defensive");
+        assert_eq!((strike(&e).attack.total, strike(&e).hit), (8, false));
+        assert_eq!(c.get("Boromir").expect("in").parry_bonus, 2);
+        // Two-handed: +4 damage, refused with a shield.
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::TwoHanded, 1),
+            &[6, 5, 1],
+        )
+        .expect("two-handed");
+        assert_eq!(strike(&e).damage.map(|d| d.1), Some(10));
+        c.fighters[0].shield = 2;
+        refused(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::TwoHanded, 0),
+            "LR-14",
+        );
+    }
+
+    #[test]
+    fn lr14_charge_damage_times_one_and_a_half_rounded_half_up_and_knockdown() {
+        let mut c = two();
+        refused(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                None,
+                AttackOption::Charge {
+                    run_up: 2,
+                    horse_strength: false,
+                },
+                0,
+            ),
+            "LR-14",
+        );
+        // Attack 5+5+0+1 = 11 < 12: use +1: 12 hit; damage 4 + 5 = 9 → 13.5 → 14;
+        // knock-down: Orc STR 5 (mod 0): 3+3 = 6 < TN 5 + 2 = 7: falls.
+        let e = run(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                None,
+                AttackOption::Charge {
+                    run_up: 5,
+                    horse_strength: false,
+                },
+                1,
+            ),
+            &[5, 5, 4, 3, 3],
+        )
+        .expect("charge");
+        let s = strike(&e);
+        assert_eq!(s.damage.map(|d| d.1), Some(14));
+        assert_eq!(s.knockdown.as_ref().map(|k| (k.1, k.2)), Some((7, true)));
+        assert!(c.get("Orc").expect("in").down);
+        assert_eq!(c.get("Boromir").expect("in").defence_tests, -3);
+        assert_eq!(c.get("Boromir").expect("in").used, 2);
+        // The target gets +1 to attack the charger: 5+5+1+1 = 12 ≥ 12.
+        let e = run(
+            &mut c,
+            attack("Orc", "Boromir", None, AttackOption::Basic, 1),
+            &[5, 5, 1],
+        )
+        .expect("back");
+        assert_eq!(strike(&e).attack.total, 12);
+    }
+
+    #[test]
+    fn lr14_sweep_at_minus_four_stops_at_the_first_parry() {
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Orc2", 1, 10, 5))),
+            &[],
+        )
+        .expect("join");
+        let cmd = Command::Attack {
+            attacker: "Boromir".into(),
+            targets: vec![
+                Target {
+                    name: "Orc".into(),
+                    defence: Some(Defence::Parry {
+                        modifier: 5,
+                        specialised: false,
+                    }),
+                },
+                Target {
+                    name: "Orc2".into(),
+                    defence: None,
+                },
+            ],
+            option: AttackOption::Sweep,
+            weapon: sword(),
+            modifier: 8,
+            range_steps: 0,
+            indirect: false,
+            extraordinary: Extraordinary::MaxDamage,
+        };
+        // 5+5+8−4 = 14 vs 12; parry 5+4+5 = 14: parried, the sweep stops.
+        let e = run(&mut c, cmd, &[5, 5, 5, 4]).expect("sweep");
+        let Event::Attacked { strikes, cost, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!((strikes.len(), strikes[0].parried, *cost), (1, true, 2));
+        refused(
+            &mut c,
+            Command::Attack {
+                attacker: "Boromir".into(),
+                targets: vec![Target {
+                    name: "Orc".into(),
+                    defence: None,
+                }],
+                option: AttackOption::Sweep,
+                weapon: sword(),
+                modifier: 0,
+                range_steps: 0,
+                indirect: false,
+                extraordinary: Extraordinary::MaxDamage,
+            },
+            "LR-14",
+        );
+    }
+
+    #[test]
+    fn lr14_aim_and_extraordinary_maximum_damage() {
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Aim { indirect: false },
+                modifier: 0,
+            },
+            &[],
+        )
+        .expect("aim");
+        // 6+6 → +6 → +1 = 19 + 5 + 1 (aim) = 25 vs 12: margin 13, Extraordinary: max damage 6+5, no damage dice.
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Basic, 5),
+            &[6, 6, 6, 1],
+        )
+        .expect("attack");
+        let s = strike(&e);
+        assert_eq!(
+            (s.attack.total, s.degree, s.damage.map(|d| d.1)),
+            (25, Some(Degree::ExtraordinarySuccess), Some(11))
+        );
+        assert_eq!(s.extraordinary, Some(Extraordinary::MaxDamage));
+        assert_eq!(c.get("Boromir").expect("in").aim, 0, "aim used up");
+    }
+
+    #[test]
+    fn lr14_size_applied_once_and_rider_counts_as_large() {
+        let small = Fighter {
+            size: Size::Small,
+            ..Fighter::new("Pippin", 0, 10, 4)
+        };
+        let man = Fighter::new("Man", 0, 10, 8);
+        let rider = Fighter {
+            mount: Some(Mount {
+                strength: 20,
+                war_trained: true,
+            }),
+            ..Fighter::new("Rider", 0, 10, 8)
+        };
+        assert_eq!(size_modifier(&man, &small), -2);
+        assert_eq!(size_modifier(&small, &man), 2);
+        assert_eq!(size_modifier(&rider, &small), -4);
+        assert_eq!(size_modifier(&rider, &man), -2);
+        assert_eq!(rider.allowance(), 3, "a War-Trained horse adds its action");
+    }
+
+    #[test]
+    fn lr14_mounted_charge_on_foot_plus_three_and_horse_strength() {
+        let mut c = two();
+        c.fighters[0].mount = Some(Mount {
+            strength: 20,
+            war_trained: false,
+        });
+        // 3+3 + 0 + 1 (charge) + 3 (mounted on foot) − 2 (counts as Large vs Medium) = 8 < 12: miss.
+        let e = run(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                None,
+                AttackOption::Charge {
+                    run_up: 10,
+                    horse_strength: true,
+                },
+                0,
+            ),
+            &[3, 3],
+        )
+        .expect("charge");
+        assert_eq!(strike(&e).attack.total, 8);
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        // Hit with the horse's STR 20 (+7): damage (4 + 5 + 7) × 1.5 = 24; knock-down TN 22.
+        let e = run(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                None,
+                AttackOption::Charge {
+                    run_up: 10,
+                    horse_strength: true,
+                },
+                4,
+            ),
+            &[5, 5, 4, 6, 5],
+        )
+        .expect("charge");
+        let s = strike(&e);
+        assert_eq!(
+            (s.damage.map(|d| d.1), s.knockdown.map(|k| (k.1, k.2))),
+            (Some(24), Some((22, true)))
+        );
+    }
+
+    #[test]
+    fn lr14_grab_pin_break_free() {
+        let mut c = two();
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Grab, 2),
+            &[5, 5],
+        )
+        .expect("grab");
+        assert!(strike(&e).hit && strike(&e).damage.is_none());
+        assert_eq!(
+            c.get("Orc").expect("in").grabbed_by.as_deref(),
+            Some("Boromir")
+        );
+        // The grabbed: every TN +5 (its totals −5 here).
+        assert_eq!(c.get("Orc").expect("in").condition_penalty(), -5);
+        run(
+            &mut c,
+            Command::Squeeze {
+                who: "Boromir".into(),
+                how: GrabAct::Pin,
+            },
+            &[],
+        )
+        .expect("pin");
+        // 1d6 + STR mod 0.
+        let e = run(
+            &mut c,
+            Command::Squeeze {
+                who: "Boromir".into(),
+                how: GrabAct::Damage,
+            },
+            &[4],
+        )
+        .expect("squeeze");
+        let Event::Squeezed {
+            damage, penalty, ..
+        } = &e[0]
+        else {
+            panic!()
+        };
+        assert_eq!((damage.as_ref().map(|d| d.1), *penalty), (Some(4), -5));
+        // Break free: Orc 6+5+0−5 = 6 vs Boromir 1+1+0+3 (pin) = 5: free.
+        run(
+            &mut c,
+            Command::BreakFree {
+                who: "Orc".into(),
+                modifier: 0,
+                grabber_modifier: 0,
+            },
+            &[6, 5, 1, 1],
+        )
+        .expect("break");
+        assert!(c.get("Orc").expect("in").grabbed_by.is_none());
+        refused(
+            &mut c,
+            Command::BreakFree {
+                who: "Orc".into(),
+                modifier: 0,
+                grabber_modifier: 0,
+            },
+            "LR-14",
+        );
+    }
+
+    #[test]
+    fn lr14_whip_superior_grapples_and_attacks_on_it_gain_five() {
+        let mut c = two();
+        // Complete only (margin 3): no grapple.
+        run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Whip, 5),
+            &[5, 5],
+        )
+        .expect("whip");
+        assert!(c.get("Orc").expect("in").grappled_by.is_none());
+        // Superior (margin 6): grappled.
+        run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Whip, 8),
+            &[5, 5],
+        )
+        .expect("whip");
+        assert_eq!(
+            c.get("Orc").expect("in").grappled_by.as_deref(),
+            Some("Boromir")
+        );
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        // Opposed STR, attacker +4: 3+3+4 = 10 vs 4+4 = 8: defenceless.
+        run(
+            &mut c,
+            Command::Grapple {
+                attacker: "Boromir".into(),
+                modifier: 0,
+                target_modifier: 0,
+                down: false,
+            },
+            &[3, 3, 4, 4],
+        )
+        .expect("grapple");
+        refused(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                Some(Defence::Dodge { modifier: 0 }),
+                AttackOption::Basic,
+                0,
+            ),
+            "LR-14",
+        );
+        // +5 on attacks against it: 3+3+5 = 11 < 12.
+        let e = run(
+            &mut c,
+            attack("Boromir", "Orc", None, AttackOption::Basic, 0),
+            &[3, 3],
+        )
+        .expect("attack");
+        assert_eq!(strike(&e).attack.total, 11);
+    }
+
+    #[test]
+    fn lr14_stun_superior_halves_extraordinary_ignores_and_the_reduction_option() {
+        let stun = |modifier| Command::Stun {
+            who: "Orc".into(),
+            modifier,
+            tn: 10,
+            penalty: 4,
+            rounds: 5,
+        };
+        let mut c = two();
+        // 3+3 = 6 vs 10: failure: −4 for 5 rounds.
+        run(&mut c, stun(0), &[3, 3]).expect("stun");
+        assert_eq!(c.get("Orc").expect("in").stun, Some((4, 5)));
+        // Superior (5+5+6 = 16): 5 / 2 = 2.5 → 3 rounds.
+        let mut c = two();
+        run(&mut c, stun(6), &[5, 5]).expect("stun");
+        assert_eq!(c.get("Orc").expect("in").stun, Some((4, 3)));
+        // Extraordinary: unaffected.
+        let mut c = two();
+        run(&mut c, stun(11), &[5, 5]).expect("stun");
+        assert_eq!(c.get("Orc").expect("in").stun, None);
+        // stun_reduction on: Complete −1.
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Set {
+                key: "stun_reduction".into(),
+                value: "on".into(),
+            },
+            &[],
+        )
+        .expect("set");
+        run(&mut c, stun(1), &[5, 5]).expect("stun");
+        assert_eq!(c.get("Orc").expect("in").stun, Some((3, 5)));
+        assert_eq!(c.get("Orc").expect("in").condition_penalty(), -3);
+        // Rounds run down at each new round.
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        assert_eq!(c.get("Orc").expect("in").stun, Some((3, 4)));
+    }
+
+    #[test]
+    fn lr14_blunt_at_the_head_is_tn_plus_twelve_and_no_wound() {
+        let mut c = two();
+        let e = run(
+            &mut c,
+            attack(
+                "Boromir",
+                "Orc",
+                None,
+                AttackOption::Blunt { head: true },
+                14,
+            ),
+            &[5, 5],
+        )
+        .expect("blunt");
+        let s = strike(&e);
+        assert_eq!((s.tn, s.hit, s.damage.is_none()), (24, true, true));
+    }
+
+    #[test]
+    fn lr11_lr14_fear_tie_is_marginal_and_degrees_give_their_effects() {
+        let fear = |m| Command::Fear {
+            attacker: "Orc".into(),
+            target: "Boromir".into(),
+            modifier: m,
+            willpower: 0,
+        };
+        let mut c = two();
+        // 4+4 vs 4+4: tie = Marginal: −1.
+        run(&mut c, fear(0), &[4, 4, 4, 4]).expect("fear");
+        assert_eq!(c.get("Boromir").expect("in").fear, 1);
+        // Superior: −4 and the next turn lost.
+        run(&mut c, fear(6), &[4, 4, 4, 4]).expect("fear");
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        refused(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Move,
+                modifier: 0,
+            },
+            "LR-14",
+        );
+        run(&mut c, Command::NextRound, &[]).expect("round");
+        run(
+            &mut c,
+            Command::Act {
+                who: "Boromir".into(),
+                act: Act::Move,
+                modifier: 0,
+            },
+            &[],
+        )
+        .expect("acts again");
+        assert_eq!(c.get("Boromir").expect("in").fear, 4);
+        run(&mut c, Command::Calm("Boromir".into()), &[]).expect("calm");
+        assert_eq!(c.get("Boromir").expect("in").fear, 0);
+        // fear_tie = retest: the tie is rolled again.
+        let mut c = two();
+        run(
+            &mut c,
+            Command::Set {
+                key: "fear_tie".into(),
+                value: "retest".into(),
+            },
+            &[],
+        )
+        .expect("set");
+        let e = run(&mut c, fear(0), &[4, 4, 4, 4, 1, 1, 2, 2]).expect("fear");
+        let Event::Feared { tests, degree, .. } = &e[0] else {
+            panic!()
+        };
+        assert_eq!((tests.len(), *degree), (2, Degree::Failure));
+        assert_eq!(c.get("Boromir").expect("in").fear, 0);
+    }
+
+    #[test]
+    fn refusals_name_the_rule_and_change_nothing() {
+        let mut c = two();
+        refused(
+            &mut c,
+            attack("Nobody", "Orc", None, AttackOption::Basic, 0),
+            "LR-14",
+        );
+        refused(
+            &mut c,
+            attack("Orc", "Orc", None, AttackOption::Basic, 0),
+            "LR-14",
+        );
+        refused(
+            &mut c,
+            attack("Orc", "Boromir", None, AttackOption::Basic, 1000),
+            "LR-14",
+        );
+        refused(
+            &mut c,
+            Command::Join(Box::new(Fighter::new("Orc", 0, 10, 5))),
+            "LR-14",
+        );
+        refused(
+            &mut c,
+            Command::Set {
+                key: "fear_tie".into(),
+                value: "sometimes".into(),
+            },
+            "LR-14",
+        );
+        refused(&mut c, Command::Stand("Orc".into()), "LR-14");
+        let json =
+            serde_json::to_string(&run(&mut c, Command::Initiative, &[1, 2, 3, 4]).expect("init"))
+                .expect("json");
+        assert!(serde_json::from_str::<Vec<Event>>(&json).is_ok());
+    }
+}
