@@ -374,3 +374,27 @@ fn lr9_a_test_at_the_table_names_its_degree() {
     let out = run(&mut t, "alice", "LOTR+5 VS LOTR+3");
     assert!(out[0].contains("の勝ち"), "{out:?}");
 }
+
+/// LR-13 and LR-15 through the table: the combat and battle modules answer `/lotr …` lines
+/// at a LotrCoda table, and a player's battle command is the GM's only (nothing changes).
+#[test]
+fn money_and_battle_commands_play_at_the_table() {
+    let mut t = table([3; 32]);
+    // LR-13: 1 GP = 4 SP = 16 sp = 1,600 cp (a reply to the asker; nothing is logged).
+    let before = t.events().len();
+    let (reply, _) = t
+        .exec("gm", "/lotr money convert 1GP sp")
+        .expect("converts");
+    let reply = reply.map(|r| r.ja().to_string()).unwrap_or_default();
+    assert!(reply.contains("16"), "{reply}");
+    assert_eq!(t.events().len(), before);
+    // LR-15: the battle is the GM's.
+    refused(&mut t, "alice", "/lotr battle start");
+    let before = t.events().len();
+    run(&mut t, "gm", "/lotr battle start");
+    assert!(t.events().len() > before, "a battle began");
+    let before = t.events().len();
+    run(&mut t, "gm", "/lotr battle round");
+    assert!(t.events().len() > before, "a round was fought");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

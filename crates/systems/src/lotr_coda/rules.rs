@@ -75,6 +75,8 @@ pub struct State {
     pub status: BTreeMap<String, Status>,
     /// The combat round (LR-6's per-round Courage), from 0.
     pub round: u64,
+    /// Combat, battles, units, sieges, advancement and purses (LR-12 to LR-17).
+    pub sub: super::table::SubState,
 }
 
 /// A change to a character's status, as deltas so an undone change leaves later ones
@@ -149,6 +151,11 @@ pub enum Event {
     CourageBack {
         /// Selfish spending too (session end).
         all: bool,
+    },
+    /// Combat, a battle, a unit, a siege, advancement or a purse (LR-12 to LR-17).
+    Sub {
+        /// The event.
+        event: super::table::SubEvent,
     },
 }
 
@@ -635,6 +642,26 @@ fn decide_lotr(
             gm_only(table, "LR-6", ("ラウンドの開始", "start a round"))?;
             done(vec![Event::Round])
         }
+        [head, ..]
+            if matches!(
+                *head,
+                "combat" | "battle" | "unit" | "siege" | "xp" | "money"
+            ) =>
+        {
+            let import = |name: &str| state.characters.get(name).map(progress);
+            match super::table::decide(table, &state.sub, words, dice, &import) {
+                Some(Ok(decided)) => Ok(Outcome {
+                    events: decided
+                        .events
+                        .into_iter()
+                        .map(|event| Event::Sub { event })
+                        .collect(),
+                    reply: decided.reply,
+                }),
+                Some(Err(why)) => Err(why),
+                None => Err(unknown()),
+            }
+        }
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
             let (ch, s, mut events) = load(table, state, name)?;
@@ -656,6 +683,30 @@ fn decide_lotr(
         }
         _ => Err(unknown()),
     }
+}
+
+/// LR-12: a character's record for advancement, from its sheet: attributes (their maxima
+/// taken as 12 or the value, as the sheet does not keep racial modifiers), skills with
+/// their specialisations, edges, and its order, advancing.
+fn progress(ch: &Character) -> super::advance::Progress {
+    let mut p = super::advance::Progress::default();
+    for (i, name) in super::character::ATTRIBUTES.iter().enumerate() {
+        let value = ch.attributes[i];
+        p.attributes
+            .insert(name.to_string(), (value, value.max(12)));
+    }
+    for (skill, s) in &ch.skills {
+        p.skills.insert(skill.clone(), s.ranks);
+        for field in &s.specialisations {
+            p.specialisations.insert((skill.clone(), field.clone()));
+        }
+    }
+    p.edges = ch.edges.iter().cloned().collect();
+    if !ch.order.is_empty() {
+        p.orders.insert(ch.order.clone(), 0);
+        p.advancing.push(ch.order.clone());
+    }
+    p
 }
 
 fn unknown() -> Text {
@@ -1414,7 +1465,15 @@ impl TableRules for LotrRules {
     type Event = Event;
 
     fn commands(&self) -> &'static [CommandHelp] {
-        COMMANDS
+        // The core's commands, then combat, battles, advancement and money's.
+        static ALL: std::sync::LazyLock<Vec<CommandHelp>> = std::sync::LazyLock::new(|| {
+            COMMANDS
+                .iter()
+                .chain(super::table::COMMANDS)
+                .cloned()
+                .collect()
+        });
+        &ALL
     }
 
     fn decide(
@@ -1452,6 +1511,7 @@ impl TableRules for LotrRules {
                     s.courage_round = 0;
                 }
             }
+            Event::Sub { event } => super::table::fold(&mut state.sub, event),
             Event::CourageBack { all } => {
                 for s in state.status.values_mut() {
                     s.courage_spent = if *all { 0 } else { s.courage_selfish };
@@ -1475,6 +1535,7 @@ impl TableRules for LotrRules {
                 format!("{name} read from the sheet"),
             ),
             Event::Changed { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Sub { event } => super::table::describe(event),
             Event::Round => Text::new(
                 "新しいラウンド: 勇気の使用数が0に戻る（LR-6）",
                 "a new round: the per-round Courage count starts again (LR-6)",
