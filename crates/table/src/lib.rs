@@ -36,6 +36,7 @@ pub use view::{Entry, RollEntry};
 
 use state::State;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use taku_dice::{ChaChaSource, EvalError, Lang, Mode, Roller, Span, Text};
 use taku_systems::table_rules::{SystemState, TableView};
 use taku_systems::view::{Field, Section, Sheet, Value};
@@ -156,16 +157,27 @@ pub fn field_key(key: &str) -> String {
 }
 
 /// One table: its log and the state folded from it.
+///
+/// The state and the sets of undone and voided entries are shared (`Arc`, copied only
+/// when changed while shared), so [`Table::excerpt`] is cheap: a server views a page of
+/// the log from an excerpt taken under the table's lock and renders it after letting go.
 #[derive(Clone)]
 pub struct Table {
     events: Vec<Event>,
+    /// Events before `events[0]`: 0 for a whole table, the window's start for an
+    /// [`Table::excerpt`].
+    offset: usize,
+    /// In an excerpt, the events outside its window that its own refer to (an undo's
+    /// target, a reveal's roll, what a system event follows), so viewing it decides
+    /// exactly as the whole table would.
+    outside: BTreeMap<u64, Event>,
     system: &'static dyn GameSystem,
     name: String,
     gm: String,
     seed: [u8; 32],
-    state: State,
-    undone: BTreeSet<u64>,
-    voided: BTreeSet<u64>,
+    state: Arc<State>,
+    undone: Arc<BTreeSet<u64>>,
+    voided: Arc<BTreeSet<u64>>,
     entropy: Entropy,
 }
 
@@ -248,14 +260,16 @@ impl Table {
         let (undone, voided) = undone_in(&events);
         let mut table = Table {
             events: Vec::with_capacity(events.len()),
+            offset: 0,
+            outside: BTreeMap::new(),
             system,
             name: name.clone(),
             gm: actor.clone(),
             seed,
-            state: State::new(actor, system),
+            state: Arc::new(State::new(actor, system)),
             // Everything the log undoes, known before folding, so the log folds once.
-            undone,
-            voided,
+            undone: Arc::new(undone),
+            voided: Arc::new(voided),
             entropy: Entropy::Os,
         };
         let mut iter = events.into_iter();
@@ -297,9 +311,50 @@ impl Table {
         self.state.lang
     }
 
-    /// The log.
+    /// The log (for an [`Table::excerpt`], its window only).
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+
+    /// A copy of this table for viewing the events in `range` (positions in
+    /// [`Table::events`], clamped to the log): its [`Table::events`] are that window only,
+    /// plus, out of sight, the events they refer to, and it shares this table's state as
+    /// it is now. [`Table::entry`], [`Table::sheet`] and every other view answer on it
+    /// exactly as on the whole table, so a page can be viewed and rendered without
+    /// holding the table. It costs the window and those references, never the whole log.
+    /// An excerpt is for viewing only: lines decided on it would see a log with a hole.
+    pub fn excerpt(&self, range: std::ops::Range<usize>) -> Table {
+        let end = range.end.min(self.events.len());
+        let start = range.start.min(end);
+        let events = self.events[start..end].to_vec();
+        let in_window = |seq: u64| {
+            usize::try_from(seq)
+                .is_ok_and(|s| s > self.offset + start && s <= self.offset + end)
+        };
+        let mut outside = BTreeMap::new();
+        let mut todo: Vec<u64> = events.iter().filter_map(|e| e.body.refers_to()).collect();
+        while let Some(seq) = todo.pop() {
+            if in_window(seq) || outside.contains_key(&seq) {
+                continue;
+            }
+            if let Some(e) = self.event(seq) {
+                todo.extend(e.body.refers_to());
+                outside.insert(seq, e.clone());
+            }
+        }
+        Table {
+            events,
+            offset: self.offset + start,
+            outside,
+            system: self.system,
+            name: self.name.clone(),
+            gm: self.gm.clone(),
+            seed: self.seed,
+            state: self.state.clone(),
+            undone: self.undone.clone(),
+            voided: self.voided.clone(),
+            entropy: self.entropy.clone(),
+        }
     }
 
     /// The table's game system.
@@ -365,7 +420,7 @@ impl Table {
 
     /// Seq the next event will get.
     pub fn next_seq(&self) -> u64 {
-        self.events.len() as u64 + 1
+        (self.offset + self.events.len()) as u64 + 1
     }
 
     /// Character `name`'s sheet as `viewer` may see it: its fields (a field `K` with a
@@ -1249,7 +1304,8 @@ impl Table {
     fn event(&self, seq: u64) -> Option<&Event> {
         usize::try_from(seq.checked_sub(1)?)
             .ok()
-            .and_then(|i| self.events.get(i))
+            .and_then(|i| self.events.get(i.checked_sub(self.offset)?))
+            .or_else(|| self.outside.get(&seq))
     }
 
     /// Folds one event into the state and appends it to the log.
@@ -1258,15 +1314,16 @@ impl Table {
             EventBody::Undone { event: target } | EventBody::Voided { event: target } => {
                 let group: Vec<u64> = state::undo_group(&self.events, target).collect();
                 if matches!(event.body, EventBody::Voided { .. }) {
-                    self.voided.extend(group.iter().copied());
+                    Arc::make_mut(&mut self.voided).extend(group.iter().copied());
                 }
-                self.undone.extend(group);
+                Arc::make_mut(&mut self.undone).extend(group);
                 self.events.push(event);
                 self.refold();
             }
             _ => {
                 if !self.undone.contains(&event.seq) {
-                    self.state.fold(self.rules(), &event);
+                    let rules = self.rules();
+                    Arc::make_mut(&mut self.state).fold(rules, &event);
                 }
                 self.events.push(event);
             }
@@ -1280,7 +1337,7 @@ impl Table {
         for e in self.events.iter().filter(|e| !self.undone.contains(&e.seq)) {
             state.fold(rules, e);
         }
-        self.state = state;
+        self.state = Arc::new(state);
     }
 }
 
