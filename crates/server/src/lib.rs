@@ -203,7 +203,10 @@ impl Server {
             return false;
         };
         // Hashes of equal length, compared in constant time.
-        let (a, b) = (Sha256::digest(admin.as_bytes()), Sha256::digest(token.as_bytes()));
+        let (a, b) = (
+            Sha256::digest(admin.as_bytes()),
+            Sha256::digest(token.as_bytes()),
+        );
         a.ct_eq(&b).into()
     }
 }
@@ -213,7 +216,11 @@ impl Server {
 /// an hour (the admin token is not counted). Checked before the request is read, for
 /// both ways to create (`POST /api/v1/tables` and the web form's `POST /new`); an
 /// attempt counts whether or not its table is made.
-async fn creation_gate(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+async fn creation_gate(
+    State(server): State<Arc<Server>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let creates = request.method() == Method::POST
         && matches!(request.uri().path(), "/api/v1/tables" | "/new");
     if !creates || server.is_admin(request.headers()) {
@@ -248,9 +255,10 @@ async fn creation_gate(State(server): State<Arc<Server>>, request: Request, next
                     n = server.creations.burst()
                 )}),
             );
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs().max(1)));
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(wait.as_secs().max(1)),
+            );
             response
         }
     }
@@ -269,7 +277,10 @@ pub fn app(server: Arc<Server>) -> Router {
         .merge(api::routes().with_state(server.clone()))
         .merge(web::routes().with_state(server.clone()));
     finish(routes)
-        .layer(middleware::from_fn_with_state(server.clone(), creation_gate))
+        .layer(middleware::from_fn_with_state(
+            server.clone(),
+            creation_gate,
+        ))
         .layer(middleware::from_fn_with_state(server, rate_limit))
         .layer(middleware::from_fn(log_request))
 }

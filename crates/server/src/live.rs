@@ -298,8 +298,7 @@ async fn stream(
                 .map(|e| {
                     if html {
                         let markup = crate::web::page::entry(&t, e, &member.name);
-                        serde_json::json!({"seq": e.seq, "html": markup.into_string()})
-                            .to_string()
+                        serde_json::json!({"seq": e.seq, "html": markup.into_string()}).to_string()
                     } else {
                         api::seen(&t, e, &member.name).to_string()
                     }

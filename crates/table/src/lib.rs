@@ -21,6 +21,7 @@
 mod check;
 pub mod command;
 pub mod event;
+mod names;
 pub mod secret;
 mod state;
 mod status;
@@ -328,8 +329,7 @@ impl Table {
         let start = range.start.min(end);
         let events = self.events[start..end].to_vec();
         let in_window = |seq: u64| {
-            usize::try_from(seq)
-                .is_ok_and(|s| s > self.offset + start && s <= self.offset + end)
+            usize::try_from(seq).is_ok_and(|s| s > self.offset + start && s <= self.offset + end)
         };
         let mut outside = BTreeMap::new();
         let mut todo: Vec<u64> = events.iter().filter_map(|e| e.body.refers_to()).collect();
@@ -522,6 +522,7 @@ impl Table {
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
                 let fields = changes(&Character::default(), read.fields)?
                     .into_iter()
@@ -797,6 +798,16 @@ impl Table {
                         format!("'{name}' is already a member ({})", existing.as_str()),
                     );
                 }
+                if let Some(other) = names::looks_like(&name, self.state.members.keys()) {
+                    return refuse(
+                        format!(
+                            "'{name}' はメンバー '{other}' と見分けにくい名前です。別の名前にしてください"
+                        ),
+                        format!(
+                            "'{name}' looks too much like the member '{other}'; choose another name"
+                        ),
+                    );
+                }
                 Ok(Decision::event(EventBody::Joined {
                     member: name,
                     role: new,
@@ -816,6 +827,7 @@ impl Table {
                         format!("a character named '{name}' already exists"),
                     );
                 }
+                self.unlike_other_characters(&name)?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -1293,6 +1305,21 @@ impl Table {
         }
     }
 
+    /// Refuses a new character `name` that looks like another character's name.
+    fn unlike_other_characters(&self, name: &str) -> Result<(), Refusal> {
+        match names::looks_like(name, self.state.characters.keys()) {
+            Some(other) => refuse(
+                format!(
+                    "'{name}' はキャラクター '{other}' と見分けにくい名前です。別の名前にしてください"
+                ),
+                format!(
+                    "'{name}' looks too much like the character '{other}'; choose another name"
+                ),
+            ),
+            None => Ok(()),
+        }
+    }
+
     /// Whether `member` owns character `name`.
     fn owns(&self, member: &str, name: &str) -> bool {
         self.state
@@ -1509,25 +1536,6 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
             | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
     };
-    // Compatibility forms that fold (NFKC) to ASCII letters, digits and signs.
-    let ascii_form = |c: char| -> Option<char> {
-        let u = u32::from(c);
-        match u {
-            // Full-width letters and digits (full-width punctuation, common in Japanese
-            // names, cannot spell another name).
-            0xFF10..=0xFF19 | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => char::from_u32(u - 0xFEE0),
-            0x24B6..=0x24CF => char::from_u32(u - 0x24B6 + u32::from('A')),
-            0x24D0..=0x24E9 => char::from_u32(u - 0x24D0 + u32::from('a')),
-            // Mathematical alphanumerics: bold, italic, script… A–Z a–z in runs of 52,
-            // then digits in runs of 10.
-            0x1D400..=0x1D6A3 => char::from_u32(match (u - 0x1D400) % 52 {
-                n @ 0..26 => u32::from('A') + n,
-                n => u32::from('a') + n - 26,
-            }),
-            0x1D7CE..=0x1D7FF => char::from_u32(u32::from('0') + (u - 0x1D7CE) % 10),
-            _ => None,
-        }
-    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
         && !name
@@ -1557,15 +1565,26 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             ),
         );
     }
-    if name.chars().any(|c| ascii_form(c).is_some()) {
-        let plain: String = name.chars().map(|c| ascii_form(c).unwrap_or(c)).collect();
+    if let Some(plain) = names::compatibility_form(name) {
         return refuse(
             format!(
-                "'{name}' は{}に使えません。全角などの英数字は半角で '{plain}' と書いてください",
+                "'{name}' は{}に使えません。全角・半角カナ・飾り文字などは '{plain}' と書いてください",
                 what.ja()
             ),
             format!(
-                "'{name}' is not a valid {}: write full-width and styled letters plainly, as '{plain}'",
+                "'{name}' is not a valid {}: write full-width, half-width and styled characters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    if let Some((a, b)) = names::mixed_scripts(name) {
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。ラテン文字（{a}）とほかの文字（{b}）が混ざっていて、別の名前に見えるおそれがあります。どちらか一方の文字で書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: it mixes {a} and {b} letters, which can pass for another name; write it in one script",
                 what.en()
             ),
         );

@@ -722,8 +722,8 @@ impl Bucket {
 
     fn refill(&mut self, budget: Budget, now: Instant) {
         let passed = now.saturating_duration_since(self.at).as_secs_f64();
-        self.level = (self.level + passed * budget.per_second.as_secs_f64())
-            .min(budget.burst.as_secs_f64());
+        self.level =
+            (self.level + passed * budget.per_second.as_secs_f64()).min(budget.burst.as_secs_f64());
         self.at = now;
     }
 
@@ -931,7 +931,12 @@ impl<S: EventStore> Tables<S> {
 
     /// Folds whatever other writers appended since this table was last brought up to
     /// date; returns how many events that was.
-    async fn catch_up(&self, id: &str, open: &Open, table: &mut Table) -> Result<usize, StoreError> {
+    async fn catch_up(
+        &self,
+        id: &str,
+        open: &Open,
+        table: &mut Table,
+    ) -> Result<usize, StoreError> {
         let newer = self.store.load_after(id, table.next_seq() - 1).await?;
         let n = newer.len();
         open.bytes.fetch_add(self.size_of(&newer), Ordering::AcqRel);
@@ -1215,5 +1220,38 @@ async fn off_runtime<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) 
             // Cancelled: only when the runtime shuts down, which ends this task too.
             Err(e) => panic!("blocking work cancelled: {e}"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 18 item 3: a member's budget, on an explicit clock.
+    #[test]
+    fn a_budget_refills_with_time_and_an_overdraft_is_paid_back_first() {
+        let budget = Budget {
+            burst: Duration::from_secs(2),
+            per_second: Duration::from_millis(100),
+        };
+        let t0 = Instant::now();
+        let mut b = Bucket::new(budget, t0);
+        assert!(b.ready(budget, t0).is_ok());
+        // One line overdraws: 3 s of work on a 2 s bucket, 1 s in debt.
+        b.level -= 3.0;
+        let wait = b.ready(budget, t0).expect_err("in debt");
+        assert!(
+            wait > Duration::from_secs(10) && wait < Duration::from_millis(10_020),
+            "1 s of debt at 0.1 s a second: {wait:?}"
+        );
+        assert!(b.ready(budget, t0 + Duration::from_secs(9)).is_err());
+        assert!(b.ready(budget, t0 + Duration::from_secs(11)).is_ok());
+        // Never more than the burst saved up.
+        assert!(b.full(budget, t0 + Duration::from_secs(1000)));
+        assert!((b.level - 2.0).abs() < 1e-9);
+        // No budget: always ready.
+        let mut free = Bucket::new(Budget::UNLIMITED, t0);
+        free.level = -1e9;
+        assert!(free.ready(Budget::UNLIMITED, t0).is_ok());
     }
 }
