@@ -569,8 +569,8 @@ async fn join(
     if members >= max {
         return Err(ApiError::Refused(
             taku_dice::Text::new(
-                format!("このテーブルの参加者は上限の {max} 人に達しています。GM が誰かを外すまで参加できません"),
-                format!("this table has the most members it may have ({max}); nobody can join until the GM removes someone"),
+                format!("このテーブルの参加者は上限の {max} 人に達しているため、これ以上参加できません（外されたメンバーも記録に残るため数に入ります）"),
+                format!("this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"),
             )
             .get(lang)
             .to_string(),
