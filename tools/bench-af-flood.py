@@ -7,7 +7,7 @@
 A victim table (DiceBot) takes `--lines` ordinary `2D6` lines one after another, first
 with the server idle, then while `--attackers` attackers, each the GM of their own
 Another World table with `--pcs` PCs, start an AF check (`/af start 理知 D R`, whose
-exact odds the server computes) and cancel it, each at `--rate` starts a second. Prints
+exact odds the server computes) and end it (`/af end`), each at `--rate` starts a second. Prints
 the victim's median, p99 and max for both, the attackers' answers by status (200 done,
 503 refused for the member's computing budget or busy workers), and the time one start
 takes alone. Standard library only; every wait has a deadline.
@@ -116,7 +116,7 @@ def attack(addr, made, start_line, rate, stop, statuses):
     while not stop.is_set():
         status, _, _ = line(addr, made, start_line)
         statuses.append(status)
-        line(addr, made, "/af cancel")
+        line(addr, made, "/af end")
         nxt += period
         delay = nxt - time.perf_counter()
         if delay > 0:
@@ -148,7 +148,7 @@ def main():
             status, out, took = line(addr, probe, start_line)
             print(f"one AF start alone: {took * 1000:.0f} ms (status {status}: "
                   f"{(out or {}).get('reason') or 'started'})")
-            line(addr, probe, "/af cancel")
+            line(addr, probe, "/af end")
             victim_run(addr, victim, 20)  # warm-up
             idle = victim_run(addr, victim, args.lines)
             print(f"victim idle:          {summary(idle)}")
