@@ -650,6 +650,9 @@ pub struct Executed {
     pub lang: Lang,
 }
 
+/// A line's decision, shareable with a worker thread.
+type Decider = Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync>;
+
 /// How many times a line is decided again after other writers got in first.
 const MAX_ATTEMPTS: usize = 64;
 
@@ -1057,7 +1060,7 @@ impl<S: EventStore> Tables<S> {
         id: &str,
         actor: &str,
         table: OwnedMutexGuard<Table>,
-        decide: &Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync>,
+        decide: &Decider,
     ) -> Result<(OwnedMutexGuard<Table>, Result<Decision, Refusal>), StoreError> {
         if self.limits.workers == 0 {
             let decided = decide(&table);
@@ -1118,8 +1121,7 @@ impl<S: EventStore> Tables<S> {
         lang: Option<Lang>,
         decide: impl Fn(&Table) -> Result<Decision, Refusal> + Send + Sync + 'static,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
-        let decide: Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync> =
-            Arc::new(decide);
+        let decide: Decider = Arc::new(decide);
         let open = self.handle(id).await?;
         let mut table = open.table.clone().lock_owned().await;
         for _ in 0..MAX_ATTEMPTS {
