@@ -666,8 +666,10 @@ pub struct Limits {
     pub max_bytes: u64,
     /// Lines decided (and other heavy work done, [`Tables::compute`]) at once, on
     /// tokio's blocking threads rather than the async workers, so a line that computes
-    /// for a second (exact odds of an AF check) never stalls other requests. `0`: lines
-    /// are decided in place, as the CLI does.
+    /// for a second (exact odds of an AF check) never stalls other requests. A member
+    /// who spent more than half their [`Budget`] lately may take all workers but one,
+    /// so one is left for everyone else. `0`: lines are decided in place, as the CLI
+    /// does.
     pub workers: usize,
     /// How long a line waits for a free worker before it is refused as busy.
     pub queue_wait: Duration,
@@ -796,6 +798,8 @@ pub struct Tables<S> {
     entropy: crate::Entropy,
     limits: Limits,
     workers: Arc<tokio::sync::Semaphore>,
+    /// All workers but one (at least one): what heavy work may take.
+    heavy: Arc<tokio::sync::Semaphore>,
     budgets: SyncMutex<HashMap<(String, String), Bucket>>,
 }
 
@@ -808,6 +812,7 @@ impl<S: EventStore> Tables<S> {
             entropy: crate::Entropy::Os,
             limits: Limits::default(),
             workers: Arc::new(tokio::sync::Semaphore::new(0)),
+            heavy: Arc::new(tokio::sync::Semaphore::new(0)),
             budgets: SyncMutex::new(HashMap::new()),
         }
     }
@@ -822,6 +827,9 @@ impl<S: EventStore> Tables<S> {
     /// These tables, held to `limits`.
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.workers = Arc::new(tokio::sync::Semaphore::new(limits.workers));
+        self.heavy = Arc::new(tokio::sync::Semaphore::new(
+            limits.workers.saturating_sub(1).max(1),
+        ));
         self.limits = limits;
         self
     }
@@ -969,17 +977,21 @@ impl<S: EventStore> Tables<S> {
     }
 
     /// Whether `actor` may use a worker at table `id` now; why not if not.
-    fn within_budget(&self, id: &str, actor: &str) -> Result<(), StoreError> {
+    ///
+    /// `Ok(true)` when the member has spent more than half of their burst lately: their
+    /// work is heavy, and may use all workers but one ([`Tables::worker`]).
+    fn within_budget(&self, id: &str, actor: &str) -> Result<bool, StoreError> {
         let budget = self.limits.budget;
         if budget == Budget::UNLIMITED {
-            return Ok(());
+            return Ok(false);
         }
         let now = Instant::now();
         let mut budgets = self.lock_budgets();
         let bucket = budgets
             .entry((id.to_string(), actor.to_string()))
             .or_insert_with(|| Bucket::new(budget, now));
-        bucket.ready(budget, now).map_err(|wait| {
+        let heavy = bucket.level < budget.burst.as_secs_f64() / 2.0;
+        bucket.ready(budget, now).map(|()| heavy).map_err(|wait| {
             let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             StoreError::Busy {
                 reason: Text::new(
@@ -1007,11 +1019,24 @@ impl<S: EventStore> Tables<S> {
         }
     }
 
-    /// A worker, waiting at most [`Limits::queue_wait`] for one.
-    async fn worker(&self) -> Result<tokio::sync::OwnedSemaphorePermit, StoreError> {
+    /// A worker, waiting at most [`Limits::queue_wait`] for one. Heavy work (a member
+    /// who spent much of their budget lately) takes one of all workers but one as well,
+    /// so that with two or more workers one is always left for everyone else's lines.
+    async fn worker(
+        &self,
+        heavy: bool,
+    ) -> Result<Vec<tokio::sync::OwnedSemaphorePermit>, StoreError> {
         let wait = self.limits.queue_wait;
-        match tokio::time::timeout(wait, self.workers.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
+        let take = async {
+            let mut permits = Vec::with_capacity(2);
+            if heavy {
+                permits.push(self.heavy.clone().acquire_owned().await?);
+            }
+            permits.push(self.workers.clone().acquire_owned().await?);
+            Ok::<_, tokio::sync::AcquireError>(permits)
+        };
+        match tokio::time::timeout(wait, take).await {
+            Ok(Ok(permits)) => Ok(permits),
             _ => Err(StoreError::Busy {
                 reason: Text::new(
                     format!(
@@ -1041,8 +1066,8 @@ impl<S: EventStore> Tables<S> {
         if self.limits.workers == 0 {
             return Ok(f());
         }
-        self.within_budget(id, actor)?;
-        let permit = self.worker().await?;
+        let heavy = self.within_budget(id, actor)?;
+        let permit = self.worker(heavy).await?;
         let (r, cost) = off_runtime(move || {
             let _permit = permit;
             let start = std::time::Instant::now();
@@ -1066,8 +1091,8 @@ impl<S: EventStore> Tables<S> {
             let decided = decide(&table);
             return Ok((table, decided));
         }
-        self.within_budget(id, actor)?;
-        let permit = self.worker().await?;
+        let heavy = self.within_budget(id, actor)?;
+        let permit = self.worker(heavy).await?;
         let decide = decide.clone();
         let (table, decided, cost) = off_runtime(move || {
             let _permit = permit;
@@ -1255,5 +1280,76 @@ mod tests {
         let mut free = Bucket::new(Budget::UNLIMITED, t0);
         free.level = -1e9;
         assert!(free.ready(Budget::UNLIMITED, t0).is_ok());
+    }
+
+    /// Issue 18 item 3: heavy work (members who spent most of their budget lately) takes
+    /// at most all workers but one: with two workers, a second heavy line is refused as
+    /// busy while one runs, and a light member's line still finds a worker.
+    #[tokio::test]
+    async fn heavy_work_leaves_one_worker_for_everyone_else() {
+        let dir = std::env::temp_dir().join(format!("taku-heavy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = Store::open(&dir.join("t.db").display().to_string())
+            .await
+            .expect("store");
+        let tables = Arc::new(Tables::new(store).with_limits(Limits {
+            workers: 2,
+            queue_wait: Duration::ZERO,
+            budget: Budget {
+                burst: Duration::from_secs(100),
+                per_second: Duration::from_nanos(1),
+            },
+            ..Limits::default()
+        }));
+        let mut table = Table::create("DiceBot", "t", "gm", [1; 32]).expect("table");
+        table.exec("gm", "/join bob").expect("join");
+        table.exec("gm", "/join carol").expect("join");
+        let id = tables.create(table).await.expect("create");
+        // gm and bob have each spent 90 of their 100 s lately: heavy.
+        for who in ["gm", "bob"] {
+            tables
+                .exec(&id, who, "1D6", None)
+                .await
+                .expect("store")
+                .expect("roll");
+        }
+        for bucket in tables.lock_budgets().values_mut() {
+            bucket.level = 10.0;
+        }
+        // gm's export holds one of the two workers.
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let (started, running) = tokio::sync::oneshot::channel::<()>();
+        let export = {
+            let (tables, id) = (tables.clone(), id.clone());
+            tokio::spawn(async move {
+                tables
+                    .compute(&id, "gm", move || {
+                        let _ = started.send(());
+                        let _ = wait.recv();
+                    })
+                    .await
+            })
+        };
+        running.await.expect("started");
+        assert!(
+            matches!(
+                tables.exec(&id, "bob", "1D6", None).await,
+                Err(StoreError::Busy { .. })
+            ),
+            "a second heavy line may not take the last worker"
+        );
+        tables
+            .exec(&id, "carol", "1D6", None)
+            .await
+            .expect("store")
+            .expect("a light line finds the last worker");
+        release.send(()).expect("release");
+        export.await.expect("task").expect("export");
+        tables
+            .exec(&id, "bob", "1D6", None)
+            .await
+            .expect("store")
+            .expect("the heavy slot is free again");
     }
 }
