@@ -87,6 +87,7 @@ pub fn default_limits() -> Limits {
     Limits {
         max_events: DEFAULT_MAX_EVENTS,
         max_bytes: DEFAULT_MAX_LOG_BYTES,
+        max_members: DEFAULT_MAX_MEMBERS,
         workers: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
         queue_wait: Duration::from_secs(2),
         budget: Budget {
@@ -121,7 +122,8 @@ pub struct Config {
     pub admin_token: Option<String>,
     /// Tables one client address may create an hour (`0`: no limit).
     pub tables_per_hour: u32,
-    /// Members one table may have (its GM included).
+    /// Members one table may have (its GM included), by invite or by a GM's `/join`
+    /// (overrides `limits.max_members`).
     pub max_members: usize,
     /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
     pub idle_eviction: Duration,
@@ -167,7 +169,10 @@ impl Server {
     /// A server over `store`.
     pub fn new(store: Store, config: &Config) -> Arc<Server> {
         Arc::new(Server {
-            tables: Tables::new(store).with_limits(config.limits.clone()),
+            tables: Tables::new(store).with_limits(Limits {
+                max_members: config.max_members,
+                ..config.limits.clone()
+            }),
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
             creations: limits::RateLimiter::per_hour(config.tables_per_hour),

@@ -1580,7 +1580,7 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
     if let Some((a, b)) = names::mixed_scripts(name) {
         return refuse(
             format!(
-                "'{name}' は{}に使えません。ラテン文字（{a}）とほかの文字（{b}）が混ざっていて、別の名前に見えるおそれがあります。どちらか一方の文字で書いてください",
+                "'{name}' は{}に使えません。{a} と {b} の文字が混ざっていて、別の名前に見えるおそれがあります。どちらか一方の文字で書いてください",
                 what.ja()
             ),
             format!(

@@ -287,6 +287,52 @@ async fn a_full_log_refuses_lines_and_stores_nothing() {
     );
 }
 
+/// Item 2: a table takes at most `max_members` members, by a GM's `/join` line too.
+#[tokio::test]
+async fn a_full_table_refuses_a_gms_join_line() {
+    let store = Store::open(&temp_db("members")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_members: 2,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    tables
+        .exec(&id, "gm", "/join alice", None)
+        .await
+        .expect("store")
+        .expect("second");
+    let refusal = tables
+        .exec(&id, "gm", "/join bob", None)
+        .await
+        .expect("store")
+        .expect_err("third");
+    assert!(
+        refusal
+            .render(Lang::En)
+            .contains("the most members it may have (2)"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    assert!(
+        refusal.render(Lang::Ja).contains("上限の 2 人"),
+        "{}",
+        refusal.render(Lang::Ja)
+    );
+    // A role change of a member already there is no new member.
+    tables
+        .exec(&id, "gm", "/join alice as spectator", None)
+        .await
+        .expect("store")
+        .ok();
+    assert_eq!(
+        tables.read(&id, |t| t.members().len()).await.expect("read"),
+        2
+    );
+}
+
 /// Item 3: with workers, a member who spent their computing budget at a table is told
 /// to wait (in both languages, with how long), nothing is decided or stored, and others
 /// are unaffected. (That the bucket refills with time is the store module's unit test

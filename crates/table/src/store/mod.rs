@@ -664,6 +664,9 @@ pub struct Limits {
     pub max_events: usize,
     /// Bytes one table's log may hold, counted as stored (each event's JSON and actor).
     pub max_bytes: u64,
+    /// Members one table may have (its GM included), however they join (an invite, a
+    /// GM's `/join` line).
+    pub max_members: usize,
     /// Lines decided (and other heavy work done, [`Tables::compute`]) at once, on
     /// tokio's blocking threads rather than the async workers, so a line that computes
     /// for a second (exact odds of an AF check) never stalls other requests. A member
@@ -682,6 +685,7 @@ impl Default for Limits {
         Limits {
             max_events: usize::MAX,
             max_bytes: u64::MAX,
+            max_members: usize::MAX,
             workers: 0,
             queue_wait: Duration::from_secs(2),
             budget: Budget::UNLIMITED,
@@ -1213,6 +1217,24 @@ impl<S: EventStore> Tables<S> {
                     ),
                     format!(
                         "this table's log has reached its limit of {max} entries and takes no more; export the log and continue at a new table"
+                    ),
+                )
+                .into(),
+            );
+        }
+        let joining = events
+            .iter()
+            .filter(|e| matches!(&e.body, crate::EventBody::Joined { member, .. } if !table.members().contains_key(member)))
+            .count();
+        if joining > 0 && table.members().len().saturating_add(joining) > limits.max_members {
+            let max = limits.max_members;
+            return Some(
+                Text::new(
+                    format!(
+                        "このテーブルの参加者は上限の {max} 人に達しているため、これ以上加えられません（外されたメンバーも記録に残るため数に入ります）"
+                    ),
+                    format!(
+                        "this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"
                     ),
                 )
                 .into(),
