@@ -2,10 +2,11 @@
 """Issue 18 item 4: ordinary lines' latency while attackers flood exact-odds work.
 
     tools/bench-af-flood.py PATH/TO/taku [--attackers 4] [--rate 2.5] [--lines 200]
-                            [--pcs 8] [--difficulty 3000] [--rounds 20]
+                            [--interval 0.05] [--warmup 15] [--pcs 8]
+                            [--difficulty 3000] [--rounds 20]
 
-A victim table (DiceBot) takes `--lines` ordinary `2D6` lines one after another, first
-with the server idle, then while `--attackers` attackers, each the GM of their own
+A victim table (DiceBot) takes `--lines` ordinary `2D6` lines, one every `--interval`
+seconds, first with the server idle, then (after `--warmup` seconds of flood) while `--attackers` attackers, each the GM of their own
 Another World table with `--pcs` PCs, start an AF check (`/af start 理知 D R`, whose
 exact odds the server computes) and end it (`/af end`), each at `--rate` starts a second. Prints
 the victim's median, p99 and max for both, the attackers' answers by status (200 done,
@@ -94,12 +95,14 @@ def attacker_table(addr, pcs):
     return made
 
 
-def victim_run(addr, made, n):
+def victim_run(addr, made, n, interval=0.0):
     times = []
     for _ in range(n):
         status, out, took = line(addr, made, "2D6")
         assert status == 200, out
         times.append(took)
+        if interval > took:
+            time.sleep(interval - took)
     return times
 
 
@@ -114,8 +117,8 @@ def attack(addr, made, start_line, rate, stop, statuses):
     period = 1.0 / rate
     nxt = time.perf_counter()
     while not stop.is_set():
-        status, _, _ = line(addr, made, start_line)
-        statuses.append(status)
+        status, out, _ = line(addr, made, start_line)
+        statuses.append((status, (out or {}).get("reason")))
         line(addr, made, "/af end")
         nxt += period
         delay = nxt - time.perf_counter()
@@ -134,6 +137,10 @@ def main():
     ap.add_argument("--pcs", type=int, default=8)
     ap.add_argument("--difficulty", type=int, default=3000)
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--warmup", type=float, default=15.0,
+                    help="seconds of flood before the victim is measured (past the budgets' burst)")
+    ap.add_argument("--interval", type=float, default=0.05,
+                    help="seconds between the victim's lines")
     ap.add_argument("--serve-arg", action="append", default=[],
                     help="passed to taku serve (repeatable), e.g. --serve-arg=--workers=2")
     args = ap.parse_args()
@@ -150,7 +157,7 @@ def main():
                   f"{(out or {}).get('reason') or 'started'})")
             line(addr, probe, "/af end")
             victim_run(addr, victim, 20)  # warm-up
-            idle = victim_run(addr, victim, args.lines)
+            idle = victim_run(addr, victim, args.lines, args.interval)
             print(f"victim idle:          {summary(idle)}")
             stop = threading.Event()
             statuses = []
@@ -159,14 +166,17 @@ def main():
                        for a in attackers]
             for t in threads:
                 t.start()
-            time.sleep(2)  # let the flood reach its pace
-            flooded = victim_run(addr, victim, args.lines)
+            time.sleep(args.warmup)  # past the attackers' saved-up budgets
+            flooded = victim_run(addr, victim, args.lines, args.interval)
             stop.set()
             for t in threads:
                 t.join(timeout=120)
             print(f"victim under attack:  {summary(flooded)}")
-            counts = {s: statuses.count(s) for s in sorted(set(statuses))}
+            codes = [c for c, _ in statuses]
+            counts = {c: codes.count(c) for c in sorted(set(codes))}
             print(f"attackers' AF starts by status: {counts}")
+            for c in sorted(set(codes) - {200}):
+                print(f"  {c}, e.g.: {next(r for k, r in statuses if k == c)}")
         finally:
             proc.terminate()
             try:
