@@ -416,6 +416,11 @@ async fn a_line_finding_every_worker_taken_is_refused_as_busy() {
         })
     };
     running.await.expect("the heavy work started");
+    // The same member's second heavy work waits for the first: refused, one at a time.
+    let Err(StoreError::Busy { reason, .. }) = tables.compute(&id, "gm", || ()).await else {
+        panic!("one at a time per member");
+    };
+    assert!(reason.en().contains("still running"), "{}", reason.en());
     let Err(StoreError::Busy { reason, .. }) = tables.exec(&id, "gm", "2D6", None).await else {
         panic!("the only worker is taken");
     };

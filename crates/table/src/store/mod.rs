@@ -804,6 +804,8 @@ pub struct Tables<S> {
     workers: Arc<tokio::sync::Semaphore>,
     /// All workers but one (at least one): what heavy work may take.
     heavy: Arc<tokio::sync::Semaphore>,
+    /// Members with work running through [`Tables::compute`], by table.
+    computing: SyncMutex<std::collections::HashSet<(String, String)>>,
     budgets: SyncMutex<HashMap<(String, String), Bucket>>,
 }
 
@@ -817,6 +819,7 @@ impl<S: EventStore> Tables<S> {
             limits: Limits::default(),
             workers: Arc::new(tokio::sync::Semaphore::new(0)),
             heavy: Arc::new(tokio::sync::Semaphore::new(0)),
+            computing: SyncMutex::new(std::collections::HashSet::new()),
             budgets: SyncMutex::new(HashMap::new()),
         }
     }
@@ -909,6 +912,13 @@ impl<S: EventStore> Tables<S> {
         // A panic elsewhere while holding this map cannot leave it inconsistent (only
         // inserts and removals), so a poisoned lock is still usable.
         self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock_computing(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashSet<(String, String)>> {
+        // Each change is whole under the lock.
+        self.computing.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn lock_budgets(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Bucket>> {
@@ -1060,7 +1070,8 @@ impl<S: EventStore> Tables<S> {
     /// Runs heavy work for `actor` at table `id` (rendering a whole log, an export, a
     /// verification) on a worker ([`Limits::workers`]), off the async threads, charged to
     /// the member's [`Budget`]; in place when the tables have no workers. Busy when the
-    /// member's budget is spent or no worker frees up in time.
+    /// member's budget is spent, no worker frees up in time, or the member's previous
+    /// work at this table is still running (one at a time: its cost is charged after).
     pub async fn compute<R: Send + 'static>(
         &self,
         id: &str,
@@ -1070,6 +1081,35 @@ impl<S: EventStore> Tables<S> {
         if self.limits.workers == 0 {
             return Ok(f());
         }
+        // One at a time per member and table: the cost is charged after, so many at
+        // once would all pass a budget that one of them spends.
+        let key = (id.to_string(), actor.to_string());
+        if !self.lock_computing().insert(key.clone()) {
+            return Err(StoreError::Busy {
+                reason: Text::new(
+                    format!(
+                        "{actor} さんの前の書き出し（エクスポートなど）がまだ終わっていません。終わってからもう一度どうぞ"
+                    ),
+                    format!(
+                        "{actor}'s previous export (or other heavy work) at this table is still running; send this again when it is done"
+                    ),
+                ),
+                retry_after: Duration::from_secs(1),
+            });
+        }
+        struct Done<'a>(
+            &'a SyncMutex<std::collections::HashSet<(String, String)>>,
+            (String, String),
+        );
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&self.1);
+            }
+        }
+        let _done = Done(&self.computing, key);
         let heavy = self.within_budget(id, actor)?;
         let permit = self.worker(heavy).await?;
         let (r, cost) = off_runtime(move || {
