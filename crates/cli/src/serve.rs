@@ -34,6 +34,36 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     trusted_proxies: Vec<taku_server::limits::Cidr>,
+    /// Whether anyone may create tables. Default: yes when bound to a loopback address
+    /// (only this machine can reach it), no on any other (a public server creates tables
+    /// only for requests with the admin token, unless this is given).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", env = "TAKU_OPEN_CREATION")]
+    open_creation: Option<bool>,
+    /// A file holding the admin token (its first line): requests with `Authorization:
+    /// Bearer ADMIN_TOKEN` create tables when creation is restricted, past the hourly
+    /// quota. `TAKU_ADMIN_TOKEN` gives the token itself (never on the command line,
+    /// where other users of the machine can read it).
+    #[arg(long, value_name = "FILE")]
+    admin_token_file: Option<std::path::PathBuf>,
+    /// Tables one client address may create an hour; 0 for no limit.
+    #[arg(long, default_value_t = taku_server::DEFAULT_TABLES_PER_HOUR, env = "TAKU_TABLES_PER_HOUR")]
+    tables_per_hour: u32,
+    /// Members one table may have, its GM included.
+    #[arg(long, default_value_t = taku_server::DEFAULT_MAX_MEMBERS, env = "TAKU_MAX_MEMBERS")]
+    max_members: usize,
+    /// Entries one table's log may hold.
+    #[arg(long, default_value_t = taku_server::DEFAULT_MAX_EVENTS, env = "TAKU_MAX_LOG_ENTRIES")]
+    max_log_entries: usize,
+    /// Bytes one table's log may hold, as stored.
+    #[arg(long, default_value_t = taku_server::DEFAULT_MAX_LOG_BYTES, env = "TAKU_MAX_LOG_BYTES")]
+    max_log_bytes: u64,
+    /// Lines decided (and exports rendered) at once, off the async threads; default one
+    /// per core, at least two.
+    #[arg(long, env = "TAKU_WORKERS")]
+    workers: Option<usize>,
+    /// Seconds a table unused stays in memory (it is loaded again when next used).
+    #[arg(long, value_name = "SECS", default_value_t = taku_server::DEFAULT_IDLE_EVICTION.as_secs(), env = "TAKU_IDLE_EVICTION")]
+    idle_eviction: u64,
     /// Request log format on stderr: text, json, or off. `TAKU_LOG` filters
     /// (default `info`; `warn` drops the per-request lines).
     #[arg(long, default_value = "text", value_parser = ["text", "json", "off"])]
@@ -47,8 +77,30 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
         .build()
         .context("starting the async runtime")?;
     init_log(&args.log)?;
+    let admin_token = admin_token(args)?;
+    let open_creation = args
+        .open_creation
+        .unwrap_or_else(|| is_loopback(&args.bind));
+    let mut limits = taku_server::default_limits();
+    limits.max_events = args.max_log_entries;
+    limits.max_bytes = args.max_log_bytes;
+    if let Some(n) = args.workers {
+        anyhow::ensure!(n > 0, "--workers must be at least 1");
+        limits.workers = n;
+    }
     rt.block_on(async {
         let store = crate::table::open_store(&args.db).await?;
+        if !open_creation {
+            eprintln!(
+                "taku: table creation is restricted on {} (not a loopback address): {}",
+                args.bind,
+                if admin_token.is_some() {
+                    "only requests with the admin token create tables"
+                } else {
+                    "nobody can create tables; pass --open-creation, or --admin-token-file FILE"
+                }
+            );
+        }
         let server = taku_server::Server::new(
             store,
             &taku_server::Config {
@@ -56,6 +108,12 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 max_connections: args.max_connections,
                 max_connections_per_address: args.max_connections_per_address,
                 trusted_proxies: args.trusted_proxies.clone(),
+                open_creation,
+                admin_token,
+                tables_per_hour: args.tables_per_hour,
+                max_members: args.max_members,
+                idle_eviction: std::time::Duration::from_secs(args.idle_eviction.max(1)),
+                limits,
                 ..taku_server::Config::default()
             },
         );
@@ -71,6 +129,36 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
         eprintln!("taku: stopped");
         Ok(true)
     })
+}
+
+/// The admin token: `TAKU_ADMIN_TOKEN`, else the first line of `--admin-token-file`.
+fn admin_token(args: &ServeArgs) -> Result<Option<String>> {
+    let token = match (std::env::var("TAKU_ADMIN_TOKEN"), &args.admin_token_file) {
+        (Ok(t), _) => t,
+        (Err(_), Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the admin token file {}", path.display()))?
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        (Err(_), None) => return Ok(None),
+    };
+    let token = token.trim().to_string();
+    anyhow::ensure!(
+        token.len() >= 16,
+        "the admin token must be at least 16 characters (it guards table creation)"
+    );
+    Ok(Some(token))
+}
+
+/// Whether `bind` is a loopback address (`127.0.0.1:8080`, `[::1]:0`, `localhost:8080`).
+fn is_loopback(bind: &str) -> bool {
+    match bind.parse::<std::net::SocketAddr>() {
+        Ok(addr) => addr.ip().is_loopback(),
+        Err(_) => bind
+            .rsplit_once(':')
+            .is_some_and(|(host, _)| host.eq_ignore_ascii_case("localhost")),
+    }
 }
 
 /// Request logs and errors to stderr, filtered by `TAKU_LOG`.

@@ -82,11 +82,42 @@ pub enum ApiError {
     Store(StoreError),
     /// 500: the server itself failed (no randomness); the reason goes to its log only.
     Internal(String),
+    /// 503 with `Retry-After`: the member's computing budget is spent, or every worker
+    /// is taken ([`StoreError::Busy`]); nothing was done.
+    Busy(String, std::time::Duration),
 }
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        ApiError::Store(e)
+        match e {
+            // Said in both languages where the table's is not at hand.
+            StoreError::Busy {
+                reason,
+                retry_after,
+            } => ApiError::Busy(format!("{} / {}", reason.ja(), reason.en()), retry_after),
+            e => ApiError::Store(e),
+        }
+    }
+}
+
+impl ApiError {
+    /// `e` as the API answers it to a member of table `id`: a busy server says so in the
+    /// table's language.
+    pub async fn at_table(server: &Server, id: &str, e: StoreError) -> ApiError {
+        match e {
+            StoreError::Busy {
+                reason,
+                retry_after,
+            } => {
+                let lang = server
+                    .tables
+                    .peek(id, |t| t.lang())
+                    .await
+                    .unwrap_or_default();
+                ApiError::Busy(reason.get(lang).to_string(), retry_after)
+            }
+            e => ApiError::from(e),
+        }
     }
 }
 
@@ -101,6 +132,7 @@ impl ApiError {
             ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
             ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
             ApiError::TooMany(r) => (StatusCode::TOO_MANY_REQUESTS, r.clone()),
+            ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
             ApiError::Store(StoreError::NoSuchTable(_)) => {
@@ -146,6 +178,12 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
+        if let ApiError::Busy(_, wait) = self {
+            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+        }
         response
     }
 }
@@ -173,14 +211,7 @@ pub async fn member(
     headers: &HeaderMap,
     query_token: Option<&str>,
 ) -> Result<Member, ApiError> {
-    // The scheme is case-insensitive (RFC 9110 §11.1): `bearer`, `BEARER` are the same.
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim_start().split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim());
-    let Some(token) = bearer.or(query_token) else {
+    let Some(token) = bearer(headers).or(query_token) else {
         return Err(ApiError::Unauthorized(BAD_TOKEN.into()));
     };
     let credential = credential(server, token).await?;
@@ -198,6 +229,17 @@ pub async fn member(
         table: credential.table,
         name,
     })
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header. The scheme is case-insensitive
+/// (RFC 9110 §11.1): `bearer`, `BEARER` are the same.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim_start().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
 }
 
 async fn credential(
@@ -519,7 +561,21 @@ async fn join(
     }
     check_member_name(&request.name)?;
     let line = format!("/join {} as {}", request.name, invite.role.as_str());
-    let gm = server.tables.read(&id, |t| t.gm().to_string()).await?;
+    let (gm, members, lang) = server
+        .tables
+        .read(&id, |t| (t.gm().to_string(), t.members().len(), t.lang()))
+        .await?;
+    let max = server.config.max_members;
+    if members >= max {
+        return Err(ApiError::Refused(
+            taku_dice::Text::new(
+                format!("このテーブルの参加者は上限の {max} 人に達しているため、これ以上参加できません（外されたメンバーも記録に残るため数に入ります）"),
+                format!("this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"),
+            )
+            .get(lang)
+            .to_string(),
+        ));
+    }
     // Decide first, so a refused join (a name taken) leaves the invite usable.
     if let Err(r) = server.tables.read(&id, |t| t.decide(&gm, &line)).await? {
         return Err(refused(&server, &id, r).await);
@@ -623,25 +679,28 @@ async fn log(
             "limit must be 1 to {MAX_LOG_PAGE}"
         )));
     }
-    let body = server
+    // The page is copied under the table's lock and viewed after letting go of it, so a
+    // thousand-entry page never holds up the table's players.
+    let (page, head) = server
         .tables
         .read(&id, |t| {
             let from = usize::try_from(after)
                 .unwrap_or(usize::MAX)
                 .min(t.events().len());
-            let mut last = after.min(t.next_seq() - 1);
-            let mut events = Vec::new();
-            for e in &t.events()[from..] {
-                if events.len() as u64 == limit {
-                    break;
-                }
-                last = e.seq;
-                events.push(seen(t, e, &member.name));
-            }
-            json!({"ok": true, "events": events, "last_seq": last, "more": last < t.next_seq() - 1})
+            let to = from.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+            (t.excerpt(from..to), t.next_seq() - 1)
         })
         .await?;
-    ok(StatusCode::OK, body)
+    let events: Vec<Value> = page
+        .events()
+        .iter()
+        .map(|e| seen(&page, e, &member.name))
+        .collect();
+    let last = page.events().last().map_or(after.min(head), |e| e.seq);
+    ok(
+        StatusCode::OK,
+        json!({"ok": true, "events": events, "last_seq": last, "more": last < head}),
+    )
 }
 
 #[derive(Deserialize)]
@@ -669,10 +728,14 @@ async fn line(
 
 /// Runs `line` as `member`; answers with the reply and the events as the member sees them.
 async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
-    let done = server
+    let done = match server
         .tables
         .exec(&member.table, &member.name, line, None)
-        .await?;
+        .await
+    {
+        Ok(done) => done,
+        Err(e) => return Err(ApiError::at_table(server, &member.table, e).await),
+    };
     answer(server, member, done).await
 }
 
@@ -715,10 +778,14 @@ async fn character_sheet(
     let member = member(&server, &id, &headers, None).await?;
     let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n\"知覚\" = 3"}"#)?;
     // Its size is the table's to refuse (422), like any sheet the rules refuse.
-    let done = server
+    let done = match server
         .tables
         .exec_sheet(&member.table, &member.name, &request.sheet, None)
-        .await?;
+        .await
+    {
+        Ok(done) => done,
+        Err(e) => return Err(ApiError::at_table(&server, &member.table, e).await),
+    };
     answer(&server, &member, done).await
 }
 

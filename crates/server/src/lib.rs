@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use taku_dice::command::version::BCDICE_VERSION;
 use taku_dice::{ChaChaSource, EvalError, Mode};
 use taku_systems::GameSystem;
-use taku_table::store::{Store, Tables};
+use taku_table::store::{Budget, Limits, Store, Tables};
 
 /// The bcdice-api protocol version taku speaks.
 pub const API_VERSION: &str = "3.0.0";
@@ -63,6 +63,40 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// returns anyway.
 pub const SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
 
+/// Tables one client address may create an hour by default.
+pub const DEFAULT_TABLES_PER_HOUR: u32 = 30;
+
+/// Members one table may have by default.
+pub const DEFAULT_MAX_MEMBERS: usize = 100;
+
+/// Entries one table's log may hold by default.
+pub const DEFAULT_MAX_EVENTS: usize = 200_000;
+
+/// Bytes one table's log may hold by default (as stored).
+pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How long a table unused stays in memory by default (it goes between one and two of
+/// these after its last use, and is loaded again when next used).
+pub const DEFAULT_IDLE_EVICTION: Duration = Duration::from_secs(600);
+
+/// What a server holds its tables to by default: [`DEFAULT_MAX_EVENTS`],
+/// [`DEFAULT_MAX_LOG_BYTES`], lines decided on one worker per core (at least two), off
+/// the async threads, waiting at most 2 s for one, and each member's share of them at a
+/// table a budget of 2 s at once and 0.1 s a second (a tenth of a core) after.
+pub fn default_limits() -> Limits {
+    Limits {
+        max_events: DEFAULT_MAX_EVENTS,
+        max_bytes: DEFAULT_MAX_LOG_BYTES,
+        max_members: DEFAULT_MAX_MEMBERS,
+        workers: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+        queue_wait: Duration::from_secs(2),
+        budget: Budget {
+            burst: Duration::from_secs(2),
+            per_second: Duration::from_millis(100),
+        },
+    }
+}
+
 /// How a server runs.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -80,6 +114,22 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`): a
     /// request from one of them is rate-limited as the client it names.
     pub trusted_proxies: Vec<limits::Cidr>,
+    /// Whether anyone may create tables (`--open-creation`); when not, only a request
+    /// with the admin token may (`Authorization: Bearer ADMIN_TOKEN`).
+    pub open_creation: bool,
+    /// The admin token: creates tables when creation is restricted, and is not held to
+    /// [`Config::tables_per_hour`]. `None`: nobody has it.
+    pub admin_token: Option<String>,
+    /// Tables one client address may create an hour (`0`: no limit).
+    pub tables_per_hour: u32,
+    /// Members one table may have (its GM included), by invite or by a GM's `/join`
+    /// (overrides `limits.max_members`).
+    pub max_members: usize,
+    /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
+    pub idle_eviction: Duration,
+    /// What tables are held to: log size, workers for lines and exports, members'
+    /// computing budgets ([`default_limits`]).
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -91,6 +141,12 @@ impl Default for Config {
             header_timeout: HEADER_TIMEOUT,
             shutdown_deadline: SHUTDOWN_DEADLINE,
             trusted_proxies: Vec::new(),
+            open_creation: true,
+            admin_token: None,
+            tables_per_hour: DEFAULT_TABLES_PER_HOUR,
+            max_members: DEFAULT_MAX_MEMBERS,
+            idle_eviction: DEFAULT_IDLE_EVICTION,
+            limits: default_limits(),
         }
     }
 }
@@ -101,6 +157,8 @@ pub struct Server {
     tables: Tables<Store>,
     live: live::Hub,
     limiter: limits::RateLimiter,
+    /// Tables created per client address an hour.
+    creations: limits::RateLimiter,
     /// Set once shutdown begins: live sockets close so in-flight requests can finish.
     stopping: tokio::sync::watch::Sender<bool>,
     connections: Arc<limits::Connections>,
@@ -111,9 +169,13 @@ impl Server {
     /// A server over `store`.
     pub fn new(store: Store, config: &Config) -> Arc<Server> {
         Arc::new(Server {
-            tables: Tables::new(store),
+            tables: Tables::new(store).with_limits(Limits {
+                max_members: config.max_members,
+                ..config.limits.clone()
+            }),
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
+            creations: limits::RateLimiter::per_hour(config.tables_per_hour),
             stopping: tokio::sync::watch::channel(false).0,
             connections: Arc::new(limits::Connections::new(
                 limits::fit_open_files(config.max_connections),
@@ -126,6 +188,84 @@ impl Server {
     /// The open tables.
     pub fn tables(&self) -> &Tables<Store> {
         &self.tables
+    }
+
+    /// Lets go of the tables nobody used since the last call and no live socket watches
+    /// ([`Tables::evict_idle`]); how many. [`serve`] calls it every
+    /// [`Config::idle_eviction`].
+    pub fn evict_idle(&self) -> usize {
+        self.tables.evict_idle(|id| self.live.is_watched(id))
+    }
+
+    /// Whether `headers` carry the admin token.
+    fn is_admin(&self, headers: &HeaderMap) -> bool {
+        use sha2::{Digest, Sha256};
+        use subtle::ConstantTimeEq;
+        let Some(admin) = &self.config.admin_token else {
+            return false;
+        };
+        let Some(token) = api::bearer(headers) else {
+            return false;
+        };
+        // Hashes of equal length, compared in constant time.
+        let (a, b) = (
+            Sha256::digest(admin.as_bytes()),
+            Sha256::digest(token.as_bytes()),
+        );
+        a.ct_eq(&b).into()
+    }
+}
+
+/// Who may create tables, and how many: with creation restricted only the admin token
+/// creates; otherwise each client address creates at most [`Config::tables_per_hour`]
+/// an hour (the admin token is not counted). Checked before the request is read, for
+/// both ways to create (`POST /api/v1/tables` and the web form's `POST /new`); an
+/// attempt counts whether or not its table is made.
+async fn creation_gate(
+    State(server): State<Arc<Server>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let creates = request.method() == Method::POST
+        && matches!(request.uri().path(), "/api/v1/tables" | "/new");
+    if !creates || server.is_admin(request.headers()) {
+        return next.run(request).await;
+    }
+    if !server.config.open_creation {
+        let how = if server.config.admin_token.is_some() {
+            "send the admin token (Authorization: Bearer ADMIN_TOKEN)"
+        } else {
+            "its operator can allow everyone (taku serve --open-creation) or set an admin token (--admin-token-file)"
+        };
+        return json_with(
+            StatusCode::FORBIDDEN,
+            json!({"ok": false, "reason": format!(
+                "このサーバーではテーブルの作成が制限されています / table creation is restricted on this server: {how}"
+            )}),
+        );
+    }
+    let client = limits::client_behind(
+        client(&request),
+        request.headers(),
+        &server.config.trusted_proxies,
+    );
+    match server.creations.take(client, Instant::now()) {
+        Ok(()) => next.run(request).await,
+        Err(wait) => {
+            let minutes = wait.as_secs().div_ceil(60).max(1);
+            let mut response = json_with(
+                StatusCode::TOO_MANY_REQUESTS,
+                json!({"ok": false, "reason": format!(
+                    "この接続元からのテーブル作成は 1 時間に {n} 件までです。{minutes} 分ほど後にもう一度どうぞ / at most {n} tables an hour from one address; try again in about {minutes} min",
+                    n = server.creations.burst()
+                )}),
+            );
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(wait.as_secs().max(1)),
+            );
+            response
+        }
     }
 }
 
@@ -142,6 +282,10 @@ pub fn app(server: Arc<Server>) -> Router {
         .merge(api::routes().with_state(server.clone()))
         .merge(web::routes().with_state(server.clone()));
     finish(routes)
+        .layer(middleware::from_fn_with_state(
+            server.clone(),
+            creation_gate,
+        ))
         .layer(middleware::from_fn_with_state(server, rate_limit))
         .layer(middleware::from_fn(log_request))
 }
@@ -632,6 +776,7 @@ pub async fn serve(
         shutdown.await;
         signal.stopping.send_replace(true);
     });
+    tokio::spawn(evict_idle_tables(server.clone()));
     let app = app(server.clone());
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -712,6 +857,25 @@ pub async fn serve(
         tracing::warn!(target: "taku::http", deadline_secs = deadline.as_secs(), "connections still open at the shutdown deadline; stopping anyway");
     }
     Ok(())
+}
+
+/// Every [`Config::idle_eviction`], lets go of the tables nobody used meanwhile
+/// ([`Server::evict_idle`]), until shutdown.
+async fn evict_idle_tables(server: Arc<Server>) {
+    let period = server.config.idle_eviction.max(Duration::from_secs(1));
+    let mut stopping = server.stopping.subscribe();
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            _ = live::stopped(&mut stopping) => return,
+        }
+        let evicted = server.evict_idle();
+        if evicted > 0 {
+            tracing::info!(target: "taku::tables", evicted, open = server.tables.open_ids().len(), "idle tables left memory");
+        }
+    }
 }
 
 #[cfg(test)]

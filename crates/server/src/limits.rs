@@ -246,6 +246,22 @@ impl RateLimiter {
         }
     }
 
+    /// `per_hour` a client may do an hour, all of them at once if it has done none for an
+    /// hour (`0`: no limit): creating tables, say.
+    pub fn per_hour(per_hour: u32) -> Self {
+        RateLimiter {
+            rate: f64::from(per_hour) / 3600.0,
+            burst: f64::from(per_hour),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The most a client may do at once.
+    pub fn burst(&self) -> u32 {
+        // Built from a u32.
+        self.burst as u32
+    }
+
     /// The limit, requests a second per client (`0`: none).
     pub fn rate(&self) -> u32 {
         // Built from a u32.
@@ -301,6 +317,28 @@ mod tests {
         let t1 = t0 + Duration::from_millis(100);
         assert!(limiter.take(a, t1).is_ok());
         assert!(limiter.take(a, t1).is_err());
+    }
+
+    /// Issue 18 item 3: tables created per address per hour, on an explicit clock.
+    #[test]
+    fn an_hourly_quota_gives_its_whole_allowance_then_one_per_share_of_the_hour() {
+        let quota = RateLimiter::per_hour(3);
+        let (a, b) = (Some([10, 0, 0, 1].into()), Some([10, 0, 0, 2].into()));
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(quota.take(a, t0).is_ok());
+        }
+        let wait = quota.take(a, t0).expect_err("the hour's three are used");
+        assert!(
+            wait > Duration::from_secs(1190) && wait <= Duration::from_secs(1200),
+            "{wait:?}"
+        );
+        assert!(quota.take(b, t0).is_ok(), "another address has its own");
+        // A third of an hour later, one more.
+        let t1 = t0 + Duration::from_secs(1200);
+        assert!(quota.take(a, t1).is_ok());
+        assert!(quota.take(a, t1).is_err());
+        assert!(RateLimiter::per_hour(0).take(a, t0).is_ok(), "0: no limit");
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub const MAX_SOCKETS_PER_MEMBER: usize = 8;
 /// Live sockets one client address may hold at once, over all tables.
 pub const MAX_SOCKETS_PER_ADDRESS: usize = 64;
 
-/// Log entries a socket views (under the table's lock) and holds at once.
+/// Log entries a socket copies from the table (under its lock), views and holds at once.
 pub const LIVE_PAGE: usize = 64;
 
 /// The last seq of every table some socket watches, and the sockets of each member (so
@@ -276,33 +276,37 @@ async fn stream(
     let mut sent = after;
     loop {
         heads.borrow_and_update();
-        // One bounded page at a time: the table's lock is held only while a page is
-        // viewed (an append waits for at most one page, never for a whole history), and
-        // a socket holds at most one page, however long the log and however slowly its
-        // client reads (each send waits for the socket to take it).
-        let page = server
+        // One bounded page at a time, copied under the table's lock ([`Table::excerpt`]:
+        // the page's events, the state shared) and viewed after letting go of it: an
+        // append waits only for a copy of [`LIVE_PAGE`] events, never for their views or
+        // a whole history, and a socket holds at most one page, however long the log and
+        // however slowly its client reads (each send waits for the socket to take it).
+        let excerpt = server
             .tables
             .peek(&member.table, |t| {
                 let from = usize::try_from(sent)
                     .unwrap_or(usize::MAX)
                     .min(t.events().len());
                 let to = from.saturating_add(LIVE_PAGE).min(t.events().len());
-                let lines: Vec<String> = t.events()[from..to]
-                    .iter()
-                    .map(|e| {
-                        if html {
-                            let markup = crate::web::page::entry(t, e, &member.name);
-                            serde_json::json!({"seq": e.seq, "html": markup.into_string()})
-                                .to_string()
-                        } else {
-                            api::seen(t, e, &member.name).to_string()
-                        }
-                    })
-                    .collect();
-                let last = t.events()[..to].last().map_or(sent, |e| e.seq);
-                (lines, last, to < t.events().len())
+                (t.excerpt(from..to), to < t.events().len())
             })
             .await;
+        let page = excerpt.map(|(t, more)| {
+            let lines: Vec<String> = t
+                .events()
+                .iter()
+                .map(|e| {
+                    if html {
+                        let markup = crate::web::page::entry(&t, e, &member.name);
+                        serde_json::json!({"seq": e.seq, "html": markup.into_string()}).to_string()
+                    } else {
+                        api::seen(&t, e, &member.name).to_string()
+                    }
+                })
+                .collect();
+            let last = t.events().last().map_or(sent, |e| e.seq);
+            (lines, last, more)
+        });
         let Ok((lines, last, more)) = page else { break };
         for line in lines {
             if socket.send(Message::Text(line.into())).await.is_err() {

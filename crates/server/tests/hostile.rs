@@ -411,6 +411,75 @@ async fn names_that_would_display_as_another_are_refused() {
     assert!(!join(&app, &id, &invites[0], "ミナ").await.is_empty());
 }
 
+/// Item 6 (the rest): names whose NFKC form differs in a letter (half-width kana,
+/// ligatures, Roman numerals), names mixing Latin with Cyrillic or Greek, and names
+/// that look like another member's or character's (`расо` in Cyrillic for `paco`, `GM`,
+/// 口イ for ロイ) are refused, saying which name they look like; the invite stays good.
+/// Both ways in: the API's join and a GM's `/join` line.
+#[tokio::test]
+async fn look_alike_names_are_refused_and_say_whom_they_look_like() {
+    let db = temp_dir("lookalike").join("taku.db").display().to_string();
+    let app = app_on(&db).await;
+    let (id, gm, invites) = new_table(&app, 3).await;
+    assert!(!join(&app, &id, &invites[0], "paco").await.is_empty());
+    let lines = format!("/api/v1/tables/{id}/lines");
+    let line = |l: &str| json!({ "line": l }).to_string();
+    // Reasons read in English.
+    call(&app, "POST", &lines, Some(&gm), &line("/lang en")).await;
+    for (name, says) in [
+        ("ｶﾞﾙ", "'ガル'"),
+        ("ﬁona", "'fiona'"),
+        ("Ⅳ", "'IV'"),
+        ("g\u{43c}", "Latin and Cyrillic"),
+        ("g\u{3bf}", "Latin and Greek"),
+        // All Cyrillic: р а с о.
+        (
+            "\u{440}\u{430}\u{441}\u{43e}",
+            "looks too much like the member 'paco'",
+        ),
+        ("PAC0", "'paco'"),
+        ("GM", "'gm'"),
+    ] {
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            &json!({"invite": invites[1], "name": name}).to_string(),
+        )
+        .await;
+        assert!(status.is_client_error(), "{name:?}: {status} {refused}");
+        let (status, _, refused) = call(
+            &app,
+            "POST",
+            &lines,
+            Some(&gm),
+            &line(&format!("/join {name}")),
+        )
+        .await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name:?}: {refused}"
+        );
+        let reason = refused["reason"].as_str().expect("reason");
+        assert!(reason.contains(says), "{name:?}: {reason}");
+    }
+    // Characters too: ロイ, then 口イ (a kanji 口) is refused.
+    let (status, _, _) = call(&app, "POST", &lines, Some(&gm), &line("/char new ロイ")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, refused) = call(&app, "POST", &lines, Some(&gm), &line("/char new 口イ")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("'ロイ'")),
+        "{refused}"
+    );
+    // The invite is still good for an honest name.
+    assert!(!join(&app, &id, &invites[1], "ボブ").await.is_empty());
+}
+
 /// Item 6: chat keeps no raw control characters: a newline is a visible break, ESC and
 /// bidi overrides are escaped, so no line can forge an entry or drive a terminal.
 #[tokio::test]

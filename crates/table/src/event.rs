@@ -302,4 +302,15 @@ impl EventBody {
             _ => None,
         }
     }
+
+    /// The earlier event this one is about, whose visibility decides its own: an undo's
+    /// or a void's target, a reveal's roll, what a system event follows.
+    pub fn refers_to(&self) -> Option<u64> {
+        match self {
+            EventBody::Undone { event } | EventBody::Voided { event } => Some(*event),
+            EventBody::Revealed { roll } => Some(*roll),
+            EventBody::System { follows, .. } => *follows,
+            _ => None,
+        }
+    }
 }

@@ -21,6 +21,7 @@
 mod check;
 pub mod command;
 pub mod event;
+mod names;
 pub mod secret;
 mod state;
 mod status;
@@ -36,6 +37,7 @@ pub use view::{Entry, RollEntry};
 
 use state::State;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use taku_dice::{ChaChaSource, EvalError, Lang, Mode, Roller, Span, Text};
 use taku_systems::table_rules::{SystemState, TableView};
 use taku_systems::view::{Field, Section, Sheet, Value};
@@ -156,16 +158,27 @@ pub fn field_key(key: &str) -> String {
 }
 
 /// One table: its log and the state folded from it.
+///
+/// The state and the sets of undone and voided entries are shared (`Arc`, copied only
+/// when changed while shared), so [`Table::excerpt`] is cheap: a server views a page of
+/// the log from an excerpt taken under the table's lock and renders it after letting go.
 #[derive(Clone)]
 pub struct Table {
     events: Vec<Event>,
+    /// Events before `events[0]`: 0 for a whole table, the window's start for an
+    /// [`Table::excerpt`].
+    offset: usize,
+    /// In an excerpt, the events outside its window that its own refer to (an undo's
+    /// target, a reveal's roll, what a system event follows), so viewing it decides
+    /// exactly as the whole table would.
+    outside: BTreeMap<u64, Event>,
     system: &'static dyn GameSystem,
     name: String,
     gm: String,
     seed: [u8; 32],
-    state: State,
-    undone: BTreeSet<u64>,
-    voided: BTreeSet<u64>,
+    state: Arc<State>,
+    undone: Arc<BTreeSet<u64>>,
+    voided: Arc<BTreeSet<u64>>,
     entropy: Entropy,
 }
 
@@ -248,14 +261,16 @@ impl Table {
         let (undone, voided) = undone_in(&events);
         let mut table = Table {
             events: Vec::with_capacity(events.len()),
+            offset: 0,
+            outside: BTreeMap::new(),
             system,
             name: name.clone(),
             gm: actor.clone(),
             seed,
-            state: State::new(actor, system),
+            state: Arc::new(State::new(actor, system)),
             // Everything the log undoes, known before folding, so the log folds once.
-            undone,
-            voided,
+            undone: Arc::new(undone),
+            voided: Arc::new(voided),
             entropy: Entropy::Os,
         };
         let mut iter = events.into_iter();
@@ -297,9 +312,49 @@ impl Table {
         self.state.lang
     }
 
-    /// The log.
+    /// The log (for an [`Table::excerpt`], its window only).
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+
+    /// A copy of this table for viewing the events in `range` (positions in
+    /// [`Table::events`], clamped to the log): its [`Table::events`] are that window only,
+    /// plus, out of sight, the events they refer to, and it shares this table's state as
+    /// it is now. [`Table::entry`], [`Table::sheet`] and every other view answer on it
+    /// exactly as on the whole table, so a page can be viewed and rendered without
+    /// holding the table. It costs the window and those references, never the whole log.
+    /// An excerpt is for viewing only: lines decided on it would see a log with a hole.
+    pub fn excerpt(&self, range: std::ops::Range<usize>) -> Table {
+        let end = range.end.min(self.events.len());
+        let start = range.start.min(end);
+        let events = self.events[start..end].to_vec();
+        let in_window = |seq: u64| {
+            usize::try_from(seq).is_ok_and(|s| s > self.offset + start && s <= self.offset + end)
+        };
+        let mut outside = BTreeMap::new();
+        let mut todo: Vec<u64> = events.iter().filter_map(|e| e.body.refers_to()).collect();
+        while let Some(seq) = todo.pop() {
+            if in_window(seq) || outside.contains_key(&seq) {
+                continue;
+            }
+            if let Some(e) = self.event(seq) {
+                todo.extend(e.body.refers_to());
+                outside.insert(seq, e.clone());
+            }
+        }
+        Table {
+            events,
+            offset: self.offset + start,
+            outside,
+            system: self.system,
+            name: self.name.clone(),
+            gm: self.gm.clone(),
+            seed: self.seed,
+            state: self.state.clone(),
+            undone: self.undone.clone(),
+            voided: self.voided.clone(),
+            entropy: self.entropy.clone(),
+        }
     }
 
     /// The table's game system.
@@ -392,7 +447,7 @@ impl Table {
 
     /// Seq the next event will get.
     pub fn next_seq(&self) -> u64 {
-        self.events.len() as u64 + 1
+        (self.offset + self.events.len()) as u64 + 1
     }
 
     /// Character `name`'s sheet as `viewer` may see it: its fields (a field `K` with a
@@ -523,6 +578,7 @@ impl Table {
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
                 let fields = changes(&Character::default(), read.fields)?
                     .into_iter()
@@ -847,6 +903,16 @@ impl Table {
                         format!("'{name}' is already a member ({})", existing.as_str()),
                     );
                 }
+                if let Some(other) = names::looks_like(&name, self.state.members.keys()) {
+                    return refuse(
+                        format!(
+                            "'{name}' はメンバー '{other}' と見分けにくい名前です。別の名前にしてください"
+                        ),
+                        format!(
+                            "'{name}' looks too much like the member '{other}'; choose another name"
+                        ),
+                    );
+                }
                 Ok(Decision::event(EventBody::Joined {
                     member: name,
                     role: new,
@@ -866,6 +932,7 @@ impl Table {
                         format!("a character named '{name}' already exists"),
                     );
                 }
+                self.unlike_other_characters(&name)?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -1343,6 +1410,21 @@ impl Table {
         }
     }
 
+    /// Refuses a new character `name` that looks like another character's name.
+    fn unlike_other_characters(&self, name: &str) -> Result<(), Refusal> {
+        match names::looks_like(name, self.state.characters.keys()) {
+            Some(other) => refuse(
+                format!(
+                    "'{name}' はキャラクター '{other}' と見分けにくい名前です。別の名前にしてください"
+                ),
+                format!(
+                    "'{name}' looks too much like the character '{other}'; choose another name"
+                ),
+            ),
+            None => Ok(()),
+        }
+    }
+
     /// Whether `member` owns character `name`.
     fn owns(&self, member: &str, name: &str) -> bool {
         self.state
@@ -1354,7 +1436,8 @@ impl Table {
     fn event(&self, seq: u64) -> Option<&Event> {
         usize::try_from(seq.checked_sub(1)?)
             .ok()
-            .and_then(|i| self.events.get(i))
+            .and_then(|i| self.events.get(i.checked_sub(self.offset)?))
+            .or_else(|| self.outside.get(&seq))
     }
 
     /// Folds one event into the state and appends it to the log.
@@ -1363,15 +1446,16 @@ impl Table {
             EventBody::Undone { event: target } | EventBody::Voided { event: target } => {
                 let group: Vec<u64> = state::undo_group(&self.events, target).collect();
                 if matches!(event.body, EventBody::Voided { .. }) {
-                    self.voided.extend(group.iter().copied());
+                    Arc::make_mut(&mut self.voided).extend(group.iter().copied());
                 }
-                self.undone.extend(group);
+                Arc::make_mut(&mut self.undone).extend(group);
                 self.events.push(event);
                 self.refold();
             }
             _ => {
                 if !self.undone.contains(&event.seq) {
-                    self.state.fold(self.rules(), &event);
+                    let rules = self.rules();
+                    Arc::make_mut(&mut self.state).fold(rules, &event);
                 }
                 self.events.push(event);
             }
@@ -1385,7 +1469,7 @@ impl Table {
         for e in self.events.iter().filter(|e| !self.undone.contains(&e.seq)) {
             state.fold(rules, e);
         }
-        self.state = state;
+        self.state = Arc::new(state);
     }
 }
 
@@ -1562,25 +1646,6 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
             | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
     };
-    // Compatibility forms that fold (NFKC) to ASCII letters, digits and signs.
-    let ascii_form = |c: char| -> Option<char> {
-        let u = u32::from(c);
-        match u {
-            // Full-width letters and digits (full-width punctuation, common in Japanese
-            // names, cannot spell another name).
-            0xFF10..=0xFF19 | 0xFF21..=0xFF3A | 0xFF41..=0xFF5A => char::from_u32(u - 0xFEE0),
-            0x24B6..=0x24CF => char::from_u32(u - 0x24B6 + u32::from('A')),
-            0x24D0..=0x24E9 => char::from_u32(u - 0x24D0 + u32::from('a')),
-            // Mathematical alphanumerics: bold, italic, script… A–Z a–z in runs of 52,
-            // then digits in runs of 10.
-            0x1D400..=0x1D6A3 => char::from_u32(match (u - 0x1D400) % 52 {
-                n @ 0..26 => u32::from('A') + n,
-                n => u32::from('a') + n - 26,
-            }),
-            0x1D7CE..=0x1D7FF => char::from_u32(u32::from('0') + (u - 0x1D7CE) % 10),
-            _ => None,
-        }
-    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
         && !name
@@ -1610,15 +1675,26 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             ),
         );
     }
-    if name.chars().any(|c| ascii_form(c).is_some()) {
-        let plain: String = name.chars().map(|c| ascii_form(c).unwrap_or(c)).collect();
+    if let Some(plain) = names::compatibility_form(name) {
         return refuse(
             format!(
-                "'{name}' は{}に使えません。全角などの英数字は半角で '{plain}' と書いてください",
+                "'{name}' は{}に使えません。全角・半角カナ・飾り文字などは '{plain}' と書いてください",
                 what.ja()
             ),
             format!(
-                "'{name}' is not a valid {}: write full-width and styled letters plainly, as '{plain}'",
+                "'{name}' is not a valid {}: write full-width, half-width and styled characters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    if let Some((a, b)) = names::mixed_scripts(name) {
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。{a} と {b} の文字が混ざっていて、別の名前に見えるおそれがあります。どちらか一方の文字で書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: it mixes {a} and {b} letters, which can pass for another name; write it in one script",
                 what.en()
             ),
         );

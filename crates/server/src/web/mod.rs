@@ -201,7 +201,8 @@ async fn entries(
             .map_or(PAGE, |l| usize::try_from(l).unwrap_or(usize::MAX))
             .clamp(1, api::MAX_LOG_PAGE);
         let (before, after) = (number("before")?, number("after")?);
-        let body = server
+        // The page is copied under the table's lock and rendered after (issue 18).
+        let page = server
             .tables
             .read(&id, |t| {
                 let events = t.events();
@@ -219,10 +220,10 @@ async fn entries(
                     }
                     (None, None) => (events.len().saturating_sub(limit), events.len()),
                 };
-                page::entries(t, events[from..to].iter(), &member.name).into_string()
+                t.excerpt(from..to)
             })
             .await?;
-        Ok::<_, ApiError>(body)
+        Ok::<_, ApiError>(page::entries(&page, page.events().iter(), &member.name).into_string())
     }
     .await;
     match result {
@@ -239,12 +240,12 @@ async fn side(
 ) -> Response {
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
-        Ok::<_, ApiError>(
-            server
-                .tables
-                .read(&id, |t| page::side(t, &member.name).into_string())
-                .await?,
-        )
+        // The state without the log, rendered after letting go of the table (issue 18).
+        let now = server
+            .tables
+            .read(&id, |t| t.excerpt(t.events().len()..t.events().len()))
+            .await?;
+        Ok::<_, ApiError>(page::side(&now, &member.name).into_string())
     }
     .await;
     match result {
@@ -292,11 +293,26 @@ async fn export(
     id: &str,
     headers: &HeaderMap,
     ext: &'static str,
-    render: impl FnOnce(&taku_table::Table, &str) -> String,
+    render: impl FnOnce(&taku_table::Table, &str) -> String + Send + 'static,
 ) -> Response {
+    // The log is copied under the table's lock and rendered on a worker, charged to the
+    // member's computing budget (issue 18): a long export holds up neither the table's
+    // players nor the server's other requests.
     let result = async {
         let member = api::member(server, id, headers, None).await?;
-        Ok::<_, ApiError>(server.tables.read(id, |t| render(t, &member.name)).await?)
+        let whole = server
+            .tables
+            .read(id, |t| t.excerpt(0..t.events().len()))
+            .await?;
+        let name = member.name.clone();
+        match server
+            .tables
+            .compute(id, &member.name, move || render(&whole, &name))
+            .await
+        {
+            Ok(body) => Ok(body),
+            Err(e) => Err(ApiError::at_table(server, id, e).await),
+        }
     }
     .await;
     match result {
@@ -355,10 +371,11 @@ async fn import(
         } else {
             (text.to_string(), Vec::new())
         };
+        let name = member.name.clone();
         let done = server
             .tables
-            .exec_with(&member.table, &member.name, None, |t| {
-                t.decide_sheet_with(&member.name, &sheet, &extra)
+            .exec_with(&member.table, &member.name, None, move |t| {
+                t.decide_sheet_with(&name, &sheet, &extra)
             })
             .await?;
         api::answer(&server, &member, done).await

@@ -319,9 +319,12 @@ pub use sqlite::SqliteStore;
 use crate::{Decision, Entry, Event, Refusal, Table};
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as SyncMutex};
+use std::time::Duration;
 use taku_dice::{Lang, Text};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::time::Instant;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -375,6 +378,16 @@ pub enum StoreError {
         at: String,
         /// The check's first complaints.
         report: String,
+    },
+    /// The server is too busy to decide this now: the member has used their share of
+    /// computing at this table for the moment, or every worker is taken. Nothing was
+    /// decided or stored; try again after `retry_after`.
+    #[error("{}", reason.en())]
+    Busy {
+        /// Why, in both languages.
+        reason: Text,
+        /// When trying again makes sense.
+        retry_after: std::time::Duration,
     },
     /// The database itself failed.
     #[error("database {at}: {source}")]
@@ -637,17 +650,163 @@ pub struct Executed {
     pub lang: Lang,
 }
 
+/// A line's decision, shareable with a worker thread.
+type Decider = Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync>;
+
 /// How many times a line is decided again after other writers got in first.
 const MAX_ATTEMPTS: usize = 64;
 
+/// What a server holds its tables to (the CLI's own commands hold them to nothing:
+/// [`Limits::default`]).
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Entries one table's log may hold; a line that would pass it is refused.
+    pub max_events: usize,
+    /// Bytes one table's log may hold, counted as stored (each event's JSON and actor).
+    pub max_bytes: u64,
+    /// Members one table may have (its GM included), however they join (an invite, a
+    /// GM's `/join` line).
+    pub max_members: usize,
+    /// Lines decided (and other heavy work done, [`Tables::compute`]) at once, on
+    /// tokio's blocking threads rather than the async workers, so a line that computes
+    /// for a second (exact odds of an AF check) never stalls other requests. A member
+    /// who spent more than half their [`Budget`] lately may take all workers but one,
+    /// so one is left for everyone else. `0`: lines are decided in place, as the CLI
+    /// does.
+    pub workers: usize,
+    /// How long a line waits for a free worker before it is refused as busy.
+    pub queue_wait: Duration,
+    /// Each member's share of the workers' time at one table.
+    pub budget: Budget,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_events: usize::MAX,
+            max_bytes: u64::MAX,
+            max_members: usize::MAX,
+            workers: 0,
+            queue_wait: Duration::from_secs(2),
+            budget: Budget::UNLIMITED,
+        }
+    }
+}
+
+/// A member's budget of computing time at one table, as a bucket: it holds up to
+/// `burst`, refills at `per_second` of computing for each second that passes, and each
+/// line (or export) takes what it cost. A member whose bucket is empty is refused until
+/// it has refilled; the line that emptied it always finishes (its cost is only known
+/// after), so one line can overdraw, and the debt is paid back before the next.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// The most computing time saved up.
+    pub burst: Duration,
+    /// Computing time regained per second.
+    pub per_second: Duration,
+}
+
+impl Budget {
+    /// No budget at all.
+    pub const UNLIMITED: Budget = Budget {
+        burst: Duration::MAX,
+        per_second: Duration::MAX,
+    };
+}
+
+/// One member's bucket ([`Budget`]), in seconds (negative: in debt).
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    level: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(budget: Budget, now: Instant) -> Bucket {
+        Bucket {
+            level: budget.burst.as_secs_f64(),
+            at: now,
+        }
+    }
+
+    fn refill(&mut self, budget: Budget, now: Instant) {
+        let passed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.level =
+            (self.level + passed * budget.per_second.as_secs_f64()).min(budget.burst.as_secs_f64());
+        self.at = now;
+    }
+
+    /// `Err(wait)` while the bucket is empty or in debt.
+    fn ready(&mut self, budget: Budget, now: Instant) -> Result<(), Duration> {
+        if budget == Budget::UNLIMITED {
+            return Ok(());
+        }
+        self.refill(budget, now);
+        if self.level > 0.0 {
+            return Ok(());
+        }
+        let rate = budget.per_second.as_secs_f64();
+        let wait = if rate > 0.0 {
+            (-self.level + 1e-3) / rate
+        } else {
+            f64::from(u32::MAX)
+        };
+        Err(Duration::from_secs_f64(wait.min(f64::from(u32::MAX))))
+    }
+
+    fn full(&mut self, budget: Budget, now: Instant) -> bool {
+        self.refill(budget, now);
+        self.level >= budget.burst.as_secs_f64()
+    }
+}
+
+/// A table held open: the table, whether it was used since the last sweep
+/// ([`Tables::evict_idle`]) and its log's size as stored.
+#[derive(Debug)]
+struct Open {
+    table: Arc<Mutex<Table>>,
+    used: AtomicBool,
+    /// Changed only under the table's lock.
+    bytes: AtomicU64,
+}
+
+/// Bytes a stored event takes (its body's JSON and its actor), for [`Limits::max_bytes`].
+fn stored_bytes(events: &[Event]) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    for e in events {
+        // Writing to a counter cannot fail, and events always serialise.
+        let _ = serde_json::to_writer(&mut count, &e.body);
+        count.0 += e.actor.len() as u64;
+    }
+    count.0
+}
+
 /// Open tables over a store: each table is loaded once, kept folded in memory, and brought
 /// up to date from the store only when another writer got in first. Lines at one table
-/// run one at a time; lines at different tables run concurrently.
+/// run one at a time; lines at different tables run concurrently. Tables nobody used for
+/// a while can be let go ([`Tables::evict_idle`]) and are loaded again when next used.
 #[derive(Debug)]
 pub struct Tables<S> {
     store: S,
-    open: SyncMutex<HashMap<String, Arc<Mutex<Table>>>>,
+    open: SyncMutex<HashMap<String, Arc<Open>>>,
     entropy: crate::Entropy,
+    limits: Limits,
+    workers: Arc<tokio::sync::Semaphore>,
+    /// All workers but one (at least one): what heavy work may take.
+    heavy: Arc<tokio::sync::Semaphore>,
+    /// Members with work running through [`Tables::compute`], by table.
+    computing: SyncMutex<std::collections::HashSet<(String, String)>>,
+    budgets: SyncMutex<HashMap<(String, String), Bucket>>,
 }
 
 impl<S: EventStore> Tables<S> {
@@ -657,6 +816,11 @@ impl<S: EventStore> Tables<S> {
             store,
             open: SyncMutex::new(HashMap::new()),
             entropy: crate::Entropy::Os,
+            limits: Limits::default(),
+            workers: Arc::new(tokio::sync::Semaphore::new(0)),
+            heavy: Arc::new(tokio::sync::Semaphore::new(0)),
+            computing: SyncMutex::new(std::collections::HashSet::new()),
+            budgets: SyncMutex::new(HashMap::new()),
         }
     }
 
@@ -667,6 +831,21 @@ impl<S: EventStore> Tables<S> {
         self
     }
 
+    /// These tables, held to `limits`.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.workers = Arc::new(tokio::sync::Semaphore::new(limits.workers));
+        self.heavy = Arc::new(tokio::sync::Semaphore::new(
+            limits.workers.saturating_sub(1).max(1),
+        ));
+        self.limits = limits;
+        self
+    }
+
+    /// The limits these tables are held to.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The store underneath.
     pub fn store(&self) -> &S {
         &self.store
@@ -675,11 +854,25 @@ impl<S: EventStore> Tables<S> {
     /// Stores a new table and keeps it open; returns its id.
     pub async fn create(&self, table: Table) -> Result<String, StoreError> {
         let id = self.store.create(&table).await?;
+        let bytes = self.size_of(table.events());
         self.lock_open().insert(
             id.clone(),
-            Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
+            Arc::new(Open {
+                table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
+                used: AtomicBool::new(true),
+                bytes: AtomicU64::new(bytes),
+            }),
         );
         Ok(id)
+    }
+
+    /// The size of `events` as stored, when a limit needs it (else 0, to spare the work).
+    fn size_of(&self, events: &[Event]) -> u64 {
+        if self.limits.max_bytes == u64::MAX {
+            0
+        } else {
+            stored_bytes(events)
+        }
     }
 
     /// The ids of the tables loaded in this process (in no particular order): those to
@@ -688,35 +881,90 @@ impl<S: EventStore> Tables<S> {
         self.lock_open().keys().cloned().collect()
     }
 
-    fn lock_open(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Mutex<Table>>>> {
+    /// Lets go of the tables nobody used since the last call (and that `keep` does not
+    /// want kept: a server keeps those a live socket watches), so memory holds only the
+    /// tables in play; each is loaded again from the store when next used. A table in
+    /// use at this moment (a line running, a page being viewed) is kept. Called
+    /// periodically, a table goes between one and two periods after its last use.
+    /// Returns how many were let go. Members' computing budgets that are full again are
+    /// forgotten too.
+    pub fn evict_idle(&self, keep: impl Fn(&str) -> bool) -> usize {
+        let mut evicted = 0;
+        self.lock_open().retain(|id, open| {
+            if open.used.swap(false, Ordering::AcqRel) {
+                return true;
+            }
+            // Only the map holds it: nobody is using it or about to.
+            let idle = Arc::strong_count(open) == 1 && Arc::strong_count(&open.table) == 1;
+            if idle && !keep(id) {
+                evicted += 1;
+                false
+            } else {
+                true
+            }
+        });
+        let (budget, now) = (self.limits.budget, Instant::now());
+        self.lock_budgets().retain(|_, b| !b.full(budget, now));
+        evicted
+    }
+
+    fn lock_open(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Open>>> {
         // A panic elsewhere while holding this map cannot leave it inconsistent (only
-        // inserts), so a poisoned lock is still usable.
+        // inserts and removals), so a poisoned lock is still usable.
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn lock_computing(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashSet<(String, String)>> {
+        // Each change is whole under the lock.
+        self.computing.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock_budgets(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Bucket>> {
+        // Each change is whole under the lock.
+        self.budgets.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The open table `id`, loading it on first use.
-    async fn handle(&self, id: &str) -> Result<Arc<Mutex<Table>>, StoreError> {
+    async fn handle(&self, id: &str) -> Result<Arc<Open>, StoreError> {
         if let Some(h) = self.lock_open().get(id) {
+            h.used.store(true, Ordering::Release);
             return Ok(h.clone());
         }
         let events = self.store.load_after(id, 0).await?;
+        let bytes = self.size_of(&events);
         let table = Table::from_events(events).map_err(|e| StoreError::Damaged {
             table: id.to_string(),
             seq: 0,
             reason: e.to_string(),
         })?;
-        Ok(self
+        let open = self
             .lock_open()
             .entry(id.to_string())
-            .or_insert_with(|| Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))))
-            .clone())
+            .or_insert_with(|| {
+                Arc::new(Open {
+                    table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
+                    used: AtomicBool::new(true),
+                    bytes: AtomicU64::new(bytes),
+                })
+            })
+            .clone();
+        open.used.store(true, Ordering::Release);
+        Ok(open)
     }
 
     /// Folds whatever other writers appended since this table was last brought up to
     /// date; returns how many events that was.
-    async fn catch_up(&self, id: &str, table: &mut Table) -> Result<usize, StoreError> {
+    async fn catch_up(
+        &self,
+        id: &str,
+        open: &Open,
+        table: &mut Table,
+    ) -> Result<usize, StoreError> {
         let newer = self.store.load_after(id, table.next_seq() - 1).await?;
         let n = newer.len();
+        open.bytes.fetch_add(self.size_of(&newer), Ordering::AcqRel);
         table.extend(newer).map_err(|e| StoreError::Damaged {
             table: id.to_string(),
             seq: i64::try_from(table.next_seq()).unwrap_or(i64::MAX),
@@ -727,9 +975,9 @@ impl<S: EventStore> Tables<S> {
 
     /// Runs `f` on table `id` brought up to date with the store.
     pub async fn read<R>(&self, id: &str, f: impl FnOnce(&Table) -> R) -> Result<R, StoreError> {
-        let handle = self.handle(id).await?;
-        let mut table = handle.lock().await;
-        self.catch_up(id, &mut table).await?;
+        let open = self.handle(id).await?;
+        let mut table = open.table.lock().await;
+        self.catch_up(id, &open, &mut table).await?;
         Ok(f(&table))
     }
 
@@ -737,9 +985,168 @@ impl<S: EventStore> Tables<S> {
     /// newer events (live updates call this once per member per event; whoever learns of
     /// another writer's events calls [`Tables::read`] first).
     pub async fn peek<R>(&self, id: &str, f: impl FnOnce(&Table) -> R) -> Result<R, StoreError> {
-        let handle = self.handle(id).await?;
-        let table = handle.lock().await;
+        let open = self.handle(id).await?;
+        let table = open.table.lock().await;
         Ok(f(&table))
+    }
+
+    /// Whether `actor` may use a worker at table `id` now; why not if not.
+    ///
+    /// `Ok(true)` when the member has spent more than half of their burst lately: their
+    /// work is heavy, and may use all workers but one ([`Tables::worker`]).
+    fn within_budget(&self, id: &str, actor: &str) -> Result<bool, StoreError> {
+        let budget = self.limits.budget;
+        if budget == Budget::UNLIMITED {
+            return Ok(false);
+        }
+        let now = Instant::now();
+        let mut budgets = self.lock_budgets();
+        let bucket = budgets
+            .entry((id.to_string(), actor.to_string()))
+            .or_insert_with(|| Bucket::new(budget, now));
+        let heavy = bucket.level < budget.burst.as_secs_f64() / 2.0;
+        bucket.ready(budget, now).map(|()| heavy).map_err(|wait| {
+            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            StoreError::Busy {
+                reason: Text::new(
+                    format!(
+                        "{actor} さんはこのテーブルで計算の重い操作（正確な確率など）を続けて使いました。{secs} 秒ほど待ってからもう一度送ってください"
+                    ),
+                    format!(
+                        "{actor} has used a lot of the server's computing at this table just now (exact odds and the like); send it again in about {secs} s"
+                    ),
+                ),
+                retry_after: wait,
+            }
+        })
+    }
+
+    fn charge(&self, id: &str, actor: &str, cost: Duration) {
+        if self.limits.budget == Budget::UNLIMITED {
+            return;
+        }
+        if let Some(bucket) = self
+            .lock_budgets()
+            .get_mut(&(id.to_string(), actor.to_string()))
+        {
+            bucket.level -= cost.as_secs_f64();
+        }
+    }
+
+    /// A worker, waiting at most [`Limits::queue_wait`] for one. Heavy work (a member
+    /// who spent much of their budget lately) takes one of all workers but one as well,
+    /// so that with two or more workers one is always left for everyone else's lines.
+    async fn worker(
+        &self,
+        heavy: bool,
+    ) -> Result<Vec<tokio::sync::OwnedSemaphorePermit>, StoreError> {
+        let wait = self.limits.queue_wait;
+        let take = async {
+            let mut permits = Vec::with_capacity(2);
+            if heavy {
+                permits.push(self.heavy.clone().acquire_owned().await?);
+            }
+            permits.push(self.workers.clone().acquire_owned().await?);
+            Ok::<_, tokio::sync::AcquireError>(permits)
+        };
+        match tokio::time::timeout(wait, take).await {
+            Ok(Ok(permits)) => Ok(permits),
+            _ => Err(StoreError::Busy {
+                reason: Text::new(
+                    format!(
+                        "サーバーが混み合っています（計算の重い操作が {} 件実行中）。少し待ってからもう一度送ってください",
+                        self.limits.workers
+                    ),
+                    format!(
+                        "the server is busy ({} heavy computations running); send it again in a moment",
+                        self.limits.workers
+                    ),
+                ),
+                retry_after: Duration::from_secs(1),
+            }),
+        }
+    }
+
+    /// Runs heavy work for `actor` at table `id` (rendering a whole log, an export, a
+    /// verification) on a worker ([`Limits::workers`]), off the async threads, charged to
+    /// the member's [`Budget`]; in place when the tables have no workers. Busy when the
+    /// member's budget is spent, no worker frees up in time, or the member's previous
+    /// work at this table is still running (one at a time: its cost is charged after).
+    pub async fn compute<R: Send + 'static>(
+        &self,
+        id: &str,
+        actor: &str,
+        f: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, StoreError> {
+        if self.limits.workers == 0 {
+            return Ok(f());
+        }
+        // One at a time per member and table: the cost is charged after, so many at
+        // once would all pass a budget that one of them spends.
+        let key = (id.to_string(), actor.to_string());
+        if !self.lock_computing().insert(key.clone()) {
+            return Err(StoreError::Busy {
+                reason: Text::new(
+                    format!(
+                        "{actor} さんの前の書き出し（エクスポートなど）がまだ終わっていません。終わってからもう一度どうぞ"
+                    ),
+                    format!(
+                        "{actor}'s previous export (or other heavy work) at this table is still running; send this again when it is done"
+                    ),
+                ),
+                retry_after: Duration::from_secs(1),
+            });
+        }
+        struct Done<'a>(
+            &'a SyncMutex<std::collections::HashSet<(String, String)>>,
+            (String, String),
+        );
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&self.1);
+            }
+        }
+        let _done = Done(&self.computing, key);
+        let heavy = self.within_budget(id, actor)?;
+        let permit = self.worker(heavy).await?;
+        let (r, cost) = off_runtime(move || {
+            let _permit = permit;
+            let start = std::time::Instant::now();
+            let r = f();
+            (r, start.elapsed())
+        })
+        .await;
+        self.charge(id, actor, cost);
+        Ok(r)
+    }
+
+    /// Decides with `decide` on `table` (locked), on a worker when there are workers.
+    async fn decide_on(
+        &self,
+        id: &str,
+        actor: &str,
+        table: OwnedMutexGuard<Table>,
+        decide: &Decider,
+    ) -> Result<(OwnedMutexGuard<Table>, Result<Decision, Refusal>), StoreError> {
+        if self.limits.workers == 0 {
+            let decided = wait_on_reference(&table, || decide(&table));
+            return Ok((table, decided));
+        }
+        let heavy = self.within_budget(id, actor)?;
+        let permit = self.worker(heavy).await?;
+        let decide = decide.clone();
+        let (table, decided, cost) = off_runtime(move || {
+            let _permit = permit;
+            let start = std::time::Instant::now();
+            let decided = decide(&table);
+            (table, decided, start.elapsed())
+        })
+        .await;
+        self.charge(id, actor, cost);
+        Ok((table, decided))
     }
 
     /// Runs one line as `actor` at table `id`: decide, append durably, and if another
@@ -753,7 +1160,8 @@ impl<S: EventStore> Tables<S> {
         line: &str,
         lang: Option<Lang>,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
-        self.exec_with(id, actor, lang, |t| t.decide(actor, line))
+        let (who, line) = (actor.to_string(), line.to_string());
+        self.exec_with(id, actor, lang, move |t| t.decide(&who, &line))
             .await
     }
 
@@ -766,35 +1174,47 @@ impl<S: EventStore> Tables<S> {
         sheet: &str,
         lang: Option<Lang>,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
-        self.exec_with(id, actor, lang, |t| t.decide_sheet(actor, sheet))
+        let (who, sheet) = (actor.to_string(), sheet.to_string());
+        self.exec_with(id, actor, lang, move |t| t.decide_sheet(&who, &sheet))
             .await
     }
 
-    /// Decides with `decide` as `actor` and appends, as [`Tables::exec`] does.
+    /// Decides with `decide` as `actor` and appends, as [`Tables::exec`] does. With
+    /// [`Limits::workers`], `decide` runs on a worker, charged to the member's budget
+    /// ([`StoreError::Busy`] when spent); a line that would take the log past
+    /// [`Limits::max_events`] or [`Limits::max_bytes`] is refused.
     pub async fn exec_with(
         &self,
         id: &str,
         actor: &str,
         lang: Option<Lang>,
-        decide: impl Fn(&Table) -> Result<Decision, Refusal>,
+        decide: impl Fn(&Table) -> Result<Decision, Refusal> + Send + Sync + 'static,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
-        let handle = self.handle(id).await?;
-        let mut table = handle.lock().await;
+        let decide: Decider = Arc::new(decide);
+        let open = self.handle(id).await?;
+        let mut table = open.table.clone().lock_owned().await;
         for _ in 0..MAX_ATTEMPTS {
-            let decision = match off_runtime(&table, || decide(&table)) {
+            let (back, decided) = self.decide_on(id, actor, table, &decide).await?;
+            table = back;
+            let decision = match decided {
                 Ok(d) => d,
                 // The refusal may rest on a stale table (a member another server just
                 // added): refuse only once nothing newer is stored.
                 Err(refusal) => {
-                    if self.catch_up(id, &mut table).await? == 0 {
+                    if self.catch_up(id, &open, &mut table).await? == 0 {
                         return Ok(Err(refusal));
                     }
                     continue;
                 }
             };
             let events = table.numbered(actor, decision.events);
+            let added = self.size_of(&events);
+            if let Some(full) = self.full(&table, &open, &events, added) {
+                return Ok(Err(full));
+            }
             match self.store.append(id, &events).await {
                 Ok(()) => {
+                    open.bytes.fetch_add(added, Ordering::AcqRel);
                     table
                         .extend(events.iter().cloned())
                         .map_err(|e| StoreError::Damaged {
@@ -812,20 +1232,195 @@ impl<S: EventStore> Tables<S> {
                     }));
                 }
                 Err(StoreError::Conflict) => {
-                    self.catch_up(id, &mut table).await?;
+                    self.catch_up(id, &open, &mut table).await?;
                 }
                 Err(e) => return Err(e),
             }
         }
         Err(StoreError::Conflict)
     }
+
+    /// The refusal of `events` (of `added` bytes) when they would take the table's log
+    /// past its limits.
+    fn full(&self, table: &Table, open: &Open, events: &[Event], added: u64) -> Option<Refusal> {
+        if events.is_empty() {
+            return None;
+        }
+        let limits = &self.limits;
+        let count = table.events().len();
+        if count.saturating_add(events.len()) > limits.max_events {
+            let max = limits.max_events;
+            return Some(
+                Text::new(
+                    format!(
+                        "このテーブルのログは上限の {max} 件に達したため、これ以上書き込めません。ログを書き出して（エクスポート）、新しいテーブルで続けてください"
+                    ),
+                    format!(
+                        "this table's log has reached its limit of {max} entries and takes no more; export the log and continue at a new table"
+                    ),
+                )
+                .into(),
+            );
+        }
+        let joining = events
+            .iter()
+            .filter(|e| matches!(&e.body, crate::EventBody::Joined { member, .. } if !table.members().contains_key(member)))
+            .count();
+        if joining > 0 && table.members().len().saturating_add(joining) > limits.max_members {
+            let max = limits.max_members;
+            return Some(
+                Text::new(
+                    format!(
+                        "このテーブルの参加者は上限の {max} 人に達しているため、これ以上加えられません（外されたメンバーも記録に残るため数に入ります）"
+                    ),
+                    format!(
+                        "this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"
+                    ),
+                )
+                .into(),
+            );
+        }
+        let bytes = open.bytes.load(Ordering::Acquire);
+        if bytes.saturating_add(added) > limits.max_bytes {
+            let max = limits.max_bytes;
+            return Some(
+                Text::new(
+                    format!(
+                        "このテーブルのログは上限の {max} バイトに達したため、これ以上書き込めません（今 {bytes} バイト、この行で +{added}）。ログを書き出して、新しいテーブルで続けてください"
+                    ),
+                    format!(
+                        "this table's log has reached its limit of {max} bytes (now {bytes}, this line +{added}); export the log and continue at a new table"
+                    ),
+                )
+                .into(),
+            );
+        }
+        None
+    }
 }
 
-/// Runs `f` (a decision at `table`) letting the runtime move its other tasks off this
-/// thread when the table's system is evaluated by the reference engine, whose answers
-/// wait on a worker process (up to its time limit). Inline elsewhere, and on a
-/// current-thread runtime, which cannot.
-fn off_runtime<R>(table: &Table, f: impl FnOnce() -> R) -> R {
+/// Runs `f` on tokio's blocking threads; a panic in it goes on in the caller (where the
+/// server's catch-panic layer answers it), as if `f` had run in place.
+async fn off_runtime<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(r) => r,
+        Err(e) => match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            // Cancelled: only when the runtime shuts down, which ends this task too.
+            Err(e) => panic!("blocking work cancelled: {e}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 18 item 3: a member's budget, on an explicit clock.
+    #[test]
+    fn a_budget_refills_with_time_and_an_overdraft_is_paid_back_first() {
+        let budget = Budget {
+            burst: Duration::from_secs(2),
+            per_second: Duration::from_millis(100),
+        };
+        let t0 = Instant::now();
+        let mut b = Bucket::new(budget, t0);
+        assert!(b.ready(budget, t0).is_ok());
+        // One line overdraws: 3 s of work on a 2 s bucket, 1 s in debt.
+        b.level -= 3.0;
+        let wait = b.ready(budget, t0).expect_err("in debt");
+        assert!(
+            wait > Duration::from_secs(10) && wait < Duration::from_millis(10_020),
+            "1 s of debt at 0.1 s a second: {wait:?}"
+        );
+        assert!(b.ready(budget, t0 + Duration::from_secs(9)).is_err());
+        assert!(b.ready(budget, t0 + Duration::from_secs(11)).is_ok());
+        // Never more than the burst saved up.
+        assert!(b.full(budget, t0 + Duration::from_secs(1000)));
+        assert!((b.level - 2.0).abs() < 1e-9);
+        // No budget: always ready.
+        let mut free = Bucket::new(Budget::UNLIMITED, t0);
+        free.level = -1e9;
+        assert!(free.ready(Budget::UNLIMITED, t0).is_ok());
+    }
+
+    /// Issue 18 item 3: heavy work (members who spent most of their budget lately) takes
+    /// at most all workers but one: with two workers, a second heavy line is refused as
+    /// busy while one runs, and a light member's line still finds a worker.
+    #[tokio::test]
+    async fn heavy_work_leaves_one_worker_for_everyone_else() {
+        let dir = std::env::temp_dir().join(format!("taku-heavy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = Store::open(&dir.join("t.db").display().to_string())
+            .await
+            .expect("store");
+        let tables = Arc::new(Tables::new(store).with_limits(Limits {
+            workers: 2,
+            queue_wait: Duration::ZERO,
+            budget: Budget {
+                burst: Duration::from_secs(100),
+                per_second: Duration::from_nanos(1),
+            },
+            ..Limits::default()
+        }));
+        let mut table = Table::create("DiceBot", "t", "gm", [1; 32]).expect("table");
+        table.exec("gm", "/join bob").expect("join");
+        table.exec("gm", "/join carol").expect("join");
+        let id = tables.create(table).await.expect("create");
+        // gm and bob have each spent 90 of their 100 s lately: heavy.
+        for who in ["gm", "bob"] {
+            tables
+                .exec(&id, who, "1D6", None)
+                .await
+                .expect("store")
+                .expect("roll");
+        }
+        for bucket in tables.lock_budgets().values_mut() {
+            bucket.level = 10.0;
+        }
+        // gm's export holds one of the two workers.
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let (started, running) = tokio::sync::oneshot::channel::<()>();
+        let export = {
+            let (tables, id) = (tables.clone(), id.clone());
+            tokio::spawn(async move {
+                tables
+                    .compute(&id, "gm", move || {
+                        let _ = started.send(());
+                        let _ = wait.recv();
+                    })
+                    .await
+            })
+        };
+        running.await.expect("started");
+        assert!(
+            matches!(
+                tables.exec(&id, "bob", "1D6", None).await,
+                Err(StoreError::Busy { .. })
+            ),
+            "a second heavy line may not take the last worker"
+        );
+        tables
+            .exec(&id, "carol", "1D6", None)
+            .await
+            .expect("store")
+            .expect("a light line finds the last worker");
+        release.send(()).expect("release");
+        export.await.expect("task").expect("export");
+        tables
+            .exec(&id, "bob", "1D6", None)
+            .await
+            .expect("store")
+            .expect("the heavy slot is free again");
+    }
+}
+
+/// Runs `f` (a decision at `table`, inline because no workers are set) letting the
+/// runtime move its other tasks off this thread when the table's system is evaluated by
+/// the reference engine, whose answers wait on a worker process (up to its time limit).
+/// Inline elsewhere, and on a current-thread runtime, which cannot.
+fn wait_on_reference<R>(table: &Table, f: impl FnOnce() -> R) -> R {
     let multi_thread = tokio::runtime::Handle::try_current()
         .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
     if multi_thread && table.system().engine() == taku_systems::EngineKind::Reference {

@@ -1,0 +1,223 @@
+//! Names that cannot pass for another (issue 18 item 6): members', characters' and
+//! keys' names are checked here after the invisible characters (`check_name`).
+//!
+//! What we chose, and why:
+//! - **NFKC, refused rather than folded.** A name whose NFKC form differs in a letter or
+//!   digit (full-width `ｇｍ`, circled, mathematical, superscript `²`, ligatures `ﬁ`,
+//!   half-width katakana `ｶﾞ`, Roman numerals `Ⅳ`) is refused with the NFKC spelling
+//!   suggested: folding silently would make the name a member typed differ from the one
+//!   shown, and refusing keeps every stored name as typed. Compatibility characters that
+//!   fold to punctuation only (full-width `（）！`, common in Japanese names) stay: they
+//!   cannot spell another name.
+//! - **No mixed scripts among Latin, Cyrillic and Greek** in one name (`gм`, Cyrillic м):
+//!   the classic spoof, with no real name needing it.
+//! - **A confusable skeleton per table.** Each name reduces to a skeleton (NFKC, case
+//!   folded, then letters that look alike mapped to one: Cyrillic and Greek look-alikes
+//!   of Latin letters, `0`/`o`, `1`/`l`/`I`, `rn`/`m`, `vv`/`w`, and the Japanese pairs
+//!   that draw alike: katakana ロ カ エ ニ ハ ト タ ー and the kanji 口 力 工 二 八 卜 夕
+//!   一, katakana ヘ and hiragana へ). A new member or character whose skeleton equals
+//!   another's at the table is refused, naming the one it looks like. This is the idea
+//!   of Unicode's UTS #39 skeletons with a short hand-written table of the look-alikes
+//!   players meet (Latin, Cyrillic, Greek, Japanese), not the whole confusables data
+//!   file: that file is 6,000+ mappings, would be a new dependency or generated data,
+//!   and maps many pairs no table needs; the short table covers the spoofs of a name
+//!   written in the scripts our players use, and the skeleton check is per table, where
+//!   a look-alike matters.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The NFKC spelling of `name` when it differs in a letter or digit; `None` when the
+/// name is fine as it is.
+pub(crate) fn compatibility_form(name: &str) -> Option<String> {
+    let mut changed = false;
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        let folded: String = std::iter::once(c).nfkc().collect();
+        if folded.chars().ne(std::iter::once(c)) && folded.chars().any(char::is_alphanumeric) {
+            changed = true;
+            out.push_str(&folded);
+        } else {
+            out.push(c);
+        }
+    }
+    // Marks that combine (a half-width voiced mark after its kana) fold with their base.
+    changed.then(|| out.nfkc().collect())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+}
+
+fn script(c: char) -> Option<Script> {
+    match u32::from(c) {
+        _ if c.is_ascii_alphabetic() => Some(Script::Latin),
+        0x00C0..=0x024F | 0x1E00..=0x1EFF => Some(Script::Latin),
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => Some(Script::Greek),
+        0x0400..=0x052F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => {
+            Some(Script::Cyrillic)
+        }
+        _ => None,
+    }
+    .filter(|_| c.is_alphabetic())
+}
+
+/// The scripts `name` mixes, when it mixes Latin, Cyrillic and Greek letters.
+pub(crate) fn mixed_scripts(name: &str) -> Option<(&'static str, &'static str)> {
+    let mut first: Option<Script> = None;
+    for s in name.chars().filter_map(script) {
+        match first {
+            None => first = Some(s),
+            Some(f) if f != s => {
+                let word = |s| match s {
+                    Script::Latin => "Latin",
+                    Script::Cyrillic => "Cyrillic",
+                    Script::Greek => "Greek",
+                };
+                return Some((word(f), word(s)));
+            }
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// One character's look-alike class (after NFKC and lower case).
+fn look_alike(c: char) -> char {
+    match c {
+        // Cyrillic.
+        'а' => 'a',
+        'в' => 'b',
+        'е' | 'ё' => 'e',
+        'к' => 'k',
+        'м' => 'm',
+        'н' | 'һ' => 'h',
+        'о' => 'o',
+        'р' => 'p',
+        'с' => 'c',
+        'т' => 't',
+        'у' => 'y',
+        'х' => 'x',
+        'ѕ' => 's',
+        'і' | 'ї' => 'i',
+        'ј' => 'j',
+        'ԁ' => 'd',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'ӏ' => 'l',
+        // Greek.
+        'α' => 'a',
+        'β' => 'b',
+        'ε' => 'e',
+        'η' => 'n',
+        'ι' => 'i',
+        'κ' => 'k',
+        'μ' | 'υ' => 'u',
+        'ν' => 'v',
+        'ο' => 'o',
+        'ρ' => 'p',
+        'τ' => 't',
+        'χ' => 'x',
+        'γ' => 'y',
+        'ϲ' => 'c',
+        // Latin and digits that draw alike.
+        '0' => 'o',
+        '1' | '|' | 'ı' => 'l',
+        'ɡ' => 'g',
+        // Japanese: kanji that draw as katakana, katakana that draw as hiragana.
+        '口' => 'ロ',
+        '力' => 'カ',
+        '工' => 'エ',
+        '二' => 'ニ',
+        '八' => 'ハ',
+        '卜' => 'ト',
+        '夕' => 'タ',
+        '一' | '―' | '─' => 'ー',
+        'ヘ' => 'へ',
+        'ベ' => 'べ',
+        'ペ' => 'ぺ',
+        c => c,
+    }
+}
+
+/// What `name` looks like: two names with the same skeleton could be taken for each
+/// other.
+pub(crate) fn skeleton(name: &str) -> String {
+    let folded: String = name
+        .nfkc()
+        // `I` and `l` look alike before case folding makes `I` an `i`.
+        .map(|c| if c == 'I' { 'l' } else { c })
+        .flat_map(char::to_lowercase)
+        .map(look_alike)
+        .collect();
+    folded.replace("rn", "m").replace("vv", "w")
+}
+
+/// The first of `names` (other than `name` itself) that `name` could be taken for.
+pub(crate) fn looks_like<'a>(
+    name: &str,
+    names: impl IntoIterator<Item = &'a String>,
+) -> Option<&'a str> {
+    let mine = skeleton(name);
+    names
+        .into_iter()
+        .find(|other| other.as_str() != name && skeleton(other) == mine)
+        .map(String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compatibility_forms_of_letters_are_found_and_punctuation_stays() {
+        assert_eq!(compatibility_form("ｇｍ").as_deref(), Some("gm"));
+        assert_eq!(compatibility_form("ｶﾞﾙ").as_deref(), Some("ガル"));
+        assert_eq!(compatibility_form("Ⅳ世").as_deref(), Some("IV世"));
+        assert_eq!(compatibility_form("x²").as_deref(), Some("x2"));
+        assert_eq!(compatibility_form("ﬁn").as_deref(), Some("fin"));
+        assert_eq!(compatibility_form("ミナ（仮）！"), None);
+        assert_eq!(compatibility_form("アリス"), None);
+        assert_eq!(compatibility_form("gm"), None);
+    }
+
+    #[test]
+    fn latin_cyrillic_and_greek_do_not_mix() {
+        assert_eq!(mixed_scripts("gм"), Some(("Latin", "Cyrillic")));
+        assert_eq!(mixed_scripts("gο"), Some(("Latin", "Greek")));
+        assert_eq!(mixed_scripts("Наташа"), None);
+        assert_eq!(mixed_scripts("alice"), None);
+        assert_eq!(
+            mixed_scripts("ミナgm"),
+            None,
+            "Japanese with Latin is common"
+        );
+    }
+
+    #[test]
+    fn look_alikes_share_a_skeleton() {
+        for (a, b) in [
+            ("gm", "GM"),
+            ("alice", "аlice"),
+            ("paul", "раul"),
+            ("bob", "b0b"),
+            ("Bill", "bi11"),
+            ("modern", "modem"),
+            ("ロイ", "口イ"),
+            ("カイ", "力イ"),
+            ("ヘレン", "へレン"),
+            ("ルー", "ル一"),
+            ("omega", "οmega"),
+        ] {
+            assert_eq!(skeleton(a), skeleton(b), "{a} / {b}");
+        }
+        assert_ne!(skeleton("alice"), skeleton("alina"));
+        assert_ne!(skeleton("ミナ"), skeleton("ミカ"));
+        let members = ["gm".to_string(), "alice".to_string()];
+        assert_eq!(looks_like("аlice", &members), Some("alice"));
+        assert_eq!(looks_like("alice", &members), None, "itself");
+        assert_eq!(looks_like("bob", &members), None);
+    }
+}

@@ -1,0 +1,440 @@
+//! Issue 18: what a server holds its tables to. Pages viewed from an excerpt (copied
+//! under the table's lock, viewed after) say exactly what the whole table says; idle
+//! tables leave memory and come back whole; a log past its limits refuses lines and
+//! stores nothing; heavy work runs on a bounded set of workers, each member within a
+//! computing budget, refused with a reason when spent. Clocks are tokio's paused time;
+//! nothing sleeps.
+
+use std::time::Duration;
+use taku_dice::Lang;
+use taku_table::store::{Budget, EventStore, Limits, Store, StoreError, Tables};
+use taku_table::{Entropy, Table};
+
+fn temp_db(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("taku-limits-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("taku.db").display().to_string()
+}
+
+/// An Another World table whose log has every kind of reference an entry's visibility
+/// rests on: secret rolls (revealed and not), what follows them (an AF check's
+/// achievements), whispers, undone and voided changes.
+fn busy_table() -> Table {
+    let mut t = Table::create("AnotherWorld", "aw", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([7; 32]));
+    let lines = [
+        ("gm", "/join alice"),
+        ("gm", "/join bob"),
+        ("gm", "/join sam as spectator"),
+        ("alice", "/char new ミナ"),
+        ("bob", "/char new ロイ"),
+        (
+            "alice",
+            "/char set ミナ 理知 4 知覚 3 反射 3 幸運 2 行動値 10 HP 20 MP 15",
+        ),
+        (
+            "bob",
+            "/char set ロイ 理知 2 知覚 2 反射 4 幸運 1 行動値 10 HP 18 MP 12",
+        ),
+        ("gm", "/af start 理知 80 3 説得"),
+        ("alice", "SAW+{理知} 説得"),
+        ("bob", "AW+{理知}"),
+        ("alice", "AW+{理知}"),
+        ("alice", "/w bob 内緒の話"),
+        ("bob", "/char set ロイ 幸運 1"),
+        ("bob", "/undo"),
+        ("gm", "S2D6 GM の秘密"),
+        ("bob", "S2D6"),
+        ("gm", "/void 12"),
+        ("alice", "こんにちは"),
+    ];
+    for (who, line) in lines {
+        // Some lines may be refused by the rules; the log is what matters here.
+        let _ = t.exec(who, line);
+    }
+    // Reveal the first secret roll.
+    let secret = t
+        .events()
+        .iter()
+        .find(|e| matches!(&e.body, taku_table::EventBody::Roll(r) if r.secret) && e.actor == "bob")
+        .map(|e| e.seq)
+        .expect("a secret roll");
+    t.exec("bob", &format!("/reveal {secret}")).expect("reveal");
+    t
+}
+
+/// Item 1: every entry of every window, as every member sees it in both languages, is
+/// the same from an excerpt as from the whole table; the excerpt holds the window only.
+#[test]
+fn an_excerpt_views_every_entry_as_the_whole_table_does() {
+    let t = busy_table();
+    let n = t.events().len();
+    assert!(n > 15, "the log has {n} events");
+    assert!(
+        t.events().iter().any(|e| matches!(
+            &e.body,
+            taku_table::EventBody::System {
+                follows: Some(_),
+                ..
+            }
+        )),
+        "an AF achievement follows a roll"
+    );
+    for width in [1, 2, 7] {
+        for start in 0..n {
+            let page = t.excerpt(start..start + width);
+            let end = (start + width).min(n);
+            assert_eq!(page.events(), &t.events()[start..end]);
+            for e in page.events() {
+                for viewer in ["gm", "alice", "bob", "sam"] {
+                    for lang in [Lang::Ja, Lang::En] {
+                        assert_eq!(
+                            page.entry(e, viewer, lang),
+                            t.entry(e, viewer, lang),
+                            "#{} as {viewer}, window {start}..{end}",
+                            e.seq
+                        );
+                    }
+                }
+            }
+            assert_eq!(page.members(), t.members());
+            assert_eq!(
+                page.sheet("ミナ", "bob").map(|s| s.to_json(Lang::Ja)),
+                t.sheet("ミナ", "bob").map(|s| s.to_json(Lang::Ja))
+            );
+        }
+    }
+    // Out of range is empty, never a panic.
+    assert!(t.excerpt(n + 5..n + 9).events().is_empty());
+    let (from, to) = (std::hint::black_box(9), 3);
+    assert!(t.excerpt(from..to).events().is_empty(), "a reversed window");
+}
+
+/// Item 1: an excerpt is a snapshot: the table goes on (here its language changes) and
+/// the excerpt still views the table as it was when taken, so it can be rendered at
+/// leisure after the lock is let go.
+#[tokio::test]
+async fn an_excerpt_outlives_the_lock_and_the_table_goes_on() {
+    let store = Store::open(&temp_db("snapshot")).await.expect("store");
+    let tables = Tables::new(store);
+    let table = Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table");
+    let id = tables.create(table).await.expect("create");
+    tables
+        .exec(&id, "gm", "ひとこと", None)
+        .await
+        .expect("store")
+        .expect("chat");
+    let page = tables
+        .read(&id, |t| t.excerpt(0..t.events().len()))
+        .await
+        .expect("read");
+    // The lock is free: a line runs while the excerpt is held.
+    tables
+        .exec(&id, "gm", "/lang en", None)
+        .await
+        .expect("store")
+        .expect("lang");
+    assert_eq!(page.lang(), Lang::Ja);
+    assert_eq!(page.events().len(), 2);
+    let now = tables.read(&id, |t| t.lang()).await.expect("read");
+    assert_eq!(now, Lang::En);
+}
+
+/// Item 2: a table unused since the last sweep leaves memory; one in use, or one the
+/// caller keeps (a watched table), stays; an evicted table comes back whole on its next
+/// use and goes on at the right seq.
+#[tokio::test]
+async fn idle_tables_leave_memory_and_come_back_whole() {
+    let store = Store::open(&temp_db("evict")).await.expect("store");
+    let tables = Tables::new(store);
+    let a = tables
+        .create(Table::create("DiceBot", "a", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let b = tables
+        .create(Table::create("DiceBot", "b", "gm", [2; 32]).expect("table"))
+        .await
+        .expect("create");
+    tables
+        .exec(&a, "gm", "一行目", None)
+        .await
+        .expect("store")
+        .expect("chat");
+    // Both were used since the (first) sweep: nothing goes.
+    assert_eq!(tables.evict_idle(|_| false), 0);
+    assert_eq!(tables.open_ids().len(), 2);
+    // Neither used since: both would go, but b is kept by the caller.
+    assert_eq!(tables.evict_idle(|id| id == b), 1);
+    assert_eq!(tables.open_ids(), vec![b.clone()]);
+    // a comes back from the store and goes on.
+    let done = tables
+        .exec(&a, "gm", "二行目", None)
+        .await
+        .expect("store")
+        .expect("chat");
+    assert_eq!(done.events[0].seq, 3);
+    let texts = tables
+        .read(&a, |t| {
+            t.events()
+                .iter()
+                .map(|e| t.view(e, "gm"))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .expect("read");
+    assert!(
+        texts[1].contains("一行目") && texts[2].contains("二行目"),
+        "{texts:?}"
+    );
+    // Used again: stays for this sweep, goes at the next.
+    assert_eq!(tables.evict_idle(|_| false), 1, "b is no longer kept");
+    assert_eq!(
+        tables.evict_idle(|_| false),
+        1,
+        "a went a sweep after its use"
+    );
+    assert!(tables.open_ids().is_empty());
+}
+
+/// Item 2: a line that would take the log past its entries or its bytes is refused in
+/// both languages, and nothing is stored.
+#[tokio::test]
+async fn a_full_log_refuses_lines_and_stores_nothing() {
+    let store = Store::open(&temp_db("full")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_events: 3,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    for line in ["一", "二"] {
+        tables
+            .exec(&id, "gm", line, None)
+            .await
+            .expect("store")
+            .expect("fits");
+    }
+    let refusal = tables
+        .exec(&id, "gm", "三", None)
+        .await
+        .expect("store")
+        .expect_err("the log is full");
+    assert!(
+        refusal.render(Lang::Ja).contains("上限の 3 件"),
+        "{}",
+        refusal.render(Lang::Ja)
+    );
+    assert!(
+        refusal.render(Lang::En).contains("limit of 3 entries"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    // A reply-only line still works: it stores nothing.
+    tables
+        .exec(&id, "gm", "/help", None)
+        .await
+        .expect("store")
+        .expect("help");
+    assert_eq!(
+        tables.store().load_after(&id, 0).await.expect("load").len(),
+        3
+    );
+
+    // Bytes: a long chat line passes a small byte limit, the next is refused.
+    let store = Store::open(&temp_db("bytes")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_bytes: 2_000,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let long = "あ".repeat(400);
+    tables
+        .exec(&id, "gm", &long, None)
+        .await
+        .expect("store")
+        .expect("fits");
+    let refusal = tables
+        .exec(&id, "gm", &long, None)
+        .await
+        .expect("store")
+        .expect_err("past the bytes");
+    assert!(
+        refusal.render(Lang::En).contains("limit of 2000 bytes"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    assert_eq!(
+        tables.store().load_after(&id, 0).await.expect("load").len(),
+        2
+    );
+    // After a reload (eviction), the size is counted again from the store: still full.
+    tables.evict_idle(|_| false);
+    tables.evict_idle(|_| false);
+    assert!(tables.open_ids().is_empty());
+    assert!(
+        tables
+            .exec(&id, "gm", &long, None)
+            .await
+            .expect("store")
+            .is_err()
+    );
+}
+
+/// Item 2: a table takes at most `max_members` members, by a GM's `/join` line too.
+#[tokio::test]
+async fn a_full_table_refuses_a_gms_join_line() {
+    let store = Store::open(&temp_db("members")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_members: 2,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    tables
+        .exec(&id, "gm", "/join alice", None)
+        .await
+        .expect("store")
+        .expect("second");
+    let refusal = tables
+        .exec(&id, "gm", "/join bob", None)
+        .await
+        .expect("store")
+        .expect_err("third");
+    assert!(
+        refusal
+            .render(Lang::En)
+            .contains("the most members it may have (2)"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    assert!(
+        refusal.render(Lang::Ja).contains("上限の 2 人"),
+        "{}",
+        refusal.render(Lang::Ja)
+    );
+    // A role change of a member already there is no new member.
+    tables
+        .exec(&id, "gm", "/join alice as spectator", None)
+        .await
+        .expect("store")
+        .ok();
+    assert_eq!(
+        tables.read(&id, |t| t.members().len()).await.expect("read"),
+        2
+    );
+}
+
+/// Item 3: with workers, a member who spent their computing budget at a table is told
+/// to wait (in both languages, with how long), nothing is decided or stored, and others
+/// are unaffected. (That the bucket refills with time is the store module's unit test
+/// `a_budget_refills_with_time_and_an_overdraft_is_paid_back_first`, on an explicit
+/// clock: the store's own timeouts rule out pausing tokio's clock here.)
+#[tokio::test]
+async fn a_member_past_their_budget_waits_and_others_do_not() {
+    let store = Store::open(&temp_db("budget")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        workers: 2,
+        // Any line empties the bucket; it refills a millisecond a second.
+        budget: Budget {
+            burst: Duration::from_nanos(1),
+            per_second: Duration::from_millis(1),
+        },
+        ..Limits::default()
+    });
+    let mut table = Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table");
+    table.exec("gm", "/join alice").expect("join");
+    table.exec("gm", "/join bob").expect("join");
+    let id = tables.create(table).await.expect("create");
+    tables
+        .exec(&id, "alice", "2D6", None)
+        .await
+        .expect("store")
+        .expect("roll");
+    let before = tables.store().load_after(&id, 0).await.expect("load").len();
+    let Err(StoreError::Busy {
+        reason,
+        retry_after,
+    }) = tables.exec(&id, "alice", "2D6", None).await
+    else {
+        panic!("alice's budget is spent");
+    };
+    assert!(reason.ja().contains("alice さん"), "{}", reason.ja());
+    assert!(
+        reason.en().contains("send it again in about"),
+        "{}",
+        reason.en()
+    );
+    assert!(retry_after > Duration::ZERO);
+    assert_eq!(
+        tables.store().load_after(&id, 0).await.expect("load").len(),
+        before
+    );
+    // bob's budget is his own.
+    tables
+        .exec(&id, "bob", "2D6", None)
+        .await
+        .expect("bob is served")
+        .expect("roll");
+}
+
+/// Item 3: when every worker is taken, a line waits at most the queue's wait and is
+/// refused as busy, changing nothing; once a worker frees up, lines run again.
+#[tokio::test]
+async fn a_line_finding_every_worker_taken_is_refused_as_busy() {
+    let store = Store::open(&temp_db("workers")).await.expect("store");
+    let tables = std::sync::Arc::new(Tables::new(store).with_limits(Limits {
+        workers: 1,
+        queue_wait: Duration::ZERO,
+        ..Limits::default()
+    }));
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    // Heavy work holds the only worker until told to finish.
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let heavy = {
+        let (tables, id) = (tables.clone(), id.clone());
+        tokio::spawn(async move {
+            tables
+                .compute(&id, "gm", move || {
+                    let _ = started.send(());
+                    let _ = wait.recv();
+                    "exported"
+                })
+                .await
+        })
+    };
+    running.await.expect("the heavy work started");
+    // The same member's second heavy work waits for the first: refused, one at a time.
+    let Err(StoreError::Busy { reason, .. }) = tables.compute(&id, "gm", || ()).await else {
+        panic!("one at a time per member");
+    };
+    assert!(reason.en().contains("still running"), "{}", reason.en());
+    let Err(StoreError::Busy { reason, .. }) = tables.exec(&id, "gm", "2D6", None).await else {
+        panic!("the only worker is taken");
+    };
+    assert!(reason.en().contains("server is busy"), "{}", reason.en());
+    assert!(reason.ja().contains("混み合っています"), "{}", reason.ja());
+    assert_eq!(
+        tables.store().load_after(&id, 0).await.expect("load").len(),
+        1
+    );
+    release.send(()).expect("release");
+    assert_eq!(heavy.await.expect("task").expect("computed"), "exported");
+    tables
+        .exec(&id, "gm", "2D6", None)
+        .await
+        .expect("store")
+        .expect("a worker is free");
+}
