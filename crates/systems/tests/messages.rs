@@ -641,7 +641,7 @@ fn four_cards_commands_speak_both_languages() {
     t.good("gm", "/fc items");
     t.good(
         "gm",
-        "/fc load 「skill = [{name = \"料理2\", base = \"IQ\", expertise = 1}]」",
+        r#"/fc load {"skill":[{"name":"料理2","base":"IQ","expertise":1}]}"#,
     );
     t.good("alice", "/fc done Mina");
     t.good("gm", "/fc time 30 active");

@@ -261,7 +261,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/fc item 鎖帷子 3 | /fc items",
         help: "装備の定義（GM）と一覧（同梱の「例・」は例であり公式ではありません）",
-        help_en: "Define an item (GM) and list them (the shipped 例・ entries are examples, not official)",
+        help_en: "Define an item (GM) and list them (the shipped entries are examples, not official)",
     },
     CommandHelp {
         usage: "/fc load 「skill = [{name = \"料理\", base = \"IQ\", expertise = 1}]」",
@@ -985,7 +985,7 @@ fn decide_fc(
                         list.join(" / ")
                     ),
                     format!(
-                        "Equipment (movement modifiers; the shipped 例・ entries are examples, not official): {}",
+                        "Equipment (movement modifiers; the shipped entries are examples, not official): {}",
                         list.join(" / ")
                     ),
                 )),

@@ -165,6 +165,10 @@ pub enum Event {
         ja: String,
         /// English.
         en: String,
+        /// Only the GM and the owner of this character see it (a PC an NPC's bond or
+        /// impression is about).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
     },
     /// SG-2/SG-7: a bond.
     Bonded {
@@ -232,10 +236,27 @@ pub enum Event {
         /// Hidden from now on.
         hidden: bool,
     },
-    /// SG-1: the last boss named (GM-only).
+    /// SG-1: the last boss named (GM-only for an NPC; a PC's is public at once).
     Boss {
-        /// The NPC.
+        /// The character.
         character: String,
+        /// A PC given the type by the GM (l.181).
+        #[serde(default)]
+        pc: bool,
+        /// Taken away again (`/sg boss NAME off`).
+        #[serde(default)]
+        off: bool,
+    },
+    /// SG-2 (l.138): a purpose bond carried over to a changed purpose, level kept.
+    Retargeted {
+        /// Holder.
+        character: String,
+        /// The old target.
+        from: String,
+        /// The new one.
+        to: String,
+        /// GM-only.
+        secret: bool,
     },
     /// SG-1: the climax starts: the boss is revealed.
     Climax {
@@ -459,6 +480,25 @@ fn kind_word(w: Option<&&str>) -> Result<Option<Target>, Text> {
     })
 }
 
+/// A bond's or impression's target: one word of up to 64 characters with no control,
+/// bidi or invisible characters (as a character's name).
+fn plain_target(t: &str) -> bool {
+    let n = t.chars().count();
+    (1..=64).contains(&n)
+        && !t.chars().any(|c| {
+            c.is_control()
+                || c.is_whitespace()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FE00}'..='\u{FE0F}' | '\u{3164}' | '\u{115F}' | '\u{1160}' | '\\')
+        })
+}
+
+fn bad_target() -> Text {
+    Text::new(
+        "SG-2: 縁故・印象の対象は、空白・制御文字・見えない文字のない64文字までの1語にしてください",
+        "SG-2: a bond's or impression's target is one word of up to 64 characters, without spaces, control or invisible characters",
+    )
+}
+
 fn usage(u: &str) -> Text {
     Text::new(format!("使い方: {u}"), format!("usage: {u}"))
 }
@@ -624,6 +664,7 @@ impl SgRules {
             evs.push(Event::Notice {
                 ja: format!("{name}が類型を選んだ（秘匿）"),
                 en: format!("{name} chose its types (hidden)"),
+                to: None,
             });
         }
         events(evs)
@@ -738,18 +779,34 @@ impl SgRules {
             retie: false,
             secret,
         }];
-        if secret {
-            evs.push(Event::Notice {
-                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）", bond.target),
-                en: format!("{name} tied a bond to {} (type hidden)", bond.target),
-            });
-        }
         // SG-2: bonding a character or group applies the impression at once (unless the
         // type's data turns it off).
         let forces = state
             .types
             .get(&bond.type_name)
             .is_some_and(|t| t.impression_on_bond);
+        // SG-6/SG-7: a hidden character's bonds are information to gather (l.67); only a
+        // PC it bonds learns of it, with the impression the bond fixes (l.164–165), not
+        // the type's name.
+        if secret && bond.pc {
+            let impression = state
+                .types
+                .get(&bond.type_name)
+                .filter(|_| forces)
+                .map(|t| t.impression.clone());
+            let (ij, ie) = match &impression {
+                Some(i) => (
+                    format!("。{}が{name}に抱く印象: {i}", bond.target),
+                    format!("; {}'s impression of {name}: {i}", bond.target),
+                ),
+                None => (String::new(), String::new()),
+            };
+            evs.push(Event::Notice {
+                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
+                en: format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
+                to: Some(bond.target.clone()),
+            });
+        }
         if matches!(bond.kind, Target::Character | Target::Group) && forces {
             evs.push(Event::Impression {
                 bearer: name.to_string(),
@@ -803,6 +860,9 @@ impl SgRules {
         } else {
             Target::Group
         });
+        if !plain_target(target) {
+            return Err(bad_target());
+        }
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
         let climax = state.climax && boss;
         self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
@@ -848,8 +908,44 @@ impl SgRules {
     }
 
     fn bond_change(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        if let ["retie", name, from, to] = words {
+            // SG-2 (l.138): the purpose changes; the GM may keep the bond's level.
+            gm(table, "SG-2 目的の変更と縁故レベルの継続")?;
+            may_act(table, name)?;
+            let ch = get_char(state, name);
+            let bond = self.existing(&ch, name, from)?;
+            if bond.kind != Target::Purpose {
+                return refuse(
+                    "SG-2",
+                    format!(
+                        "{from}への縁故は目的ではありません。対象を変えて継続できるのは目的の縁故だけです"
+                    ),
+                    format!(
+                        "the bond to {from} is not a purpose; only a purpose bond carries over to a new target"
+                    ),
+                );
+            }
+            if from == to || ch.bonds.iter().any(|b| b.target == *to) {
+                return refuse(
+                    "SG-2",
+                    format!("{name}はすでに{to}への縁故を持っています"),
+                    format!("{name} already holds a bond to {to}"),
+                );
+            }
+            if !plain_target(to) {
+                return Err(bad_target());
+            }
+            return events(vec![Event::Retargeted {
+                character: name.to_string(),
+                from: from.to_string(),
+                to: to.to_string(),
+                secret: ch.hidden,
+            }]);
+        }
         let [verb, name, target] = words else {
-            return Err(usage("/sg retie|raise|discard ミナ ロイ"));
+            return Err(usage(
+                "/sg retie|raise|discard ミナ ロイ | /sg retie ミナ 旧目的 新目的",
+            ));
         };
         may_act(table, name)?;
         let ch = get_char(state, name);
@@ -1005,6 +1101,9 @@ impl SgRules {
                 format!("'{type_name}' is not one of {name}'s types"),
             );
         }
+        if !plain_target(target) {
+            return Err(bad_target());
+        }
         let now = scene(table);
         if let Some((t, sc, forced)) = ch.impressions.get(*target)
             && *sc == now
@@ -1027,36 +1126,90 @@ impl SgRules {
                 ),
             );
         }
-        events(vec![Event::Impression {
+        let mut evs = vec![Event::Impression {
             bearer: name.to_string(),
             target: target.to_string(),
             type_name: type_name.to_string(),
             scene: now,
             forced: false,
             secret: ch.hidden,
-        }])
+        }];
+        // SG-4: a hidden bearer's impression on a PC: that PC's player is told the
+        // impression, not the type.
+        if ch.hidden && is_pc(table, target) {
+            let text = state
+                .types
+                .get(type_name)
+                .map(|t| t.impression.clone())
+                .unwrap_or_default();
+            evs.push(Event::Notice {
+                ja: format!("SG-4: {target}が{name}に抱く印象: {text}（類型は秘匿）"),
+                en: format!("SG-4: {target}'s impression of {name}: {text} (type hidden)"),
+                to: Some(target.to_string()),
+            });
+        }
+        events(evs)
     }
 
     fn boss_and_reveal(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
         match words {
-            ["boss", name] => {
+            ["boss", name, "off"] => {
                 gm(table, "ラスボスの指定")?;
                 may_act(table, name)?;
-                if is_pc(table, name) {
+                if !get_char(state, name).last_boss {
                     return refuse(
                         "SG-1",
-                        "ラスボスは通常NPCです（PCに与えるときはGMが /sg boss NPC 以外で扱う）"
-                            .into(),
-                        "the last boss is normally an NPC".into(),
+                        format!("{name}はラスボスではありません"),
+                        format!("{name} is not the last boss"),
                     );
                 }
                 events(vec![Event::Boss {
                     character: name.to_string(),
+                    pc: is_pc(table, name),
+                    off: true,
+                }])
+            }
+            ["boss", name] => {
+                gm(table, "ラスボスの指定")?;
+                may_act(table, name)?;
+                let pc = is_pc(table, name);
+                if get_char(state, name).last_boss {
+                    return refuse(
+                        "SG-1",
+                        format!("{name}はすでにラスボスです"),
+                        format!("{name} is already the last boss"),
+                    );
+                }
+                // l.175: in principle one NPC per session.
+                if !pc
+                    && let Some((other, _)) = state
+                        .chars
+                        .iter()
+                        .find(|(n, c)| c.last_boss && !is_pc(table, n))
+                {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "ラスボスは原則セッションに一人のNPCだけです。すでに{other}がラスボスです（/sg boss {other} off で外せます）"
+                        ),
+                        format!(
+                            "the last boss is in principle one NPC per session, and {other} already is (/sg boss {other} off removes it)"
+                        ),
+                    );
+                }
+                events(vec![Event::Boss {
+                    character: name.to_string(),
+                    pc,
+                    off: false,
                 }])
             }
             ["climax"] => {
                 gm(table, "クライマックスの開始")?;
-                let Some((boss, ch)) = state.chars.iter().find(|(_, c)| c.last_boss) else {
+                let Some((boss, ch)) = state
+                    .chars
+                    .iter()
+                    .find(|(n, c)| c.last_boss && !is_pc(table, n))
+                else {
                     return refuse(
                         "SG-1",
                         "ラスボスがいません（/sg boss NPC）".into(),
@@ -1175,6 +1328,9 @@ impl SgRules {
         let mut i = 0;
         while i < rest.len() {
             if let Some(v) = rest[i].strip_prefix("via=") {
+                // SG-6: whether the target holds a bond to that NPC is hidden information
+                // (l.67); a player learning 16 or 20 would learn it without a roll.
+                gm(table, "via= による目標値（縁故先からの情報）")?;
                 via = Some(v);
             } else if let Some(k) = rest[i].strip_prefix("keywords=") {
                 gm(table, "キーワードによる目標値")?;
@@ -1226,13 +1382,17 @@ impl SgRules {
             if success { "成功" } else { "失敗" }
         );
         let n = get_char(state, npc);
-        let learned = if success {
+        // SG-6: a lowered target finds the matching type; a roll that also reaches the
+        // item's general target (20) finds every type.
+        let learned = if !success {
+            Vec::new()
+        } else if r.total >= 20 {
+            n.types.clone()
+        } else {
             match basis_type {
                 Some(t) => vec![t],
                 None => n.types.clone(),
             }
-        } else {
-            Vec::new()
         };
         events(vec![Event::Discovery {
             pc: pc.to_string(),
@@ -1389,11 +1549,22 @@ impl TableRules for SgRules {
             Event::Hidden { character, hidden } => {
                 state.chars.entry(character.clone()).or_default().hidden = *hidden
             }
-            Event::Boss { character } => {
-                for c in state.chars.values_mut() {
-                    c.last_boss = false;
+            Event::Boss { character, off, .. } => {
+                state.chars.entry(character.clone()).or_default().last_boss = !*off;
+            }
+            Event::Retargeted {
+                character,
+                from,
+                to,
+                ..
+            } => {
+                if let Some(b) = state
+                    .chars
+                    .get_mut(character)
+                    .and_then(|c| c.bonds.iter_mut().find(|b| b.target == *from))
+                {
+                    b.target = to.clone();
                 }
-                state.chars.entry(character.clone()).or_default().last_boss = true;
             }
             Event::Climax { .. } => state.climax = true,
             Event::OriginalWork { character, on } => {
@@ -1449,7 +1620,7 @@ impl TableRules for SgRules {
                 format!("SG-1: {character}の類型: {}", types.join("・")),
                 format!("SG-1: {character}'s types: {}", types.join(", ")),
             ),
-            Event::Notice { ja, en } => Text::new(ja.clone(), en.clone()),
+            Event::Notice { ja, en, .. } => Text::new(ja.clone(), en.clone()),
             Event::Bonded {
                 character,
                 bond,
@@ -1552,9 +1723,42 @@ impl TableRules for SgRules {
                 format!("SG-6: {character}の類型を公開した"),
                 format!("SG-6: {character}'s types are revealed"),
             ),
-            Event::Boss { character } => Text::new(
+            Event::Boss {
+                character,
+                off: true,
+                ..
+            } => Text::new(
+                format!("SG-1: {character}はラスボスではなくなった"),
+                format!("SG-1: {character} is no longer the last boss"),
+            ),
+            Event::Boss {
+                character,
+                pc: true,
+                ..
+            } => Text::new(
+                format!(
+                    "SG-1: GMの裁定で{character}の有効な類型に「ラスボス」が追加された（スペルカードを設定し直してよい）"
+                ),
+                format!(
+                    "SG-1: by the GM's ruling {character} gains the type ラスボス (its spell cards may be chosen again)"
+                ),
+            ),
+            Event::Boss { character, .. } => Text::new(
                 format!("SG-1: {character}をラスボスにした（秘匿）"),
                 format!("SG-1: {character} is the last boss (hidden)"),
+            ),
+            Event::Retargeted {
+                character,
+                from,
+                to,
+                ..
+            } => Text::new(
+                format!(
+                    "SG-2: {character}の目的が「{from}」から「{to}」に変わった。GMの判断で縁故レベルを継続"
+                ),
+                format!(
+                    "SG-2: {character}'s purpose changed from '{from}' to '{to}'; the GM keeps the bond's level"
+                ),
             ),
             Event::Climax { boss } => Text::new(
                 format!("SG-1: クライマックス開始。{boss}はラスボスだ！"),
@@ -1627,8 +1831,10 @@ impl TableRules for SgRules {
             | Event::Discarded { secret: true, .. }
             | Event::AbilityUsed { secret: true, .. }
             | Event::Impression { secret: true, .. }
-            | Event::Boss { .. } => Audience::Gm,
+            | Event::Boss { pc: false, .. } => Audience::Gm,
             Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
+            Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
+            Event::Retargeted { secret: true, .. } => Audience::Gm,
             _ => Audience::All,
         }
     }
@@ -1696,14 +1902,20 @@ impl TableRules for SgRules {
                 title: Text::new("類型", "Types"),
                 fields: vec![Field::derived(
                     Text::new("類型", "types"),
-                    Value::Plain("（秘匿）".into()),
+                    // SG-1 (l.177): the last boss is revealed when the climax starts; the
+                    // other types stay hidden.
+                    Value::Plain(if c.last_boss && state.climax {
+                        format!("{LAST_BOSS}（他の類型は秘匿）")
+                    } else {
+                        "（秘匿）".into()
+                    }),
                 )],
             }];
         }
         let s = &state.settings;
         let mut sections = Vec::new();
         let mut types: Vec<String> = c.types.clone();
-        if c.last_boss && (viewer_is_gm || state.climax) {
+        if c.last_boss && (viewer_is_gm || state.climax || is_pc(table, name)) {
             types.push(LAST_BOSS.to_string());
         }
         let mut fields = vec![Field::derived(
