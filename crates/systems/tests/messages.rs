@@ -636,7 +636,7 @@ fn four_cards_commands_speak_both_languages() {
     t.good("alice", "/fc learn Mina 接近戦 2 剣");
     t.good("alice", "/fc special Mina 接近戦 斧");
     t.good("alice", "/fc equip Mina 1");
-    t.good("alice", "/fc equip Mina 例・革鎧");
+    t.good("alice", "/fc equip Mina 例革鎧");
     t.good("gm", "/fc item 盾 2");
     t.good("gm", "/fc items");
     t.good(

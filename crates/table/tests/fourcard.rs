@@ -499,7 +499,7 @@ fn fc3_equipment_is_data_the_gm_defines() {
     // 移動力修正がマイナスされます」.
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/fc item 鎖帷子 3");
-    let out = run(&mut t, "alice", "/fc equip ミナ 鎖帷子 例・革鎧");
+    let out = run(&mut t, "alice", "/fc equip ミナ 鎖帷子 例革鎧");
     assert!(out[0].contains("移動力修正−4、移動力6"), "{out:?}");
     assert!(
         sheet(&t, "ミナ").contains("移動力: 6"),

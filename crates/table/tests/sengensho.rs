@@ -412,3 +412,104 @@ fn sg2_targets_are_plain_words() {
     assert!(refused(&mut t, "gm", "/sg bond ミナ 例・策士 a\u{7}b").contains("SG-2"));
     assert!(refused(&mut t, "gm", "/sg impress ミナ 例・策士 \"\"").contains("SG-2"));
 }
+
+#[test]
+fn sg2_the_session_reset_says_what_the_settings_keep() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg set campaign on");
+    run(&mut t, "gm", "/sg set ability_reset scenario");
+    let out = run(&mut t, "gm", "/session end");
+    let line = out
+        .iter()
+        .find(|l| l.contains("セッション開始の初期化"))
+        .expect("the reset line");
+    assert!(
+        !line.contains("縁故") && !line.contains("能力の使用"),
+        "{line}"
+    );
+}
+
+#[test]
+fn sg6_hiding_a_pcs_types_is_the_gms_call() {
+    // l.91–92: among PCs types are public unless the GM hides them (PC vs PC).
+    let mut t = table();
+    assert!(refused(&mut t, "alice", "/sg hide ミナ").contains("GM"));
+    run(&mut t, "gm", "/sg hide ミナ");
+}
+
+/// The contest under way, from the rules' state.
+fn contest(t: &Table) -> serde_json::Value {
+    t.system_state().expect("rules").to_json()["contest"].clone()
+}
+
+fn side_value(side: &serde_json::Value) -> i64 {
+    let dice: i64 = side["dice"]
+        .as_array()
+        .expect("dice")
+        .iter()
+        .filter_map(serde_json::Value::as_i64)
+        .sum();
+    let effects: i64 = side["effects"]
+        .as_array()
+        .expect("effects")
+        .iter()
+        .filter_map(|e| e[0].as_i64())
+        .sum();
+    dice + side["modifier"].as_i64().expect("modifier") + effects
+}
+
+#[test]
+fn sg8_the_seven_steps_and_the_leniency_reroll() {
+    // l.195–201: 1 the attacker rolls, 2 effects on it, 3 fixed, 4 the defender rolls,
+    // 5 effects on it, 6 fixed, 7 result; l.211 「達成値低下効果によって防御成功→防御失敗に
+    // 変更される場合…ある程度寛容に振り直しを認める」.
+    let mut t = table();
+    assert!(refused(&mut t, "alice", "/sg resolve").contains("no contest"));
+    let out = run(&mut t, "alice", "/sg attack +2");
+    assert!(out[0].contains("SG-8 ①攻撃側: 3D6+2"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/sg effect defender -1").contains("not rolled"));
+    assert!(refused(&mut t, "alice", "/sg resolve").contains("not rolled"));
+    assert!(refused(&mut t, "alice", "/sg attack +1").contains("under way"));
+    run(&mut t, "alice", "/sg effect attacker +1 術");
+    // +30: the defender surely succeeds before any effect on it.
+    let out = run(&mut t, "gm", "/sg defend +30");
+    assert!(
+        out[0].contains("③攻撃側の達成値を確定 ④防御側: 3D6+30"),
+        "{out:?}"
+    );
+    // Step 3 fixed the attacker's value.
+    assert!(refused(&mut t, "alice", "/sg effect attacker +3").contains("already fixed"));
+    // No lowering effect yet: no re-roll.
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("lowering effect"));
+    // A lowering effect that turns the defence into a failure: exactly one below the
+    // attacker (the defender takes ties by default).
+    let c = contest(&t);
+    let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
+    assert!(d > a);
+    run(
+        &mut t,
+        "alice",
+        &format!("/sg effect defender {} 呪い", a - d - 1),
+    );
+    let out = run(&mut t, "gm", "/sg reroll");
+    assert!(out[0].contains("寛容な振り直し"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("once"));
+    let c = contest(&t);
+    let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
+    let out = run(&mut t, "alice", "/sg resolve");
+    let verdict = if a > d {
+        "攻撃側の勝利"
+    } else {
+        "防御側の勝利"
+    };
+    assert!(
+        out[0].contains(&format!("攻撃側{a} ／ 防御側{d} ＞ {verdict}")),
+        "{out:?}"
+    );
+    assert!(contest(&t).is_null());
+    // With the setting off the re-roll is refused.
+    run(&mut t, "gm", "/sg set leniency_reroll off");
+    run(&mut t, "alice", "/sg attack +0");
+    run(&mut t, "gm", "/sg defend +0");
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("leniency_reroll off"));
+}

@@ -254,13 +254,13 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Finish creation (FC-4: starting XP left over is lost)",
     },
     CommandHelp {
-        usage: "/fc equip ミナ 例・革鎧 例・大盾 | /fc equip ミナ 2 | /fc equip ミナ none",
+        usage: "/fc equip ミナ 例革鎧 例大盾 | /fc equip ミナ 2 | /fc equip ミナ none",
         help: "装備（FC-3: 移動力=DX+5−装備の移動力修正）。一覧の装備か、移動力修正の数",
         help_en: "Equipment (FC-3: movement = DX + 5 − the equipment's movement modifiers): items from the list, or a modifier",
     },
     CommandHelp {
         usage: "/fc item 鎖帷子 3 | /fc items",
-        help: "装備の定義（GM）と一覧（同梱の「例・」は例であり公式ではありません）",
+        help: "装備の定義（GM）と一覧（「例」で始まる同梱のものは例であり公式ではありません）",
         help_en: "Define an item (GM) and list them (the shipped entries are examples, not official)",
     },
     CommandHelp {
@@ -936,7 +936,7 @@ fn decide_fc(
         ["time"] => Ok(Outcome {
             events: Vec::new(),
             reply: Some(Text::new(
-                format!("現在 {}", clock_words(state.clock).0),
+                format!("現在は{}です", clock_words(state.clock).0),
                 format!("now {}", clock_words(state.clock).1),
             )),
         }),
@@ -981,7 +981,7 @@ fn decide_fc(
                 events: Vec::new(),
                 reply: Some(Text::new(
                     format!(
-                        "装備一覧（移動力修正。同梱の「例・」は例であり公式ではありません）: {}",
+                        "装備一覧（移動力修正。「例」で始まる同梱のものは例であり公式ではありません）: {}",
                         list.join(" / ")
                     ),
                     format!(

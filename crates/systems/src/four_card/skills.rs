@@ -301,7 +301,7 @@ mod tests {
         assert!(EXAMPLE.contains("NOT the official list"));
         assert!(example().contains_key("接近戦"));
         assert!(ITEMS_EXAMPLE.contains("NOT official"));
-        assert!(example_items().keys().all(|k| k.starts_with("例・")));
+        assert!(example_items().keys().all(|k| k.starts_with('例')));
     }
 
     #[test]

@@ -351,7 +351,6 @@ pub fn reroll_contest_odds(
 
 #[cfg(test)]
 mod reroll_odds_tests {
-    use super::*;
     use num_traits::{One, ToPrimitive};
     use taku_dice::odds::{Limits, Prob};
 

@@ -7,6 +7,7 @@
 //! types (SG-6), NPC bonds (SG-7) and the SG-8 order of a contest.
 
 pub mod check;
+pub mod procedure;
 pub mod rules;
 pub mod sheet;
 pub mod types;

@@ -132,6 +132,8 @@ pub struct State {
     pub climax: bool,
     /// Bonds acquired so far (order).
     pub order: u64,
+    /// SG-8: a contest stepped through in order, under way.
+    pub contest: Option<super::procedure::Contest>,
 }
 
 /// What happened.
@@ -289,9 +291,48 @@ pub enum Event {
     SessionReset {
         /// Debts that lapsed (character, type, owed).
         lapsed: Vec<(String, String, i64)>,
+        /// `campaign` was on: bonds kept (for the log's words; the fold reads settings).
+        #[serde(default)]
+        keeps_bonds: bool,
+        /// `ability_reset = scenario`: ability uses kept (likewise).
+        #[serde(default)]
+        keeps_uses: bool,
     },
     /// SG-3: `ability_reset = scenario`: the scenario ended.
     ScenarioEnd,
+    /// SG-8 step 1: the attacker rolled.
+    ContestAttack {
+        /// Its roll.
+        side: super::procedure::Side,
+    },
+    /// SG-8 steps 2 and 5: an effect on a side's value, declared.
+    ContestEffect {
+        /// On the attacker (else the defender).
+        attacker: bool,
+        /// The change.
+        n: i64,
+        /// What it is.
+        what: String,
+    },
+    /// SG-8 steps 3 and 4: the attacker's value fixed, the defender rolled.
+    ContestDefend {
+        /// Its roll.
+        side: super::procedure::Side,
+    },
+    /// SG-8 leniency (l.211): the defender rolled again.
+    ContestReroll {
+        /// The new dice.
+        dice: Vec<i64>,
+    },
+    /// SG-8 steps 6 and 7: the result.
+    ContestResolved {
+        /// The attacker's value.
+        attacker: i64,
+        /// The defender's.
+        defender: i64,
+        /// `None`: a tie under `contest_tie = reroll`, to be rolled again from step 1.
+        attacker_wins: Option<bool>,
+    },
 }
 
 /// Sengensho's table rules.
@@ -319,9 +360,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Bond (SG-2, entered by the GM who approves it): 7 at most, one new per scene, 2 memories, 1 purpose, one type per target",
     },
     CommandHelp {
-        usage: "/sg retie ミナ ロイ | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
-        help: "結び直し（シーンの取得を使う）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
-        help_en: "Re-tie (uses the scene's acquisition); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
+        usage: "/sg retie ミナ ロイ | /sg retie ミナ 旧目的 新目的 | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
+        help: "結び直し（シーンの取得を使う）・目的の変更（GM、縁故レベルを継続）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
+        help_en: "Re-tie (uses the scene's acquisition); a changed purpose (GM, the level carries over); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
     },
     CommandHelp {
         usage: "/sg use ミナ 例・芸術家 例・閃き | /sg borrow ミナ 例・芸術家 例・傑作",
@@ -334,14 +375,19 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Declare an impression (SG-4): one type per target per scene",
     },
     CommandHelp {
+        usage: "/sg attack +2 | /sg effect attacker +1 術 | /sg defend +4 | /sg effect defender -2 | /sg reroll | /sg resolve",
+        help: "対抗判定の順番（SG-8）: ①攻撃側が振る ②攻撃側への効果 ③④確定して防御側が振る ⑤防御側への効果 ⑥⑦確定して結果。低下効果で防御成功が失敗になったら1回振り直せる（leniency_reroll）",
+        help_en: "A contest in order (SG-8): (1) the attacker rolls (2) effects on it (3)(4) fixed, the defender rolls (5) effects on it (6)(7) fixed, result; a lowering effect that turned the defence into a failure allows one re-roll (leniency_reroll)",
+    },
+    CommandHelp {
         usage: "/sg preset 影 例・策士 ミナ 3 [character|group|memory|purpose]",
         help: "NPCの事前縁故（SG-7、GM）: 7つの上限外。1類型あたり幻想値5〜6点が目安",
         help_en: "NPC preset bond (SG-7, GM): outside the cap; about 5–6 points per type",
     },
     CommandHelp {
-        usage: "/sg boss 影 | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
-        help: "ラスボス指定（GM、秘匿）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿・原作キャラ（GM）",
-        help_en: "Name the last boss (GM, hidden); start the climax (the boss bonds every PC at level 1); reveal or hide types; original-work character (GM)",
+        usage: "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
+        help: "ラスボス指定（GM。NPCは秘匿で1人まで、PCに与えると即公開）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿（秘匿はGM）・原作キャラ（GM）",
+        help_en: "Name the last boss (GM; one NPC, hidden; given to a PC it is public at once); start the climax (the boss bonds every PC at level 1); reveal or hide types (hiding is the GM's); original-work character (GM)",
     },
     CommandHelp {
         usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
@@ -1250,8 +1296,10 @@ impl SgRules {
             }
             ["reveal" | "hide", name] => {
                 may_act(table, name)?;
-                if !is_pc(table, name) {
-                    gm(table, "NPCの類型の公開・秘匿")?;
+                // SG-6: an NPC's types are the GM's; a PC's are public among PCs unless
+                // the GM hides them (a PC-vs-PC session, l.91–92).
+                if !is_pc(table, name) || words[0] == "hide" {
+                    gm(table, "類型の秘匿（PCはGMの判断）・NPCの類型の公開")?;
                 }
                 events(vec![Event::Hidden {
                     character: name.to_string(),
@@ -1267,8 +1315,127 @@ impl SgRules {
                 }])
             }
             _ => Err(usage(
-                "/sg boss 影 | /sg climax | /sg reveal 影 | /sg original ミナ on",
+                "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide 影 | /sg original ミナ on",
             )),
+        }
+    }
+
+    /// SG-8: the contest procedure (see [`super::procedure`]).
+    fn procedure(&self, state: &State, words: &[&str], dice: &mut Roller<'_>) -> Decided {
+        use super::procedure::{self as p, Side};
+        let tie = state.settings.contest_tie;
+        let order = || {
+            Text::new(
+                "SG-8: 順番は ①/sg attack ②/sg effect attacker ③④/sg defend ⑤/sg effect defender ⑥⑦/sg resolve です",
+                "SG-8: the order is (1) /sg attack (2) /sg effect attacker (3)(4) /sg defend (5) /sg effect defender (6)(7) /sg resolve",
+            )
+        };
+        let bad_modifier = |w: &str| {
+            Text::new(
+                format!("SG-8: 「{w}」は修正値ではありません（例: +2、SGS+2）"),
+                format!("SG-8: '{w}' is not a modifier (e.g. +2, SGS+2)"),
+            )
+        };
+        match (words, &state.contest) {
+            (["attack", m], None) => {
+                let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestAttack {
+                    side: Side {
+                        modifier: m,
+                        dice,
+                        effects: Vec::new(),
+                    },
+                }])
+            }
+            (["attack", ..], Some(_)) => Err(Text::new(
+                "SG-8: 対抗判定が進行中です。/sg resolve で結果を出してください",
+                "SG-8: a contest is under way; /sg resolve it first",
+            )),
+            (["effect", side, n, what @ ..], Some(c)) => {
+                let attacker = match *side {
+                    "attacker" | "攻撃側" => true,
+                    "defender" | "防御側" => false,
+                    _ => return Err(usage("/sg effect attacker|defender +1 [効果名]")),
+                };
+                // Step 2 before the attacker's value is fixed; step 5 after the
+                // defender rolled.
+                if attacker == c.defender.is_some() {
+                    return Err(Text::new(
+                        if attacker {
+                            "SG-8: 攻撃側の達成値はもう確定しています（③）"
+                        } else {
+                            "SG-8: 防御側はまだ振っていません（④ /sg defend）"
+                        },
+                        if attacker {
+                            "SG-8: the attacker's value is already fixed (3)"
+                        } else {
+                            "SG-8: the defender has not rolled yet ((4) /sg defend)"
+                        },
+                    ));
+                }
+                let n = p::modifier(n)
+                    .filter(|n| *n != 0)
+                    .ok_or_else(|| bad_modifier(n))?;
+                events(vec![Event::ContestEffect {
+                    attacker,
+                    n,
+                    what: what.join(" ").chars().take(40).collect(),
+                }])
+            }
+            (["defend", m], Some(c)) if c.defender.is_none() => {
+                let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestDefend {
+                    side: Side {
+                        modifier: m,
+                        dice,
+                        effects: Vec::new(),
+                    },
+                }])
+            }
+            (["reroll"], Some(c)) if c.defender.is_some() => {
+                if !state.settings.leniency_reroll {
+                    return Err(Text::new(
+                        "SG-8: 寛容な振り直しは設定で切られています（leniency_reroll off）",
+                        "SG-8: the leniency re-roll is off (leniency_reroll off)",
+                    ));
+                }
+                if c.rerolled {
+                    return Err(Text::new(
+                        "SG-8: 振り直しはこの対抗判定で一度だけです",
+                        "SG-8: the re-roll is once per contest",
+                    ));
+                }
+                if !p::lowering_flipped(c, tie) {
+                    return Err(Text::new(
+                        "SG-8: 振り直しは、達成値低下効果で防御成功が防御失敗に変わったときだけです（l.211）",
+                        "SG-8: the re-roll is only when a lowering effect turned the defender's success into a failure (l.211)",
+                    ));
+                }
+                let m = c.defender.as_ref().map_or(0, |d| d.modifier);
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestReroll { dice }])
+            }
+            (["resolve"], Some(c)) => {
+                let Some(d) = &c.defender else {
+                    return Err(Text::new(
+                        "SG-8: 防御側がまだ振っていません（④ /sg defend +n）",
+                        "SG-8: the defender has not rolled yet ((4) /sg defend +n)",
+                    ));
+                };
+                let (a, d) = (c.attacker.value(), d.value());
+                events(vec![Event::ContestResolved {
+                    attacker: a,
+                    defender: d,
+                    attacker_wins: p::judge(a, d, tie),
+                }])
+            }
+            (_, None) => Err(Text::new(
+                "SG-8: 進行中の対抗判定はありません。/sg attack +n で始めます",
+                "SG-8: no contest under way; start one with /sg attack +n",
+            )),
+            _ => Err(order()),
         }
     }
 
@@ -1437,6 +1604,9 @@ impl TableRules for SgRules {
                 self.boss_and_reveal(state, words, table)
             }
             Some("discover") => self.discover(state, words, table, dice),
+            Some("attack" | "effect" | "defend" | "resolve" | "reroll") => {
+                self.procedure(state, words, dice)
+            }
             Some("scenario") if words.get(1) == Some(&"end") => {
                 gm(table, "シナリオの終了").and_then(|()| events(vec![Event::ScenarioEnd]))
             }
@@ -1574,6 +1744,38 @@ impl TableRules for SgRules {
                     .or_default()
                     .original_work = *on
             }
+            Event::ContestAttack { side } => {
+                state.contest = Some(super::procedure::Contest {
+                    attacker: side.clone(),
+                    ..Default::default()
+                });
+            }
+            Event::ContestEffect { attacker, n, what } => {
+                if let Some(c) = &mut state.contest {
+                    let side = if *attacker {
+                        Some(&mut c.attacker)
+                    } else {
+                        c.defender.as_mut()
+                    };
+                    if let Some(side) = side {
+                        side.effects.push((*n, what.clone()));
+                    }
+                }
+            }
+            Event::ContestDefend { side } => {
+                if let Some(c) = &mut state.contest {
+                    c.defender = Some(side.clone());
+                }
+            }
+            Event::ContestReroll { dice } => {
+                if let Some(c) = &mut state.contest {
+                    c.rerolled = true;
+                    if let Some(d) = &mut c.defender {
+                        d.dice = dice.clone();
+                    }
+                }
+            }
+            Event::ContestResolved { .. } => state.contest = None,
             Event::ScenarioEnd => {
                 for c in state.chars.values_mut() {
                     c.used.clear();
@@ -1792,28 +1994,114 @@ impl TableRules for SgRules {
                     format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
                 )
             }
-            Event::SessionReset { lapsed } => {
+            Event::SessionReset {
+                lapsed,
+                keeps_bonds,
+                keeps_uses,
+            } => {
+                // What starts fresh, as the settings say (SG-2 `campaign`, SG-3
+                // `ability_reset`).
+                let mut ja = vec!["類型", "前借り"];
+                let mut en = vec!["types", "borrowing"];
+                if !keeps_bonds {
+                    ja.extend(["縁故", "幻想値"]);
+                    en.extend(["bonds", "fantasy value"]);
+                }
+                if !keeps_uses {
+                    ja.push("能力の使用");
+                    en.push("ability uses");
+                }
+                let (what_ja, what_en) = (ja.join("・"), en.join(", "));
                 let l: Vec<String> = lapsed
                     .iter()
                     .map(|(c, t, o)| format!("{c}/{t} {o}"))
                     .collect();
                 if l.is_empty() {
                     Text::new(
-                        "SG-2: セッション開始の初期化（類型・縁故・幻想値・能力の使用）",
-                        "SG-2: session reset (types, bonds, fantasy value, ability uses)",
+                        format!("SG-2: セッション開始の初期化（{what_ja}）"),
+                        format!("SG-2: session reset ({what_en})"),
                     )
                 } else {
                     Text::new(
                         format!(
-                            "SG-2: セッション開始の初期化。SG-5: 未返済の前借りは失効（{}）",
+                            "SG-2: セッション開始の初期化（{what_ja}）。SG-5: 未返済の前借りは失効（{}）",
                             l.join("、")
                         ),
                         format!(
-                            "SG-2: session reset. SG-5: open debts lapsed ({})",
+                            "SG-2: session reset ({what_en}). SG-5: open debts lapsed ({})",
                             l.join(", ")
                         ),
                     )
                 }
+            }
+            Event::ContestAttack { side } => Text::new(
+                format!(
+                    "SG-8 ①攻撃側: {}。②攻撃側への効果を宣言（/sg effect attacker +1）、③④で確定と防御（/sg defend +n）",
+                    side.text()
+                ),
+                format!(
+                    "SG-8 (1) attacker: {}. (2) declare effects on it (/sg effect attacker +1); (3)(4) fix it and defend (/sg defend +n)",
+                    side.text()
+                ),
+            ),
+            Event::ContestEffect { attacker, n, what } => {
+                let (sj, se) = if *attacker {
+                    ("②攻撃側", "(2) attacker")
+                } else {
+                    ("⑤防御側", "(5) defender")
+                };
+                Text::new(
+                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}"),
+                    format!("SG-8 {se}: effect {what} {n:+}"),
+                )
+            }
+            Event::ContestDefend { side } => Text::new(
+                format!(
+                    "SG-8 ③攻撃側の達成値を確定 ④防御側: {}。⑤防御側への効果を宣言、⑥⑦は /sg resolve",
+                    side.text()
+                ),
+                format!(
+                    "SG-8 (3) the attacker's value is fixed (4) defender: {}. (5) declare effects on it; (6)(7) /sg resolve",
+                    side.text()
+                ),
+            ),
+            Event::ContestReroll { dice } => Text::new(
+                format!(
+                    "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {}",
+                    dice.iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                format!(
+                    "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {}",
+                    dice.iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+            ),
+            Event::ContestResolved {
+                attacker,
+                defender,
+                attacker_wins,
+            } => {
+                let (rj, re) = match attacker_wins {
+                    Some(true) => ("攻撃側の勝利", "the attacker wins"),
+                    Some(false) => ("防御側の勝利", "the defender wins"),
+                    None => (
+                        "同値（振り直し: /sg attack から）",
+                        "a tie (re-roll: from /sg attack)",
+                    ),
+                };
+                Text::new(
+                    format!(
+                        "SG-8 ⑥防御側の達成値を確定 ⑦結果: 攻撃側{attacker} ／ 防御側{defender} ＞ {rj}"
+                    ),
+                    format!(
+                        "SG-8 (6) the defender's value is fixed (7) result: attacker {attacker} / defender {defender} > {re}"
+                    ),
+                )
             }
             Event::ScenarioEnd => Text::new(
                 "SG-3: シナリオ終了（能力の使用を戻す）",
@@ -1849,7 +2137,11 @@ impl TableRules for SgRules {
                 }
             }
         }
-        vec![Event::SessionReset { lapsed }]
+        vec![Event::SessionReset {
+            lapsed,
+            keeps_bonds: state.settings.campaign,
+            keeps_uses: !state.settings.ability_reset_session,
+        }]
     }
 
     fn prepare_check(
