@@ -965,6 +965,18 @@ fn decide_fc(
         ["item", name, n] => {
             gm_only(table, ("装備の定義", "define an item"))?;
             let movement = number(n)?;
+            if !(0..=100).contains(&movement) {
+                return Err(Text::new(
+                    "FC-3: 装備の移動力修正は0〜100です（移動力から引く数。DX+5を超えることはありません）",
+                    "FC-3: an item's movement modifier is 0 to 100 (subtracted from movement, never above DX + 5)",
+                ));
+            }
+            if !skills::plain_name(name) {
+                return Err(Text::new(
+                    "FC-3: 装備の名前は、空白・制御文字・見えない文字のない40文字までの1語にしてください",
+                    "FC-3: an item's name is one word of up to 40 characters, without spaces, control or invisible characters",
+                ));
+            }
             let data = skills::parse_data(
                 &serde_json::json!({"item": [{"name": name, "movement": movement}]}).to_string(),
             )
