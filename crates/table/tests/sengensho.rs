@@ -322,7 +322,7 @@ fn sg1_one_npc_last_boss_and_the_climax_reveals_it() {
     run(&mut t, "gm", "/sg boss 影");
     let e = refused(&mut t, "gm", "/sg boss 老人");
     assert!(e.contains("SG-1") && e.contains("影"), "{e}");
-    assert_eq!(sheet(&t, "bob", "影").contains("ラスボス"), false);
+    assert!(!sheet(&t, "bob", "影").contains("ラスボス"));
     run(&mut t, "gm", "/sg climax");
     let s = sheet(&t, "bob", "影");
     assert!(s.contains("ラスボス（他の類型は秘匿）"), "{s}");

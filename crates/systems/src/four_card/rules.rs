@@ -805,6 +805,30 @@ fn decide_fc(
             let (mut ja, mut en) = (Vec::new(), Vec::new());
             for s in state.skills.values() {
                 let fields = |sep: &str| s.fields.join(sep);
+                let lim_ja = format!(
+                    "{}{}",
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(" 制限【{l}】"))
+                        .unwrap_or_default(),
+                    if s.requires.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" 前提【{}】", s.requires.join("】【"))
+                    }
+                );
+                let lim_en = format!(
+                    "{}{}",
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(", restricted by 【{l}】"))
+                        .unwrap_or_default(),
+                    if s.requires.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", requires 【{}】", s.requires.join("】【"))
+                    }
+                );
                 ja.push(format!(
                     "【{}】{} 専門性{}{}{}{}{}",
                     s.name,
@@ -815,18 +839,7 @@ fn decide_fc(
                     } else {
                         ""
                     },
-                    format!(
-                        "{}{}",
-                        s.limit
-                            .as_ref()
-                            .map(|l| format!(" 制限【{l}】"))
-                            .unwrap_or_default(),
-                        if s.requires.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" 前提【{}】", s.requires.join("】【"))
-                        }
-                    ),
+                    lim_ja,
                     if s.fields.is_empty() {
                         String::new()
                     } else {
@@ -848,18 +861,7 @@ fn decide_fc(
                     } else {
                         ""
                     },
-                    format!(
-                        "{}{}",
-                        s.limit
-                            .as_ref()
-                            .map(|l| format!(", restricted by 【{l}】"))
-                            .unwrap_or_default(),
-                        if s.requires.is_empty() {
-                            String::new()
-                        } else {
-                            format!(", requires 【{}】", s.requires.join("】【"))
-                        }
-                    ),
+                    lim_en,
                     if s.fields.is_empty() {
                         String::new()
                     } else {
@@ -2105,10 +2107,10 @@ fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Cha
 /// may act for (its owner or a GM); for a single check, else the comment's first word
 /// naming such a character, else the actor's only character; for a comparison's right
 /// side, else the comment's first word (as before).
-fn roll_characters(
-    table: &dyn TableView,
-    state: &State,
-) -> (Option<(String, Character)>, Option<(String, Character)>) {
+/// A character a roll is made for, by name.
+type Named = Option<(String, Character)>;
+
+fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let Some(line) = table.typed_line() else {
         return (actors_character(table, state), None);
     };

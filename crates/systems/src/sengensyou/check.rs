@@ -373,7 +373,7 @@ mod reroll_odds_tests {
         let t = Prob::new(4332u32.into(), 46656u32.into());
         let mut t100 = Prob::one();
         for _ in 0..100 {
-            t100 = t100 * &t;
+            t100 *= &t;
         }
         assert_eq!(
             even.success,

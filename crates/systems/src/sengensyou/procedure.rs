@@ -1,12 +1,12 @@
 //! SG-8's order of a contest with achievement-changing effects (l.192–211), as a table
 //! procedure the GM and players step through:
 //!
-//! 1. `/sg attack +2` — the attacker rolls (3D6+2);
-//! 2. `/sg effect attacker +1 [what]` — effects on the attacker's value, declared;
-//! 3. + 4. `/sg defend +4` — the attacker's value is fixed and the defender rolls;
-//! 5. `/sg effect defender -2 [what]` — effects on the defender's value;
-//! 6. + 7. `/sg resolve` — the defender's value is fixed and the result judged (a tie
-//!    per `contest_tie`).
+//! - 1: `/sg attack +2` — the attacker rolls (3D6+2);
+//! - 2: `/sg effect attacker +1 [what]` — effects on the attacker's value, declared;
+//! - 3 and 4: `/sg defend +4` — the attacker's value is fixed and the defender rolls;
+//! - 5: `/sg effect defender -2 [what]` — effects on the defender's value;
+//! - 6 and 7: `/sg resolve` — the defender's value is fixed and the result judged (a
+//!   tie per `contest_tie`).
 //!
 //! Leniency (l.211, `leniency_reroll`, default on): when a lowering effect turned the
 //! defender's success into a failure, `/sg reroll` lets the defender roll once more
