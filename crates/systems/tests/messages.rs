@@ -640,18 +640,29 @@ fn every_systems_help_and_command_help_is_in_both_languages() {
 fn four_cards_commands_speak_both_languages() {
     let mut t = Harness::new("FourCard");
     t.good("alice", "/fc create Mina female");
-    t.good("gm", "/fc extra Mina 5");
+    t.good("gm", "/fc extra Mina 5 接近戦");
+    t.good("gm", "/fc reroll Mina");
+    t.good("alice", "/fc hand Mina 右");
     t.good("alice", "/fc learn Mina 接近戦 2 剣");
     t.good("alice", "/fc special Mina 接近戦 斧");
     t.good("alice", "/fc equip Mina 1");
+    t.good("alice", "/fc equip Mina 例革鎧");
+    t.good("gm", "/fc item 盾 2");
+    t.good("gm", "/fc items");
+    t.good(
+        "gm",
+        r#"/fc load {"skill":[{"name":"料理2","base":"IQ","expertise":1}]}"#,
+    );
     t.good("alice", "/fc done Mina");
+    t.good("gm", "/fc time 30 active");
+    t.good("gm", "/fc time");
     t.good("gm", "/fc damage Mina 12");
     t.good("gm", "/fc fatigue Mina 20");
     t.good("gm", "/fc heal Mina fatigue 3");
     t.good("gm", "/fc miss Mina 2");
     t.good("alice", "/fc rest Mina 8 lying");
     t.good("alice", "/fc meal Mina");
-    t.good("alice", "/fc day Mina norest");
+    t.good("gm", "/fc day Mina norest");
     t.good("gm", "/fc xp Mina 1 -1");
     t.good("gm", "/fc interlude start");
     t.good("gm", "/fc lose Mina ST 1");
@@ -679,7 +690,22 @@ fn four_cards_commands_speak_both_languages() {
         ("gm", "/fc learn Ghost 接近戦 1"),
         ("gm", "/fc learn Nobody 接近戦 1"),
         ("gm", "/fc done Mina"),
+        ("gm", "/fc extra Mina 1 接近戦"),
         ("gm", "/fc extra Mina 1"),
+        ("gm", "/fc reroll Mina"),
+        ("alice", "/fc hand Mina 上"),
+        ("gm", "/fc damage Mina -3"),
+        ("gm", "/fc damage Mina 4294967296"),
+        ("alice", "/fc equip Mina -2"),
+        ("alice", "/fc equip Mina 魔靴"),
+        ("gm", "/fc item 盾 -2"),
+        ("gm", "/fc load {"),
+        ("gm", "/fc skill 錬金 IQ 0"),
+        ("gm", "/fc skill 錬金 IQ 2 requires=錬金"),
+        ("gm", "/fc skill 錬金 IQ 2 requires=幻術"),
+        ("gm", "/fc time 100"),
+        ("alice", "/fc time 3"),
+        ("alice", "/fc day Mina rest"),
         ("gm", "/fc special Mina 接近戦 鞭"),
         ("gm", "/fc heal Mina both 1"),
         ("gm", "/fc nonsense"),

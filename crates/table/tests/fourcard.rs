@@ -333,7 +333,7 @@ fn fc13_the_daily_injury_roll() {
     for (how, ok) in [("rest", true), ("norest", false)] {
         let mut t = table(seed);
         gm(&mut t, &["/fc damage ミナ 12"]);
-        let out = run(&mut t, "alice", &format!("/fc day ミナ {how}"));
+        let out = run(&mut t, "gm", &format!("/fc day ミナ {how}"));
         let base = if ok { "(FC+6>=12)" } else { "(FC+2>=12)" };
         assert!(out[0].contains(base), "{out:?}");
         let injury = state(&t)["characters"]["ミナ"]["injury"].as_i64();
@@ -453,4 +453,340 @@ fn a_sheet_file_creates_a_character_the_rules_read() {
     let bad = SHEET.replace("IQ = 5", "IQ = 9");
     let err = t.decide_sheet("alice", &bad).expect_err("refused");
     assert!(err.render(taku_dice::Lang::En).contains("FC-1"), "{err:?}");
+}
+
+// ---- Issue 14, second pass: what the first left out, and the play-through's findings ----
+
+#[test]
+fn fc1_the_gm_may_reroll_every_attribute_during_creation() {
+    // l.38 「GMの同意を得たうえで能力値をすべて振り直すことができます」: all five, with the
+    // GM's consent, at creation.
+    let mut t = table([5; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    let before = state(&t)["characters"]["ユキ"]["initial"].clone();
+    assert!(refused(&mut t, "alice", "/fc reroll ユキ").contains("GM's consent"));
+    let out = run(&mut t, "gm", "/fc reroll ユキ");
+    assert!(
+        out[0].contains("GMの同意で能力値をすべて振り直し（FC-1）"),
+        "{out:?}"
+    );
+    let after = state(&t)["characters"]["ユキ"]["initial"].clone();
+    for i in 0..5 {
+        let v = after[i].as_i64().expect("a number");
+        assert!((3..=7).contains(&v), "{after}");
+    }
+    // The line shows both sets of values; the record holds the new one.
+    let attrs = |v: &serde_json::Value| {
+        ["IQ", "DX", "ST", "WP", "VT"]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("{a}{}", v[i]))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(out[0].contains(&attrs(&before)), "{out:?}");
+    assert!(out[0].contains(&attrs(&after)), "{out:?}");
+    run(&mut t, "alice", "/fc done ユキ");
+    assert!(refused(&mut t, "gm", "/fc reroll ユキ").contains("only during creation"));
+    // A sheet's attributes are not rolled, so not rerolled.
+    assert!(refused(&mut t, "gm", "/fc reroll ミナ").contains("FC-1"));
+}
+
+#[test]
+fn fc3_equipment_is_data_the_gm_defines() {
+    // l.60 「何も装備していない状態であれば、移動力は「DX+5」です。ただし、通常は装備品の
+    // 移動力修正がマイナスされます」.
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/fc item 鎖帷子 3");
+    let out = run(&mut t, "alice", "/fc equip ミナ 鎖帷子 例革鎧");
+    assert!(out[0].contains("移動力修正−4、移動力6"), "{out:?}");
+    assert!(
+        sheet(&t, "ミナ").contains("移動力: 6"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    // The item's data decides: the GM redefines it, movement follows.
+    run(&mut t, "gm", "/fc item 鎖帷子 1");
+    assert!(
+        sheet(&t, "ミナ").contains("移動力: 8"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    assert!(refused(&mut t, "alice", "/fc equip ミナ 魔法の靴").contains("FC-3: no item"));
+    // Equipment subtracts: a negative modifier would make movement exceed DX + 5.
+    assert!(refused(&mut t, "alice", "/fc equip ミナ -2").contains("FC-3"));
+    assert!(refused(&mut t, "gm", "/fc item 羽 -2").contains("FC-3"));
+    assert!(refused(&mut t, "alice", "/fc item 羽 1").contains("only the GM"));
+    let out = run(&mut t, "alice", "/fc equip ミナ none");
+    assert!(out[0].contains("移動力10"), "{out:?}");
+}
+
+#[test]
+fn fc4_extra_starting_xp_is_earmarked_for_its_skills() {
+    // l.70 「追加初期経験点は、あらかじめその用途(どのスキルを習得するために費やすか)が
+    // 決められている」.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    assert!(refused(&mut t, "gm", "/fc extra ユキ 5").contains("earmarked"));
+    assert!(refused(&mut t, "gm", "/fc extra ユキ 5 料理").contains("no skill"));
+    let out = run(&mut t, "gm", "/fc extra ユキ 5 魔術");
+    assert!(out[0].contains("【魔術】の習得にだけ使える"), "{out:?}");
+    // 15 general XP on 知覚 (expertise 1, 0 → 5 TP).
+    run(&mut t, "alice", "/fc learn ユキ 知覚 5");
+    // The 5 left are 魔術's: 接近戦 (2 XP) is refused and nothing changes.
+    let why = refused(&mut t, "alice", "/fc learn ユキ 接近戦 1");
+    assert!(
+        why.contains("earmarked for 【魔術】") && why.contains("FC-4"),
+        "{why}"
+    );
+    // 魔術 1 TP (expertise 3) is paid from them.
+    let out = run(&mut t, "alice", "/fc learn ユキ 魔術 1");
+    assert!(out[0].contains("残り2"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ユキ"]["earmarked"], 2);
+    let out = run(&mut t, "alice", "/fc done ユキ");
+    assert!(out[0].contains("初期経験点2は失われました"), "{out:?}");
+}
+
+#[test]
+fn fc4_fc14_scenario_xp_is_not_given_during_creation() {
+    // l.68 only starting XP is spent at creation and lost when left; l.245 XP comes at a
+    // scenario's end.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    assert!(refused(&mut t, "gm", "/fc xp ユキ 5").contains("FC-14"));
+    run(&mut t, "alice", "/fc done ユキ");
+    run(&mut t, "gm", "/fc xp ユキ 5");
+}
+
+#[test]
+fn fc5_a_skill_list_loads_at_a_table() {
+    let mut t = table([3; 32]);
+    assert!(refused(&mut t, "alice", "/fc load skill = []").contains("only the GM"));
+    let why = refused(&mut t, "gm", "/fc load 「skill = [{name = \"料理\"}]」");
+    assert!(why.contains("not a data file"), "{why}");
+    let out = run(
+        &mut t,
+        "gm",
+        "/fc load 「skill = [{name = \"料理\", base = \"IQ\", expertise = 1, fields = [\"和食\", \"洋食\"], field_cost = 1}, {name = \"製菓\", base = \"DX\", expertise = 2, requires = [\"料理\"]}]」",
+    );
+    assert!(out[0].contains("スキル2件（料理・製菓）"), "{out:?}");
+    let out = run(
+        &mut t,
+        "gm",
+        r#"/fc load 「{"item": [{"name": "鍋", "movement": 1}]}」"#,
+    );
+    assert!(out[0].contains("装備1件（鍋）"), "{out:?}");
+    // A prerequisite the list does not have, or the skill itself, is refused (FC-5).
+    assert!(
+        refused(
+            &mut t,
+            "gm",
+            "/fc load 「skill = [{name = \"x\", base = \"IQ\", expertise = 1, requires = [\"y\"]}]」"
+        )
+        .contains("FC-5")
+    );
+    // The loaded skill is learned and read like any other (FC-5: −2 outside the field).
+    gm(&mut t, &["/fc interlude start", "/fc xp ミナ 5"]);
+    run(&mut t, "alice", "/fc learn ミナ 料理 2 和食");
+    let out = run(&mut t, "alice", "FCA+{洋食}");
+    assert!(out[0].starts_with("(FCA+5)"), "{out:?}");
+    // 製菓 needs 料理 first: ロイ has none.
+    run(&mut t, "gm", "/fc xp ロイ 5");
+    assert!(refused(&mut t, "bob", "/fc learn ロイ 製菓 1").contains("prerequisite 【料理】"));
+}
+
+#[test]
+fn fc13_time_passes_meals_hunger_and_the_injury_roll() {
+    // l.218 「1日に3回の食事を摂れなかった場合は、1食抜かすごとに1点疲労します。また、
+    // その後、十分な食事を摂るまでは、一切の疲労が回復しません」; l.235 the injury roll
+    // after 6:00 to 6:00, −4 without a day at rest.
+    let mut t = table([3; 32]);
+    assert!(refused(&mut t, "alice", "/fc time 3").contains("only the GM"));
+    assert!(refused(&mut t, "alice", "/fc day ミナ rest").contains("only the GM"));
+    gm(&mut t, &["/fc fatigue ミナ 5", "/fc damage ミナ 3"]);
+    // 6:00 → 14:00 lying down: 1 h + 6 h... fatigue −5 at most; 7 h asleep: injury −1.
+    let out = run(&mut t, "gm", "/fc time 8 lying ミナ");
+    assert!(out.iter().any(|l| l.contains("1日目 14:00")), "{out:?}");
+    let ch = &state(&t)["characters"]["ミナ"];
+    assert_eq!(
+        (ch["fatigue"].as_i64(), ch["injury"].as_i64()),
+        (Some(0), Some(2))
+    );
+    run(&mut t, "alice", "/fc meal ミナ");
+    // 14:00 → 8:00 the next day, active: one meal of three: 2 missed, hungry, and the
+    // injury roll at −4 (VT 5 + LV 1 − 4 = 2) against cumulative damage 2 + 2 = 4.
+    let out = run(&mut t, "gm", "/fc time 18 active");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1日の食事3回のうち1回、2食抜いた") && l.contains("疲労+2")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("安静でない−4") && l.contains("(FC+2>=4)")),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains("2日目 8:00")), "{out:?}");
+    let ch = &state(&t)["characters"]["ミナ"];
+    assert_eq!(ch["hungry"], true);
+    // Hungry: rest recovers no fatigue until a full meal.
+    let fatigue = ch["fatigue"].as_i64();
+    run(&mut t, "gm", "/fc time 2 rest ミナ");
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"].as_i64(), fatigue);
+    // Both characters' day ended (ロイ ate nothing: 3 missed).
+    assert_eq!(state(&t)["characters"]["ロイ"]["fatigue"], 3);
+}
+
+#[test]
+fn fc2_a_changed_sheet_is_read_again_keeping_the_damage() {
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 4"]);
+    assert!(
+        sheet(&t, "ミナ").contains("衰弱ライン: 11/15"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    run(&mut t, "alice", "/char set ミナ ST 7");
+    // ST 7: weakened 19; the rules' damage stays.
+    assert!(
+        sheet(&t, "ミナ").contains("衰弱ライン: 15/19"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    let out = run(&mut t, "gm", "/fc fatigue ミナ 1");
+    assert!(out.iter().any(|l| l.contains("読み直しました")), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("累積5（衰弱19")), "{out:?}");
+}
+
+#[test]
+fn fc2_an_unconscious_or_dead_character_makes_no_check() {
+    // l.53 「累積ダメージがこのラインに到達すると、キャラクターは意識を失います」: only
+    // until the unconscious line does a character act.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 24"]);
+    run(&mut t, "alice", "FC+5>=10");
+    gm(&mut t, &["/fc damage ミナ 1"]);
+    for line in ["FC+5>=10", "FCA+5", "FC+5 VS FC+3", "FC+{剣}>=10"] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("FC-2") && why.contains("unconscious"), "{why}");
+    }
+    gm(&mut t, &["/fc damage ミナ 10"]);
+    assert!(refused(&mut t, "alice", "FC+5>=10").contains("dead"));
+    // The GM's own roll is nobody's.
+    run(&mut t, "gm", "FC+5>=10");
+}
+
+#[test]
+fn fc2_fc9_a_roll_belongs_to_the_character_it_names() {
+    // l.50 every roll value −2 from the weakened line; l.155 every automatic failure
+    // costs 1 fatigue: also when the GM rolls for ロイ or bob has two characters.
+    let probe = {
+        let mut t = table([0; 32]);
+        run(&mut t, "bob", "/char new ケン");
+        run(&mut t, "bob", "/char set ケン IQ 5 DX 5 ST 5 WP 5 VT 5");
+        gm(&mut t, &["/fc damage ロイ 15"]);
+        t.next_seq()
+    };
+    let seed = seed_where(probe, |s| s == 2);
+    let mut t = table(seed);
+    run(&mut t, "bob", "/char new ケン");
+    run(&mut t, "bob", "/char set ケン IQ 5 DX 5 ST 5 WP 5 VT 5");
+    gm(&mut t, &["/fc damage ロイ 15"]);
+    let out = run(&mut t, "bob", "FC+{ロイ.ST}>=10");
+    assert!(out[0].starts_with("(FC+3>=10)"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("ロイ: 自動的失敗で疲労+1")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ロイ"]["fatigue"], 1);
+    // The GM rolling for ロイ: −2 too.
+    let out = run(&mut t, "gm", "FC+{ロイ.ST}>=10");
+    assert!(out[0].starts_with("(FC+3>=10)"), "{out:?}");
+    // A player cannot put fatigue on someone else's character by naming it.
+    let out = run(&mut t, "alice", "FC+{ロイ.ST}>=10");
+    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+}
+
+#[test]
+fn fc9_a_secret_rolls_automatic_failure_reveals_nothing() {
+    let probe = table([0; 32]).next_seq();
+    let seed = seed_where(probe, |s| s == 2);
+    let mut t = table(seed);
+    let before = t.events().len();
+    let out = run(&mut t, "alice", "SFC+15>=10");
+    assert!(out[0].contains("自動的失敗"), "{out:?}");
+    assert!(out[0].contains("公開後にGMが /fc fatigue"), "{out:?}");
+    // One entry, nothing after it that only an automatic failure would bring.
+    assert_eq!(t.events().len(), before + 1);
+    assert!(
+        state(&t)["characters"]["ミナ"].is_null()
+            || state(&t)["characters"]["ミナ"]["fatigue"] == 0
+    );
+}
+
+#[test]
+fn fc9_voiding_the_roll_that_first_read_a_sheet_keeps_later_changes() {
+    let probe = table([0; 32]).next_seq();
+    let seed = seed_where(probe, |s| s == 2);
+    let mut t = table(seed);
+    run(&mut t, "alice", "FC+5>=10");
+    gm(&mut t, &["/fc damage ミナ 5", "/fc fatigue ミナ 2"]);
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 3);
+    run(&mut t, "gm", &format!("/void {probe}"));
+    let ch = &state(&t)["characters"]["ミナ"];
+    assert_eq!(
+        (ch["fatigue"].as_i64(), ch["injury"].as_i64()),
+        (Some(2), Some(5))
+    );
+}
+
+#[test]
+fn fc_amounts_fold_full_width_and_refuse_negatives() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc damage ミナ -3");
+    assert!(why.contains("negative"), "{why}");
+    assert!(refused(&mut t, "gm", "/fc damage ミナ 4294967296").contains("too large"));
+    let out = run(&mut t, "gm", "/fc damage ミナ ７");
+    assert!(out[0].contains("負傷+7"), "{out:?}");
+}
+
+#[test]
+fn fc7_the_player_chooses_the_hand() {
+    // l.95 右利きもしくは左利き … プレイヤーの任意で決めてかまいません.
+    let mut t = table([3; 32]);
+    let out = run(&mut t, "alice", "/fc hand ミナ 左");
+    assert!(out[0].contains("利き腕は左利き"), "{out:?}");
+    assert!(
+        sheet(&t, "ミナ").contains("利き腕: 左利き"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    assert!(refused(&mut t, "bob", "/fc hand ミナ 右").contains("belongs to alice"));
+}
+
+#[test]
+fn fc9_a_skill_that_needs_training_cannot_be_typed_in() {
+    // l.163 「スキルがなければ、判定そのものが不可能な行動もある（…魔法を使ったり…）」.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ 魔術 10");
+    let why = refused(&mut t, "alice", "FC+{魔術}>=10");
+    assert!(
+        why.contains("FC-9") && why.contains("without the skill"),
+        "{why}"
+    );
+}
+
+#[test]
+fn fc5_skill_definitions_are_checked() {
+    let mut t = table([3; 32]);
+    assert!(refused(&mut t, "gm", "/fc skill 錬金 IQ 0").contains("expertise"));
+    assert!(refused(&mut t, "gm", "/fc skill 錬金 IQ 2 requires=錬金").contains("own"));
+    assert!(refused(&mut t, "gm", "/fc skill 錬金 IQ 2 requires=無い").contains("define it first"));
+    assert!(refused(&mut t, "gm", "/fc skill \"\" IQ 1").contains("FC-5"));
+    assert!(refused(&mut t, "gm", "/fc skill a}b IQ 1").contains("FC-5"));
+    let out = run(&mut t, "gm", "/fc skills");
+    assert!(out[0].contains("前提【魔術】"), "{out:?}");
 }

@@ -221,7 +221,7 @@ fn sg6_hidden_types_never_reach_players() {
     assert!(out.iter().any(|l| l.contains("目標値は14")), "{out:?}");
     run(&mut t, "gm", "/scene next");
     run(&mut t, "gm", "/sg bond 影 例・策士 老人");
-    let out = run(&mut t, "bob", "/sg discover ロイ 影 via=老人");
+    let out = run(&mut t, "gm", "/sg discover ロイ 影 via=老人");
     assert!(out.iter().any(|l| l.contains("目標値は16")), "{out:?}");
     let out = run(&mut t, "bob", "/sg discover ロイ 影");
     assert!(out.iter().any(|l| l.contains("目標値は20")), "{out:?}");
@@ -275,4 +275,241 @@ fn sg8_contest_tie_follows_the_table_setting() {
         out.iter().any(|l| l.contains("contest_tie = reroll")),
         "{out:?}"
     );
+}
+
+// ---- Issue 15, second pass: what the first left out, and the play-through's findings ----
+
+/// What `who` sees of the events from `from` on.
+fn seen(t: &Table, who: &str, from: usize) -> Vec<String> {
+    t.events()[from..]
+        .iter()
+        .map(|e| t.entry(e, who, Lang::Ja).text)
+        .collect()
+}
+
+#[test]
+fn sg1_the_gm_may_give_the_last_boss_type_to_a_pc() {
+    // l.181 「GMはPCに対して類型「ラスボス」の設定を認めて良い。…その時点でPCの有効な
+    // 類型に「ラスボス」が追加される」.
+    let mut t = table();
+    assert!(refused(&mut t, "alice", "/sg boss ミナ").contains("GM"));
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg boss ミナ");
+    // Public at once, on the sheet as one of its types.
+    assert!(
+        seen(&t, "bob", from)
+            .iter()
+            .any(|l| l.contains("ミナの有効な類型に「ラスボス」が追加された")),
+        "{:?}",
+        seen(&t, "bob", from)
+    );
+    assert!(
+        sheet(&t, "bob", "ミナ").contains("ラスボス"),
+        "{}",
+        sheet(&t, "bob", "ミナ")
+    );
+    // It is not the NPC last boss of the climax.
+    assert!(refused(&mut t, "gm", "/sg climax").contains("SG-1"));
+    run(&mut t, "gm", "/sg boss ミナ off");
+    assert!(!sheet(&t, "bob", "ミナ").contains("ラスボス"));
+}
+
+#[test]
+fn sg1_one_npc_last_boss_and_the_climax_reveals_it() {
+    // l.175 「原則的にセッションに一人のNPCのみ」; l.177 「クライマックスの戦闘が開始する
+    // タイミングで必ず明かされ」.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    let e = refused(&mut t, "gm", "/sg boss 老人");
+    assert!(e.contains("SG-1") && e.contains("影"), "{e}");
+    assert!(!sheet(&t, "bob", "影").contains("ラスボス"));
+    run(&mut t, "gm", "/sg climax");
+    let s = sheet(&t, "bob", "影");
+    assert!(s.contains("ラスボス（他の類型は秘匿）"), "{s}");
+    assert!(!s.contains("例・旅人"), "{s}");
+}
+
+#[test]
+fn sg2_a_changed_purpose_keeps_its_level() {
+    // l.138 「行動の目標がある程度変更する場合も想定されるが、GMはこれを認めて縁故
+    // レベルを継続させてよい」.
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 黒幕を倒す purpose");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg raise ミナ 黒幕を倒す");
+    assert!(refused(&mut t, "alice", "/sg retie ミナ 黒幕を倒す 黒幕を説得する").contains("GM"));
+    let out = run(&mut t, "gm", "/sg retie ミナ 黒幕を倒す 黒幕を説得する");
+    assert!(out[0].contains("縁故レベルを継続"), "{out:?}");
+    let s = sheet(&t, "alice", "ミナ");
+    assert!(s.contains("黒幕を説得する: Lv2"), "{s}");
+    assert!(!s.contains("黒幕を倒す"), "{s}");
+    // Not an acquisition: a new bond in this scene is still allowed.
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    // Only a purpose changes its target this way.
+    run(&mut t, "gm", "/scene next");
+    assert!(refused(&mut t, "gm", "/sg retie ミナ 老人 影").contains("purpose"));
+}
+
+#[test]
+fn sg6_a_hidden_npcs_bonds_reach_only_the_pc_they_are_about() {
+    // l.67 NPCs' bonds are information-gathering items; l.164–165 an NPC's bond to a PC
+    // fixes the PC's impression of it.
+    let mut t = table();
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg bond 影 例・策士 老人");
+    for who in ["alice", "bob"] {
+        let s = seen(&t, who, from);
+        assert!(s.iter().all(|l| !l.contains("老人")), "{who}: {s:?}");
+    }
+    run(&mut t, "gm", "/scene next");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg bond 影 例・策士 ミナ");
+    let alice = seen(&t, "alice", from);
+    assert!(
+        alice
+            .iter()
+            .any(|l| l.contains("ミナが影に抱く印象: （例）油断ならない人")),
+        "{alice:?}"
+    );
+    assert!(alice.iter().all(|l| !l.contains("例・策士")), "{alice:?}");
+    let bob = seen(&t, "bob", from);
+    assert!(
+        bob.iter()
+            .all(|l| !l.contains("ミナ") || l.contains("非公開")),
+        "{bob:?}"
+    );
+    // A declared impression on a PC likewise.
+    run(&mut t, "gm", "/scene next");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg impress 影 例・旅人 ミナ");
+    let alice = seen(&t, "alice", from);
+    assert!(
+        alice.iter().any(|l| l.contains("（例）風のような人")),
+        "{alice:?}"
+    );
+    assert!(alice.iter().all(|l| !l.contains("例・旅人")), "{alice:?}");
+}
+
+#[test]
+fn sg6_via_is_the_gms_and_a_roll_of_20_finds_every_type() {
+    // l.71–75: 20 for the item; 14/16 for the matching type only.
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond 影 例・旅人 ミナ");
+    // A player probing via= would learn whether 影 is bonded to 老人 without a roll.
+    assert!(refused(&mut t, "bob", "/sg discover ロイ 影 via=老人").contains("GM"));
+    run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
+    let last = t.events().last().expect("event").clone();
+    let text = t.entry(&last, "alice", Lang::Ja).text;
+    for ty in ["例・策士", "例・旅人", "例・芸術家"] {
+        assert!(text.contains(ty), "{text}");
+    }
+}
+
+#[test]
+fn sg2_targets_are_plain_words() {
+    let mut t = table();
+    assert!(refused(&mut t, "gm", "/sg bond ミナ 例・策士 \"\"").contains("SG-2"));
+    assert!(refused(&mut t, "gm", "/sg bond ミナ 例・策士 a\u{7}b").contains("SG-2"));
+    assert!(refused(&mut t, "gm", "/sg impress ミナ 例・策士 \"\"").contains("SG-2"));
+}
+
+#[test]
+fn sg2_the_session_reset_says_what_the_settings_keep() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg set campaign on");
+    run(&mut t, "gm", "/sg set ability_reset scenario");
+    let out = run(&mut t, "gm", "/session end");
+    let line = out
+        .iter()
+        .find(|l| l.contains("セッション開始の初期化"))
+        .expect("the reset line");
+    assert!(
+        !line.contains("縁故") && !line.contains("能力の使用"),
+        "{line}"
+    );
+}
+
+#[test]
+fn sg6_hiding_a_pcs_types_is_the_gms_call() {
+    // l.91–92: among PCs types are public unless the GM hides them (PC vs PC).
+    let mut t = table();
+    assert!(refused(&mut t, "alice", "/sg hide ミナ").contains("GM"));
+    run(&mut t, "gm", "/sg hide ミナ");
+}
+
+/// The contest under way, from the rules' state.
+fn contest(t: &Table) -> serde_json::Value {
+    t.system_state().expect("rules").to_json()["contest"].clone()
+}
+
+fn side_value(side: &serde_json::Value) -> i64 {
+    let dice: i64 = side["dice"]
+        .as_array()
+        .expect("dice")
+        .iter()
+        .filter_map(serde_json::Value::as_i64)
+        .sum();
+    let effects: i64 = side["effects"]
+        .as_array()
+        .expect("effects")
+        .iter()
+        .filter_map(|e| e[0].as_i64())
+        .sum();
+    dice + side["modifier"].as_i64().expect("modifier") + effects
+}
+
+#[test]
+fn sg8_the_seven_steps_and_the_leniency_reroll() {
+    // l.195–201: 1 the attacker rolls, 2 effects on it, 3 fixed, 4 the defender rolls,
+    // 5 effects on it, 6 fixed, 7 result; l.211 「達成値低下効果によって防御成功→防御失敗に
+    // 変更される場合…ある程度寛容に振り直しを認める」.
+    let mut t = table();
+    assert!(refused(&mut t, "alice", "/sg resolve").contains("no contest"));
+    let out = run(&mut t, "alice", "/sg attack +2");
+    assert!(out[0].contains("SG-8 ①攻撃側: 3D6+2"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/sg effect defender -1").contains("not rolled"));
+    assert!(refused(&mut t, "alice", "/sg resolve").contains("not rolled"));
+    assert!(refused(&mut t, "alice", "/sg attack +1").contains("under way"));
+    run(&mut t, "alice", "/sg effect attacker +1 術");
+    // +30: the defender surely succeeds before any effect on it.
+    let out = run(&mut t, "gm", "/sg defend +30");
+    assert!(
+        out[0].contains("③攻撃側の達成値を確定 ④防御側: 3D6+30"),
+        "{out:?}"
+    );
+    // Step 3 fixed the attacker's value.
+    assert!(refused(&mut t, "alice", "/sg effect attacker +3").contains("already fixed"));
+    // No lowering effect yet: no re-roll.
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("lowering effect"));
+    // A lowering effect that turns the defence into a failure: exactly one below the
+    // attacker (the defender takes ties by default).
+    let c = contest(&t);
+    let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
+    assert!(d > a);
+    run(
+        &mut t,
+        "alice",
+        &format!("/sg effect defender {} 呪い", a - d - 1),
+    );
+    let out = run(&mut t, "gm", "/sg reroll");
+    assert!(out[0].contains("寛容な振り直し"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("once"));
+    let c = contest(&t);
+    let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
+    let out = run(&mut t, "alice", "/sg resolve");
+    let verdict = if a > d {
+        "攻撃側の勝利"
+    } else {
+        "防御側の勝利"
+    };
+    assert!(
+        out[0].contains(&format!("攻撃側{a} ／ 防御側{d} ＞ {verdict}")),
+        "{out:?}"
+    );
+    assert!(contest(&t).is_null());
+    // With the setting off the re-roll is refused.
+    run(&mut t, "gm", "/sg set leniency_reroll off");
+    run(&mut t, "alice", "/sg attack +0");
+    run(&mut t, "gm", "/sg defend +0");
+    assert!(refused(&mut t, "gm", "/sg reroll").contains("leniency_reroll off"));
 }

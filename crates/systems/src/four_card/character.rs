@@ -159,6 +159,17 @@ pub fn raise_cost(index: usize, raised: i64) -> Option<i64> {
     }
 }
 
+/// FC-3: an item of equipment and its movement modifier (data the GM loads; the seed
+/// names none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Item {
+    /// Its name.
+    pub name: String,
+    /// Subtracted from DX + 5.
+    #[serde(default)]
+    pub movement: i64,
+}
+
 /// A skill a character has learned (FC-5).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Learned {
@@ -206,6 +217,25 @@ pub struct Character {
     /// FC-15 `one_step_per_interlude`: what was raised this interlude.
     #[serde(default)]
     pub raised_this_interlude: Vec<String>,
+    /// FC-3: equipment worn or carried (names in the table's item list).
+    #[serde(default)]
+    pub items: Vec<String>,
+    /// FC-4: extra starting XP not yet spent, earmarked for [`Character::earmark_skills`].
+    #[serde(default)]
+    pub earmarked: i64,
+    /// FC-4: the skills the extra starting XP is for.
+    #[serde(default)]
+    pub earmark_skills: Vec<String>,
+    /// FC-13 (time passing): meals eaten since the day began (6:00).
+    #[serde(default)]
+    pub meals_today: i64,
+    /// FC-13 (time passing): not at rest at some time since the day began.
+    #[serde(default)]
+    pub active_today: bool,
+    /// The sheet's Four Card fields this record was read from (`None`: rolled at the
+    /// table); when they change the sheet is read again.
+    #[serde(default)]
+    pub sheet: Option<BTreeMap<String, String>>,
 }
 
 impl Character {
@@ -229,6 +259,12 @@ impl Character {
             hand: String::new(),
             money: 0,
             raised_this_interlude: Vec::new(),
+            items: Vec::new(),
+            earmarked: 0,
+            earmark_skills: Vec::new(),
+            meals_today: 0,
+            active_today: false,
+            sheet: None,
         }
     }
     /// Current attributes = initial + raised − lost (FC-15).
@@ -254,6 +290,15 @@ impl Character {
     /// XP not yet spent.
     pub fn xp_left(&self) -> i64 {
         self.xp_earned - self.xp_spent
+    }
+    /// FC-4: XP not yet spent that is free for anything (the earmarked extra starting
+    /// XP left out).
+    pub fn xp_free(&self) -> i64 {
+        self.xp_left() - self.earmarked
+    }
+    /// FC-2: unconscious or dead: the character cannot act (l.53).
+    pub fn cannot_act(&self) -> bool {
+        self.condition() >= Condition::Unconscious
     }
 }
 

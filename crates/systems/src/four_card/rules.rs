@@ -8,7 +8,7 @@
 //! sheet, imported from its fields (an `Imported` event first, so folds need no table).
 
 use super::character::{
-    self, ATTRIBUTES, Character, Condition, MAX_RAISE, STARTING_XP, Sex, WIN_BACK_COST,
+    self, ATTRIBUTES, Character, Condition, Item, MAX_RAISE, STARTING_XP, Sex, WIN_BACK_COST,
 };
 use super::check::{self, Check};
 use super::damage;
@@ -31,6 +31,10 @@ pub struct State {
     pub characters: BTreeMap<String, Character>,
     /// FC-15: XP may be spent (幕間).
     pub interlude: bool,
+    /// FC-3: the equipment list (the shipped example until the GM defines more).
+    pub items: BTreeMap<String, Item>,
+    /// FC-13: hours the table's clock has run since 6:00 of its first day.
+    pub clock: i64,
 }
 
 impl Default for State {
@@ -40,7 +44,25 @@ impl Default for State {
             skills: skills::example(),
             characters: BTreeMap::new(),
             interlude: false,
+            items: skills::example_items(),
+            clock: 0,
         }
+    }
+}
+
+impl State {
+    /// FC-3: the movement modifiers of what `ch` carries (its items and any bare number).
+    pub fn equipment_modifier(&self, ch: &Character) -> i64 {
+        ch.equipment
+            + ch.items
+                .iter()
+                .filter_map(|i| self.items.get(i))
+                .map(|i| i.movement)
+                .sum::<i64>()
+    }
+    /// FC-3: DX + 5 minus equipment.
+    pub fn movement(&self, ch: &Character) -> i64 {
+        character::movement(ch.attributes()[character::DX], self.equipment_modifier(ch))
     }
 }
 
@@ -89,6 +111,27 @@ pub struct Delta {
     /// Marks a raise for `one_step_per_interlude`.
     #[serde(default)]
     pub step: Option<String>,
+    /// FC-7: the hand the player chose.
+    #[serde(default)]
+    pub hand: Option<String>,
+    /// FC-1: every attribute rolled again (initial values after the sex modifier).
+    #[serde(default)]
+    pub reroll: Option<[i64; 5]>,
+    /// FC-3: the items carried now.
+    #[serde(default)]
+    pub items: Option<Vec<String>>,
+    /// FC-4: extra starting XP earmarked (added) and the skills it is for.
+    #[serde(default)]
+    pub earmark: Option<(i64, Vec<String>)>,
+    /// FC-4: earmarked XP used.
+    #[serde(default)]
+    pub earmark_spent: i64,
+    /// FC-13: a day ended (6:00): the day's meals and activity start again.
+    #[serde(default)]
+    pub day_end: bool,
+    /// FC-13: the character was not at rest.
+    #[serde(default)]
+    pub active: bool,
 }
 
 /// What happened.
@@ -124,6 +167,10 @@ pub enum Event {
         name: String,
         /// The change.
         delta: Delta,
+        /// The sheet fields the record was read from, for a character read from a sheet:
+        /// the change still finds its record when the line that first read it is voided.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sheet: Option<BTreeMap<String, String>>,
         /// Log text.
         ja: String,
         /// Log text.
@@ -133,6 +180,18 @@ pub enum Event {
     Interlude {
         /// Open.
         open: bool,
+    },
+    /// FC-3, FC-5: the GM loaded data (skills, equipment), replacing entries by name.
+    Loaded {
+        /// The entries.
+        data: skills::Data,
+    },
+    /// FC-13: the table's clock ran.
+    Clock {
+        /// Hours.
+        hours: i64,
+        /// The clock after (hours since 6:00 of day 1).
+        now: i64,
     },
 }
 
@@ -155,9 +214,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new NAME",
     },
     CommandHelp {
-        usage: "/fc extra ミナ 5",
-        help: "追加初期経験点（FC-4、GM、作成中のみ）",
-        help_en: "Extra starting XP (FC-4, GM, during creation only)",
+        usage: "/fc extra ミナ 5 魔術,魔術知識",
+        help: "追加初期経験点（FC-4、GM、作成中のみ）: 用途のスキルを決めて与え、そのスキルにだけ使える",
+        help_en: "Extra starting XP (FC-4, GM, during creation only), earmarked for the skills named and usable only for them",
     },
     CommandHelp {
         usage: "/fc learn ミナ 接近戦 3 剣",
@@ -180,14 +239,39 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "An attribute is lowered (GM)",
     },
     CommandHelp {
+        usage: "/fc reroll ミナ",
+        help: "能力値をすべて振り直す（FC-1: GMの同意、作成中のみ。よほどのことがない限り認めるべきではない）",
+        help_en: "Reroll every attribute (FC-1: the GM's consent, during creation only; rarely to be allowed)",
+    },
+    CommandHelp {
+        usage: "/fc hand ミナ 右",
+        help: "利き腕を選ぶ（FC-7: 両手利きでなければ右か左をプレイヤーが決める）",
+        help_en: "Choose the hand (FC-7: unless ambidextrous, the player picks right or left)",
+    },
+    CommandHelp {
         usage: "/fc done ミナ",
         help: "作成終了（FC-4: 残った初期経験点は失われる）",
         help_en: "Finish creation (FC-4: starting XP left over is lost)",
     },
     CommandHelp {
-        usage: "/fc equip ミナ 2",
-        help: "装備の移動力修正（FC-3）",
-        help_en: "Equipment's movement modifier (FC-3)",
+        usage: "/fc equip ミナ 例革鎧 例大盾 | /fc equip ミナ 2 | /fc equip ミナ none",
+        help: "装備（FC-3: 移動力=DX+5−装備の移動力修正）。一覧の装備か、移動力修正の数",
+        help_en: "Equipment (FC-3: movement = DX + 5 − the equipment's movement modifiers): items from the list, or a modifier",
+    },
+    CommandHelp {
+        usage: "/fc item 鎖帷子 3 | /fc items",
+        help: "装備の定義（GM）と一覧（「例」で始まる同梱のものは例であり公式ではありません）",
+        help_en: "Define an item (GM) and list them (the shipped entries are examples, not official)",
+    },
+    CommandHelp {
+        usage: "/fc load 「skill = [{name = \"料理\", base = \"IQ\", expertise = 1}]」",
+        help: "スキル・装備のデータを読み込む（GM）: 1行のTOML（skill = [...]・item = [...]）かJSONを「」で囲む。同じ名前は置き換え",
+        help_en: "Load skill and equipment data (GM): one-line TOML (skill = [...], item = [...]) or JSON inside 「」; the same name replaces",
+    },
+    CommandHelp {
+        usage: "/fc time 8 lying | /fc time 3 active ミナ ロイ | /fc time",
+        help: "時間の経過（FC-13、GM）: rest 休憩 / lying 横になって眠る / active 安静でない。朝6時に1日が終わり、食べなかった食事1回ごとに疲労1と空腹、負傷があれば1日の負傷ロール（安静でなければ−4）",
+        help_en: "Time passes (FC-13, GM): rest / lying (asleep after the first hour) / active (not at rest); a day ends at 6:00: 1 fatigue and hunger per meal not eaten, and the daily injury roll for the injured (−4 if not at rest)",
     },
     CommandHelp {
         usage: "/fc damage ミナ 3 | /fc fatigue ミナ 1",
@@ -274,17 +358,34 @@ fn usage(ja: &str, en: &str) -> Text {
     Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
 }
 
+/// A whole number (full-width digits and signs folded), at most 100,000 either way.
 fn number(word: &str) -> Result<i64, Text> {
-    let w = word.strip_prefix('+').unwrap_or(word);
-    w.parse::<i64>()
-        .ok()
-        .filter(|n| n.abs() <= 100_000)
-        .ok_or_else(|| {
-            Text::new(
-                format!("「{word}」は整数ではありません"),
-                format!("'{word}' is not a whole number"),
-            )
-        })
+    let folded = taku_dice::normalize::fold(word).text;
+    let w = folded.strip_prefix('+').unwrap_or(&folded);
+    let w = w.replace('−', "-");
+    match w.parse::<i128>() {
+        Ok(n) if n.abs() <= 100_000 => Ok(n as i64),
+        Ok(_) => Err(Text::new(
+            format!("「{word}」は大きすぎます（−100000〜100000）"),
+            format!("'{word}' is too large (−100000 to 100000)"),
+        )),
+        Err(_) => Err(Text::new(
+            format!("「{word}」は整数ではありません"),
+            format!("'{word}' is not a whole number"),
+        )),
+    }
+}
+
+/// An amount: a whole number 0 or more (a negative one is refused, not read as 0).
+fn amount(word: &str) -> Result<i64, Text> {
+    let n = number(word)?;
+    if n < 0 {
+        return Err(Text::new(
+            format!("「{word}」: 負の値は使えません（0以上の数を指定してください）"),
+            format!("'{word}': a negative amount is not allowed (give 0 or more)"),
+        ));
+    }
+    Ok(n)
 }
 
 /// FC fields a sheet gives: `IQ`…`VT` (initial values), `性別`, `スキル.X` TP,
@@ -306,6 +407,18 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     ch.xp_spent = ch.xp_earned - get("未使用経験点").unwrap_or(0);
     ch.creating = false;
     ch.equipment = get("移動力修正").unwrap_or(0);
+    ch.items = fields
+        .get("装備")
+        .map(|v| {
+            v.split([',', '、'])
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    ch.fatigue = get("疲労").unwrap_or(0).max(0);
+    ch.injury = get("負傷").unwrap_or(0).max(0);
+    ch.sheet = Some(sheet_fields(fields));
     ch.hand = fields.get("利き腕").cloned().unwrap_or_default();
     ch.money = get("所持金").unwrap_or(0);
     for (k, v) in fields {
@@ -324,41 +437,133 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     Some(ch)
 }
 
-/// The character's record, and the event importing it from its sheet's fields when the
-/// rules have not touched it yet.
-fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, Vec<Event>), Text> {
-    if let Some(ch) = state.characters.get(name) {
-        return Ok((ch.clone(), Vec::new()));
+/// The sheet fields Four Card reads.
+const SHEET_KEYS: &[&str] = &[
+    "IQ",
+    "DX",
+    "ST",
+    "WP",
+    "VT",
+    "性別",
+    "追加初期経験点",
+    "経験点",
+    "未使用経験点",
+    "移動力修正",
+    "装備",
+    "利き腕",
+    "所持金",
+    "疲労",
+    "負傷",
+];
+
+/// The Four Card part of a sheet's fields (what a record remembers it was read from).
+fn sheet_fields(fields: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    fields
+        .iter()
+        .filter(|(k, _)| {
+            SHEET_KEYS.contains(&k.as_str()) || k.starts_with("スキル.") || k.starts_with("特化.")
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The character's record as the rules see it now, and whether it must be (re-)read
+/// from its sheet: a record read from a sheet is read again when the sheet's Four Card
+/// fields changed since (a new file, `/char set`); what the sheet does not name (fatigue,
+/// injury and hunger unless given, meals, the day's rest) carries over.
+fn record(table: &dyn TableView, state: &State, name: &str) -> Option<(Character, bool)> {
+    let fields = table.character(name).map(|(_, f)| f);
+    match state.characters.get(name) {
+        Some(ch) => {
+            if let (Some(old), Some(fields)) = (&ch.sheet, fields)
+                && *old != sheet_fields(fields)
+                && let Some(mut new) = from_fields(fields)
+            {
+                if !fields.contains_key("疲労") {
+                    new.fatigue = ch.fatigue;
+                }
+                if !fields.contains_key("負傷") {
+                    new.injury = ch.injury;
+                }
+                new.hungry = ch.hungry;
+                new.hours_since_meal = ch.hours_since_meal;
+                new.slept_off_injury_today = ch.slept_off_injury_today;
+                new.meals_today = ch.meals_today;
+                new.active_today = ch.active_today;
+                new.raised_this_interlude = ch.raised_this_interlude.clone();
+                return Some((new, true));
+            }
+            Some((ch.clone(), false))
+        }
+        None => fields.and_then(from_fields).map(|ch| (ch, true)),
     }
+}
+
+/// The character's record, and the event (re-)reading it from its sheet's fields when
+/// the rules have not touched it yet or the sheet changed since.
+fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, Vec<Event>), Text> {
     let Some((_, fields)) = table.character(name) else {
         return Err(no_character(name));
     };
-    let Some(ch) = from_fields(fields) else {
-        return Err(Text::new(
-            format!(
-                "{name}はフォーカードのキャラクターではありません。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT を設定してください"
-            ),
-            format!(
-                "{name} is not a Four Card character yet: /fc create {name} female (or male), or a sheet with IQ DX ST WP VT"
-            ),
-        ));
-    };
-    let event = Event::Created {
-        name: name.to_string(),
-        character: ch.clone(),
-        ja: format!("{name}をシートから読み込み"),
-        en: format!("{name} read from the sheet"),
-    };
-    Ok((ch, vec![event]))
+    if let Some((ch, read)) = record(table, state, name) {
+        if !read {
+            return Ok((ch, Vec::new()));
+        }
+        let again = state.characters.contains_key(name);
+        let event = Event::Created {
+            name: name.to_string(),
+            character: ch.clone(),
+            ja: if again {
+                format!(
+                    "{name}のシートが変わったので読み直しました（疲労・負傷などシートにないものは引き継ぎ）"
+                )
+            } else {
+                format!("{name}をシートから読み込み")
+            },
+            en: if again {
+                format!(
+                    "{name}'s sheet changed and was read again (what it does not name, such as fatigue and injury, carried over)"
+                )
+            } else {
+                format!("{name} read from the sheet")
+            },
+        };
+        return Ok((ch, vec![event]));
+    }
+    let _ = fields;
+    Err(Text::new(
+        format!(
+            "{name}はフォーカードのキャラクターではありません。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT を設定してください"
+        ),
+        format!(
+            "{name} is not a Four Card character yet: /fc create {name} female (or male), or a sheet with IQ DX ST WP VT"
+        ),
+    ))
 }
 
 fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
     Event::Changed {
         name: name.to_string(),
         delta,
+        sheet: None,
         ja,
         en,
     }
+}
+
+/// Marks the changes to `name` with the sheet its record was read from (see
+/// [`Event::Changed`]).
+fn with_sheet(mut events: Vec<Event>, name: &str, ch: &Character) -> Vec<Event> {
+    if let Some(fields) = &ch.sheet {
+        for e in &mut events {
+            if let Event::Changed { name: n, sheet, .. } = e
+                && n == name
+            {
+                *sheet = Some(fields.clone());
+            }
+        }
+    }
+    events
 }
 
 fn done(events: Vec<Event>) -> Result<Outcome<Event>, Text> {
@@ -408,6 +613,38 @@ fn apply(ch: &mut Character, d: &Delta) {
     }
     if let Some(s) = &d.step {
         ch.raised_this_interlude.push(s.clone());
+    }
+    if let Some(h) = &d.hand {
+        ch.hand = h.clone();
+    }
+    if let Some(a) = d.reroll {
+        ch.initial = a;
+    }
+    if let Some(items) = &d.items {
+        ch.items = items.clone();
+    }
+    if let Some((n, skills)) = &d.earmark {
+        ch.earmarked += n;
+        for s in skills {
+            if !ch.earmark_skills.contains(s) {
+                ch.earmark_skills.push(s.clone());
+            }
+        }
+    }
+    ch.earmarked = (ch.earmarked - d.earmark_spent).max(0);
+    if d.creation_done {
+        ch.earmarked = 0;
+    }
+    if d.meal {
+        ch.meals_today += 1;
+    }
+    if d.day_end {
+        ch.meals_today = 0;
+        ch.active_today = false;
+        ch.slept_off_injury_today = false;
+    }
+    if d.active {
+        ch.active_today = true;
     }
 }
 
@@ -478,21 +715,43 @@ fn may_spend(state: &State, ch: &Character, name: &str) -> Result<(), Text> {
     }
 }
 
-fn afford(ch: &Character, name: &str, cost: i64) -> Result<(), Text> {
-    if cost > ch.xp_left() {
-        Err(Text::new(
-            format!(
-                "{name}の経験点が足りません（必要{cost}、残り{}）",
-                ch.xp_left()
-            ),
-            format!(
-                "{name} has too little XP ({cost} needed, {} left)",
-                ch.xp_left()
-            ),
-        ))
-    } else {
-        Ok(())
+/// Whether `ch` can pay `cost` for `skill` (`None`: an attribute): the extra starting XP
+/// earmarked for that skill pays first (FC-4); anything else only from the free XP.
+/// Returns the earmarked XP used.
+fn afford(ch: &Character, name: &str, cost: i64, skill: Option<&str>) -> Result<i64, Text> {
+    let earmarked = match skill {
+        Some(s) if ch.earmark_skills.iter().any(|e| e == s) => ch.earmarked.min(cost),
+        _ => 0,
+    };
+    if cost - earmarked <= ch.xp_free() {
+        return Ok(earmarked);
     }
+    if ch.earmarked > 0 {
+        return Err(Text::new(
+            format!(
+                "{name}の経験点が足りません（必要{cost}、残り{}のうち{}は追加初期経験点で【{}】にしか使えません。FC-4）",
+                ch.xp_left(),
+                ch.earmarked,
+                ch.earmark_skills.join("】【")
+            ),
+            format!(
+                "{name} has too little XP ({cost} needed, {} left of which {} is extra starting XP earmarked for 【{}】 only; FC-4)",
+                ch.xp_left(),
+                ch.earmarked,
+                ch.earmark_skills.join("】【")
+            ),
+        ));
+    }
+    Err(Text::new(
+        format!(
+            "{name}の経験点が足りません（必要{cost}、残り{}）",
+            ch.xp_left()
+        ),
+        format!(
+            "{name} has too little XP ({cost} needed, {} left)",
+            ch.xp_left()
+        ),
+    ))
 }
 
 fn one_step(state: &State, ch: &Character, key: &str) -> Result<(), Text> {
@@ -546,6 +805,30 @@ fn decide_fc(
             let (mut ja, mut en) = (Vec::new(), Vec::new());
             for s in state.skills.values() {
                 let fields = |sep: &str| s.fields.join(sep);
+                let lim_ja = format!(
+                    "{}{}",
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(" 制限【{l}】"))
+                        .unwrap_or_default(),
+                    if s.requires.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" 前提【{}】", s.requires.join("】【"))
+                    }
+                );
+                let lim_en = format!(
+                    "{}{}",
+                    s.limit
+                        .as_ref()
+                        .map(|l| format!(", restricted by 【{l}】"))
+                        .unwrap_or_default(),
+                    if s.requires.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", requires 【{}】", s.requires.join("】【"))
+                    }
+                );
                 ja.push(format!(
                     "【{}】{} 専門性{}{}{}{}{}",
                     s.name,
@@ -556,10 +839,7 @@ fn decide_fc(
                     } else {
                         ""
                     },
-                    s.limit
-                        .as_ref()
-                        .map(|l| format!(" 制限【{l}】"))
-                        .unwrap_or_default(),
+                    lim_ja,
                     if s.fields.is_empty() {
                         String::new()
                     } else {
@@ -581,10 +861,7 @@ fn decide_fc(
                     } else {
                         ""
                     },
-                    s.limit
-                        .as_ref()
-                        .map(|l| format!(", restricted by 【{l}】"))
-                        .unwrap_or_default(),
+                    lim_en,
                     if s.fields.is_empty() {
                         String::new()
                     } else {
@@ -617,7 +894,7 @@ fn decide_fc(
             let mut skill = Skill {
                 name: name.to_string(),
                 base,
-                expertise: number(expertise)?.max(1),
+                expertise: number(expertise)?,
                 cap: None,
                 limit: None,
                 requires: Vec::new(),
@@ -642,6 +919,10 @@ fn decide_fc(
                     }
                 }
             }
+            let known = |n: &str| state.skills.contains_key(n);
+            if let Some(why) = skills::refuse_definition(&skill, &known) {
+                return Err(why);
+            }
             done(vec![Event::SkillDefined { skill }])
         }
         ["interlude", which] => {
@@ -654,6 +935,76 @@ fn decide_fc(
             done(vec![Event::Interlude { open }])
         }
         ["create", name, sex] => create(table, state, name, sex, dice),
+        ["time"] => Ok(Outcome {
+            events: Vec::new(),
+            reply: Some(Text::new(
+                format!("現在は{}です", clock_words(state.clock).0),
+                format!("now {}", clock_words(state.clock).1),
+            )),
+        }),
+        ["time", hours, rest @ ..] => time_passes(table, state, hours, rest, dice),
+        ["load", rest @ ..] if !rest.is_empty() => {
+            gm_only(table, ("データの読み込み", "load data"))?;
+            let data = skills::parse_data(&rest.join(" ")).map_err(|e| {
+                Text::new(
+                    format!("FC-3/FC-5: データとして読めません: {e}（例: 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 または JSON {{\"skill\": [...], \"item\": [...]}}）"),
+                    format!("FC-3/FC-5: not a data file: {e} (e.g. 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 or JSON {{\"skill\": [...], \"item\": [...]}})"),
+                )
+            })?;
+            let known =
+                |n: &str| state.skills.contains_key(n) || data.skill.iter().any(|s| s.name == n);
+            for s in &data.skill {
+                if let Some(why) = skills::refuse_definition(s, &known) {
+                    return Err(why);
+                }
+            }
+            done(vec![Event::Loaded { data }])
+        }
+        ["load"] => Err(usage(
+            "/fc load TOMLまたはJSON（[[skill]] と [[item]]、1行で）",
+            "/fc load TOML-or-JSON ([[skill]] and [[item]] on one line)",
+        )),
+        ["item", name, n] => {
+            gm_only(table, ("装備の定義", "define an item"))?;
+            let movement = number(n)?;
+            if !(0..=100).contains(&movement) {
+                return Err(Text::new(
+                    "FC-3: 装備の移動力修正は0〜100です（移動力から引く数。DX+5を超えることはありません）",
+                    "FC-3: an item's movement modifier is 0 to 100 (subtracted from movement, never above DX + 5)",
+                ));
+            }
+            if !skills::plain_name(name) {
+                return Err(Text::new(
+                    "FC-3: 装備の名前は、空白・制御文字・見えない文字のない40文字までの1語にしてください",
+                    "FC-3: an item's name is one word of up to 40 characters, without spaces, control or invisible characters",
+                ));
+            }
+            let data = skills::parse_data(
+                &serde_json::json!({"item": [{"name": name, "movement": movement}]}).to_string(),
+            )
+            .map_err(|e| Text::new(format!("FC-3: {e}"), format!("FC-3: {e}")))?;
+            done(vec![Event::Loaded { data }])
+        }
+        ["items"] => {
+            let list: Vec<String> = state
+                .items
+                .values()
+                .map(|i| format!("{} −{}", i.name, i.movement))
+                .collect();
+            Ok(Outcome {
+                events: Vec::new(),
+                reply: Some(Text::new(
+                    format!(
+                        "装備一覧（移動力修正。「例」で始まる同梱のものは例であり公式ではありません）: {}",
+                        list.join(" / ")
+                    ),
+                    format!(
+                        "Equipment (movement modifiers; the shipped entries are examples, not official): {}",
+                        list.join(" / ")
+                    ),
+                )),
+            })
+        }
         ["create", ..] => Err(usage(
             "/fc create 名前 female|male",
             "/fc create NAME female|male",
@@ -664,13 +1015,203 @@ fn decide_fc(
             events.extend(character_command(
                 table, state, name, &ch, verb, rest, dice,
             )?);
-            done(events)
+            done(with_sheet(events, name, &ch))
         }
         _ => Err(usage(
             "/fc コマンド（/help を参照）",
             "/fc COMMAND (see /help)",
         )),
     }
+}
+
+/// The table's clock: day and hour (`clock` hours after 6:00 of day 1).
+fn clock_words(clock: i64) -> (String, String) {
+    let day = clock.div_euclid(24) + 1;
+    let hour = (clock.rem_euclid(24) + 6) % 24;
+    (
+        format!("{day}日目 {hour}:00"),
+        format!("day {day}, {hour}:00"),
+    )
+}
+
+/// FC-13 as time passing (our reading of how the seed's time rules meet a clock): the
+/// table's clock runs `hours`; each character named (every Four Card character when none
+/// is) spends them at rest, lying down (sleeping after the first hour) or active (not at
+/// rest). Rest recovers as `/fc rest` does; a day ends at 6:00: each of the day's 3
+/// meals not eaten (`/fc meal`) costs 1 fatigue and leaves the character hungry (l.218),
+/// and an injured character makes the daily injury roll, −4 if any hour of the day was
+/// not at rest (l.235).
+fn time_passes(
+    table: &dyn TableView,
+    state: &State,
+    hours: &str,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Outcome<Event>, Text> {
+    gm_only(table, ("時間の経過", "let time pass"))?;
+    let hours = number(hours)?;
+    if !(1..=72).contains(&hours) {
+        return Err(Text::new(
+            "FC-13: 時間の経過は1〜72時間で指定してください",
+            "FC-13: let 1 to 72 hours pass",
+        ));
+    }
+    #[derive(PartialEq, Clone, Copy)]
+    enum Mode {
+        Active,
+        Rest,
+        Lying,
+    }
+    let (mode, names) = match rest.split_first() {
+        Some((&("active" | "行動"), names)) => (Mode::Active, names),
+        Some((&("rest" | "休憩"), names)) => (Mode::Rest, names),
+        Some((&("lying" | "sleep" | "睡眠" | "横になる"), names)) => (Mode::Lying, names),
+        _ => (Mode::Active, rest),
+    };
+    let names: Vec<String> = if names.is_empty() {
+        table
+            .characters()
+            .into_iter()
+            .map(|(n, _)| n.to_string())
+            .filter(|n| record(table, state, n).is_some())
+            .collect()
+    } else {
+        names.iter().map(|n| n.to_string()).collect()
+    };
+    let boundaries = (state.clock + hours).div_euclid(24) - state.clock.div_euclid(24);
+    let mut events = Vec::new();
+    for name in &names {
+        let (mut cur, imported) = load(table, state, name)?;
+        events.extend(imported);
+        if cur.condition() == Condition::Dead {
+            continue;
+        }
+        let delta = match mode {
+            Mode::Active => Delta {
+                hours,
+                active: true,
+                ..Delta::default()
+            },
+            Mode::Rest | Mode::Lying => {
+                let r = damage::rest(&cur, hours, mode == Mode::Lying);
+                Delta {
+                    fatigue: -r.fatigue,
+                    injury: -r.injury,
+                    hours,
+                    slept_off: (r.injury > 0).then_some(true),
+                    ..Delta::default()
+                }
+            }
+        };
+        let what = match mode {
+            Mode::Active => (
+                format!("{hours}時間経過（安静でない）"),
+                format!("{hours} hours pass (not at rest)"),
+            ),
+            Mode::Rest => (
+                format!("{hours}時間休憩、疲労−{}", -delta.fatigue),
+                format!("{hours} hours' rest, fatigue −{}", -delta.fatigue),
+            ),
+            Mode::Lying => (
+                format!(
+                    "{hours}時間横になって休む、疲労−{}{}",
+                    -delta.fatigue,
+                    if delta.injury < 0 {
+                        "、睡眠で負傷−1"
+                    } else {
+                        ""
+                    }
+                ),
+                format!(
+                    "{hours} hours lying down, fatigue −{}{}",
+                    -delta.fatigue,
+                    if delta.injury < 0 {
+                        ", sleep: injury −1"
+                    } else {
+                        ""
+                    }
+                ),
+            ),
+        };
+        let (hj, he) = if cur.hungry && mode != Mode::Active {
+            (
+                "（空腹のため疲労は回復しない）",
+                " (hungry: no fatigue recovers)",
+            )
+        } else {
+            ("", "")
+        };
+        events.push(damage_event(
+            name,
+            &cur,
+            delta.clone(),
+            (&format!("{}{hj}", what.0), &format!("{}{he}", what.1)),
+        ));
+        apply(&mut cur, &delta);
+        for k in 0..boundaries {
+            // FC-13 (l.218): each of the day's 3 meals missed costs 1 fatigue; hungry.
+            let missed = (3 - cur.meals_today).max(0);
+            if missed > 0 {
+                let d = Delta {
+                    fatigue: missed,
+                    hungry: Some(true),
+                    ..Delta::default()
+                };
+                events.push(damage_event(
+                    name,
+                    &cur,
+                    d.clone(),
+                    (
+                        &format!(
+                            "1日の食事3回のうち{}回、{missed}食抜いた（FC-13）、疲労+{missed}、空腹（十分な食事まで疲労は回復しない）",
+                            cur.meals_today
+                        ),
+                        &format!(
+                            "{} of the day's 3 meals eaten, {missed} missed (FC-13): fatigue +{missed}, hungry (no fatigue recovers until a full meal)",
+                            cur.meals_today
+                        ),
+                    ),
+                ));
+                apply(&mut cur, &d);
+            }
+            // FC-13 (l.235): the day at rest or not; the first day counts what came before.
+            let at_rest = if k == 0 {
+                !cur.active_today
+            } else {
+                mode != Mode::Active
+            };
+            // The new day is already not at rest when the span runs on past 6:00.
+            let boundary = (state.clock.div_euclid(24) + k + 1) * 24;
+            let active = mode == Mode::Active && state.clock + hours > boundary;
+            let day_end = Delta {
+                day_end: true,
+                slept_off: Some(false),
+                active,
+                ..Delta::default()
+            };
+            if cur.injury > 0 && cur.condition() != Condition::Dead {
+                let e = injury_roll(state, name, &cur, at_rest, Some(active), dice)?;
+                if let Event::Changed { delta, .. } = &e {
+                    apply(&mut cur, delta);
+                }
+                events.push(e);
+            } else {
+                apply(&mut cur, &day_end);
+                events.push(changed(
+                    name,
+                    day_end,
+                    format!("{name}: 朝6時、新しい1日（FC-13）"),
+                    format!("{name}: 6:00, a new day (FC-13)"),
+                ));
+            }
+        }
+        events = with_sheet(events, name, &cur);
+    }
+    events.push(Event::Clock {
+        hours,
+        now: state.clock + hours,
+    });
+    done(events)
 }
 
 /// FC-1, FC-7, FC-8: rolls a character.
@@ -783,7 +1324,7 @@ fn character_command(
     let lv = ch.total_lv(&state.settings);
     match (verb, rest) {
         // FC-4: extra starting XP.
-        ("extra", [n]) => {
+        ("extra", [n, skills]) => {
             gm_only(table, ("追加初期経験点", "give extra starting XP"))?;
             if !ch.creating {
                 return Err(Text::new(
@@ -793,20 +1334,147 @@ fn character_command(
                     ),
                 ));
             }
-            let n = number(n)?.max(0);
+            let n = amount(n)?;
+            // FC-4: extra starting XP is earmarked for named skills (l.70).
+            let list: Vec<String> = skills
+                .split([',', '、'])
+                .map(|w| w.trim().trim_start_matches('【').trim_end_matches('】'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect();
+            for sk in &list {
+                skill_named(state, sk)?;
+            }
             Ok(vec![changed(
                 name,
                 Delta {
                     xp_earned: n,
+                    earmark: Some((n, list.clone())),
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 追加初期経験点+{n}（初期経験点{}）",
+                    "{name}: 追加初期経験点+{n}（【{}】の習得にだけ使える。初期経験点{}）",
+                    list.join("】【"),
                     ch.xp_earned + n
                 ),
                 format!(
-                    "{name}: extra starting XP +{n} (starting XP {})",
+                    "{name}: extra starting XP +{n} (for 【{}】 only; starting XP {})",
+                    list.join("】【"),
                     ch.xp_earned + n
+                ),
+            )])
+        }
+        ("extra", _) => Err(usage(
+            "/fc extra 名前 経験点 スキル[,スキル]（FC-4: 追加初期経験点は用途のスキルが決まっている）",
+            "/fc extra NAME XP SKILL[,SKILL] (FC-4: extra starting XP is earmarked for named skills)",
+        )),
+        // FC-7 (l.95): a character who is not ambidextrous is right- or left-handed, as the
+        // player chooses.
+        ("hand", [which]) => {
+            let hand = match *which {
+                "右" | "右利き" | "right" => "右利き",
+                "左" | "左利き" | "left" => "左利き",
+                _ => return Err(usage("/fc hand 名前 右|左", "/fc hand NAME right|left")),
+            };
+            if ch.hand == "両手利き" {
+                return Err(Text::new(
+                    format!("FC-7: {name}は両手利きです（2D6で12）"),
+                    format!("FC-7: {name} is ambidextrous (12 on 2D6)"),
+                ));
+            }
+            Ok(vec![changed(
+                name,
+                Delta {
+                    hand: Some(hand.to_string()),
+                    ..Delta::default()
+                },
+                format!("{name}: 利き腕は{hand}（FC-7）"),
+                format!(
+                    "{name}: {}-handed (FC-7)",
+                    if hand == "右利き" { "right" } else { "left" }
+                ),
+            )])
+        }
+        // FC-1 (l.38): with the GM's consent every attribute is rolled again.
+        ("reroll", []) => {
+            gm_only(
+                table,
+                (
+                    "能力値の振り直し（FC-1: GMの同意が必要）",
+                    "reroll attributes (FC-1: needs the GM's consent)",
+                ),
+            )?;
+            if !ch.creating {
+                return Err(Text::new(
+                    format!("FC-1: {name}は作成を終えています。能力値の振り直しは作成中だけです"),
+                    format!(
+                        "FC-1: {name} has finished creation; attributes are rerolled only during creation"
+                    ),
+                ));
+            }
+            if ch.sheet.is_some() {
+                return Err(Text::new(
+                    format!(
+                        "FC-1: {name}の能力値はシートのものです。振り直しは /fc create で振ったキャラクターだけです"
+                    ),
+                    format!(
+                        "FC-1: {name}'s attributes come from a sheet; only a character rolled with /fc create is rerolled"
+                    ),
+                ));
+            }
+            let err = |e: taku_dice::EvalError| e.text();
+            let mut rolled = [0; 5];
+            for r in &mut rolled {
+                let d = dice.roll_group(2, 3).map_err(err)?;
+                *r = d.iter().sum::<i64>() + 1;
+            }
+            let initial = character::sex_modifier(rolled, ch.sex, &state.settings);
+            let attrs = |a: [i64; 5]| {
+                ATTRIBUTES
+                    .iter()
+                    .zip(a)
+                    .map(|(n, v)| format!("{n}{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let before: i64 = ch.initial.iter().sum();
+            let after: i64 = initial.iter().sum();
+            let mut next = ch.clone();
+            next.initial = initial;
+            let l = next.lines();
+            let modj = if initial != rolled {
+                format!(" → 性別修正 {}", attrs(initial))
+            } else {
+                String::new()
+            };
+            let mode = if initial != rolled {
+                format!(" → sex modifier {}", attrs(initial))
+            } else {
+                String::new()
+            };
+            Ok(vec![changed(
+                name,
+                Delta {
+                    reroll: Some(initial),
+                    ..Delta::default()
+                },
+                format!(
+                    "{name}: GMの同意で能力値をすべて振り直し（FC-1）: {}（合計{before}）→ 2D3+1 → {}{modj}（合計{after}）／ 衰弱{} 昏倒{} 死亡{} 移動力{}",
+                    attrs(ch.initial),
+                    attrs(rolled),
+                    l.weakened,
+                    l.unconscious,
+                    l.death,
+                    state.movement(&next),
+                ),
+                format!(
+                    "{name}: every attribute rerolled with the GM's consent (FC-1): {} (total {before}) → 2D3+1 → {}{mode} (total {after}) / weakened {} unconscious {} death {} movement {}",
+                    attrs(ch.initial),
+                    attrs(rolled),
+                    l.weakened,
+                    l.unconscious,
+                    l.death,
+                    state.movement(&next),
                 ),
             )])
         }
@@ -839,13 +1507,14 @@ fn character_command(
                 ));
             }
             let cost = skills::tp_cost(s.expertise, from, to);
-            afford(ch, name, cost)?;
+            let earmark_spent = afford(ch, name, cost, Some(skill))?;
             let mut events = vec![changed(
                 name,
                 Delta {
                     xp_spent: cost,
                     skill: Some((skill.to_string(), to)),
                     step: Some(skill.to_string()),
+                    earmark_spent,
                     ..Delta::default()
                 },
                 format!(
@@ -904,12 +1573,13 @@ fn character_command(
             }
             // FC-5: the first field is free, the rest at the skill's cost.
             let cost = if l.fields.is_empty() { 0 } else { s.field_cost };
-            afford(ch, name, cost)?;
+            let earmark_spent = afford(ch, name, cost, Some(skill))?;
             Ok(vec![changed(
                 name,
                 Delta {
                     xp_spent: cost,
                     field: Some((skill.to_string(), field.to_string())),
+                    earmark_spent,
                     ..Delta::default()
                 },
                 format!("{name}: 【{skill}】の【{field}】を特化（経験点{cost}）"),
@@ -943,7 +1613,7 @@ fn character_command(
                 };
                 (cost, 1, 0, ("成長", "raised"))
             };
-            afford(ch, name, cost)?;
+            afford(ch, name, cost, None)?;
             let value = ch.attributes()[i] + 1;
             Ok(vec![changed(
                 name,
@@ -972,7 +1642,7 @@ fn character_command(
             let Some(i) = character::attribute(attr) else {
                 return Err(unknown_attribute(attr));
             };
-            let n = rest.first().map_or(Ok(1), |w| number(w))?.max(1);
+            let n = rest.first().map_or(Ok(1), |w| amount(w))?.max(1);
             let a = ATTRIBUTES[i];
             Ok(vec![changed(
                 name,
@@ -1004,9 +1674,40 @@ fn character_command(
                 format!("{name}: creation finished; {left} unspent starting XP lost (FC-4)"),
             )])
         }
-        ("equip", [n]) => {
-            let n = number(n)?;
-            let m = character::movement(ch.attributes()[character::DX], n);
+        ("equip", items) if !items.is_empty() => {
+            // FC-3: items from the table's list, or one bare movement modifier.
+            let (bare, list): (i64, Vec<String>) = match items {
+                [n] if number(n).is_ok() => (amount(n).map_err(|_| {
+                    Text::new(
+                        "FC-3: 装備の移動力修正は移動力から引く0以上の数です（DX+5を超えることはありません）",
+                        "FC-3: equipment's movement modifier is 0 or more, subtracted from movement (never above DX + 5)",
+                    )
+                })?, ch.items.clone()),
+                ["none" | "なし"] => (0, Vec::new()),
+                _ => {
+                    for i in items.iter() {
+                        if !state.items.contains_key(*i) {
+                            let known: Vec<&str> = state.items.keys().map(String::as_str).collect();
+                            return Err(Text::new(
+                                format!(
+                                    "FC-3: 装備「{i}」は一覧にありません（{}）。GMは /fc item 名前 移動力修正 で定義できます",
+                                    known.join("・")
+                                ),
+                                format!(
+                                    "FC-3: no item '{i}' in the list ({}); the GM defines one with /fc item NAME MODIFIER",
+                                    known.join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                    (ch.equipment, items.iter().map(|i| i.to_string()).collect())
+                }
+            };
+            let mut next = ch.clone();
+            next.equipment = bare;
+            next.items = list.clone();
+            let n = state.equipment_modifier(&next);
+            let m = state.movement(&next);
             let warn = if m <= 0 {
                 ("。移動できません", "; cannot move")
             } else if m < 3 {
@@ -1017,20 +1718,32 @@ fn character_command(
             } else {
                 ("", "")
             };
+            let (ij, ie) = if list.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!("（{}）", list.join("・")),
+                    format!(" ({})", list.join(", ")),
+                )
+            };
             Ok(vec![changed(
                 name,
                 Delta {
-                    equipment: Some(n),
+                    equipment: Some(bare),
+                    items: Some(list.clone()),
                     ..Delta::default()
                 },
-                format!("{name}: 装備の移動力修正−{n}、移動力{m}{}", warn.0),
-                format!("{name}: equipment movement −{n}, movement {m}{}", warn.1),
+                format!("{name}: 装備{ij}の移動力修正−{n}、移動力{m}{}", warn.0),
+                format!(
+                    "{name}: equipment{ie} movement −{n}, movement {m}{}",
+                    warn.1
+                ),
             )])
         }
         // FC-13: damage.
         ("damage" | "fatigue", [n]) => {
             gm_only(table, ("ダメージ", "deal damage"))?;
-            let n = number(n)?.max(0);
+            let n = amount(n)?;
             let (delta, what) = if verb == "damage" {
                 (
                     Delta {
@@ -1052,7 +1765,7 @@ fn character_command(
         }
         ("heal", [kind, n]) => {
             gm_only(table, ("回復", "heal"))?;
-            let n = number(n)?.max(0);
+            let n = amount(n)?;
             let (delta, what) = match *kind {
                 "injury" | "負傷" => (
                     Delta {
@@ -1147,6 +1860,17 @@ fn character_command(
             let n = damage::meal(ch);
             let what = if n > 0 {
                 ("食事、疲労−1".to_string(), "a meal, fatigue −1".to_string())
+            } else if ch.hours_since_meal >= damage::MEAL_GAP_HOURS {
+                (
+                    format!(
+                        "食事（前回から{}時間。疲労0のため回復なし）",
+                        ch.hours_since_meal
+                    ),
+                    format!(
+                        "a meal ({} hours since the last; no fatigue to recover)",
+                        ch.hours_since_meal
+                    ),
+                )
             } else {
                 (
                     format!(
@@ -1197,6 +1921,13 @@ fn character_command(
         }
         // FC-13: the daily injury roll.
         ("day", [how]) => {
+            gm_only(
+                table,
+                (
+                    "1日の負傷ロール（時間の経過はGMが決める）",
+                    "make the daily injury roll (the GM decides when a day has passed)",
+                ),
+            )?;
             let at_rest = match *how {
                 "rest" | "安静" => true,
                 "norest" | "安静でない" => false,
@@ -1207,65 +1938,21 @@ fn character_command(
                     ));
                 }
             };
-            let attrs = ch.attributes();
-            let mut base = attrs[character::VT] + lv;
-            let mut mods = String::new();
-            if !at_rest {
-                base -= damage::NOT_AT_REST_PENALTY;
-                mods.push_str("（安静でない−4）");
-            }
-            if ch.condition() >= Condition::Weakened {
-                base -= character::WEAKENED_PENALTY;
-                mods.push_str("（衰弱−2）");
-            }
-            let difficulty = ch.damage();
-            let d = dice.roll_group(2, 6).map_err(|e| e.text())?;
-            let side = check::Side::of(d[0], d[1], base, check::Options::default())
-                .map_err(|e| e.text())?;
-            let success = side.auto_success || (!side.auto_failure && side.value >= difficulty);
-            let [a, b] = side.dice.unwrap_or([0, 0]);
-            let recovered = i64::from(success && ch.injury > 0);
-            let fatigue = if side.auto_failure {
-                check::AUTO_FAILURE_FATIGUE
-            } else {
-                0
-            };
-            let verdict = if side.auto_success {
-                ("自動的成功", "automatic success")
-            } else if side.auto_failure {
-                ("自動的失敗（1点疲労）", "automatic failure (1 fatigue)")
-            } else if success {
-                ("成功", "success")
-            } else {
-                ("失敗", "failure")
-            };
-            let delta = Delta {
-                injury: -recovered,
-                fatigue,
-                slept_off: Some(false),
-                ..Delta::default()
-            };
-            let what = (
-                format!(
-                    "1日の負傷ロール（VT+総合LV{mods}）(FC{base:+}>={difficulty}) ＞ {}[{a},{b}]{base:+} ＞ {} ＞ {}、負傷−{recovered}",
-                    a + b,
-                    side.value,
-                    verdict.0
-                ),
-                format!(
-                    "daily injury roll (VT + total LV{}) (FC{base:+}>={difficulty}) > {}[{a},{b}]{base:+} > {} > {}, injury −{recovered}",
-                    mods.replace("（安静でない−4）", ", not at rest −4")
-                        .replace("（衰弱−2）", ", weakened −2"),
-                    a + b,
-                    side.value,
-                    verdict.1
-                ),
-            );
-            Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
+            Ok(vec![injury_roll(state, name, ch, at_rest, None, dice)?])
         }
         // FC-14: XP awards, at least 1 in total.
         ("xp", parts) if !parts.is_empty() => {
             gm_only(table, ("経験点の付与", "award XP"))?;
+            if ch.creating {
+                return Err(Text::new(
+                    format!(
+                        "FC-14: {name}は作成中です。経験点はシナリオの終わりに得るもので、初期経験点とは別です。/fc done {name} で作成を終えてから与えてください"
+                    ),
+                    format!(
+                        "FC-14: {name} is still in creation; XP comes at a scenario's end, apart from starting XP. Finish creation with /fc done {name} first"
+                    ),
+                ));
+            }
             let parts: Vec<i64> = parts.iter().map(|w| number(w)).collect::<Result<_, _>>()?;
             let sum: i64 = parts.iter().sum();
             let total = sum.max(1);
@@ -1304,6 +1991,78 @@ fn character_command(
     }
 }
 
+/// FC-13: the daily injury roll (6:00 to 6:00): base VT + total LV against cumulative
+/// damage, −4 when the day was not at rest; success recovers 1 more injury. `day`: the
+/// table's clock ended the day (its meals and activity start again; `Some(true)`: the
+/// new day already has the character active).
+fn injury_roll(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    at_rest: bool,
+    day: Option<bool>,
+    dice: &mut Roller<'_>,
+) -> Result<Event, Text> {
+    let lv = ch.total_lv(&state.settings);
+    let attrs = ch.attributes();
+    let mut base = attrs[character::VT] + lv;
+    let mut mods = String::new();
+    if !at_rest {
+        base -= damage::NOT_AT_REST_PENALTY;
+        mods.push_str("（安静でない−4）");
+    }
+    if ch.condition() >= Condition::Weakened {
+        base -= character::WEAKENED_PENALTY;
+        mods.push_str("（衰弱−2）");
+    }
+    let difficulty = ch.damage();
+    let d = dice.roll_group(2, 6).map_err(|e| e.text())?;
+    let side =
+        check::Side::of(d[0], d[1], base, check::Options::default()).map_err(|e| e.text())?;
+    let success = side.auto_success || (!side.auto_failure && side.value >= difficulty);
+    let [a, b] = side.dice.unwrap_or([0, 0]);
+    let recovered = i64::from(success && ch.injury > 0);
+    let fatigue = if side.auto_failure {
+        check::AUTO_FAILURE_FATIGUE
+    } else {
+        0
+    };
+    let verdict = if side.auto_success {
+        ("自動的成功", "automatic success")
+    } else if side.auto_failure {
+        ("自動的失敗（1点疲労）", "automatic failure (1 fatigue)")
+    } else if success {
+        ("成功", "success")
+    } else {
+        ("失敗", "failure")
+    };
+    let delta = Delta {
+        injury: -recovered,
+        fatigue,
+        slept_off: Some(false),
+        day_end: day.is_some(),
+        active: day == Some(true),
+        ..Delta::default()
+    };
+    let what = (
+        format!(
+            "1日の負傷ロール（VT+総合LV{mods}）(FC{base:+}>={difficulty}) ＞ {}[{a},{b}]{base:+} ＞ {} ＞ {}、負傷−{recovered}",
+            a + b,
+            side.value,
+            verdict.0
+        ),
+        format!(
+            "daily injury roll (VT + total LV{}) (FC{base:+}>={difficulty}) > {}[{a},{b}]{base:+} > {} > {}, injury −{recovered}",
+            mods.replace("（安静でない−4）", ", not at rest −4")
+                .replace("（衰弱−2）", ", weakened −2"),
+            a + b,
+            side.value,
+            verdict.1
+        ),
+    );
+    Ok(damage_event(name, ch, delta, (&what.0, &what.1)))
+}
+
 fn unknown_field(s: &Skill, field: &str) -> Text {
     Text::new(
         format!(
@@ -1333,17 +2092,74 @@ fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Cha
         .into_iter()
         .filter(|(_, owner)| *owner == table.actor())
         .filter_map(|(name, _)| {
-            let ch = state.characters.get(name).cloned().or_else(|| {
-                table
-                    .character(name)
-                    .and_then(|(_, fields)| from_fields(fields))
-            })?;
+            let (ch, _) = record(table, state, name)?;
             Some((name.to_string(), ch))
         })
         .collect();
     match mine.as_slice() {
         [one] => Some(one.clone()),
         _ => None,
+    }
+}
+
+/// The characters a roll is made for, as typed (FC-2's −2 and FC-9's fatigue follow
+/// them): on each side, the first `{NAME.KEY}` reference naming a character the actor
+/// may act for (its owner or a GM); for a single check, else the comment's first word
+/// naming such a character, else the actor's only character; for a comparison's right
+/// side, else the comment's first word (as before).
+/// A character a roll is made for, by name.
+type Named = Option<(String, Character)>;
+
+fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
+    let Some(line) = table.typed_line() else {
+        return (actors_character(table, state), None);
+    };
+    let line = line.trim();
+    let joined = taku_dice::command::join_versus(line).unwrap_or_else(|| line.to_string());
+    let (command, comment) = joined
+        .split_once(char::is_whitespace)
+        .map_or((joined.as_str(), ""), |(c, r)| (c, r.trim()));
+    let upper = command.to_ascii_uppercase();
+    let (left, right) = match upper.find("VS") {
+        Some(at) => (&command[..at], Some(&command[at + 2..])),
+        None => (command, None),
+    };
+    let mine = |name: &str| -> Option<(String, Character)> {
+        let (owner, _) = table.character(name)?;
+        if owner != table.actor() && !table.actor_is_gm() {
+            return None;
+        }
+        record(table, state, name).map(|(ch, _)| (name.to_string(), ch))
+    };
+    // The other side of a comparison may be anyone's (the GM's NPC, say).
+    let any = |name: &str| -> Option<(String, Character)> {
+        record(table, state, name).map(|(ch, _)| (name.to_string(), ch))
+    };
+    let named = |side: &str, find: &dyn Fn(&str) -> Option<(String, Character)>| {
+        let mut rest = side;
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map(|c| open + c)?;
+            if let Some((name, _)) = rest[open + 1..close].split_once('.')
+                && let Some(found) = find(name)
+            {
+                return Some(found);
+            }
+            rest = &rest[close + 1..];
+        }
+        None
+    };
+    let first_word = comment.split_whitespace().next();
+    match right {
+        None => {
+            let l = named(left, &mine)
+                .or_else(|| first_word.and_then(mine))
+                .or_else(|| actors_character(table, state));
+            (l, None)
+        }
+        Some(r) => {
+            let l = named(left, &mine).or_else(|| actors_character(table, state));
+            (l, named(r, &any).or_else(|| first_word.and_then(any)))
+        }
     }
 }
 
@@ -1406,7 +2222,16 @@ impl TableRules for FcRules {
             } => {
                 state.characters.insert(name.clone(), character.clone());
             }
-            Event::Changed { name, delta, .. } => {
+            Event::Changed {
+                name, delta, sheet, ..
+            } => {
+                // The record this change was made to was read from a sheet by a line
+                // since voided: read it again from the same fields.
+                if !state.characters.contains_key(name)
+                    && let Some(ch) = sheet.as_ref().and_then(from_fields)
+                {
+                    state.characters.insert(name.clone(), ch);
+                }
                 if let Some(ch) = state.characters.get_mut(name) {
                     apply(ch, delta);
                 }
@@ -1417,6 +2242,15 @@ impl TableRules for FcRules {
                     ch.raised_this_interlude.clear();
                 }
             }
+            Event::Loaded { data } => {
+                for s in &data.skill {
+                    state.skills.insert(s.name.clone(), s.clone());
+                }
+                for i in &data.item {
+                    state.items.insert(i.name.clone(), i.clone());
+                }
+            }
+            Event::Clock { now, .. } => state.clock = *now,
         }
     }
 
@@ -1444,6 +2278,55 @@ impl TableRules for FcRules {
                 "interlude: XP may be spent (FC-15)",
             ),
             Event::Interlude { open: false } => Text::new("幕間の終了", "interlude over"),
+            Event::Loaded { data } => {
+                let names = |v: Vec<&str>| v.join("・");
+                let sk = names(data.skill.iter().map(|s| s.name.as_str()).collect());
+                let it = names(
+                    data.item
+                        .iter()
+                        .map(|i| i.name.as_str())
+                        .collect::<Vec<_>>(),
+                );
+                Text::new(
+                    format!(
+                        "データを読み込み: スキル{}件{}、装備{}件{}",
+                        data.skill.len(),
+                        if sk.is_empty() {
+                            String::new()
+                        } else {
+                            format!("（{sk}）")
+                        },
+                        data.item.len(),
+                        if it.is_empty() {
+                            String::new()
+                        } else {
+                            format!("（{it}）")
+                        },
+                    ),
+                    format!(
+                        "data loaded: {} skills{}, {} items{}",
+                        data.skill.len(),
+                        if sk.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({sk})")
+                        },
+                        data.item.len(),
+                        if it.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({it})")
+                        },
+                    ),
+                )
+            }
+            Event::Clock { hours, now } => {
+                let (ja, en) = clock_words(*now);
+                Text::new(
+                    format!("{hours}時間経過: {ja}"),
+                    format!("{hours} hours pass: {en}"),
+                )
+            }
         }
     }
 
@@ -1459,12 +2342,9 @@ impl TableRules for FcRules {
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
             let value = match inner.split_once('.') {
-                Some((name, key)) => state
-                    .characters
-                    .get(name)
-                    .cloned()
-                    .or_else(|| table.character(name).and_then(|(_, f)| from_fields(f)))
-                    .and_then(|ch| reference(state, &ch, key)),
+                Some((name, key)) => {
+                    record(table, state, name).and_then(|(ch, _)| reference(state, &ch, key))
+                }
                 None => {
                     actors_character(table, state).and_then(|(_, ch)| reference(state, &ch, inner))
                 }
@@ -1501,6 +2381,62 @@ impl TableRules for FcRules {
         let mut tail = rest;
         let mut note = None;
         let achievement = matches!(check, Check::Achievement { .. });
+        // FC-2 (l.53): at the unconscious line the character loses consciousness (and at
+        // the death line dies): only until then can it act, so it makes no check.
+        let (roller, _) = roll_characters(table, state);
+        // FC-9 (l.163): some actions are impossible without the skill: a reference to
+        // such a skill (or one of its fields) the character has not learned is refused,
+        // not read from a typed-in field.
+        if let Some(typed) = table.typed_line() {
+            let mut rest = typed;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                    break;
+                };
+                let inner = &rest[open + 1..close];
+                rest = &rest[close + 1..];
+                let (who, key) = match inner.split_once('.') {
+                    Some((n, k)) => (record(table, state, n).map(|(c, _)| (n.to_string(), c)), k),
+                    None => (roller.clone(), inner),
+                };
+                let skill = state.skills.get(key).or_else(|| {
+                    state
+                        .skills
+                        .values()
+                        .find(|s| s.fields.iter().any(|f| f == key))
+                });
+                if let (Some((name, ch)), Some(skill)) = (who, skill)
+                    && !skill.unskilled
+                    && ch.skills.get(&skill.name).is_none_or(|l| l.tp == 0)
+                {
+                    return Err(Text::new(
+                        format!(
+                            "FC-9: 【{}】はスキルがないと判定そのものができません（{name}は未習得）",
+                            skill.name
+                        ),
+                        format!(
+                            "FC-9: 【{}】 cannot be attempted without the skill ({name} has not learned it)",
+                            skill.name
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some((name, ch)) = &roller
+            && ch.cannot_act()
+        {
+            let (ja, en) = ch.condition().names();
+            return Err(Text::new(
+                format!(
+                    "FC-2: {name}は{ja}しています（累積ダメージ{}）。昏倒ラインに達すると意識を失い、行動できません。判定が必要ならGMが振ってください",
+                    ch.damage()
+                ),
+                format!(
+                    "FC-2: {name} is {en} (cumulative damage {}); at the unconscious line a character loses consciousness and cannot act. If a roll is needed, the GM makes it",
+                    ch.damage()
+                ),
+            ));
+        }
         // FC-11 `comparison_auto = plain`.
         if state.settings.comparison_plain
             && matches!(check, Check::Comparison { options, .. } if !options.plain)
@@ -1517,7 +2453,7 @@ impl TableRules for FcRules {
             };
         }
         // FC-2: −2 on every roll value from the weakened line on.
-        if let Some((name, ch)) = actors_character(table, state)
+        if let Some((name, ch)) = &roller
             && ch.condition() >= Condition::Weakened
         {
             let joined = taku_dice::command::join_versus(&format!("{command}{tail}"))
@@ -1539,6 +2475,21 @@ impl TableRules for FcRules {
                 format!("{name}は衰弱: ロール値−2（FC-2）"),
                 format!("{name} is weakened: roll value −2 (FC-2)"),
             ));
+        }
+        // FC-9 with a secret roll: its automatic failure's fatigue is not recorded by
+        // itself (an entry after the roll would reveal the 2).
+        if command.trim_start().starts_with(['S', 's']) && !achievement {
+            let secret = Text::new(
+                "シークレットロール: 自動的失敗の疲労は自動で記録しません。公開後にGMが /fc fatigue で記録してください（FC-9）",
+                "secret roll: an automatic failure's fatigue is not recorded by itself; the GM records it with /fc fatigue once revealed (FC-9)",
+            );
+            note = Some(match note {
+                Some(n) => Text::new(
+                    format!("{} {}", n.ja(), secret.ja()),
+                    format!("{} {}", n.en(), secret.en()),
+                ),
+                None => secret,
+            });
         }
         Ok(Prepared {
             command: format!("{command}{tail}"),
@@ -1570,7 +2521,7 @@ impl TableRules for FcRules {
                 return;
             };
             events.extend(imported);
-            events.push(damage_event(
+            let e = damage_event(
                 name,
                 &ch,
                 Delta {
@@ -1581,16 +2532,19 @@ impl TableRules for FcRules {
                     &format!("自動的失敗で疲労+{n}（FC-9）"),
                     &format!("automatic failure: fatigue +{n} (FC-9)"),
                 ),
-            ));
+            );
+            events.extend(with_sheet(vec![e], name, &ch));
         };
-        if let Some((name, _)) = actors_character(table, state) {
+        // A secret roll's outcome stays secret: its fatigue is left to the GM (the
+        // roll's note says so), since an entry after it would tell that it was a 2.
+        if result.secret {
+            return events;
+        }
+        let (l, r) = roll_characters(table, state);
+        if let Some((name, _)) = l {
             charge(&name, left, &mut events);
         }
-        if right > 0
-            && let Some(other) = crate::comment(&super::FourCard, command)
-                .and_then(|c| c.split_whitespace().next().map(str::to_string))
-            && table.character(&other).is_some()
-        {
+        if let Some((other, _)) = r {
             charge(&other, right, &mut events);
         }
         events
@@ -1603,11 +2557,7 @@ impl TableRules for FcRules {
         name: &str,
         _viewer_is_gm: bool,
     ) -> Vec<Section> {
-        let Some(ch) = state.characters.get(name).cloned().or_else(|| {
-            table
-                .character(name)
-                .and_then(|(_, fields)| from_fields(fields))
-        }) else {
+        let Some((ch, _)) = record(table, state, name) else {
             return Vec::new();
         };
         sheet_sections(state, &ch)
@@ -1688,24 +2638,38 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
             "XP",
             Value::Text(Text::new(
                 format!(
-                    "獲得{} 残り{}{}",
+                    "獲得{} 残り{}{}{}",
                     ch.xp_earned,
                     ch.xp_left(),
+                    if ch.earmarked > 0 {
+                        format!(
+                            "（うち{}は【{}】用の追加初期経験点）",
+                            ch.earmarked,
+                            ch.earmark_skills.join("】【")
+                        )
+                    } else {
+                        String::new()
+                    },
                     if ch.creating { "（作成中）" } else { "" }
                 ),
                 format!(
-                    "earned {} left {}{}",
+                    "earned {} left {}{}{}",
                     ch.xp_earned,
                     ch.xp_left(),
+                    if ch.earmarked > 0 {
+                        format!(
+                            " ({} of it extra starting XP for 【{}】)",
+                            ch.earmarked,
+                            ch.earmark_skills.join("】【")
+                        )
+                    } else {
+                        String::new()
+                    },
                     if ch.creating { " (creating)" } else { "" }
                 ),
             )),
         ),
-        d(
-            "移動力",
-            "movement",
-            Value::Number(character::movement(attrs[character::DX], ch.equipment)),
-        ),
+        d("移動力", "movement", Value::Number(state.movement(ch))),
         d(
             "VT抵抗",
             "VT resistance",
@@ -1715,6 +2679,19 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
             "WP抵抗",
             "WP resistance",
             Value::Number(attrs[character::WP] + lv),
+        ),
+        d(
+            "装備",
+            "equipment",
+            Value::Plain(if ch.items.is_empty() {
+                format!("移動力修正{}", state.equipment_modifier(ch))
+            } else {
+                format!(
+                    "{}（移動力修正{}）",
+                    ch.items.join("・"),
+                    state.equipment_modifier(ch)
+                )
+            }),
         ),
         d("利き腕", "handedness", Value::Plain(ch.hand.clone())),
         d("所持金", "money", Value::Plain(format!("{}CP", ch.money))),

@@ -48,9 +48,12 @@ pub struct Sheet {
     /// XP not yet spent.
     #[serde(default)]
     pub unspent_xp: i64,
-    /// FC-3.
+    /// FC-3: a bare movement modifier.
     #[serde(default)]
     pub equipment: i64,
+    /// FC-3: items from the equipment list (their movement modifiers add up).
+    #[serde(default)]
+    pub items: Vec<String>,
     /// FC-7.
     #[serde(default)]
     pub hand: String,
@@ -93,6 +96,7 @@ impl Sheet {
         ch.xp_spent = ch.xp_earned - self.unspent_xp;
         ch.creating = false;
         ch.equipment = self.equipment;
+        ch.items = self.items.clone();
         ch.hand = self.hand.clone();
         ch.money = self.money;
         for (n, s) in &self.skills {
@@ -140,12 +144,15 @@ impl Sheet {
                     format!("【{name}】{}TP は0〜9の範囲外", s.tp),
                     format!("【{name}】 {} TP is outside 0..9", s.tp),
                 );
+                continue;
             }
             let Some(skill) = state.skills.get(name) else {
                 continue;
             };
             if let Some(why) = skills::refuse_raise(skill, &ch, s.tp, lv, &state.skills) {
-                push("FC-5", why.ja().to_string(), why.en().to_string());
+                // The rule is named once, by the violation.
+                let strip = |t: &str| t.strip_prefix("FC-5: ").unwrap_or(t).to_string();
+                push("FC-5", strip(why.ja()), strip(why.en()));
             }
             for f in &s.fields {
                 if !skill.fields.contains(f) {
@@ -245,6 +252,9 @@ impl Sheet {
         f.push(("経験点".into(), ch.xp_earned.to_string()));
         f.push(("未使用経験点".into(), self.unspent_xp.to_string()));
         f.push(("移動力修正".into(), self.equipment.to_string()));
+        if !self.items.is_empty() {
+            f.push(("装備".into(), self.items.join(",")));
+        }
         if !self.hand.is_empty() {
             f.push(("利き腕".into(), self.hand.clone()));
         }

@@ -1,7 +1,7 @@
 //! FC-5 skills: the GM's skill list (data: the seed gives none) and what learning a
 //! training point (TP) or a specialisation costs and allows. FC-15 prices growth the same.
 
-use super::character::{Character, DX, IQ};
+use super::character::{Character, DX, IQ, Item};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use taku_dice::Text;
@@ -68,6 +68,141 @@ pub fn parse_list(text: &str) -> Result<BTreeMap<String, Skill>, String> {
 /// The example list.
 pub fn example() -> BTreeMap<String, Skill> {
     parse_list(EXAMPLE).expect("the shipped example list parses")
+}
+
+/// The example equipment list shipped with taku (FC-3), clearly marked as not official.
+pub const ITEMS_EXAMPLE: &str = include_str!("items-example.toml");
+
+/// A data file the GM loads at a table: `[[skill]]` and `[[item]]` entries, TOML (one
+/// line with inline tables at a table: `skill = [{name = "料理", base = "IQ",
+/// expertise = 1}]`) or JSON (`{"skill": [...], "item": [...]}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Data {
+    /// FC-5 skills.
+    #[serde(default)]
+    pub skill: Vec<Skill>,
+    /// FC-3 equipment.
+    #[serde(default)]
+    pub item: Vec<Item>,
+}
+
+/// Reads a data file (JSON when it starts with `{`, TOML otherwise) and checks each entry.
+pub fn parse_data(text: &str) -> Result<Data, String> {
+    let text = text.trim();
+    let data: Data = if text.starts_with('{') {
+        serde_json::from_str(text).map_err(|e| e.to_string())?
+    } else {
+        toml::from_str(text).map_err(|e| e.message().to_string())?
+    };
+    if data.skill.is_empty() && data.item.is_empty() {
+        return Err("no [[skill]] or [[item]] entries".into());
+    }
+    if data.skill.len() + data.item.len() > 500 {
+        return Err("more than 500 entries".into());
+    }
+    for s in &data.skill {
+        if !plain_name(&s.name) {
+            return Err("a skill needs a name of 1 to 40 characters without spaces, control or invisible characters".into());
+        }
+        if s.base != "IQ" && s.base != "DX" {
+            return Err(format!("{}: base must be IQ or DX", s.name));
+        }
+        if !(1..=100).contains(&s.expertise) || !(0..=1000).contains(&s.field_cost) {
+            return Err(format!(
+                "{}: expertise must be 1..100 and field_cost 0..1000",
+                s.name
+            ));
+        }
+        if s.cap.as_deref().is_some_and(|c| c != "total_lv") {
+            return Err(format!("{}: cap must be \"total_lv\" or absent", s.name));
+        }
+    }
+    for i in &data.item {
+        if !plain_name(&i.name) {
+            return Err("an item needs a name of 1 to 40 characters".into());
+        }
+        if !(0..=100).contains(&i.movement) {
+            return Err(format!(
+                "{}: movement must be 0..100 (FC-3: equipment subtracts from DX + 5)",
+                i.name
+            ));
+        }
+    }
+    Ok(data)
+}
+
+/// A name for a skill, field or item: 1 to 40 characters, no spaces, control, bidi or
+/// invisible characters (they would forge or hide text in the log).
+pub fn plain_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=40).contains(&n)
+        && !name.chars().any(|c| {
+            c.is_control()
+                || c.is_whitespace()
+                || matches!(c, '{' | '}' | '\\' | '"')
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FE00}'..='\u{FE0F}' | '\u{3164}' | '\u{115F}' | '\u{1160}')
+        })
+}
+
+/// FC-5: why a skill definition cannot stand, if it cannot: its names, its expertise
+/// (at least 1), and restricting and prerequisite skills that exist (`known`) and are
+/// not the skill itself.
+pub fn refuse_definition(skill: &Skill, known: &dyn Fn(&str) -> bool) -> Option<Text> {
+    let name = &skill.name;
+    if !plain_name(name) || skill.fields.iter().any(|f| !plain_name(f)) {
+        return Some(Text::new(
+            "FC-5: スキル名と分野名は、空白・制御文字・見えない文字のない40文字までの1語にしてください",
+            "FC-5: skill and field names are one word of up to 40 characters, without spaces, control or invisible characters",
+        ));
+    }
+    if !(1..=100).contains(&skill.expertise) {
+        return Some(Text::new(
+            format!(
+                "FC-5: 【{name}】の専門性は1〜100で指定してください（{}）",
+                skill.expertise
+            ),
+            format!(
+                "FC-5: 【{name}】's expertise must be 1 to 100 (not {})",
+                skill.expertise
+            ),
+        ));
+    }
+    if !(0..=1000).contains(&skill.field_cost) {
+        return Some(Text::new(
+            format!("FC-5: 【{name}】の特化の経験点は0〜1000で指定してください"),
+            format!("FC-5: 【{name}】's field cost must be 0 to 1000"),
+        ));
+    }
+    for other in skill.requires.iter().chain(skill.limit.iter()) {
+        if other == name {
+            return Some(Text::new(
+                format!("FC-5: 【{name}】は自分自身を前提スキル・制限スキルにできません"),
+                format!("FC-5: 【{name}】 cannot be its own prerequisite or restricting skill"),
+            ));
+        }
+        if !known(other) {
+            return Some(Text::new(
+                format!(
+                    "FC-5: 前提スキル・制限スキル【{other}】は一覧にありません。先に定義してください"
+                ),
+                format!(
+                    "FC-5: no skill 【{other}】 in the list to be a prerequisite or restricting skill; define it first"
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// The example equipment list.
+pub fn example_items() -> BTreeMap<String, Item> {
+    parse_data(ITEMS_EXAMPLE)
+        .expect("the shipped example items parse")
+        .item
+        .into_iter()
+        .map(|i| (i.name.clone(), i))
+        .collect()
 }
 
 impl Skill {
@@ -165,5 +300,23 @@ mod tests {
     fn the_example_list_is_marked_and_parses() {
         assert!(EXAMPLE.contains("NOT the official list"));
         assert!(example().contains_key("接近戦"));
+        assert!(ITEMS_EXAMPLE.contains("NOT official"));
+        assert!(example_items().keys().all(|k| k.starts_with('例')));
+    }
+
+    #[test]
+    fn data_reads_one_line_toml_and_json_and_names_what_is_wrong() {
+        let d =
+            parse_data(r#"skill = [{name = "料理", base = "IQ", expertise = 1}]"#).expect("toml");
+        assert_eq!(d.skill[0].name, "料理");
+        let d = parse_data(r#"{"item": [{"name": "盾", "movement": 2}]}"#).expect("json");
+        assert_eq!(d.item[0].movement, 2);
+        assert!(
+            parse_data(r#"skill = [{name = "x", base = "ST", expertise = 1}]"#)
+                .expect_err("base")
+                .contains("IQ or DX")
+        );
+        assert!(parse_data("").is_err());
+        assert!(parse_data("{").is_err());
     }
 }

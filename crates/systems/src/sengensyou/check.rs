@@ -269,3 +269,124 @@ mod tests {
         assert_eq!(parse_contest("SGS+2VS5").expect("ok"), None);
     }
 }
+
+/// SG-8: the exact odds of a contest whose ties are re-rolled (`@R`): each round is
+/// decided with the same chances, so the chance of an outcome decided in round k is
+/// P(tie)^(k−1) × P(outcome in a round), summed over the rounds the roll makes (at most
+/// [`MAX_REROLLS`]; a tie in the last one goes to the defender, as the roll does). The
+/// outcome's value and flags are the deciding round's attacker's, as the roll reports.
+pub fn reroll_contest_odds(
+    c: &Contest,
+    limits: taku_dice::odds::Limits,
+) -> Result<taku_dice::odds::Odds, taku_dice::odds::OddsError> {
+    use num_bigint::BigUint;
+    use std::collections::BTreeMap;
+    use taku_dice::odds::{Odds, OddsError, Outcome, Prob};
+    // 3D6 raw totals and their counts out of 216.
+    let mut counts = [0u32; 19];
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for d in 1..=6 {
+                counts[(a + b + d) as usize] += 1;
+            }
+        }
+    }
+    let n = BigUint::from(216u32 * 216);
+    let mut decided: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+    let mut tied: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+    let mut ties = BigUint::from(0u32);
+    for (ra, ca) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let raw = ra as i64;
+        let a = raw
+            .checked_add(c.attacker)
+            .ok_or(OddsError::Eval(EvalError::Overflow))?;
+        let critical = raw >= CRITICAL_AT;
+        let fumble = !critical && raw <= FUMBLE_AT;
+        for (rd, cd) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+            let d = (rd as i64)
+                .checked_add(c.defender)
+                .ok_or(OddsError::Eval(EvalError::Overflow))?;
+            let weight = BigUint::from(ca * cd);
+            let outcome = |success: bool| Outcome {
+                value: Some(a),
+                success,
+                failure: !success,
+                critical,
+                fumble,
+            };
+            if a == d {
+                ties += &weight;
+                *tied.entry(outcome(false)).or_default() += weight;
+            } else {
+                *decided.entry(outcome(a > d)).or_default() += weight;
+            }
+        }
+    }
+    let rounds = MAX_REROLLS as u32;
+    // Σ_{j<rounds} ties^j · n^(rounds−1−j), over n^rounds.
+    let mut series = BigUint::from(0u32);
+    for j in 0..rounds {
+        series += ties.pow(j) * n.pow(rounds - 1 - j);
+    }
+    let den = n.pow(rounds);
+    let last = ties.pow(rounds - 1);
+    let mut all: BTreeMap<Outcome, BigUint> = BTreeMap::new();
+    for (o, w) in decided {
+        *all.entry(o).or_default() += w * &series;
+    }
+    for (o, w) in tied {
+        *all.entry(o).or_default() += w * &last;
+    }
+    Ok(Odds {
+        outcomes: all
+            .into_iter()
+            .map(|(o, num)| (o, Prob::new(num, den.clone())))
+            .collect(),
+        tail: Prob::from_integer(BigUint::from(0u32)),
+        max_draws: limits.max_draws,
+        cut_below: limits.cut_below,
+        paths: 216 * 216,
+    })
+}
+
+#[cfg(test)]
+mod reroll_odds_tests {
+    use num_traits::{One, ToPrimitive};
+    use taku_dice::odds::{Limits, Prob};
+
+    /// SG-8 `contest_tie = reroll`: the exact odds sum to 1 and match a direct reading:
+    /// P(attacker wins) = w·(1 − t^100)/(1 − t), with w and t one round's chances.
+    #[test]
+    fn sg8_reroll_contest_odds_are_exact() {
+        let sg = crate::find("Sengensyou").expect("Sengensyou");
+        let odds = crate::odds(sg, "SGS+2 VS SGS+4@R", Limits::default()).expect("odds");
+        let total = odds
+            .outcomes
+            .iter()
+            .fold(Prob::from_integer(0u32.into()), |a, (_, p)| a + p);
+        assert_eq!(total, Prob::one());
+        let s = odds.summary();
+        // Equal modifiers: by symmetry the attacker wins (1 − t^100)/2 of the time.
+        let even = crate::odds(sg, "SGS VS SGS@R", Limits::default())
+            .expect("odds")
+            .summary();
+        let t = Prob::new(4332u32.into(), 46656u32.into());
+        let mut t100 = Prob::one();
+        for _ in 0..100 {
+            t100 *= &t;
+        }
+        assert_eq!(
+            even.success,
+            (Prob::one() - t100) / Prob::from_integer(2u32.into())
+        );
+        // −2 behind: well under a half, and above the defender-takes-ties chance.
+        let x = s.success.to_f64().expect("a number");
+        let d = crate::odds(sg, "SGS+2 VS SGS+4", Limits::default())
+            .expect("odds")
+            .summary()
+            .success
+            .to_f64()
+            .expect("a number");
+        assert!(d < x && x < 0.5, "{d} {x}");
+    }
+}

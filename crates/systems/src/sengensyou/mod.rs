@@ -7,6 +7,7 @@
 //! types (SG-6), NPC bonds (SG-7) and the SG-8 order of a contest.
 
 pub mod check;
+pub mod procedure;
 pub mod rules;
 pub mod sheet;
 pub mod types;
@@ -73,6 +74,29 @@ impl GameSystem for Sengensyou {
     }
     fn rewrites_in_strict_mode(&self) -> bool {
         false
+    }
+    /// SG-8: a contest whose ties are re-rolled (`@R`) is solved exactly (an
+    /// enumeration of its rounds would stop at the draw limit); the other forms are
+    /// enumerated.
+    fn odds(
+        &self,
+        input: &str,
+        limits: taku_dice::odds::Limits,
+    ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
+        let folded = taku_dice::normalize::fold(input).text;
+        let joined = self.rewrite_line(&folded).unwrap_or(folded);
+        let (token, _) = first_token(&joined);
+        let upper = token.to_ascii_uppercase();
+        let command = match upper.strip_prefix('S') {
+            Some(c) if c.starts_with("SGS") => c,
+            _ => &upper,
+        };
+        match check::parse_contest(command) {
+            Ok(Some(c)) if c.tie == check::Tie::Reroll => {
+                Some(check::reroll_contest_odds(&c, limits))
+            }
+            _ => None,
+        }
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::SgRules)

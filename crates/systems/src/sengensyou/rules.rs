@@ -132,6 +132,8 @@ pub struct State {
     pub climax: bool,
     /// Bonds acquired so far (order).
     pub order: u64,
+    /// SG-8: a contest stepped through in order, under way.
+    pub contest: Option<super::procedure::Contest>,
 }
 
 /// What happened.
@@ -165,6 +167,10 @@ pub enum Event {
         ja: String,
         /// English.
         en: String,
+        /// Only the GM and the owner of this character see it (a PC an NPC's bond or
+        /// impression is about).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
     },
     /// SG-2/SG-7: a bond.
     Bonded {
@@ -232,10 +238,27 @@ pub enum Event {
         /// Hidden from now on.
         hidden: bool,
     },
-    /// SG-1: the last boss named (GM-only).
+    /// SG-1: the last boss named (GM-only for an NPC; a PC's is public at once).
     Boss {
-        /// The NPC.
+        /// The character.
         character: String,
+        /// A PC given the type by the GM (l.181).
+        #[serde(default)]
+        pc: bool,
+        /// Taken away again (`/sg boss NAME off`).
+        #[serde(default)]
+        off: bool,
+    },
+    /// SG-2 (l.138): a purpose bond carried over to a changed purpose, level kept.
+    Retargeted {
+        /// Holder.
+        character: String,
+        /// The old target.
+        from: String,
+        /// The new one.
+        to: String,
+        /// GM-only.
+        secret: bool,
     },
     /// SG-1: the climax starts: the boss is revealed.
     Climax {
@@ -268,9 +291,48 @@ pub enum Event {
     SessionReset {
         /// Debts that lapsed (character, type, owed).
         lapsed: Vec<(String, String, i64)>,
+        /// `campaign` was on: bonds kept (for the log's words; the fold reads settings).
+        #[serde(default)]
+        keeps_bonds: bool,
+        /// `ability_reset = scenario`: ability uses kept (likewise).
+        #[serde(default)]
+        keeps_uses: bool,
     },
     /// SG-3: `ability_reset = scenario`: the scenario ended.
     ScenarioEnd,
+    /// SG-8 step 1: the attacker rolled.
+    ContestAttack {
+        /// Its roll.
+        side: super::procedure::Side,
+    },
+    /// SG-8 steps 2 and 5: an effect on a side's value, declared.
+    ContestEffect {
+        /// On the attacker (else the defender).
+        attacker: bool,
+        /// The change.
+        n: i64,
+        /// What it is.
+        what: String,
+    },
+    /// SG-8 steps 3 and 4: the attacker's value fixed, the defender rolled.
+    ContestDefend {
+        /// Its roll.
+        side: super::procedure::Side,
+    },
+    /// SG-8 leniency (l.211): the defender rolled again.
+    ContestReroll {
+        /// The new dice.
+        dice: Vec<i64>,
+    },
+    /// SG-8 steps 6 and 7: the result.
+    ContestResolved {
+        /// The attacker's value.
+        attacker: i64,
+        /// The defender's.
+        defender: i64,
+        /// `None`: a tie under `contest_tie = reroll`, to be rolled again from step 1.
+        attacker_wins: Option<bool>,
+    },
 }
 
 /// Sengensho's table rules.
@@ -298,9 +360,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Bond (SG-2, entered by the GM who approves it): 7 at most, one new per scene, 2 memories, 1 purpose, one type per target",
     },
     CommandHelp {
-        usage: "/sg retie ミナ ロイ | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
-        help: "結び直し（シーンの取得を使う）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
-        help_en: "Re-tie (uses the scene's acquisition); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
+        usage: "/sg retie ミナ ロイ | /sg retie ミナ 旧目的 新目的 | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
+        help: "結び直し（シーンの取得を使う）・目的の変更（GM、縁故レベルを継続）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
+        help_en: "Re-tie (uses the scene's acquisition); a changed purpose (GM, the level carries over); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
     },
     CommandHelp {
         usage: "/sg use ミナ 例・芸術家 例・閃き | /sg borrow ミナ 例・芸術家 例・傑作",
@@ -313,14 +375,19 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Declare an impression (SG-4): one type per target per scene",
     },
     CommandHelp {
+        usage: "/sg attack +2 | /sg effect attacker +1 術 | /sg defend +4 | /sg effect defender -2 | /sg reroll | /sg resolve",
+        help: "対抗判定の順番（SG-8）: ①攻撃側が振る ②攻撃側への効果 ③④確定して防御側が振る ⑤防御側への効果 ⑥⑦確定して結果。低下効果で防御成功が失敗になったら1回振り直せる（leniency_reroll）",
+        help_en: "A contest in order (SG-8): (1) the attacker rolls (2) effects on it (3)(4) fixed, the defender rolls (5) effects on it (6)(7) fixed, result; a lowering effect that turned the defence into a failure allows one re-roll (leniency_reroll)",
+    },
+    CommandHelp {
         usage: "/sg preset 影 例・策士 ミナ 3 [character|group|memory|purpose]",
         help: "NPCの事前縁故（SG-7、GM）: 7つの上限外。1類型あたり幻想値5〜6点が目安",
         help_en: "NPC preset bond (SG-7, GM): outside the cap; about 5–6 points per type",
     },
     CommandHelp {
-        usage: "/sg boss 影 | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
-        help: "ラスボス指定（GM、秘匿）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿・原作キャラ（GM）",
-        help_en: "Name the last boss (GM, hidden); start the climax (the boss bonds every PC at level 1); reveal or hide types; original-work character (GM)",
+        usage: "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
+        help: "ラスボス指定（GM。NPCは秘匿で1人まで、PCに与えると即公開）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿（秘匿はGM）・原作キャラ（GM）",
+        help_en: "Name the last boss (GM; one NPC, hidden; given to a PC it is public at once); start the climax (the boss bonds every PC at level 1); reveal or hide types (hiding is the GM's); original-work character (GM)",
     },
     CommandHelp {
         usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
@@ -457,6 +524,25 @@ fn kind_word(w: Option<&&str>) -> Result<Option<Target>, Text> {
             ));
         }
     })
+}
+
+/// A bond's or impression's target: one word of up to 64 characters with no control,
+/// bidi or invisible characters (as a character's name).
+fn plain_target(t: &str) -> bool {
+    let n = t.chars().count();
+    (1..=64).contains(&n)
+        && !t.chars().any(|c| {
+            c.is_control()
+                || c.is_whitespace()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FE00}'..='\u{FE0F}' | '\u{3164}' | '\u{115F}' | '\u{1160}' | '\\')
+        })
+}
+
+fn bad_target() -> Text {
+    Text::new(
+        "SG-2: 縁故・印象の対象は、空白・制御文字・見えない文字のない64文字までの1語にしてください",
+        "SG-2: a bond's or impression's target is one word of up to 64 characters, without spaces, control or invisible characters",
+    )
 }
 
 fn usage(u: &str) -> Text {
@@ -624,6 +710,7 @@ impl SgRules {
             evs.push(Event::Notice {
                 ja: format!("{name}が類型を選んだ（秘匿）"),
                 en: format!("{name} chose its types (hidden)"),
+                to: None,
             });
         }
         events(evs)
@@ -738,18 +825,34 @@ impl SgRules {
             retie: false,
             secret,
         }];
-        if secret {
-            evs.push(Event::Notice {
-                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）", bond.target),
-                en: format!("{name} tied a bond to {} (type hidden)", bond.target),
-            });
-        }
         // SG-2: bonding a character or group applies the impression at once (unless the
         // type's data turns it off).
         let forces = state
             .types
             .get(&bond.type_name)
             .is_some_and(|t| t.impression_on_bond);
+        // SG-6/SG-7: a hidden character's bonds are information to gather (l.67); only a
+        // PC it bonds learns of it, with the impression the bond fixes (l.164–165), not
+        // the type's name.
+        if secret && bond.pc {
+            let impression = state
+                .types
+                .get(&bond.type_name)
+                .filter(|_| forces)
+                .map(|t| t.impression.clone());
+            let (ij, ie) = match &impression {
+                Some(i) => (
+                    format!("。{}が{name}に抱く印象: {i}", bond.target),
+                    format!("; {}'s impression of {name}: {i}", bond.target),
+                ),
+                None => (String::new(), String::new()),
+            };
+            evs.push(Event::Notice {
+                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
+                en: format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
+                to: Some(bond.target.clone()),
+            });
+        }
         if matches!(bond.kind, Target::Character | Target::Group) && forces {
             evs.push(Event::Impression {
                 bearer: name.to_string(),
@@ -803,6 +906,9 @@ impl SgRules {
         } else {
             Target::Group
         });
+        if !plain_target(target) {
+            return Err(bad_target());
+        }
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
         let climax = state.climax && boss;
         self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
@@ -848,8 +954,44 @@ impl SgRules {
     }
 
     fn bond_change(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        if let ["retie", name, from, to] = words {
+            // SG-2 (l.138): the purpose changes; the GM may keep the bond's level.
+            gm(table, "SG-2 目的の変更と縁故レベルの継続")?;
+            may_act(table, name)?;
+            let ch = get_char(state, name);
+            let bond = self.existing(&ch, name, from)?;
+            if bond.kind != Target::Purpose {
+                return refuse(
+                    "SG-2",
+                    format!(
+                        "{from}への縁故は目的ではありません。対象を変えて継続できるのは目的の縁故だけです"
+                    ),
+                    format!(
+                        "the bond to {from} is not a purpose; only a purpose bond carries over to a new target"
+                    ),
+                );
+            }
+            if from == to || ch.bonds.iter().any(|b| b.target == *to) {
+                return refuse(
+                    "SG-2",
+                    format!("{name}はすでに{to}への縁故を持っています"),
+                    format!("{name} already holds a bond to {to}"),
+                );
+            }
+            if !plain_target(to) {
+                return Err(bad_target());
+            }
+            return events(vec![Event::Retargeted {
+                character: name.to_string(),
+                from: from.to_string(),
+                to: to.to_string(),
+                secret: ch.hidden,
+            }]);
+        }
         let [verb, name, target] = words else {
-            return Err(usage("/sg retie|raise|discard ミナ ロイ"));
+            return Err(usage(
+                "/sg retie|raise|discard ミナ ロイ | /sg retie ミナ 旧目的 新目的",
+            ));
         };
         may_act(table, name)?;
         let ch = get_char(state, name);
@@ -1005,6 +1147,9 @@ impl SgRules {
                 format!("'{type_name}' is not one of {name}'s types"),
             );
         }
+        if !plain_target(target) {
+            return Err(bad_target());
+        }
         let now = scene(table);
         if let Some((t, sc, forced)) = ch.impressions.get(*target)
             && *sc == now
@@ -1027,36 +1172,90 @@ impl SgRules {
                 ),
             );
         }
-        events(vec![Event::Impression {
+        let mut evs = vec![Event::Impression {
             bearer: name.to_string(),
             target: target.to_string(),
             type_name: type_name.to_string(),
             scene: now,
             forced: false,
             secret: ch.hidden,
-        }])
+        }];
+        // SG-4: a hidden bearer's impression on a PC: that PC's player is told the
+        // impression, not the type.
+        if ch.hidden && is_pc(table, target) {
+            let text = state
+                .types
+                .get(type_name)
+                .map(|t| t.impression.clone())
+                .unwrap_or_default();
+            evs.push(Event::Notice {
+                ja: format!("SG-4: {target}が{name}に抱く印象: {text}（類型は秘匿）"),
+                en: format!("SG-4: {target}'s impression of {name}: {text} (type hidden)"),
+                to: Some(target.to_string()),
+            });
+        }
+        events(evs)
     }
 
     fn boss_and_reveal(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
         match words {
-            ["boss", name] => {
+            ["boss", name, "off"] => {
                 gm(table, "ラスボスの指定")?;
                 may_act(table, name)?;
-                if is_pc(table, name) {
+                if !get_char(state, name).last_boss {
                     return refuse(
                         "SG-1",
-                        "ラスボスは通常NPCです（PCに与えるときはGMが /sg boss NPC 以外で扱う）"
-                            .into(),
-                        "the last boss is normally an NPC".into(),
+                        format!("{name}はラスボスではありません"),
+                        format!("{name} is not the last boss"),
                     );
                 }
                 events(vec![Event::Boss {
                     character: name.to_string(),
+                    pc: is_pc(table, name),
+                    off: true,
+                }])
+            }
+            ["boss", name] => {
+                gm(table, "ラスボスの指定")?;
+                may_act(table, name)?;
+                let pc = is_pc(table, name);
+                if get_char(state, name).last_boss {
+                    return refuse(
+                        "SG-1",
+                        format!("{name}はすでにラスボスです"),
+                        format!("{name} is already the last boss"),
+                    );
+                }
+                // l.175: in principle one NPC per session.
+                if !pc
+                    && let Some((other, _)) = state
+                        .chars
+                        .iter()
+                        .find(|(n, c)| c.last_boss && !is_pc(table, n))
+                {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "ラスボスは原則セッションに一人のNPCだけです。すでに{other}がラスボスです（/sg boss {other} off で外せます）"
+                        ),
+                        format!(
+                            "the last boss is in principle one NPC per session, and {other} already is (/sg boss {other} off removes it)"
+                        ),
+                    );
+                }
+                events(vec![Event::Boss {
+                    character: name.to_string(),
+                    pc,
+                    off: false,
                 }])
             }
             ["climax"] => {
                 gm(table, "クライマックスの開始")?;
-                let Some((boss, ch)) = state.chars.iter().find(|(_, c)| c.last_boss) else {
+                let Some((boss, ch)) = state
+                    .chars
+                    .iter()
+                    .find(|(n, c)| c.last_boss && !is_pc(table, n))
+                else {
                     return refuse(
                         "SG-1",
                         "ラスボスがいません（/sg boss NPC）".into(),
@@ -1097,8 +1296,10 @@ impl SgRules {
             }
             ["reveal" | "hide", name] => {
                 may_act(table, name)?;
-                if !is_pc(table, name) {
-                    gm(table, "NPCの類型の公開・秘匿")?;
+                // SG-6: an NPC's types are the GM's; a PC's are public among PCs unless
+                // the GM hides them (a PC-vs-PC session, l.91–92).
+                if !is_pc(table, name) || words[0] == "hide" {
+                    gm(table, "類型の秘匿（PCはGMの判断）・NPCの類型の公開")?;
                 }
                 events(vec![Event::Hidden {
                     character: name.to_string(),
@@ -1114,8 +1315,127 @@ impl SgRules {
                 }])
             }
             _ => Err(usage(
-                "/sg boss 影 | /sg climax | /sg reveal 影 | /sg original ミナ on",
+                "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide 影 | /sg original ミナ on",
             )),
+        }
+    }
+
+    /// SG-8: the contest procedure (see [`super::procedure`]).
+    fn procedure(&self, state: &State, words: &[&str], dice: &mut Roller<'_>) -> Decided {
+        use super::procedure::{self as p, Side};
+        let tie = state.settings.contest_tie;
+        let order = || {
+            Text::new(
+                "SG-8: 順番は ①/sg attack ②/sg effect attacker ③④/sg defend ⑤/sg effect defender ⑥⑦/sg resolve です",
+                "SG-8: the order is (1) /sg attack (2) /sg effect attacker (3)(4) /sg defend (5) /sg effect defender (6)(7) /sg resolve",
+            )
+        };
+        let bad_modifier = |w: &str| {
+            Text::new(
+                format!("SG-8: 「{w}」は修正値ではありません（例: +2、SGS+2）"),
+                format!("SG-8: '{w}' is not a modifier (e.g. +2, SGS+2)"),
+            )
+        };
+        match (words, &state.contest) {
+            (["attack", m], None) => {
+                let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestAttack {
+                    side: Side {
+                        modifier: m,
+                        dice,
+                        effects: Vec::new(),
+                    },
+                }])
+            }
+            (["attack", ..], Some(_)) => Err(Text::new(
+                "SG-8: 対抗判定が進行中です。/sg resolve で結果を出してください",
+                "SG-8: a contest is under way; /sg resolve it first",
+            )),
+            (["effect", side, n, what @ ..], Some(c)) => {
+                let attacker = match *side {
+                    "attacker" | "攻撃側" => true,
+                    "defender" | "防御側" => false,
+                    _ => return Err(usage("/sg effect attacker|defender +1 [効果名]")),
+                };
+                // Step 2 before the attacker's value is fixed; step 5 after the
+                // defender rolled.
+                if attacker == c.defender.is_some() {
+                    return Err(Text::new(
+                        if attacker {
+                            "SG-8: 攻撃側の達成値はもう確定しています（③）"
+                        } else {
+                            "SG-8: 防御側はまだ振っていません（④ /sg defend）"
+                        },
+                        if attacker {
+                            "SG-8: the attacker's value is already fixed (3)"
+                        } else {
+                            "SG-8: the defender has not rolled yet ((4) /sg defend)"
+                        },
+                    ));
+                }
+                let n = p::modifier(n)
+                    .filter(|n| *n != 0)
+                    .ok_or_else(|| bad_modifier(n))?;
+                events(vec![Event::ContestEffect {
+                    attacker,
+                    n,
+                    what: what.join(" ").chars().take(40).collect(),
+                }])
+            }
+            (["defend", m], Some(c)) if c.defender.is_none() => {
+                let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestDefend {
+                    side: Side {
+                        modifier: m,
+                        dice,
+                        effects: Vec::new(),
+                    },
+                }])
+            }
+            (["reroll"], Some(c)) if c.defender.is_some() => {
+                if !state.settings.leniency_reroll {
+                    return Err(Text::new(
+                        "SG-8: 寛容な振り直しは設定で切られています（leniency_reroll off）",
+                        "SG-8: the leniency re-roll is off (leniency_reroll off)",
+                    ));
+                }
+                if c.rerolled {
+                    return Err(Text::new(
+                        "SG-8: 振り直しはこの対抗判定で一度だけです",
+                        "SG-8: the re-roll is once per contest",
+                    ));
+                }
+                if !p::lowering_flipped(c, tie) {
+                    return Err(Text::new(
+                        "SG-8: 振り直しは、達成値低下効果で防御成功が防御失敗に変わったときだけです（l.211）",
+                        "SG-8: the re-roll is only when a lowering effect turned the defender's success into a failure (l.211)",
+                    ));
+                }
+                let m = c.defender.as_ref().map_or(0, |d| d.modifier);
+                let dice = p::roll(m, dice)?;
+                events(vec![Event::ContestReroll { dice }])
+            }
+            (["resolve"], Some(c)) => {
+                let Some(d) = &c.defender else {
+                    return Err(Text::new(
+                        "SG-8: 防御側がまだ振っていません（④ /sg defend +n）",
+                        "SG-8: the defender has not rolled yet ((4) /sg defend +n)",
+                    ));
+                };
+                let (a, d) = (c.attacker.value(), d.value());
+                events(vec![Event::ContestResolved {
+                    attacker: a,
+                    defender: d,
+                    attacker_wins: p::judge(a, d, tie),
+                }])
+            }
+            (_, None) => Err(Text::new(
+                "SG-8: 進行中の対抗判定はありません。/sg attack +n で始めます",
+                "SG-8: no contest under way; start one with /sg attack +n",
+            )),
+            _ => Err(order()),
         }
     }
 
@@ -1175,6 +1495,9 @@ impl SgRules {
         let mut i = 0;
         while i < rest.len() {
             if let Some(v) = rest[i].strip_prefix("via=") {
+                // SG-6: whether the target holds a bond to that NPC is hidden information
+                // (l.67); a player learning 16 or 20 would learn it without a roll.
+                gm(table, "via= による目標値（縁故先からの情報）")?;
                 via = Some(v);
             } else if let Some(k) = rest[i].strip_prefix("keywords=") {
                 gm(table, "キーワードによる目標値")?;
@@ -1226,13 +1549,17 @@ impl SgRules {
             if success { "成功" } else { "失敗" }
         );
         let n = get_char(state, npc);
-        let learned = if success {
+        // SG-6: a lowered target finds the matching type; a roll that also reaches the
+        // item's general target (20) finds every type.
+        let learned = if !success {
+            Vec::new()
+        } else if r.total >= 20 {
+            n.types.clone()
+        } else {
             match basis_type {
                 Some(t) => vec![t],
                 None => n.types.clone(),
             }
-        } else {
-            Vec::new()
         };
         events(vec![Event::Discovery {
             pc: pc.to_string(),
@@ -1277,6 +1604,9 @@ impl TableRules for SgRules {
                 self.boss_and_reveal(state, words, table)
             }
             Some("discover") => self.discover(state, words, table, dice),
+            Some("attack" | "effect" | "defend" | "resolve" | "reroll") => {
+                self.procedure(state, words, dice)
+            }
             Some("scenario") if words.get(1) == Some(&"end") => {
                 gm(table, "シナリオの終了").and_then(|()| events(vec![Event::ScenarioEnd]))
             }
@@ -1389,11 +1719,22 @@ impl TableRules for SgRules {
             Event::Hidden { character, hidden } => {
                 state.chars.entry(character.clone()).or_default().hidden = *hidden
             }
-            Event::Boss { character } => {
-                for c in state.chars.values_mut() {
-                    c.last_boss = false;
+            Event::Boss { character, off, .. } => {
+                state.chars.entry(character.clone()).or_default().last_boss = !*off;
+            }
+            Event::Retargeted {
+                character,
+                from,
+                to,
+                ..
+            } => {
+                if let Some(b) = state
+                    .chars
+                    .get_mut(character)
+                    .and_then(|c| c.bonds.iter_mut().find(|b| b.target == *from))
+                {
+                    b.target = to.clone();
                 }
-                state.chars.entry(character.clone()).or_default().last_boss = true;
             }
             Event::Climax { .. } => state.climax = true,
             Event::OriginalWork { character, on } => {
@@ -1403,6 +1744,38 @@ impl TableRules for SgRules {
                     .or_default()
                     .original_work = *on
             }
+            Event::ContestAttack { side } => {
+                state.contest = Some(super::procedure::Contest {
+                    attacker: side.clone(),
+                    ..Default::default()
+                });
+            }
+            Event::ContestEffect { attacker, n, what } => {
+                if let Some(c) = &mut state.contest {
+                    let side = if *attacker {
+                        Some(&mut c.attacker)
+                    } else {
+                        c.defender.as_mut()
+                    };
+                    if let Some(side) = side {
+                        side.effects.push((*n, what.clone()));
+                    }
+                }
+            }
+            Event::ContestDefend { side } => {
+                if let Some(c) = &mut state.contest {
+                    c.defender = Some(side.clone());
+                }
+            }
+            Event::ContestReroll { dice } => {
+                if let Some(c) = &mut state.contest {
+                    c.rerolled = true;
+                    if let Some(d) = &mut c.defender {
+                        d.dice = dice.clone();
+                    }
+                }
+            }
+            Event::ContestResolved { .. } => state.contest = None,
             Event::ScenarioEnd => {
                 for c in state.chars.values_mut() {
                     c.used.clear();
@@ -1449,7 +1822,7 @@ impl TableRules for SgRules {
                 format!("SG-1: {character}の類型: {}", types.join("・")),
                 format!("SG-1: {character}'s types: {}", types.join(", ")),
             ),
-            Event::Notice { ja, en } => Text::new(ja.clone(), en.clone()),
+            Event::Notice { ja, en, .. } => Text::new(ja.clone(), en.clone()),
             Event::Bonded {
                 character,
                 bond,
@@ -1552,9 +1925,42 @@ impl TableRules for SgRules {
                 format!("SG-6: {character}の類型を公開した"),
                 format!("SG-6: {character}'s types are revealed"),
             ),
-            Event::Boss { character } => Text::new(
+            Event::Boss {
+                character,
+                off: true,
+                ..
+            } => Text::new(
+                format!("SG-1: {character}はラスボスではなくなった"),
+                format!("SG-1: {character} is no longer the last boss"),
+            ),
+            Event::Boss {
+                character,
+                pc: true,
+                ..
+            } => Text::new(
+                format!(
+                    "SG-1: GMの裁定で{character}の有効な類型に「ラスボス」が追加された（スペルカードを設定し直してよい）"
+                ),
+                format!(
+                    "SG-1: by the GM's ruling {character} gains the type ラスボス (its spell cards may be chosen again)"
+                ),
+            ),
+            Event::Boss { character, .. } => Text::new(
                 format!("SG-1: {character}をラスボスにした（秘匿）"),
                 format!("SG-1: {character} is the last boss (hidden)"),
+            ),
+            Event::Retargeted {
+                character,
+                from,
+                to,
+                ..
+            } => Text::new(
+                format!(
+                    "SG-2: {character}の目的が「{from}」から「{to}」に変わった。GMの判断で縁故レベルを継続"
+                ),
+                format!(
+                    "SG-2: {character}'s purpose changed from '{from}' to '{to}'; the GM keeps the bond's level"
+                ),
             ),
             Event::Climax { boss } => Text::new(
                 format!("SG-1: クライマックス開始。{boss}はラスボスだ！"),
@@ -1588,28 +1994,114 @@ impl TableRules for SgRules {
                     format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
                 )
             }
-            Event::SessionReset { lapsed } => {
+            Event::SessionReset {
+                lapsed,
+                keeps_bonds,
+                keeps_uses,
+            } => {
+                // What starts fresh, as the settings say (SG-2 `campaign`, SG-3
+                // `ability_reset`).
+                let mut ja = vec!["類型", "前借り"];
+                let mut en = vec!["types", "borrowing"];
+                if !keeps_bonds {
+                    ja.extend(["縁故", "幻想値"]);
+                    en.extend(["bonds", "fantasy value"]);
+                }
+                if !keeps_uses {
+                    ja.push("能力の使用");
+                    en.push("ability uses");
+                }
+                let (what_ja, what_en) = (ja.join("・"), en.join(", "));
                 let l: Vec<String> = lapsed
                     .iter()
                     .map(|(c, t, o)| format!("{c}/{t} {o}"))
                     .collect();
                 if l.is_empty() {
                     Text::new(
-                        "SG-2: セッション開始の初期化（類型・縁故・幻想値・能力の使用）",
-                        "SG-2: session reset (types, bonds, fantasy value, ability uses)",
+                        format!("SG-2: セッション開始の初期化（{what_ja}）"),
+                        format!("SG-2: session reset ({what_en})"),
                     )
                 } else {
                     Text::new(
                         format!(
-                            "SG-2: セッション開始の初期化。SG-5: 未返済の前借りは失効（{}）",
+                            "SG-2: セッション開始の初期化（{what_ja}）。SG-5: 未返済の前借りは失効（{}）",
                             l.join("、")
                         ),
                         format!(
-                            "SG-2: session reset. SG-5: open debts lapsed ({})",
+                            "SG-2: session reset ({what_en}). SG-5: open debts lapsed ({})",
                             l.join(", ")
                         ),
                     )
                 }
+            }
+            Event::ContestAttack { side } => Text::new(
+                format!(
+                    "SG-8 ①攻撃側: {}。②攻撃側への効果を宣言（/sg effect attacker +1）、③④で確定と防御（/sg defend +n）",
+                    side.text()
+                ),
+                format!(
+                    "SG-8 (1) attacker: {}. (2) declare effects on it (/sg effect attacker +1); (3)(4) fix it and defend (/sg defend +n)",
+                    side.text()
+                ),
+            ),
+            Event::ContestEffect { attacker, n, what } => {
+                let (sj, se) = if *attacker {
+                    ("②攻撃側", "(2) attacker")
+                } else {
+                    ("⑤防御側", "(5) defender")
+                };
+                Text::new(
+                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}"),
+                    format!("SG-8 {se}: effect {what} {n:+}"),
+                )
+            }
+            Event::ContestDefend { side } => Text::new(
+                format!(
+                    "SG-8 ③攻撃側の達成値を確定 ④防御側: {}。⑤防御側への効果を宣言、⑥⑦は /sg resolve",
+                    side.text()
+                ),
+                format!(
+                    "SG-8 (3) the attacker's value is fixed (4) defender: {}. (5) declare effects on it; (6)(7) /sg resolve",
+                    side.text()
+                ),
+            ),
+            Event::ContestReroll { dice } => Text::new(
+                format!(
+                    "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {}",
+                    dice.iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                format!(
+                    "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {}",
+                    dice.iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+            ),
+            Event::ContestResolved {
+                attacker,
+                defender,
+                attacker_wins,
+            } => {
+                let (rj, re) = match attacker_wins {
+                    Some(true) => ("攻撃側の勝利", "the attacker wins"),
+                    Some(false) => ("防御側の勝利", "the defender wins"),
+                    None => (
+                        "同値（振り直し: /sg attack から）",
+                        "a tie (re-roll: from /sg attack)",
+                    ),
+                };
+                Text::new(
+                    format!(
+                        "SG-8 ⑥防御側の達成値を確定 ⑦結果: 攻撃側{attacker} ／ 防御側{defender} ＞ {rj}"
+                    ),
+                    format!(
+                        "SG-8 (6) the defender's value is fixed (7) result: attacker {attacker} / defender {defender} > {re}"
+                    ),
+                )
             }
             Event::ScenarioEnd => Text::new(
                 "SG-3: シナリオ終了（能力の使用を戻す）",
@@ -1627,8 +2119,10 @@ impl TableRules for SgRules {
             | Event::Discarded { secret: true, .. }
             | Event::AbilityUsed { secret: true, .. }
             | Event::Impression { secret: true, .. }
-            | Event::Boss { .. } => Audience::Gm,
+            | Event::Boss { pc: false, .. } => Audience::Gm,
             Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
+            Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
+            Event::Retargeted { secret: true, .. } => Audience::Gm,
             _ => Audience::All,
         }
     }
@@ -1643,7 +2137,11 @@ impl TableRules for SgRules {
                 }
             }
         }
-        vec![Event::SessionReset { lapsed }]
+        vec![Event::SessionReset {
+            lapsed,
+            keeps_bonds: state.settings.campaign,
+            keeps_uses: !state.settings.ability_reset_session,
+        }]
     }
 
     fn prepare_check(
@@ -1696,14 +2194,20 @@ impl TableRules for SgRules {
                 title: Text::new("類型", "Types"),
                 fields: vec![Field::derived(
                     Text::new("類型", "types"),
-                    Value::Plain("（秘匿）".into()),
+                    // SG-1 (l.177): the last boss is revealed when the climax starts; the
+                    // other types stay hidden.
+                    Value::Plain(if c.last_boss && state.climax {
+                        format!("{LAST_BOSS}（他の類型は秘匿）")
+                    } else {
+                        "（秘匿）".into()
+                    }),
                 )],
             }];
         }
         let s = &state.settings;
         let mut sections = Vec::new();
         let mut types: Vec<String> = c.types.clone();
-        if c.last_boss && (viewer_is_gm || state.climax) {
+        if c.last_boss && (viewer_is_gm || state.climax || is_pc(table, name)) {
             types.push(LAST_BOSS.to_string());
         }
         let mut fields = vec![Field::derived(
