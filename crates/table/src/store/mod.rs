@@ -1312,6 +1312,20 @@ async fn off_runtime<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) 
     }
 }
 
+/// Runs `f` (a decision at `table`, inline because no workers are set) letting the
+/// runtime move its other tasks off this thread when the table's system is evaluated by
+/// the reference engine, whose answers wait on a worker process (up to its time limit).
+/// Inline elsewhere, and on a current-thread runtime, which cannot.
+fn wait_on_reference<R>(table: &Table, f: impl FnOnce() -> R) -> R {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi_thread && table.system().engine() == taku_systems::EngineKind::Reference {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1413,19 +1427,5 @@ mod tests {
             .await
             .expect("store")
             .expect("the heavy slot is free again");
-    }
-}
-
-/// Runs `f` (a decision at `table`, inline because no workers are set) letting the
-/// runtime move its other tasks off this thread when the table's system is evaluated by
-/// the reference engine, whose answers wait on a worker process (up to its time limit).
-/// Inline elsewhere, and on a current-thread runtime, which cannot.
-fn wait_on_reference<R>(table: &Table, f: impl FnOnce() -> R) -> R {
-    let multi_thread = tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if multi_thread && table.system().engine() == taku_systems::EngineKind::Reference {
-        tokio::task::block_in_place(f)
-    } else {
-        f()
     }
 }
