@@ -4,7 +4,7 @@
 //! The key design decision: a system is small. It names itself, lists its command
 //! prefixes, picks the [`Profile`] the common commands run with, and evaluates its own
 //! commands; everything shared lives in `taku-dice` as functions, not as trait knobs.
-//! Systems do no IO; the one exception is [`reference`], which runs BCDice's JavaScript
+//! Systems do no IO; the one exception is [`reference`](mod@reference), which runs BCDice's JavaScript
 //! build in worker processes for the systems taku does not carry.
 
 pub mod another_world;
@@ -106,7 +106,7 @@ pub trait GameSystem: Send + Sync {
 pub enum EngineKind {
     /// taku's own implementation.
     Native,
-    /// BCDice's JavaScript build ([`reference`]).
+    /// BCDice's JavaScript build ([`reference`](mod@reference)).
     Reference,
 }
 
