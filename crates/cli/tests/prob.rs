@@ -148,7 +148,7 @@ fn what_has_no_odds_is_refused_clearly() {
             "--depth must be 1 to 1000",
         ),
         (
-            &["prob", "--system", "Nope", "2D6"][..],
+            &["--lang", "en", "prob", "--system", "Nope", "2D6"][..],
             "unknown game system",
         ),
         (

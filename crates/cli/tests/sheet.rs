@@ -170,7 +170,7 @@ fn unknown_system_exits_1_listing_the_known_ones() {
     let o = taku(&["sheet", "--system", "Nope", EXAMPLE]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("unknown game system 'Nope'"),
+        stderr(&o).contains("ゲームシステム 'Nope' はありません"),
         "{}",
         stderr(&o)
     );
