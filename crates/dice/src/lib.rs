@@ -36,7 +36,7 @@ pub use pipeline::SystemHooks;
 pub use profile::{D66Order, Profile, Rounding};
 pub use result::{Detail, Draw, DrawKind, RollResult};
 pub use roller::Roller;
-pub use source::{ChaChaSource, DiceSource, DrawError, ScriptedDraw, ScriptedSource};
+pub use source::{ChaChaSource, DiceSource, DrawError, ScriptedDraw, ScriptedSource, Unrecorded};
 
 /// How input text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -12,6 +12,29 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 pub trait DiceSource {
     /// Draws one die with `sides` faces (at least 1) and returns a value in `1..=sides`.
     fn roll(&mut self, sides: u32) -> Result<u32, DrawError>;
+
+    /// Whether draws may be taken ahead of being asked for and thrown away unused: true
+    /// only for a stream nothing records or replays ([`Unrecorded`]). A table's dice, a
+    /// seeded or scripted source, must hand out exactly the draws that are used, so the
+    /// default is false.
+    fn may_draw_ahead(&self) -> bool {
+        false
+    }
+}
+
+/// A source whose stream nothing records or replays (a stateless bcdice-api roll), so
+/// draws taken ahead and not used may be thrown away: see [`DiceSource::may_draw_ahead`].
+#[derive(Debug)]
+pub struct Unrecorded<'a, S: DiceSource + ?Sized>(pub &'a mut S);
+
+impl<S: DiceSource + ?Sized> DiceSource for Unrecorded<'_, S> {
+    fn roll(&mut self, sides: u32) -> Result<u32, DrawError> {
+        self.0.roll(sides)
+    }
+
+    fn may_draw_ahead(&self) -> bool {
+        true
+    }
 }
 
 /// A draw the source could not hand out.
@@ -184,6 +207,10 @@ impl DiceSource for ScriptedSource {
 impl<S: DiceSource + ?Sized> DiceSource for &mut S {
     fn roll(&mut self, sides: u32) -> Result<u32, DrawError> {
         (**self).roll(sides)
+    }
+
+    fn may_draw_ahead(&self) -> bool {
+        (**self).may_draw_ahead()
     }
 }
 

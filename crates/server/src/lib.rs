@@ -29,10 +29,10 @@ use axum::routing::get;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use taku_dice::command::version::BCDICE_VERSION;
-use taku_dice::{ChaChaSource, EvalError, Mode};
+use taku_dice::{ChaChaSource, EvalError, Mode, Unrecorded};
 use taku_systems::GameSystem;
 use taku_table::store::{Budget, Limits, Store, Tables};
 
@@ -552,12 +552,7 @@ async fn game_system(Path(id): Path<String>) -> Response {
     .await
     {
         Ok(info) => info,
-        Err(reason) => {
-            return json_with(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                json!({"ok": false, "reason": reason}),
-            );
-        }
+        Err(response) => return response,
     };
     json_ok(json!({
         "ok": true,
@@ -570,17 +565,54 @@ async fn game_system(Path(id): Path<String>) -> Response {
 }
 
 /// Runs `f` on the blocking pool when `s` is evaluated by the reference engine (whose
-/// answers wait on a worker process), inline otherwise.
+/// answers wait on a worker process), inline otherwise. `Err`: the response to give
+/// instead (every worker busy for the engine's time limit: 503; the task died: 500).
 async fn off_runtime<R: Send + 'static>(
     s: &'static dyn GameSystem,
     f: impl FnOnce() -> R + Send + 'static,
-) -> Result<R, String> {
+) -> Result<R, Response> {
     if s.engine() == taku_systems::EngineKind::Native {
         return Ok(f());
     }
+    // As many evaluations on blocking threads as the engine has workers; the rest wait
+    // here, asleep on the runtime, rather than as threads parked on the worker pool.
+    static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
+    let (gate, wait) = GATE.get_or_init(|| match taku_systems::reference::engine() {
+        Some(e) => (
+            tokio::sync::Semaphore::new(e.config().workers.max(1)),
+            e.config().time_limit,
+        ),
+        None => (
+            tokio::sync::Semaphore::new(1),
+            std::time::Duration::from_secs(2),
+        ),
+    });
+    let stopped = |e: &dyn std::fmt::Display| {
+        json_with(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({"ok": false, "reason": format!("the evaluation stopped: {e}")}),
+        )
+    };
+    let _permit = match tokio::time::timeout(*wait, gate.acquire()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(e)) => return Err(stopped(&e)),
+        Err(_) => return Err(busy(&EvalError::Engine(taku_dice::EngineFailure::Busy))),
+    };
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| format!("the evaluation stopped: {e}"))
+        .map_err(|e| stopped(&e))
+}
+
+/// 503 with Retry-After: every reference-engine worker was busy.
+fn busy(e: &EvalError) -> Response {
+    let mut response = json_with(
+        StatusCode::SERVICE_UNAVAILABLE,
+        json!({"ok": false, "reason": e.to_string()}),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
 }
 
 /// Parameter `name`: query string, then a url-encoded or multipart form body over it;
@@ -646,12 +678,13 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         _ => return refuse("unsupported command"),
     };
     let result = match off_runtime(s, move || {
-        with_dice(|dice| taku_systems::evaluate(s, &command, dice, Mode::Strict))
+        // Nothing records these dice: the reference engine may draw ahead of its worker.
+        with_dice(|dice| taku_systems::evaluate(s, &command, &mut Unrecorded(dice), Mode::Strict))
     })
     .await
     {
         Ok(result) => result,
-        Err(e) => Err(e),
+        Err(response) => return response,
     };
     match result {
         Ok(Ok(r)) => {
@@ -672,16 +705,7 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         // The reference engine: every worker busy is a 503 to retry; a worker that died
         // is the server's fault; a command that ran too long or that BCDice raised on is
         // the command's (400, like any refused command).
-        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => {
-            let mut response = json_with(
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"ok": false, "reason": e.to_string()}),
-            );
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            response
-        }
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e),
         Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e.to_string()}),

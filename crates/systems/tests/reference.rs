@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use taku_dice::{
     ChaChaSource, DrawKind, EngineFailure, EvalError, Mode, ScriptedDraw, ScriptedSource,
+    Unrecorded,
 };
 use taku_systems::reference::{self, Config, Engine};
 use taku_systems::{EngineKind, GameSystem, conformance};
@@ -166,7 +167,7 @@ fn fake_engine(name: &str, workers: usize) -> Engine {
         r#"{"name":"bcdice","version":"4.9.0","main":"index.js"}"#,
     )
     .expect("package.json");
-    let list: Vec<String> = ["Echo", "Loop", "Crash", "Hog", "Many"]
+    let list: Vec<String> = ["Echo", "Loop", "Crash", "Hog", "Many", "Branch"]
         .iter()
         .map(|id| format!(r#"{{"id":"{id}","name":"{id}","sortKey":"{id}"}}"#))
         .collect();
@@ -188,6 +189,7 @@ class Game {
       case 'Crash': process.exit(3);
       case 'Hog': { const a = []; for (;;) a.push(new Array(1e6).fill(1)); }
       case 'Many': { for (let i = 0; i < 20000; i++) r(6); return { text: 'many', detailedRands: [] }; }
+      case 'Branch': { const a = r(6); const b = a === 6 ? r(10) : r(4); return { text: `${a},${b}`, detailedRands: [{ kind: 'normal', sides: 6, value: a }, { kind: 'normal', sides: a === 6 ? 10 : 4, value: b }] }; }
     }
   }
 }
@@ -246,5 +248,81 @@ fn a_hung_crashed_or_greedy_worker_is_answered_and_replaced() {
     assert_eq!(
         engine.evaluate("Echo", "  ", &mut dice),
         Err(EvalError::Empty)
+    );
+}
+
+fn draw(sides: u32, value: u32) -> ScriptedDraw {
+    ScriptedDraw { sides, value }
+}
+
+/// Dice nothing records may be drawn ahead for the sides the same command drew last time;
+/// the result still records exactly the draws it used, in order, and throws away a guess
+/// that stops matching. Dice a table records are never drawn ahead.
+#[test]
+fn draws_taken_ahead_are_used_only_while_they_match_and_never_for_recorded_dice() {
+    let engine = fake_engine("ahead", 1);
+    // The first time nothing is known: both draws are asked (d6 then d10 after a six).
+    let mut first = ScriptedSource::new([draw(6, 6), draw(10, 3)]);
+    let r = engine
+        .evaluate("Branch", "x", &mut Unrecorded(&mut first))
+        .expect("answers");
+    assert_eq!(r.text, "6,3");
+    assert_eq!(r.rands.len(), 2);
+    // Next time a d6 and a d10 are drawn ahead; the d6 shows 1, so the engine wants a d4:
+    // the d10 taken ahead is thrown away and the d4 asked for.
+    let mut second = ScriptedSource::new([draw(6, 1), draw(10, 7), draw(4, 2)]);
+    let r = engine
+        .evaluate("Branch", "x", &mut Unrecorded(&mut second))
+        .expect("answers");
+    assert_eq!(r.text, "1,2");
+    let used: Vec<(u32, u32)> = r.rands.iter().map(|d| (d.sides, d.value)).collect();
+    assert_eq!(used, [(6, 1), (4, 2)]);
+    // Now the d6 and d4 are the guess and they match: three draws are all it takes.
+    let mut third = ScriptedSource::new([draw(6, 2), draw(4, 4)]);
+    let r = engine
+        .evaluate("Branch", "x", &mut Unrecorded(&mut third))
+        .expect("answers");
+    assert_eq!(r.text, "2,4");
+    // Recorded dice (a table's, a replay's) hand out only the draws asked for: a script
+    // with exactly the draws used passes, whatever was guessed before.
+    let mut exact = ScriptedSource::new([draw(6, 6), draw(10, 9)]);
+    let r = engine.evaluate("Branch", "x", &mut exact).expect("answers");
+    assert_eq!(r.text, "6,9");
+    assert!(engine.evaluate("Echo", "after", &mut exact).is_err());
+}
+
+/// A worker whose parent is killed outright (no chance to stop its workers) ends itself
+/// rather than compute on as an orphan.
+#[test]
+fn a_worker_ends_when_its_parent_is_killed() {
+    let engine = fake_engine("orphan", 1);
+    let dir = engine.config().dir.clone();
+    // A shell starts the worker in the background with the shell's stdin (a pipe held
+    // here, so it never reads an end) and waits: only the worker's watcher can end it.
+    let mut shell = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("node taku-worker.js . <&0 & echo $!; wait")
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut out = std::io::BufReader::new(shell.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).expect("pid");
+    assert!(line.trim().parse::<u32>().is_ok(), "a pid: {line}");
+    shell.kill().expect("kill -9 the parent");
+    shell.wait().expect("reaped");
+    // The worker holds the other end of `out`: it reads the end when the worker is gone.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut rest = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut rest);
+        let _ = tx.send(());
+    });
+    assert!(
+        rx.recv_timeout(Duration::from_secs(30)).is_ok(),
+        "worker {} outlived its parent",
+        line.trim()
     );
 }

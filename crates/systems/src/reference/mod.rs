@@ -10,10 +10,13 @@
 //! Setting up is optional and explicit ([`Config::detect`]): without Node or the package
 //! the native systems work and a reference id answers as unknown.
 
-use std::io::{BufRead, BufReader, Write};
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -135,6 +138,8 @@ pub struct Engine {
     systems: Vec<&'static ReferenceSystem>,
     pool: Mutex<PoolState>,
     freed: Condvar,
+    /// The sides each recent command drew, by [`sides_key`], for [`Engine::draw_ahead`].
+    sides_seen: Mutex<HashMap<u64, Box<[u32]>>>,
 }
 
 struct PoolState {
@@ -208,6 +213,7 @@ impl Engine {
                 running: 0,
             }),
             freed: Condvar::new(),
+            sides_seen: Mutex::new(HashMap::new()),
         })
     }
 
@@ -227,16 +233,24 @@ impl Engine {
     }
 
     /// Sends one request and answers the worker's draws from `source` until it answers.
-    /// Returns the answer and every draw handed out, `(sides, face)`.
+    /// Returns the answer and every draw handed out on request, `(sides, face)`;
+    /// `already` draws were handed out ahead with the request.
     fn call(
         &self,
         request: &Value,
+        system: &str,
+        already: usize,
         mut source: Option<&mut dyn DiceSource>,
     ) -> Result<(Value, Vec<(u32, u32)>), EvalError> {
         let mut worker = self.checkout()?;
-        // Until the worker says the evaluation started, loading (Node, the package, the
-        // system's class) has its own, longer allowance.
-        let mut deadline = Instant::now() + self.config.time_limit.max(LOAD_ALLOWANCE);
+        // A worker loading a system (Node, the package, the system's class) says when the
+        // evaluation starts; until then loading has its own, longer allowance. One that
+        // has the system loaded already says nothing and starts at once.
+        let mut deadline = if worker.loaded.contains(system) {
+            Instant::now() + self.config.time_limit
+        } else {
+            Instant::now() + self.config.time_limit.max(LOAD_ALLOWANCE)
+        };
         let mut drawn = Vec::new();
         let outcome = (|| {
             worker.send(request)?;
@@ -246,14 +260,18 @@ impl Engine {
                     Fault::Crashed(format!("unreadable answer from the worker: {e}"))
                 })?;
                 if message.get("started").is_some() {
+                    worker.loaded.insert(system.to_string());
                     deadline = Instant::now() + self.config.time_limit;
                     continue;
                 }
                 let Some(sides) = message.get("draw") else {
+                    if message.get("ok").is_some() {
+                        worker.loaded.insert(system.to_string());
+                    }
                     return Ok(message);
                 };
                 let answer = match (sides.as_u64(), source.as_deref_mut()) {
-                    _ if drawn.len() >= MAX_DRAWS => {
+                    _ if already + drawn.len() >= MAX_DRAWS => {
                         Err(EvalError::TooManyDice { limit: MAX_DRAWS })
                     }
                     (Some(sides @ 1..=0xFFFF_FFFF), Some(source)) => {
@@ -304,6 +322,47 @@ impl Engine {
         }
     }
 
+    /// Draws for the sides `input` asked for the last time it was evaluated, when
+    /// `source` may draw ahead: the worker uses them while its draws ask for the same
+    /// sides, in order, and asks for the rest, so the draws a result records are still
+    /// exactly the ones it used. Saves a round trip to the worker per draw.
+    fn draw_ahead(&self, key: u64, source: &mut dyn DiceSource) -> Vec<(u32, u32)> {
+        if !source.may_draw_ahead() {
+            return Vec::new();
+        }
+        let sides = {
+            let seen = self.sides_seen.lock().unwrap_or_else(|p| p.into_inner());
+            match seen.get(&key) {
+                Some(sides) => sides.clone(),
+                None => return Vec::new(),
+            }
+        };
+        let mut ahead = Vec::with_capacity(sides.len());
+        for sides in sides {
+            match source.roll(sides) {
+                Ok(face) => ahead.push((sides, face)),
+                Err(_) => break,
+            }
+        }
+        ahead
+    }
+
+    /// Remembers the sides an evaluation of `key` drew, for [`Engine::draw_ahead`].
+    fn remember_sides(&self, key: u64, drawn: &[(u32, u32)]) {
+        if drawn.len() > MAX_AHEAD {
+            return;
+        }
+        let sides: Box<[u32]> = drawn.iter().map(|&(sides, _)| sides).collect();
+        let mut seen = self.sides_seen.lock().unwrap_or_else(|p| p.into_inner());
+        if seen.get(&key) == Some(&sides) {
+            return;
+        }
+        if seen.len() >= MAX_SIDES_SEEN {
+            seen.clear();
+        }
+        seen.insert(key, sides);
+    }
+
     /// Evaluates `input` under the reference system `id`, drawing from `source`.
     pub fn evaluate(
         &self,
@@ -321,10 +380,28 @@ impl Engine {
                 limit: MAX_NESTING,
             }));
         }
-        let (answer, drawn) = self.call(
-            &json!({ "op": "eval", "system": id, "input": input }),
-            Some(source),
-        )?;
+        let key = if source.may_draw_ahead() {
+            sides_key(id, input)
+        } else {
+            0
+        };
+        let ahead = self.draw_ahead(key, source);
+        let request = if ahead.is_empty() {
+            json!({ "op": "eval", "system": id, "input": input })
+        } else {
+            json!({ "op": "eval", "system": id, "input": input, "ahead": ahead })
+        };
+        let (answer, asked) = self.call(&request, id, ahead.len(), Some(source))?;
+        // The draws taken ahead that the worker used come first; the rest are thrown away.
+        let used = answer["used"]
+            .as_u64()
+            .map_or(0, |n| (n as usize).min(ahead.len()));
+        let mut drawn = ahead;
+        drawn.truncate(used);
+        drawn.extend(asked);
+        if source.may_draw_ahead() && answer.get("ok").is_some_and(|ok| !ok.is_null()) {
+            self.remember_sides(key, &drawn);
+        }
         if let Some(why) = answer.get("error").and_then(Value::as_str) {
             // BCDice's own dice limit, raised without a message.
             if answer["name"]
@@ -393,7 +470,7 @@ impl Engine {
     }
 
     fn info(&self, id: &str) -> Result<(String, String), EvalError> {
-        let (answer, _) = self.call(&json!({ "op": "info", "system": id }), None)?;
+        let (answer, _) = self.call(&json!({ "op": "info", "system": id }), id, 0, None)?;
         let ok = &answer["ok"];
         match (ok["help"].as_str(), ok["pattern"].as_str()) {
             (Some(help), Some(pattern)) => Ok((help.to_string(), pattern.to_string())),
@@ -473,6 +550,27 @@ fn fold(input: &str, mode: Mode) -> String {
 /// evaluation's own time limit starts.
 const LOAD_ALLOWANCE: Duration = Duration::from_secs(10);
 
+/// How long writing a request or a draw to a worker may block (it reads them at once).
+const WRITE_ALLOWANCE: Duration = Duration::from_secs(5);
+
+/// Longest answer line read from a worker: a result's text and draws are bounded by the
+/// command's length and [`MAX_DRAWS`]; more means the worker is broken.
+const MAX_ANSWER: usize = 64 << 20;
+
+/// Most draws taken ahead of a worker (a longer run is not remembered).
+const MAX_AHEAD: usize = 64;
+
+/// Commands whose sides are remembered at most (all forgotten when full).
+const MAX_SIDES_SEEN: usize = 4096;
+
+/// The key a command's remembered sides are kept under. A collision only costs a
+/// guess that does not match, which the worker notices at its first draw.
+fn sides_key(id: &str, input: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    (id, input).hash(&mut h);
+    h.finish()
+}
+
 /// Deepest nesting of brackets the engine is given.
 pub const MAX_NESTING: usize = 64;
 
@@ -503,69 +601,99 @@ enum Fault {
     TimedOut,
 }
 
-/// One Node process and the thread reading its answers.
+/// One Node process, spoken to over one end of a socket pair (its stdin and stdout are
+/// the other end): answers are read on the calling thread with the time left as the
+/// socket's read timeout, with no reader thread to hop through.
 struct Worker {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    socket: UnixStream,
+    /// Bytes read past the last whole line.
+    pending: Vec<u8>,
+    /// Systems this worker has loaded (it says `started` only while loading one).
+    loaded: HashSet<String>,
 }
 
 impl Worker {
     fn spawn(config: &Config, script: &Path) -> Result<Worker, String> {
-        let mut child = Command::new(&config.node)
+        let (socket, theirs) =
+            UnixStream::pair().map_err(|e| format!("cannot make a socket pair: {e}"))?;
+        let theirs_out = theirs
+            .try_clone()
+            .map_err(|e| format!("cannot make a socket pair: {e}"))?;
+        let child = Command::new(&config.node)
             .arg(format!("--max-old-space-size={}", config.memory_mib))
             .arg(script)
             .arg(&config.dir)
             .current_dir(&config.dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .stdout(Stdio::from(OwnedFd::from(theirs_out)))
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", config.node.display()))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("taku-bcdice-reader".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         Ok(Worker {
             child,
-            stdin,
-            lines,
+            socket,
+            pending: Vec::new(),
+            loaded: HashSet::new(),
         })
     }
 
     fn send(&mut self, message: &Value) -> Result<(), Fault> {
         let mut line = message.to_string();
         line.push('\n');
-        self.stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.flush())
+        self.socket
+            .set_write_timeout(Some(WRITE_ALLOWANCE))
+            .and_then(|()| self.socket.write_all(line.as_bytes()))
             .map_err(|e| Fault::Crashed(format!("writing to the worker: {e}")))
     }
 
+    /// The worker's next line, or why none came before `deadline`.
     fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::TimedOut),
-            Err(RecvTimeoutError::Disconnected) => {
-                let status = self
-                    .child
-                    .try_wait()
-                    .ok()
-                    .flatten()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|| "closed its output".into());
-                Err(Fault::Crashed(status))
+        let mut scanned = 0;
+        loop {
+            if let Some(nl) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
+                let rest = self.pending.split_off(scanned + nl + 1);
+                let mut line = std::mem::replace(&mut self.pending, rest);
+                line.pop();
+                return String::from_utf8(line).map_err(|e| {
+                    Fault::Crashed(format!("unreadable answer from the worker: {e}"))
+                });
+            }
+            if self.pending.len() > MAX_ANSWER {
+                return Err(Fault::Crashed("an answer too long from the worker".into()));
+            }
+            scanned = self.pending.len();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Fault::TimedOut);
+            }
+            let mut chunk = [0u8; 8192];
+            let read = self
+                .socket
+                .set_read_timeout(Some(left))
+                .and_then(|()| self.socket.read(&mut chunk));
+            match read {
+                Ok(0) => {
+                    let status = self
+                        .child
+                        .try_wait()
+                        .ok()
+                        .flatten()
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|| "closed its output".into());
+                    return Err(Fault::Crashed(status));
+                }
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Err(Fault::TimedOut);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Fault::Crashed(format!("reading from the worker: {e}"))),
             }
         }
     }

@@ -5,10 +5,16 @@
 // requests. Every die the engine rolls is asked of the parent (taku's dice source), so a
 // roll is recorded and replayed like a native one:
 //   parent -> {"op":"eval","system":"Cthulhu7th","input":"CC1"}
+//   worker -> {"started":true}     (only when it had to load the system first)
 //   worker -> {"draw":100}            parent -> {"value":37} | {"refuse":"why"}
-//   worker -> {"ok":{...result...}} | {"ok":null} (no command) | {"error":"why"}
+//   worker -> {"ok":{...result...},"used":0} | {"ok":null} (no command) | {"error":"why"}
 //   parent -> {"op":"info","system":"Cthulhu7th"}
 //   worker -> {"ok":{"help":"...","pattern":"..."}}
+// An eval may carry draws the parent took ahead, [[sides, face], ...] under "ahead"
+// (only from dice nothing records): they are used in order while the engine asks for
+// the same sides, the rest thrown away at the first that differs, and "used" says how
+// many were used, so the parent knows exactly which draws the result used.
+// The worker ends itself if its parent goes away, even in the middle of an evaluation.
 // Started with the package's directory as the working directory (argv[2] may name it).
 'use strict';
 const fs = require('fs');
@@ -17,6 +23,11 @@ const path = require('path');
 const dir = process.argv[2] || process.cwd();
 const bcdice = require(require.resolve('bcdice', { paths: [dir] }));
 const loader = new bcdice.DynamicLoader();
+// BCDice's Ruby runtime (Opal) captures a 100-frame stack trace for every exception and
+// non-local return it raises, and its parsers raise many while reading a command; nothing
+// here reads a trace, and taking them was a quarter of an evaluation's time.
+Error.stackTraceLimit = 0;
+if (globalThis.Opal) globalThis.Opal.config.enable_stack_trace = false;
 const classes = new Map();
 
 let pending = Buffer.alloc(0);
@@ -57,7 +68,19 @@ function send(obj) {
 
 class Refused extends Error {}
 
+// Draws the parent took ahead for this evaluation, and how many were used.
+let ahead = [];
+let used = 0;
+
 function drawFromParent(sides) {
+  if (used < ahead.length) {
+    const [s, face] = ahead[used];
+    if (s === sides) {
+      used += 1;
+      return face;
+    }
+    ahead = [];
+  }
   send({ draw: sides });
   const line = readLine();
   if (line === null) throw new Refused('parent closed');
@@ -66,27 +89,26 @@ function drawFromParent(sides) {
   throw new Refused(answer.refuse || 'draw refused');
 }
 
-async function load(id) {
-  let G = classes.get(id);
-  if (!G) {
-    G = await loader.dynamicLoad(id);
-    classes.set(id, G);
-  }
-  return G;
-}
-
 async function handle(req) {
-  const G = await load(req.system);
+  let G = classes.get(req.system);
+  const fresh = !G;
+  if (fresh) {
+    G = await loader.dynamicLoad(req.system);
+    classes.set(req.system, G);
+  }
   if (req.op === 'info') {
     return { ok: { help: String(G.HELP_MESSAGE || ''), pattern: G.COMMAND_PATTERN.source } };
   }
+  ahead = Array.isArray(req.ahead) ? req.ahead : [];
+  used = 0;
   const game = new G(req.input);
   game.randomizer.$random = drawFromParent;
   // Loaded: the evaluation's own time starts now.
-  send({ started: true });
+  if (fresh) send({ started: true });
   const res = game.eval();
-  if (!res) return { ok: null };
+  if (!res) return { ok: null, used };
   return {
+    used,
     ok: {
       text: res.text,
       secret: !!res.secret,
@@ -97,6 +119,18 @@ async function handle(req) {
       rands: res.detailedRands.map((d) => [String(d.kind), d.sides, d.value]),
     },
   };
+}
+
+// A watcher thread ends the process when the parent is gone (the worker is re-parented),
+// which the main thread cannot see while it computes.
+const { Worker, isMainThread } = require('worker_threads');
+if (isMainThread) {
+  const watcher = new Worker(
+    `const parent = ${process.ppid};
+     setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+    { eval: true, resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 } },
+  );
+  watcher.unref();
 }
 
 (async () => {
