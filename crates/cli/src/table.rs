@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
-use taku_dice::{ChaChaSource, Lang};
+use taku_dice::{ChaChaSource, Lang, Text};
 use taku_table::Table;
 use taku_table::store::{EventStore, Store, Tables};
 
@@ -267,13 +267,42 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                     (t.verify(), rolls)
                 })
                 .await?;
+            let lang = crate::lang::human();
             for m in &mismatches {
-                println!(
-                    "#{}: log says {:?}, replay gives {:?}",
-                    m.seq, m.logged, m.replayed
-                );
+                let line = if m.unchecked {
+                    Text::new(
+                        format!("#{}: 再現できませんでした（{}）", m.seq, m.replayed),
+                        format!("#{}: could not be replayed ({})", m.seq, m.replayed),
+                    )
+                } else {
+                    Text::new(
+                        format!("#{}: ログは {:?}、再現は {:?}", m.seq, m.logged, m.replayed),
+                        format!(
+                            "#{}: log says {:?}, replay gives {:?}",
+                            m.seq, m.logged, m.replayed
+                        ),
+                    )
+                };
+                println!("{}", line.get(lang));
             }
-            println!("{} rolls replayed, {} mismatched", rolls, mismatches.len());
+            let unchecked = mismatches.iter().filter(|m| m.unchecked).count();
+            let wrong = mismatches.len() - unchecked;
+            let summary = if unchecked == 0 {
+                Text::new(
+                    format!("{rolls} 件のロールを再現、食い違い {wrong} 件"),
+                    format!("{rolls} rolls replayed, {wrong} mismatched"),
+                )
+            } else {
+                Text::new(
+                    format!(
+                        "{rolls} 件のロールのうち {unchecked} 件は参照エンジンが答えず未確認、食い違い {wrong} 件"
+                    ),
+                    format!(
+                        "{rolls} rolls, {unchecked} not checked (the reference engine gave no answer), {wrong} mismatched"
+                    ),
+                )
+            };
+            println!("{}", summary.get(lang));
             Ok(mismatches.is_empty())
         }
     }

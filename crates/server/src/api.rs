@@ -150,6 +150,11 @@ impl ApiError {
                     format!("{e}; the server refuses to use this table until it is repaired"),
                 )
             }
+            // A system this server does not carry (the reference engine not set up).
+            ApiError::Store(e @ StoreError::Unavailable { .. }) => {
+                tracing::warn!(error = %e, "table of a system not carried here");
+                (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+            }
             ApiError::Store(e) => {
                 // The details (paths, database errors) go to the operator's log only.
                 tracing::error!(error = %e, "store failed");

@@ -110,6 +110,23 @@ pub enum LoadError {
     /// An unknown game system or a malformed seed.
     #[error("{0}")]
     Invalid(String),
+    /// The table's game system is not one this taku carries: one of BCDice's other
+    /// systems with the reference engine not set up, or a system of a newer taku.
+    #[error("{}", unknown_system(.0))]
+    UnknownSystem(String),
+}
+
+/// Why a table's system is unknown here, and what would make it known.
+fn unknown_system(system: &str) -> String {
+    let hint = if taku_systems::reference::engine().is_none() {
+        format!(
+            "; if it is one of BCDice's systems, the reference engine is not set up: {}",
+            taku_systems::reference::how_to_enable().en()
+        )
+    } else {
+        "; `taku systems` lists the systems this taku carries".to_string()
+    };
+    format!("the table's game system '{system}' is not one this taku carries{hint}")
 }
 
 /// What a line produced: the events to append and a reply only the sender sees
@@ -147,6 +164,9 @@ pub struct Mismatch {
     pub logged: String,
     /// What the replay gave.
     pub replayed: String,
+    /// The replay could not be made (the reference engine timed out, was busy or is not
+    /// set up): the log is not known to be wrong, only not checked.
+    pub unchecked: bool,
 }
 
 /// A field key as stored: `HP上限` is `HP.max`, the maximum of the resource `HP`.
@@ -236,7 +256,7 @@ impl Table {
                 body: EventBody::Created { system, .. },
                 ..
             }) => taku_systems::find(system)
-                .ok_or_else(|| LoadError::Invalid(format!("unknown game system '{system}'")))?,
+                .ok_or_else(|| LoadError::UnknownSystem(system.clone()))?,
             _ => return Err(LoadError::NoCreation),
         };
         Table::from_events_in(system, events)

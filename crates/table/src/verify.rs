@@ -8,7 +8,7 @@
 
 use crate::event::{Event, EventBody, Role};
 use crate::{Mismatch, Table, secret};
-use taku_dice::{ChaChaSource, DiceSource, Mode};
+use taku_dice::{ChaChaSource, DiceSource, EngineFailure, EvalError, Mode};
 
 impl Table {
     /// Every disagreement in the log: rolls that replay differently and events the state
@@ -30,6 +30,7 @@ impl Table {
                             seq: e.seq,
                             logged: describe(e),
                             replayed: why,
+                            unchecked: false,
                         });
                     }
                     state.fold(e.clone());
@@ -66,9 +67,17 @@ impl Table {
                     .map(|d| [d.sides, d.value])
                     .eq(logged.rands.iter().copied())
         }) && commitment == logged.commitment;
+        // An engine that could not answer says nothing about the log.
+        let unchecked = matches!(
+            replayed,
+            Err(EvalError::Engine(
+                EngineFailure::TimedOut { .. } | EngineFailure::Busy | EngineFailure::Crashed(_)
+            ))
+        );
         (!same).then(|| Mismatch {
             seq: e.seq,
             logged: logged.text.clone(),
+            unchecked,
             replayed: match replayed {
                 Ok(r) if r.text == logged.text => {
                     "the same text, but other flags, draws or commitment".to_string()
@@ -98,6 +107,7 @@ impl Table {
             seq: e.seq,
             logged: format!("dice {rands:?}"),
             replayed: format!("dice {replayed:?}"),
+            unchecked: false,
         })
     }
 

@@ -91,3 +91,103 @@ fn a_mistyped_secret_command_is_refused_not_posted_and_spectators_cannot_roll() 
     t.exec("alice", "こんにちは、CC の話").expect("chat");
     assert_eq!(t.events().len(), before + 1);
 }
+
+/// A stand-in for a reference system whose engine answers at first and then stops
+/// answering (timed out), as a replay on a loaded or different host can.
+struct Flaky;
+
+static FLAKY_ANSWERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+impl taku_systems::GameSystem for Flaky {
+    fn id(&self) -> &'static str {
+        "Flaky"
+    }
+    fn name(&self) -> &'static str {
+        "Flaky"
+    }
+    fn sort_key(&self) -> &'static str {
+        "flaky"
+    }
+    fn help(&self) -> taku_dice::Text {
+        taku_dice::Text::new("", "")
+    }
+    fn engine(&self) -> taku_systems::EngineKind {
+        taku_systems::EngineKind::Reference
+    }
+    fn claims(&self, line: &str) -> Option<bool> {
+        Some(line.starts_with("F"))
+    }
+    fn evaluate_whole(
+        &self,
+        input: &str,
+        source: &mut dyn taku_dice::DiceSource,
+        _mode: taku_dice::Mode,
+    ) -> Option<Result<taku_dice::RollResult, taku_dice::EvalError>> {
+        if !FLAKY_ANSWERS.load(std::sync::atomic::Ordering::SeqCst) {
+            return Some(Err(taku_dice::EvalError::Engine(
+                taku_dice::EngineFailure::TimedOut { ms: 1 },
+            )));
+        }
+        let face = match source.roll(6) {
+            Ok(f) => f,
+            Err(e) => return Some(Err(taku_dice::EvalError::Draw(e))),
+        };
+        Some(Ok(taku_dice::RollResult {
+            text: format!("({input}) ＞ {face}"),
+            secret: false,
+            success: false,
+            failure: false,
+            critical: false,
+            fumble: false,
+            rands: vec![taku_dice::Draw {
+                kind: taku_dice::DrawKind::Normal,
+                sides: 6,
+                value: face,
+            }],
+            detail: taku_dice::Detail::Message,
+        }))
+    }
+}
+
+/// A roll the engine cannot replay now (timed out) is "not checked", not a log that
+/// disagrees with itself; a roll it replays differently is still a mismatch.
+#[test]
+fn verify_tells_a_roll_it_could_not_replay_from_a_wrong_one() {
+    static FLAKY: Flaky = Flaky;
+    let mut t = Table::create_in(&FLAKY, "test", "gm", [3; 32])
+        .expect("a table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    t.exec("gm", "F1").expect("a roll");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    FLAKY_ANSWERS.store(false, std::sync::atomic::Ordering::SeqCst);
+    let found = t.verify();
+    FLAKY_ANSWERS.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].unchecked, "{found:?}");
+    assert!(found[0].replayed.contains("1 ms"), "{found:?}");
+}
+
+/// A table of a system this taku does not carry (the reference engine not set up here,
+/// or a newer taku's system) is not "damaged": it says which system and what would help.
+#[test]
+fn a_table_of_a_system_not_carried_here_says_so_rather_than_damaged() {
+    let created = taku_table::Event {
+        seq: 1,
+        actor: "gm".into(),
+        body: EventBody::Created {
+            system: "NoSuchSystem".into(),
+            name: "t".into(),
+            seed: "00".repeat(32),
+        },
+    };
+    let err = Table::from_events(vec![created]).expect_err("unknown system");
+    assert!(
+        matches!(err, taku_table::LoadError::UnknownSystem(_)),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("'NoSuchSystem'") && !text.contains("damaged"),
+        "{text}"
+    );
+}

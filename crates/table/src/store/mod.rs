@@ -316,7 +316,7 @@ pub mod sqlite;
 pub use postgres::{Listener, Notice, PgStore};
 pub use sqlite::SqliteStore;
 
-use crate::{Decision, Entry, Event, Refusal, Table};
+use crate::{Decision, Entry, Event, LoadError, Refusal, Table};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -359,6 +359,14 @@ pub enum StoreError {
     /// Another writer appended first; fold what it wrote and decide again.
     #[error("another writer appended to the table first")]
     Conflict,
+    /// The table is sound but this taku cannot play it (its game system is not here).
+    #[error("table '{table}' cannot be opened here: {reason}")]
+    Unavailable {
+        /// Table id.
+        table: String,
+        /// Why, and what would make it playable.
+        reason: String,
+    },
     /// A stored event could not be read back.
     #[error("table '{table}' event #{seq} is damaged: {reason}")]
     Damaged {
@@ -934,10 +942,17 @@ impl<S: EventStore> Tables<S> {
         }
         let events = self.store.load_after(id, 0).await?;
         let bytes = self.size_of(&events);
-        let table = Table::from_events(events).map_err(|e| StoreError::Damaged {
-            table: id.to_string(),
-            seq: 0,
-            reason: e.to_string(),
+        let table = Table::from_events(events).map_err(|e| match e {
+            // Not damage: a system this build does not carry (or not set up).
+            LoadError::UnknownSystem(_) => StoreError::Unavailable {
+                table: id.to_string(),
+                reason: e.to_string(),
+            },
+            e => StoreError::Damaged {
+                table: id.to_string(),
+                seq: 0,
+                reason: e.to_string(),
+            },
         })?;
         let open = self
             .lock_open()
