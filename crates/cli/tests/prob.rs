@@ -256,6 +256,8 @@ fn reduced(n: u64, d: u64) -> String {
     let g = gcd(n, d);
     if n == 0 {
         "0".into()
+    } else if d / g == 1 {
+        (n / g).to_string()
     } else {
         format!("{}/{}", n / g, d / g)
     }

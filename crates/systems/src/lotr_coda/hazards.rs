@@ -61,12 +61,11 @@ fn shown(faces: &[i64], total: i64) -> String {
     }
 }
 
+/// What [`options`] found: `key=value` pairs, flags, and the modifiers' sum.
+type Options<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>, i64);
+
 /// `key=value` words and the signed modifiers among `words`; anything else is refused.
-fn options<'a>(
-    words: &[&'a str],
-    keys: &[&str],
-    flags: &[&str],
-) -> Result<(Vec<(&'a str, &'a str)>, Vec<&'a str>, i64), ()> {
+fn options<'a>(words: &[&'a str], keys: &[&str], flags: &[&str]) -> Result<Options<'a>, ()> {
     let mut kv = Vec::new();
     let mut on = Vec::new();
     let mut m = 0;

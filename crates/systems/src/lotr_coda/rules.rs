@@ -824,7 +824,7 @@ fn decide_lotr(
             }];
             if *key == "fear_tie" {
                 // LR-11/LR-14: one `fear_tie`, the one combat's fear uses.
-                let mut combat = state.sub.combat.settings.clone();
+                let mut combat = state.sub.combat.settings;
                 combat.set(key, value)?;
                 events.push(Event::Sub {
                     event: super::table::SubEvent::Combat(super::combat::Event::Setting {
