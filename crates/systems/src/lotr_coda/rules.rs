@@ -558,7 +558,8 @@ pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option
 
 /// LR-12: what the character's advancements bought, on its record: skill ranks (a new
 /// skill takes its attribute from the data), specialisations, edges, attribute points,
-/// reaction and Health advances.
+/// reaction and Health advances. Attribute points are added on top of the table's
+/// attribute fields: a GM who also types the raised value with `/char set` counts it twice.
 fn with_advancement(ch: &mut Character, p: &super::advance::Progress) {
     let data = super::sheet::Data::example();
     for (skill, ranks) in &p.skills {
