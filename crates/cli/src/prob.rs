@@ -16,10 +16,12 @@ use taku_systems::GameSystem;
   taku prob --system SRS --vs-difficulty 5..12 '2D6+2'
   taku prob --system AnotherWorld 'AW+5 VS AW+3'
   taku prob '100D6' --plot sum.svg
-  taku prob --system AnotherWorld --af 3,4,2,5 --difficulty 40 --rounds 3   # an AF check (AW-7)")]
+  taku prob --system AnotherWorld --af 3,4,2,5 --difficulty 40 --rounds 3   # an AF check (AW-7)
+  taku prob --system LotrCoda --battle 0 --rounds 5                 # a battle's Victory within 5 rounds (LR-15)
+  taku prob --system LotrCoda --battle -1 --rounds 8 --siegecraft 3,2")]
 pub struct ProbArgs {
     /// The command, as you would roll it (`2D6+2>=10`, `AW+3>=10`, `4D6KH3`).
-    #[arg(required_unless_present = "af")]
+    #[arg(required_unless_present_any = ["af", "battle"])]
     command: Option<String>,
     /// Another World's AF check instead of a command (AW-7): the party's judgement values
     /// in action order, each `VALUE` or `VALUE/CRITICAL/FUMBLE` (e.g. `3,4/11/2,2`).
@@ -34,6 +36,21 @@ pub struct ProbArgs {
     /// The AF check's running total so far.
     #[arg(long, default_value_t = 0)]
     start: i64,
+    /// The Lord of the Rings RPG's battle (LR-15) instead of a command: the state it
+    /// stands at, −3 (Losing) to +3 (Winning), 0 Even; with --rounds N, the exact chance
+    /// of Victory, of Defeat and of neither within N rounds (a Markov chain, no sampling).
+    #[arg(
+        long,
+        value_name = "STATE",
+        allow_hyphen_values = true,
+        requires = "rounds",
+        conflicts_with = "af"
+    )]
+    battle: Option<i64>,
+    /// With --battle: the commanders' Siegecraft ranks added to each side's 2d6, PCs'
+    /// side first (`PC,FOE`; the GM option `battle_siegecraft`).
+    #[arg(long, value_name = "PC,FOE", requires = "battle")]
+    siegecraft: Option<String>,
     /// Game system id (see `taku systems`).
     #[arg(long, default_value = "DiceBot")]
     system: String,
@@ -65,6 +82,12 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
             );
         }
         return af(system, party, difficulty, rounds, args.start, args.json);
+    }
+    if let (Some(start), Some(rounds)) = (args.battle, args.rounds) {
+        if args.plot.is_some() {
+            bail!("--battle gives three chances; it has no plot");
+        }
+        return battle(system, start, rounds, args.siegecraft.as_deref(), args.json);
     }
     let command = args.command.as_deref().unwrap_or_default();
     if system.id() == "MtgTrpg" && !command.is_empty() {
@@ -335,6 +358,87 @@ fn escape(s: &str) -> String {
 }
 
 /// AW-7: an AF check's exact odds over the party and rounds.
+/// LR-15: a battle's exact chance of Victory, Defeat and neither within `rounds` from
+/// `start`.
+fn battle(
+    system: &dyn GameSystem,
+    start: i64,
+    rounds: u32,
+    siegecraft: Option<&str>,
+    json: bool,
+) -> Result<bool> {
+    use taku_systems::lotr_coda::battle_odds::battle_odds;
+    if system.id() != "LotrCoda" {
+        bail!("--battle is The Lord of the Rings RPG's battle (LR-15): add --system LotrCoda");
+    }
+    let (pc, foe) = match siegecraft {
+        None => (0, 0),
+        Some(s) => {
+            let ranks: Vec<i64> = s
+                .split(',')
+                .map(|x| x.trim().parse::<i64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| anyhow::anyhow!("--siegecraft takes two ranks, PC,FOE (e.g. 3,2)"))?;
+            match ranks.as_slice() {
+                [a, b] => (*a, *b),
+                _ => bail!("--siegecraft takes two ranks, PC,FOE (e.g. 3,2)"),
+            }
+        }
+    };
+    let odds = battle_odds(start, rounds, pc, foe)
+        .map_err(|e| anyhow::anyhow!("{}", e.get(taku_dice::Lang::En)))?;
+    let fraction = |p: &num_rational::BigRational| {
+        if p.is_zero() {
+            "0".to_string()
+        } else if p.denom() == &num_bigint::BigInt::from(1) {
+            p.numer().to_string()
+        } else {
+            format!("{}/{}", p.numer(), p.denom())
+        }
+    };
+    let pct = |p: &num_rational::BigRational| {
+        use num_traits::ToPrimitive;
+        p.to_f64().unwrap_or(0.0) * 100.0
+    };
+    if json {
+        let one =
+            |p: &num_rational::BigRational| json!({"exact": fraction(p), "p": pct(p) / 100.0});
+        println!(
+            "{}",
+            json!({
+                "system": system.id(),
+                "battle": {"start": start, "rounds": rounds, "siegecraft": [pc, foe]},
+                "victory": one(&odds.victory),
+                "defeat": one(&odds.defeat),
+                "undecided": one(&odds.undecided),
+            })
+        );
+    } else {
+        let line = |name: &str, p: &num_rational::BigRational| {
+            let f = fraction(p);
+            if f.len() <= 40 {
+                format!("{name:<12} {f} = {:.5}%\n", pct(p))
+            } else {
+                format!("{name:<12} ≈ {:.5}%\n", pct(p))
+            }
+        };
+        let mut out = format!(
+            "LR-15 battle from {start:+} (−3 Losing … 0 Even … +3 Winning), {rounds} rounds{}  ({})\n",
+            if (pc, foe) == (0, 0) {
+                String::new()
+            } else {
+                format!(", Siegecraft {pc} vs {foe}")
+            },
+            system.id()
+        );
+        out += &line("P(victory)", &odds.victory);
+        out += &line("P(defeat)", &odds.defeat);
+        out += &line("P(undecided)", &odds.undecided);
+        print!("{out}");
+    }
+    Ok(true)
+}
+
 fn af(
     system: &dyn GameSystem,
     party: &str,

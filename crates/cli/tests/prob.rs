@@ -214,3 +214,84 @@ fn an_af_check_over_party_and_rounds_is_exact() {
     ]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("'x' is not a PC"));
 }
+
+/// LR-15 by brute force: every 2d6 pair for each side over `rounds` rounds from `start`,
+/// the PCs' side adding the state's modifier; higher steps toward Victory, lower toward
+/// Defeat, a tie stays; past +3 is Victory, past −3 Defeat (the battle ends there).
+fn battle_by_enumeration(start: i64, rounds: u32) -> (u64, u64, u64) {
+    let totals: Vec<i64> = (1..=6).flat_map(|a| (1..=6).map(move |b| a + b)).collect();
+    let mut outcomes = (0, 0, 0);
+    let per_round = 36u64 * 36;
+    for code in 0..per_round.pow(rounds) {
+        let mut state = start;
+        let mut c = code;
+        let mut end = None;
+        for _ in 0..rounds {
+            let (pc, foe) = (totals[(c % 36) as usize], totals[((c / 36) % 36) as usize]);
+            c /= per_round;
+            if end.is_some() {
+                continue;
+            }
+            let pc = pc + state;
+            state += (pc > foe) as i64 - (pc < foe) as i64;
+            if state > 3 {
+                end = Some(true);
+            } else if state < -3 {
+                end = Some(false);
+            }
+        }
+        match end {
+            Some(true) => outcomes.0 += 1,
+            Some(false) => outcomes.1 += 1,
+            None => outcomes.2 += 1,
+        }
+    }
+    outcomes
+}
+
+fn reduced(n: u64, d: u64) -> String {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let g = gcd(n, d);
+    if n == 0 {
+        "0".into()
+    } else if d / g == 1 {
+        (n / g).to_string()
+    } else {
+        format!("{}/{}", n / g, d / g)
+    }
+}
+
+/// LR-15 「Victory まで到達,あるいは Defeat まで到達したら,戦いは終結する」: `taku prob --system
+/// LotrCoda --battle STATE --rounds N` gives the exact chances, equal to enumerating every
+/// roll.
+#[test]
+fn lotr_battle_odds_are_exact() {
+    for (start, rounds) in [(3, 1), (3, 2), (-3, 2), (0, 2)] {
+        let (v, d, u) = battle_by_enumeration(start, rounds);
+        let all = 1296u64.pow(rounds);
+        let o = taku(&[
+            "prob",
+            "--system",
+            "LotrCoda",
+            "--battle",
+            &start.to_string(),
+            "--rounds",
+            &rounds.to_string(),
+        ]);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{out}");
+        for (name, n) in [("P(victory)", v), ("P(defeat)", d), ("P(undecided)", u)] {
+            let want = format!("{name:<12} {} ", reduced(n, all));
+            assert!(out.contains(&want), "{start} {rounds}: {want}\n{out}");
+        }
+    }
+    let o = taku(&[
+        "prob", "--system", "LotrCoda", "--battle", "4", "--rounds", "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("LR-15"));
+    let o = taku(&["prob", "--battle", "0", "--rounds", "2"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--system LotrCoda"));
+}

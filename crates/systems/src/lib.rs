@@ -17,6 +17,7 @@ pub mod reference;
 pub mod registry;
 pub mod sengensyou;
 pub mod sheet;
+pub mod signed;
 pub mod srs;
 pub mod stellar_knights;
 pub mod table_rules;

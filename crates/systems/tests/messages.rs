@@ -731,10 +731,18 @@ fn lotrs_commands_speak_both_languages() {
     t.good("alice", "/lotr courage Mina impossible selfish");
     t.good("gm", "/lotr courage Mina weariness");
     t.good("gm", "/lotr round");
-    t.good("alice", "/lotr corruption Mina yield");
-    t.good("alice", "/lotr corruption Mina deed 2");
-    t.good("alice", "/lotr corruption Mina 12");
-    t.good("alice", "/lotr corruption Mina 12 followup");
+    t.good("gm", "/lotr corruption Mina yield");
+    t.good("gm", "/lotr corruption Mina deed 2");
+    t.good("gm", "/lotr corruption Mina 12");
+    t.good("gm", "/lotr corruption Mina 12 followup");
+    t.good("gm", "/lotr fall Mina 2d6 12");
+    t.good("gm", "/lotr fire Mina 10 dmg=2");
+    t.good("gm", "/lotr drown Mina 12 dmg=3");
+    t.good("gm", "/lotr drown Mina rest");
+    t.good("gm", "/lotr weary Mina test 10 encumbered old");
+    t.good("gm", "/lotr renown Mina +1 deed");
+    t.good("alice", "/lotr travel 50 Mina=20 Roy=15");
+    t.good("gm", "/lotr heal Mina week roll");
     t.good("alice", "/lotr recognise Mina area 3 race");
     t.good("gm", "/lotr set hobbit_death on_incapacitated");
     t.good("gm", "/lotr table wound_penalties 0,-1,-2,-3,-4,-5");
@@ -745,8 +753,16 @@ fn lotrs_commands_speak_both_languages() {
         ("alice", "/lotr courage Mina 9"),
         ("alice", "/lotr courage Mina 0"),
         ("alice", "/lotr recover Mina"),
-        ("alice", "/lotr corruption Mina yield 1"),
-        ("alice", "/lotr corruption Mina deed 1"),
+        ("gm", "/lotr corruption Mina yield 1"),
+        ("gm", "/lotr corruption Mina deed 1"),
+        ("alice", "/lotr corruption Mina 12"),
+        ("gm", "/lotr create Mina pick 12,11,9,8,6,4"),
+        ("gm", "/lotr fall Mina 2x 12"),
+        ("gm", "/lotr weary Mina ignore 10"),
+        ("gm", "/lotr weary Mina test 10 load=99999"),
+        ("alice", "/lotr travel 50 Mina=0"),
+        ("gm", "/lotr heal Mina rest -2"),
+        ("gm", "/lotr money Nobody +1GP"),
         ("alice", "/lotr recognise Mina moon 3"),
         ("gm", "/lotr damage Mina -3"),
         ("gm", "/lotr poison Mina 3 3d6"),

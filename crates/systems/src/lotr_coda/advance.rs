@@ -234,6 +234,9 @@ pub struct Progress {
     pub health: i64,
     /// Flaws taken for advancements.
     pub flaws: Vec<String>,
+    /// Attribute points bought by picks (added to the character's values at the table).
+    #[serde(default)]
+    pub attribute_picks: BTreeMap<String, i64>,
 }
 
 impl Progress {
@@ -1079,6 +1082,7 @@ pub fn fold(state: &mut State, event: &Event) {
                 }
                 Buy::Attribute { name } => {
                     p.attributes.entry(name.clone()).or_insert((0, 12)).0 += 1;
+                    *p.attribute_picks.entry(name.clone()).or_insert(0) += 1;
                 }
                 Buy::Reaction { name } => *p.reactions.entry(name.clone()).or_insert(0) += 1,
                 Buy::Health => p.health += 1,
@@ -1497,6 +1501,23 @@ mod tests {
         );
     }
 
+    /// A's advancement with no new order and no new flaw.
+    fn advance_a() -> Command {
+        Command::Advance {
+            who: "A".into(),
+            order: None,
+            new_flaw: None,
+        }
+    }
+
+    /// A's pick.
+    fn pick_a(buy: Buy) -> Command {
+        Command::Pick {
+            who: "A".into(),
+            buy,
+        }
+    }
+
     fn advance_ready(xp: i64) -> State {
         let mut s = with(&["A"]);
         s.progress.get_mut("A").expect("A").xp = xp;
@@ -1506,26 +1527,9 @@ mod tests {
     #[test]
     fn lr12_five_picks_six_with_a_new_flaw_eleven_with_six_more() {
         let mut s = advance_ready(999);
-        refused(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            "LR-12",
-        );
+        refused(&mut s, advance_a(), "LR-12");
         let mut s = advance_ready(1000);
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
+        run(&mut s, advance_a(), &[]).expect("advance");
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 5);
         let mut s = advance_ready(1000);
         run(
@@ -1562,35 +1566,17 @@ mod tests {
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 11);
         // Only one advancement per 1000 XP.
         run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        refused(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            "LR-12",
-        );
+        refused(&mut s, advance_a(), "LR-12");
     }
 
     #[test]
     fn lr12_rank_limits_per_advancement_and_unspent_picks_lost() {
         let mut s = advance_ready(2000);
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
-        let rank = |skill: &str| Command::Pick {
-            who: "A".into(),
-            buy: Buy::Rank {
+        run(&mut s, advance_a(), &[]).expect("advance");
+        let rank = |skill: &str| {
+            pick_a(Buy::Rank {
                 skill: skill.into(),
-            },
+            })
         };
         let c = rank("Armed Combat");
         run(&mut s, c.clone(), &[]).expect("+1");
@@ -1604,22 +1590,11 @@ mod tests {
         assert_eq!(s.progress["A"].skills["Armed Combat"], 7);
         assert_eq!(s.progress["A"].open.as_ref().expect("open").picks, 2);
         // Attribute: favoured STR costs 2 (example data); NIM at its maximum.
-        run(
-            &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Attribute { name: "STR".into() },
-            },
-            &[],
-        )
-        .expect("STR");
+        run(&mut s, pick_a(Buy::Attribute { name: "STR".into() }), &[]).expect("STR");
         assert_eq!(s.progress["A"].attributes["STR"].0, 10);
         refused(
             &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Attribute { name: "NIM".into() },
-            },
+            pick_a(Buy::Attribute { name: "NIM".into() }),
             "LR-1",
         );
         let e = run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
@@ -1631,16 +1606,7 @@ mod tests {
             }]
         );
         // The next advancement resets the per-skill limits.
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
+        run(&mut s, advance_a(), &[]).expect("advance");
         run(&mut s, rank("Armed Combat"), &[]).expect("+1 again");
         let e = run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
         assert_eq!(
@@ -1656,16 +1622,7 @@ mod tests {
     #[test]
     fn lr12_joining_orders_costs_five_and_a_third_needs_two_chosen() {
         let mut s = advance_ready(3000);
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
+        run(&mut s, advance_a(), &[]).expect("advance");
         let join = |order: &str, advancing: Option<[String; 2]>| Command::Pick {
             who: "A".into(),
             buy: Buy::Order {
@@ -1704,34 +1661,19 @@ mod tests {
         assert_eq!(s.progress["A"].advancing, ["Loremaster", "Warrior"]);
         // Rogue no longer advances: its skills cannot be bought.
         run(&mut s, Command::Close { who: "A".into() }, &[]).expect("close");
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
+        run(&mut s, advance_a(), &[]).expect("advance");
         refused(
             &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Rank {
-                    skill: "Rogue skill".into(),
-                },
-            },
+            pick_a(Buy::Rank {
+                skill: "Rogue skill".into(),
+            }),
             "LR-12",
         );
         run(
             &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Rank {
-                    skill: "Loremaster skill".into(),
-                },
-            },
+            pick_a(Buy::Rank {
+                skill: "Loremaster skill".into(),
+            }),
             &[],
         )
         .expect("advancing");
@@ -1745,25 +1687,13 @@ mod tests {
             .elite_requirements
             .insert("Captain".into(), [("STR".to_string(), 10)].into());
         run(&mut s, Command::Costs(Box::new(costs)), &[]).expect("costs");
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
-        let elite = Command::Pick {
-            who: "A".into(),
-            buy: Buy::Order {
-                order: "Captain".into(),
-                skills: BTreeSet::new(),
-                advancing: None,
-                elite: true,
-            },
-        };
+        run(&mut s, advance_a(), &[]).expect("advance");
+        let elite = pick_a(Buy::Order {
+            order: "Captain".into(),
+            skills: BTreeSet::new(),
+            advancing: None,
+            elite: true,
+        });
         refused(&mut s, elite.clone(), "LR-12"); // level 1 in Warrior
         s.progress
             .get_mut("A")
@@ -1783,36 +1713,21 @@ mod tests {
     #[test]
     fn lr8_specialisation_refused_on_rank_zero() {
         let mut s = advance_ready(1000);
-        run(
-            &mut s,
-            Command::Advance {
-                who: "A".into(),
-                order: None,
-                new_flaw: None,
-            },
-            &[],
-        )
-        .expect("advance");
+        run(&mut s, advance_a(), &[]).expect("advance");
         refused(
             &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Specialisation {
-                    skill: "Stealth".into(),
-                    field: "Forest".into(),
-                },
-            },
+            pick_a(Buy::Specialisation {
+                skill: "Stealth".into(),
+                field: "Forest".into(),
+            }),
             "LR-8",
         );
         run(
             &mut s,
-            Command::Pick {
-                who: "A".into(),
-                buy: Buy::Specialisation {
-                    skill: "Armed Combat".into(),
-                    field: "Swords".into(),
-                },
-            },
+            pick_a(Buy::Specialisation {
+                skill: "Armed Combat".into(),
+                field: "Swords".into(),
+            }),
             &[],
         )
         .expect("spec");

@@ -370,6 +370,15 @@ pub struct Character {
     /// Old (−4 on weariness tests) or Aged (−8), LR-5.
     #[serde(default)]
     pub age_penalty: i64,
+    /// LR-1, LR-12: the skills bought with the order's ranks (its order skills).
+    #[serde(default)]
+    pub order_skills: Vec<String>,
+    /// LR-1: the two favoured attributes.
+    #[serde(default)]
+    pub favoured: Vec<String>,
+    /// LR-3: the favoured reaction.
+    #[serde(default)]
+    pub favoured_reaction: Option<String>,
 }
 
 impl Character {
@@ -467,6 +476,9 @@ mod tests {
             flaws: Vec::new(),
             courage_edges: Vec::new(),
             age_penalty: 0,
+            order_skills: Vec::new(),
+            favoured: Vec::new(),
+            favoured_reaction: None,
         }
     }
 

@@ -328,50 +328,14 @@ fn group(rest: &str, marginal_plus_one: bool) -> Result<Option<Test>, EvalError>
     }))
 }
 
-/// `([+-]\d+)*` summed; `None` if it is not that.
+/// `([+-]\d+)*` summed; `None` if it is not that (the shared parser, [`crate::signed`]).
 pub fn modifiers(text: &str) -> Result<Option<i64>, EvalError> {
-    let mut total: i64 = 0;
-    let mut rest = text;
-    while !rest.is_empty() {
-        let sign = match rest.as_bytes()[0] {
-            b'+' => 1,
-            b'-' => -1,
-            _ => return Ok(None),
-        };
-        rest = &rest[1..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return Ok(None);
-        }
-        let n = number(&rest[..digits])?;
-        total = total.checked_add(sign * n).ok_or(EvalError::Overflow)?;
-        rest = &rest[digits..];
-    }
-    Ok(Some(total))
+    crate::signed::modifiers(text, 12)
 }
 
-/// `-?\d+([+-]\d+)*`: a TN.
+/// `-?\d+([+-]\d+)*`: a fixed value (the shared parser, [`crate::signed`]).
 fn fixed(text: &str) -> Result<Option<i64>, EvalError> {
-    let digits_first = text
-        .strip_prefix('-')
-        .unwrap_or(text)
-        .starts_with(|c: char| c.is_ascii_digit());
-    if !digits_first {
-        return Ok(None);
-    }
-    let signed = if text.starts_with('-') {
-        text.to_string()
-    } else {
-        format!("+{text}")
-    };
-    modifiers(&signed)
-}
-
-fn number(digits: &str) -> Result<i64, EvalError> {
-    if digits.len() > 12 {
-        return Err(EvalError::Overflow);
-    }
-    digits.parse().map_err(|_| EvalError::Overflow)
+    crate::signed::fixed(text, 12)
 }
 
 /// The command as printed back: `LOTR+7>=15`, `LOTR+5 VS LOTR+3#DODGE`.

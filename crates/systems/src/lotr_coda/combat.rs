@@ -203,6 +203,13 @@ pub struct Fighter {
     /// Fear (Extraordinary): flees or cowers.
     #[serde(default)]
     pub cowed: bool,
+    /// LR-4, LR-5: a table character's wound and weariness penalty (≤ 0), set from its
+    /// status by the table rules before each decision; 0 for anyone else.
+    #[serde(default)]
+    pub wounds: i64,
+    /// Sprinted this round: a full-round action, nothing else until the next round.
+    #[serde(default)]
+    pub full_round: bool,
 }
 
 impl Fighter {
@@ -233,6 +240,8 @@ impl Fighter {
             lose_turn: false,
             no_turn: false,
             cowed: false,
+            wounds: 0,
+            full_round: false,
         }
     }
 
@@ -248,9 +257,11 @@ impl Fighter {
         -5 * i64::from(after.saturating_sub(self.allowance()))
     }
 
-    /// Penalties on every test: stun, fear, and +5 on its TNs while grabbed.
+    /// Penalties on every test: stun, fear, +5 on its TNs while grabbed, and a table
+    /// character's wounds and weariness (LR-4, LR-5).
     pub fn condition_penalty(&self) -> i64 {
         -self.stun.map_or(0, |s| s.0) - self.fear - if self.grabbed_by.is_some() { 5 } else { 0 }
+            + self.wounds
     }
 
     /// Defence now: its own, or this round's dodge if higher.
@@ -781,6 +792,22 @@ fn refuse(rule: &str, ja: impl AsRef<str>, en: impl AsRef<str>) -> Text {
     )
 }
 
+/// LR-14: 「Splint: 40ヤードまで full-round アクション」 — after a sprint the fighter does
+/// nothing else that round.
+fn full_round_taken(f: &Fighter) -> Result<(), Text> {
+    if f.full_round {
+        return Err(refuse(
+            "LR-14",
+            format!(
+                "{} はこのラウンド全力移動（全ラウンド行動）をしました",
+                f.name
+            ),
+            format!("{} sprinted this round (a full-round action)", f.name),
+        ));
+    }
+    Ok(())
+}
+
 fn fighter<'a>(c: &'a Combat, name: &str) -> Result<&'a Fighter, Text> {
     c.get(name).ok_or_else(|| {
         refuse(
@@ -930,6 +957,7 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
         Command::Act { who, act, modifier } => {
             let f = fighter(c, who)?;
             may_act(f)?;
+            full_round_taken(f)?;
             bounded(*modifier, ("修正", "the modifier"))?;
             let (cost, penalty) = match act {
                 Act::Sprint { .. } => {
@@ -942,6 +970,8 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     }
                     (f.allowance(), 0)
                 }
+                // LR-14: 「アクションコスト0の行動」 cost nothing: never an extra action.
+                Act::Free => (0, 0),
                 a => (a.cost(), f.extra_penalty(a.cost())),
             };
             let base = modifier + penalty + f.condition_penalty();
@@ -1240,6 +1270,7 @@ fn attack(
 ) -> Result<Vec<Event>, Text> {
     let a = fighter(c, attacker)?;
     may_act(a)?;
+    full_round_taken(a)?;
     bounded(modifier, ("修正", "the modifier"))?;
     if !(1..=20).contains(&weapon.dice) || !(-100..=100).contains(&weapon.bonus) || range_steps > 50
     {
@@ -1430,7 +1461,12 @@ fn attack(
             let degree = Degree::of(roll.total - final_tn);
             strike.degree = Some(degree);
             let extra = degree == Degree::ExtraordinarySuccess;
-            if extra {
+            // LR-14: 「最大ダメージを与えたことにするか,武器や鎧,盾のどれかを壊す」 — the
+            // maximum damage only of an attack that deals damage (a whip's or a grab's
+            // Extraordinary can still break something).
+            if extra
+                && (option.deals_damage() || matches!(extraordinary, Extraordinary::Break { .. }))
+            {
                 strike.extraordinary = Some(extraordinary.clone());
             }
             let charge_str = match option {
@@ -1510,6 +1546,7 @@ pub fn fold(c: &mut Combat, event: &Event) {
             c.round = *round;
             for f in &mut c.fighters {
                 f.used = 0;
+                f.full_round = false;
                 f.dodge = None;
                 f.defence_tests = 0;
                 f.parry_bonus = 0;
@@ -1524,6 +1561,9 @@ pub fn fold(c: &mut Combat, event: &Event) {
         Event::Acted { who, act, cost, .. } => {
             if let Some(f) = c.get_mut(who) {
                 f.used += cost;
+                if matches!(act, Act::Sprint { .. }) {
+                    f.full_round = true;
+                }
                 if let Act::Aim { indirect } = act {
                     f.aim = if *indirect { 3 } else { 1 };
                 }
@@ -1792,8 +1832,8 @@ pub fn describe(event: &Event) -> Text {
                     j += &format!("、{dj} {}", shown(&d.test));
                     e += &format!(", {de} {}", shown(&d.test));
                 } else if !s.hit && s.attack.total < s.tn {
-                    j += "（宣言した防御はアクションを消費しない）";
-                    e += " (a declared defence costs no action)";
+                    j += "（防御を宣言していてもアクションは消費しない）";
+                    e += " (a declared defence, if any, costs no action)";
                 }
                 let (rj, re) = if s.parried {
                     ("防がれた".to_string(), "parried".to_string())
@@ -1854,18 +1894,22 @@ pub fn describe(event: &Event) -> Text {
             damage,
             ..
         } => {
+            let dmg = |d: &Option<(Vec<i64>, i64)>| match d {
+                Some((faces, total)) => format!("{faces:?}→{total}"),
+                None => "0".to_string(),
+            };
             let (j, e) = match how {
                 GrabAct::Pin => (
                     "押さえつける（対抗STR +3）".to_string(),
                     "pins (+3 on opposed STR)".to_string(),
                 ),
                 GrabAct::Damage => (
-                    format!("締め上げる {:?}", damage),
-                    format!("squeezes {:?}", damage),
+                    format!("締め上げる: ダメージ {}（1d6+STR修正）", dmg(damage)),
+                    format!("squeezes: damage {} (1d6 + STR mod)", dmg(damage)),
                 ),
                 GrabAct::Slam => (
-                    format!("たたきつける {:?}", damage),
-                    format!("slams {:?}", damage),
+                    format!("たたきつける: ダメージ {}（1d6）", dmg(damage)),
+                    format!("slams: damage {} (1d6)", dmg(damage)),
                 ),
             };
             Text::new(

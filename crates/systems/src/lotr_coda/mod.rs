@@ -18,6 +18,8 @@ pub mod character;
 pub mod check;
 pub mod coda;
 pub mod combat;
+pub mod create;
+pub mod hazards;
 pub mod odds;
 pub mod rules;
 pub mod settings;
@@ -104,6 +106,9 @@ const HELP: &str = "\
 ■ダメージ（爆発しない。LR-9）
   2D6+4            武器ダメージ（6ゾロでも追加なし）
   1D6/2R           1/2D6（端数は四捨五入: 1,1,2,2,3,3。LR-0）
+■正確な確率（taku prob --system LotrCoda）
+  'LOTR+7>=15' など各判定の成功度の確率。集団戦闘（LR-15）: --battle 戦況(-3〜+3) --rounds N [--siegecraft PC,敵]
+  で N ラウンド以内の Victory / Defeat の確率
   ダイスボットの共通コマンドも使えます。";
 
 const HELP_EN: &str = "\
@@ -126,4 +131,7 @@ The Lord of the Rings RPG (CODA): 2d6 + modifier tests; a double six adds a d6, 
 ■ Damage (never explodes, LR-9)
   2D6+4            weapon damage (a double six adds nothing)
   1D6/2R           half a d6 (rounded half up: 1,1,2,2,3,3; LR-0)
+■ Exact odds (taku prob --system LotrCoda)
+  every test's degrees ('LOTR+7>=15'…); a battle (LR-15): --battle STATE(-3..+3) --rounds N [--siegecraft PC,FOE]
+  gives the chance of Victory / Defeat within N rounds
   DiceBot's common dice commands also work.";

@@ -48,6 +48,16 @@ pub struct Status {
     pub npc: bool,
     /// LR-4: poisons at work.
     pub poisons: Vec<Poison>,
+    /// LR-3: Renown gained at the table (Renown triggers), on top of the record's.
+    #[serde(default)]
+    pub renown: i64,
+    /// LR-4 (Table 9.34): on fire until a Swiftness re-test puts it out.
+    #[serde(default)]
+    pub alight: bool,
+    /// LR-5 `ignore_weariness_by_test`: a test let it ignore its weariness penalty (until
+    /// the scene ends).
+    #[serde(default)]
+    pub ignoring_weariness: bool,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -77,6 +87,8 @@ pub struct State {
     pub round: u64,
     /// Combat, battles, units, sieges, advancement and purses (LR-12 to LR-17).
     pub sub: super::table::SubState,
+    /// LR-1: the nine 2d6 rolled at the table for a character's random creation.
+    pub creation_rolls: BTreeMap<String, Vec<i64>>,
 }
 
 /// A change to a character's status, as deltas so an undone change leaves later ones
@@ -107,6 +119,19 @@ pub struct Delta {
     /// A poison's stage passed (its index).
     #[serde(default)]
     pub poison_stage: Option<usize>,
+    /// LR-6 `courage_return = at_once`: the Courage spent (heroic) came back at once; it
+    /// counts against the round's 4 only.
+    #[serde(default)]
+    pub back_at_once: bool,
+    /// LR-3: Renown gained.
+    #[serde(default)]
+    pub renown: i64,
+    /// LR-4: set alight (`Some(true)`) or put out (`Some(false)`).
+    #[serde(default)]
+    pub alight: Option<bool>,
+    /// LR-5: begins (`Some(true)`) or stops ignoring its weariness penalty.
+    #[serde(default)]
+    pub ignore_weariness: Option<bool>,
 }
 
 /// What happened.
@@ -152,6 +177,22 @@ pub enum Event {
         /// Selfish spending too (session end).
         all: bool,
     },
+    /// LR-1: the nine 2d6 of a character's random creation, rolled at the table.
+    CreationRolls {
+        /// Name.
+        name: String,
+        /// The nine totals.
+        rolls: Vec<i64>,
+    },
+    /// The scene ended: tests that let characters ignore weariness lapse (LR-5).
+    WearinessHeeded,
+    /// A reckoning shown to all that changes nothing (LR-18 travel).
+    Note {
+        /// Log text.
+        ja: String,
+        /// Log text.
+        en: String,
+    },
     /// Combat, a battle, a unit, a siege, advancement or a purse (LR-12 to LR-17).
     Sub {
         /// The event.
@@ -174,6 +215,11 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Your character's skill (ranks + attribute mod, /field for a specialisation +2, rank 0 −2), reaction or attribute modifier; wound and weariness penalties go on the TN automatically (LR-9)",
     },
     CommandHelp {
+        usage: "/lotr create ボロミア pick 12,11,9,8,6,4 race=Men order=Warrior | /lotr create ピピン random → /lotr create ピピン random 11,10,9,8,7,6 race=Hobbits",
+        help: "能力値の作成（LR-1）: 選択法（10,9,7,7,5,4+8点、12まで）かランダム法（2D6×9をテーブルで1回だけ振り、高い6つを割り振る）。値は BRG,NIM,PER,STR,VIT,WIT の順で種族修正の前。シートファイルと同じ検査",
+        help_en: "Create the attributes (LR-1): pick (10,9,7,7,5,4 + 8 points, 12 at most) or random (nine 2d6 rolled once at the table, the best six assigned); values in BRG,NIM,PER,STR,VIT,WIT order before racial modifiers; the same checks as a sheet file",
+    },
+    CommandHelp {
         usage: "/lotr damage エオメル 12",
         help: "ダメージ（LR-4、GM）。負傷段階とペナルティを表示、死亡も判定",
         help_en: "Damage (LR-4, GM); shows the wound level and its penalty, and death",
@@ -187,6 +233,21 @@ const COMMANDS: &[CommandHelp] = &[
         usage: "/lotr poison エオメル 4 1/2d6 毒の名",
         help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階",
         help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage",
+    },
+    CommandHelp {
+        usage: "/lotr fall エオメル 3d6 15 | /lotr fire エオメル 10 dmg=1d6 | /lotr drown エオメル 12 dmg=2d6 | /lotr drown エオメル rest",
+        help: "攻撃以外のダメージ（LR-4、GM。表の値はGMが指定）: 落下=Acrobatics成功で半減、炎=Swiftness失敗で炎に包まれ2d6+4（燃えている間は同じコマンドで消火の再判定）、溺れ=Stamina失敗で意識を失いダメージ、rest=15分休んで1d6回復",
+        help_en: "Harm that is not an attack (LR-4, GM; the tables' numbers are the GM's): fall = an Acrobatics success halves it; fire = a failed Swiftness test sets alight, 2d6+4 (while burning the same command is the re-test); drown = a failed Stamina test, unconscious and damage; rest = 1d6 back after 15 minutes",
+    },
+    CommandHelp {
+        usage: "/lotr weary エオメル test 10 encumbered | /lotr weary エオメル test 10 load=150 old",
+        help: "疲労判定（LR-5、GM）: Stamina、目標値は重荷+10・超重荷+20（load=重さ で STR×10/×20/×30 から）、Old −4・Aged −8、負傷・疲労のペナルティ込み。失敗で疲労+1段階",
+        help_en: "A weariness test (LR-5, GM): Stamina, TN +10 encumbered, +20 heavily (load=WEIGHT against STR×10/×20/×30), Old −4, Aged −8, wound and weariness penalties included; a failure adds a level",
+    },
+    CommandHelp {
+        usage: "/lotr renown エオメル +1 オークの隊長を討った | /lotr travel 120 フロド=20 アラゴルン=30",
+        help: "知名度の上昇（LR-3、GM: 劇的な行動）。旅（LR-18）: 一行は最も遅い者の1日の移動距離に合わせる（日数は四捨五入）",
+        help_en: "Renown for a dramatic deed (LR-3, GM). Travel (LR-18): the group keeps to its slowest member's daily pace (days rounded half up)",
     },
     CommandHelp {
         usage: "/lotr weary エオメル +1 | /lotr recover エオメル complete",
@@ -220,7 +281,7 @@ const COMMANDS: &[CommandHelp] = &[
     },
 ];
 
-fn gm_only(table: &dyn TableView, rule: &str, what: (&str, &str)) -> Result<(), Text> {
+pub(super) fn gm_only(table: &dyn TableView, rule: &str, what: (&str, &str)) -> Result<(), Text> {
     if table.actor_is_gm() {
         Ok(())
     } else {
@@ -231,14 +292,14 @@ fn gm_only(table: &dyn TableView, rule: &str, what: (&str, &str)) -> Result<(), 
     }
 }
 
-fn no_character(name: &str) -> Text {
+pub(super) fn no_character(name: &str) -> Text {
     Text::new(
         format!("「{name}」というキャラクターはいません。/char new {name} で作成してください"),
         format!("no character named '{name}'; create it with /char new {name}"),
     )
 }
 
-fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
+pub(super) fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match table.character(name) {
         None => Err(no_character(name)),
         Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
@@ -249,21 +310,35 @@ fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     }
 }
 
-fn usage(ja: &str, en: &str) -> Text {
+pub(super) fn usage(ja: &str, en: &str) -> Text {
     Text::new(format!("使い方: {ja}"), format!("usage: {en}"))
 }
 
-fn number(word: &str) -> Result<i64, Text> {
-    let w = word.strip_prefix('+').unwrap_or(word);
-    w.parse::<i64>()
-        .ok()
-        .filter(|n| n.abs() <= 100_000)
-        .ok_or_else(|| {
-            Text::new(
-                format!("「{word}」は整数ではありません"),
-                format!("'{word}' is not a whole number"),
-            )
-        })
+pub(super) fn number(word: &str) -> Result<i64, Text> {
+    let folded = taku_dice::normalize::fold(word).text;
+    let w = folded.strip_prefix('+').unwrap_or(&folded);
+    if !w.is_empty()
+        && w.strip_prefix('-')
+            .unwrap_or(w)
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        && w != "-"
+    {
+        return w
+            .parse::<i64>()
+            .ok()
+            .filter(|n| n.abs() <= 100_000)
+            .ok_or_else(|| {
+                Text::new(
+                    format!("「{word}」は大きすぎます（−100000〜100000）"),
+                    format!("'{word}' is too large (−100000 to 100000)"),
+                )
+            });
+    }
+    Err(Text::new(
+        format!("「{word}」は整数ではありません"),
+        format!("'{word}' is not a whole number"),
+    ))
 }
 
 /// The fields a character's record is kept in at a table (a sheet writes them; `/char
@@ -307,6 +382,12 @@ pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
         ch.reaction_advances.map(|n| n.to_string()).join(","),
     ));
     f.push(("health_advances".into(), ch.health_advances.to_string()));
+    f.push(("order_skills".into(), join(&ch.order_skills)));
+    f.push(("favoured".into(), join(&ch.favoured)));
+    f.push((
+        "favoured_reaction".into(),
+        ch.favoured_reaction.clone().unwrap_or_default(),
+    ));
     for (name, k) in &ch.skills {
         f.push((
             format!("skill.{}", name.replace(' ', "_")),
@@ -430,13 +511,19 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
         flaws: list("flaws"),
         courage_edges,
         age_penalty: 0,
+        order_skills: list("order_skills"),
+        favoured: list("favoured"),
+        favoured_reaction: fields
+            .get("favoured_reaction")
+            .cloned()
+            .filter(|f| !f.is_empty()),
     })
 }
 
 /// The character's record as it stands: the state's (or, before the rules touched it, the
 /// fields'), with the current attribute values the table's fields hold (`/char set NIM 8`):
 /// Defence follows them, reactions and Health keep their creation values (LR-3).
-fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
+pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
     let (_, fields) = table.character(name)?;
     let mut ch = state
         .characters
@@ -448,12 +535,73 @@ fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character>
             ch.attributes[i] = v.clamp(0, 1000);
         }
     }
+    // `/char set` of the record's other keys is followed too (a GM's edit is not lost).
+    if let Some(size) = fields.get("size").and_then(|s| Size::parse(s.trim())) {
+        ch.size = size;
+    }
+    for key in ["Courage", "courage"] {
+        if let Some(v) = fields.get(key).and_then(|v| v.trim().parse::<i64>().ok()) {
+            ch.courage = v.clamp(0, 1000);
+        }
+    }
+    if let Some(v) = fields
+        .get("Renown")
+        .and_then(|v| v.trim().parse::<i64>().ok())
+    {
+        ch.renown = v.clamp(-1000, 1000);
+    }
+    if let Some(p) = state.sub.advance.progress.get(name) {
+        with_advancement(&mut ch, p);
+    }
     Some(ch)
+}
+
+/// LR-12: what the character's advancements bought, on its record: skill ranks (a new
+/// skill takes its attribute from the data), specialisations, edges, attribute points,
+/// reaction and Health advances. Attribute points are added on top of the table's
+/// attribute fields: a GM who also types the raised value with `/char set` counts it twice.
+fn with_advancement(ch: &mut Character, p: &super::advance::Progress) {
+    let data = super::sheet::Data::example();
+    for (skill, ranks) in &p.skills {
+        let entry = ch
+            .skills
+            .entry(skill.clone())
+            .or_insert_with(|| character::Skill {
+                ranks: 0,
+                attribute: data.skill_attribute(skill).unwrap_or(WIT),
+                specialisations: Vec::new(),
+                affinities: 0,
+            });
+        entry.ranks = entry.ranks.max(*ranks).min(character::MAX_RANKS);
+    }
+    for (skill, field) in &p.specialisations {
+        if let Some(s) = ch.skills.get_mut(skill)
+            && !s.specialisations.contains(field)
+        {
+            s.specialisations.push(field.clone());
+        }
+    }
+    for e in &p.edges {
+        if !ch.edges.contains(e) {
+            ch.edges.push(e.clone());
+        }
+    }
+    for (name, n) in &p.attribute_picks {
+        if let Some(i) = character::attribute(name) {
+            ch.attributes[i] = (ch.attributes[i] + n).clamp(0, 1000);
+        }
+    }
+    for (name, n) in &p.reactions {
+        if let Some(i) = character::reaction(name) {
+            ch.reaction_advances[i] += n;
+        }
+    }
+    ch.health_advances += p.health;
 }
 
 /// The character's record and status, and the event importing it when the rules have not
 /// touched it yet.
-fn load(
+pub(super) fn load(
     table: &dyn TableView,
     state: &State,
     name: &str,
@@ -485,10 +633,11 @@ fn load(
 }
 
 /// Applies a delta (the fold's rule, also used to foresee a change).
-fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
+pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     s.damage = (s.damage + d.damage).max(0);
     s.weariness = (s.weariness + d.weariness).clamp(0, exhausted);
-    s.courage_spent = (s.courage_spent + d.courage).max(0);
+    let kept = if d.back_at_once { 0 } else { d.courage };
+    s.courage_spent = (s.courage_spent + kept).max(0);
     s.courage_selfish = (s.courage_selfish + d.selfish).clamp(0, s.courage_spent);
     if d.courage > 0 {
         s.courage_round += d.courage;
@@ -501,6 +650,13 @@ fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     if let Some(p) = &d.poison {
         s.poisons.push(p.clone());
     }
+    s.renown += d.renown;
+    if let Some(a) = d.alight {
+        s.alight = a;
+    }
+    if let Some(i) = d.ignore_weariness {
+        s.ignoring_weariness = i;
+    }
     if let Some(i) = d.poison_stage
         && let Some(p) = s.poisons.get_mut(i)
     {
@@ -508,15 +664,26 @@ fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     }
 }
 
-/// LR-4, LR-5: the penalty the character's wounds and weariness give every test.
+/// LR-4, LR-5: the penalty the character's wounds and weariness give every test (the
+/// weariness part left out while a test lets it ignore weariness, LR-5
+/// `ignore_weariness_by_test`).
 pub fn penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
+    let weariness = if s.ignoring_weariness {
+        0
+    } else {
+        settings.weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+    };
+    wound_penalty(settings, ch, s) + weariness
+}
+
+/// LR-4: the wound part of [`penalty`] alone.
+pub fn wound_penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
     let level = ch.body().level(s.damage, settings.hobbit_death);
-    let wounds = if level == WoundLevel::Healthy {
+    if level == WoundLevel::Healthy {
         0
     } else {
         settings.wound_penalty(level.index())
-    };
-    wounds + settings.weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+    }
 }
 
 fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, String) {
@@ -554,7 +721,7 @@ fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, Stri
     )
 }
 
-fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
+pub(super) fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
     Event::Changed {
         name: name.to_string(),
         delta,
@@ -564,7 +731,7 @@ fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
 }
 
 /// A status change with its report (damage, level, penalty after it).
-fn status_event(
+pub(super) fn status_event(
     settings: &Settings,
     name: &str,
     ch: &Character,
@@ -583,14 +750,14 @@ fn status_event(
     )
 }
 
-fn done(events: Vec<Event>) -> Result<Outcome<Event>, Text> {
+pub(super) fn done(events: Vec<Event>) -> Result<Outcome<Event>, Text> {
     Ok(Outcome {
         events,
         reply: None,
     })
 }
 
-fn reply(text: Text) -> Result<Outcome<Event>, Text> {
+pub(super) fn reply(text: Text) -> Result<Outcome<Event>, Text> {
     Ok(Outcome {
         events: Vec::new(),
         reply: Some(text),
@@ -598,7 +765,7 @@ fn reply(text: Text) -> Result<Outcome<Event>, Text> {
 }
 
 /// Rolls a LotR test of `modifier` against `tn` (LR-9): its dice, total, degree, text.
-fn test(
+pub(super) fn test(
     roller: &mut Roller<'_>,
     modifier: i64,
     tn: i64,
@@ -617,17 +784,60 @@ fn decide_lotr(
     dice: &mut Roller<'_>,
 ) -> Result<Outcome<Event>, Text> {
     match words {
-        ["settings"] => reply(state.settings.describe()),
+        ["settings"] => {
+            // Every reading of the digest in one list: the core's, then combat's, the
+            // battle's and advancement's (each also under `/lotr combat settings` …).
+            let parts = [
+                state.settings.describe(),
+                state.sub.combat.settings.describe(),
+                state.sub.battle.settings.describe(),
+                state.sub.advance.settings.describe(),
+            ];
+            let join = |lang| {
+                parts
+                    .iter()
+                    .map(|t| t.get(lang).to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            reply(Text::new(
+                join(taku_dice::Lang::Ja),
+                join(taku_dice::Lang::En),
+            ))
+        }
         ["set", key, value] => {
-            gm_only(table, "LR-0", ("設定の変更", "change a setting"))?;
+            gm_only(table, "/lotr set", ("設定の変更", "change a setting"))?;
+            // The readings of combat, battles and advancement live in their modules:
+            // `/lotr set KEY VALUE` reaches them too.
+            let module = match *key {
+                "stun_reduction" | "mounted_dodge_size" => Some("combat"),
+                "battle_siegecraft" | "morale_bonus" | "protection" => Some("battle"),
+                "xp_timing" | "flaw_picks" => Some("xp"),
+                _ => None,
+            };
+            if let Some(module) = module {
+                return decide_lotr(table, state, &[module, "set", key, value], dice);
+            }
             state.settings.clone().set(key, value)?;
-            done(vec![Event::Setting {
+            let mut events = vec![Event::Setting {
                 key: key.to_string(),
                 value: value.to_string(),
-            }])
+            }];
+            if *key == "fear_tie" {
+                // LR-11/LR-14: one `fear_tie`, the one combat's fear uses.
+                let mut combat = state.sub.combat.settings;
+                combat.set(key, value)?;
+                events.push(Event::Sub {
+                    event: super::table::SubEvent::Combat(super::combat::Event::Setting {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    }),
+                });
+            }
+            done(events)
         }
         ["table", key, value] => {
-            gm_only(table, "LR-0", ("表の変更", "change a table"))?;
+            gm_only(table, "/lotr table", ("表の変更", "change a table"))?;
             state.settings.clone().set_table(key, value)?;
             done(vec![Event::Table {
                 key: key.to_string(),
@@ -648,31 +858,91 @@ fn decide_lotr(
                 "combat" | "battle" | "unit" | "siege" | "xp" | "money"
             ) =>
         {
-            let import = |name: &str| state.characters.get(name).map(progress);
-            match super::table::decide(table, &state.sub, words, dice, &import) {
-                Some(Ok(decided)) => Ok(Outcome {
-                    events: decided
+            // LR-13: a purse belongs to a character at the table (a typo makes none).
+            if let ["money", name, ..] = words
+                && *name != "convert"
+                && table.character(name).is_none()
+            {
+                return Err(no_character(name));
+            }
+            let import =
+                |name: &str| record(table, state, name).map(|ch| progress(&ch, &state.settings));
+            let (sub, words) = if *head == "combat" {
+                (
+                    std::borrow::Cow::Owned(with_wounds(table, state)),
+                    join_from_sheet(table, state, words),
+                )
+            } else {
+                (
+                    std::borrow::Cow::Borrowed(&state.sub),
+                    words.iter().map(|w| w.to_string()).collect(),
+                )
+            };
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            match super::table::decide(table, &sub, &words, dice, &import) {
+                Some(Ok(decided)) => {
+                    let mut follow = combat_follows(table, state, &decided.events);
+                    if matches!(*head, "unit" | "siege") {
+                        follow.extend(destroyed(state, &decided.events));
+                    }
+                    let mut events: Vec<Event> = decided
                         .events
                         .into_iter()
                         .map(|event| Event::Sub { event })
-                        .collect(),
-                    reply: decided.reply,
-                }),
+                        .collect();
+                    events.extend(follow);
+                    Ok(Outcome {
+                        events,
+                        reply: decided.reply,
+                    })
+                }
                 Some(Err(why)) => Err(why),
                 None => Err(unknown()),
             }
         }
+        ["travel", rest @ ..] => super::hazards::travel(rest).map(|e| Outcome {
+            events: vec![e],
+            reply: None,
+        }),
+        ["create", name, rest @ ..] => super::create::decide(table, state, name, rest, dice),
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
             let (ch, s, mut events) = load(table, state, name)?;
+            npc_is_the_gms(table, name, &s)?;
             let more = match *verb {
                 "damage" => damage(table, state, name, &ch, &s, rest)?,
-                "heal" => heal(table, state, name, &ch, &s, rest)?,
+                "heal" => heal(table, state, name, &ch, &s, rest, dice)?,
                 "poison" => poison(table, state, name, &ch, &s, rest, dice)?,
-                "weary" => weary(table, state, name, &ch, &s, rest)?,
+                "weary" => match rest.first() {
+                    Some(&"test") => {
+                        super::hazards::weary_test(table, state, name, &ch, &s, &rest[1..], dice)?
+                    }
+                    Some(&"ignore") => super::hazards::ignore_weariness(
+                        table,
+                        state,
+                        name,
+                        &ch,
+                        &s,
+                        &rest[1..],
+                        dice,
+                    )?,
+                    _ => weary(table, state, name, &ch, &s, rest)?,
+                },
+                "fall" => super::hazards::fall(table, state, name, &ch, &s, rest, dice)?,
+                "fire" => super::hazards::fire(table, state, name, &ch, &s, rest, dice)?,
+                "drown" => super::hazards::drown(table, state, name, &ch, &s, rest, dice)?,
+                "renown" => super::hazards::renown(table, name, &s, &ch, rest)?,
                 "recover" => recover(state, name, &ch, &s, rest, dice)?,
                 "courage" => courage(table, state, name, &ch, &s, rest)?,
-                "corruption" => corruption(state, name, &ch, &s, rest, dice)?,
+                "corruption" => {
+                    // LR-7: the GM sets the TN (Table 9.21) and judges yielding and deeds.
+                    gm_only(
+                        table,
+                        "LR-7",
+                        ("堕落の判定・増減", "call or change Corruption"),
+                    )?;
+                    corruption(state, name, &ch, &s, rest, dice)?
+                }
                 "recognise" | "recognize" => {
                     return recognise(state, name, &ch, &s, rest, dice, events);
                 }
@@ -685,11 +955,200 @@ fn decide_lotr(
     }
 }
 
+/// LR-4, LR-5 in LR-14: the combat as the rules see it now, every fighter who is a table
+/// character carrying its wound and weariness penalty (on all its tests, like stun).
+fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
+    let mut sub = state.sub.clone();
+    for f in &mut sub.combat.fighters {
+        f.wounds = record(table, state, &f.name).map_or(0, |ch| {
+            penalty(
+                &state.settings,
+                &ch,
+                &state.status.get(&f.name).cloned().unwrap_or_default(),
+            )
+        });
+    }
+    sub
+}
+
+/// LR-14, LR-3: `combat join NAME` of a table character fills what its sheet gives —
+/// `swift=` its Swiftness, `def=` its Defence, `str=` its STR, `size=` its Size — unless
+/// the GM wrote them (the GM's words come after, so they win).
+fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    if let ["combat", "join", name, rest @ ..] = words
+        && let Some(ch) = record(table, state, name)
+    {
+        let given = |key: &str| rest.iter().any(|w| w.starts_with(&format!("{key}=")));
+        let mut filled = Vec::new();
+        if !given("swift") {
+            filled.push(format!("swift={}", ch.reaction(1)));
+        }
+        if !given("def") {
+            filled.push(format!("def={}", ch.defence()));
+        }
+        if !given("str") {
+            filled.push(format!("str={}", ch.attributes[character::STR]));
+        }
+        if !given("size") {
+            filled.push(format!("size={}", ch.size.name()));
+        }
+        out.splice(3..3, filled);
+    }
+    out
+}
+
+/// What combat changes in the rest of the rules: a new round starts the Courage round
+/// (LR-6, LR-14), and damage dealt to a table character is its damage (LR-4, LR-14).
+/// Fighters who are not table characters (orcs) keep no Health (LR-4: unimportant
+/// characters may skip it).
+fn combat_follows(
+    table: &dyn TableView,
+    state: &State,
+    events: &[super::table::SubEvent],
+) -> Vec<Event> {
+    use super::combat::Event as C;
+    use super::table::SubEvent;
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<String, (Character, Status)> = BTreeMap::new();
+    let mut hurt = |target: &str, amount: i64, out: &mut Vec<Event>| {
+        if amount <= 0 {
+            return;
+        }
+        let (ch, s) = match seen.get(target) {
+            Some(x) => x.clone(),
+            None => match load(table, state, target) {
+                Ok((ch, s, imported)) => {
+                    out.extend(imported);
+                    (ch, s)
+                }
+                Err(_) => return,
+            },
+        };
+        let delta = Delta {
+            damage: amount,
+            ..Delta::default()
+        };
+        let mut after = s.clone();
+        apply(&mut after, &delta, state.settings.exhausted() as i64);
+        out.push(status_event(
+            &state.settings,
+            target,
+            &ch,
+            &s,
+            delta,
+            (
+                format!("戦闘で{amount}点のダメージ（LR-14）"),
+                format!("{amount} damage in combat (LR-14)"),
+            ),
+        ));
+        seen.insert(target.to_string(), (ch, after));
+    };
+    for e in events {
+        match e {
+            SubEvent::Combat(C::Round { .. }) => out.push(Event::Round),
+            SubEvent::Combat(C::Setting { key, value }) if key == "fear_tie" => {
+                out.push(Event::Setting {
+                    key: key.clone(),
+                    value: value.clone(),
+                });
+            }
+            SubEvent::Combat(C::Initiative { .. }) if state.sub.combat.round == 0 => {
+                out.push(Event::Round);
+            }
+            SubEvent::Combat(C::Attacked { strikes, .. }) => {
+                for s in strikes {
+                    if let Some((_, amount)) = &s.damage
+                        && s.hit
+                    {
+                        hurt(&s.target, *amount, &mut out);
+                    }
+                }
+            }
+            SubEvent::Combat(C::Squeezed {
+                target,
+                damage: Some((_, amount)),
+                ..
+            }) => hurt(target, *amount, &mut out),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// LR-16 「サイズが 0 になった時点で部隊は消滅する」, LR-17 「Structure が 0 になると破壊
+/// される」: the line whose hit does it says so.
+fn destroyed(state: &State, events: &[super::table::SubEvent]) -> Vec<Event> {
+    let mut after = state.sub.clone();
+    for e in events {
+        super::table::fold(&mut after, e);
+    }
+    let mut out = Vec::new();
+    for (name, u) in &state.sub.battle.units {
+        if u.size > 0 && after.battle.units.get(name).is_some_and(|a| a.size <= 0) {
+            out.push(Event::Note {
+                ja: format!("LR-16: 部隊「{name}」はサイズ0になり消滅した"),
+                en: format!("LR-16: unit '{name}' is at Size 0: destroyed"),
+            });
+        }
+    }
+    for (name, h) in &state.sub.battle.strongholds {
+        if h.structure > 0
+            && after
+                .battle
+                .strongholds
+                .get(name)
+                .is_some_and(|a| a.structure <= 0)
+        {
+            out.push(Event::Note {
+                ja: format!("LR-17: 拠点「{name}」は Structure 0 になり破壊された"),
+                en: format!("LR-17: stronghold '{name}' is at Structure 0: destroyed"),
+            });
+        }
+    }
+    out
+}
+
+/// LR-7: 「キャラクターはNPCとなり」 — once Corruption reached Bearing the character is the
+/// GM's: its player may no longer act for it.
+fn npc_is_the_gms(table: &dyn TableView, name: &str, s: &Status) -> Result<(), Text> {
+    if s.npc && !table.actor_is_gm() {
+        return Err(Text::new(
+            format!("LR-7: {name}は堕落して敵に仕えるNPCになりました。動かせるのはGMだけです"),
+            format!("LR-7: {name} became an NPC serving the enemy; only the GM acts for it"),
+        ));
+    }
+    Ok(())
+}
+
 /// LR-12: a character's record for advancement, from its sheet: attributes (their maxima
 /// taken as 12 or the value, as the sheet does not keep racial modifiers), skills with
 /// their specialisations, edges, and its order, advancing.
-fn progress(ch: &Character) -> super::advance::Progress {
+fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
     let mut p = super::advance::Progress::default();
+    // LR-12: the order's skills are those its ranks bought (a sheet says which); a
+    // character without that record counts every skill it has that is not a language.
+    // Native Language and Lore skills are the race skills picks buy.
+    let order_skills: std::collections::BTreeSet<String> = if ch.order_skills.is_empty() {
+        ch.skills
+            .keys()
+            .filter(|k| !settings.is_language(k))
+            .cloned()
+            .collect()
+    } else {
+        ch.order_skills.iter().cloned().collect()
+    };
+    p.native = ch
+        .skills
+        .keys()
+        .filter(|k| settings.is_language(k))
+        .cloned()
+        .collect();
+    p.favoured = ch.favoured.iter().cloned().collect();
+    p.favoured_reaction = ch.favoured_reaction.clone();
+    if !ch.order.is_empty() {
+        p.order_skills.insert(ch.order.clone(), order_skills);
+    }
     for (i, name) in super::character::ATTRIBUTES.iter().enumerate() {
         let value = ch.attributes[i];
         p.attributes
@@ -711,8 +1170,8 @@ fn progress(ch: &Character) -> super::advance::Progress {
 
 fn unknown() -> Text {
     usage(
-        "/lotr damage|heal|poison|weary|recover|courage|corruption|recognise 名前 …、/lotr round、/lotr settings（/help を参照）",
-        "/lotr damage|heal|poison|weary|recover|courage|corruption|recognise NAME …, /lotr round, /lotr settings (see /help)",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
     )
 }
 
@@ -757,10 +1216,79 @@ fn heal(
     ch: &Character,
     s: &Status,
     rest: &[&str],
+    dice: &mut Roller<'_>,
 ) -> Result<Vec<Event>, Text> {
     gm_only(table, "LR-4", ("治療", "heal"))?;
     let h = ch.health();
+    let level = ch.body().level(s.damage, state.settings.hobbit_death);
+    let days = |w: &str| -> Result<i64, Text> {
+        let d = number(w)?;
+        if !(0..=1000).contains(&d) {
+            return Err(Text::new(
+                format!("LR-4: 日数は0〜1000です（{d}は不可）"),
+                format!("LR-4: days are 0 to 1000 (not {d})"),
+            ));
+        }
+        Ok(d)
+    };
     let (healed, what): (i64, (String, String)) = match rest {
+        // LR-4: 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる
+        // (Table 9.36)…判定に成功すると,VIT修正値(最低1)点追加で回復する」, rolled.
+        ["week", "roll"] => {
+            let tn = state.settings.stamina_tns[level.index().min(5)];
+            let p = penalty(&state.settings, ch, s);
+            let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
+            let n = if d.is_success() {
+                character::weekly_healing(ch.attributes[VIT])
+            } else {
+                0
+            };
+            (
+                n,
+                (
+                    format!("週のStamina判定（{}、目標値{tn}）{text}", level.name()),
+                    format!("weekly Stamina test ({}, TN {tn}) {text}", level.name()),
+                ),
+            )
+        }
+        // LR-4: 「手当て(Healing)技能を用いた判定に成功すれば, その負傷段階のHealth + 1点分
+        // までHealthを回復する…手当ての目標値は負傷段階によって決まる(Table 9.37)」: the
+        // healer's Healing test (its record's, untrained −2 without one).
+        ["skill", by] if by.starts_with("by=") => {
+            let healer = &by[3..];
+            let Some(hc) = record(table, state, healer) else {
+                return Err(no_character(healer));
+            };
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let tn = state.settings.healing_tns[level.index().min(5)];
+            let hs = state.status.get(healer).cloned().unwrap_or_default();
+            let p = penalty(&state.settings, &hc, &hs);
+            let (_, d, text) = test(dice, modifier, tn - p)?;
+            let to = character::healing_result(s.damage, h);
+            (
+                if d.is_success() { s.damage - to } else { 0 },
+                (
+                    format!(
+                        "{healer}のHealing判定（{}、目標値{tn}）{text}{}",
+                        level.name(),
+                        if d.is_success() {
+                            ": 負傷段階の始まり−1へ（週の回復判定2回）"
+                        } else {
+                            ""
+                        }
+                    ),
+                    format!(
+                        "{healer}'s Healing test ({}, TN {tn}) {text}{}",
+                        level.name(),
+                        if d.is_success() {
+                            ": one below the level's start (two weekly healing tests)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ),
+            )
+        }
         ["skill"] => {
             let to = character::healing_result(s.damage, h);
             (
@@ -772,12 +1300,12 @@ fn heal(
                 ),
             )
         }
-        ["rest", days] => {
-            let d = number(days)?.clamp(0, 1000);
+        ["rest", w] => {
+            let d = days(w)?;
             (d, (format!("{d}日の安静"), format!("{d} days' rest")))
         }
-        ["attended", days] => {
-            let d = number(days)?.clamp(0, 1000);
+        ["attended", w] => {
+            let d = days(w)?;
             (
                 2 * d,
                 (
@@ -809,8 +1337,8 @@ fn heal(
         }
         _ => {
             return Err(usage(
-                "/lotr heal 名前 skill|rest 日数|attended 日数|week|facility|点数",
-                "/lotr heal NAME skill|rest DAYS|attended DAYS|week|facility|POINTS",
+                "/lotr heal 名前 skill [by=治療者]|week [roll]|rest 日数|attended 日数|facility|点数",
+                "/lotr heal NAME skill [by=HEALER]|week [roll]|rest DAYS|attended DAYS|facility|POINTS",
             ));
         }
     };
@@ -1042,7 +1570,10 @@ fn recover(
         )]);
     }
     let tn = EXHAUSTED_TN - helper.unwrap_or(0);
-    let p = penalty(&state.settings, ch, s);
+    // LR-5: 「目標値10のStamina判定 (Exhaustedによる-10の修正を受ける)」: the −10 is the
+    // Exhausted penalty itself, so the weariness table's penalty is not added again; wounds
+    // still count.
+    let p = wound_penalty(&state.settings, ch, s);
     let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
@@ -1108,6 +1639,18 @@ fn courage(
     };
     let selfish = rest.contains(&"selfish");
     let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "selfish").collect();
+    // LR-6: heroic spending comes back at the scene's end, or at once (the GM's choice,
+    // `courage_return = at_once`); selfish spending never at once.
+    let at_once = state.settings.courage_at_once && !selfish;
+    let cost = |n: i64| if at_once { 0 } else { n };
+    let (at_once_ja, at_once_en) = if at_once {
+        (
+            "（courage_return = at_once: すぐに戻る）",
+            " (courage_return = at_once: back at once)",
+        )
+    } else {
+        ("", "")
+    };
     match rest.as_slice() {
         ["impossible"] => {
             check(1)?;
@@ -1116,15 +1659,18 @@ fn courage(
                 Delta {
                     courage: 1,
                     selfish: i64::from(selfish),
+                    back_at_once: at_once,
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 勇気1点で本来不可能な判定に挑む（修正なし）。残り{}",
-                    left - 1
+                    "{name}: 勇気1点で本来不可能な判定に挑む（修正なし）。残り{}{}",
+                    left - cost(1),
+                    at_once_ja
                 ),
                 format!(
-                    "{name}: 1 Courage to attempt an impossible test (no bonus); {} left",
-                    left - 1
+                    "{name}: 1 Courage to attempt an impossible test (no bonus); {} left{}",
+                    left - cost(1),
+                    at_once_en
                 ),
             )])
         }
@@ -1179,28 +1725,31 @@ fn courage(
                 Delta {
                     courage: n,
                     selfish: if selfish { n } else { 0 },
+                    back_at_once: at_once,
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}",
-                    left - n,
+                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}",
+                    left - cost(n),
                     s.courage_round + n,
                     if selfish {
                         "（利己的: セッション終了まで戻らない）"
                     } else {
                         ""
-                    }
+                    },
+                    at_once_ja
                 ),
                 format!(
-                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}",
+                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}",
                     skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
-                    left - n,
+                    left - cost(n),
                     s.courage_round + n,
                     if selfish {
                         " (selfish: back only at the session's end)"
                     } else {
                         ""
-                    }
+                    },
+                    at_once_en
                 ),
             )])
         }
@@ -1457,7 +2006,12 @@ pub fn reference(ch: &Character, key: &str) -> Option<i64> {
         Some((s, f)) => (s, Some(f)),
         None => (key, None),
     };
-    ch.skill_modifier(skill, field)
+    // LR-8: 「訓練が不要なものについては,ランク 0 の技能についても -2ペナルティで…判定が可能」:
+    // a skill the record lacks is tested at rank 0 (−2) with its attribute from the data.
+    ch.skill_modifier(skill, field).or_else(|| {
+        let attribute = super::sheet::Data::example().skill_attribute(skill)?;
+        Some(character::modifier(ch.attributes[attribute]) + character::UNTRAINED_PENALTY)
+    })
 }
 
 impl TableRules for LotrRules {
@@ -1512,6 +2066,18 @@ impl TableRules for LotrRules {
                 }
             }
             Event::Sub { event } => super::table::fold(&mut state.sub, event),
+            Event::CreationRolls { name, rolls } => {
+                state
+                    .creation_rolls
+                    .entry(name.clone())
+                    .or_insert_with(|| rolls.clone());
+            }
+            Event::Note { .. } => {}
+            Event::WearinessHeeded => {
+                for s in state.status.values_mut() {
+                    s.ignoring_weariness = false;
+                }
+            }
             Event::CourageBack { all } => {
                 for s in state.status.values_mut() {
                     s.courage_spent = if *all { 0 } else { s.courage_selfish };
@@ -1534,7 +2100,14 @@ impl TableRules for LotrRules {
                 format!("{name}をシートから読み込み"),
                 format!("{name} read from the sheet"),
             ),
-            Event::Changed { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Changed { ja, en, .. } | Event::Note { ja, en } => {
+                Text::new(ja.clone(), en.clone())
+            }
+            Event::CreationRolls { name, rolls } => super::create::describe_rolls(name, rolls),
+            Event::WearinessHeeded => Text::new(
+                "シーン終了: 疲労を無視する効果が切れる（LR-5）",
+                "scene end: ignoring weariness lapses (LR-5)",
+            ),
             Event::Sub { event } => super::table::describe(event),
             Event::Round => Text::new(
                 "新しいラウンド: 勇気の使用数が0に戻る（LR-6）",
@@ -1552,15 +2125,18 @@ impl TableRules for LotrRules {
     }
 
     fn on_scene_end(&self, state: &State, _dice: &mut Roller<'_>) -> Vec<Event> {
+        let mut out = Vec::new();
         if state
             .status
             .values()
             .any(|s| s.courage_spent > s.courage_selfish)
         {
-            vec![Event::CourageBack { all: false }]
-        } else {
-            Vec::new()
+            out.push(Event::CourageBack { all: false });
         }
+        if state.status.values().any(|s| s.ignoring_weariness) {
+            out.push(Event::WearinessHeeded);
+        }
+        out
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Event> {
@@ -1587,6 +2163,16 @@ impl TableRules for LotrRules {
                 None => actors_character(table, state).and_then(|(_, ch)| reference(&ch, inner)),
             };
             match value {
+                // `LOTR+{Observe}` with Observe −2 reads `LOTR-2`, not `LOTR+-2`.
+                Some(v) if v < 0 && out.ends_with('+') => {
+                    out.pop();
+                    out.push_str(&v.to_string());
+                }
+                Some(v) if v < 0 && out.ends_with('-') => {
+                    out.pop();
+                    out.push('+');
+                    out.push_str(&(-v).to_string());
+                }
                 Some(v) => out.push_str(&v.to_string()),
                 None => out.push_str(&rest[open..=close]),
             }
@@ -1613,6 +2199,10 @@ impl TableRules for LotrRules {
             return Ok(unchanged);
         };
         let actor = actors_character(table, state);
+        if let Some((name, _)) = &actor {
+            let s = state.status.get(name).cloned().unwrap_or_default();
+            npc_is_the_gms(table, name, &s)?;
+        }
         let p = actor.as_ref().map_or(0, |(name, ch)| {
             penalty(
                 &state.settings,
@@ -1641,38 +2231,69 @@ impl TableRules for LotrRules {
                 tn: tn.map(|t| t - p),
                 versus,
             },
+            // LR-9/LR-11: an opposed test has no TN: the penalty comes off the penalised
+            // side's total — the side whose `{…}` reference is the character's (the right
+            // when only it has one), else the roller's own, the left.
             check::Test::Opposed {
                 left,
                 right,
                 variant,
-            } => check::Test::Opposed {
-                left: left + p,
-                right,
-                variant,
-            },
+            } => {
+                let right_is_mine = table.typed_line().is_some_and(|typed| {
+                    let upper = typed.to_ascii_uppercase();
+                    upper
+                        .find("VS")
+                        .is_some_and(|at| !typed[..at].contains('{') && typed[at..].contains('{'))
+                });
+                if right_is_mine {
+                    check::Test::Opposed {
+                        left,
+                        right: right + p,
+                        variant,
+                    }
+                } else {
+                    check::Test::Opposed {
+                        left: left + p,
+                        right,
+                        variant,
+                    }
+                }
+            }
+            // LR-10: the leader's condition is the leader's: its total, not the group's TN
+            // (the helpers test at TN − 5 with their own modifiers).
             check::Test::Group {
                 leader,
                 tn,
                 helpers,
                 marginal_plus_one,
             } => check::Test::Group {
-                leader,
-                tn: tn - p,
+                leader: leader + p,
+                tn,
                 helpers,
                 marginal_plus_one: marginal_plus_one || group_mp,
             },
         };
+        let on_tn = matches!(changed, check::Test::Single { tn: Some(_), .. });
         let printed = check::print(&changed).replace(' ', "");
         let note = actor.filter(|_| p != 0).map(|(name, ch)| {
             let s = state.status.get(&name).cloned().unwrap_or_default();
             let (lj, le) = level_words(&state.settings, &ch, &s);
-            Text::new(
-                format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
-                format!(
-                    "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
-                    -p
-                ),
-            )
+            if on_tn {
+                Text::new(
+                    format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
+                    format!(
+                        "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                        -p
+                    ),
+                )
+            } else {
+                Text::new(
+                    format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
+                    format!(
+                        "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
+                    ),
+                )
+            }
         });
         Ok(Prepared {
             command: format!("{}{printed}{comment}", if secret { "S" } else { "" }),
@@ -1763,7 +2384,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "damage modifier",
             Value::Number(ch.damage_modifier()),
         ),
-        d("Renown（名声）", "Renown", Value::Number(ch.renown)),
+        d(
+            "Renown（名声）",
+            "Renown",
+            Value::Number(ch.renown + s.renown),
+        ),
         d(
             "息を止められる時間（分）",
             "breath held (minutes)",
@@ -1818,6 +2443,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             )),
         ),
         d("判定ペナルティ", "test penalty", Value::Number(p)),
+        d(
+            "炎（LR-4）",
+            "on fire (LR-4)",
+            Value::Plain(if s.alight { "yes" } else { "no" }.into()),
+        ),
         d(
             "勇気",
             "Courage",

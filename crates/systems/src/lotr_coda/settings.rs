@@ -232,7 +232,7 @@ impl Settings {
             .collect();
         let body = |default: &str, example: &str| {
             format!(
-                "hobbit_death = {} (LR-4, {default} overflow)\ngroup_bonus = {} (LR-10, {default} literal)\nignore_weariness_by_test = {} (LR-5, {default} off)\nmulti_field_specialisation = {} (LR-8, {default} off)\ncourage_return = {} (LR-6, {default} scene)\nfear_tie = {} (LR-11, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)",
+                "hobbit_death = {} (LR-4: overflow | on_incapacitated, {default} overflow)\ngroup_bonus = {} (LR-10: literal | marginal_plus_one, {default} literal)\nignore_weariness_by_test = {} (LR-5: off | on, {default} off)\nmulti_field_specialisation = {} (LR-8: off | on, {default} off)\ncourage_return = {} (LR-6: scene | at_once, {default} scene)\nfear_tie = {} (LR-11: marginal | retest, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)",
                 match self.hobbit_death {
                     HobbitDeath::Overflow => "overflow",
                     HobbitDeath::OnIncapacitated => "on_incapacitated",

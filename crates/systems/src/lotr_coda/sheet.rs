@@ -34,6 +34,9 @@ pub const FREE_POINTS: i64 = 5;
 /// LR-1: the language budget is Wits × this.
 pub const LANGUAGE_FACTOR: i64 = 3;
 
+/// LR-8: skill groups, which need a field (`Lore: Realm (Gondor)`).
+pub const SKILL_GROUPS: [&str; 3] = ["Lore", "Language", "Armed Combat"];
+
 /// The shipped EXAMPLE data.
 pub const DATA: &str = include_str!("data-example.toml");
 
@@ -293,11 +296,22 @@ impl Sheet {
             flaws: self.flaws.iter().map(|f| f.name.clone()).collect(),
             courage_edges,
             age_penalty: 0,
+            order_skills: self
+                .skills
+                .iter()
+                .filter(|(_, s)| s.order > 0)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            favoured: self.favoured.clone(),
+            favoured_reaction: self.favoured_reaction.clone(),
         }
     }
 
-    /// Every rule it breaks, against `data` and `settings`.
-    pub fn violations_with(&self, data: &Data, settings: &Settings) -> Vec<Violation> {
+    /// LR-1's attribute rules alone: the attribute names, the creation method (pick:
+    /// 10, 9, 7, 7, 5, 4 + 8 points, none above 12; random: the best six of the nine
+    /// 2d6) and the racial maximum. `violations_with` checks these first; a character
+    /// created at a table (`/lotr create`) is checked by this same code.
+    pub fn attribute_violations(&self, data: &Data) -> Vec<Violation> {
         let mut v = Vec::new();
         let mut push = |rule, ja: String, en: String| {
             v.push(Violation {
@@ -328,16 +342,30 @@ impl Sheet {
                 sorted.sort_unstable_by(|a, b| b.cmp(a));
                 let total: i64 = base.iter().sum();
                 let fits = sorted.iter().zip(PICK_ARRAY).all(|(b, p)| *b >= p);
+                // Which value falls below the one it must come from (highest first).
+                let short = sorted
+                    .iter()
+                    .zip(PICK_ARRAY)
+                    .find(|(b, p)| **b < *p)
+                    .map(|(b, p)| {
+                        (
+                            format!("、{b} は元の値 {p} より小さい"),
+                            format!("; {b} is below the {p} it must come from"),
+                        )
+                    })
+                    .unwrap_or_default();
                 if !fits || total != PICK_ARRAY.iter().sum::<i64>() + PICK_POINTS {
                     push(
                         "LR-1",
                         format!(
-                            "選択法: 10,9,7,7,5,4 に8点を配分した値になっていません（合計{total}、必要{}）",
-                            PICK_ARRAY.iter().sum::<i64>() + PICK_POINTS
+                            "選択法: 10,9,7,7,5,4 に8点を配分した値になっていません（合計{total}、必要{}{}）",
+                            PICK_ARRAY.iter().sum::<i64>() + PICK_POINTS,
+                            short.0
                         ),
                         format!(
-                            "pick method: not 10, 9, 7, 7, 5, 4 plus 8 points (total {total}, must be {})",
-                            PICK_ARRAY.iter().sum::<i64>() + PICK_POINTS
+                            "pick method: not 10, 9, 7, 7, 5, 4 plus 8 points (total {total}, must be {}{})",
+                            PICK_ARRAY.iter().sum::<i64>() + PICK_POINTS,
+                            short.1
                         ),
                     );
                 }
@@ -405,16 +433,30 @@ impl Sheet {
                 );
             }
         }
+        v
+    }
+
+    /// Every rule it breaks, against `data` and `settings`.
+    pub fn violations_with(&self, data: &Data, settings: &Settings) -> Vec<Violation> {
+        let mut v = self.attribute_violations(data);
+        let mut push = |rule, ja: String, en: String| {
+            v.push(Violation {
+                rule,
+                message: ja,
+                message_en: en,
+            })
+        };
         if self.favoured.len() != 2
             || self
                 .favoured
                 .iter()
                 .any(|f| character::attribute(f).is_none())
+            || character::attribute(&self.favoured[0]) == character::attribute(&self.favoured[1])
         {
             push(
                 "LR-1",
-                "得意能力値（favoured）を2つ選んでください".into(),
-                "choose two favoured attributes".into(),
+                "得意能力値（favoured）を別々に2つ選んでください".into(),
+                "choose two different favoured attributes".into(),
             );
         }
         if self
@@ -502,7 +544,7 @@ impl Sheet {
                 }
             }
         }
-        let wits = created[WIT];
+        let wits = self.created(data)[WIT];
         let mut languages = 0;
         for (name, s) in &self.skills {
             if s.languages > 0 && !settings.is_language(name) {
@@ -554,6 +596,21 @@ impl Sheet {
                     "{free} free points (attributes, ranks, edges, 1 per specialisation after the first; budget {FREE_POINTS})"
                 ),
             );
+        }
+        // LR-8: 「知識,言語といった技能は,技能グループと呼ばれ…特定の分野に専門化する必要が
+        // ある」 (and Armed Combat's weapon groups): a group needs its field.
+        for name in self.skills.keys() {
+            if SKILL_GROUPS.contains(&name.trim()) {
+                push(
+                    "LR-8",
+                    format!(
+                        "技能グループ「{name}」には分野が要ります（例: {name}: Realm (Gondor)、Armed Combat: Swords）"
+                    ),
+                    format!(
+                        "the skill group '{name}' needs a field (e.g. {name}: Realm (Gondor), Armed Combat: Swords)"
+                    ),
+                );
+            }
         }
         for (name, s) in &self.skills {
             let ranks = s.creation_ranks();
@@ -714,6 +771,46 @@ mod tests {
         s.base.insert("NIM".into(), 10);
         let v = s.violations();
         assert!(v.iter().any(|x| x.message_en.contains("above 12")), "{v:?}");
+    }
+
+    /// LR-8: 「知識,言語といった技能は,技能グループと呼ばれ, 地域知識,歴史知識といった特定の
+    /// 分野に専門化する必要がある」 — `Lore` alone is refused, `Lore: Realm (Rohan)` is not.
+    /// LR-1: 「「得意能力(favored attribute)」を 二つ選択する」 — two different ones.
+    #[test]
+    fn lr8_groups_need_a_field_and_lr1_two_favoured() {
+        let mut s = Sheet::from_toml(EXAMPLE).expect("parses");
+        let k = s.skills.remove("Climb").expect("Climb");
+        s.skills.insert("Lore".into(), k);
+        let v = s.violations();
+        assert!(
+            v.iter()
+                .any(|x| x.rule == "LR-8" && x.message_en.contains("'Lore' needs a field")),
+            "{v:?}"
+        );
+        let mut s = Sheet::from_toml(EXAMPLE).expect("parses");
+        s.favoured = vec!["BRG".into(), "BRG".into()];
+        assert!(
+            s.violations()
+                .iter()
+                .any(|x| x.message_en.contains("two different favoured"))
+        );
+    }
+
+    /// LR-1: a pick that sums right but takes a value below the one it comes from names it.
+    #[test]
+    fn lr1_pick_refusal_names_the_short_value() {
+        let mut s = Sheet::from_toml(EXAMPLE).expect("parses");
+        s.base = ATTRIBUTES
+            .iter()
+            .zip([11, 11, 11, 11, 4, 2])
+            .map(|(a, v)| (a.to_string(), v))
+            .collect();
+        let v = s.attribute_violations(&Data::example());
+        assert!(
+            v.iter()
+                .any(|x| x.message_en.contains("4 is below the 5 it must come from")),
+            "{v:?}"
+        );
     }
 
     #[test]

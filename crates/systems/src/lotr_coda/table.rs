@@ -319,6 +319,25 @@ fn decide_combat(
         ["attack", attacker, targets, rest @ ..] => {
             may_act_for(table, attacker)?;
             let cmd = parse_attack(attacker, targets, rest)?;
+            // LR-14: 「攻撃側がダイスを振る前に宣言しておくこと」 — the defender declares its
+            // dodge or parry: a player writes one only for a character of their own (the
+            // GM for anyone).
+            if let combat::Command::Attack { targets, .. } = &cmd {
+                for t in targets.iter().filter(|t| t.defence.is_some()) {
+                    if may_act_for(table, &t.name).is_err() {
+                        return Err(Text::new(
+                            format!(
+                                "LR-14: {} の回避・受け流しを宣言できるのはその持ち主かGMです",
+                                t.name
+                            ),
+                            format!(
+                                "LR-14: only {}'s owner or a GM declares its dodge or parry",
+                                t.name
+                            ),
+                        ));
+                    }
+                }
+            }
             run(cmd, dice)
         }
         ["grab", who, how] => {
@@ -486,25 +505,59 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
     let (k, plain) = split(rest);
     let targets = parse_targets(targets)?;
     let mut option = AttackOption::Basic;
+    let mut chosen: Option<&str> = None;
     let mut kind = WeaponKind::Melee;
     let mut modifier = 0;
     for w in plain {
-        match w {
-            "basic" => option = AttackOption::Basic,
-            "blunt" => option = AttackOption::Blunt { head: false },
-            "blunt-head" => option = AttackOption::Blunt { head: true },
-            "defensive" => option = AttackOption::Defensive,
-            "power" => option = AttackOption::Power,
-            "precise" => option = AttackOption::Precise,
-            "two-handed" => option = AttackOption::TwoHanded,
-            "sweep" => option = AttackOption::Sweep,
-            "grab" => option = AttackOption::Grab,
-            "whip" => option = AttackOption::Whip,
-            "bow" => kind = WeaponKind::Bow,
-            "thrown" => kind = WeaponKind::Thrown,
-            m if signed(m) => modifier = num(m)?,
-            _ => return Err(combat_usage()),
+        let picked = match w {
+            "basic" => AttackOption::Basic,
+            "blunt" => AttackOption::Blunt { head: false },
+            "blunt-head" => AttackOption::Blunt { head: true },
+            "defensive" => AttackOption::Defensive,
+            "power" => AttackOption::Power,
+            "precise" => AttackOption::Precise,
+            "two-handed" => AttackOption::TwoHanded,
+            "sweep" => AttackOption::Sweep,
+            "grab" => AttackOption::Grab,
+            "whip" => AttackOption::Whip,
+            "bow" => {
+                kind = WeaponKind::Bow;
+                continue;
+            }
+            "thrown" => {
+                kind = WeaponKind::Thrown;
+                continue;
+            }
+            m if signed(m) => {
+                modifier = num(m)?;
+                continue;
+            }
+            other => {
+                return Err(Text::new(
+                    format!(
+                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed sweep grab whip、bow thrown、charge=ヤード、dmg=、+修正）"
+                    ),
+                    format!(
+                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed sweep grab whip, bow thrown, charge=YARDS, dmg=, +m)"
+                    ),
+                ));
+            }
+        };
+        // LR-14: the seed lists the attack options as alternatives: one per attack.
+        if let Some(first) = chosen {
+            return Err(Text::new(
+                format!("LR-14: 攻撃オプションは1回の攻撃に1つです（{first} と {w}）"),
+                format!("LR-14: one attack option per attack ({first} and {w})"),
+            ));
         }
+        chosen = Some(w);
+        option = picked;
+    }
+    if let (Some(c), Some(first)) = (k.get("charge"), chosen) {
+        return Err(Text::new(
+            format!("LR-14: 攻撃オプションは1回の攻撃に1つです（{first} と charge={c}）"),
+            format!("LR-14: one attack option per attack ({first} and charge={c})"),
+        ));
     }
     if let Some(c) = k.get("charge") {
         let (yd, horse) = match c.split_once(':') {
