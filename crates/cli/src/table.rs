@@ -256,7 +256,7 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             Ok(true)
         }
         TableCommand::Verify { db, table } => {
-            let (mismatches, rolls) = open(&db)
+            let (mismatches, rolls, commands) = open(&db)
                 .await?
                 .read(&table, |t| {
                     let rolls = t
@@ -264,16 +264,40 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                         .iter()
                         .filter(|e| matches!(e.body, taku_table::EventBody::Roll(_)))
                         .count();
-                    (t.verify(), rolls)
+                    // Commands and resets that drew dice (`/fc create`, `/sg discover`).
+                    let commands = t
+                        .events()
+                        .iter()
+                        .filter(|e| {
+                            matches!(&e.body, taku_table::EventBody::System { rands, .. } if !rands.is_empty())
+                        })
+                        .count();
+                    (t.verify(), rolls, commands)
                 })
                 .await?;
+            let ja = crate::lang::human() == taku_dice::Lang::Ja;
             for m in &mismatches {
+                if ja {
+                    println!("#{}: 記録 {:?}、再現 {:?}", m.seq, m.logged, m.replayed);
+                } else {
+                    println!(
+                        "#{}: log says {:?}, replay gives {:?}",
+                        m.seq, m.logged, m.replayed
+                    );
+                }
+            }
+            let n = mismatches.len();
+            if ja {
                 println!(
-                    "#{}: log says {:?}, replay gives {:?}",
-                    m.seq, m.logged, m.replayed
+                    "ロール {rolls} 件・ダイスを振ったコマンド {commands} 件を再現、食い違い {n} 件"
+                );
+            } else if commands == 0 {
+                println!("{rolls} rolls replayed, {n} mismatched");
+            } else {
+                println!(
+                    "{rolls} rolls and {commands} commands that drew dice replayed, {n} mismatched"
                 );
             }
-            println!("{} rolls replayed, {} mismatched", rolls, mismatches.len());
             Ok(mismatches.is_empty())
         }
     }

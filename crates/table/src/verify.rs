@@ -7,7 +7,7 @@
 //! roll by its roller or the GM. A log edited behind the engine's back shows up here.
 
 use crate::event::{Event, EventBody, Role};
-use crate::{Mismatch, Table, secret};
+use crate::{Entropy, Mismatch, Table, secret};
 use taku_dice::{ChaChaSource, DiceSource, Mode};
 
 impl Table {
@@ -25,6 +25,7 @@ impl Table {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
                 }
                 Some(state) => {
+                    out.extend(self.replay_command(state, e));
                     if let Err(why) = state.allowed(e) {
                         out.push(Mismatch {
                             seq: e.seq,
@@ -99,6 +100,57 @@ impl Table {
             logged: format!("dice {rands:?}"),
             replayed: format!("dice {replayed:?}"),
         })
+    }
+
+    /// A system command that drew dice (`/fc create`'s attributes, `/fc day`'s injury
+    /// roll, `/sg discover`'s check), decided again by `before` (the table as it was when
+    /// the line came) with the dice its event recorded: the events it gives must be the
+    /// ones logged, so a record edited behind the engine's back (a rolled attribute, a
+    /// check's outcome) shows up. `None` when they match or `e` is no such command.
+    fn replay_command(&self, before: &mut Table, e: &Event) -> Option<Mismatch> {
+        let EventBody::System {
+            follows: None,
+            rands,
+            nonce,
+            line: Some(line),
+            ..
+        } = &e.body
+        else {
+            return None;
+        };
+        if rands.is_empty() {
+            return None;
+        }
+        let logged: Vec<&EventBody> = std::iter::once(&e.body)
+            .chain(
+                self.events
+                    .iter()
+                    .filter(|f| f.body.follows() == Some(e.seq))
+                    .map(|f| &f.body),
+            )
+            .collect();
+        let entropy = std::mem::replace(&mut before.entropy, Entropy::Replay(nonce.clone()));
+        let decided = before.decide(&e.actor, line);
+        before.entropy = entropy;
+        let mismatch = |replayed: String| Mismatch {
+            seq: e.seq,
+            logged: describe(e),
+            replayed,
+        };
+        match decided {
+            Err(why) => Some(mismatch(format!(
+                "refused: {}",
+                why.render(taku_dice::Lang::En)
+            ))),
+            Ok(d) if d.events.iter().eq(logged.iter().copied()) => None,
+            Ok(d) => Some(mismatch(
+                d.events
+                    .iter()
+                    .map(|b| serde_json::to_string(b).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )),
+        }
     }
 
     /// Whether the state this table is in allowed event `e`; `Err` says why not.

@@ -16,6 +16,33 @@ pub struct TypeList {
     /// The types.
     #[serde(rename = "type", default)]
     pub types: Vec<TypeDef>,
+    /// SG-1 (l.179): 特殊なスペルカード, usable only by a character whose ラスボス type
+    /// is made plain. Not in the seed: data.
+    #[serde(rename = "spell_card", default, skip_serializing_if = "Vec::is_empty")]
+    pub spell_cards: Vec<SpellCard>,
+    /// SG-1 (l.29): 原作キャラクター類型表, presets of three types for original-work
+    /// characters (the GM may still choose others). Not in the seed: data.
+    #[serde(rename = "original", default, skip_serializing_if = "Vec::is_empty")]
+    pub originals: Vec<Original>,
+}
+
+/// A last-boss-only spell card (SG-1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellCard {
+    /// Its name.
+    pub name: String,
+    /// Its effect, as the GM's data says.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// An original-work character's preset types (SG-1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Original {
+    /// The character's name.
+    pub name: String,
+    /// Its three types, from the list.
+    pub types: Vec<String>,
 }
 
 /// One type (SG-1).
@@ -104,7 +131,55 @@ impl TypeList {
                 }
             }
         }
+        let mut cards = std::collections::BTreeSet::new();
+        for c in &list.spell_cards {
+            if c.name.trim().is_empty()
+                || c.name.chars().any(char::is_whitespace)
+                || !cards.insert(c.name.as_str())
+            {
+                return Err(format!(
+                    "spell card '{}' is empty, has spaces or is listed twice",
+                    c.name
+                ));
+            }
+        }
+        let mut originals = std::collections::BTreeSet::new();
+        for o in &list.originals {
+            if o.name.trim().is_empty()
+                || o.name.chars().any(char::is_whitespace)
+                || !originals.insert(o.name.as_str())
+            {
+                return Err(format!(
+                    "original '{}' is empty, has spaces or is listed twice",
+                    o.name
+                ));
+            }
+            let distinct: std::collections::BTreeSet<&String> = o.types.iter().collect();
+            if o.types.len() != 3 || distinct.len() != 3 {
+                return Err(format!(
+                    "original '{}' has {} types; SG-1 gives three different ones",
+                    o.name,
+                    o.types.len()
+                ));
+            }
+            if let Some(t) = o.types.iter().find(|t| list.get(t).is_none()) {
+                return Err(format!(
+                    "original '{}': type '{t}' is not in the list",
+                    o.name
+                ));
+            }
+        }
         Ok(list)
+    }
+
+    /// The spell card named `name`.
+    pub fn spell_card(&self, name: &str) -> Option<&SpellCard> {
+        self.spell_cards.iter().find(|c| c.name == name)
+    }
+
+    /// The original-work preset named `name`.
+    pub fn original(&self, name: &str) -> Option<&Original> {
+        self.originals.iter().find(|o| o.name == name)
     }
 
     /// The type named `name`.
@@ -122,6 +197,18 @@ mod tests {
         let list = TypeList::parse(EXAMPLE).expect("example list");
         assert!(list.types.len() >= 4);
         assert!(list.types.iter().all(|t| t.name.starts_with("例")));
+        // SG-1: spell cards and original-work presets, data the seed lacks, marked too.
+        assert!(!list.spell_cards.is_empty() && !list.originals.is_empty());
+        assert!(list.spell_cards.iter().all(|c| c.name.starts_with("例")));
+        assert!(list.originals.iter().all(|o| o.name.starts_with("例")));
+        let bad = format!(
+            "{EXAMPLE}\n[[original]]\nname = \"例・誰か\"\ntypes = [\"例・旅人\", \"無い類型\", \"例・策士\"]\n"
+        );
+        assert!(
+            TypeList::parse(&bad)
+                .expect_err("unknown type")
+                .contains("not in the list")
+        );
         let json = serde_json::to_string(&list).expect("json");
         assert_eq!(TypeList::parse(&json).expect("json list"), list);
         let two = "[[type]]\nname = \"A\"\n[[type.ability]]\nname = \"x\"\nthreshold = 1\n";
