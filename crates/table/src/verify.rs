@@ -142,7 +142,15 @@ impl Table {
                 "refused: {}",
                 why.render(taku_dice::Lang::En)
             ))),
-            Ok(d) if d.events.iter().eq(logged.iter().copied()) => None,
+            Ok(d)
+                if d.events.len() == logged.len()
+                    && d.events
+                        .iter()
+                        .zip(&logged)
+                        .all(|(r, l)| same_command(r, l)) =>
+            {
+                None
+            }
             Ok(d) => Some(mismatch(
                 d.events
                     .iter()
@@ -267,6 +275,46 @@ impl Table {
             },
             _ => Ok(()),
         }
+    }
+}
+
+/// Whether a re-decided event is the logged one. A system's data is compared key by key
+/// as logged, leaving out its log wording (`ja`, `en`) and fields the log does not have:
+/// what a later version words differently or adds (a new field with its default) is no
+/// disagreement, while every value the log records must come out the same.
+fn same_command(replayed: &EventBody, logged: &EventBody) -> bool {
+    match (replayed, logged) {
+        (
+            EventBody::System {
+                data: rd,
+                follows: rf,
+                rands: rr,
+                nonce: rn,
+                line: rl,
+            },
+            EventBody::System {
+                data: ld,
+                follows: lf,
+                rands: lr,
+                nonce: ln,
+                line: ll,
+            },
+        ) => rf == lf && rr == lr && rn == ln && rl == ll && covers(rd, ld),
+        (r, l) => r == l,
+    }
+}
+
+/// Whether `replayed` has every value `logged` has (see [`same_command`]).
+fn covers(replayed: &serde_json::Value, logged: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (replayed, logged) {
+        (Value::Object(r), Value::Object(l)) => l
+            .iter()
+            .all(|(k, lv)| k == "ja" || k == "en" || r.get(k).is_some_and(|rv| covers(rv, lv))),
+        (Value::Array(r), Value::Array(l)) => {
+            r.len() == l.len() && r.iter().zip(l).all(|(rv, lv)| covers(rv, lv))
+        }
+        (r, l) => r == l,
     }
 }
 

@@ -1085,3 +1085,59 @@ fn fc5_a_specialisable_skill_named_without_a_field_is_lv_minus_2() {
     let why = refused(&mut t, "alice", "/fc special ユキ 魔術 火");
     assert!(why.contains("not a specialisable skill"), "{why}");
 }
+
+#[test]
+fn fc2_fc11_each_side_of_a_comparison_takes_its_own_weakened_penalty() {
+    // FC-2 (l.50): 「あらゆる判定ロールのロール値が−2」 for the weakened character: in a
+    // comparison (FC-11) on the side whose value is that character's; a side using
+    // another's character is not penalised for the roller's own.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "bob", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
+    assert!(!out[0].contains("衰弱"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{ミナ.DX} VS FC+5");
+    assert!(out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    // FC-11 compares two: a third side is refused, not dropped.
+    let why = refused(&mut t, "alice", "FC+5 VS FC+5 VS FC+5");
+    assert!(why.contains("FC-11") && why.contains("two"), "{why}");
+}
+
+#[test]
+fn fc7_the_hand_is_chosen_once() {
+    // FC-7 (l.95): the player picks right or left when making the character; later the
+    // GM alone may change it.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/fc hand ミナ 右");
+    let why = refused(&mut t, "alice", "/fc hand ミナ 左");
+    assert!(why.contains("FC-7") && why.contains("only the GM"), "{why}");
+    run(&mut t, "gm", "/fc hand ミナ 左");
+}
+
+#[test]
+fn fc5_a_skill_definition_says_its_fields_and_who_holds_it() {
+    // FC-5 (l.131–138): specialisable fields and the XP of each further one are the
+    // skill's data; the log says them, and redefining a held skill says whom it moves.
+    let mut t = table([3; 32]);
+    let out = run(&mut t, "gm", "/fc skill 料理 IQ 1 fields=和食,洋食 cost=2");
+    assert!(out[0].contains("特化: 和食・洋食（追加2点）"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc skills");
+    assert!(
+        out[0].contains("【料理】IQ 専門性1 特化: 和食・洋食（2点）"),
+        "{out:?}"
+    );
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ male");
+    run(&mut t, "alice", "/fc learn ユキ 料理 1 和食");
+    let out = run(&mut t, "gm", "/fc skill 料理 IQ 2 fields=和食,洋食 cost=2");
+    assert!(out.iter().any(|l| l.contains("ユキ（1TP）")), "{out:?}");
+    // An unknown key in loaded data is refused, not ignored.
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"foo":3}]}"#,
+    );
+    assert!(why.contains("foo"), "{why}");
+}

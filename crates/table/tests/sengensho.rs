@@ -130,8 +130,9 @@ fn sg2_every_limit_is_refused_and_changes_nothing() {
     assert!(e.contains("at most 1 bond to a purpose"), "{e}");
     let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 サラ");
     assert!(e.contains("at most 7 bonds"), "{e}");
-    // SG-7: preset NPC bonds are outside the cap.
-    run(&mut t, "gm", "/sg preset 影 例・策士 ミナ 3");
+    // SG-7 (l.161): preset NPC bonds are set at the session's start, not scenes later.
+    let e = refused(&mut t, "gm", "/sg preset 影 例・策士 ミナ 3");
+    assert!(e.contains("SG-7") && e.contains("session's start"), "{e}");
 }
 
 #[test]
@@ -488,13 +489,24 @@ fn sg8_the_seven_steps_and_the_leniency_reroll() {
     let c = contest(&t);
     let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
     assert!(d > a);
-    run(
+    let out = run(
         &mut t,
         "alice",
         &format!("/sg effect defender {} 呪い", a - d - 1),
     );
+    // The ⑤ line offers the re-roll, and the result waits for a choice (l.211
+    // 「寛容に振り直しを認めるなどの取り扱いを推奨」).
+    assert!(
+        out[0].contains("寛容な振り直し（l.211）は /sg reroll"),
+        "{out:?}"
+    );
+    let e = refused(&mut t, "alice", "/sg resolve");
+    assert!(e.contains("SG-8") && e.contains("/sg resolve keep"), "{e}");
     let out = run(&mut t, "gm", "/sg reroll");
-    assert!(out[0].contains("寛容な振り直し"), "{out:?}");
+    assert!(
+        out[0].contains("寛容な振り直し") && out[0].contains("→ 達成値"),
+        "{out:?}"
+    );
     assert!(refused(&mut t, "gm", "/sg reroll").contains("once"));
     let c = contest(&t);
     let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
@@ -727,4 +739,98 @@ fn sg1_spell_cards_and_original_work_presets_are_the_gms_data() {
     let s = sheet(&t, "gm", "画家");
     assert!(s.contains("例・芸術家・例・旅人・例・策士"), "{s}");
     assert!(refused(&mut t, "gm", "/sg choose 画家 original=誰か").contains("SG-1"));
+}
+
+#[test]
+fn sg5_sg6_a_hidden_npcs_lapsed_debt_is_told_to_the_gm_only() {
+    // SG-5 (digest: an open debt lapses at session end, noted to the GM) and SG-6
+    // (l.65): the note names the NPC's type, so no player reads it.
+    let mut t = table();
+    run(&mut t, "gm", "/sg borrow 影 例・旅人 例・帰郷");
+    let from = t.events().len();
+    run(&mut t, "gm", "/session end");
+    for who in ["alice", "bob"] {
+        for line in seen(&t, who, from) {
+            assert!(
+                !(line.contains('影') && line.contains("例・旅人")),
+                "{who}: {line}"
+            );
+        }
+    }
+    assert!(
+        seen(&t, "gm", from)
+            .iter()
+            .any(|l| l.contains("影の未返済の前借りは失効（例・旅人")),
+        "{:?}",
+        seen(&t, "gm", from)
+    );
+}
+
+#[test]
+fn sg6_a_hidden_pcs_owner_sees_its_own_lines() {
+    // SG-6 (l.91–92): the GM may hide PCs' types from each other; its own player still
+    // plays it.
+    let mut t = table();
+    run(&mut t, "gm", "/sg hide ミナ");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(
+        seen(&t, "alice", from)
+            .iter()
+            .any(|l| l.contains("例・策士"))
+    );
+    assert!(
+        seen(&t, "bob", from)
+            .iter()
+            .all(|l| !l.contains("例・策士"))
+    );
+}
+
+#[test]
+fn sg1_types_are_chosen_at_the_session_start_and_changed_by_the_gm() {
+    // SG-1 (l.26): 「類型はセッション開始時に決定できる」; l.30: the GM may change them.
+    let mut t = table();
+    let e = refused(
+        &mut t,
+        "alice",
+        "/sg choose ミナ 例・旅人 例・守護者 例・策士",
+    );
+    assert!(e.contains("SG-1") && e.contains("only the GM"), "{e}");
+    run(&mut t, "gm", "/sg choose ミナ 例・旅人 例・守護者 例・策士");
+    // A PC with no types yet chooses its own.
+    run(
+        &mut t,
+        "bob",
+        "/sg choose ロイ 例・旅人 例・守護者 例・策士",
+    );
+    // SG-6: one's own types are not looked into.
+    assert!(refused(&mut t, "bob", "/sg discover ロイ ロイ").contains("own types"));
+}
+
+#[test]
+fn sg2_a_bond_left_under_a_type_no_longer_held_is_shown() {
+    // SG-2 (l.101–103): a bond is under one of the character's types. Undoing the
+    // choice of types leaves the bond; it is shown for the GM to discard, not hidden.
+    let mut t = table();
+    let choose = t.next_seq();
+    run(&mut t, "gm", "/sg choose サラ 例・旅人 例・守護者 例・策士");
+    run(&mut t, "gm", "/sg bond サラ 例・旅人 霧 memory");
+    run(&mut t, "gm", &format!("/undo #{choose}"));
+    let s = sheet(&t, "carol", "サラ");
+    assert!(
+        s.contains("今の類型にない縁故") && s.contains("例・旅人 Lv1"),
+        "{s}"
+    );
+    // A type no longer in the loaded list takes no new bond.
+    run(
+        &mut t,
+        "gm",
+        r#"/sg types load {"type":[{"name":"例・新","ability":[{"name":"a","threshold":1},{"name":"b","threshold":2},{"name":"c","threshold":3}]}]}"#,
+    );
+    run(&mut t, "gm", "/scene next");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(
+        e.contains("SG-1") && e.contains("not in the type list") || e.contains("no type"),
+        "{e}"
+    );
 }

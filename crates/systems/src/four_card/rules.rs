@@ -1028,7 +1028,35 @@ fn decide_fc(
             if let Some(why) = skills::refuse_definition(&skill, &known) {
                 return Err(why);
             }
-            done(vec![Event::SkillDefined { skill }])
+            // A redefinition changes the LV and prices of those who hold the skill: say so.
+            let holders: Vec<String> = state
+                .characters
+                .iter()
+                .filter_map(|(n, c)| {
+                    c.skills
+                        .get(&skill.name)
+                        .filter(|l| l.tp > 0)
+                        .map(|l| format!("{n}（{}TP）", l.tp))
+                })
+                .collect();
+            let reply = (!holders.is_empty()).then(|| {
+                Text::new(
+                    format!(
+                        "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
+                        skill.name,
+                        holders.join("、")
+                    ),
+                    format!(
+                        "FC-5: characters holding 【{}】: {}; their LV and prices now follow this definition",
+                        skill.name,
+                        holders.join(", ")
+                    ),
+                )
+            });
+            Ok(Outcome {
+                events: vec![Event::SkillDefined { skill }],
+                reply,
+            })
         }
         ["interlude", which] => {
             gm_only(table, ("幕間の開始・終了", "start or end an interlude"))?;
@@ -1549,6 +1577,18 @@ fn character_command(
                 return Err(Text::new(
                     format!("FC-7: {name}は両手利きです（2D6で12）"),
                     format!("FC-7: {name} is ambidextrous (12 on 2D6)"),
+                ));
+            }
+            // FC-7 is part of making the character: once made, the hand stays (the GM
+            // may still set it).
+            if !ch.creating && !table.actor_is_gm() && (ch.hand == "右利き" || ch.hand == "左利き")
+            {
+                return Err(Text::new(
+                    format!(
+                        "FC-7: {name}の利き腕（{}）は作成時に決めました。変えられるのはGMだけです",
+                        ch.hand
+                    ),
+                    format!("FC-7: {name}'s hand was chosen at creation; only the GM changes it"),
                 ));
             }
             Ok(vec![changed(
@@ -2346,13 +2386,23 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let first_word = comment.split_whitespace().next();
     match right {
         None => {
-            let l = named(left, &mine)
-                .or_else(|| first_word.and_then(mine))
-                .or_else(|| actors_character(table, state));
+            let l = if named(left, &any).is_some() {
+                named(left, &mine)
+            } else {
+                first_word
+                    .and_then(mine)
+                    .or_else(|| actors_character(table, state))
+            };
             (l, None)
         }
         Some(r) => {
-            let l = named(left, &mine).or_else(|| actors_character(table, state));
+            // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
+            // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
+            let l = if named(left, &any).is_some() {
+                named(left, &mine)
+            } else {
+                actors_character(table, state)
+            };
             (l, named(r, &any).or_else(|| first_word.and_then(any)))
         }
     }
@@ -2479,16 +2529,36 @@ impl TableRules for FcRules {
                 format!("設定: {key} = {value}"),
                 format!("setting: {key} = {value}"),
             ),
-            Event::SkillDefined { skill } => Text::new(
-                format!(
-                    "スキル【{}】を定義（{} 専門性{}）",
-                    skill.name, skill.base, skill.expertise
-                ),
-                format!(
-                    "skill 【{}】 defined ({}, expertise {})",
-                    skill.name, skill.base, skill.expertise
-                ),
-            ),
+            Event::SkillDefined { skill } => {
+                let fields_ja = if skill.fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " 特化: {}（追加{}点）",
+                        skill.fields.join("・"),
+                        skill.field_cost
+                    )
+                };
+                let fields_en = if skill.fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", fields: {} ({} XP each further)",
+                        skill.fields.join(", "),
+                        skill.field_cost
+                    )
+                };
+                Text::new(
+                    format!(
+                        "スキル【{}】を定義（{} 専門性{}{fields_ja}）",
+                        skill.name, skill.base, skill.expertise
+                    ),
+                    format!(
+                        "skill 【{}】 defined ({}, expertise {}{fields_en})",
+                        skill.name, skill.base, skill.expertise
+                    ),
+                )
+            }
             Event::Created { ja, en, .. } | Event::Changed { ja, en, .. } => {
                 Text::new(ja.clone(), en.clone())
             }
@@ -2759,6 +2829,47 @@ impl TableRules for FcRules {
                 format!(" {r}")
             };
         }
+        // FC-11 compares two roll values: a third `VS` would be read as a comment.
+        if let Some(typed) = table.typed_line()
+            && typed
+                .to_ascii_uppercase()
+                .split_whitespace()
+                .filter(|w| *w == "VS")
+                .count()
+                + typed.to_ascii_uppercase().matches(")VS").count()
+                > 1
+        {
+            return Err(Text::new(
+                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
+                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
+            ));
+        }
+        let (_, right_side) = roll_characters(table, state);
+        // FC-2 (l.50): −2 on every roll value of a weakened character, on the side of
+        // a comparison that is its own.
+        if matches!(check, Check::Comparison { .. })
+            && let Some((name, ch)) = &right_side
+            && ch.condition() >= Condition::Weakened
+        {
+            let joined = taku_dice::command::join_versus(&format!("{command}{tail}"))
+                .unwrap_or_else(|| format!("{command}{tail}"));
+            let (t, r) = joined.split_once(' ').unwrap_or((&joined, ""));
+            let upper = t.to_ascii_uppercase();
+            if let Some(vs) = upper.find("VS")
+                && let Some(fc) = upper[vs..].find("FC").map(|i| vs + i + 2)
+            {
+                command = format!("{}-2{}", &t[..fc], &t[fc..]);
+                tail = if r.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {r}")
+                };
+                note = Some(Text::new(
+                    format!("{name}は衰弱: 右のロール値−2（FC-2）"),
+                    format!("{name} is weakened: the right roll value −2 (FC-2)"),
+                ));
+            }
+        }
         // FC-2: −2 on every roll value from the weakened line on.
         if let Some((name, ch)) = &roller
             && ch.condition() >= Condition::Weakened
@@ -2778,10 +2889,17 @@ impl TableRules for FcRules {
             } else {
                 format!(" {r}")
             };
-            note = Some(Text::new(
+            let left = Text::new(
                 format!("{name}は衰弱: ロール値−2（FC-2）"),
                 format!("{name} is weakened: roll value −2 (FC-2)"),
-            ));
+            );
+            note = Some(match note {
+                Some(n) => Text::new(
+                    format!("{} {}", left.ja(), n.ja()),
+                    format!("{} {}", left.en(), n.en()),
+                ),
+                None => left,
+            });
         }
         // FC-9 with a secret roll: its automatic failure's fatigue is recorded at the
         // reveal (an entry after the roll would tell the 2 before it).

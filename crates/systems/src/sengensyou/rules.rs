@@ -425,6 +425,10 @@ pub enum Event {
         n: i64,
         /// What it is.
         what: String,
+        /// SG-8 (l.211): it turned the defender's success into a failure, with the
+        /// leniency re-roll on: the re-roll is offered.
+        #[serde(default)]
+        offers_reroll: bool,
     },
     /// SG-8 steps 3 and 4: the attacker's value fixed, the defender rolled.
     ContestDefend {
@@ -435,6 +439,9 @@ pub enum Event {
     ContestReroll {
         /// The new dice.
         dice: Vec<i64>,
+        /// The defender's value with them (its effects kept).
+        #[serde(default)]
+        value: i64,
     },
     /// SG-8 steps 6 and 7: the result.
     ContestResolved {
@@ -540,11 +547,10 @@ fn gm(table: &dyn TableView, what: &str) -> Result<(), Text> {
     if table.actor_is_gm() {
         Ok(())
     } else {
-        refuse(
-            "GM",
+        Err(Text::new(
             format!("{what}はGMだけが行えます"),
             format!("only the GM can do this ({what})"),
-        )
+        ))
     }
 }
 
@@ -745,10 +751,15 @@ impl SgRules {
                         .map(|a| format!("{}({})", a.name, a.threshold))
                         .collect();
                     ja.push_str(&format!(
-                        "\n  {} — {} / 印象: {} / {}",
+                        "\n  {} — {} / 印象: {}（縁故で{}） / {}",
                         t.name,
                         t.action_bonus,
                         t.impression,
+                        if t.impression_on_bond {
+                            "適用"
+                        } else {
+                            "適用しない"
+                        },
                         abil.join(", ")
                     ));
                 }
@@ -766,8 +777,8 @@ impl SgRules {
                 };
                 let list = TypeList::parse(&text).map_err(|e| {
                     Text::new(
-                        format!("SG-1: 類型リストとして読めません: {e}"),
-                        format!("SG-1: not a type list: {e}"),
+                        format!("SG-1: 類型リストとして読めません: {}", e.ja()),
+                        format!("SG-1: not a type list: {}", e.en()),
                     )
                 })?;
                 events(vec![Event::TypesLoaded { list }])
@@ -815,6 +826,14 @@ impl SgRules {
             _ => return Err(usage("/sg choose ミナ 類型1 類型2 類型3")),
         };
         may_act(table, name)?;
+        // SG-1 (l.26): 「類型はセッション開始時に決定できる」; the GM may change them (l.30).
+        if !table.actor_is_gm() && state.chars.get(name).is_some_and(|c| !c.types.is_empty()) {
+            return refuse(
+                "SG-1",
+                format!("類型はセッション開始時に決めます。{name}の類型を変えられるのはGMだけです"),
+                format!("types are chosen at the session's start; only the GM changes {name}'s"),
+            );
+        }
         let chosen = [a, b, c];
         for t in chosen {
             type_def(state, t)?;
@@ -873,6 +892,9 @@ impl SgRules {
     ) -> Result<(), Text> {
         let ch = get_char(state, name);
         let s = &state.settings;
+        if type_name != LAST_BOSS {
+            type_def(state, type_name)?;
+        }
         if !(ch.types.iter().any(|t| t == type_name) || ch.last_boss && type_name == LAST_BOSS) {
             return refuse(
                 "SG-2",
@@ -1031,6 +1053,15 @@ impl SgRules {
         };
         if preset {
             gm(table, "SG-7 事前縁故")?;
+            // SG-7 (l.161): 「NPCの縁故はセッション開始時点で設定済みで良い」: preset at the
+            // session's start; later the NPC's bonds follow SG-2's limits.
+            if scene(table) > 1 {
+                return refuse(
+                    "SG-7",
+                    "事前縁故はセッション開始時（最初のシーン）だけです。その後のNPCの縁故は /sg bond（1シーンに1つ）".into(),
+                    "preset bonds are for the session's start (its first scene); later an NPC's bonds are /sg bond (one per scene)".into(),
+                );
+            }
             if is_pc(table, name) {
                 return refuse(
                     "SG-7",
@@ -1747,10 +1778,23 @@ impl SgRules {
                 let n = p::modifier(n)
                     .filter(|n| *n != 0)
                     .ok_or_else(|| bad_modifier(n))?;
+                let what: String = what.join(" ").chars().take(40).collect();
+                // SG-8 (l.211): say at once when this effect turns the defender's success
+                // into a failure, so the re-roll is offered before the result.
+                let mut after = c.clone();
+                if let (false, Some(d)) = (attacker, after.defender.as_mut()) {
+                    d.effects.push((n, what.clone()));
+                }
+                let offers_reroll = !attacker
+                    && state.settings.leniency_reroll
+                    && !c.rerolled
+                    && !p::lowering_flipped(c, tie)
+                    && p::lowering_flipped(&after, tie);
                 events(vec![Event::ContestEffect {
                     attacker,
                     n,
-                    what: what.join(" ").chars().take(40).collect(),
+                    what,
+                    offers_reroll,
                 }])
             }
             (["defend", m], Some(c)) if c.defender.is_none() => {
@@ -1785,9 +1829,26 @@ impl SgRules {
                 }
                 let m = c.defender.as_ref().map_or(0, |d| d.modifier);
                 let dice = p::roll(m, dice)?;
-                events(vec![Event::ContestReroll { dice }])
+                let mut again = c.defender.clone().unwrap_or_default();
+                again.dice = dice.clone();
+                events(vec![Event::ContestReroll {
+                    dice,
+                    value: again.value(),
+                }])
             }
-            (["resolve"], Some(c)) => {
+            (["resolve", rest @ ..], Some(c)) if rest.is_empty() || rest == ["keep"] => {
+                // SG-8 (l.211): the re-roll the seed recommends is offered, not skipped
+                // by accident: the result waits for /sg reroll or an explicit `keep`.
+                if rest.is_empty()
+                    && state.settings.leniency_reroll
+                    && !c.rerolled
+                    && p::lowering_flipped(c, tie)
+                {
+                    return Err(Text::new(
+                        "SG-8: 達成値低下効果で防御成功が防御失敗に変わりました。寛容な振り直し（l.211）: 防御側は /sg reroll で振り直せます。振り直さずに結果を出すなら /sg resolve keep",
+                        "SG-8: a lowering effect turned the defender's success into a failure. Leniency (l.211): the defender may re-roll with /sg reroll; to judge without it, /sg resolve keep",
+                    ));
+                }
                 let Some(d) = &c.defender else {
                     return Err(Text::new(
                         "SG-8: 防御側がまだ振っていません（④ /sg defend +n）",
@@ -1859,6 +1920,13 @@ impl SgRules {
                 format!("no character named '{npc}'"),
             ));
         }
+        if pc == npc {
+            return refuse(
+                "SG-6",
+                format!("{pc}は自分の類型を知っています"),
+                format!("{pc} knows its own types"),
+            );
+        }
         // SG-6 (l.91): among PCs types are public, unless the GM hid them.
         if is_pc(table, pc) && is_pc(table, npc) && !get_char(state, npc).hidden {
             return refuse(
@@ -1884,7 +1952,9 @@ impl SgRules {
             } else if let Some(k) = rest[i].strip_prefix("keywords=") {
                 gm(table, "キーワードによる目標値")?;
                 keywords = Some(
-                    k.parse::<i64>()
+                    taku_dice::normalize::fold(k)
+                        .text
+                        .parse::<i64>()
                         .ok()
                         .filter(|k| (14..=16).contains(k))
                         .ok_or_else(|| {
@@ -2322,7 +2392,9 @@ impl TableRules for SgRules {
                     ..Default::default()
                 });
             }
-            Event::ContestEffect { attacker, n, what } => {
+            Event::ContestEffect {
+                attacker, n, what, ..
+            } => {
                 if let Some(c) = &mut state.contest {
                     let side = if *attacker {
                         Some(&mut c.attacker)
@@ -2339,7 +2411,7 @@ impl TableRules for SgRules {
                     c.defender = Some(side.clone());
                 }
             }
-            Event::ContestReroll { dice } => {
+            Event::ContestReroll { dice, .. } => {
                 if let Some(c) = &mut state.contest {
                     c.rerolled = true;
                     if let Some(d) = &mut c.defender {
@@ -2688,15 +2760,28 @@ impl TableRules for SgRules {
                     side.text()
                 ),
             ),
-            Event::ContestEffect { attacker, n, what } => {
+            Event::ContestEffect {
+                attacker,
+                n,
+                what,
+                offers_reroll,
+            } => {
                 let (sj, se) = if *attacker {
                     ("②攻撃側", "(2) attacker")
                 } else {
                     ("⑤防御側", "(5) defender")
                 };
+                let (oj, oe) = if *offers_reroll {
+                    (
+                        "。防御成功が防御失敗に変わった: 寛容な振り直し（l.211）は /sg reroll、振り直さないなら /sg resolve keep",
+                        "; the defender's success turned into a failure: leniency re-roll (l.211) with /sg reroll, or /sg resolve keep without it",
+                    )
+                } else {
+                    ("", "")
+                };
                 Text::new(
-                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}"),
-                    format!("SG-8 {se}: effect {what} {n:+}"),
+                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}{oj}"),
+                    format!("SG-8 {se}: effect {what} {n:+}{oe}"),
                 )
             }
             Event::ContestDefend { side } => Text::new(
@@ -2709,22 +2794,21 @@ impl TableRules for SgRules {
                     side.text()
                 ),
             ),
-            Event::ContestReroll { dice } => Text::new(
-                format!(
-                    "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {}",
-                    dice.iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-                format!(
-                    "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {}",
-                    dice.iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-            ),
+            Event::ContestReroll { dice, value } => {
+                let shown = dice
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                Text::new(
+                    format!(
+                        "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {shown} → 達成値{value}（効果込み）"
+                    ),
+                    format!(
+                        "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {shown} → value {value} (effects kept)"
+                    ),
+                )
+            }
             Event::ContestResolved {
                 attacker,
                 defender,
@@ -2801,19 +2885,49 @@ impl TableRules for SgRules {
 
     fn audience(&self, event: &Event) -> Audience {
         match event {
-            // SG-6: what names a hidden character's types; the last boss until the climax.
-            Event::TypesChosen { hidden: true, .. }
-            | Event::Bonded { secret: true, .. }
-            | Event::Raised { secret: true, .. }
-            | Event::Discarded { secret: true, .. }
-            | Event::AbilityUsed { secret: true, .. }
-            | Event::Impression { secret: true, .. }
-            | Event::Boss { pc: false, .. } => Audience::Gm,
+            // SG-6: what names a hidden character's types goes to the GM and the
+            // character's owner (a hidden PC's player sees its own lines; an NPC's owner
+            // is the GM); the last boss until the climax.
+            Event::TypesChosen {
+                hidden: true,
+                character,
+                ..
+            }
+            | Event::Bonded {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Raised {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Discarded {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::AbilityUsed {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Impression {
+                secret: true,
+                bearer: character,
+                ..
+            } => Audience::GmAndOwnerOf(character.clone()),
+            Event::Boss { pc: false, .. } => Audience::Gm,
             Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
             Event::Disguise { .. } => Audience::Gm,
             Event::Concealed { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
-            Event::Retargeted { secret: true, .. } => Audience::Gm,
+            Event::Retargeted {
+                secret: true,
+                character,
+                ..
+            } => Audience::GmAndOwnerOf(character.clone()),
             // SG-6: a hidden character's proposals name its types: its owner and the GM.
             Event::Proposed {
                 secret: true,
@@ -2830,6 +2944,7 @@ impl TableRules for SgRules {
 
     fn on_session_end(&self, state: &State) -> Vec<Event> {
         let mut lapsed = Vec::new();
+        let mut secret = Vec::new();
         for (name, c) in &state.chars {
             for t in c.borrowed.keys() {
                 let owed = effective(c, t, &state.settings).1;
@@ -2838,11 +2953,26 @@ impl TableRules for SgRules {
                 }
             }
         }
-        vec![Event::SessionReset {
+        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65): a hidden
+        // character's debt names its type, so it goes to the GM (and its owner) only.
+        lapsed.retain(|(name, t, owed)| {
+            let hidden = state.chars.get(name).is_some_and(|c| c.hidden);
+            if hidden {
+                secret.push(Event::Notice {
+                    ja: format!("SG-5: {name}の未返済の前借りは失効（{t} {owed}）"),
+                    en: format!("SG-5: {name}'s open debt lapsed ({t} {owed})"),
+                    to: Some(name.clone()),
+                });
+            }
+            !hidden
+        });
+        let mut evs = vec![Event::SessionReset {
             lapsed,
             keeps_bonds: state.settings.campaign,
             keeps_uses: !state.settings.ability_reset_session,
-        }]
+        }];
+        evs.extend(secret);
+        evs
     }
 
     fn prepare_check(
@@ -2987,6 +3117,29 @@ impl TableRules for SgRules {
             sections.push(Section {
                 title: Text::new(format!("{t}（SG-2/3）"), format!("{t} (SG-2/3)")),
                 fields,
+            });
+        }
+        // SG-2 (l.101–103): a bond is under one of the character's types; one left under
+        // a type the character no longer has (types changed, or a choice undone) is
+        // shown, not hidden, so the GM can discard it.
+        let orphans: Vec<Field> = c
+            .bonds
+            .iter()
+            .filter(|b| !types.contains(&b.type_name) && b.type_name != LAST_BOSS)
+            .map(|b| {
+                Field::derived(
+                    Text::new(format!("縁故: {}", b.target), format!("bond: {}", b.target)),
+                    Value::Plain(format!("{} Lv{}", b.type_name, b.level)),
+                )
+            })
+            .collect();
+        if !orphans.is_empty() {
+            sections.push(Section {
+                title: Text::new(
+                    "今の類型にない縁故（SG-2: /sg discard で破棄）",
+                    "Bonds under types no longer held (SG-2: /sg discard)",
+                ),
+                fields: orphans,
             });
         }
         sections

@@ -3,6 +3,7 @@
 //! that are plainly examples.
 
 use serde::{Deserialize, Serialize};
+use taku_dice::Text;
 
 /// The shipped example list (every entry marked 例).
 pub const EXAMPLE: &str = include_str!("example-types.toml");
@@ -12,6 +13,7 @@ pub const LAST_BOSS: &str = "ラスボス";
 
 /// A type list file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TypeList {
     /// The types.
     #[serde(rename = "type", default)]
@@ -28,6 +30,7 @@ pub struct TypeList {
 
 /// A last-boss-only spell card (SG-1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SpellCard {
     /// Its name.
     pub name: String,
@@ -38,6 +41,7 @@ pub struct SpellCard {
 
 /// An original-work character's preset types (SG-1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Original {
     /// The character's name.
     pub name: String,
@@ -47,6 +51,7 @@ pub struct Original {
 
 /// One type (SG-1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TypeDef {
     /// Its name.
     pub name: String,
@@ -69,6 +74,7 @@ pub struct TypeDef {
 
 /// A fantasy ability (SG-3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ability {
     /// Its name.
     pub name: String,
@@ -89,44 +95,83 @@ fn yes() -> bool {
 impl TypeList {
     /// Reads a list from TOML or JSON text and checks it: names unique and not
     /// ラスボス, three abilities per type with unique names and thresholds of 0 or more.
-    pub fn parse(text: &str) -> Result<TypeList, String> {
+    pub fn parse(text: &str) -> Result<TypeList, Text> {
         let list: TypeList = match toml::from_str(text) {
             Ok(l) => l,
             Err(toml_error) => match serde_json::from_str(text) {
                 Ok(l) => l,
-                Err(_) => return Err(toml_error.message().to_string()),
+                Err(_) => {
+                    return Err(Text::new(
+                        format!(
+                            "TOML としても JSON としても読めません（[[type]] に name・ability×3 など。未知のキーは使えません）: {}",
+                            toml_error.message()
+                        ),
+                        format!(
+                            "neither TOML nor JSON ([[type]] with name, three ability entries...; unknown keys are refused): {}",
+                            toml_error.message()
+                        ),
+                    ));
+                }
             },
         };
         if list.types.is_empty() {
-            return Err("no [[type]] in the list".into());
+            return Err(Text::new(
+                "類型が1つもありません（[[type]]）",
+                "no [[type]] in the list",
+            ));
         }
         let mut seen = std::collections::BTreeSet::new();
         for t in &list.types {
             if t.name.trim().is_empty() || t.name.chars().any(char::is_whitespace) {
-                return Err(format!("type name '{}' is empty or has spaces", t.name));
+                return Err(Text::new(
+                    format!("類型名「{}」が空か空白を含みます", t.name),
+                    format!("type name '{}' is empty or has spaces", t.name),
+                ));
             }
             if t.name == LAST_BOSS {
-                return Err(format!("{LAST_BOSS} is the special type, not a list entry"));
+                return Err(Text::new(
+                    format!("{LAST_BOSS}は特殊な類型で、リストには載せません"),
+                    format!("{LAST_BOSS} is the special type, not a list entry"),
+                ));
             }
             if !seen.insert(t.name.as_str()) {
-                return Err(format!("type '{}' is listed twice", t.name));
+                return Err(Text::new(
+                    format!("類型「{}」が2回あります", t.name),
+                    format!("type '{}' is listed twice", t.name),
+                ));
             }
             if t.abilities.len() != 3 {
-                return Err(format!(
-                    "type '{}' has {} abilities; SG-3 gives each type three",
-                    t.name,
-                    t.abilities.len()
+                return Err(Text::new(
+                    format!(
+                        "類型「{}」の幻想能力が{}個です。SG-3: 類型ごとに3つ（キーは ability）",
+                        t.name,
+                        t.abilities.len()
+                    ),
+                    format!(
+                        "type '{}' has {} abilities; SG-3 gives each type three (the key is ability)",
+                        t.name,
+                        t.abilities.len()
+                    ),
                 ));
             }
             let mut names = std::collections::BTreeSet::new();
             for a in &t.abilities {
                 if a.threshold < 0 || a.threshold > 1000 {
-                    return Err(format!("ability '{}': threshold must be 0..=1000", a.name));
+                    return Err(Text::new(
+                        format!("幻想能力「{}」: threshold は0〜1000です", a.name),
+                        format!("ability '{}': threshold must be 0..=1000", a.name),
+                    ));
                 }
                 if a.name.chars().any(char::is_whitespace) || !names.insert(a.name.as_str()) {
-                    return Err(format!(
-                        "ability '{}' of '{}' is repeated or has spaces",
-                        a.name, t.name
+                    return Err(Text::new(
+                        format!(
+                            "類型「{}」の幻想能力「{}」が重複しているか空白を含みます",
+                            t.name, a.name
+                        ),
+                        format!(
+                            "ability '{}' of '{}' is repeated or has spaces",
+                            a.name, t.name
+                        ),
                     ));
                 }
             }
@@ -137,9 +182,15 @@ impl TypeList {
                 || c.name.chars().any(char::is_whitespace)
                 || !cards.insert(c.name.as_str())
             {
-                return Err(format!(
-                    "spell card '{}' is empty, has spaces or is listed twice",
-                    c.name
+                return Err(Text::new(
+                    format!(
+                        "スペルカード「{}」が空か、空白を含むか、2回あります",
+                        c.name
+                    ),
+                    format!(
+                        "spell card '{}' is empty, has spaces or is listed twice",
+                        c.name
+                    ),
                 ));
             }
         }
@@ -149,23 +200,39 @@ impl TypeList {
                 || o.name.chars().any(char::is_whitespace)
                 || !originals.insert(o.name.as_str())
             {
-                return Err(format!(
-                    "original '{}' is empty, has spaces or is listed twice",
-                    o.name
+                return Err(Text::new(
+                    format!(
+                        "原作キャラクター「{}」が空か、空白を含むか、2回あります",
+                        o.name
+                    ),
+                    format!(
+                        "original '{}' is empty, has spaces or is listed twice",
+                        o.name
+                    ),
                 ));
             }
             let distinct: std::collections::BTreeSet<&String> = o.types.iter().collect();
             if o.types.len() != 3 || distinct.len() != 3 {
-                return Err(format!(
-                    "original '{}' has {} types; SG-1 gives three different ones",
-                    o.name,
-                    o.types.len()
+                return Err(Text::new(
+                    format!(
+                        "原作キャラクター「{}」の類型が{}個です。SG-1: 異なる3つ",
+                        o.name,
+                        o.types.len()
+                    ),
+                    format!(
+                        "original '{}' has {} types; SG-1 gives three different ones",
+                        o.name,
+                        o.types.len()
+                    ),
                 ));
             }
             if let Some(t) = o.types.iter().find(|t| list.get(t).is_none()) {
-                return Err(format!(
-                    "original '{}': type '{t}' is not in the list",
-                    o.name
+                return Err(Text::new(
+                    format!(
+                        "原作キャラクター「{}」: 類型「{t}」はリストにありません",
+                        o.name
+                    ),
+                    format!("original '{}': type '{t}' is not in the list", o.name),
                 ));
             }
         }
@@ -215,6 +282,7 @@ mod tests {
         assert!(
             TypeList::parse(two)
                 .expect_err("one ability")
+                .en()
                 .contains("three")
         );
     }
