@@ -274,7 +274,16 @@ mod tests {
         assert!(
             TypeList::parse(&bad)
                 .expect_err("unknown type")
+                .en()
                 .contains("not in the list")
+        );
+        // An unknown key (here `abilities` for `ability`) is refused, not ignored.
+        let unknown = "[[type]]\nname = \"A\"\nabilities = []\n";
+        assert!(
+            TypeList::parse(unknown)
+                .expect_err("unknown key")
+                .en()
+                .contains("unknown")
         );
         let json = serde_json::to_string(&list).expect("json");
         assert_eq!(TypeList::parse(&json).expect("json list"), list);
