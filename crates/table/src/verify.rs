@@ -19,13 +19,18 @@ impl Table {
         for e in &self.events {
             // Each passes over events that are not its kind.
             out.extend(self.replay_roll(e));
-            out.extend(self.replay_system_dice(e));
+            let dice = self.replay_system_dice(e);
+            let dice_differ = dice.is_some();
+            out.extend(dice);
             match replay.as_mut() {
                 None => {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
                 }
                 Some(state) => {
-                    out.extend(self.replay_command(state, e));
+                    // Dice that do not replay are reported once, as dice.
+                    if !dice_differ {
+                        out.extend(self.replay_command(state, e));
+                    }
                     if let Err(why) = state.allowed(e) {
                         out.push(Mismatch {
                             seq: e.seq,
