@@ -149,8 +149,8 @@ async fn an_npcs_hidden_types_stay_hidden_on_every_server_path() {
                 .0
         }
     };
-    let mut bob_live = live(players[1].clone()).await;
-    let mut gm_live = live(gm.clone()).await;
+    let bob_live = live(players[1].clone()).await;
+    let gm_live = live(gm.clone()).await;
     line(gm.clone(), "/sg impress 影 例・芸術家 村").await;
     let last = {
         let state = json_call(
