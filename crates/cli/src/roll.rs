@@ -1,7 +1,7 @@
 //! `taku roll`.
 
 use crate::render;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use taku_dice::{ChaChaSource, DiceSource, Mode, ScriptedDraw, ScriptedSource};
 use taku_systems::GameSystem;
@@ -87,23 +87,38 @@ fn unknown_system(id: &str) -> String {
     message
 }
 
-/// Parses `6:4,6:1` into scripted draws.
+/// Parses `6:4,6:1` into scripted draws; a refusal in the reader's language (Japanese
+/// unless `--lang` says otherwise).
 fn parse_rands(spec: &str) -> Result<Vec<ScriptedDraw>> {
+    use taku_dice::Text;
+    let lang = crate::lang::human();
+    let refuse = |t: Text| anyhow::anyhow!(t.get(lang).to_string());
     spec.split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|pair| {
-            let (sides, value) = pair
-                .trim()
-                .split_once(':')
-                .with_context(|| format!("--rands entry '{pair}' is not SIDES:VALUE (e.g. 6:4)"))?;
-            let sides: u32 = sides
-                .parse()
-                .with_context(|| format!("--rands: '{sides}' is not a number of sides"))?;
-            let value: u32 = value
-                .parse()
-                .with_context(|| format!("--rands: '{value}' is not a die value"))?;
+            let (sides, value) = pair.trim().split_once(':').ok_or_else(|| {
+                refuse(Text::new(
+                    format!("--rands の '{pair}' は 面数:出目 の形ではありません（例: 6:4）"),
+                    format!("--rands entry '{pair}' is not SIDES:VALUE (e.g. 6:4)"),
+                ))
+            })?;
+            let sides: u32 = sides.parse().map_err(|_| {
+                refuse(Text::new(
+                    format!("--rands: '{sides}' はダイスの面数ではありません（1 以上の整数）"),
+                    format!("--rands: '{sides}' is not a number of sides"),
+                ))
+            })?;
+            let value: u32 = value.parse().map_err(|_| {
+                refuse(Text::new(
+                    format!("--rands: '{value}' はダイスの出目ではありません（1 以上の整数）"),
+                    format!("--rands: '{value}' is not a die value"),
+                ))
+            })?;
             if value == 0 || value > sides {
-                bail!("--rands: {value} is not a face of a d{sides}");
+                return Err(refuse(Text::new(
+                    format!("--rands: d{sides} に {value} の目はありません（1〜{sides}）"),
+                    format!("--rands: {value} is not a face of a d{sides}"),
+                )));
             }
             Ok(ScriptedDraw { sides, value })
         })
@@ -169,7 +184,15 @@ fn batch(
             (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
             (Ok(r), false) => writeln!(out, "{}", r.text)?,
             (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
-            (Err(e), false) => writeln!(out, "error: {e}")?,
+            (Err(e), false) => {
+                let lang = crate::lang::human();
+                let error = if lang == taku_dice::Lang::Ja {
+                    "エラー"
+                } else {
+                    "error"
+                };
+                writeln!(out, "{error}: {}", e.text().get(lang))?
+            }
         }
         if stdin.buffer().is_empty() {
             out.flush()?;

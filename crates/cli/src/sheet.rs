@@ -86,8 +86,20 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
         return Ok(sheet.violations().is_empty());
     }
     if system.id() == FourCard.id() {
-        let sheet = FcSheet::from_toml(&text)
-            .map_err(|e| anyhow::anyhow!("{file} is not a Four Card character sheet: {e}"))?;
+        let sheet = FcSheet::from_toml(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}",
+                taku_dice::Text::new(
+                    format!(
+                        "{file} はフォーカードのキャラクターシートとして読めません（name・sex・IQ・DX・ST・WP・VT が必要です）: {e}"
+                    ),
+                    format!(
+                        "{file} is not a Four Card character sheet (it needs name, sex, IQ, DX, ST, WP, VT): {e}"
+                    ),
+                )
+                .get(crate::lang::human())
+            )
+        })?;
         if args.json {
             println!(
                 "{}",

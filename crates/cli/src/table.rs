@@ -256,7 +256,7 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             Ok(true)
         }
         TableCommand::Verify { db, table } => {
-            let (mismatches, rolls) = open(&db)
+            let (mismatches, rolls, commands) = open(&db)
                 .await?
                 .read(&table, |t| {
                     let rolls = t
@@ -264,45 +264,55 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                         .iter()
                         .filter(|e| matches!(e.body, taku_table::EventBody::Roll(_)))
                         .count();
-                    (t.verify(), rolls)
+                    // Commands and resets that drew dice (`/fc create`, `/sg discover`).
+                    let commands = t
+                        .events()
+                        .iter()
+                        .filter(|e| {
+                            matches!(&e.body, taku_table::EventBody::System { rands, .. } if !rands.is_empty())
+                        })
+                        .count();
+                    (t.verify(), rolls, commands)
                 })
                 .await?;
-            let lang = crate::lang::human();
+            let ja = crate::lang::human() == taku_dice::Lang::Ja;
             for m in &mismatches {
-                let line = if m.unchecked {
-                    Text::new(
-                        format!("#{}: 再現できませんでした（{}）", m.seq, m.replayed),
-                        format!("#{}: could not be replayed ({})", m.seq, m.replayed),
-                    )
-                } else {
-                    Text::new(
-                        format!("#{}: ログは {:?}、再現は {:?}", m.seq, m.logged, m.replayed),
-                        format!(
-                            "#{}: log says {:?}, replay gives {:?}",
-                            m.seq, m.logged, m.replayed
-                        ),
-                    )
-                };
-                println!("{}", line.get(lang));
+                match (m.unchecked, ja) {
+                    (true, true) => println!("#{}: 再現できませんでした（{}）", m.seq, m.replayed),
+                    (true, false) => println!("#{}: could not be replayed ({})", m.seq, m.replayed),
+                    (false, true) => {
+                        println!("#{}: 記録 {:?}、再現 {:?}", m.seq, m.logged, m.replayed)
+                    }
+                    (false, false) => println!(
+                        "#{}: log says {:?}, replay gives {:?}",
+                        m.seq, m.logged, m.replayed
+                    ),
+                }
             }
+            // A roll the reference engine could not replay now is not checked, not wrong.
             let unchecked = mismatches.iter().filter(|m| m.unchecked).count();
-            let wrong = mismatches.len() - unchecked;
-            let summary = if unchecked == 0 {
-                Text::new(
-                    format!("{rolls} 件のロールを再現、食い違い {wrong} 件"),
-                    format!("{rolls} rolls replayed, {wrong} mismatched"),
-                )
+            let n = mismatches.len() - unchecked;
+            if ja {
+                println!(
+                    "ロール {rolls} 件・ダイスを振ったコマンド {commands} 件を再現、食い違い {n} 件"
+                );
+            } else if commands == 0 {
+                println!("{rolls} rolls replayed, {n} mismatched");
             } else {
-                Text::new(
-                    format!(
-                        "{rolls} 件のロールのうち {unchecked} 件は参照エンジンが答えず未確認、食い違い {wrong} 件"
-                    ),
-                    format!(
-                        "{rolls} rolls, {unchecked} not checked (the reference engine gave no answer), {wrong} mismatched"
-                    ),
-                )
-            };
-            println!("{}", summary.get(lang));
+                println!(
+                    "{rolls} rolls and {commands} commands that drew dice replayed, {n} mismatched"
+                );
+            }
+            if unchecked > 0 {
+                println!(
+                    "{}",
+                    Text::new(
+                        format!("参照エンジンが答えず未確認: {unchecked} 件"),
+                        format!("not checked (the reference engine gave no answer): {unchecked}"),
+                    )
+                    .get(crate::lang::human())
+                );
+            }
             Ok(mismatches.is_empty())
         }
     }

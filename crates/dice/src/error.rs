@@ -264,7 +264,7 @@ impl EvalError {
             EvalError::TooManyRepetitions { limit } => {
                 format!("繰り返しが多すぎます。入れ子の repeat で評価できるのは {limit} 回までです")
             }
-            EvalError::Draw(e) => format!("ダイスの供給元: {e}"),
+            EvalError::Draw(e) => format!("ダイスの供給元: {}", e.ja()),
             EvalError::Engine(EngineFailure::TimedOut { ms }) => {
                 format!("参照エンジン: コマンドが {ms} ミリ秒を超えたため中止しました")
             }

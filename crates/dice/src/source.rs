@@ -72,6 +72,35 @@ pub enum DrawError {
     },
 }
 
+impl DrawError {
+    /// The message in Japanese (the English is this error's `Display`).
+    pub fn ja(&self) -> String {
+        match self {
+            DrawError::Exhausted {
+                index,
+                sides,
+                available,
+            } => format!(
+                "{index} 番目のダイスとして d{sides} が必要ですが、指定されたダイスは {available} 個しかありません"
+            ),
+            DrawError::SidesMismatch {
+                index,
+                asked,
+                scripted,
+            } => format!(
+                "{index} 番目のダイスとして d{asked} が必要ですが、指定されたのは d{scripted} です"
+            ),
+            DrawError::ValueOutOfRange {
+                index,
+                sides,
+                value,
+            } => format!(
+                "指定された {index} 番目のダイスは d{sides} で {value} ですが、その目はありません"
+            ),
+        }
+    }
+}
+
 /// A ChaCha20 stream turned into unbiased die rolls.
 ///
 /// The mapping from the stream to die faces is ours ([`unbiased_roll`]), not a library's, so a

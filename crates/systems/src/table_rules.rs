@@ -159,6 +159,22 @@ pub trait TableRules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Events that follow a secret roll when it is revealed: what the rules hold back
+    /// while the roll is secret because recording it would tell the result (Four Card's
+    /// automatic-failure fatigue, FC-9). `table` is the table as the roller sees it, with
+    /// the roll's line as typed (`typed_line`); `command` is the roll as evaluated and
+    /// `rands` its draws, `[sides, value]`. They follow the roll, so voiding it reverts
+    /// them too. The default adds nothing.
+    fn after_reveal(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _command: &str,
+        _rands: &[[u32; 2]],
+    ) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
     /// The sections the system adds to character `name`'s sheet (derived values,
     /// contracts, command spells, keys), as the actor may see them: a part the actor may
     /// not see is left out. Shown by `/char show`, the API's state and the web table.
@@ -268,6 +284,14 @@ pub trait DynRules: Send + Sync {
         command: &str,
         result: &RollResult,
     ) -> Vec<serde_json::Value>;
+    /// See [`TableRules::after_reveal`].
+    fn after_reveal(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+        rands: &[[u32; 2]],
+    ) -> Vec<serde_json::Value>;
     /// See [`TableRules::character_sheet`].
     fn character_sheet(
         &self,
@@ -365,6 +389,22 @@ impl<R: TableRules> DynRules for R {
             typed::<R>(state),
             command,
             result,
+        ))
+    }
+
+    fn after_reveal(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        command: &str,
+        rands: &[[u32; 2]],
+    ) -> Vec<serde_json::Value> {
+        to_json(TableRules::after_reveal(
+            self,
+            table,
+            typed::<R>(state),
+            command,
+            rands,
         ))
     }
 

@@ -660,7 +660,7 @@ fn four_cards_commands_speak_both_languages() {
     t.good("gm", "/fc fatigue Mina 20");
     t.good("gm", "/fc heal Mina fatigue 3");
     t.good("gm", "/fc miss Mina 2");
-    t.good("alice", "/fc rest Mina 8 lying");
+    t.good("gm", "/fc rest Mina 8 lying");
     t.good("alice", "/fc meal Mina");
     t.good("gm", "/fc day Mina norest");
     t.good("gm", "/fc xp Mina 1 -1");

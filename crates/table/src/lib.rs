@@ -1068,7 +1068,23 @@ impl Table {
                         format!("#{seq} is already revealed"),
                     );
                 }
-                Ok(Decision::event(EventBody::Revealed { roll: seq }))
+                let mut events = vec![EventBody::Revealed { roll: seq }];
+                // What the rules held back while the roll was secret (FC-9's fatigue),
+                // following the roll so that voiding it reverts them.
+                if let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) {
+                    let typed = roll.typed.as_deref().unwrap_or(&roll.input);
+                    let effects = rules.after_reveal(
+                        &self.view_rolling(roller, typed),
+                        state,
+                        &roll.input,
+                        &roll.rands,
+                    );
+                    events.extend(system_events(effects, seq));
+                }
+                Ok(Decision {
+                    events,
+                    reply: None,
+                })
             }
         }
     }

@@ -56,6 +56,9 @@ pub enum Entropy {
     /// Predictable to anyone who can probe with refused lines, so for tests written
     /// against seq-keyed dice only; never used by the CLI or server.
     SeqKeyedForTests,
+    /// The nonce a logged attempt drew (hex; `None` for a log keyed by seq): `verify`
+    /// decides a logged line again with exactly the dice it drew.
+    Replay(Option<String>),
 }
 
 impl Entropy {
@@ -68,8 +71,12 @@ impl Entropy {
     /// [`Entropy::SeqKeyedForTests`]); `None` when the operating system has no randomness
     /// to give.
     pub fn key(&self, seed: &[u8; 32], seq: u64) -> Option<([u8; 32], Option<String>)> {
-        if let Entropy::SeqKeyedForTests = self {
-            return Some((dice_key(seed, seq), None));
+        match self {
+            Entropy::SeqKeyedForTests => return Some((dice_key(seed, seq), None)),
+            Entropy::Replay(nonce) => {
+                return Some((event_key(seed, seq, nonce.as_deref()), nonce.clone()));
+            }
+            _ => {}
         }
         let nonce = self.nonce()?;
         Some((nonce_key(seed, &nonce), Some(hex(&nonce))))
@@ -80,6 +87,13 @@ impl Entropy {
         let mut out = [0u8; 16];
         match self {
             Entropy::SeqKeyedForTests => return None,
+            Entropy::Replay(nonce) => {
+                let bytes = parse_hex(nonce.as_deref()?)?;
+                if bytes.len() != out.len() {
+                    return None;
+                }
+                out.copy_from_slice(&bytes);
+            }
             Entropy::Os => getrandom::fill(&mut out).ok()?,
             Entropy::Seeded(state) => {
                 let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
@@ -100,6 +114,7 @@ impl std::fmt::Debug for Entropy {
             Entropy::Os => "Entropy::Os",
             Entropy::Seeded(_) => "Entropy::Seeded",
             Entropy::SeqKeyedForTests => "Entropy::SeqKeyedForTests",
+            Entropy::Replay(_) => "Entropy::Replay",
         })
     }
 }

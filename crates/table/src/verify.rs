@@ -7,7 +7,7 @@
 //! roll by its roller or the GM. A log edited behind the engine's back shows up here.
 
 use crate::event::{Event, EventBody, Role};
-use crate::{Mismatch, Table, secret};
+use crate::{Entropy, Mismatch, Table, secret};
 use taku_dice::{ChaChaSource, DiceSource, EngineFailure, EvalError, Mode};
 
 impl Table {
@@ -19,12 +19,18 @@ impl Table {
         for e in &self.events {
             // Each passes over events that are not its kind.
             out.extend(self.replay_roll(e));
-            out.extend(self.replay_system_dice(e));
+            let dice = self.replay_system_dice(e);
+            let dice_differ = dice.is_some();
+            out.extend(dice);
             match replay.as_mut() {
                 None => {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
                 }
                 Some(state) => {
+                    // Dice that do not replay are reported once, as dice.
+                    if !dice_differ {
+                        out.extend(self.replay_command(state, e));
+                    }
                     if let Err(why) = state.allowed(e) {
                         out.push(Mismatch {
                             seq: e.seq,
@@ -109,6 +115,66 @@ impl Table {
             replayed: format!("dice {replayed:?}"),
             unchecked: false,
         })
+    }
+
+    /// A system command that drew dice (`/fc create`'s attributes, `/fc day`'s injury
+    /// roll, `/sg discover`'s check), decided again by `before` (the table as it was when
+    /// the line came) with the dice its event recorded: the events it gives must be the
+    /// ones logged, so a record edited behind the engine's back (a rolled attribute, a
+    /// check's outcome) shows up. `None` when they match or `e` is no such command.
+    fn replay_command(&self, before: &mut Table, e: &Event) -> Option<Mismatch> {
+        let EventBody::System {
+            follows: None,
+            rands,
+            nonce,
+            line: Some(line),
+            ..
+        } = &e.body
+        else {
+            return None;
+        };
+        if rands.is_empty() {
+            return None;
+        }
+        let logged: Vec<&EventBody> = std::iter::once(&e.body)
+            .chain(
+                self.events
+                    .iter()
+                    .filter(|f| f.body.follows() == Some(e.seq))
+                    .map(|f| &f.body),
+            )
+            .collect();
+        let entropy = std::mem::replace(&mut before.entropy, Entropy::Replay(nonce.clone()));
+        let decided = before.decide(&e.actor, line);
+        before.entropy = entropy;
+        let mismatch = |replayed: String| Mismatch {
+            seq: e.seq,
+            logged: describe(e),
+            replayed,
+            unchecked: false,
+        };
+        match decided {
+            Err(why) => Some(mismatch(format!(
+                "refused: {}",
+                why.render(taku_dice::Lang::En)
+            ))),
+            Ok(d)
+                if d.events.len() == logged.len()
+                    && d.events
+                        .iter()
+                        .zip(&logged)
+                        .all(|(r, l)| same_command(r, l)) =>
+            {
+                None
+            }
+            Ok(d) => Some(mismatch(
+                d.events
+                    .iter()
+                    .map(|b| serde_json::to_string(b).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )),
+        }
     }
 
     /// Whether the state this table is in allowed event `e`; `Err` says why not.
@@ -225,6 +291,46 @@ impl Table {
             },
             _ => Ok(()),
         }
+    }
+}
+
+/// Whether a re-decided event is the logged one. A system's data is compared key by key
+/// as logged, leaving out its log wording (`ja`, `en`) and fields the log does not have:
+/// what a later version words differently or adds (a new field with its default) is no
+/// disagreement, while every value the log records must come out the same.
+fn same_command(replayed: &EventBody, logged: &EventBody) -> bool {
+    match (replayed, logged) {
+        (
+            EventBody::System {
+                data: rd,
+                follows: rf,
+                rands: rr,
+                nonce: rn,
+                line: rl,
+            },
+            EventBody::System {
+                data: ld,
+                follows: lf,
+                rands: lr,
+                nonce: ln,
+                line: ll,
+            },
+        ) => rf == lf && rr == lr && rn == ln && rl == ll && covers(rd, ld),
+        (r, l) => r == l,
+    }
+}
+
+/// Whether `replayed` has every value `logged` has (see [`same_command`]).
+fn covers(replayed: &serde_json::Value, logged: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (replayed, logged) {
+        (Value::Object(r), Value::Object(l)) => l
+            .iter()
+            .all(|(k, lv)| k == "ja" || k == "en" || r.get(k).is_some_and(|rv| covers(rv, lv))),
+        (Value::Array(r), Value::Array(l)) => {
+            r.len() == l.len() && r.iter().zip(l).all(|(rv, lv)| covers(rv, lv))
+        }
+        (r, l) => r == l,
     }
 }
 

@@ -18,6 +18,9 @@ const SETUP: &[(&str, &str)] = &[
     ("bob", "/char new ロイ"),
     ("alice", "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5"),
     ("bob", "/char set ロイ IQ 5 DX 5 ST 5 WP 5 VT 5"),
+    // FC-1/FC-4: a player's sheet is used once the GM approves it.
+    ("gm", "/fc approve ミナ"),
+    ("gm", "/fc approve ロイ"),
 ];
 
 fn table(seed: [u8; 32]) -> Table {
@@ -152,6 +155,7 @@ fn fc5_learning_costs_and_specialisations_at_creation() {
 fn fc5_a_weapon_skill_with_fields() {
     let mut t = table([3; 32]);
     run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     // Expertise 2 (the example list's 接近戦): 1 TP costs 2; the first field is free.
     let out = run(&mut t, "alice", "/fc learn ミナ 接近戦 1 剣");
@@ -181,11 +185,13 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
     let mut t = table([3; 32]);
     // Total XP 100: total LV 4.
     run(&mut t, "alice", "/char set ミナ 経験点 100 未使用経験点 85");
+    run(&mut t, "gm", "/fc approve ミナ");
     run(
         &mut t,
         "alice",
         "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2",
     );
+    run(&mut t, "gm", "/fc approve ミナ");
     gm(
         &mut t,
         &["/fc interlude start", "/fc skill 剣技 DX 1 limit=接近戦"],
@@ -198,6 +204,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
     assert!(why.contains("restricting skill 【接近戦】"), "{why}");
     // A prerequisite: 魔術知識 needs 魔術 (ロイ has none).
     run(&mut t, "bob", "/char set ロイ 経験点 100 未使用経験点 85");
+    run(&mut t, "gm", "/fc approve ロイ");
     let why = refused(&mut t, "bob", "/fc learn ロイ 魔術知識 1");
     assert!(why.contains("prerequisite"), "{why}");
 }
@@ -206,6 +213,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
 fn fc15_spending_xp_only_in_an_interlude() {
     let mut t = table([3; 32]);
     run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "gm", "/fc approve ミナ");
     let why = refused(&mut t, "alice", "/fc learn ミナ 知覚 1");
     assert!(
         why.contains("FC-15") && why.contains("between scenarios"),
@@ -300,21 +308,23 @@ fn fc13_rest_sleep_meals_and_hunger() {
     let mut t = table([3; 32]);
     gm(&mut t, &["/fc fatigue ミナ 20"]);
     // 8 hours lying down, not hungry: 6 h × 2 + 2 h × 1 = 14.
-    let out = run(&mut t, "alice", "/fc rest ミナ 8 lying");
+    let out = run(&mut t, "gm", "/fc rest ミナ 8 lying");
     assert!(out[0].contains("疲労−14"), "{out:?}");
     assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 6);
     // 2 of the day's 3 meals missed: +2, then no recovery until a full meal.
     let out = run(&mut t, "gm", "/fc miss ミナ 2");
     assert!(out[0].contains("疲労+2"), "{out:?}");
-    let out = run(&mut t, "alice", "/fc rest ミナ 2");
+    let out = run(&mut t, "gm", "/fc rest ミナ 2");
     assert!(
         out[0].contains("疲労−0") && out[0].contains("空腹"),
         "{out:?}"
     );
     assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 8);
     run(&mut t, "alice", "/fc meal ミナ");
-    let out = run(&mut t, "alice", "/fc rest ミナ 1");
+    let out = run(&mut t, "gm", "/fc rest ミナ 1");
     assert!(out[0].contains("疲労−1"), "{out:?}");
+    // FC-13: resting is time passing, the GM's: a player cannot rest on their own.
+    assert!(refused(&mut t, "alice", "/fc rest ミナ 8 lying").contains("only the GM"));
     assert!(refused(&mut t, "alice", "/fc miss ミナ 1").contains("only the GM"));
     assert!(refused(&mut t, "alice", "/fc damage ミナ 1").contains("only the GM"));
     assert!(refused(&mut t, "gm", "/fc miss ミナ 4").contains("FC-13"));
@@ -370,6 +380,7 @@ fn fc15_attribute_growth_prices_and_the_plus_two_limit() {
         "alice",
         "/char set ミナ 経験点 200 未使用経験点 185",
     );
+    run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     let out = run(&mut t, "alice", "/fc raise ミナ ST");
     assert!(
@@ -407,6 +418,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
         "alice",
         "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
     );
+    run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     let out = run(&mut t, "alice", "/fc learn ミナ 接近戦 3");
     assert!(out[0].contains("1→3TP（経験点10"), "{out:?}");
@@ -416,6 +428,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
         "alice",
         "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
     );
+    run(&mut t, "gm", "/fc approve ミナ");
     gm(
         &mut t,
         &["/fc set one_step_per_interlude on", "/fc interlude start"],
@@ -437,6 +450,8 @@ fn a_sheet_file_creates_a_character_the_rules_read() {
     run(&mut t, "gm", "/join alice");
     let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
     t.apply("alice", d.events);
+    // FC-1/FC-4: a player's sheet is used once the GM approves it.
+    run(&mut t, "gm", "/fc approve ミナ");
     // DX 6 + 2 TP, 剣 specialised: LV 8; 槍 not: 6; VT 5 + LV 1.
     let out = run(&mut t, "alice", "FC+{剣}>=10");
     assert!(out[0].starts_with("(FC+8>=10)"), "{out:?}");
@@ -650,6 +665,9 @@ fn fc2_a_changed_sheet_is_read_again_keeping_the_damage() {
         sheet(&t, "ミナ")
     );
     run(&mut t, "alice", "/char set ミナ ST 7");
+    // FC-1/FC-4: the change waits for the GM; approved, the sheet is read again.
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("GMがミナのシートの変更を承認"), "{out:?}");
     // ST 7: weakened 19; the rules' damage stays.
     assert!(
         sheet(&t, "ミナ").contains("衰弱ライン: 15/19"),
@@ -657,8 +675,15 @@ fn fc2_a_changed_sheet_is_read_again_keeping_the_damage() {
         sheet(&t, "ミナ")
     );
     let out = run(&mut t, "gm", "/fc fatigue ミナ 1");
-    assert!(out.iter().any(|l| l.contains("読み直しました")), "{out:?}");
     assert!(out.iter().any(|l| l.contains("累積5（衰弱19")), "{out:?}");
+    // A GM's own character is read again at once (no approval: it is the GM's).
+    run(&mut t, "gm", "/char new 影");
+    run(&mut t, "gm", "/char set 影 IQ 5 DX 5 ST 5 WP 5 VT 5");
+    run(&mut t, "gm", "/fc fatigue 影 1");
+    run(&mut t, "gm", "/char set 影 ST 7");
+    let out = run(&mut t, "gm", "/fc fatigue 影 1");
+    assert!(out.iter().any(|l| l.contains("読み直しました")), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("累積2（衰弱19")), "{out:?}");
 }
 
 #[test]
@@ -711,19 +736,62 @@ fn fc2_fc9_a_roll_belongs_to_the_character_it_names() {
 }
 
 #[test]
-fn fc9_a_secret_rolls_automatic_failure_reveals_nothing() {
+fn fc9_a_secret_rolls_automatic_failure_costs_fatigue_at_the_reveal() {
+    // FC-9, seed l.155 「あらゆる判定において、自動的失敗をしてしまうと1点疲労します」: a
+    // secret roll is a check too, but its 2 must not show before the reveal.
     let probe = table([0; 32]).next_seq();
     let seed = seed_where(probe, |s| s == 2);
     let mut t = table(seed);
     let before = t.events().len();
     let out = run(&mut t, "alice", "SFC+15>=10");
     assert!(out[0].contains("自動的失敗"), "{out:?}");
-    assert!(out[0].contains("公開後にGMが /fc fatigue"), "{out:?}");
-    // One entry, nothing after it that only an automatic failure would bring.
+    assert!(out[0].contains("公開（/reveal）のときに記録"), "{out:?}");
+    // Before the reveal: one entry, nothing after it, no fatigue on any sheet.
     assert_eq!(t.events().len(), before + 1);
+    let fatigue = |t: &Table| {
+        state(t)["characters"]["ミナ"]["fatigue"]
+            .as_i64()
+            .unwrap_or(0)
+    };
+    assert_eq!(fatigue(&t), 0);
+    let seen_by_bob = t
+        .sheet("ミナ", "bob")
+        .expect("sheet")
+        .render_text(taku_dice::Lang::Ja);
+    assert!(seen_by_bob.contains("疲労: 0"), "{seen_by_bob}");
+    // The reveal (by the roller) records the fatigue, for everyone to see.
+    let out = run(&mut t, "alice", &format!("/reveal {probe}"));
     assert!(
-        state(&t)["characters"]["ミナ"].is_null()
-            || state(&t)["characters"]["ミナ"]["fatigue"] == 0
+        out.iter().any(|l| l.contains("自動的失敗で疲労+1（FC-9）")),
+        "{out:?}"
+    );
+    assert_eq!(fatigue(&t), 1);
+    let bob: Vec<String> = t.events()[t.events().len() - 1..]
+        .iter()
+        .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
+        .collect();
+    assert!(bob[0].contains("疲労+1"), "{bob:?}");
+    // Voiding the roll takes the fatigue back with it.
+    run(&mut t, "gm", &format!("/void {probe}"));
+    assert_eq!(fatigue(&t), 0);
+}
+
+#[test]
+fn fc9_a_secret_roll_without_an_automatic_failure_adds_nothing_at_the_reveal() {
+    // FC-9 (l.155): only an automatic failure costs fatigue; the GM's reveal of a secret
+    // roll of 7 records nothing.
+    let probe = table([0; 32]).next_seq();
+    let seed = seed_where(probe, |s| s == 7);
+    let mut t = table(seed);
+    run(&mut t, "alice", "SFC+5>=10");
+    let before = t.events().len();
+    let out = run(&mut t, "gm", &format!("/reveal {probe}"));
+    assert_eq!(t.events().len(), before + 1, "{out:?}");
+    assert!(
+        state(&t)["characters"]["ミナ"]["fatigue"]
+            .as_i64()
+            .unwrap_or(0)
+            == 0
     );
 }
 
@@ -789,4 +857,287 @@ fn fc5_skill_definitions_are_checked() {
     assert!(refused(&mut t, "gm", "/fc skill a}b IQ 1").contains("FC-5"));
     let out = run(&mut t, "gm", "/fc skills");
     assert!(out[0].contains("前提【魔術】"), "{out:?}");
+}
+
+// ---- verify replays the dice of /fc commands ------------------------------------------
+
+/// The log with the first system event whose JSON `kind` is `kind` (for character
+/// `name`) changed by `edit`, folded again: a record edited behind the engine's back.
+fn forged(
+    t: &Table,
+    kind: &str,
+    name: &str,
+    edit: impl Fn(&mut serde_json::Value),
+) -> (Table, u64) {
+    let mut events = t.events().to_vec();
+    let e = events
+        .iter_mut()
+        .find(|e| {
+            matches!(&e.body, taku_table::EventBody::System { data, .. }
+                if data["kind"] == kind && data["name"] == name)
+        })
+        .expect("such an event");
+    let seq = e.seq;
+    if let taku_table::EventBody::System { data, .. } = &mut e.body {
+        edit(data);
+    }
+    (Table::from_events(events).expect("folds"), seq)
+}
+
+#[test]
+fn fc1_fc13_verify_replays_creation_and_the_injury_roll() {
+    // FC-1 (l.37 「2D3+1」), FC-7 (l.95), FC-8 (l.99) and FC-13's daily roll (l.235) draw
+    // dice in /fc commands: `taku table verify` decides each such line again from the
+    // seed and the nonce it recorded, and a record that differs is reported.
+    let mut t = Table::create("FourCard", "fc", "gm", [5; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::seeded([5; 32]));
+    for (who, line) in SETUP {
+        t.exec(who, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    gm(&mut t, &["/fc damage ユキ 3", "/fc day ユキ norest"]);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // A rolled attribute edited in the log.
+    let (bad, seq) = forged(&t, "created", "ユキ", |d| {
+        let v = d["character"]["initial"][0].as_i64().expect("IQ");
+        d["character"]["initial"][0] = serde_json::json!(if v == 7 { 3 } else { v + 1 });
+    });
+    let found = bad.verify();
+    assert!(found.iter().any(|m| m.seq == seq), "{found:?}");
+    // Money edited.
+    let (bad, seq) = forged(&t, "created", "ユキ", |d| {
+        d["character"]["money"] = serde_json::json!(99_999);
+    });
+    assert!(bad.verify().iter().any(|m| m.seq == seq));
+    // The injury roll's outcome edited (its recovery or its log text).
+    let mut events = t.events().to_vec();
+    let day = events
+        .iter_mut()
+        .rev()
+        .find(|e| {
+            matches!(&e.body, taku_table::EventBody::System { data, .. }
+                if data["kind"] == "changed" && data["ja"].as_str().is_some_and(|s| s.contains("1日の負傷ロール")))
+        })
+        .expect("the injury roll");
+    let seq = day.seq;
+    if let taku_table::EventBody::System { data, .. } = &mut day.body {
+        data["delta"]["injury"] = serde_json::json!(-3);
+    }
+    let bad = Table::from_events(events).expect("folds");
+    assert!(
+        bad.verify().iter().any(|m| m.seq == seq),
+        "{:?}",
+        bad.verify()
+    );
+}
+
+// ---- FC-1/FC-4: a player's sheet is a proposal the GM approves ------------------------
+
+#[test]
+fn fc1_fc4_a_players_sheet_waits_for_the_gms_approval() {
+    // FC-1 (l.37–38): attributes are rolled 2D3+1, rerolled only 「GMの同意を得たうえで」;
+    // FC-4 (l.68): starting XP is 15 + extra, spent at creation. A finished character
+    // typed in by a player (here 360 XP and 9 TP) is therefore a proposal: nothing of it
+    // is used until the GM approves it.
+    let mut t = Table::create("FourCard", "fc", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    for line in ["/join alice", "/join bob"] {
+        run(&mut t, "gm", line);
+    }
+    run(&mut t, "alice", "/char new ミナ");
+    run(
+        &mut t,
+        "alice",
+        "/char set ミナ IQ 7 DX 7 ST 7 WP 7 VT 7 経験点 360 スキル.接近戦 9 特化.接近戦 剣",
+    );
+    // Not usable: no /fc command, no check naming it, no derived value.
+    for line in [
+        "/fc hand ミナ 右",
+        "FC+{剣}>=10",
+        "FC+{ミナ.IQ}>=10",
+        "FCA+{衰弱ライン}",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("waits for the GM's approval"), "{line}: {why}");
+    }
+    assert!(state(&t)["characters"]["ミナ"].is_null());
+    let s = sheet(&t, "ミナ");
+    assert!(s.contains("GMの承認待ちです"), "{s}");
+    assert!(s.contains("提案: 能力値"), "{s}");
+    // Only the GM approves or refuses.
+    assert!(refused(&mut t, "alice", "/fc approve ミナ").contains("only the GM"));
+    assert!(refused(&mut t, "bob", "/fc reject ミナ").contains("only the GM"));
+    // Refused: still unusable, and the refusal says so.
+    let out = run(&mut t, "gm", "/fc reject ミナ 経験点が多すぎます");
+    assert!(
+        out[0].contains("GMがミナのシートを却下（FC-1/FC-4）"),
+        "{out:?}"
+    );
+    assert!(out[0].contains("経験点が多すぎます"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/fc reject ミナ").contains("already refused"));
+    assert!(refused(&mut t, "alice", "FC+{剣}>=10").contains("refused"));
+    // A changed sheet is a new proposal; the GM approves it.
+    run(
+        &mut t,
+        "alice",
+        "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5 経験点 15 スキル.接近戦 3",
+    );
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(
+        out[0].contains("GMがミナのシートを承認（FC-1/FC-4）"),
+        "{out:?}"
+    );
+    assert!(out[0].contains("経験点 獲得15"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ミナ"]["initial"][0], 5);
+    assert!(refused(&mut t, "gm", "/fc approve ミナ").contains("no sheet of ミナ waits"));
+    run(&mut t, "alice", "FC+{剣}>=10");
+    // A later change waits too; the approved values stand until the GM approves it.
+    run(&mut t, "alice", "/char set ミナ ST 7");
+    let s = sheet(&t, "ミナ");
+    assert!(s.contains("シートの変更がGMの承認待ちです"), "{s}");
+    assert!(s.contains("衰弱ライン: 15/15"), "{s}");
+    let out = run(&mut t, "alice", "FCA+{衰弱ライン}");
+    assert!(out[0].contains("(FCA+15)"), "{out:?}");
+    run(&mut t, "gm", "/fc approve ミナ");
+    assert!(sheet(&t, "ミナ").contains("衰弱ライン: 19/19"));
+}
+
+#[test]
+fn fc1_the_gms_own_sheet_character_needs_no_approval() {
+    // FC-1/FC-4: approval is the GM's consent, so a character the GM made (an NPC) is
+    // read from its sheet at once.
+    let mut t = Table::create("FourCard", "fc", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    run(&mut t, "gm", "/char new 影");
+    run(&mut t, "gm", "/char set 影 IQ 6 DX 6 ST 6 WP 6 VT 6");
+    let out = run(&mut t, "gm", "FCA+{影.衰弱ライン}");
+    assert!(out[0].contains("(FCA+18)"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/fc approve 影").contains("no sheet of 影 waits"));
+}
+
+#[test]
+fn fc2_fc3_fc14_derived_references_come_from_the_rules_not_typed_fields() {
+    // FC-2 (l.49 「衰弱ラインのHPは、「ST×2+VT」で算出」), FC-3 (l.60 「DX+5」): a field of
+    // the same name typed in with /char set never stands for the derived value.
+    let mut t = table([3; 32]);
+    run(
+        &mut t,
+        "alice",
+        "/char set ミナ 衰弱ライン 99 移動力 20 経験点 500 疲労 0",
+    );
+    run(&mut t, "gm", "/fc fatigue ミナ 2");
+    let out = run(&mut t, "alice", "FCA+{衰弱ライン}+{移動力}");
+    assert!(out[0].contains("(FCA+25)"), "{out:?}");
+    let out = run(&mut t, "alice", "FCA+{経験点}+{疲労}");
+    assert!(out[0].contains("(FCA+17)"), "{out:?}");
+}
+
+#[test]
+fn fc13_one_injury_roll_per_day() {
+    // FC-13 (l.235): 「朝6時から翌朝6時までを安静に過ごすことができれば…目標ロールを
+    // 行なえます」: one roll for one whole day; a second before the next 6:00 is refused,
+    // and the clock's 6:00 does not roll again for a day already rolled.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 12"]);
+    run(&mut t, "gm", "/fc day ミナ rest");
+    let why = refused(&mut t, "gm", "/fc day ミナ rest");
+    assert!(
+        why.contains("FC-13") && why.contains("today's injury roll"),
+        "{why}"
+    );
+    // The clock reaches 6:00: that day's roll was made, so none now; a new day begins.
+    let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
+    assert!(
+        !out.iter().any(|l| l.contains("1日の負傷ロール")),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains("新しい1日")), "{out:?}");
+    // The next day the roll may be made again.
+    run(&mut t, "gm", "/fc day ミナ rest");
+}
+
+#[test]
+fn fc5_a_specialisable_skill_named_without_a_field_is_lv_minus_2() {
+    // FC-5 (l.133): 「特化スキルが設定されているスキルは、その細分化されているすべての分野
+    // について、「スキルLV−2」をスキルLVとして扱う」; only a specialised field is at full LV
+    // (l.138: DX5 + 1TP: 剣 and 斧 6, other weapons 4).
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ male");
+    let dx = state(&t)["characters"]["ユキ"]["initial"][1]
+        .as_i64()
+        .expect("DX");
+    run(&mut t, "alice", "/fc learn ユキ 接近戦 1 剣");
+    let out = run(&mut t, "alice", "FCA+{ユキ.剣}");
+    assert!(out[0].contains(&format!("(FCA+{})", dx + 1)), "{out:?}");
+    let out = run(&mut t, "alice", "FCA+{ユキ.接近戦}");
+    assert!(out[0].contains(&format!("(FCA+{})", dx - 1)), "{out:?}");
+    // FC-9 (l.163): a skill impossible unskilled is refused naming the rule, never read
+    // from a field typed in (nor sent to /char set).
+    run(&mut t, "gm", "/fc skill 魔術 IQ 3 nounskilled");
+    let why = refused(&mut t, "alice", "FC+{ユキ.魔術}>=10");
+    assert!(why.contains("FC-9") && !why.contains("/char set"), "{why}");
+    // FC-5: a skill with no fields is not specialised.
+    let why = refused(&mut t, "alice", "/fc special ユキ 魔術 火");
+    assert!(why.contains("not a specialisable skill"), "{why}");
+}
+
+#[test]
+fn fc2_fc11_each_side_of_a_comparison_takes_its_own_weakened_penalty() {
+    // FC-2 (l.50): 「あらゆる判定ロールのロール値が−2」 for the weakened character: in a
+    // comparison (FC-11) on the side whose value is that character's; a side using
+    // another's character is not penalised for the roller's own.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "bob", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
+    assert!(!out[0].contains("衰弱"), "{out:?}");
+    let out = run(&mut t, "alice", "FC+{ミナ.DX} VS FC+5");
+    assert!(out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    // FC-11 compares two: a third side is refused, not dropped.
+    let why = refused(&mut t, "alice", "FC+5 VS FC+5 VS FC+5");
+    assert!(why.contains("FC-11") && why.contains("two"), "{why}");
+}
+
+#[test]
+fn fc7_the_hand_is_chosen_once() {
+    // FC-7 (l.95): the player picks right or left when making the character; later the
+    // GM alone may change it.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/fc hand ミナ 右");
+    let why = refused(&mut t, "alice", "/fc hand ミナ 左");
+    assert!(why.contains("FC-7") && why.contains("only the GM"), "{why}");
+    run(&mut t, "gm", "/fc hand ミナ 左");
+}
+
+#[test]
+fn fc5_a_skill_definition_says_its_fields_and_who_holds_it() {
+    // FC-5 (l.131–138): specialisable fields and the XP of each further one are the
+    // skill's data; the log says them, and redefining a held skill says whom it moves.
+    let mut t = table([3; 32]);
+    let out = run(&mut t, "gm", "/fc skill 料理 IQ 1 fields=和食,洋食 cost=2");
+    assert!(out[0].contains("特化: 和食・洋食（追加2点）"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc skills");
+    assert!(
+        out[0].contains("【料理】IQ 専門性1 特化: 和食・洋食（2点）"),
+        "{out:?}"
+    );
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ male");
+    run(&mut t, "alice", "/fc learn ユキ 料理 1 和食");
+    let out = run(&mut t, "gm", "/fc skill 料理 IQ 2 fields=和食,洋食 cost=2");
+    assert!(out.iter().any(|l| l.contains("ユキ（1TP）")), "{out:?}");
+    // An unknown key in loaded data is refused, not ignored.
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"foo":3}]}"#,
+    );
+    assert!(why.contains("foo"), "{why}");
 }

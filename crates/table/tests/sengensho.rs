@@ -89,6 +89,10 @@ fn sg2_every_limit_is_refused_and_changes_nothing() {
     // One new bond per scene; a level rise is not an acquisition.
     let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
     assert!(e.contains("SG-2") && e.contains("one new bond"), "{e}");
+    // A player's proposal meets the same limits (SG-2: within them the player may
+    // propose freely, l.15).
+    let e = refused(&mut t, "alice", "/sg bond ミナ 例・策士 老人");
+    assert!(e.contains("SG-2") && e.contains("one new bond"), "{e}");
     // A level rises only in another scene than the one it was set in.
     let e = refused(&mut t, "gm", "/sg raise ミナ 影");
     assert!(e.contains("SG-2") && e.contains("different scene"), "{e}");
@@ -99,9 +103,7 @@ fn sg2_every_limit_is_refused_and_changes_nothing() {
     // The same target under a second type: discard first.
     let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 影");
     assert!(e.contains("SG-2") && e.contains("discard"), "{e}");
-    // Only the GM approves.
-    let e = refused(&mut t, "alice", "/sg bond ミナ 例・策士 老人");
-    assert!(e.contains("GM"), "{e}");
+
     // Re-tie: allowed, uses the scene's acquisition, fantasy value unchanged.
     let before = fv(&t, "ミナ", "例・芸術家");
     run(&mut t, "gm", "/sg retie ミナ 影");
@@ -128,8 +130,9 @@ fn sg2_every_limit_is_refused_and_changes_nothing() {
     assert!(e.contains("at most 1 bond to a purpose"), "{e}");
     let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 サラ");
     assert!(e.contains("at most 7 bonds"), "{e}");
-    // SG-7: preset NPC bonds are outside the cap.
-    run(&mut t, "gm", "/sg preset 影 例・策士 ミナ 3");
+    // SG-7 (l.161): preset NPC bonds are set at the session's start, not scenes later.
+    let e = refused(&mut t, "gm", "/sg preset 影 例・策士 ミナ 3");
+    assert!(e.contains("SG-7") && e.contains("session's start"), "{e}");
 }
 
 #[test]
@@ -486,13 +489,24 @@ fn sg8_the_seven_steps_and_the_leniency_reroll() {
     let c = contest(&t);
     let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
     assert!(d > a);
-    run(
+    let out = run(
         &mut t,
         "alice",
         &format!("/sg effect defender {} 呪い", a - d - 1),
     );
+    // The ⑤ line offers the re-roll, and the result waits for a choice (l.211
+    // 「寛容に振り直しを認めるなどの取り扱いを推奨」).
+    assert!(
+        out[0].contains("寛容な振り直し（l.211）は /sg reroll"),
+        "{out:?}"
+    );
+    let e = refused(&mut t, "alice", "/sg resolve");
+    assert!(e.contains("SG-8") && e.contains("/sg resolve keep"), "{e}");
     let out = run(&mut t, "gm", "/sg reroll");
-    assert!(out[0].contains("寛容な振り直し"), "{out:?}");
+    assert!(
+        out[0].contains("寛容な振り直し") && out[0].contains("→ 達成値"),
+        "{out:?}"
+    );
     assert!(refused(&mut t, "gm", "/sg reroll").contains("once"));
     let c = contest(&t);
     let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
@@ -512,4 +526,311 @@ fn sg8_the_seven_steps_and_the_leniency_reroll() {
     run(&mut t, "alice", "/sg attack +0");
     run(&mut t, "gm", "/sg defend +0");
     assert!(refused(&mut t, "gm", "/sg reroll").contains("leniency_reroll off"));
+}
+
+fn bonds(t: &Table, name: &str) -> Vec<(String, i64)> {
+    let state = t.system_state().expect("rules").to_json();
+    state["chars"][name]["bonds"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|b| {
+                    (
+                        b["target"].as_str().unwrap_or_default().to_string(),
+                        b["level"].as_i64().unwrap_or_default(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn sg2_a_player_proposes_and_the_gm_approves_or_refuses() {
+    // SG-2, seed l.15–16: 「プレイヤーはその制限の範囲内であれば自由に縁故の設定をGMに申請
+    // してよい。GMが縁故の設定を認めれば…縁故が設定される」, and l.100 「縁故の設定は原則的に
+    // プレイヤーが申請し、GMが可否を判断する」; a level rises when the GM approves (l.17).
+    let mut t = table();
+    let out = run(&mut t, "alice", "/sg bond ミナ 例・芸術家 老人");
+    assert!(
+        out[0].contains("ミナが老人への縁故（例・芸術家）を申請"),
+        "{out:?}"
+    );
+    assert!(
+        bonds(&t, "ミナ").is_empty(),
+        "nothing tied before the GM approves"
+    );
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 0);
+    assert!(refused(&mut t, "alice", "/sg bond ミナ 例・芸術家 老人").contains("already waits"));
+    assert!(refused(&mut t, "bob", "/sg approve ミナ 老人").contains("GM"));
+    assert!(refused(&mut t, "alice", "/sg approve ミナ 老人").contains("GM"));
+    let out = run(&mut t, "gm", "/sg proposals");
+    assert!(
+        out[0].contains("ミナ: 老人への縁故（例・芸術家）"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "gm", "/sg approve ミナ 老人");
+    assert!(
+        out[0].contains("GMがミナの老人についての申請を承認"),
+        "{out:?}"
+    );
+    assert_eq!(bonds(&t, "ミナ"), vec![("老人".to_string(), 1)]);
+    assert!(refused(&mut t, "gm", "/sg approve ミナ 老人").contains("no proposal"));
+    // Refused: nothing tied, the reason in the log.
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg bond ミナ 例・策士 村 group");
+    let out = run(&mut t, "gm", "/sg deny ミナ 村 まだ村と関わっていない");
+    assert!(out[0].contains("却下: まだ村と関わっていない"), "{out:?}");
+    assert_eq!(bonds(&t, "ミナ").len(), 1);
+    // A level rise is proposed and approved the same way.
+    run(&mut t, "alice", "/sg raise ミナ 老人");
+    assert_eq!(bonds(&t, "ミナ"), vec![("老人".to_string(), 1)]);
+    run(&mut t, "gm", "/sg approve ミナ 老人");
+    assert_eq!(bonds(&t, "ミナ"), vec![("老人".to_string(), 2)]);
+    // The approval checks the limits again: the GM tied another bond this scene after
+    // the proposal, so approving it now would break one-new-bond-per-scene (l.106).
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg bond ミナ 例・策士 村 group");
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 記憶1 memory");
+    let e = refused(&mut t, "gm", "/sg approve ミナ 村");
+    assert!(e.contains("SG-2") && e.contains("one new bond"), "{e}");
+    // The player's proposals go at the session's end with everything else (SG-2).
+    run(&mut t, "gm", "/session end");
+    let out = run(&mut t, "gm", "/sg proposals");
+    assert!(
+        out[0].contains("no proposals") || out[0].contains("ありません"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn sg6_a_disguised_npc_makes_discovery_a_contest() {
+    // SG-6, seed l.78–79: 「NPCによっては、故意に類型をごまかすような行動を取っていても
+    // よい。こうした場合は、NPCの{知性}+〈交渉〉との対抗判定になる」.
+    let mut t = table();
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg disguise 影 +5");
+    // The disguise is the GM's: players see no entry naming it.
+    for line in seen(&t, "alice", from) {
+        assert!(!line.contains("ごまかし") && !line.contains("+5"), "{line}");
+    }
+    let out = run(&mut t, "alice", "/sg discover ミナ 影");
+    assert!(
+        !out[0].contains("ごまかし") && !out[0].contains("目標値は"),
+        "{out:?}"
+    );
+    // 3D6+30 (≥ 33) beats 3D6+5 (≤ 23): every type found.
+    run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
+    let last = t.events().last().expect("event").clone();
+    let text = t.entry(&last, "alice", Lang::Ja).text;
+    assert!(
+        text.contains("影の偽装との対抗判定") && text.contains("成功"),
+        "{text}"
+    );
+    assert!(text.contains("例・旅人"), "{text}");
+    // 3D6−30 (≤ −12) loses to 3D6+5.
+    run(&mut t, "bob", "/sg discover ロイ 影 roll -30");
+    let last = t.events().last().expect("event").clone();
+    let text = t.entry(&last, "bob", Lang::Ja).text;
+    assert!(
+        text.contains("失敗") && !text.contains("例・旅人"),
+        "{text}"
+    );
+    // Only the GM disguises.
+    assert!(refused(&mut t, "alice", "/sg disguise 影 off").contains("GM"));
+}
+
+#[test]
+fn sg6_found_types_show_on_the_finders_view_only() {
+    // SG-6 (l.65–71): types are found by information gathering; what one PC found is
+    // its own, the rest stays hidden.
+    let mut t = table();
+    run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
+    let a = sheet(&t, "alice", "影");
+    assert!(a.contains("例・旅人") && a.contains("判明した類型"), "{a}");
+    let b = sheet(&t, "bob", "影");
+    assert!(!b.contains("例・旅人") && b.contains("（秘匿）"), "{b}");
+}
+
+#[test]
+fn sg6_a_pc_hiding_its_types_sets_the_target() {
+    // SG-6, seed l.88: 「PCが類型を隠す場合は、{知性}+〈交渉〉で判定して目標値を定める」;
+    // l.91: among PCs types are public, so a PC's are looked into only once hidden.
+    let mut t = table();
+    let e = refused(&mut t, "bob", "/sg discover ロイ ミナ");
+    assert!(e.contains("SG-6") && e.contains("public"), "{e}");
+    run(&mut t, "gm", "/sg hide ミナ");
+    run(&mut t, "alice", "/char set ミナ 知性 3 交渉 2");
+    let from = t.events().len();
+    run(&mut t, "alice", "/sg conceal ミナ +{知性}+{交渉}");
+    let state = t.system_state().expect("rules").to_json();
+    let total = state["chars"]["ミナ"]["concealed"].as_i64().expect("total");
+    assert!((8..=23).contains(&total), "{total}");
+    let alice = seen(&t, "alice", from);
+    assert!(alice[0].contains("(3D6+5)"), "{alice:?}");
+    assert!(seen(&t, "bob", from)[0].contains("非公開"));
+    let out = run(&mut t, "gm", "/sg discover 影 ミナ");
+    assert!(out[0].contains(&format!("目標値は{total}")), "{out:?}");
+    assert!(refused(&mut t, "gm", "/sg conceal 影 +3").contains("SG-6"));
+}
+
+#[test]
+fn sg6_a_discovery_roll_takes_the_sheets_skill() {
+    // SG-6 (l.69): 〈幻想知識〉 or a fitting skill: `roll +{幻想知識}` reads the PC's field.
+    let mut t = table();
+    run(&mut t, "carol", "/char set サラ 幻想知識 3");
+    run(&mut t, "carol", "/sg discover サラ 影 roll +{幻想知識}");
+    let last = t.events().last().expect("event").clone();
+    let text = t.entry(&last, "carol", Lang::Ja).text;
+    assert!(text.contains("(3D6+3>=20)"), "{text}");
+    let e = refused(&mut t, "carol", "/sg discover サラ 影 roll +{交渉}");
+    assert!(e.contains("has no '交渉'"), "{e}");
+}
+
+#[test]
+fn sg1_the_climax_tells_the_gm_of_a_pc_the_boss_already_bonds() {
+    // SG-1, seed l.177: at the climax the boss takes a level-1 bond to every PC; SG-2
+    // (l.102–103): one target, one type. A PC it already bonds keeps that bond, and the
+    // GM (only) is told so instead of the climax bond vanishing silently.
+    let mut t = table();
+    run(&mut t, "gm", "/sg preset 影 例・策士 ミナ 2");
+    run(&mut t, "gm", "/sg boss 影");
+    let from = t.events().len();
+    let out = run(&mut t, "gm", "/sg climax");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("影はすでにミナに縁故（例・策士 Lv2）があるため")),
+        "{out:?}"
+    );
+    for line in seen(&t, "alice", from) {
+        assert!(!line.contains("例・策士"), "{line}");
+    }
+}
+
+#[test]
+fn sg1_spell_cards_and_original_work_presets_are_the_gms_data() {
+    // SG-1, seed l.179: 「類型「ラスボス」が明示されていることは、ラスボスのみに許可され
+    // ている特殊なスペルカードを使用できる前提条件」; l.29 the 原作キャラクター類型表. The
+    // seed gives neither, so both are data, the shipped entries marked 例.
+    let mut t = table();
+    let out = run(&mut t, "alice", "/sg spells");
+    assert!(
+        out[0].contains("例・千の幻") && out[0].contains("例・名もなき画家"),
+        "{out:?}"
+    );
+    // Not the boss, then a boss whose type is not yet plain: refused.
+    let e = refused(&mut t, "gm", "/sg spell 影 例・千の幻");
+    assert!(e.contains("SG-1") && e.contains("made plain"), "{e}");
+    run(&mut t, "gm", "/sg boss 影");
+    assert!(refused(&mut t, "gm", "/sg spell 影 例・千の幻").contains("SG-1"));
+    run(&mut t, "gm", "/sg climax");
+    let out = run(&mut t, "gm", "/sg spell 影 例・千の幻");
+    assert!(
+        out[0].contains("特殊なスペルカード「例・千の幻」"),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "gm", "/sg spell 影 無い札").contains("no spell card"));
+    // A PC the GM makes the last boss has the type plain at once (l.181).
+    run(&mut t, "gm", "/sg boss ミナ");
+    run(&mut t, "alice", "/sg spell ミナ 例・終幕の調べ");
+    // An original-work preset gives its three types; the GM may still choose others.
+    run(&mut t, "gm", "/char new 画家");
+    run(&mut t, "gm", "/sg choose 画家 original=例・名もなき画家");
+    let s = sheet(&t, "gm", "画家");
+    assert!(s.contains("例・芸術家・例・旅人・例・策士"), "{s}");
+    assert!(refused(&mut t, "gm", "/sg choose 画家 original=誰か").contains("SG-1"));
+}
+
+#[test]
+fn sg5_sg6_a_hidden_npcs_lapsed_debt_is_told_to_the_gm_only() {
+    // SG-5 (digest: an open debt lapses at session end, noted to the GM) and SG-6
+    // (l.65): the note names the NPC's type, so no player reads it.
+    let mut t = table();
+    run(&mut t, "gm", "/sg borrow 影 例・旅人 例・帰郷");
+    let from = t.events().len();
+    run(&mut t, "gm", "/session end");
+    for who in ["alice", "bob"] {
+        for line in seen(&t, who, from) {
+            assert!(
+                !(line.contains('影') && line.contains("例・旅人")),
+                "{who}: {line}"
+            );
+        }
+    }
+    assert!(
+        seen(&t, "gm", from)
+            .iter()
+            .any(|l| l.contains("影の未返済の前借りは失効（例・旅人")),
+        "{:?}",
+        seen(&t, "gm", from)
+    );
+}
+
+#[test]
+fn sg6_a_hidden_pcs_owner_sees_its_own_lines() {
+    // SG-6 (l.91–92): the GM may hide PCs' types from each other; its own player still
+    // plays it.
+    let mut t = table();
+    run(&mut t, "gm", "/sg hide ミナ");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(
+        seen(&t, "alice", from)
+            .iter()
+            .any(|l| l.contains("例・策士"))
+    );
+    assert!(
+        seen(&t, "bob", from)
+            .iter()
+            .all(|l| !l.contains("例・策士"))
+    );
+}
+
+#[test]
+fn sg1_types_are_chosen_at_the_session_start_and_changed_by_the_gm() {
+    // SG-1 (l.26): 「類型はセッション開始時に決定できる」; l.30: the GM may change them.
+    let mut t = table();
+    let e = refused(
+        &mut t,
+        "alice",
+        "/sg choose ミナ 例・旅人 例・守護者 例・策士",
+    );
+    assert!(e.contains("SG-1") && e.contains("only the GM"), "{e}");
+    run(&mut t, "gm", "/sg choose ミナ 例・旅人 例・守護者 例・策士");
+    // A PC with no types yet chooses its own.
+    run(
+        &mut t,
+        "bob",
+        "/sg choose ロイ 例・旅人 例・守護者 例・策士",
+    );
+    // SG-6: one's own types are not looked into.
+    assert!(refused(&mut t, "bob", "/sg discover ロイ ロイ").contains("own types"));
+}
+
+#[test]
+fn sg2_a_bond_left_under_a_type_no_longer_held_is_shown() {
+    // SG-2 (l.101–103): a bond is under one of the character's types. Undoing the
+    // choice of types leaves the bond; it is shown for the GM to discard, not hidden.
+    let mut t = table();
+    let choose = t.next_seq();
+    run(&mut t, "gm", "/sg choose サラ 例・旅人 例・守護者 例・策士");
+    run(&mut t, "gm", "/sg bond サラ 例・旅人 霧 memory");
+    run(&mut t, "gm", &format!("/undo #{choose}"));
+    let s = sheet(&t, "carol", "サラ");
+    assert!(
+        s.contains("今の類型にない縁故") && s.contains("例・旅人 Lv1"),
+        "{s}"
+    );
+    // A type no longer in the loaded list takes no new bond.
+    run(
+        &mut t,
+        "gm",
+        r#"/sg types load {"type":[{"name":"例・新","ability":[{"name":"a","threshold":1},{"name":"b","threshold":2},{"name":"c","threshold":3}]}]}"#,
+    );
+    run(&mut t, "gm", "/scene next");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 老人");
+    assert!(
+        e.contains("SG-1") && e.contains("not in the type list") || e.contains("no type"),
+        "{e}"
+    );
 }

@@ -232,6 +232,9 @@ pub struct Character {
     /// FC-13 (time passing): not at rest at some time since the day began.
     #[serde(default)]
     pub active_today: bool,
+    /// FC-13 (l.235): the day's injury roll was made (one per day, 6:00 to 6:00).
+    #[serde(default)]
+    pub injury_rolled_today: bool,
     /// The sheet's Four Card fields this record was read from (`None`: rolled at the
     /// table); when they change the sheet is read again.
     #[serde(default)]
@@ -264,6 +267,7 @@ impl Character {
             earmark_skills: Vec::new(),
             meals_today: 0,
             active_today: false,
+            injury_rolled_today: false,
             sheet: None,
         }
     }

@@ -35,6 +35,9 @@ pub struct State {
     pub items: BTreeMap<String, Item>,
     /// FC-13: hours the table's clock has run since 6:00 of its first day.
     pub clock: i64,
+    /// FC-1/FC-4: the sheet fields the GM refused, by character: that proposal is no
+    /// longer waiting (a changed sheet is a new one).
+    pub refused: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Default for State {
@@ -46,6 +49,7 @@ impl Default for State {
             interlude: false,
             items: skills::example_items(),
             clock: 0,
+            refused: BTreeMap::new(),
         }
     }
 }
@@ -132,6 +136,9 @@ pub struct Delta {
     /// FC-13: the character was not at rest.
     #[serde(default)]
     pub active: bool,
+    /// FC-13 (l.235): the day's injury roll was made.
+    #[serde(default)]
+    pub injury_rolled: bool,
 }
 
 /// What happened.
@@ -186,6 +193,15 @@ pub enum Event {
         /// The entries.
         data: skills::Data,
     },
+    /// FC-1/FC-4: the GM refused a player's sheet (the fields it proposed).
+    SheetRefused {
+        /// Name.
+        name: String,
+        /// The sheet's Four Card fields refused.
+        sheet: BTreeMap<String, String>,
+        /// Why, as the GM wrote it.
+        reason: String,
+    },
     /// FC-13: the table's clock ran.
     Clock {
         /// Hours.
@@ -212,6 +228,11 @@ const COMMANDS: &[CommandHelp] = &[
         usage: "/fc create ミナ female",
         help: "キャラクター作成（FC-1〜FC-8）: 能力値2D3+1×5・性別修正・利き腕2D6・所持金3D6×100+1000CP。/char new ミナ の後に",
         help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new NAME",
+    },
+    CommandHelp {
+        usage: "/fc approve ミナ | /fc reject ミナ 経験点が多すぎます",
+        help: "プレイヤーのシート（/char set やシートファイルの IQ〜VT・スキル・経験点など）の承認・却下（FC-1/FC-4、GM）。承認されるまでそのキャラクターは判定にも /fc にも使えず、承認後のシートの変更も承認まで反映されない",
+        help_en: "Approve or refuse a player's sheet (IQ to VT, skills, XP… from /char set or a sheet file; FC-1/FC-4, GM). Until approved the character is not used by checks or /fc, and later changes to the sheet wait for approval too",
     },
     CommandHelp {
         usage: "/fc extra ミナ 5 魔術,魔術知識",
@@ -347,6 +368,17 @@ fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     }
 }
 
+fn nothing_waits(name: &str) -> Text {
+    Text::new(
+        format!(
+            "FC-1/FC-4: {name}に承認を待つシートはありません（GMのキャラクター、/fc create で振ったキャラクター、承認後に変わっていないシートは承認不要です）"
+        ),
+        format!(
+            "FC-1/FC-4: no sheet of {name} waits for approval (the GM's characters, characters rolled with /fc create and sheets unchanged since approved need none)"
+        ),
+    )
+}
+
 fn no_character(name: &str) -> Text {
     Text::new(
         format!("「{name}」というキャラクターはいません。/char new {name} で作成してください"),
@@ -467,35 +499,101 @@ fn sheet_fields(fields: &BTreeMap<String, String>) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// A record read again from changed sheet fields: what the sheet does not name
+/// (fatigue, injury and hunger unless given, meals, the day's rest) carries over.
+fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character) -> Character {
+    if !fields.contains_key("疲労") {
+        new.fatigue = old.fatigue;
+    }
+    if !fields.contains_key("負傷") {
+        new.injury = old.injury;
+    }
+    new.hungry = old.hungry;
+    new.hours_since_meal = old.hours_since_meal;
+    new.slept_off_injury_today = old.slept_off_injury_today;
+    new.meals_today = old.meals_today;
+    new.active_today = old.active_today;
+    new.raised_this_interlude = old.raised_this_interlude.clone();
+    new
+}
+
+/// Whether character `name` is the GM's (an NPC, or one the GM made): its sheet needs no
+/// approval.
+fn gms_character(table: &dyn TableView, name: &str) -> bool {
+    table
+        .character(name)
+        .is_some_and(|(owner, _)| table.member_is_gm(owner))
+}
+
 /// The character's record as the rules see it now, and whether it must be (re-)read
-/// from its sheet: a record read from a sheet is read again when the sheet's Four Card
-/// fields changed since (a new file, `/char set`); what the sheet does not name (fatigue,
-/// injury and hunger unless given, meals, the day's rest) carries over.
+/// from its sheet. A GM's character is read from its sheet the first time the rules
+/// touch it, and again when the sheet's Four Card fields changed since (a new file,
+/// `/char set`). A player's sheet is only a proposal (FC-1/FC-4: a character is made by
+/// the rules, starting XP spent under them): it is read when the GM approves it
+/// (`/fc approve`), and until then a player's character has no record, or keeps the one
+/// approved before the change.
 fn record(table: &dyn TableView, state: &State, name: &str) -> Option<(Character, bool)> {
     let fields = table.character(name).map(|(_, f)| f);
+    let by_gm = gms_character(table, name);
     match state.characters.get(name) {
         Some(ch) => {
-            if let (Some(old), Some(fields)) = (&ch.sheet, fields)
+            if by_gm
+                && let (Some(old), Some(fields)) = (&ch.sheet, fields)
                 && *old != sheet_fields(fields)
-                && let Some(mut new) = from_fields(fields)
+                && let Some(new) = from_fields(fields)
             {
-                if !fields.contains_key("疲労") {
-                    new.fatigue = ch.fatigue;
-                }
-                if !fields.contains_key("負傷") {
-                    new.injury = ch.injury;
-                }
-                new.hungry = ch.hungry;
-                new.hours_since_meal = ch.hours_since_meal;
-                new.slept_off_injury_today = ch.slept_off_injury_today;
-                new.meals_today = ch.meals_today;
-                new.active_today = ch.active_today;
-                new.raised_this_interlude = ch.raised_this_interlude.clone();
-                return Some((new, true));
+                return Some((reread(ch, fields, new), true));
             }
             Some((ch.clone(), false))
         }
-        None => fields.and_then(from_fields).map(|ch| (ch, true)),
+        None if by_gm => fields.and_then(from_fields).map(|ch| (ch, true)),
+        None => None,
+    }
+}
+
+/// FC-1/FC-4: a player's sheet waiting for the GM: the record it would give, and whether
+/// the GM refused it as it stands. `None` when nothing waits (a GM's character, a rolled
+/// one, a sheet unchanged since approved, or fields that make no Four Card character).
+fn proposal(table: &dyn TableView, state: &State, name: &str) -> Option<(Character, bool)> {
+    let (_, fields) = table.character(name)?;
+    if gms_character(table, name) {
+        return None;
+    }
+    let sheet = sheet_fields(fields);
+    let refused = state.refused.get(name) == Some(&sheet);
+    let proposed = match state.characters.get(name) {
+        Some(ch) => {
+            let old = ch.sheet.as_ref()?;
+            if *old == sheet {
+                return None;
+            }
+            reread(ch, fields, from_fields(fields)?)
+        }
+        None => from_fields(fields)?,
+    };
+    Some((proposed, refused))
+}
+
+/// The refusal for a player's character whose sheet waits for the GM.
+fn awaiting(name: &str, refused: bool) -> Text {
+    if refused {
+        Text::new(
+            format!(
+                "FC-1/FC-4: {name}のシートはGMに却下されています。シートを直してGMに /fc approve {name} で承認してもらってください"
+            ),
+            format!(
+                "FC-1/FC-4: the GM refused {name}'s sheet; change it and ask the GM to approve it with /fc approve {name}"
+            ),
+        )
+    } else {
+        Text::new(
+            format!(
+                "FC-1/FC-4: {name}のシートはGMの承認待ちです。GMが /fc approve {name} で承認するまで使えません"
+            ),
+            format!(
+                "FC-1/FC-4: {name}'s sheet waits for the GM's approval; it cannot be used until the GM approves it with /fc approve {name}"
+            ),
+        )
     }
 }
 
@@ -531,6 +629,9 @@ fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, 
         return Ok((ch, vec![event]));
     }
     let _ = fields;
+    if let Some((_, refused)) = proposal(table, state, name) {
+        return Err(awaiting(name, refused));
+    }
     Err(Text::new(
         format!(
             "{name}はフォーカードのキャラクターではありません。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT を設定してください"
@@ -638,10 +739,14 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.meal {
         ch.meals_today += 1;
     }
+    if d.injury_rolled {
+        ch.injury_rolled_today = true;
+    }
     if d.day_end {
         ch.meals_today = 0;
         ch.active_today = false;
         ch.slept_off_injury_today = false;
+        ch.injury_rolled_today = false;
     }
     if d.active {
         ch.active_today = true;
@@ -923,7 +1028,35 @@ fn decide_fc(
             if let Some(why) = skills::refuse_definition(&skill, &known) {
                 return Err(why);
             }
-            done(vec![Event::SkillDefined { skill }])
+            // A redefinition changes the LV and prices of those who hold the skill: say so.
+            let holders: Vec<String> = state
+                .characters
+                .iter()
+                .filter_map(|(n, c)| {
+                    c.skills
+                        .get(&skill.name)
+                        .filter(|l| l.tp > 0)
+                        .map(|l| format!("{n}（{}TP）", l.tp))
+                })
+                .collect();
+            let reply = (!holders.is_empty()).then(|| {
+                Text::new(
+                    format!(
+                        "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
+                        skill.name,
+                        holders.join("、")
+                    ),
+                    format!(
+                        "FC-5: characters holding 【{}】: {}; their LV and prices now follow this definition",
+                        skill.name,
+                        holders.join(", ")
+                    ),
+                )
+            });
+            Ok(Outcome {
+                events: vec![Event::SkillDefined { skill }],
+                reply,
+            })
         }
         ["interlude", which] => {
             gm_only(table, ("幕間の開始・終了", "start or end an interlude"))?;
@@ -1008,6 +1141,68 @@ fn decide_fc(
         ["create", ..] => Err(usage(
             "/fc create 名前 female|male",
             "/fc create NAME female|male",
+        )),
+        // FC-1/FC-4: a player's sheet is a proposal the GM approves or refuses.
+        ["approve", name] => {
+            gm_only(
+                table,
+                ("シートの承認（FC-1/FC-4）", "approve a sheet (FC-1/FC-4)"),
+            )?;
+            if table.character(name).is_none() {
+                return Err(no_character(name));
+            }
+            let Some((ch, _)) = proposal(table, state, name) else {
+                return Err(nothing_waits(name));
+            };
+            let again = state.characters.contains_key(*name);
+            let attrs = ATTRIBUTES
+                .iter()
+                .zip(ch.attributes())
+                .map(|(n, v)| format!("{n}{v}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let lv = ch.total_lv(&state.settings);
+            done(vec![Event::Created {
+                name: name.to_string(),
+                character: ch.clone(),
+                ja: format!(
+                    "GMが{name}のシート{}を承認（FC-1/FC-4）: {attrs} ／ 経験点 獲得{} 残り{} 総合LV{lv}",
+                    if again { "の変更" } else { "" },
+                    ch.xp_earned,
+                    ch.xp_left(),
+                ),
+                en: format!(
+                    "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} total LV {lv}",
+                    if again { " as changed" } else { "" },
+                    ch.xp_earned,
+                    ch.xp_left(),
+                ),
+            }])
+        }
+        ["reject", name, reason @ ..] => {
+            gm_only(
+                table,
+                ("シートの却下（FC-1/FC-4）", "refuse a sheet (FC-1/FC-4)"),
+            )?;
+            let Some((_, fields)) = table.character(name) else {
+                return Err(no_character(name));
+            };
+            match proposal(table, state, name) {
+                None => Err(nothing_waits(name)),
+                Some((_, true)) => Err(Text::new(
+                    format!("{name}のこのシートはすでに却下しています"),
+                    format!("{name}'s sheet as it stands is already refused"),
+                )),
+                Some((_, false)) => done(vec![Event::SheetRefused {
+                    name: name.to_string(),
+                    sheet: sheet_fields(fields),
+                    reason: reason.join(" "),
+                }]),
+            }
+        }
+        ["approve" | "reject", ..] => Err(usage(
+            "/fc approve 名前 | /fc reject 名前 [理由]",
+            "/fc approve NAME | /fc reject NAME [REASON]",
         )),
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
@@ -1189,7 +1384,9 @@ fn time_passes(
                 active,
                 ..Delta::default()
             };
-            if cur.injury > 0 && cur.condition() != Condition::Dead {
+            // FC-13 (l.235): one injury roll per day: not again for a day whose roll
+            // the GM already made with /fc day.
+            if cur.injury > 0 && cur.condition() != Condition::Dead && !cur.injury_rolled_today {
                 let e = injury_roll(state, name, &cur, at_rest, Some(active), dice)?;
                 if let Event::Changed { delta, .. } = &e {
                     apply(&mut cur, delta);
@@ -1382,6 +1579,18 @@ fn character_command(
                     format!("FC-7: {name} is ambidextrous (12 on 2D6)"),
                 ));
             }
+            // FC-7 is part of making the character: once made, the hand stays (the GM
+            // may still set it).
+            if !ch.creating && !table.actor_is_gm() && (ch.hand == "右利き" || ch.hand == "左利き")
+            {
+                return Err(Text::new(
+                    format!(
+                        "FC-7: {name}の利き腕（{}）は作成時に決めました。変えられるのはGMだけです",
+                        ch.hand
+                    ),
+                    format!("FC-7: {name}'s hand was chosen at creation; only the GM changes it"),
+                ));
+            }
             Ok(vec![changed(
                 name,
                 Delta {
@@ -1556,6 +1765,12 @@ fn character_command(
         ("special", [skill, field]) => {
             may_spend(state, ch, name)?;
             let s = skill_named(state, skill)?;
+            if s.fields.is_empty() {
+                return Err(Text::new(
+                    format!("FC-5: 【{skill}】は特化スキルではありません（分野がありません）"),
+                    format!("FC-5: 【{skill}】 is not a specialisable skill (it has no fields)"),
+                ));
+            }
             if !s.fields.iter().any(|f| f == field) {
                 return Err(unknown_field(s, field));
             }
@@ -1797,6 +2012,14 @@ fn character_command(
             Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
         }
         ("rest", [hours, rest @ ..]) if rest.len() <= 1 => {
+            // FC-13: rest is time passing, and time is the GM's (as /fc time).
+            gm_only(
+                table,
+                (
+                    "休憩（FC-13: 時間の経過はGMが決める。/fc time 時間 rest 名前 でも）",
+                    "let a character rest (FC-13: time passing is the GM's; /fc time HOURS rest NAME too)",
+                ),
+            )?;
             let hours = number(hours)?;
             if !(1..=48).contains(&hours) {
                 return Err(Text::new(
@@ -1938,6 +2161,17 @@ fn character_command(
                     ));
                 }
             };
+            // FC-13 (l.235): the roll is for a whole day, 6:00 to 6:00: once per day.
+            if ch.injury_rolled_today {
+                return Err(Text::new(
+                    format!(
+                        "FC-13: {name}は今日（朝6時から翌朝6時まで）すでに負傷ロールをしました。次は朝6時を過ぎてから（/fc time で時間を進めます）"
+                    ),
+                    format!(
+                        "FC-13: {name} has made today's injury roll (a day runs 6:00 to 6:00); the next comes after 6:00 (/fc time lets time pass)"
+                    ),
+                ));
+            }
             Ok(vec![injury_roll(state, name, ch, at_rest, None, dice)?])
         }
         // FC-14: XP awards, at least 1 in total.
@@ -2042,6 +2276,7 @@ fn injury_roll(
         slept_off: Some(false),
         day_end: day.is_some(),
         active: day == Some(true),
+        injury_rolled: true,
         ..Delta::default()
     };
     let what = (
@@ -2151,13 +2386,23 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let first_word = comment.split_whitespace().next();
     match right {
         None => {
-            let l = named(left, &mine)
-                .or_else(|| first_word.and_then(mine))
-                .or_else(|| actors_character(table, state));
+            let l = if named(left, &any).is_some() {
+                named(left, &mine)
+            } else {
+                first_word
+                    .and_then(mine)
+                    .or_else(|| actors_character(table, state))
+            };
             (l, None)
         }
         Some(r) => {
-            let l = named(left, &mine).or_else(|| actors_character(table, state));
+            // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
+            // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
+            let l = if named(left, &any).is_some() {
+                named(left, &mine)
+            } else {
+                actors_character(table, state)
+            };
             (l, named(r, &any).or_else(|| first_word.and_then(any)))
         }
     }
@@ -2172,14 +2417,35 @@ pub fn reference(state: &State, ch: &Character, key: &str) -> Option<i64> {
     if let Some(i) = character::attribute(key) {
         return Some(attrs[i]);
     }
+    let lines = ch.lines();
     match key {
         "総合LV" => return Some(lv),
         "VT抵抗" => return Some(attrs[character::VT] + lv),
         "WP抵抗" => return Some(attrs[character::WP] + lv),
+        // What the rules derive or track is read from the record, never from a field of
+        // the same name typed in with /char set (FC-2, FC-3, FC-13, FC-14).
+        "衰弱ライン" => return Some(lines.weakened),
+        "昏倒ライン" => return Some(lines.unconscious),
+        "死亡ライン" => return Some(lines.death),
+        "移動力" => return Some(state.movement(ch)),
+        "疲労" => return Some(ch.fatigue),
+        "負傷" => return Some(ch.injury),
+        "累積ダメージ" => return Some(ch.damage()),
+        "経験点" => return Some(ch.xp_earned),
+        "未使用経験点" => return Some(ch.xp_left()),
+        "所持金" => return Some(ch.money),
         _ => {}
     }
     if let Some(s) = state.skills.get(key) {
-        return s.level(ch, None);
+        // FC-5 (l.133): a specialisable skill is used in one of its fields, every field at
+        // LV −2 unless specialised; named without a field, no specialisation applies.
+        let lv = s.level(ch, None)?;
+        let learned = ch.skills.get(&s.name).is_some_and(|l| l.tp > 0);
+        return Some(if !s.fields.is_empty() && learned {
+            lv - skills::UNSPECIALISED_PENALTY
+        } else {
+            lv
+        });
     }
     let s = state
         .skills
@@ -2251,6 +2517,9 @@ impl TableRules for FcRules {
                 }
             }
             Event::Clock { now, .. } => state.clock = *now,
+            Event::SheetRefused { name, sheet, .. } => {
+                state.refused.insert(name.clone(), sheet.clone());
+            }
         }
     }
 
@@ -2260,16 +2529,36 @@ impl TableRules for FcRules {
                 format!("設定: {key} = {value}"),
                 format!("setting: {key} = {value}"),
             ),
-            Event::SkillDefined { skill } => Text::new(
-                format!(
-                    "スキル【{}】を定義（{} 専門性{}）",
-                    skill.name, skill.base, skill.expertise
-                ),
-                format!(
-                    "skill 【{}】 defined ({}, expertise {})",
-                    skill.name, skill.base, skill.expertise
-                ),
-            ),
+            Event::SkillDefined { skill } => {
+                let fields_ja = if skill.fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " 特化: {}（追加{}点）",
+                        skill.fields.join("・"),
+                        skill.field_cost
+                    )
+                };
+                let fields_en = if skill.fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", fields: {} ({} XP each further)",
+                        skill.fields.join(", "),
+                        skill.field_cost
+                    )
+                };
+                Text::new(
+                    format!(
+                        "スキル【{}】を定義（{} 専門性{}{fields_ja}）",
+                        skill.name, skill.base, skill.expertise
+                    ),
+                    format!(
+                        "skill 【{}】 defined ({}, expertise {}{fields_en})",
+                        skill.name, skill.base, skill.expertise
+                    ),
+                )
+            }
             Event::Created { ja, en, .. } | Event::Changed { ja, en, .. } => {
                 Text::new(ja.clone(), en.clone())
             }
@@ -2320,6 +2609,24 @@ impl TableRules for FcRules {
                     ),
                 )
             }
+            Event::SheetRefused { name, reason, .. } => Text::new(
+                format!(
+                    "GMが{name}のシートを却下（FC-1/FC-4）{}",
+                    if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {reason}")
+                    }
+                ),
+                format!(
+                    "the GM refused {name}'s sheet (FC-1/FC-4){}",
+                    if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {reason}")
+                    }
+                ),
+            ),
             Event::Clock { hours, now } => {
                 let (ja, en) = clock_words(*now);
                 Text::new(
@@ -2333,6 +2640,22 @@ impl TableRules for FcRules {
     /// FC-9: `{剣}`, `{接近戦}`, `{VT抵抗}`… of the actor's character (or
     /// `{ミナ.剣}`), derived by the rules.
     fn expand_references(&self, table: &dyn TableView, state: &State, line: &str) -> String {
+        // FC-1/FC-4: a check naming a character whose sheet waits for the GM is refused
+        // by `prepare_check`, which says why; its references stand in as 0 until then,
+        // so the table does not refuse first for a field it cannot find.
+        let upper = line.trim_start().to_ascii_uppercase();
+        let fc_line = upper.starts_with("FC") || upper.starts_with("SFC");
+        let mine: Vec<&str> = table
+            .characters()
+            .into_iter()
+            .filter(|(_, owner)| *owner == table.actor())
+            .map(|(n, _)| n)
+            .collect();
+        let waiting = |name: &str| {
+            fc_line
+                && record(table, state, name).is_none()
+                && proposal(table, state, name).is_some()
+        };
         let mut out = String::with_capacity(line.len());
         let mut rest = line;
         while let Some(open) = rest.find('{') {
@@ -2342,15 +2665,27 @@ impl TableRules for FcRules {
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
             let value = match inner.split_once('.') {
+                Some((name, _)) if waiting(name) => Some(0),
                 Some((name, key)) => {
                     record(table, state, name).and_then(|(ch, _)| reference(state, &ch, key))
                 }
+                None if matches!(mine.as_slice(), [one] if waiting(one)) => Some(0),
                 None => {
                     actors_character(table, state).and_then(|(_, ch)| reference(state, &ch, inner))
                 }
             };
+            // FC-9 (l.163): a listed skill (or field) that cannot be attempted unskilled
+            // has no value; prepare_check refuses the check naming the rule, so it stands
+            // in as 0 rather than being read from a typed-in field.
+            let key = inner.split_once('.').map_or(inner, |(_, k)| k);
+            let listed = state.skills.contains_key(key)
+                || state
+                    .skills
+                    .values()
+                    .any(|s| s.fields.iter().any(|f| f == key));
             match value {
                 Some(v) => out.push_str(&v.to_string()),
+                None if fc_line && listed => out.push('0'),
                 None => out.push_str(&rest[open..=close]),
             }
             rest = &rest[close + 1..];
@@ -2381,6 +2716,37 @@ impl TableRules for FcRules {
         let mut tail = rest;
         let mut note = None;
         let achievement = matches!(check, Check::Achievement { .. });
+        // FC-1/FC-4: a player's character whose sheet waits for the GM makes no check:
+        // its typed-in values are not the rules' until approved.
+        if let Some(typed) = table.typed_line() {
+            let mine: Vec<&str> = table
+                .characters()
+                .into_iter()
+                .filter(|(_, owner)| *owner == table.actor())
+                .map(|(n, _)| n)
+                .collect();
+            let mut rest = typed;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                    break;
+                };
+                let inner = &rest[open + 1..close];
+                rest = &rest[close + 1..];
+                let name = match inner.split_once('.') {
+                    Some((n, _)) => Some(n),
+                    None => match mine.as_slice() {
+                        [one] => Some(*one),
+                        _ => None,
+                    },
+                };
+                if let Some(name) = name
+                    && record(table, state, name).is_none()
+                    && let Some((_, refused)) = proposal(table, state, name)
+                {
+                    return Err(awaiting(name, refused));
+                }
+            }
+        }
         // FC-2 (l.53): at the unconscious line the character loses consciousness (and at
         // the death line dies): only until then can it act, so it makes no check.
         let (roller, _) = roll_characters(table, state);
@@ -2426,13 +2792,24 @@ impl TableRules for FcRules {
             && ch.cannot_act()
         {
             let (ja, en) = ch.condition().names();
+            let (why_ja, why_en) = if ch.condition() == Condition::Dead {
+                (
+                    "死亡ラインに達したキャラクターは死亡しており、行動できません",
+                    "at the death line a character dies and cannot act",
+                )
+            } else {
+                (
+                    "昏倒ラインに達すると意識を失い、行動できません",
+                    "at the unconscious line a character loses consciousness and cannot act",
+                )
+            };
             return Err(Text::new(
                 format!(
-                    "FC-2: {name}は{ja}しています（累積ダメージ{}）。昏倒ラインに達すると意識を失い、行動できません。判定が必要ならGMが振ってください",
+                    "FC-2: {name}は{ja}しています（累積ダメージ{}）。{why_ja}。判定が必要ならGMが振ってください",
                     ch.damage()
                 ),
                 format!(
-                    "FC-2: {name} is {en} (cumulative damage {}); at the unconscious line a character loses consciousness and cannot act. If a roll is needed, the GM makes it",
+                    "FC-2: {name} is {en} (cumulative damage {}); {why_en}. If a roll is needed, the GM makes it",
                     ch.damage()
                 ),
             ));
@@ -2451,6 +2828,47 @@ impl TableRules for FcRules {
             } else {
                 format!(" {r}")
             };
+        }
+        // FC-11 compares two roll values: a third `VS` would be read as a comment.
+        if let Some(typed) = table.typed_line()
+            && typed
+                .to_ascii_uppercase()
+                .split_whitespace()
+                .filter(|w| *w == "VS")
+                .count()
+                + typed.to_ascii_uppercase().matches(")VS").count()
+                > 1
+        {
+            return Err(Text::new(
+                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
+                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
+            ));
+        }
+        let (_, right_side) = roll_characters(table, state);
+        // FC-2 (l.50): −2 on every roll value of a weakened character, on the side of
+        // a comparison that is its own.
+        if matches!(check, Check::Comparison { .. })
+            && let Some((name, ch)) = &right_side
+            && ch.condition() >= Condition::Weakened
+        {
+            let joined = taku_dice::command::join_versus(&format!("{command}{tail}"))
+                .unwrap_or_else(|| format!("{command}{tail}"));
+            let (t, r) = joined.split_once(' ').unwrap_or((&joined, ""));
+            let upper = t.to_ascii_uppercase();
+            if let Some(vs) = upper.find("VS")
+                && let Some(fc) = upper[vs..].find("FC").map(|i| vs + i + 2)
+            {
+                command = format!("{}-2{}", &t[..fc], &t[fc..]);
+                tail = if r.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {r}")
+                };
+                note = Some(Text::new(
+                    format!("{name}は衰弱: 右のロール値−2（FC-2）"),
+                    format!("{name} is weakened: the right roll value −2 (FC-2)"),
+                ));
+            }
         }
         // FC-2: −2 on every roll value from the weakened line on.
         if let Some((name, ch)) = &roller
@@ -2471,17 +2889,24 @@ impl TableRules for FcRules {
             } else {
                 format!(" {r}")
             };
-            note = Some(Text::new(
+            let left = Text::new(
                 format!("{name}は衰弱: ロール値−2（FC-2）"),
                 format!("{name} is weakened: roll value −2 (FC-2)"),
-            ));
+            );
+            note = Some(match note {
+                Some(n) => Text::new(
+                    format!("{} {}", left.ja(), n.ja()),
+                    format!("{} {}", left.en(), n.en()),
+                ),
+                None => left,
+            });
         }
-        // FC-9 with a secret roll: its automatic failure's fatigue is not recorded by
-        // itself (an entry after the roll would reveal the 2).
+        // FC-9 with a secret roll: its automatic failure's fatigue is recorded at the
+        // reveal (an entry after the roll would tell the 2 before it).
         if command.trim_start().starts_with(['S', 's']) && !achievement {
             let secret = Text::new(
-                "シークレットロール: 自動的失敗の疲労は自動で記録しません。公開後にGMが /fc fatigue で記録してください（FC-9）",
-                "secret roll: an automatic failure's fatigue is not recorded by itself; the GM records it with /fc fatigue once revealed (FC-9)",
+                "シークレットロール: 自動的失敗の疲労は公開（/reveal）のときに記録されます（FC-9）",
+                "secret roll: an automatic failure's fatigue is recorded when the roll is revealed (/reveal) (FC-9)",
             );
             note = Some(match note {
                 Some(n) => Text::new(
@@ -2499,7 +2924,9 @@ impl TableRules for FcRules {
     }
 
     /// FC-9: an automatic failure costs the roller's character 1 fatigue; in a
-    /// comparison, a right side named by the comment's first word pays its own.
+    /// comparison, a right side named by the comment's first word pays its own. A secret
+    /// roll's is held back until it is revealed ([`TableRules::after_reveal`]): an entry
+    /// after it, or a changed sheet, would tell that it was a 2.
     fn after_roll(
         &self,
         table: &dyn TableView,
@@ -2507,47 +2934,24 @@ impl TableRules for FcRules {
         command: &str,
         result: &RollResult,
     ) -> Vec<Event> {
-        let Some(check) = super::parse_line(command) else {
-            return Vec::new();
-        };
-        let draws: Vec<i64> = result.rands.iter().map(|d| i64::from(d.value)).collect();
-        let (left, right) = check::fatigue(&check, &draws);
-        let mut events = Vec::new();
-        let charge = |name: &str, n: i64, events: &mut Vec<Event>| {
-            if n == 0 {
-                return;
-            }
-            let Ok((ch, imported)) = load(table, state, name) else {
-                return;
-            };
-            events.extend(imported);
-            let e = damage_event(
-                name,
-                &ch,
-                Delta {
-                    fatigue: n,
-                    ..Delta::default()
-                },
-                (
-                    &format!("自動的失敗で疲労+{n}（FC-9）"),
-                    &format!("automatic failure: fatigue +{n} (FC-9)"),
-                ),
-            );
-            events.extend(with_sheet(vec![e], name, &ch));
-        };
-        // A secret roll's outcome stays secret: its fatigue is left to the GM (the
-        // roll's note says so), since an entry after it would tell that it was a 2.
         if result.secret {
-            return events;
+            return Vec::new();
         }
-        let (l, r) = roll_characters(table, state);
-        if let Some((name, _)) = l {
-            charge(&name, left, &mut events);
-        }
-        if let Some((other, _)) = r {
-            charge(&other, right, &mut events);
-        }
-        events
+        let draws: Vec<i64> = result.rands.iter().map(|d| i64::from(d.value)).collect();
+        fatigue_events(table, state, command, &draws)
+    }
+
+    /// FC-9 for a secret roll, at its reveal: the automatic failure's fatigue, charged to
+    /// the characters the roll was made for as `after_roll` would have.
+    fn after_reveal(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        command: &str,
+        rands: &[[u32; 2]],
+    ) -> Vec<Event> {
+        let draws: Vec<i64> = rands.iter().map(|[_, v]| i64::from(*v)).collect();
+        fatigue_events(table, state, command, &draws)
     }
 
     fn character_sheet(
@@ -2557,11 +2961,99 @@ impl TableRules for FcRules {
         name: &str,
         _viewer_is_gm: bool,
     ) -> Vec<Section> {
-        let Some((ch, _)) = record(table, state, name) else {
-            return Vec::new();
+        let waiting = proposal(table, state, name);
+        let mut sections = match record(table, state, name) {
+            Some((ch, _)) => sheet_sections(state, &ch),
+            None => Vec::new(),
         };
-        sheet_sections(state, &ch)
+        // FC-1/FC-4: what the player's sheet proposes, shown as such until approved.
+        if let Some((proposed, refused)) = waiting {
+            let status = if refused {
+                Text::new(
+                    "GMが却下したシートです（直して再提出）",
+                    "the GM refused this sheet (change it and ask again)",
+                )
+            } else if sections.is_empty() {
+                Text::new(
+                    format!(
+                        "GMの承認待ちです（/fc approve {name}）。承認まで判定にも /fc にも使えません"
+                    ),
+                    format!(
+                        "waiting for the GM's approval (/fc approve {name}); not usable by checks or /fc until then"
+                    ),
+                )
+            } else {
+                Text::new(
+                    format!(
+                        "シートの変更がGMの承認待ちです（/fc approve {name}）。承認まで上の値を使います"
+                    ),
+                    format!(
+                        "the sheet's changes wait for the GM's approval (/fc approve {name}); the values above apply until then"
+                    ),
+                )
+            };
+            sections.push(Section {
+                title: Text::new("シートの承認（FC-1/FC-4）", "Sheet approval (FC-1/FC-4)"),
+                fields: vec![Field::derived(
+                    Text::new("状態", "status"),
+                    Value::Text(status),
+                )],
+            });
+            for mut s in sheet_sections(state, &proposed) {
+                s.title = s.title.map(|lang, t| match lang {
+                    taku_dice::Lang::Ja => format!("提案: {t}"),
+                    taku_dice::Lang::En => format!("Proposed: {t}"),
+                });
+                sections.push(s);
+            }
+        }
+        sections
     }
+}
+
+/// FC-9: the fatigue a check's automatic failures cost (`draws`: its dice in order), as
+/// events charging the characters the roll was made for ([`roll_characters`]).
+fn fatigue_events(
+    table: &dyn TableView,
+    state: &State,
+    command: &str,
+    draws: &[i64],
+) -> Vec<Event> {
+    let Some(check) = super::parse_line(command) else {
+        return Vec::new();
+    };
+    let (left, right) = check::fatigue(&check, draws);
+    let mut events = Vec::new();
+    let charge = |name: &str, n: i64, events: &mut Vec<Event>| {
+        if n == 0 {
+            return;
+        }
+        let Ok((ch, imported)) = load(table, state, name) else {
+            return;
+        };
+        events.extend(imported);
+        let e = damage_event(
+            name,
+            &ch,
+            Delta {
+                fatigue: n,
+                ..Delta::default()
+            },
+            (
+                &format!("自動的失敗で疲労+{n}（FC-9）"),
+                &format!("automatic failure: fatigue +{n} (FC-9)"),
+            ),
+        );
+        events.extend(with_sheet(vec![e], name, &ch));
+    };
+    let (l, r) = roll_characters(table, state);
+    if let Some((name, _)) = l {
+        charge(&name, left, &mut events);
+    }
+    if let Some((other, _)) = r {
+        charge(&other, right, &mut events);
+    }
+    events
 }
 
 /// The character's typed sheet: attributes, HP lines as bars with the state, damage,

@@ -14,8 +14,9 @@ pub const UNSPECIALISED_PENALTY: i64 = 2;
 /// The example list shipped with taku, clearly marked as not official.
 pub const EXAMPLE: &str = include_str!("skills-example.toml");
 
-/// One skill as the GM's list defines it.
+/// One skill as the GM's list defines it (an unknown key is refused, not ignored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Skill {
     /// Its name (【接近戦】).
     pub name: String,

@@ -57,6 +57,13 @@ impl Side {
                 String::new()
             }
         );
+        // The same flags as `SGS` (raw 16+ critical, 5- fumble): a procedure roll is
+        // the same check.
+        if raw >= super::CRITICAL_AT {
+            t.push_str(" クリティカル");
+        } else if raw <= super::FUMBLE_AT {
+            t.push_str(" ファンブル");
+        }
         for (n, what) in &self.effects {
             t.push_str(&format!(
                 " {}{n:+}",

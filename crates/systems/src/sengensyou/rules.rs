@@ -117,6 +117,16 @@ pub struct Char {
     pub original_work: bool,
     /// SG-4: per target, the type in effect, the scene, and whether a bond forced it.
     pub impressions: BTreeMap<String, (String, u64, bool)>,
+    /// SG-6 (l.78–79): an NPC disguising its types: its {知性}+〈交渉〉 modifier, against
+    /// which information gathering becomes a contest (GM-only).
+    #[serde(default)]
+    pub disguise: Option<i64>,
+    /// SG-6 (l.88): a PC hiding its types: the target its own {知性}+〈交渉〉 check set.
+    #[serde(default)]
+    pub concealed: Option<i64>,
+    /// SG-6: the types each character found out about this one (by the discoverer).
+    #[serde(default)]
+    pub found_by: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// What Sengensho tracks at a table.
@@ -134,6 +144,58 @@ pub struct State {
     pub order: u64,
     /// SG-8: a contest stepped through in order, under way.
     pub contest: Option<super::procedure::Contest>,
+    /// SG-2: bonds, re-ties and level rises players proposed, waiting for the GM.
+    #[serde(default)]
+    pub proposals: Vec<Proposal>,
+}
+
+/// SG-2 (l.15 「プレイヤーはその制限の範囲内であれば自由に縁故の設定をGMに申請してよい。
+/// GMが縁故の設定を認めれば…縁故が設定される」): what a player asked the GM for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// The character whose bond it is.
+    pub character: String,
+    /// The bond's target.
+    pub target: String,
+    /// What is asked.
+    pub what: Asked,
+}
+
+/// What a proposal asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "ask", rename_all = "snake_case")]
+pub enum Asked {
+    /// A new bond under a type.
+    Bond {
+        /// The type.
+        type_name: String,
+        /// The kind of target, if the player said.
+        kind: Option<Target>,
+    },
+    /// A re-tie instead of a new bond.
+    Retie,
+    /// A level rise.
+    Raise,
+}
+
+impl Asked {
+    /// In words, for the log.
+    fn words(&self, target: &str) -> (String, String) {
+        match self {
+            Asked::Bond { type_name, .. } => (
+                format!("{target}への縁故（{type_name}）"),
+                format!("a bond to {target} ({type_name})"),
+            ),
+            Asked::Retie => (
+                format!("{target}への縁故の結び直し"),
+                format!("re-tying the bond to {target}"),
+            ),
+            Asked::Raise => (
+                format!("{target}への縁故のレベル上昇"),
+                format!("raising the bond to {target}"),
+            ),
+        }
+    }
 }
 
 /// What happened.
@@ -265,6 +327,15 @@ pub enum Event {
         /// The boss.
         boss: String,
     },
+    /// SG-1 (l.179): the last boss used a special spell card.
+    SpellCard {
+        /// The character.
+        character: String,
+        /// The card.
+        card: String,
+        /// Its effect, as the data says.
+        text: String,
+    },
     /// SG-3: original-work switch.
     OriginalWork {
         /// Character.
@@ -286,6 +357,26 @@ pub enum Event {
         text: String,
         /// Types learned on success.
         learned: Vec<String>,
+        /// SG-6 (l.78–79): a contest against the NPC's disguise (`target` is its total).
+        #[serde(default)]
+        contest: bool,
+    },
+    /// SG-6 (l.78–79): the GM set (or ended) an NPC's disguise of its types.
+    Disguise {
+        /// The NPC.
+        character: String,
+        /// Its {知性}+〈交渉〉 modifier; `None`: no longer disguising.
+        modifier: Option<i64>,
+    },
+    /// SG-6 (l.88): a PC hid its types with a {知性}+〈交渉〉 check: the total is the
+    /// target for finding them.
+    Concealed {
+        /// The PC.
+        character: String,
+        /// The check's text.
+        text: String,
+        /// The total, the new target.
+        total: i64,
     },
     /// Session end: resets (SG-2, SG-3, SG-5).
     SessionReset {
@@ -300,6 +391,27 @@ pub enum Event {
     },
     /// SG-3: `ability_reset = scenario`: the scenario ended.
     ScenarioEnd,
+    /// SG-2: a player proposed a bond, a re-tie or a level rise.
+    Proposed {
+        /// The proposal.
+        proposal: Proposal,
+        /// GM and owner only (a hidden character).
+        secret: bool,
+    },
+    /// SG-2: the GM approved (the bond's events follow) or refused a proposal.
+    ProposalClosed {
+        /// Character.
+        character: String,
+        /// Target.
+        target: String,
+        /// Approved.
+        approved: bool,
+        /// The GM's reason, when refused.
+        #[serde(default)]
+        reason: String,
+        /// GM and owner only.
+        secret: bool,
+    },
     /// SG-8 step 1: the attacker rolled.
     ContestAttack {
         /// Its roll.
@@ -313,6 +425,10 @@ pub enum Event {
         n: i64,
         /// What it is.
         what: String,
+        /// SG-8 (l.211): it turned the defender's success into a failure, with the
+        /// leniency re-roll on: the re-roll is offered.
+        #[serde(default)]
+        offers_reroll: bool,
     },
     /// SG-8 steps 3 and 4: the attacker's value fixed, the defender rolled.
     ContestDefend {
@@ -323,6 +439,9 @@ pub enum Event {
     ContestReroll {
         /// The new dice.
         dice: Vec<i64>,
+        /// The defender's value with them (its effects kept).
+        #[serde(default)]
+        value: i64,
     },
     /// SG-8 steps 6 and 7: the result.
     ContestResolved {
@@ -356,13 +475,18 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/sg bond ミナ 例・芸術家 ロイ [character|group|memory|purpose]",
-        help: "縁故（SG-2、GMの承認＝GMが入力）: 7つまで・1シーン1つ・記憶2・目的1・同じ対象は1類型",
-        help_en: "Bond (SG-2, entered by the GM who approves it): 7 at most, one new per scene, 2 memories, 1 purpose, one type per target",
+        help: "縁故（SG-2）: プレイヤーが申請しGMが承認（GMが入力すればそのまま結ぶ）。7つまで・1シーン1つ・記憶2・目的1・同じ対象は1類型",
+        help_en: "Bond (SG-2): a player proposes it and the GM approves it (entered by the GM, it is tied at once); 7 at most, one new per scene, 2 memories, 1 purpose, one type per target",
+    },
+    CommandHelp {
+        usage: "/sg approve ミナ ロイ | /sg deny ミナ ロイ 理由 | /sg proposals",
+        help: "縁故・結び直し・レベル上昇の申請を承認・却下（SG-2、GM）。承認時に制限をもう一度確かめる。/sg proposals で判断待ちの一覧",
+        help_en: "Approve or refuse a proposed bond, re-tie or level rise (SG-2, GM); approval checks the limits again. /sg proposals lists those waiting",
     },
     CommandHelp {
         usage: "/sg retie ミナ ロイ | /sg retie ミナ 旧目的 新目的 | /sg raise ミナ ロイ | /sg discard ミナ ロイ",
-        help: "結び直し（シーンの取得を使う）・目的の変更（GM、縁故レベルを継続）・レベル上昇（GM、設定・上昇したシーン以外で1回）・破棄",
-        help_en: "Re-tie (uses the scene's acquisition); a changed purpose (GM, the level carries over); raise a level (GM, once per scene, not in the scene it was set or raised); discard",
+        help: "結び直し（シーンの取得を使う）・目的の変更（GM、縁故レベルを継続）・レベル上昇（設定・上昇したシーン以外で1回）・破棄。プレイヤーの結び直しとレベル上昇はGMへの申請になる",
+        help_en: "Re-tie (uses the scene's acquisition); a changed purpose (GM, the level carries over); raise a level (once per scene, not in the scene it was set or raised); discard. A player's re-tie or level rise is a proposal to the GM",
     },
     CommandHelp {
         usage: "/sg use ミナ 例・芸術家 例・閃き | /sg borrow ミナ 例・芸術家 例・傑作",
@@ -385,9 +509,14 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "NPC preset bond (SG-7, GM): outside the cap; about 5–6 points per type",
     },
     CommandHelp {
-        usage: "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on",
-        help: "ラスボス指定（GM。NPCは秘匿で1人まで、PCに与えると即公開）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿（秘匿はGM）・原作キャラ（GM）",
-        help_en: "Name the last boss (GM; one NPC, hidden; given to a PC it is public at once); start the climax (the boss bonds every PC at level 1); reveal or hide types (hiding is the GM's); original-work character (GM)",
+        usage: "/sg boss 影 [off] | /sg climax | /sg reveal 影 | /sg hide ミナ | /sg original ミナ on | /sg spell 影 例・千の幻 | /sg spells",
+        help: "ラスボス指定（GM。NPCは秘匿で1人まで、PCに与えると即公開）・クライマックス開始（ボスが全PCにLv1縁故）・類型の公開・秘匿（秘匿はGM）・原作キャラ（GM）・特殊なスペルカード（ラスボスが明示された後）とその一覧・原作キャラクター類型表（/sg choose 名前 original=…）。同梱のデータは例",
+        help_en: "Name the last boss (GM; one NPC, hidden; given to a PC it is public at once); start the climax (the boss bonds every PC at level 1); reveal or hide types (hiding is the GM's); original-work character (GM); special spell cards (once the last boss is plain) and their list with the original-work presets (/sg choose NAME original=…); the shipped data are examples",
+    },
+    CommandHelp {
+        usage: "/sg disguise 影 +5 | /sg disguise 影 off | /sg conceal ミナ +{知性}+{交渉}",
+        help: "類型のごまかし（SG-6、GM）: NPCの{知性}+〈交渉〉。調べる判定はその対抗判定になる。PCが類型を隠す: {知性}+〈交渉〉の判定で調べる目標値を決める",
+        help_en: "Disguised types (SG-6, GM): the NPC's {知性}+〈交渉〉; looking into them becomes a contest against it. A PC hiding its types: its {知性}+〈交渉〉 check sets the target to find them",
     },
     CommandHelp {
         usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
@@ -418,11 +547,10 @@ fn gm(table: &dyn TableView, what: &str) -> Result<(), Text> {
     if table.actor_is_gm() {
         Ok(())
     } else {
-        refuse(
-            "GM",
+        Err(Text::new(
             format!("{what}はGMだけが行えます"),
             format!("only the GM can do this ({what})"),
-        )
+        ))
     }
 }
 
@@ -623,10 +751,15 @@ impl SgRules {
                         .map(|a| format!("{}({})", a.name, a.threshold))
                         .collect();
                     ja.push_str(&format!(
-                        "\n  {} — {} / 印象: {} / {}",
+                        "\n  {} — {} / 印象: {}（縁故で{}） / {}",
                         t.name,
                         t.action_bonus,
                         t.impression,
+                        if t.impression_on_bond {
+                            "適用"
+                        } else {
+                            "適用しない"
+                        },
                         abil.join(", ")
                     ));
                 }
@@ -644,8 +777,8 @@ impl SgRules {
                 };
                 let list = TypeList::parse(&text).map_err(|e| {
                     Text::new(
-                        format!("SG-1: 類型リストとして読めません: {e}"),
-                        format!("SG-1: not a type list: {e}"),
+                        format!("SG-1: 類型リストとして読めません: {}", e.ja()),
+                        format!("SG-1: not a type list: {}", e.en()),
                     )
                 })?;
                 events(vec![Event::TypesLoaded { list }])
@@ -658,6 +791,26 @@ impl SgRules {
         let from_sheet: Vec<String>;
         let (name, a, b, c) = match words {
             [_, name, a, b, c] => (*name, *a, *b, *c),
+            // SG-1 (l.29): an original-work character's preset from the GM's data.
+            [_, name, preset] if preset.starts_with("original=") => {
+                let key = &preset["original=".len()..];
+                let Some(o) = state.types.original(key) else {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "原作キャラクター類型表に「{key}」はありません（/sg spells で一覧。データは /sg types load）"
+                        ),
+                        format!(
+                            "no '{key}' in the original-work table (/sg spells lists it; data comes with /sg types load)"
+                        ),
+                    );
+                };
+                from_sheet = o.types.clone();
+                let [a, b, c] = from_sheet.as_slice() else {
+                    return Err(usage("/sg choose ミナ original=名前"));
+                };
+                (*name, a.as_str(), b.as_str(), c.as_str())
+            }
             [_, name] => {
                 // The sheet's 類型 field (`taku sheet --system Sengensyou`).
                 from_sheet = table
@@ -673,6 +826,14 @@ impl SgRules {
             _ => return Err(usage("/sg choose ミナ 類型1 類型2 類型3")),
         };
         may_act(table, name)?;
+        // SG-1 (l.26): 「類型はセッション開始時に決定できる」; the GM may change them (l.30).
+        if !table.actor_is_gm() && state.chars.get(name).is_some_and(|c| !c.types.is_empty()) {
+            return refuse(
+                "SG-1",
+                format!("類型はセッション開始時に決めます。{name}の類型を変えられるのはGMだけです"),
+                format!("types are chosen at the session's start; only the GM changes {name}'s"),
+            );
+        }
         let chosen = [a, b, c];
         for t in chosen {
             type_def(state, t)?;
@@ -731,6 +892,9 @@ impl SgRules {
     ) -> Result<(), Text> {
         let ch = get_char(state, name);
         let s = &state.settings;
+        if type_name != LAST_BOSS {
+            type_def(state, type_name)?;
+        }
         if !(ch.types.iter().any(|t| t == type_name) || ch.last_boss && type_name == LAST_BOSS) {
             return refuse(
                 "SG-2",
@@ -889,6 +1053,15 @@ impl SgRules {
         };
         if preset {
             gm(table, "SG-7 事前縁故")?;
+            // SG-7 (l.161): 「NPCの縁故はセッション開始時点で設定済みで良い」: preset at the
+            // session's start; later the NPC's bonds follow SG-2's limits.
+            if scene(table) > 1 {
+                return refuse(
+                    "SG-7",
+                    "事前縁故はセッション開始時（最初のシーン）だけです。その後のNPCの縁故は /sg bond（1シーンに1つ）".into(),
+                    "preset bonds are for the session's start (its first scene); later an NPC's bonds are /sg bond (one per scene)".into(),
+                );
+            }
             if is_pc(table, name) {
                 return refuse(
                     "SG-7",
@@ -896,9 +1069,6 @@ impl SgRules {
                     "preset bonds are for NPCs".into(),
                 );
             }
-        } else {
-            // SG-2: the player proposes, the GM approves: the GM enters it.
-            gm(table, "SG-2 縁故の承認")?;
         }
         may_act(table, name)?;
         let kind = kind.unwrap_or(if table.character(target).is_some() {
@@ -912,6 +1082,18 @@ impl SgRules {
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
         let climax = state.climax && boss;
         self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
+        // SG-2: the player proposes, the GM approves (/sg approve).
+        if !preset && !table.actor_is_gm() {
+            return self.propose(
+                state,
+                name,
+                target,
+                Asked::Bond {
+                    type_name: type_name.to_string(),
+                    kind: kind_word(words.get(4))?,
+                },
+            );
+        }
         let pc = kind == Target::Character && is_pc(table, target);
         let bond = Bond {
             target: target.to_string(),
@@ -942,6 +1124,137 @@ impl SgRules {
             });
         }
         events(evs)
+    }
+
+    /// SG-2: a player's proposal, checked against the limits now (the GM's approval
+    /// checks them again).
+    fn propose(&self, state: &State, name: &str, target: &str, what: Asked) -> Decided {
+        if state
+            .proposals
+            .iter()
+            .any(|p| p.character == name && p.target == target)
+        {
+            return refuse(
+                "SG-2",
+                format!(
+                    "{name}の{target}についての申請はすでにGMの判断待ちです（GM: /sg approve {name} {target} か /sg deny {name} {target}）"
+                ),
+                format!(
+                    "{name}'s proposal about {target} already waits for the GM (/sg approve {name} {target} or /sg deny {name} {target})"
+                ),
+            );
+        }
+        let secret = get_char(state, name).hidden;
+        Ok(Outcome {
+            events: vec![Event::Proposed {
+                proposal: Proposal {
+                    character: name.to_string(),
+                    target: target.to_string(),
+                    what,
+                },
+                secret,
+            }],
+            reply: None,
+        })
+    }
+
+    /// SG-2: the GM approves (`/sg approve ミナ ロイ`) or refuses (`/sg deny ミナ ロイ 理由`)
+    /// a proposal; `/sg proposals` lists those waiting.
+    fn decide_proposal(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
+        if words == ["proposals"] {
+            let shown: Vec<(String, String)> = state
+                .proposals
+                .iter()
+                .filter(|p| {
+                    table.actor_is_gm()
+                        || !get_char(state, &p.character).hidden
+                        || table
+                            .character(&p.character)
+                            .is_some_and(|(o, _)| o == table.actor())
+                })
+                .map(|p| {
+                    let (ja, en) = p.what.words(&p.target);
+                    (
+                        format!("{}: {ja}", p.character),
+                        format!("{}: {en}", p.character),
+                    )
+                })
+                .collect();
+            let (ja, en): (Vec<String>, Vec<String>) = shown.into_iter().unzip();
+            return Ok(Outcome {
+                events: Vec::new(),
+                reply: Some(if ja.is_empty() {
+                    Text::new(
+                        "SG-2: GMの判断を待つ申請はありません",
+                        "SG-2: no proposals wait for the GM",
+                    )
+                } else {
+                    Text::new(
+                        format!("SG-2: GMの判断待ち:\n{}", ja.join("\n")),
+                        format!("SG-2: waiting for the GM:\n{}", en.join("\n")),
+                    )
+                }),
+            });
+        }
+        let (verb, name, target, reason) = match words {
+            [verb @ ("approve" | "deny"), name, target, reason @ ..] => {
+                (*verb, *name, *target, reason)
+            }
+            _ => {
+                return Err(usage(
+                    "/sg approve ミナ ロイ | /sg deny ミナ ロイ [理由] | /sg proposals",
+                ));
+            }
+        };
+        gm(table, "SG-2 縁故の申請の承認・却下")?;
+        let Some(p) = state
+            .proposals
+            .iter()
+            .find(|p| p.character == name && p.target == target)
+        else {
+            return refuse(
+                "SG-2",
+                format!("{name}の{target}についての申請はありません（/sg proposals で一覧）"),
+                format!("no proposal of {name} about {target} (/sg proposals lists them)"),
+            );
+        };
+        let secret = get_char(state, name).hidden;
+        let closed = |approved: bool| Event::ProposalClosed {
+            character: name.to_string(),
+            target: target.to_string(),
+            approved,
+            reason: reason.join(" "),
+            secret,
+        };
+        if verb == "deny" {
+            return events(vec![closed(false)]);
+        }
+        // The same decision as the GM entering it: every limit checked again now.
+        let kind;
+        let decided = match &p.what {
+            Asked::Bond { type_name, kind: k } => {
+                kind = match k {
+                    Some(Target::Character) => "character",
+                    Some(Target::Group) => "group",
+                    Some(Target::Memory) => "memory",
+                    Some(Target::Purpose) => "purpose",
+                    None => "",
+                };
+                let mut w = vec!["bond", name, type_name.as_str(), target];
+                if !kind.is_empty() {
+                    w.push(kind);
+                }
+                self.bond(state, &w, table, false)
+            }
+            Asked::Retie => self.bond_change(state, &["retie", name, target], table),
+            Asked::Raise => self.bond_change(state, &["raise", name, target], table),
+        }?;
+        let mut evs = vec![closed(true)];
+        evs.extend(decided.events);
+        Ok(Outcome {
+            events: evs,
+            reply: decided.reply,
+        })
     }
 
     fn existing<'a>(&self, ch: &'a Char, name: &str, target: &str) -> Result<&'a Bond, Text> {
@@ -1000,7 +1313,6 @@ impl SgRules {
         let now = scene(table);
         match *verb {
             "retie" => {
-                gm(table, "SG-2 縁故の承認")?;
                 if ch.acquired_in == Some(now) {
                     return refuse(
                         "SG-2",
@@ -1008,6 +1320,9 @@ impl SgRules {
                             .into(),
                         "a re-tie uses the scene's acquisition, already taken this scene".into(),
                     );
+                }
+                if !table.actor_is_gm() {
+                    return self.propose(state, name, target, Asked::Retie);
                 }
                 let mut b = bond.clone();
                 b.scene = now;
@@ -1019,7 +1334,6 @@ impl SgRules {
                 }])
             }
             "raise" => {
-                gm(table, "SG-2 縁故レベルの上昇")?;
                 if bond.scene == now {
                     return refuse(
                         "SG-2",
@@ -1030,6 +1344,9 @@ impl SgRules {
                             "the bond to {target} was set or raised this scene; it rises once in a different scene"
                         ),
                     );
+                }
+                if !table.actor_is_gm() {
+                    return self.propose(state, name, target, Asked::Raise);
                 }
                 events(vec![Event::Raised {
                     character: name.to_string(),
@@ -1272,6 +1589,24 @@ impl SgRules {
                 let mut evs = vec![Event::Climax { boss: boss.clone() }];
                 let mut order = state.order;
                 for (pc, _) in table.characters() {
+                    // SG-1 (l.177) gives the boss a bond to every PC, but SG-2 (l.102–103)
+                    // lets one target hold its bond under one type only: a PC it already
+                    // holds a bond to keeps that bond, and the GM is told so to rule.
+                    if let Some(b) = ch.bonds.iter().find(|b| b.target == pc)
+                        && is_pc(table, pc)
+                    {
+                        evs.push(Event::Notice {
+                            ja: format!(
+                                "SG-1: {boss}はすでに{pc}に縁故（{} Lv{}）があるため、クライマックスの縁故は結びません（SG-2: 同じ対象には1つの類型だけ）。ラスボスの縁故にするなら /sg discard {boss} {pc} の後 /sg bond {boss} {LAST_BOSS} {pc}",
+                                b.type_name, b.level
+                            ),
+                            en: format!(
+                                "SG-1: {boss} already holds a bond to {pc} ({} Lv {}), so no climax bond is tied (SG-2: one type per target); for a last-boss bond, /sg discard {boss} {pc} then /sg bond {boss} {LAST_BOSS} {pc}",
+                                b.type_name, b.level
+                            ),
+                            to: Some(boss.clone()),
+                        });
+                    }
                     if is_pc(table, pc) && !ch.bonds.iter().any(|b| b.target == pc) {
                         evs.push(Event::Bonded {
                             character: boss.clone(),
@@ -1305,6 +1640,72 @@ impl SgRules {
                     character: name.to_string(),
                     hidden: words[0] == "hide",
                 }])
+            }
+            // SG-1 (l.179): the last boss's special spell cards, once its type is plain:
+            // an NPC's at the climax, a PC's as soon as the GM gives it.
+            ["spell", name, card] => {
+                may_act(table, name)?;
+                let ch = get_char(state, name);
+                let plain = ch.last_boss && (state.climax || is_pc(table, name));
+                if !plain {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "特殊なスペルカードは、類型「{LAST_BOSS}」が明示されたキャラクターだけが使えます（NPCはクライマックスで明かされてから）"
+                        ),
+                        format!(
+                            "special spell cards are for a character whose {LAST_BOSS} type is made plain (an NPC's once the climax reveals it)"
+                        ),
+                    );
+                }
+                let Some(c) = state.types.spell_card(card) else {
+                    return refuse(
+                        "SG-1",
+                        format!("スペルカード「{card}」はデータにありません（/sg spells で一覧）"),
+                        format!("no spell card '{card}' in the data (/sg spells lists them)"),
+                    );
+                };
+                events(vec![Event::SpellCard {
+                    character: name.to_string(),
+                    card: c.name.clone(),
+                    text: c.text.clone(),
+                }])
+            }
+            ["spells"] => {
+                let cards: Vec<String> = state
+                    .types
+                    .spell_cards
+                    .iter()
+                    .map(|c| format!("{} — {}", c.name, c.text))
+                    .collect();
+                let originals: Vec<String> = state
+                    .types
+                    .originals
+                    .iter()
+                    .map(|o| format!("{}: {}", o.name, o.types.join("・")))
+                    .collect();
+                let list = |v: &[String]| {
+                    if v.is_empty() {
+                        "（なし / none）".to_string()
+                    } else {
+                        v.join("\n  ")
+                    }
+                };
+                Ok(Outcome {
+                    events: Vec::new(),
+                    reply: Some(Text::new(
+                        format!(
+                            "特殊なスペルカード（SG-1、ラスボスのみ。GMのデータ）:\n  {}\n原作キャラクター類型表（SG-1、/sg choose 名前 original=…）:\n  {}",
+                            list(&cards),
+                            list(&originals)
+                        ),
+                        format!(
+                            "Special spell cards (SG-1, last boss only; the GM's data):\n  {}\nOriginal-work presets (SG-1, /sg choose NAME original=…):\n  {}",
+                            list(&cards),
+                            list(&originals)
+                        ),
+                    )),
+                })
             }
             ["original", name, on @ ("on" | "off")] => {
                 gm(table, "原作キャラクターの指定")?;
@@ -1377,10 +1778,23 @@ impl SgRules {
                 let n = p::modifier(n)
                     .filter(|n| *n != 0)
                     .ok_or_else(|| bad_modifier(n))?;
+                let what: String = what.join(" ").chars().take(40).collect();
+                // SG-8 (l.211): say at once when this effect turns the defender's success
+                // into a failure, so the re-roll is offered before the result.
+                let mut after = c.clone();
+                if let (false, Some(d)) = (attacker, after.defender.as_mut()) {
+                    d.effects.push((n, what.clone()));
+                }
+                let offers_reroll = !attacker
+                    && state.settings.leniency_reroll
+                    && !c.rerolled
+                    && !p::lowering_flipped(c, tie)
+                    && p::lowering_flipped(&after, tie);
                 events(vec![Event::ContestEffect {
                     attacker,
                     n,
-                    what: what.join(" ").chars().take(40).collect(),
+                    what,
+                    offers_reroll,
                 }])
             }
             (["defend", m], Some(c)) if c.defender.is_none() => {
@@ -1415,9 +1829,26 @@ impl SgRules {
                 }
                 let m = c.defender.as_ref().map_or(0, |d| d.modifier);
                 let dice = p::roll(m, dice)?;
-                events(vec![Event::ContestReroll { dice }])
+                let mut again = c.defender.clone().unwrap_or_default();
+                again.dice = dice.clone();
+                events(vec![Event::ContestReroll {
+                    dice,
+                    value: again.value(),
+                }])
             }
-            (["resolve"], Some(c)) => {
+            (["resolve", rest @ ..], Some(c)) if rest.is_empty() || rest == ["keep"] => {
+                // SG-8 (l.211): the re-roll the seed recommends is offered, not skipped
+                // by accident: the result waits for /sg reroll or an explicit `keep`.
+                if rest.is_empty()
+                    && state.settings.leniency_reroll
+                    && !c.rerolled
+                    && p::lowering_flipped(c, tie)
+                {
+                    return Err(Text::new(
+                        "SG-8: 達成値低下効果で防御成功が防御失敗に変わりました。寛容な振り直し（l.211）: 防御側は /sg reroll で振り直せます。振り直さずに結果を出すなら /sg resolve keep",
+                        "SG-8: a lowering effect turned the defender's success into a failure. Leniency (l.211): the defender may re-roll with /sg reroll; to judge without it, /sg resolve keep",
+                    ));
+                }
                 let Some(d) = &c.defender else {
                     return Err(Text::new(
                         "SG-8: 防御側がまだ振っていません（④ /sg defend +n）",
@@ -1489,6 +1920,25 @@ impl SgRules {
                 format!("no character named '{npc}'"),
             ));
         }
+        if pc == npc {
+            return refuse(
+                "SG-6",
+                format!("{pc}は自分の類型を知っています"),
+                format!("{pc} knows its own types"),
+            );
+        }
+        // SG-6 (l.91): among PCs types are public, unless the GM hid them.
+        if is_pc(table, pc) && is_pc(table, npc) && !get_char(state, npc).hidden {
+            return refuse(
+                "SG-6",
+                format!(
+                    "PC間では類型は公開情報です。{npc}の類型は /char show {npc} で見られます（GMが /sg hide {npc} で秘匿した場合だけ調べます）"
+                ),
+                format!(
+                    "among PCs types are public: /char show {npc} shows them (they are looked into only when the GM hid them with /sg hide {npc})"
+                ),
+            );
+        }
         let mut via = None;
         let mut keywords = None;
         let mut roll = None;
@@ -1502,7 +1952,9 @@ impl SgRules {
             } else if let Some(k) = rest[i].strip_prefix("keywords=") {
                 gm(table, "キーワードによる目標値")?;
                 keywords = Some(
-                    k.parse::<i64>()
+                    taku_dice::normalize::fold(k)
+                        .text
+                        .parse::<i64>()
                         .ok()
                         .filter(|k| (14..=16).contains(k))
                         .ok_or_else(|| {
@@ -1513,10 +1965,10 @@ impl SgRules {
                         })?,
                 );
             } else if rest[i] == "roll" {
-                let m = rest
-                    .get(i + 1)
-                    .map_or(Ok(0), |m| m.trim_start_matches('+').parse::<i64>())
-                    .map_err(|_| usage("/sg discover ミナ 影 roll +3"))?;
+                let m = match rest.get(i + 1) {
+                    None => 0,
+                    Some(w) => modifier(table, pc, w)?,
+                };
                 roll = Some(m);
                 i += 1;
             } else {
@@ -1526,34 +1978,101 @@ impl SgRules {
             }
             i += 1;
         }
-        let (target, basis_type, basis) = Self::discovery_target(state, pc, npc, via, keywords);
+        let n = get_char(state, npc);
+        let (mut target, basis_type, mut basis) =
+            Self::discovery_target(state, pc, npc, via, keywords);
+        // SG-6 (l.88): a PC that hid its types set the target with its own check.
+        if let Some(t) = n.concealed {
+            target = t;
+            basis = "類型を隠す判定";
+        }
         let Some(m) = roll else {
-            return Ok(Outcome {
-                events: Vec::new(),
-                reply: Some(Text::new(
+            // A disguise turns the check into a contest; telling the player so before
+            // the roll would tell that the NPC disguises: the target is the GM's.
+            let said = if n.disguise.is_some() && !table.actor_is_gm() {
+                Text::new(
+                    format!(
+                        "SG-6: {pc}が{npc}の類型を調べる判定: /sg discover {pc} {npc} roll +技能"
+                    ),
+                    format!(
+                        "SG-6: {pc} looks into {npc}'s type: /sg discover {pc} {npc} roll +SKILL"
+                    ),
+                )
+            } else if let Some(d) = n.disguise {
+                Text::new(
+                    format!(
+                        "SG-6: {npc}は類型をごまかしています: {npc}の{{知性}}+〈交渉〉{}との対抗判定（目標値{target}の代わり）。判定: /sg discover {pc} {npc} roll +技能",
+                        taku_dice::system_command::format_modifier(d)
+                    ),
+                    format!(
+                        "SG-6: {npc} disguises its types: a contest against its {{知性}}+〈交渉〉 {} (instead of target {target}). Check: /sg discover {pc} {npc} roll +SKILL",
+                        taku_dice::system_command::format_modifier(d)
+                    ),
+                )
+            } else {
+                Text::new(
                     format!(
                         "SG-6: {pc}が{npc}の類型を調べる目標値は{target}（{basis}）。判定: /sg discover {pc} {npc} roll +技能"
                     ),
                     format!(
                         "SG-6: {pc}'s target to find {npc}'s type is {target}. Check: /sg discover {pc} {npc} roll +SKILL"
                     ),
-                )),
+                )
+            };
+            return Ok(Outcome {
+                events: Vec::new(),
+                reply: Some(said),
             });
         };
         let r = check::roll(m, dice).map_err(|e| e.text())?;
-        let success = r.total >= target;
-        let text = format!(
-            "(3D6{}>={target}) ＞ {} ＞ {}",
+        let mut text = format!(
+            "(3D6{}>={target}) ＞ {}",
             taku_dice::system_command::format_modifier(m),
             check::body(m, &r),
-            if success { "成功" } else { "失敗" }
         );
-        let n = get_char(state, npc);
+        let mut success = r.total >= target;
+        let mut contest = false;
+        // SG-6 (l.78–79): against a disguising NPC, a contest with its {知性}+〈交渉〉:
+        // the higher total wins; a tie as `contest_tie` says (the NPC defends).
+        if let Some(d) = n.disguise {
+            contest = true;
+            let mut mine = r.clone();
+            let mut theirs = check::roll(d, dice).map_err(|e| e.text())?;
+            text = format!(
+                "(3D6{}) ＞ {} VS {npc}の偽装 (3D6{}) ＞ {}",
+                taku_dice::system_command::format_modifier(m),
+                check::body(m, &mine),
+                taku_dice::system_command::format_modifier(d),
+                check::body(d, &theirs),
+            );
+            let mut rounds = 1;
+            while mine.total == theirs.total
+                && state.settings.contest_tie == Tie::Reroll
+                && rounds < 100
+            {
+                mine = check::roll(m, dice).map_err(|e| e.text())?;
+                theirs = check::roll(d, dice).map_err(|e| e.text())?;
+                text.push_str(&format!(
+                    " ／ 振り直し {} VS {}",
+                    check::body(m, &mine),
+                    check::body(d, &theirs)
+                ));
+                rounds += 1;
+            }
+            success = mine.total > theirs.total
+                || (mine.total == theirs.total && state.settings.contest_tie == Tie::Attacker);
+            target = theirs.total;
+        }
+        text.push_str(if success {
+            " ＞ 成功"
+        } else {
+            " ＞ 失敗"
+        });
         // SG-6: a lowered target finds the matching type; a roll that also reaches the
         // item's general target (20) finds every type.
         let learned = if !success {
             Vec::new()
-        } else if r.total >= 20 {
+        } else if r.total >= 20 && !contest {
             n.types.clone()
         } else {
             match basis_type {
@@ -1568,8 +2087,108 @@ impl SgRules {
             total: r.total,
             text,
             learned,
+            contest,
         }])
     }
+
+    /// SG-6: `/sg disguise 影 +5` (GM): the NPC disguises its types with its
+    /// {知性}+〈交渉〉; `/sg disguise 影 off`. `/sg conceal ミナ +4`: a PC hides its
+    /// types, its {知性}+〈交渉〉 check setting the target.
+    fn hide_types(
+        &self,
+        state: &State,
+        words: &[&str],
+        table: &dyn TableView,
+        dice: &mut Roller<'_>,
+    ) -> Decided {
+        match words {
+            ["disguise", name, m] => {
+                gm(table, "SG-6 NPCの類型のごまかし")?;
+                may_act(table, name)?;
+                let modifier = if *m == "off" {
+                    None
+                } else {
+                    Some(modifier(table, name, m)?)
+                };
+                events(vec![Event::Disguise {
+                    character: name.to_string(),
+                    modifier,
+                }])
+            }
+            ["conceal", name, m] => {
+                may_act(table, name)?;
+                if !is_pc(table, name) {
+                    return refuse(
+                        "SG-6",
+                        "類型を隠す判定はPCのものです。NPCは /sg disguise（GM）".into(),
+                        "hiding types with a check is for PCs; an NPC disguises with /sg disguise (GM)".into(),
+                    );
+                }
+                let m = modifier(table, name, m)?;
+                let r = check::roll(m, dice).map_err(|e| e.text())?;
+                let _ = state;
+                events(vec![Event::Concealed {
+                    character: name.to_string(),
+                    text: format!(
+                        "(3D6{}) ＞ {}",
+                        taku_dice::system_command::format_modifier(m),
+                        check::body(m, &r)
+                    ),
+                    total: r.total,
+                }])
+            }
+            _ => Err(usage(
+                "/sg disguise 影 +5 | /sg disguise 影 off | /sg conceal ミナ +4",
+            )),
+        }
+    }
+}
+
+/// A check's modifier as typed: whole numbers and `{KEY}` references to `name`'s fields
+/// (`+{知性}+{交渉}`, `+3`), added up.
+fn modifier(table: &dyn TableView, name: &str, word: &str) -> Result<i64, Text> {
+    let bad = || {
+        Text::new(
+            format!(
+                "「{word}」は修正値ではありません（例: +3、+{{幻想知識}}、+{{知性}}+{{交渉}}）"
+            ),
+            format!("'{word}' is not a modifier (e.g. +3, +{{幻想知識}}, +{{知性}}+{{交渉}})"),
+        )
+    };
+    let folded = taku_dice::normalize::fold(word).text;
+    let mut total: i64 = 0;
+    let mut rest = folded.as_str();
+    if rest.is_empty() || rest.chars().count() > 200 {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let (sign, after) = match rest.as_bytes()[0] {
+            b'+' => (1, &rest[1..]),
+            b'-' => (-1, &rest[1..]),
+            _ if total == 0 => (1, rest),
+            _ => return Err(bad()),
+        };
+        let end = after.find(['+', '-']).unwrap_or(after.len());
+        let term = &after[..end];
+        let value = if let Some(key) = term.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            let fields = table.character(name).map(|(_, f)| f);
+            let v = fields.and_then(|f| f.get(key)).ok_or_else(|| {
+                Text::new(
+                    format!("{name}には「{key}」がありません（/char set {name} {key} 値）"),
+                    format!("{name} has no '{key}' (/char set {name} {key} VALUE)"),
+                )
+            })?;
+            v.trim().parse::<i64>().map_err(|_| bad())?
+        } else {
+            term.parse::<i64>().map_err(|_| bad())?
+        };
+        if value.abs() > 1000 {
+            return Err(bad());
+        }
+        total += sign * value;
+        rest = &after[end..];
+    }
+    Ok(total)
 }
 
 impl TableRules for SgRules {
@@ -1600,10 +2219,12 @@ impl TableRules for SgRules {
             Some("retie" | "raise" | "discard") => self.bond_change(state, words, table),
             Some("use" | "borrow") => self.ability(state, words, table),
             Some("impress") => self.impress(state, words, table),
-            Some("boss" | "climax" | "reveal" | "hide" | "original") => {
+            Some("boss" | "climax" | "reveal" | "hide" | "original" | "spell" | "spells") => {
                 self.boss_and_reveal(state, words, table)
             }
             Some("discover") => self.discover(state, words, table, dice),
+            Some("approve" | "deny" | "proposals") => self.decide_proposal(state, words, table),
+            Some("disguise" | "conceal") => self.hide_types(state, words, table, dice),
             Some("attack" | "effect" | "defend" | "resolve" | "reroll") => {
                 self.procedure(state, words, dice)
             }
@@ -1649,7 +2270,28 @@ impl TableRules for SgRules {
                 c.types = types.clone();
                 c.hidden = *hidden;
             }
-            Event::Notice { .. } | Event::Discovery { .. } => {}
+            Event::Notice { .. } | Event::SpellCard { .. } => {}
+            Event::Discovery {
+                pc, npc, learned, ..
+            } => {
+                if !learned.is_empty() {
+                    state
+                        .chars
+                        .entry(npc.clone())
+                        .or_default()
+                        .found_by
+                        .entry(pc.clone())
+                        .or_default()
+                        .extend(learned.iter().cloned());
+                }
+            }
+            Event::Disguise {
+                character,
+                modifier,
+            } => state.chars.entry(character.clone()).or_default().disguise = *modifier,
+            Event::Concealed {
+                character, total, ..
+            } => state.chars.entry(character.clone()).or_default().concealed = Some(*total),
             Event::Bonded {
                 character,
                 bond,
@@ -1750,7 +2392,9 @@ impl TableRules for SgRules {
                     ..Default::default()
                 });
             }
-            Event::ContestEffect { attacker, n, what } => {
+            Event::ContestEffect {
+                attacker, n, what, ..
+            } => {
                 if let Some(c) = &mut state.contest {
                     let side = if *attacker {
                         Some(&mut c.attacker)
@@ -1767,7 +2411,7 @@ impl TableRules for SgRules {
                     c.defender = Some(side.clone());
                 }
             }
-            Event::ContestReroll { dice } => {
+            Event::ContestReroll { dice, .. } => {
                 if let Some(c) = &mut state.contest {
                     c.rerolled = true;
                     if let Some(d) = &mut c.defender {
@@ -1776,6 +2420,17 @@ impl TableRules for SgRules {
                 }
             }
             Event::ContestResolved { .. } => state.contest = None,
+            Event::Proposed { proposal, .. } => {
+                state.proposals.retain(|p| {
+                    !(p.character == proposal.character && p.target == proposal.target)
+                });
+                state.proposals.push(proposal.clone());
+            }
+            Event::ProposalClosed {
+                character, target, ..
+            } => state
+                .proposals
+                .retain(|p| !(&p.character == character && &p.target == target)),
             Event::ScenarioEnd => {
                 for c in state.chars.values_mut() {
                     c.used.clear();
@@ -1784,8 +2439,13 @@ impl TableRules for SgRules {
             Event::SessionReset { .. } => {
                 let s = state.settings.clone();
                 state.climax = false;
+                state.proposals.clear();
                 for c in state.chars.values_mut() {
                     c.types.clear();
+                    // SG-1: types are chosen anew, so what was found or hidden goes too.
+                    c.found_by.clear();
+                    c.concealed = None;
+                    c.disguise = None;
                     c.borrowed.clear();
                     c.impressions.clear();
                     c.acquired_in = None;
@@ -1982,6 +2642,7 @@ impl TableRules for SgRules {
                 target,
                 text,
                 learned,
+                contest,
                 ..
             } => {
                 let l = if learned.is_empty() {
@@ -1989,11 +2650,66 @@ impl TableRules for SgRules {
                 } else {
                     format!(" → {}", learned.join("・"))
                 };
-                Text::new(
-                    format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
-                    format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
-                )
+                if *contest {
+                    Text::new(
+                        format!(
+                            "SG-6: {pc}が{npc}の類型を調べた（{npc}の偽装との対抗判定） {text}{l}"
+                        ),
+                        format!(
+                            "SG-6: {pc} looked into {npc}'s type (a contest against {npc}'s disguise) {text}{l}"
+                        ),
+                    )
+                } else {
+                    Text::new(
+                        format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
+                        format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
+                    )
+                }
             }
+            Event::SpellCard {
+                character,
+                card,
+                text,
+            } => Text::new(
+                format!(
+                    "SG-1: {character}（{LAST_BOSS}）が特殊なスペルカード「{card}」を使用: {text}"
+                ),
+                format!(
+                    "SG-1: {character} ({LAST_BOSS}) uses the special spell card '{card}': {text}"
+                ),
+            ),
+            Event::Disguise {
+                character,
+                modifier: Some(m),
+            } => Text::new(
+                format!(
+                    "SG-6: {character}は類型をごまかしている（{{知性}}+〈交渉〉{}、調べるには対抗判定）",
+                    taku_dice::system_command::format_modifier(*m)
+                ),
+                format!(
+                    "SG-6: {character} disguises its types ({{知性}}+〈交渉〉 {}: looking into them is a contest)",
+                    taku_dice::system_command::format_modifier(*m)
+                ),
+            ),
+            Event::Disguise {
+                character,
+                modifier: None,
+            } => Text::new(
+                format!("SG-6: {character}は類型をごまかすのをやめた"),
+                format!("SG-6: {character} no longer disguises its types"),
+            ),
+            Event::Concealed {
+                character,
+                text,
+                total,
+            } => Text::new(
+                format!(
+                    "SG-6: {character}が類型を隠す（{{知性}}+〈交渉〉） {text}: 調べる目標値は{total}"
+                ),
+                format!(
+                    "SG-6: {character} hides its types ({{知性}}+〈交渉〉) {text}: the target to find them is {total}"
+                ),
+            ),
             Event::SessionReset {
                 lapsed,
                 keeps_bonds,
@@ -2044,15 +2760,28 @@ impl TableRules for SgRules {
                     side.text()
                 ),
             ),
-            Event::ContestEffect { attacker, n, what } => {
+            Event::ContestEffect {
+                attacker,
+                n,
+                what,
+                offers_reroll,
+            } => {
                 let (sj, se) = if *attacker {
                     ("②攻撃側", "(2) attacker")
                 } else {
                     ("⑤防御側", "(5) defender")
                 };
+                let (oj, oe) = if *offers_reroll {
+                    (
+                        "。防御成功が防御失敗に変わった: 寛容な振り直し（l.211）は /sg reroll、振り直さないなら /sg resolve keep",
+                        "; the defender's success turned into a failure: leniency re-roll (l.211) with /sg reroll, or /sg resolve keep without it",
+                    )
+                } else {
+                    ("", "")
+                };
                 Text::new(
-                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}"),
-                    format!("SG-8 {se}: effect {what} {n:+}"),
+                    format!("SG-8 {sj}の達成値に効果 {what}{n:+}{oj}"),
+                    format!("SG-8 {se}: effect {what} {n:+}{oe}"),
                 )
             }
             Event::ContestDefend { side } => Text::new(
@@ -2065,22 +2794,21 @@ impl TableRules for SgRules {
                     side.text()
                 ),
             ),
-            Event::ContestReroll { dice } => Text::new(
-                format!(
-                    "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {}",
-                    dice.iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-                format!(
-                    "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {}",
-                    dice.iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
-            ),
+            Event::ContestReroll { dice, value } => {
+                let shown = dice
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                Text::new(
+                    format!(
+                        "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {shown} → 達成値{value}（効果込み）"
+                    ),
+                    format!(
+                        "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {shown} → value {value} (effects kept)"
+                    ),
+                )
+            }
             Event::ContestResolved {
                 attacker,
                 defender,
@@ -2103,6 +2831,51 @@ impl TableRules for SgRules {
                     ),
                 )
             }
+            Event::Proposed { proposal: p, .. } => {
+                let (ja, en) = p.what.words(&p.target);
+                Text::new(
+                    format!(
+                        "SG-2: {}が{ja}を申請（GMの判断待ち: /sg approve {} {} か /sg deny）",
+                        p.character, p.character, p.target
+                    ),
+                    format!(
+                        "SG-2: {} proposes {en} (waiting for the GM: /sg approve {} {} or /sg deny)",
+                        p.character, p.character, p.target
+                    ),
+                )
+            }
+            Event::ProposalClosed {
+                character,
+                target,
+                approved,
+                reason,
+                ..
+            } => {
+                let why = |sep: &str| {
+                    if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{sep}{reason}")
+                    }
+                };
+                if *approved {
+                    Text::new(
+                        format!("SG-2: GMが{character}の{target}についての申請を承認"),
+                        format!("SG-2: the GM approved {character}'s proposal about {target}"),
+                    )
+                } else {
+                    Text::new(
+                        format!(
+                            "SG-2: GMが{character}の{target}についての申請を却下{}",
+                            why(": ")
+                        ),
+                        format!(
+                            "SG-2: the GM refused {character}'s proposal about {target}{}",
+                            why(": ")
+                        ),
+                    )
+                }
+            }
             Event::ScenarioEnd => Text::new(
                 "SG-3: シナリオ終了（能力の使用を戻す）",
                 "SG-3: scenario end (ability uses reset)",
@@ -2112,23 +2885,66 @@ impl TableRules for SgRules {
 
     fn audience(&self, event: &Event) -> Audience {
         match event {
-            // SG-6: what names a hidden character's types; the last boss until the climax.
-            Event::TypesChosen { hidden: true, .. }
-            | Event::Bonded { secret: true, .. }
-            | Event::Raised { secret: true, .. }
-            | Event::Discarded { secret: true, .. }
-            | Event::AbilityUsed { secret: true, .. }
-            | Event::Impression { secret: true, .. }
-            | Event::Boss { pc: false, .. } => Audience::Gm,
+            // SG-6: what names a hidden character's types goes to the GM and the
+            // character's owner (a hidden PC's player sees its own lines; an NPC's owner
+            // is the GM); the last boss until the climax.
+            Event::TypesChosen {
+                hidden: true,
+                character,
+                ..
+            }
+            | Event::Bonded {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Raised {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Discarded {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::AbilityUsed {
+                secret: true,
+                character,
+                ..
+            }
+            | Event::Impression {
+                secret: true,
+                bearer: character,
+                ..
+            } => Audience::GmAndOwnerOf(character.clone()),
+            Event::Boss { pc: false, .. } => Audience::Gm,
             Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
+            Event::Disguise { .. } => Audience::Gm,
+            Event::Concealed { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
-            Event::Retargeted { secret: true, .. } => Audience::Gm,
+            Event::Retargeted {
+                secret: true,
+                character,
+                ..
+            } => Audience::GmAndOwnerOf(character.clone()),
+            // SG-6: a hidden character's proposals name its types: its owner and the GM.
+            Event::Proposed {
+                secret: true,
+                proposal,
+            } => Audience::GmAndOwnerOf(proposal.character.clone()),
+            Event::ProposalClosed {
+                secret: true,
+                character,
+                ..
+            } => Audience::GmAndOwnerOf(character.clone()),
             _ => Audience::All,
         }
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Event> {
         let mut lapsed = Vec::new();
+        let mut secret = Vec::new();
         for (name, c) in &state.chars {
             for t in c.borrowed.keys() {
                 let owed = effective(c, t, &state.settings).1;
@@ -2137,11 +2953,26 @@ impl TableRules for SgRules {
                 }
             }
         }
-        vec![Event::SessionReset {
+        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65): a hidden
+        // character's debt names its type, so it goes to the GM (and its owner) only.
+        lapsed.retain(|(name, t, owed)| {
+            let hidden = state.chars.get(name).is_some_and(|c| c.hidden);
+            if hidden {
+                secret.push(Event::Notice {
+                    ja: format!("SG-5: {name}の未返済の前借りは失効（{t} {owed}）"),
+                    en: format!("SG-5: {name}'s open debt lapsed ({t} {owed})"),
+                    to: Some(name.clone()),
+                });
+            }
+            !hidden
+        });
+        let mut evs = vec![Event::SessionReset {
             lapsed,
             keeps_bonds: state.settings.campaign,
             keeps_uses: !state.settings.ability_reset_session,
-        }]
+        }];
+        evs.extend(secret);
+        evs
     }
 
     fn prepare_check(
@@ -2189,18 +3020,37 @@ impl TableRules for SgRules {
             .character(name)
             .is_some_and(|(o, _)| o == table.actor());
         if c.hidden && !viewer_is_gm && !owner {
-            // SG-6: nothing that names or implies a hidden type.
+            // SG-6: nothing that names or implies a hidden type, but what the viewer's
+            // own characters found out.
+            let mine: BTreeSet<&str> = table
+                .characters()
+                .into_iter()
+                .filter(|(_, o)| *o == table.actor())
+                .map(|(n, _)| n)
+                .collect();
+            let found: BTreeSet<&String> = c
+                .found_by
+                .iter()
+                .filter(|(pc, _)| mine.contains(pc.as_str()))
+                .flat_map(|(_, t)| t)
+                .collect();
+            let mut shown: Vec<String> = found.iter().map(|t| t.to_string()).collect();
+            // SG-1 (l.177): the last boss is revealed when the climax starts.
+            if c.last_boss && state.climax {
+                shown.push(LAST_BOSS.to_string());
+            }
+            let value = if shown.is_empty() {
+                "（秘匿）".to_string()
+            } else if found.is_empty() {
+                format!("{}（他の類型は秘匿）", shown.join("・"))
+            } else {
+                format!("{}（判明した類型。他は秘匿）", shown.join("・"))
+            };
             return vec![Section {
                 title: Text::new("類型", "Types"),
                 fields: vec![Field::derived(
                     Text::new("類型", "types"),
-                    // SG-1 (l.177): the last boss is revealed when the climax starts; the
-                    // other types stay hidden.
-                    Value::Plain(if c.last_boss && state.climax {
-                        format!("{LAST_BOSS}（他の類型は秘匿）")
-                    } else {
-                        "（秘匿）".into()
-                    }),
+                    Value::Plain(value),
                 )],
             }];
         }
@@ -2267,6 +3117,29 @@ impl TableRules for SgRules {
             sections.push(Section {
                 title: Text::new(format!("{t}（SG-2/3）"), format!("{t} (SG-2/3)")),
                 fields,
+            });
+        }
+        // SG-2 (l.101–103): a bond is under one of the character's types; one left under
+        // a type the character no longer has (types changed, or a choice undone) is
+        // shown, not hidden, so the GM can discard it.
+        let orphans: Vec<Field> = c
+            .bonds
+            .iter()
+            .filter(|b| !types.contains(&b.type_name) && b.type_name != LAST_BOSS)
+            .map(|b| {
+                Field::derived(
+                    Text::new(format!("縁故: {}", b.target), format!("bond: {}", b.target)),
+                    Value::Plain(format!("{} Lv{}", b.type_name, b.level)),
+                )
+            })
+            .collect();
+        if !orphans.is_empty() {
+            sections.push(Section {
+                title: Text::new(
+                    "今の類型にない縁故（SG-2: /sg discard で破棄）",
+                    "Bonds under types no longer held (SG-2: /sg discard)",
+                ),
+                fields: orphans,
             });
         }
         sections
