@@ -51,6 +51,11 @@ pub struct Hub {
 struct Seats {
     by_member: HashMap<(String, String), Seat>,
     by_address: HashMap<Option<IpAddr>, usize>,
+    /// Counts [`Hub::close_member`] calls: a socket notes it before checking its token.
+    closings: u64,
+    /// When each member's sockets were last closed (their tokens revoked), in
+    /// `closings`: a socket whose token was checked before then takes no seat.
+    closed: HashMap<(String, String), u64>,
 }
 
 /// One member's sockets at one table: how many, and the signal that closes them all.
@@ -98,20 +103,37 @@ impl Hub {
         self.seats.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A seat for one more socket of `member` from `client`; why not, when they (or
-    /// their address) hold the most already.
+    /// Where the closings of members' sockets stand now. A socket takes this before it
+    /// checks its token and gives it to [`Hub::seat`].
+    pub fn closings(&self) -> u64 {
+        self.lock_seats().closings
+    }
+
+    /// A seat for one more socket of `member` from `client`, whose token was checked
+    /// after [`Hub::closings`] said `checked`; why not, when they (or their address) hold
+    /// the most already, or their sockets were closed since (attack pass 2, A2-1: a
+    /// removal revokes the tokens and then closes the seat, so a socket whose token check
+    /// passed just before the revocation would otherwise take a fresh seat after the
+    /// closing and go on streaming the table to the removed member).
     fn seat(
         server: &Arc<Server>,
         member: &Member,
         client: Option<IpAddr>,
-    ) -> Result<SeatGuard, String> {
+        checked: u64,
+    ) -> Result<SeatGuard, ApiError> {
         let key = (member.table.clone(), member.name.clone());
         let mut seats = server.live.lock_seats();
+        if seats.closed.get(&key).is_some_and(|&at| at > checked) {
+            return Err(ApiError::Unauthorized(format!(
+                "{}'s tokens at this table were revoked while this socket was opening; ask the GM for a new link",
+                member.name
+            )));
+        }
         let from_client = seats.by_address.get(&client).copied().unwrap_or(0);
         if from_client >= MAX_SOCKETS_PER_ADDRESS {
-            return Err(format!(
+            return Err(ApiError::TooMany(format!(
                 "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
-            ));
+            )));
         }
         static SEATS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let seat = seats.by_member.entry(key.clone()).or_insert_with(|| Seat {
@@ -120,10 +142,10 @@ impl Hub {
             closing: watch::channel(false).0,
         });
         if seat.sockets >= MAX_SOCKETS_PER_MEMBER {
-            return Err(format!(
+            return Err(ApiError::TooMany(format!(
                 "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
                 member.name
-            ));
+            )));
         }
         seat.sockets += 1;
         let guard = SeatGuard {
@@ -138,10 +160,15 @@ impl Hub {
     }
 
     /// Closes every live socket of `member` at `table` (removed, tokens revoked); how
-    /// many.
+    /// many. Call it after revoking their tokens: a socket whose token was checked before
+    /// the revocation and that has not taken its seat yet is refused one (A2-1).
     pub fn close_member(&self, table: &str, member: &str) -> usize {
         let key = (table.to_string(), member.to_string());
-        match self.lock_seats().by_member.remove(&key) {
+        let mut seats = self.lock_seats();
+        seats.closings += 1;
+        let at = seats.closings;
+        seats.closed.insert(key.clone(), at);
+        match seats.by_member.remove(&key) {
             Some(seat) => {
                 seat.closing.send_replace(true);
                 seat.sockets
@@ -214,6 +241,8 @@ pub async fn socket(
 ) -> Response {
     let query = api::query_pairs(query.as_deref());
     let token = query.get("token").map(String::as_str);
+    // Before the token check: a revocation after this point refuses the seat (A2-1).
+    let checked = server.live.closings();
     let member = match api::member(&server, &id, &headers, token).await {
         Ok(m) => m,
         Err(e) => return e.into_response(),
@@ -247,9 +276,9 @@ pub async fn socket(
     };
     let after = after.unwrap_or(head).min(head);
     let client = connect_info.map(|c| c.0.0.ip());
-    let seat = match Hub::seat(&server, &member, client) {
+    let seat = match Hub::seat(&server, &member, client, checked) {
         Ok(seat) => seat,
-        Err(why) => return ApiError::TooMany(why).into_response(),
+        Err(e) => return e.into_response(),
     };
     upgrade
         .read_buffer_size(READ_BUFFER)
@@ -378,5 +407,48 @@ pub async fn follow(server: Arc<Server>, mut listener: Listener) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Attack pass 2, A2-1: a socket whose token was checked before the GM revoked it
+    /// (removal or a renewed link) and that reaches its seat after the member's sockets
+    /// were closed gets no seat; one checked after the closing (a new link) does, and
+    /// so do other members' sockets.
+    #[tokio::test]
+    async fn a_socket_checked_before_a_closing_takes_no_seat_after_it() {
+        let dir = std::env::temp_dir().join(format!("taku-live-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let store = taku_table::store::Store::open(&dir.join("t.db").display().to_string())
+            .await
+            .expect("store");
+        let server = Server::new(store, &crate::Config::default());
+        let member = |name: &str| Member {
+            table: "t1".into(),
+            name: name.into(),
+        };
+        let alice = Hub::seat(&server, &member("alice"), None, server.live.closings())
+            .expect("a seat before any closing");
+        let checked = server.live.closings();
+        // The removal: tokens revoked (not modelled here), then the sockets closed.
+        assert_eq!(server.live.close_member("t1", "alice"), 1);
+        assert!(
+            *alice.closing.borrow(),
+            "the seated socket is told to close"
+        );
+        let late = Hub::seat(&server, &member("alice"), None, checked);
+        assert!(
+            matches!(late, Err(ApiError::Unauthorized(_))),
+            "a socket checked before the closing got a seat after it"
+        );
+        // Bob's sockets and alice's new link (checked after the closing) are not affected.
+        Hub::seat(&server, &member("bob"), None, checked).expect("bob's seat");
+        let renewed = Hub::seat(&server, &member("alice"), None, server.live.closings())
+            .expect("a socket checked after the closing");
+        assert!(!*renewed.closing.borrow());
     }
 }

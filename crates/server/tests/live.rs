@@ -322,3 +322,79 @@ async fn a_client_message_over_the_body_limit_closes_only_that_socket() {
     .await;
     assert_eq!(next(&mut other).await["text"], "#4 gm: まだ");
 }
+
+/// Attack pass 2, A2-1: sockets a member opens in a loop while the GM removes them. Each
+/// one either is refused or is closed; none receives a line written after the removal
+/// (before the fix, sockets whose token check passed just before the revocation took a
+/// fresh seat after the closing and streamed the table on). Bounded: 4 openers × 6 tries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_opening_during_a_removal_are_refused_or_closed() {
+    let running = start("removal-race").await;
+    let server = running.server.clone();
+    let (id, [gm, alice, bob]) = table(&server).await;
+    let url = format!(
+        "ws://{}/api/v1/tables/{id}/live?token={alice}",
+        running.addr
+    );
+    let openers: Vec<_> = (0..4)
+        .map(|_| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                let mut open = Vec::new();
+                for _ in 0..6 {
+                    if let Ok((socket, _)) = tokio_tungstenite::connect_async(url.as_str()).await {
+                        open.push(socket);
+                    }
+                }
+                open
+            })
+        })
+        .collect();
+    let removed = call(
+        &server,
+        "DELETE",
+        &format!("/api/v1/tables/{id}/members/alice"),
+        Some(&gm),
+        json!(null),
+    )
+    .await;
+    assert_eq!(removed["ok"], true, "{removed}");
+    let mut sockets = Vec::new();
+    for opener in openers {
+        sockets.extend(opener.await.expect("opener"));
+    }
+    let said = call(
+        &server,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&bob),
+        json!({"line": "after-removal"}),
+    )
+    .await;
+    assert_eq!(said["ok"], true, "{said}");
+    for mut socket in sockets {
+        // Read until the server closes it; the guard turns a socket left open into a
+        // failure rather than a hang.
+        let ended = tokio::time::timeout(Duration::from_secs(10), async {
+            while let Some(message) = socket.next().await {
+                match message {
+                    Ok(Message::Text(text)) => assert!(
+                        !text.contains("after-removal"),
+                        "a removed member's socket got a line written after the removal"
+                    ),
+                    Ok(Message::Close(_)) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(ended.is_ok(), "a removed member's socket stayed open");
+    }
+    // A new socket with the revoked token is refused outright.
+    assert!(
+        tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .is_err()
+    );
+    let _ = running.stop.send(());
+}

@@ -188,7 +188,7 @@ async fn a_full_table_refuses_joins_and_keeps_the_invite() {
             .contains("上限の 2 人"),
         "{refused}"
     );
-    let (status, _, _) = call(
+    let (status, _, removed) = call(
         &app,
         "DELETE",
         &format!("/api/v1/tables/{id}/members/alice"),
@@ -196,11 +196,47 @@ async fn a_full_table_refuses_joins_and_keeps_the_invite() {
         "",
     )
     .await;
-    assert_eq!(status, StatusCode::OK);
-    // The GM's removal frees no seat in the log (alice stays a member of record), so the
-    // table is still full: the invite is still unused and still refused the same way.
-    let (status, _, _) = call(&app, "POST", &path, None, &join(invites[1], "bob")).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(removed["recorded"], true, "{removed}");
+    // Issue 18 (left over): a removed member is no longer a member and does not count
+    // toward the cap, so the GM who removed a troll at a full table can seat someone
+    // else. Nobody may join under the removed member's name or a look-alike of it, since
+    // the whispers and characters it is named in are theirs.
+    let (status, _, taken) = call(&app, "POST", &path, None, &join(invites[1], "alice")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{taken}");
+    assert!(
+        taken["reason"].as_str().expect("reason").contains("退室"),
+        "{taken}"
+    );
+    let (status, _, taken) = call(&app, "POST", &path, None, &join(invites[1], "aIice")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{taken}");
+    let (status, _, joined) = call(&app, "POST", &path, None, &join(invites[1], "bob")).await;
+    assert_eq!(status, StatusCode::CREATED, "{joined}");
+    let (_, _, state) = call(&app, "GET", &format!("/api/v1/tables/{id}"), Some(gm), "").await;
+    let members: Vec<&str> = state["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .map(|m| m["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(members, ["bob", "gm"], "{state}");
+    // Full again: the GM's own /join is held to the cap too, removed members not counted.
+    let (status, _, full) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(gm),
+        r#"{"line":"/join alice"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{full}");
+    assert!(
+        full["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("上限の 2 人"),
+        "{full}"
+    );
 }
 
 /// Item 3: a member past their computing budget is answered 503 with Retry-After and a

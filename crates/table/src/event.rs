@@ -73,6 +73,13 @@ pub enum EventBody {
         /// Role.
         role: Role,
     },
+    /// `/remove NAME` (GM): a member left the table. They are no member any more (nor
+    /// counted toward a server's member cap); their name stays theirs (nobody else may
+    /// join under it or a look-alike), and only a GM's `/join` brings them back.
+    Removed {
+        /// Member name.
+        member: String,
+    },
     /// A line of chat that is not a command.
     Chat {
         /// The line.

@@ -394,9 +394,15 @@ impl Table {
             .collect()
     }
 
-    /// Members and their roles.
+    /// Members and their roles (a member the GM removed is no longer one).
     pub fn members(&self) -> &BTreeMap<String, Role> {
         &self.state.members
+    }
+
+    /// Members the GM removed (`/remove`) and did not add back: their names stay
+    /// reserved for them.
+    pub fn removed_members(&self) -> &BTreeSet<String> {
+        &self.state.removed
     }
 
     /// Characters by name.
@@ -903,7 +909,14 @@ impl Table {
                         format!("'{name}' is already a member ({})", existing.as_str()),
                     );
                 }
-                if let Some(other) = names::looks_like(&name, self.state.members.keys()) {
+                // A removed member's name (or a look-alike) is theirs still: only this
+                // very name, added back by the GM, brings them back.
+                let others = self
+                    .state
+                    .members
+                    .keys()
+                    .chain(self.state.removed.iter().filter(|n| **n != name));
+                if let Some(other) = names::looks_like(&name, others) {
                     return refuse(
                         format!(
                             "'{name}' はメンバー '{other}' と見分けにくい名前です。別の名前にしてください"
@@ -917,6 +930,24 @@ impl Table {
                     member: name,
                     role: new,
                 }))
+            }
+            TableCommand::Remove(name) => {
+                if role != Role::Gm {
+                    return gm_only("メンバーを退室させられる", "remove members");
+                }
+                if name == actor {
+                    return refuse(
+                        "GM は自分を退室させられません（別の GM ならできます）",
+                        "a GM cannot remove themselves; another GM can",
+                    );
+                }
+                if !self.state.members.contains_key(&name) {
+                    return refuse(
+                        format!("'{name}' というメンバーはいません（/who で一覧を見られます）"),
+                        format!("there is no member '{name}' (see /who)"),
+                    );
+                }
+                Ok(Decision::event(EventBody::Removed { member: name }))
             }
             TableCommand::CharNew(name) => {
                 if role == Role::Spectator {
@@ -1683,6 +1714,19 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             ),
             format!(
                 "'{name}' is not a valid {}: write full-width, half-width and styled characters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    if let Some(mark) = names::loose_mark(name) {
+        let code = mark.escape_unicode();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。文字に重ねる記号（{code}）は、打ち消し線や下線のように別の名前を飾って見せられるため使えません。記号なしで書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: a combining mark on its own ({code}) can dress up another name (struck through, underlined); write the name without it",
                 what.en()
             ),
         );

@@ -219,6 +219,13 @@ impl Table {
                     format!("#{n} {member} joined as {}", role_name(*role, Lang::En)),
                 ),
             ),
+            EventBody::Removed { member } => (
+                "removed",
+                t(
+                    format!("#{n} {actor} が {member} を退室させました"),
+                    format!("#{n} {member} was removed from the table by {actor}"),
+                ),
+            ),
             EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {}", one_line(text))),
             EventBody::TabChat { tab: name, text } => {
                 tab = Some(name.clone());

@@ -668,15 +668,25 @@ fn card_body(kind: &str, name: Option<&str>, sheet: &Sheet, lang: Lang) -> Marku
 /// logs read it: each entry a `<p>` coloured per speaker, with `<span>`s for the tab,
 /// the name and the text. Rendered from [`Table::entry`], like the page.
 pub fn export(table: &Table, viewer: &str) -> Markup {
-    let lang = table.lang();
+    export_pages(std::slice::from_ref(table), viewer)
+}
+
+/// [`export`] of a log copied in pages (consecutive [`Table::excerpt`]s, the first
+/// giving the table's name and language): each page's entries as that page views them.
+pub fn export_pages(pages: &[Table], viewer: &str) -> Markup {
+    let Some(first) = pages.first() else {
+        return html! {};
+    };
+    let lang = first.lang();
     html! {
         (DOCTYPE)
         html lang=(lang.code()) {
             head {
                 meta charset="UTF-8";
-                title { (table.name()) " - taku logs" }
+                title { (first.name()) " - taku logs" }
             }
             body {
+                @for table in pages {
                 @for event in table.events() {
                     @let e = table.entry(event, viewer, lang);
                     @let (name, text) = split(&e);
@@ -692,6 +702,7 @@ pub fn export(table: &Table, viewer: &str) -> Markup {
                         span { "\n    " (text) "\n  " } "\n"
                     }
                     "\n"
+                }
                 }
             }
         }
