@@ -756,7 +756,7 @@ async fn join(
     )
 }
 
-fn published(server: &Server, id: &str, events: &[Event]) {
+pub(crate) fn published(server: &Server, id: &str, events: &[Event]) {
     if let Some(last) = events.last() {
         server.live.published(id, last.seq);
     }

@@ -129,6 +129,13 @@ impl Hub {
                 member.name
             )));
         }
+        let all: usize = seats.by_address.values().sum();
+        let most = server.connections.max_sockets();
+        if all >= most {
+            return Err(ApiError::TooMany(format!(
+                "the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"
+            )));
+        }
         let from_client = seats.by_address.get(&client).copied().unwrap_or(0);
         if from_client >= MAX_SOCKETS_PER_ADDRESS {
             return Err(ApiError::TooMany(format!(
@@ -237,6 +244,7 @@ pub async fn socket(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     connect_info: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    connection: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
     let query = api::query_pairs(query.as_deref());
@@ -275,17 +283,43 @@ pub async fn socket(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let after = after.unwrap_or(head).min(head);
-    let client = connect_info.map(|c| c.0.0.ip());
+    // The client as the rate limiter sees it: behind a trusted proxy, the address the
+    // proxy forwards for, not the proxy's own (A2-18: one client took all the sockets).
+    let client = crate::limits::client_behind(
+        connect_info.map(|c| c.0.0.ip()),
+        &headers,
+        &server.config.trusted_proxies,
+    )
+    .map(crate::limits::holder);
     let seat = match Hub::seat(&server, &member, client, checked) {
         Ok(seat) => seat,
         Err(e) => return e.into_response(),
     };
+    let connection = connection.map(|c| c.0.0);
     upgrade
         .read_buffer_size(READ_BUFFER)
         // Clients send nothing the server reads: a large message is refused, not buffered.
         .max_message_size(crate::MAX_BODY)
         .max_frame_size(crate::MAX_BODY)
-        .on_upgrade(move |socket| stream(server, member, head, after, seat, html, socket))
+        .on_upgrade(move |socket| async move {
+            // The connection's place is held while the socket is open, never idle: an
+            // eviction that picked it before this point closes the socket (A2-12).
+            if let Some(c) = &connection {
+                c.busy(true);
+            }
+            let evicted = connection.as_ref().map(|c| c.evicted.clone());
+            let evicted = async move {
+                match evicted {
+                    Some(e) => e.notified().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = stream(server, member, head, after, seat, html, socket) => {}
+                () = evicted => {}
+            }
+            drop(connection);
+        })
 }
 
 /// Sends `member`'s view of every event after `after`, then of each new one, until the
@@ -321,8 +355,14 @@ async fn stream(
             })
             .await;
         let page = excerpt.map(|(t, more)| {
-            let lines: Vec<String> = t
+            // The member removed or relinked after this socket opened, by this server or
+            // another sharing the store (A2-11): what comes after is not for this socket.
+            let gone = t
                 .events()
+                .iter()
+                .position(|e| e.seq > head && revokes(&e.body, &member.name));
+            let shown = gone.map_or(t.events(), |i| &t.events()[..=i]);
+            let lines: Vec<String> = shown
                 .iter()
                 .map(|e| {
                     if html {
@@ -334,13 +374,19 @@ async fn stream(
                 })
                 .collect();
             let last = t.events().last().map_or(sent, |e| e.seq);
-            (lines, last, more)
+            (lines, last, more, gone.is_some())
         });
-        let Ok((lines, last, more)) = page else { break };
+        let Ok((lines, last, more, gone)) = page else {
+            break;
+        };
         for line in lines {
             if socket.send(Message::Text(line.into())).await.is_err() {
                 return;
             }
+        }
+        if gone {
+            let _ = socket.send(Message::Close(None)).await;
+            break;
         }
         sent = last;
         if more {
@@ -367,6 +413,11 @@ async fn stream(
             },
         }
     }
+}
+
+/// Whether `body` takes `member`'s links away: their removal or a new link.
+fn revokes(body: &taku_table::EventBody, member: &str) -> bool {
+    matches!(body, taku_table::EventBody::Removed { member: m } | taku_table::EventBody::Relinked { member: m } if m == member)
 }
 
 /// Waits until shutdown begins.

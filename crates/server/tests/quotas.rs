@@ -347,3 +347,99 @@ async fn idle_tables_leave_memory_unless_watched() {
     assert_eq!(status, StatusCode::OK, "{log}");
     assert_eq!(log["events"].as_array().expect("events").len(), 1);
 }
+
+/// Attack pass 2, A2-15: with creation open (as on loopback), a page of another site
+/// cannot create tables on the user's server — a browser's `Origin` that is not this
+/// server, or `Sec-Fetch-Site: cross-site`, is refused before the request is read — and
+/// the web pages (the GM page with its token) carry no `Access-Control-Allow-Origin`,
+/// while the API keeps it for other front-ends. The admin token still creates from
+/// anywhere; requests without those browser headers are not a page's.
+#[tokio::test]
+async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
+    let (_, app) = server(
+        "cross-site",
+        Config {
+            admin_token: Some(ADMIN.into()),
+            ..Config::default()
+        },
+    )
+    .await;
+    let send = |path: &'static str,
+                kind: &'static str,
+                body: &'static str,
+                extra: Vec<(&'static str, &'static str)>| {
+        let app = app.clone();
+        async move {
+            let mut request = Request::post(path)
+                .header(header::HOST, "127.0.0.1:8080")
+                .header(header::CONTENT_TYPE, kind);
+            for (k, v) in extra {
+                request = request.header(k, v);
+            }
+            app.oneshot(request.body(Body::from(body)).expect("request"))
+                .await
+                .expect("infallible")
+        }
+    };
+    let form = "system=DiceBot&name=t&gm=gm";
+    for headers in [
+        vec![("origin", "http://attacker.example")],
+        vec![("origin", "null"), ("sec-fetch-site", "cross-site")],
+        vec![("sec-fetch-site", "cross-site")],
+        vec![("sec-fetch-site", "same-site")],
+        vec![("origin", "http://127.0.0.1:8080.attacker.example")],
+    ] {
+        let page = send(
+            "/new",
+            "application/x-www-form-urlencoded",
+            form,
+            headers.clone(),
+        )
+        .await;
+        assert_eq!(page.status(), StatusCode::FORBIDDEN, "{headers:?}");
+        let api = send("/api/v1/tables", "application/json", NEW, headers.clone()).await;
+        assert_eq!(api.status(), StatusCode::FORBIDDEN, "{headers:?}");
+    }
+    // This server's own page, and a client that is no browser page, create.
+    let own = send(
+        "/new",
+        "application/x-www-form-urlencoded",
+        form,
+        vec![
+            ("origin", "http://127.0.0.1:8080"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    )
+    .await;
+    assert_eq!(own.status(), StatusCode::OK);
+    assert!(
+        own.headers()
+            .get(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+            .is_none(),
+        "the GM page is for this server's pages only"
+    );
+    // Our own form posts send `Origin: null` (the pages' referrer policy) with
+    // `Sec-Fetch-Site: same-origin`.
+    let null = send(
+        "/new",
+        "application/x-www-form-urlencoded",
+        form,
+        vec![("origin", "null"), ("sec-fetch-site", "same-origin")],
+    )
+    .await;
+    assert_eq!(null.status(), StatusCode::OK);
+    let plain = send("/api/v1/tables", "application/json", NEW, vec![]).await;
+    assert_eq!(plain.status(), StatusCode::CREATED);
+    assert_eq!(plain.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    let admin = send(
+        "/api/v1/tables",
+        "application/json",
+        NEW,
+        vec![
+            ("origin", "http://attacker.example"),
+            ("authorization", "Bearer admin-token-for-tests-0123456789"),
+        ],
+    )
+    .await;
+    assert_eq!(admin.status(), StatusCode::CREATED);
+}

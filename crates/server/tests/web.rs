@@ -1394,6 +1394,20 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     let fresh = link.split_once("#token=").expect("token in the fragment").1;
     assert_eq!(side(alice.clone()).await, StatusCode::UNAUTHORIZED);
     assert_eq!(side(fresh.to_string()).await, StatusCode::OK);
+    // Everyone sees in the log that the GM issued alice a new link (A2-10: the GM could
+    // have used it).
+    let (_, log) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries"),
+        Some(&bob),
+        no_body(),
+    )
+    .await;
+    assert!(
+        log.contains("gm が alice の個人リンクを再発行しました"),
+        "{log}"
+    );
     // Removing bob: his token stops working; his lines stay.
     let (status, body) = call(
         &app,

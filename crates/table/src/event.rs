@@ -80,6 +80,14 @@ pub enum EventBody {
         /// Member name.
         member: String,
     },
+    /// A GM issued a member a new personal link (the server's relink): their earlier
+    /// links stop working. Recorded so everyone sees that the GM could have used it
+    /// (attack pass 2, A2-10), and so every server closes the member's live sockets
+    /// (A2-11). Changes no state.
+    Relinked {
+        /// Member name.
+        member: String,
+    },
     /// A line of chat that is not a command.
     Chat {
         /// The line.

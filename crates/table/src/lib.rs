@@ -543,6 +543,33 @@ impl Table {
         }
     }
 
+    /// What renewing `member`'s personal link as `actor` records (a server revokes their
+    /// tokens and issues a new one): [`EventBody::Relinked`], for a GM and another
+    /// member only.
+    pub fn decide_relink(&self, actor: &str, member: &str) -> Result<Decision, Refusal> {
+        if self.state.members.get(actor) != Some(&Role::Gm) {
+            return refuse(
+                "個人リンクを再発行できるのは GM だけです",
+                "only a GM can issue members' links",
+            );
+        }
+        if actor == member {
+            return refuse(
+                "GM 自身の個人リンクは別の GM が再発行します",
+                "a GM's own link is renewed by another GM",
+            );
+        }
+        if !self.state.members.contains_key(member) {
+            return refuse(
+                format!("'{member}' というメンバーはいません（/who で一覧を見られます）"),
+                format!("there is no member '{member}' (see /who)"),
+            );
+        }
+        Ok(Decision::event(EventBody::Relinked {
+            member: member.to_string(),
+        }))
+    }
+
     /// What importing a character sheet (a file in the format `taku sheet` reads for the
     /// table's system) would do as `actor`: create the character it names, owned by
     /// `actor`, or update the fields of an existing one (its owner or a GM).

@@ -60,6 +60,7 @@ impl State {
             | EventBody::Whisper { .. }
             | EventBody::TabChat { .. }
             | EventBody::Roll(_)
+            | EventBody::Relinked { .. }
             | EventBody::Undone { .. }
             | EventBody::Voided { .. } => {}
             EventBody::LanguageSet { lang } => {

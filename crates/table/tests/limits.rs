@@ -583,3 +583,38 @@ async fn a_reservation_comes_before_the_work_gathers_its_input() {
         "done"
     );
 }
+
+/// Attack pass 2, A2-5: heavy work (exports) by members with full budgets — members a
+/// GM minted afresh — takes one of all workers but one, so with two workers a second
+/// member's export waits (here: refused at once) while a line at another table is still
+/// decided.
+#[tokio::test]
+async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
+    let store = Store::open(&temp_db("fresh-heavy")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        workers: 2,
+        queue_wait: Duration::ZERO,
+        ..Limits::default()
+    });
+    let big = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let other = tables
+        .create(Table::create("DiceBot", "別卓", "gm", [2; 32]).expect("table"))
+        .await
+        .expect("create");
+    let first = tables
+        .reserve(&big, "spy1")
+        .await
+        .expect("a fresh member's export");
+    let Err(StoreError::Busy { .. }) = tables.reserve(&big, "spy2").await else {
+        panic!("a second fresh member took the last worker");
+    };
+    tables
+        .exec(&other, "gm", "2D6", None)
+        .await
+        .expect("store")
+        .expect("a line at another table is decided");
+    drop(first);
+}

@@ -53,6 +53,18 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/t/{id}/export.json", get(export_json))
         .route("/assets/taku.css", get(css))
         .route("/assets/taku.js", get(js))
+        .layer(axum::middleware::map_response(same_origin))
+}
+
+/// Marks a response of the web table's as for this server's own pages: it gets no
+/// `Access-Control-Allow-Origin` (attack pass 2, A2-15: the GM page with its token was
+/// readable by any site's script).
+#[derive(Debug, Clone, Copy)]
+pub struct SameOrigin;
+
+async fn same_origin(mut response: Response) -> Response {
+    response.extensions_mut().insert(SameOrigin);
+    response
 }
 
 /// The page's language: `?lang=en` for English, Japanese otherwise.
@@ -564,6 +576,21 @@ async fn relink(
         }
         let revoked = server.tables.store().revoke(&id, Some(&name)).await?;
         server.live.close_member(&id, &name);
+        // In the log for everyone (the GM could use the new link; A2-10), and so every
+        // server sharing the store closes the member's sockets too (A2-11).
+        let (gm_name, member) = (gm.name.clone(), name.clone());
+        match server
+            .tables
+            .exec_with(&id, &gm.name, None, move |t| {
+                t.decide_relink(&gm_name, &member)
+            })
+            .await?
+        {
+            Ok(done) => api::published(&server, &id, &done.events),
+            Err(refusal) => {
+                tracing::warn!(table = %id, member = %name, reason = %refusal.render(Lang::En), "a new link was not recorded");
+            }
+        }
         let token = api::put(&server, &id, Some(&name), role).await?;
         Ok::<_, ApiError>(axum::Json(serde_json::json!({
             "ok": true,

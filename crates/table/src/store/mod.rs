@@ -1113,8 +1113,11 @@ impl<S: EventStore> Tables<S> {
             return Ok(computing);
         }
         // Dropped on a refusal below, `computing` gives the member's turn back.
-        let heavy = self.within_budget(id, actor)?;
-        computing.permit = Some(self.worker(heavy).await?);
+        self.within_budget(id, actor)?;
+        // Always heavy (attack pass 2, A2-5): exports and the like take one of all
+        // workers but one, whoever asks, so members minted afresh (each with a full
+        // budget) never hold every worker, and lines at every table find one.
+        computing.permit = Some(self.worker(true).await?);
         Ok(computing)
     }
 
