@@ -104,7 +104,7 @@ impl Hub {
     }
 
     /// Where the closings of members' sockets stand now. A socket takes this before it
-    /// checks its token and gives it to [`Hub::seat`].
+    /// checks its token and gives it to its seat (`Hub::seat`).
     pub fn closings(&self) -> u64 {
         self.lock_seats().closings
     }

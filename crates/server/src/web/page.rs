@@ -669,36 +669,6 @@ fn cheap(line: &str) -> bool {
     true
 }
 
-#[cfg(test)]
-mod tests {
-    /// A2-7: palette lines whose odds would take seconds are not computed.
-    #[test]
-    fn costly_palette_lines_are_not_judged_cheap() {
-        for line in [
-            "2D6>=7",
-            "CCB<=50",
-            "AW+5",
-            "10D100>=500",
-            "20D6>=70",
-            "4B6>=5",
-            "SGS+2",
-        ] {
-            assert!(super::cheap(line), "{line}");
-        }
-        for line in [
-            "200D100>=10000",
-            "200D1000>=100000",
-            "100D100+100D100>=20000",
-            "(100+100)D100>=1",
-            "2D(1000000)",
-            "99999999999D6",
-            "1000B6>=5",
-        ] {
-            assert!(!super::cheap(line), "{line}");
-        }
-    }
-}
-
 fn role_word(role: Role) -> Ui {
     match role {
         Role::Gm => Ui::RoleGm,
@@ -811,4 +781,34 @@ fn colour(name: &str) -> &'static str {
         a.wrapping_mul(31).wrapping_add(usize::from(b))
     });
     COLOURS[sum % COLOURS.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    /// A2-7: palette lines whose odds would take seconds are not computed.
+    #[test]
+    fn costly_palette_lines_are_not_judged_cheap() {
+        for line in [
+            "2D6>=7",
+            "CCB<=50",
+            "AW+5",
+            "10D100>=500",
+            "20D6>=70",
+            "4B6>=5",
+            "SGS+2",
+        ] {
+            assert!(super::cheap(line), "{line}");
+        }
+        for line in [
+            "200D100>=10000",
+            "200D1000>=100000",
+            "100D100+100D100>=20000",
+            "(100+100)D100>=1",
+            "2D(1000000)",
+            "99999999999D6",
+            "1000B6>=5",
+        ] {
+            assert!(!super::cheap(line), "{line}");
+        }
+    }
 }

@@ -637,7 +637,9 @@ mod tests {
     #[test]
     fn aw7_mid_round_odds_match_brute_force_of_the_rolls_left() {
         let (a, b, c) = (AfRoller::new(3), roller(6, 11, 3), AfRoller::new(-2));
-        let cases: &[(&[AfRoller], &[AfRoller], i64, u32, i64)] = &[
+        // (still to roll, party, difficulty, whole rounds after, start)
+        type Case<'a> = (&'a [AfRoller], &'a [AfRoller], i64, u32, i64);
+        let cases: &[Case] = &[
             (&[b], &[a, b], 30, 1, 4),
             (&[c], &[a, c], 25, 1, 0),
             (&[b, c], &[a, b, c], 40, 0, 7),
