@@ -35,8 +35,9 @@ pub struct ServeArgs {
     )]
     trusted_proxies: Vec<taku_server::limits::Cidr>,
     /// Whether anyone may create tables. Default: yes when bound to a loopback address
-    /// (only this machine can reach it), no on any other (a public server creates tables
-    /// only for requests with the admin token, unless this is given).
+    /// without `--trusted-proxy` (only this machine can reach it), no on any other and
+    /// behind a proxy (a public server creates tables only for requests with the admin
+    /// token, unless this is given).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", env = "TAKU_OPEN_CREATION")]
     open_creation: Option<bool>,
     /// A file holding the admin token (its first line): requests with `Authorization:
@@ -78,9 +79,11 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
         .context("starting the async runtime")?;
     init_log(&args.log)?;
     let admin_token = admin_token(args)?;
+    // Behind a reverse proxy a loopback bind is reached from everywhere (attack pass 2,
+    // A2-19): closed unless opened.
     let open_creation = args
         .open_creation
-        .unwrap_or_else(|| is_loopback(&args.bind));
+        .unwrap_or_else(|| default_open_creation(&args.bind, &args.trusted_proxies));
     let mut limits = taku_server::default_limits();
     limits.max_events = args.max_log_entries;
     limits.max_bytes = args.max_log_bytes;
@@ -92,8 +95,13 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
         let store = crate::table::open_store(&args.db).await?;
         if !open_creation {
             eprintln!(
-                "taku: table creation is restricted on {} (not a loopback address): {}",
+                "taku: table creation is restricted on {} ({}): {}",
                 args.bind,
+                if args.trusted_proxies.is_empty() {
+                    "not a loopback address"
+                } else {
+                    "behind a trusted proxy, reached from anywhere"
+                },
                 if admin_token.is_some() {
                     "only requests with the admin token create tables"
                 } else {
@@ -151,6 +159,12 @@ fn admin_token(args: &ServeArgs) -> Result<Option<String>> {
     Ok(Some(token))
 }
 
+/// Whether anyone may create tables when `--open-creation` is not given: only on a
+/// loopback bind that no trusted proxy forwards to.
+fn default_open_creation(bind: &str, trusted_proxies: &[taku_server::limits::Cidr]) -> bool {
+    is_loopback(bind) && trusted_proxies.is_empty()
+}
+
 /// Whether `bind` is a loopback address (`127.0.0.1:8080`, `[::1]:0`, `localhost:8080`).
 fn is_loopback(bind: &str) -> bool {
     match bind.parse::<std::net::SocketAddr>() {
@@ -203,5 +217,22 @@ async fn shutdown() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Attack pass 2, A2-19: a loopback bind behind a trusted proxy is reached from
+    /// everywhere, so table creation is closed by default there, as on a public bind.
+    #[test]
+    fn creation_is_open_by_default_only_on_loopback_without_a_proxy() {
+        let proxy: Vec<taku_server::limits::Cidr> = vec!["127.0.0.1/32".parse().expect("cidr")];
+        assert!(default_open_creation("127.0.0.1:8080", &[]));
+        assert!(default_open_creation("localhost:8080", &[]));
+        assert!(!default_open_creation("127.0.0.1:8080", &proxy));
+        assert!(!default_open_creation("0.0.0.0:8080", &[]));
+        assert!(!default_open_creation("0.0.0.0:8080", &proxy));
     }
 }

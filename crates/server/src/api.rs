@@ -32,6 +32,78 @@ pub const MAX_LINE: usize = taku_table::MAX_LINE;
 /// The most log entries one read returns.
 pub const MAX_LOG_PAGE: usize = 1_000;
 
+/// The most a page of log entries (the API's log, the web table's entries) carries, in
+/// [`weight`]: a page of long entries stops early and says there is more (attack pass 2,
+/// A2-2: a thousand 12 KB chat lines made one page 12 MB of JSON and 60 ms of a core, so
+/// one reader within the rate limit slowed every other request of the server). A page
+/// always has at least one entry.
+pub const MAX_PAGE_BYTES: usize = 1 << 20;
+
+/// Roughly the bytes viewing `e` produces: its texts, a roll's draws, a system event's
+/// data, plus a little for the entry around them. Cheap enough to count under the
+/// table's lock (no serialising).
+pub fn weight(e: &Event) -> usize {
+    use taku_table::EventBody as B;
+    fn value(v: &Value) -> usize {
+        match v {
+            Value::String(s) => s.len() + 2,
+            Value::Array(a) => a.iter().map(value).sum::<usize>() + 2,
+            Value::Object(o) => o.iter().map(|(k, v)| k.len() + value(v) + 4).sum::<usize>() + 2,
+            _ => 8,
+        }
+    }
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let body = match &e.body {
+        B::Chat { text } | B::TabChat { text, .. } => text.len(),
+        B::Whisper { to, text } => text.len() + to.iter().map(String::len).sum::<usize>(),
+        B::Roll(r) => {
+            r.input.len()
+                + r.text.len()
+                + opt(&r.typed)
+                + opt(&r.note)
+                + opt(&r.note_en)
+                + opt(&r.comment)
+                + r.rands.len() * 16
+        }
+        B::System {
+            data, rands, line, ..
+        } => value(data) + rands.len() * 16 + opt(line),
+        B::CharacterCreated { name, fields } => {
+            name.len() + fields.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()
+        }
+        B::CharacterUpdated { name, changes } => {
+            name.len()
+                + changes
+                    .iter()
+                    .map(|c| c.key.len() + c.value.len() + opt(&c.previous))
+                    .sum::<usize>()
+        }
+        B::CharacterSet {
+            name,
+            key,
+            value,
+            previous,
+        } => name.len() + key.len() + value.len() + opt(previous),
+        _ => 0,
+    };
+    body + e.actor.len() + 128
+}
+
+/// How many of `events` (taken in order) a page takes: at most `limit`, and past the
+/// first no more than [`MAX_PAGE_BYTES`] by [`weight`].
+pub fn page_len<'a>(events: impl Iterator<Item = &'a Event>, limit: usize) -> usize {
+    let mut bytes = 0usize;
+    let mut n = 0;
+    for e in events.take(limit) {
+        bytes = bytes.saturating_add(weight(e));
+        if n > 0 && bytes > MAX_PAGE_BYTES {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
 /// The routes under `/api/v1`.
 pub fn routes() -> Router<Arc<Server>> {
     Router::new()
@@ -461,12 +533,21 @@ async fn invites(
         )));
     };
     check_invites(new.count)?;
-    let is_gm = server
+    let (is_gm, lang) = server
         .tables
-        .read(&id, |t| t.members().get(&member.name) == Some(&Role::Gm))
+        .read(&id, |t| {
+            (t.members().get(&member.name) == Some(&Role::Gm), t.lang())
+        })
         .await?;
     if !is_gm {
-        return Err(ApiError::Forbidden("only the table's GM may invite".into()));
+        return Err(ApiError::Forbidden(
+            taku_dice::Text::new(
+                "招待を作れるのはテーブルの GM だけです",
+                "only the table's GM may invite",
+            )
+            .get(lang)
+            .to_string(),
+        ));
     }
     let invites = make_invites(&server, &id, role, new.count).await?;
     ok(StatusCode::CREATED, json!({"ok": true, "invites": invites}))
@@ -477,19 +558,39 @@ pub(crate) async fn gm(
     server: &Server,
     id: &str,
     headers: &HeaderMap,
-    what: &str,
+    what: (&str, &str),
 ) -> Result<Member, ApiError> {
     let member = member(server, id, headers, None).await?;
-    let is_gm = server
+    let (is_gm, lang) = server
         .tables
-        .read(id, |t| t.members().get(&member.name) == Some(&Role::Gm))
+        .read(id, |t| {
+            (t.members().get(&member.name) == Some(&Role::Gm), t.lang())
+        })
         .await?;
     if !is_gm {
-        return Err(ApiError::Forbidden(format!(
-            "only the table's GM may {what}"
-        )));
+        // In the table's language (Japanese unless the GM chose another), as the web
+        // table's GM tools show it.
+        let (ja, en) = what;
+        return Err(ApiError::Forbidden(
+            taku_dice::Text::new(
+                format!("{ja}のはテーブルの GM だけです"),
+                format!("only the table's GM may {en}"),
+            )
+            .get(lang)
+            .to_string(),
+        ));
     }
     Ok(member)
+}
+
+/// The refusal for a member name the table does not have, in the table's language.
+pub(crate) fn no_member(name: &str, lang: taku_dice::Lang) -> String {
+    taku_dice::Text::new(
+        format!("このテーブルに '{name}' というメンバーはいません（GET /api/v1/tables/{{id}} で一覧を見られます）"),
+        format!("no member '{name}' at this table; GET /api/v1/tables/{{id}} lists them"),
+    )
+    .get(lang)
+    .to_string()
 }
 
 /// `DELETE /api/v1/tables/{id}/invites` (GM): revokes every unused invite.
@@ -498,7 +599,13 @@ async fn revoke_invites(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult {
-    gm(&server, &id, &headers, "revoke invites").await?;
+    gm(
+        &server,
+        &id,
+        &headers,
+        ("招待を無効にできる", "revoke invites"),
+    )
+    .await?;
     let revoked = server.tables.store().revoke(&id, None).await?;
     ok(StatusCode::OK, json!({"ok": true, "revoked": revoked}))
 }
@@ -511,26 +618,53 @@ async fn remove_member(
     Path((id, name)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> ApiResult {
-    let gm = gm(&server, &id, &headers, "remove members").await?;
+    let gm = gm(
+        &server,
+        &id,
+        &headers,
+        ("メンバーを退室させられる", "remove members"),
+    )
+    .await?;
+    let (known, lang) = server
+        .tables
+        .read(&id, |t| (t.members().contains_key(&name), t.lang()))
+        .await?;
     if name == gm.name {
         return Err(ApiError::Forbidden(
-            "a GM cannot remove themselves; another GM can".into(),
+            taku_dice::Text::new(
+                "GM は自分を退室させられません（別の GM ならできます）",
+                "a GM cannot remove themselves; another GM can",
+            )
+            .get(lang)
+            .to_string(),
         ));
     }
-    let known = server
-        .tables
-        .read(&id, |t| t.members().contains_key(&name))
-        .await?;
     if !known {
-        return Err(ApiError::NotFound(format!(
-            "no member '{name}' at this table; GET /api/v1/tables/{{id}} lists them"
-        )));
+        return Err(ApiError::NotFound(no_member(&name, lang)));
     }
+    // Tokens first, then sockets (A2-1), then the log: the member leaves the table's
+    // members, so they no longer count toward its member cap (issue 18) and whatever
+    // they had in flight is decided as from a non-member. A table that refuses the line
+    // (its log full) still loses the member's tokens and sockets.
     let revoked = server.tables.store().revoke(&id, Some(&name)).await?;
     let closed = server.live.close_member(&id, &name);
+    let recorded = match server
+        .tables
+        .exec(&id, &gm.name, &format!("/remove {name}"), None)
+        .await?
+    {
+        Ok(done) => {
+            published(&server, &id, &done.events);
+            true
+        }
+        Err(refusal) => {
+            tracing::warn!(table = %id, member = %name, reason = %refusal.render(taku_dice::Lang::En), "a removal was not recorded");
+            false
+        }
+    };
     ok(
         StatusCode::OK,
-        json!({"ok": true, "member": name, "revoked": revoked, "sockets_closed": closed}),
+        json!({"ok": true, "member": name, "revoked": revoked, "sockets_closed": closed, "recorded": recorded}),
     )
 }
 
@@ -566,16 +700,36 @@ async fn join(
     }
     check_member_name(&request.name)?;
     let line = format!("/join {} as {}", request.name, invite.role.as_str());
-    let (gm, members, lang) = server
+    let (gm, members, removed, lang) = server
         .tables
-        .read(&id, |t| (t.gm().to_string(), t.members().len(), t.lang()))
+        .read(&id, |t| {
+            (
+                t.gm().to_string(),
+                t.members().len(),
+                t.removed_members().contains(&request.name),
+                t.lang(),
+            )
+        })
         .await?;
+    if removed {
+        // Only the GM's own `/join` brings a removed member back: an invite cannot take
+        // their name (and with it the whispers and characters it is named in).
+        let name = &request.name;
+        return Err(ApiError::Refused(
+            taku_dice::Text::new(
+                format!("'{name}' はこのテーブルから退室させられたメンバーの名前です。別の名前で参加してください（本人を戻せるのは GM の /join だけです）"),
+                format!("'{name}' is the name of a member the GM removed from this table; join under another name (only the GM's /join brings them back)"),
+            )
+            .get(lang)
+            .to_string(),
+        ));
+    }
     let max = server.config.max_members;
     if members >= max {
         return Err(ApiError::Refused(
             taku_dice::Text::new(
-                format!("このテーブルの参加者は上限の {max} 人に達しているため、これ以上参加できません（外されたメンバーも記録に残るため数に入ります）"),
-                format!("this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"),
+                format!("このテーブルの参加者は上限の {max} 人に達しているため、これ以上参加できません（退室させたメンバーは数に入りません）"),
+                format!("this table has the most members it may have ({max}); nobody more can join (removed members do not count)"),
             )
             .get(lang)
             .to_string(),
@@ -607,7 +761,7 @@ async fn join(
     )
 }
 
-fn published(server: &Server, id: &str, events: &[Event]) {
+pub(crate) fn published(server: &Server, id: &str, events: &[Event]) {
     if let Some(last) = events.last() {
         server.live.published(id, last.seq);
     }
@@ -620,45 +774,48 @@ async fn state(
     headers: HeaderMap,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
-    let body = server
+    // The state without the log ([`Table::excerpt`] of no events, sharing the folded
+    // state), taken under the table's lock; the sheets are built after letting go of it
+    // (issue 18), so a table of many characters never holds up its players.
+    let now = server
         .tables
-        .read(&id, |t| {
-            let (scene, session) = t.scene_and_session();
-            let members: Vec<Value> = t
-                .members()
-                .iter()
-                .map(|(name, role)| json!({"name": name, "role": role.as_str()}))
-                .collect();
-            let characters: Vec<Value> = t
-                .characters()
-                .iter()
-                .map(|(name, c)| {
-                    json!({
-                        "name": name,
-                        "owner": c.owner,
-                        "fields": c.fields,
-                        "sheet": t
-                            .sheet(name, &member.name)
-                            .map(|s| s.to_json(t.lang()))
-                            .unwrap_or(Value::Null),
-                    })
-                })
-                .collect();
+        .read(&id, |t| t.excerpt(t.events().len()..t.events().len()))
+        .await?;
+    let t = &now;
+    let (scene, session) = t.scene_and_session();
+    let members: Vec<Value> = t
+        .members()
+        .iter()
+        .map(|(name, role)| json!({"name": name, "role": role.as_str()}))
+        .collect();
+    let characters: Vec<Value> = t
+        .characters()
+        .iter()
+        .map(|(name, c)| {
             json!({
-                "ok": true,
-                "id": id,
-                "system": t.system().id(),
-                "name": t.name(),
-                "lang": t.lang().code(),
-                "you": {"name": member.name, "role": t.members().get(&member.name).map(|r| r.as_str())},
-                "members": members,
-                "characters": characters,
-                "scene": scene,
-                "session": session,
-                "last_seq": t.next_seq() - 1,
+                "name": name,
+                "owner": c.owner,
+                "fields": c.fields,
+                "sheet": t
+                    .sheet(name, &member.name)
+                    .map(|s| s.to_json(t.lang()))
+                    .unwrap_or(Value::Null),
             })
         })
-        .await?;
+        .collect();
+    let body = json!({
+        "ok": true,
+        "id": id,
+        "system": t.system().id(),
+        "name": t.name(),
+        "lang": t.lang().code(),
+        "you": {"name": member.name, "role": t.members().get(&member.name).map(|r| r.as_str())},
+        "members": members,
+        "characters": characters,
+        "scene": scene,
+        "session": session,
+        "last_seq": t.next_seq() - 1,
+    });
     ok(StatusCode::OK, body)
 }
 
@@ -692,7 +849,8 @@ async fn log(
             let from = usize::try_from(after)
                 .unwrap_or(usize::MAX)
                 .min(t.events().len());
-            let to = from.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+            let to = from + page_len(t.events()[from..].iter(), limit);
             (t.excerpt(from..to), t.next_seq() - 1)
         })
         .await?;

@@ -216,6 +216,28 @@ impl Server {
     }
 }
 
+/// Whether a browser says the request comes from another origin's page: a
+/// `Sec-Fetch-Site` other than `same-origin` or `none` (a page on another port of the
+/// same host is `same-site`, and another origin too), or an `Origin` whose host is not the
+/// `Host` the request was sent to (which a rebound DNS name also fails). `Origin: null`
+/// alone decides nothing (our own pages' form posts send it, their referrer policy being
+/// `no-referrer`). Requests without these headers (curl, other servers) are no browser
+/// page's and pass.
+fn cross_site(headers: &HeaderMap) -> bool {
+    let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = value(header::HeaderName::from_static("sec-fetch-site")) {
+        return !matches!(site, "same-origin" | "none");
+    }
+    match (value(header::ORIGIN), value(header::HOST)) {
+        (Some("null"), _) => false,
+        (Some(origin), Some(host)) => origin
+            .split_once("://")
+            .is_none_or(|(_, rest)| !rest.eq_ignore_ascii_case(host)),
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
+}
+
 /// Who may create tables, and how many: with creation restricted only the admin token
 /// creates; otherwise each client address creates at most [`Config::tables_per_hour`]
 /// an hour (the admin token is not counted). Checked before the request is read, for
@@ -230,6 +252,15 @@ async fn creation_gate(
         && matches!(request.uri().path(), "/api/v1/tables" | "/new");
     if !creates || server.is_admin(request.headers()) {
         return next.run(request).await;
+    }
+    if cross_site(request.headers()) {
+        // Attack pass 2, A2-15: a page on another site the user opens must not create
+        // tables on their server (a loopback one is open) and read back the GM's token.
+        return json_with(
+            StatusCode::FORBIDDEN,
+            json!({"ok": false, "reason":
+                "他のサイトのページからはテーブルを作れません。このサーバーのページから作るか、管理トークンを送ってください / tables are not created from another site's page: use this server's own page, or send the admin token"}),
+        );
     }
     if !server.config.open_creation {
         let how = if server.config.admin_token.is_some() {
@@ -429,7 +460,8 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
     }
 }
 
-/// `Access-Control-Allow-Origin: *` and `X-Content-Type-Options: nosniff` on every
+/// `Access-Control-Allow-Origin: *` (but on the web table's own pages, [`web::SameOrigin`]) and
+/// `X-Content-Type-Options: nosniff` on every
 /// response (§7), and JSON for the refusals
 /// axum itself makes (a body over [`MAX_BODY`]). A response mapper rather than `from_fn`:
 /// it needs no request, and so boxes no `Next` per request.
@@ -440,11 +472,16 @@ async fn cors(mut response: Response) -> Response {
             json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
         );
     }
+    let own = response.extensions().get::<web::SameOrigin>().is_some();
     let headers = response.headers_mut();
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
+    // The API is for any front-end; the web table's pages and fragments (some with a new
+    // GM's token in them) are for this server's own pages only (A2-15).
+    if !own {
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
     // A browser must never guess another type for our JSON.
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -848,6 +885,9 @@ pub async fn serve(
             let service = hyper::service::service_fn(
                 move |mut request: hyper::Request<hyper::body::Incoming>| {
                     request.extensions_mut().insert(ConnectInfo(addr));
+                    request
+                        .extensions_mut()
+                        .insert(limits::ConnectionSeat(busy.clone()));
                     busy.busy(true);
                     let response = app.clone().oneshot(request.map(axum::body::Body::new));
                     let busy = busy.clone();

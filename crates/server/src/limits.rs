@@ -58,6 +58,7 @@ impl Connections {
     /// `None` past the client's cap, or when the global cap is reached and no idle
     /// connection can make room.
     pub fn admit(self: &Arc<Self>, client: IpAddr) -> Option<Admitted> {
+        let client = holder(client);
         let mut open = self.lock();
         let mine = open.by_client.get(&client).copied().unwrap_or(0);
         if mine >= self.per_address {
@@ -86,7 +87,35 @@ impl Connections {
     pub fn open(&self) -> usize {
         self.lock().total
     }
+
+    /// The most live sockets open at once: three quarters of the connection cap, so
+    /// plain requests always find room (attack pass 2, A2-12).
+    pub fn max_sockets(&self) -> usize {
+        (self.max / 4 * 3).max(1)
+    }
 }
+
+/// The address a per-address limit counts `ip` under: an IPv6 address by its /64 (one
+/// client normally holds a whole /64, so counting each address would give it 2^64
+/// allowances; attack pass 2, A2-8), an IPv4 address (also written IPv4-mapped) as it is.
+pub fn holder(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !((1u128 << 64) - 1),
+            )),
+        },
+    }
+}
+
+/// A request's connection's place among the admitted ([`Connections`]), as a request
+/// extension: a live socket keeps it for as long as it is open, so upgraded sockets count
+/// against the connection caps like any connection (A2-12: they used to leave them when
+/// the HTTP connection handed over, and ~235 sockets exhausted the descriptors).
+#[derive(Debug, Clone)]
+pub struct ConnectionSeat(pub Arc<Admitted>);
 
 impl Admitted {
     /// Marks the connection busy with a request (`true`: never evicted) or idle again.
@@ -274,6 +303,7 @@ impl RateLimiter {
         if self.rate == 0.0 {
             return Ok(());
         }
+        let client = client.map(holder);
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() >= SWEEP_AT {
             let full_after = Duration::from_secs_f64(self.burst / self.rate);
@@ -297,6 +327,31 @@ impl RateLimiter {
 
 #[cfg(test)]
 mod tests {
+
+    /// A2-8: the addresses of one IPv6 /64 share their limits; IPv4 addresses (mapped
+    /// or not) and other /64s do not.
+    #[test]
+    fn an_ipv6_slash_64_is_one_client() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().expect("ip");
+        let c: IpAddr = "2001:db8:1:3::1".parse().expect("ip");
+        assert_eq!(holder(a), holder(b));
+        assert_ne!(holder(a), holder(c));
+        let v4: IpAddr = "192.0.2.7".parse().expect("ip");
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(holder(mapped), v4);
+        assert_ne!(holder(v4), holder("192.0.2.8".parse().expect("ip")));
+        let c2 = Arc::new(Connections::new(10, 1));
+        let _seat = c2.admit(a).expect("first of the /64");
+        assert!(c2.admit(b).is_none(), "the same /64 is the same client");
+        assert!(c2.admit(c).is_some(), "another /64");
+        let limiter = RateLimiter::new(1);
+        let now = Instant::now();
+        while limiter.take(Some(a), now).is_ok() {}
+        assert!(limiter.take(Some(b), now).is_err(), "one bucket per /64");
+        assert!(limiter.take(Some(c), now).is_ok());
+    }
+
     use super::*;
 
     #[test]

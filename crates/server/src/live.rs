@@ -51,6 +51,11 @@ pub struct Hub {
 struct Seats {
     by_member: HashMap<(String, String), Seat>,
     by_address: HashMap<Option<IpAddr>, usize>,
+    /// Counts [`Hub::close_member`] calls: a socket notes it before checking its token.
+    closings: u64,
+    /// When each member's sockets were last closed (their tokens revoked), in
+    /// `closings`: a socket whose token was checked before then takes no seat.
+    closed: HashMap<(String, String), u64>,
 }
 
 /// One member's sockets at one table: how many, and the signal that closes them all.
@@ -98,20 +103,44 @@ impl Hub {
         self.seats.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A seat for one more socket of `member` from `client`; why not, when they (or
-    /// their address) hold the most already.
+    /// Where the closings of members' sockets stand now. A socket takes this before it
+    /// checks its token and gives it to its seat (`Hub::seat`).
+    pub fn closings(&self) -> u64 {
+        self.lock_seats().closings
+    }
+
+    /// A seat for one more socket of `member` from `client`, whose token was checked
+    /// after [`Hub::closings`] said `checked`; why not, when they (or their address) hold
+    /// the most already, or their sockets were closed since (attack pass 2, A2-1: a
+    /// removal revokes the tokens and then closes the seat, so a socket whose token check
+    /// passed just before the revocation would otherwise take a fresh seat after the
+    /// closing and go on streaming the table to the removed member).
     fn seat(
         server: &Arc<Server>,
         member: &Member,
         client: Option<IpAddr>,
-    ) -> Result<SeatGuard, String> {
+        checked: u64,
+    ) -> Result<SeatGuard, ApiError> {
         let key = (member.table.clone(), member.name.clone());
         let mut seats = server.live.lock_seats();
+        if seats.closed.get(&key).is_some_and(|&at| at > checked) {
+            return Err(ApiError::Unauthorized(format!(
+                "{}'s tokens at this table were revoked while this socket was opening; ask the GM for a new link",
+                member.name
+            )));
+        }
+        let all: usize = seats.by_address.values().sum();
+        let most = server.connections.max_sockets();
+        if all >= most {
+            return Err(ApiError::TooMany(format!(
+                "the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"
+            )));
+        }
         let from_client = seats.by_address.get(&client).copied().unwrap_or(0);
         if from_client >= MAX_SOCKETS_PER_ADDRESS {
-            return Err(format!(
+            return Err(ApiError::TooMany(format!(
                 "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
-            ));
+            )));
         }
         static SEATS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let seat = seats.by_member.entry(key.clone()).or_insert_with(|| Seat {
@@ -120,10 +149,10 @@ impl Hub {
             closing: watch::channel(false).0,
         });
         if seat.sockets >= MAX_SOCKETS_PER_MEMBER {
-            return Err(format!(
+            return Err(ApiError::TooMany(format!(
                 "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
                 member.name
-            ));
+            )));
         }
         seat.sockets += 1;
         let guard = SeatGuard {
@@ -138,10 +167,15 @@ impl Hub {
     }
 
     /// Closes every live socket of `member` at `table` (removed, tokens revoked); how
-    /// many.
+    /// many. Call it after revoking their tokens: a socket whose token was checked before
+    /// the revocation and that has not taken its seat yet is refused one (A2-1).
     pub fn close_member(&self, table: &str, member: &str) -> usize {
         let key = (table.to_string(), member.to_string());
-        match self.lock_seats().by_member.remove(&key) {
+        let mut seats = self.lock_seats();
+        seats.closings += 1;
+        let at = seats.closings;
+        seats.closed.insert(key.clone(), at);
+        match seats.by_member.remove(&key) {
             Some(seat) => {
                 seat.closing.send_replace(true);
                 seat.sockets
@@ -210,10 +244,13 @@ pub async fn socket(
     RawQuery(query): RawQuery,
     headers: HeaderMap,
     connect_info: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+    connection: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
     let query = api::query_pairs(query.as_deref());
     let token = query.get("token").map(String::as_str);
+    // Before the token check: a revocation after this point refuses the seat (A2-1).
+    let checked = server.live.closings();
     let member = match api::member(&server, &id, &headers, token).await {
         Ok(m) => m,
         Err(e) => return e.into_response(),
@@ -246,17 +283,43 @@ pub async fn socket(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let after = after.unwrap_or(head).min(head);
-    let client = connect_info.map(|c| c.0.0.ip());
-    let seat = match Hub::seat(&server, &member, client) {
+    // The client as the rate limiter sees it: behind a trusted proxy, the address the
+    // proxy forwards for, not the proxy's own (A2-18: one client took all the sockets).
+    let client = crate::limits::client_behind(
+        connect_info.map(|c| c.0.0.ip()),
+        &headers,
+        &server.config.trusted_proxies,
+    )
+    .map(crate::limits::holder);
+    let seat = match Hub::seat(&server, &member, client, checked) {
         Ok(seat) => seat,
-        Err(why) => return ApiError::TooMany(why).into_response(),
+        Err(e) => return e.into_response(),
     };
+    let connection = connection.map(|c| c.0.0);
     upgrade
         .read_buffer_size(READ_BUFFER)
         // Clients send nothing the server reads: a large message is refused, not buffered.
         .max_message_size(crate::MAX_BODY)
         .max_frame_size(crate::MAX_BODY)
-        .on_upgrade(move |socket| stream(server, member, head, after, seat, html, socket))
+        .on_upgrade(move |socket| async move {
+            // The connection's place is held while the socket is open, never idle: an
+            // eviction that picked it before this point closes the socket (A2-12).
+            if let Some(c) = &connection {
+                c.busy(true);
+            }
+            let evicted = connection.as_ref().map(|c| c.evicted.clone());
+            let evicted = async move {
+                match evicted {
+                    Some(e) => e.notified().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = stream(server, member, head, after, seat, html, socket) => {}
+                () = evicted => {}
+            }
+            drop(connection);
+        })
 }
 
 /// Sends `member`'s view of every event after `after`, then of each new one, until the
@@ -292,8 +355,14 @@ async fn stream(
             })
             .await;
         let page = excerpt.map(|(t, more)| {
-            let lines: Vec<String> = t
+            // The member removed or relinked after this socket opened, by this server or
+            // another sharing the store (A2-11): what comes after is not for this socket.
+            let gone = t
                 .events()
+                .iter()
+                .position(|e| e.seq > head && revokes(&e.body, &member.name));
+            let shown = gone.map_or(t.events(), |i| &t.events()[..=i]);
+            let lines: Vec<String> = shown
                 .iter()
                 .map(|e| {
                     if html {
@@ -305,13 +374,19 @@ async fn stream(
                 })
                 .collect();
             let last = t.events().last().map_or(sent, |e| e.seq);
-            (lines, last, more)
+            (lines, last, more, gone.is_some())
         });
-        let Ok((lines, last, more)) = page else { break };
+        let Ok((lines, last, more, gone)) = page else {
+            break;
+        };
         for line in lines {
             if socket.send(Message::Text(line.into())).await.is_err() {
                 return;
             }
+        }
+        if gone {
+            let _ = socket.send(Message::Close(None)).await;
+            break;
         }
         sent = last;
         if more {
@@ -338,6 +413,11 @@ async fn stream(
             },
         }
     }
+}
+
+/// Whether `body` takes `member`'s links away: their removal or a new link.
+fn revokes(body: &taku_table::EventBody, member: &str) -> bool {
+    matches!(body, taku_table::EventBody::Removed { member: m } | taku_table::EventBody::Relinked { member: m } if m == member)
 }
 
 /// Waits until shutdown begins.
@@ -378,5 +458,48 @@ pub async fn follow(server: Arc<Server>, mut listener: Listener) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Attack pass 2, A2-1: a socket whose token was checked before the GM revoked it
+    /// (removal or a renewed link) and that reaches its seat after the member's sockets
+    /// were closed gets no seat; one checked after the closing (a new link) does, and
+    /// so do other members' sockets.
+    #[tokio::test]
+    async fn a_socket_checked_before_a_closing_takes_no_seat_after_it() {
+        let dir = std::env::temp_dir().join(format!("taku-live-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let store = taku_table::store::Store::open(&dir.join("t.db").display().to_string())
+            .await
+            .expect("store");
+        let server = Server::new(store, &crate::Config::default());
+        let member = |name: &str| Member {
+            table: "t1".into(),
+            name: name.into(),
+        };
+        let alice = Hub::seat(&server, &member("alice"), None, server.live.closings())
+            .expect("a seat before any closing");
+        let checked = server.live.closings();
+        // The removal: tokens revoked (not modelled here), then the sockets closed.
+        assert_eq!(server.live.close_member("t1", "alice"), 1);
+        assert!(
+            *alice.closing.borrow(),
+            "the seated socket is told to close"
+        );
+        let late = Hub::seat(&server, &member("alice"), None, checked);
+        assert!(
+            matches!(late, Err(ApiError::Unauthorized(_))),
+            "a socket checked before the closing got a seat after it"
+        );
+        // Bob's sockets and alice's new link (checked after the closing) are not affected.
+        Hub::seat(&server, &member("bob"), None, checked).expect("bob's seat");
+        let renewed = Hub::seat(&server, &member("alice"), None, server.live.closings())
+            .expect("a socket checked after the closing");
+        assert!(!*renewed.closing.borrow());
     }
 }

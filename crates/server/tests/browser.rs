@@ -508,42 +508,60 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
     );
 
     // Tabs: bob talks in 雑談; there it shows, in メイン it does not; the GM, still on
-    // メイン, sees the 雑談 tab count it as unread until opening it.
+    // メイン, sees the 雑談 tab count it as unread until opening it, which shows it (the
+    // page loads each tab's entries from the whole log when the tab opens).
     click(&bob, "#tabs [data-tab='雑談']", "the 雑談 tab").await;
     line.clear().await.expect("clear the recalled line");
     say(&bob, "おはよう雑談").await;
     let in_chat = "[...document.querySelectorAll('#log li.kind-chat')].find(li => li.textContent.includes('おはよう雑談'))";
-    for b in [&gm, &alice, &bob] {
-        until(b, "the 雑談 line", in_chat).await;
-        assert_eq!(
-            eval(b, &format!("return {in_chat}.dataset.tab")).await,
-            json!("雑談")
-        );
-    }
+    until(&bob, "the 雑談 line", in_chat).await;
+    assert_eq!(
+        eval(&bob, &format!("return {in_chat}.dataset.tab")).await,
+        json!("雑談")
+    );
     assert_eq!(
         eval(&bob, &format!("return {in_chat}.hidden")).await,
         json!(false)
     );
-    assert_eq!(
-        eval(&gm, &format!("return {in_chat}.hidden")).await,
-        json!(true),
-        "the GM is on メイン"
-    );
-    let unread = until(
-        &gm,
-        "an unread count on 雑談",
-        "document.querySelector(\"#tabs [data-tab='雑談'] .unread\").textContent",
-    )
-    .await;
-    assert_eq!(unread, json!(" (1)"));
+    for b in [&gm, &alice] {
+        let unread = until(
+            b,
+            "an unread count on 雑談",
+            "document.querySelector(\"#tabs [data-tab='雑談'] .unread\").textContent",
+        )
+        .await;
+        assert_eq!(unread, json!(" (1)"));
+        assert_eq!(
+            eval(b, &format!("return {in_chat} === undefined")).await,
+            json!(true),
+            "メイン does not show talk in 雑談"
+        );
+    }
     click(&gm, "#tabs [data-tab='雑談']", "the GM's 雑談 tab").await;
+    until(&gm, "the 雑談 line in the GM's 雑談 tab", in_chat).await;
     assert_eq!(
-        eval(&gm, &format!("return {in_chat}.hidden")).await,
-        json!(false)
+        eval(
+            &gm,
+            &format!("return [{in_chat}.hidden, {in_chat}.dataset.tab]")
+        )
+        .await,
+        json!([false, "雑談"])
     );
-    // Dice in 雑談 still roll, in メイン.
+    // Dice in 雑談 still roll, in メイン: not in the GM's 雑談 tab, there once it opens.
     say(&bob, "1D6 雑談から").await;
     let rolled = "[...document.querySelectorAll('#log li.kind-roll')].find(li => li.textContent.includes('雑談から'))";
+    let main_unread = until(
+        &gm,
+        "an unread count on メイン",
+        "document.querySelector(\"#tabs [data-tab='main'] .unread\").textContent",
+    )
+    .await;
+    assert_eq!(main_unread, json!(" (1)"));
+    assert_eq!(
+        eval(&gm, &format!("return {rolled} === undefined")).await,
+        json!(true)
+    );
+    click(&gm, "#tabs [data-tab='main']", "the GM's メイン tab").await;
     until(&gm, "bob's roll from 雑談", rolled).await;
     assert_eq!(
         eval(&gm, &format!("return {rolled}.dataset.tab")).await,
@@ -736,6 +754,13 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
             .expect("store")
             .expect("sheet");
     }
+    // Talk in 雑談 long before the last page (issue 17: a tab shows its entries from the
+    // whole log, not only from the window loaded).
+    tables
+        .exec(&id, "gm", "/tab 雑談 はじまりの雑談", None)
+        .await
+        .expect("store")
+        .expect("tab chat");
     for i in 0..1200 {
         tables
             .exec(&id, "gm", &format!("長い話 {i}"), None)
@@ -748,7 +773,7 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
         .await
         .expect("store")
         .expect("combat");
-    let last = 1 + 2 + 1200 + 1;
+    let last = 1 + 2 + 1 + 1200 + 1;
 
     let driver = chromedriver().await;
     let gm = browser(&driver, "long-gm", 1280, 800).await;
@@ -784,6 +809,27 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
     gm.screenshot(&screenshots().join("table-another-world.png"))
         .await
         .expect("screenshot");
+    // 雑談: its one line, 1,200 entries before the window, is there; back in メイン, the
+    // last page again.
+    click(&gm, "#tabs [data-tab='雑談']", "the 雑談 tab").await;
+    until(
+        &gm,
+        "the early 雑談 talk",
+        "document.querySelectorAll('#log li').length === 1 && document.querySelector('#log li').textContent.includes('はじまりの雑談')",
+    )
+    .await;
+    assert_eq!(
+        eval(&gm, "return document.getElementById('older').hidden").await,
+        json!(true),
+        "nothing older in 雑談"
+    );
+    click(&gm, "#tabs [data-tab='main']", "back to メイン").await;
+    until(
+        &gm,
+        "the main tab's last page",
+        &format!("{count} === 100 && {last_shown} === {last}"),
+    )
+    .await;
     // All the way back, a page at a time: never more than the window on the page. (The
     // buttons do the same as scrolling; a reader scrolls.)
     let mut most = 0;

@@ -439,6 +439,13 @@ async fn look_alike_names_are_refused_and_say_whom_they_look_like() {
         ),
         ("PAC0", "'paco'"),
         ("GM", "'gm'"),
+        // Attack pass 2, A2-6: case and combining marks.
+        ("PACO", "'paco'"),
+        ("g\u{335}m", "combining mark"),
+        ("g\u{332}m", "combining mark"),
+        ("gm\u{489}", "combining mark"),
+        ("gm\u{307}", "'gm'"),
+        ("g\u{1E41}", "'gm'"),
     ] {
         let (status, _, refused) = call(
             &app,
@@ -784,5 +791,88 @@ async fn a_trusted_proxy_keeps_rate_limits_per_client() {
     assert_eq!(
         status([127, 0, 0, 9], "198.51.100.3").await,
         StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+/// Issue 18 (left over): an export no longer copies the whole log under the table's lock.
+/// It copies pages ([`taku_server::web::log_in_pages`]), each an excerpt of at most the
+/// page's size taken under the lock on its own, so an append waits for one page's copy at
+/// most; rendered from those pages, the export is exactly the whole table's, for every
+/// member (a secret roll revealed pages later, whispers, an undo whose target is on an
+/// earlier page), and a non-member (or a member removed meanwhile) gets no page.
+#[tokio::test]
+async fn exports_are_copied_in_pages_and_render_as_the_whole_log() {
+    use taku_server::web::{log_in_pages, page};
+    use taku_table::store::Tables;
+    use taku_table::{Entropy, Table};
+    let db = temp_dir("export-pages")
+        .join("taku.db")
+        .display()
+        .to_string();
+    let tables =
+        Tables::new(Store::open(&db).await.expect("store")).with_entropy(Entropy::seeded([7; 32]));
+    let table = Table::create("DiceBot", "卓", "gm", [7; 32]).expect("table");
+    let id = tables.create(table).await.expect("create");
+    let run = |who: &'static str, line: String| {
+        let (tables, id) = (&tables, &id);
+        async move {
+            tables
+                .exec(id, who, &line, None)
+                .await
+                .expect("store")
+                .unwrap_or_else(|r| panic!("{line}: {}", r.render(taku_dice::Lang::En)));
+        }
+    };
+    for line in ["/join alice", "/join bob", "/join sam as spectator"] {
+        run("gm", line.into()).await;
+    }
+    run("alice", "S2D6 こっそり".into()).await; // #5, revealed at the end
+    run("alice", "/char new ミナ".into()).await;
+    run("alice", "/char set ミナ HP 3".into()).await; // undone at the end
+    for i in 0..120 {
+        match i % 3 {
+            0 => run("alice", format!("/w bob 内緒 {i}")).await,
+            1 => run("bob", format!("2D6 {i}")).await,
+            _ => run("gm", format!("雑談 {i}")).await,
+        }
+    }
+    run("alice", "/undo #7".into()).await;
+    run("alice", "/reveal 5".into()).await;
+    run("gm", "S1D6".into()).await;
+    let whole = tables
+        .read(&id, |t| t.excerpt(0..t.events().len()))
+        .await
+        .expect("read");
+    let n = whole.events().len();
+    for size in [1, 7, 64, 10_000] {
+        for who in ["gm", "alice", "bob", "sam"] {
+            let pages = log_in_pages(&tables, &id, who, size)
+                .await
+                .expect("pages")
+                .expect("a member");
+            assert!(
+                pages.iter().all(|p| p.events().len() <= size),
+                "page {size}"
+            );
+            let seqs: Vec<u64> = pages
+                .iter()
+                .flat_map(|p| p.events().iter().map(|e| e.seq))
+                .collect();
+            assert_eq!(seqs, (1..=n as u64).collect::<Vec<_>>(), "page {size}");
+            assert_eq!(
+                page::export_pages(&pages, who).into_string(),
+                page::export(&whole, who).into_string(),
+                "{who}, pages of {size}"
+            );
+        }
+    }
+    // The secret roll and the whispers reached the export only of those who may see them.
+    let sam = page::export(&whole, "sam").into_string();
+    assert!(!sam.contains("内緒"), "a whisper reached the spectator");
+    assert!(
+        log_in_pages(&tables, &id, "mallory", 7)
+            .await
+            .expect("pages")
+            .is_none()
     );
 }

@@ -188,7 +188,7 @@ async fn a_full_table_refuses_joins_and_keeps_the_invite() {
             .contains("上限の 2 人"),
         "{refused}"
     );
-    let (status, _, _) = call(
+    let (status, _, removed) = call(
         &app,
         "DELETE",
         &format!("/api/v1/tables/{id}/members/alice"),
@@ -196,11 +196,47 @@ async fn a_full_table_refuses_joins_and_keeps_the_invite() {
         "",
     )
     .await;
-    assert_eq!(status, StatusCode::OK);
-    // The GM's removal frees no seat in the log (alice stays a member of record), so the
-    // table is still full: the invite is still unused and still refused the same way.
-    let (status, _, _) = call(&app, "POST", &path, None, &join(invites[1], "bob")).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::OK, "{removed}");
+    assert_eq!(removed["recorded"], true, "{removed}");
+    // Issue 18 (left over): a removed member is no longer a member and does not count
+    // toward the cap, so the GM who removed a troll at a full table can seat someone
+    // else. Nobody may join under the removed member's name or a look-alike of it, since
+    // the whispers and characters it is named in are theirs.
+    let (status, _, taken) = call(&app, "POST", &path, None, &join(invites[1], "alice")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{taken}");
+    assert!(
+        taken["reason"].as_str().expect("reason").contains("退室"),
+        "{taken}"
+    );
+    let (status, _, taken) = call(&app, "POST", &path, None, &join(invites[1], "aIice")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{taken}");
+    let (status, _, joined) = call(&app, "POST", &path, None, &join(invites[1], "bob")).await;
+    assert_eq!(status, StatusCode::CREATED, "{joined}");
+    let (_, _, state) = call(&app, "GET", &format!("/api/v1/tables/{id}"), Some(gm), "").await;
+    let members: Vec<&str> = state["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .map(|m| m["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(members, ["bob", "gm"], "{state}");
+    // Full again: the GM's own /join is held to the cap too, removed members not counted.
+    let (status, _, full) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(gm),
+        r#"{"line":"/join alice"}"#,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{full}");
+    assert!(
+        full["reason"]
+            .as_str()
+            .expect("reason")
+            .contains("上限の 2 人"),
+        "{full}"
+    );
 }
 
 /// Item 3: a member past their computing budget is answered 503 with Retry-After and a
@@ -310,4 +346,100 @@ async fn idle_tables_leave_memory_unless_watched() {
     .await;
     assert_eq!(status, StatusCode::OK, "{log}");
     assert_eq!(log["events"].as_array().expect("events").len(), 1);
+}
+
+/// Attack pass 2, A2-15: with creation open (as on loopback), a page of another site
+/// cannot create tables on the user's server — a browser's `Origin` that is not this
+/// server, or `Sec-Fetch-Site: cross-site`, is refused before the request is read — and
+/// the web pages (the GM page with its token) carry no `Access-Control-Allow-Origin`,
+/// while the API keeps it for other front-ends. The admin token still creates from
+/// anywhere; requests without those browser headers are not a page's.
+#[tokio::test]
+async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
+    let (_, app) = server(
+        "cross-site",
+        Config {
+            admin_token: Some(ADMIN.into()),
+            ..Config::default()
+        },
+    )
+    .await;
+    let send = |path: &'static str,
+                kind: &'static str,
+                body: &'static str,
+                extra: Vec<(&'static str, &'static str)>| {
+        let app = app.clone();
+        async move {
+            let mut request = Request::post(path)
+                .header(header::HOST, "127.0.0.1:8080")
+                .header(header::CONTENT_TYPE, kind);
+            for (k, v) in extra {
+                request = request.header(k, v);
+            }
+            app.oneshot(request.body(Body::from(body)).expect("request"))
+                .await
+                .expect("infallible")
+        }
+    };
+    let form = "system=DiceBot&name=t&gm=gm";
+    for headers in [
+        vec![("origin", "http://attacker.example")],
+        vec![("origin", "null"), ("sec-fetch-site", "cross-site")],
+        vec![("sec-fetch-site", "cross-site")],
+        vec![("sec-fetch-site", "same-site")],
+        vec![("origin", "http://127.0.0.1:8080.attacker.example")],
+    ] {
+        let page = send(
+            "/new",
+            "application/x-www-form-urlencoded",
+            form,
+            headers.clone(),
+        )
+        .await;
+        assert_eq!(page.status(), StatusCode::FORBIDDEN, "{headers:?}");
+        let api = send("/api/v1/tables", "application/json", NEW, headers.clone()).await;
+        assert_eq!(api.status(), StatusCode::FORBIDDEN, "{headers:?}");
+    }
+    // This server's own page, and a client that is no browser page, create.
+    let own = send(
+        "/new",
+        "application/x-www-form-urlencoded",
+        form,
+        vec![
+            ("origin", "http://127.0.0.1:8080"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    )
+    .await;
+    assert_eq!(own.status(), StatusCode::OK);
+    assert!(
+        own.headers()
+            .get(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+            .is_none(),
+        "the GM page is for this server's pages only"
+    );
+    // Our own form posts send `Origin: null` (the pages' referrer policy) with
+    // `Sec-Fetch-Site: same-origin`.
+    let null = send(
+        "/new",
+        "application/x-www-form-urlencoded",
+        form,
+        vec![("origin", "null"), ("sec-fetch-site", "same-origin")],
+    )
+    .await;
+    assert_eq!(null.status(), StatusCode::OK);
+    let plain = send("/api/v1/tables", "application/json", NEW, vec![]).await;
+    assert_eq!(plain.status(), StatusCode::CREATED);
+    assert_eq!(plain.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    let admin = send(
+        "/api/v1/tables",
+        "application/json",
+        NEW,
+        vec![
+            ("origin", "http://attacker.example"),
+            ("authorization", "Bearer admin-token-for-tests-0123456789"),
+        ],
+    )
+    .await;
+    assert_eq!(admin.status(), StatusCode::CREATED);
 }

@@ -938,6 +938,71 @@ fn the_table_panel_shows_combat_order_and_the_af_check_with_its_odds() {
     }
 }
 
+/// AW-7 in the panel during a round (issue 17): once the first PC has rolled, the chance
+/// shown is that of the rolls actually left (the PCs yet to roll this round, then the
+/// rounds after), not nothing; after the round it is the whole rounds' chance again.
+#[test]
+fn the_af_panel_shows_the_chance_of_the_rolls_left_mid_round() {
+    use taku_systems::another_world::af_odds::{AfRoller, af_odds, af_odds_mid_round, percent};
+    use taku_systems::view::Value;
+    let mut t = another_world();
+    t.exec("gm", "/af start 理知 50 2 扉を開ける").expect("af");
+    // (running total, chance shown) from the panel's typed view.
+    let panel = |t: &Table| {
+        let sheet = t.table_sheet("bob").expect("a panel");
+        let fields: Vec<_> = sheet.sections.iter().flat_map(|s| &s.fields).collect();
+        let total = fields.iter().find_map(|f| match f.value {
+            Value::Resource { current, .. } if f.label.get(Lang::Ja) == "達成値" => {
+                Some(current)
+            }
+            _ => None,
+        });
+        let chance = fields.iter().find_map(|f| match &f.value {
+            Value::Text(p) if f.label.get(Lang::Ja) == "成功確率" => {
+                Some(p.get(Lang::Ja).to_string())
+            }
+            _ => None,
+        });
+        (total.expect("a total"), chance)
+    };
+    let pc = AfRoller::new(3); // both PCs' 【理知】
+    let (total, chance) = panel(&t);
+    assert_eq!(total, 0);
+    let whole = |rounds, total| {
+        Some(percent(
+            &af_odds(&[pc, pc], 50, rounds, total).expect("odds").success,
+        ))
+    };
+    assert_eq!(chance, whole(2, 0));
+    // ミナ (【行動値】 9) rolls first; ロイ has yet to roll this round.
+    t.exec("alice", "AW+{理知}").expect("ミナ's roll");
+    let (total, chance) = panel(&t);
+    let fumbled = t
+        .events()
+        .iter()
+        .rev()
+        .take(3)
+        .any(|e| t.entry(e, "gm", Lang::Ja).text.contains("ファンブル"));
+    // The table's seeded dice give an ordinary first roll (neither a fumble nor the goal).
+    assert!(total < 50 && !fumbled, "total {total}");
+    let left = af_odds_mid_round(&[pc], &[pc, pc], 50, 1, total).expect("odds");
+    assert_eq!(chance, Some(percent(&left.success)), "total {total}");
+    assert_ne!(
+        chance,
+        whole(1, total),
+        "the rest of a round is not a whole round"
+    );
+    // ロイ rolls: round 2 starts, a whole round is left.
+    t.exec("bob", "AW+{理知}").expect("ロイ's roll");
+    let (total, chance) = panel(&t);
+    let last = t.events().last().expect("an event");
+    assert!(
+        total < 50 && !t.entry(last, "gm", Lang::Ja).text.contains("ファンブル"),
+        "total {total}"
+    );
+    assert_eq!(chance, whole(1, total));
+}
+
 /// CCFOLIA's chat-palette variables: `//NAME=VALUE` lines define `{NAME}`, used by other
 /// lines (variables within variables too, a cycle stops); `//` lines are never listed.
 #[test]
@@ -1264,7 +1329,7 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     .await;
     assert!(!alice_side.contains("data-remove") && !alice_side.contains("data-relink"));
     for token in [&alice, &sam] {
-        let (status, _) = call(
+        let (status, body) = call(
             &app,
             "POST",
             &format!("/t/{id}/members/bob/link"),
@@ -1273,6 +1338,8 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
         )
         .await;
         assert_eq!(status, StatusCode::FORBIDDEN);
+        // The GM tools' refusals are in the table's language: Japanese by default.
+        assert!(body.contains("GM だけです"), "{body}");
         let (status, _) = call(
             &app,
             "DELETE",
@@ -1284,19 +1351,31 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
     assert_eq!(side(bob.clone()).await, StatusCode::OK, "bob is still in");
-    for (who, status) in [
-        ("gm", StatusCode::FORBIDDEN),
-        ("nobody", StatusCode::NOT_FOUND),
+    for (who, status, ja) in [
+        ("gm", StatusCode::FORBIDDEN, "別の GM が再発行します"),
+        (
+            "nobody",
+            StatusCode::NOT_FOUND,
+            "'nobody' というメンバーはいません",
+        ),
     ] {
-        let (got, body) = call(
-            &app,
-            "POST",
-            &format!("/t/{id}/members/{who}/link"),
-            Some(&gm),
-            no_body(),
-        )
-        .await;
-        assert_eq!(got, status, "{who}: {body}");
+        for path in [
+            format!("/t/{id}/members/{who}/link"),
+            format!("/api/v1/tables/{id}/members/{who}"),
+        ] {
+            let method = if path.starts_with("/t/") {
+                "POST"
+            } else {
+                "DELETE"
+            };
+            let (got, body) = call(&app, method, &path, Some(&gm), no_body()).await;
+            assert_eq!(got, status, "{who}: {body}");
+            if method == "POST" || who == "nobody" {
+                assert!(body.contains(ja), "{path}: {body}");
+            } else {
+                assert!(body.contains("自分を退室させられません"), "{path}: {body}");
+            }
+        }
     }
     // A new link for alice: the old token stops working, the new one works.
     let (status, body) = call(
@@ -1315,6 +1394,20 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     let fresh = link.split_once("#token=").expect("token in the fragment").1;
     assert_eq!(side(alice.clone()).await, StatusCode::UNAUTHORIZED);
     assert_eq!(side(fresh.to_string()).await, StatusCode::OK);
+    // Everyone sees in the log that the GM issued alice a new link (A2-10: the GM could
+    // have used it).
+    let (_, log) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/entries"),
+        Some(&bob),
+        no_body(),
+    )
+    .await;
+    assert!(
+        log.contains("gm が alice の個人リンクを再発行しました"),
+        "{log}"
+    );
     // Removing bob: his token stops working; his lines stay.
     let (status, body) = call(
         &app,
@@ -1345,6 +1438,27 @@ async fn the_gm_renews_a_members_link_and_removes_members_and_nobody_else_can() 
     )
     .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // Removed, bob is no member any more: no new link for him; in English once the GM
+    // sets the table's language so.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        json_body(json!({"line": "/lang en"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/t/{id}/members/bob/link"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(body.contains("no member 'bob' at this table"), "{body}");
 }
 
 /// Attack: markup in every place a member can write — their name, a character's name
@@ -1687,4 +1801,165 @@ fn other_systems_cards_come_from_their_typed_views_and_keep_hidden_values_hidden
         .collect();
     assert!(expected.len() > 1, "{expected:?}");
     assert_eq!(titles, expected);
+}
+
+async fn get_with_headers(
+    app: &Router,
+    path: &str,
+    token: &str,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(path)
+                .header(header::AUTHORIZATION, format!("Bearer {token}"))
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await
+        .expect("response");
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8(bytes.to_vec()).expect("utf-8"),
+    )
+}
+
+fn header_number(headers: &axum::http::HeaderMap, name: &str) -> u64 {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} header"))
+}
+
+fn seqs_in(html: &str) -> Vec<u64> {
+    Html::parse_fragment(html)
+        .select(&sel("li[data-seq]"))
+        .map(|li| {
+            li.value()
+                .attr("data-seq")
+                .expect("seq")
+                .parse()
+                .expect("number")
+        })
+        .collect()
+}
+
+/// Issue 17 (left over): a tab's entries come from the whole log, not only from the
+/// window a page has loaded: talk in 雑談 long before the last page is found, and pages
+/// of one tab continue (`X-Taku-Older`/`X-Taku-Newer`) until the log's start with every
+/// entry of that tab once and none of another's. Attack pass 2, A2-2: a page of long
+/// entries stops early (at about a megabyte) and says where to go on, in the web log and
+/// the API's log alike, so one reader cannot make the server render megabytes at a time.
+#[tokio::test]
+async fn a_tabs_entries_are_found_in_the_whole_log_and_pages_stay_small() {
+    let app = app("tab-scan").await;
+    let (id, gm, players, _) = create(&app).await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    let lines = format!("/api/v1/tables/{id}/lines");
+    let say = |token: String, line: String| {
+        let (app, lines) = (app.clone(), lines.clone());
+        async move {
+            let (status, body) = call(
+                &app,
+                "POST",
+                &lines,
+                Some(&token),
+                json_body(json!({ "line": line })),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+    };
+    say(alice.clone(), "/tab 雑談 むかしの雑談".into()).await;
+    let chat_seq = 3;
+    for i in 0..150 {
+        say(gm.clone(), format!("本編 {i}")).await;
+    }
+    say(alice.clone(), "/tab 雑談 いまの雑談".into()).await;
+    let head = 154;
+    let chat = "%E9%9B%91%E8%AB%87"; // 雑談
+    let (status, headers, html) =
+        get_with_headers(&app, &format!("/t/{id}/entries?tab={chat}"), &alice).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert_eq!(seqs_in(&html), [chat_seq, head], "{html}");
+    assert!(html.contains("むかしの雑談") && html.contains("いまの雑談"));
+    assert_eq!(header_number(&headers, "x-taku-older"), 1, "nothing older");
+    assert_eq!(header_number(&headers, "x-taku-newer"), head);
+    // The main tab, page by page back to the start: every entry but the 雑談 talk, once.
+    let mut seen = Vec::new();
+    let mut before = None::<u64>;
+    loop {
+        let path = match before {
+            None => format!("/t/{id}/entries?tab=main&limit=40"),
+            Some(b) => format!("/t/{id}/entries?tab=main&limit=40&before={b}"),
+        };
+        let (_, headers, html) = get_with_headers(&app, &path, &gm).await;
+        let page = seqs_in(&html);
+        assert!(page.len() <= 40);
+        seen.splice(0..0, page);
+        let older = header_number(&headers, "x-taku-older");
+        if older <= 1 {
+            break;
+        }
+        before = Some(older);
+    }
+    let main: Vec<u64> = (1..=head)
+        .filter(|s| *s != chat_seq && *s != head)
+        .collect();
+    assert_eq!(seen, main);
+    // Forward from the start: the first page of 雑談 ends where it says.
+    let (_, headers, html) = get_with_headers(
+        &app,
+        &format!("/t/{id}/entries?tab={chat}&after=0&limit=1"),
+        &gm,
+    )
+    .await;
+    assert_eq!(seqs_in(&html), [chat_seq]);
+    assert_eq!(header_number(&headers, "x-taku-newer"), chat_seq);
+
+    // A2-2: 120 lines of 12 KB each.
+    let long = "あ".repeat(3_990);
+    for _ in 0..120 {
+        say(alice.clone(), long.clone()).await;
+    }
+    let (_, headers, html) = get_with_headers(
+        &app,
+        &format!("/t/{id}/entries?limit=1000&after={head}"),
+        &gm,
+    )
+    .await;
+    let page = seqs_in(&html);
+    assert!(
+        !page.is_empty() && page.len() < 120,
+        "{} entries",
+        page.len()
+    );
+    assert!(html.len() < 3 << 20, "{} bytes", html.len());
+    assert_eq!(
+        header_number(&headers, "x-taku-newer"),
+        *page.last().expect("one")
+    );
+    let (status, body) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}/log?after={head}&limit=1000"),
+        Some(&gm),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let log: Value = serde_json::from_str(&body).expect("json");
+    let n = log["events"].as_array().expect("events").len();
+    assert!(n > 0 && n < 120, "{n} events");
+    assert_eq!(log["more"], true);
+    assert!(body.len() < 3 << 20, "{} bytes", body.len());
 }

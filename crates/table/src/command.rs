@@ -13,6 +13,8 @@ pub enum TableCommand {
         /// Role (player when not given).
         role: Role,
     },
+    /// `/remove NAME` (GM only): a member leaves the table (their name stays reserved).
+    Remove(String),
     /// `/char new NAME`
     CharNew(String),
     /// `/char set NAME KEY VALUE [KEY VALUE…]`: several fields in one event.
@@ -79,6 +81,7 @@ pub fn help() -> Text {
         "\
 テーブルのコマンド:
   /join 名前 [as gm|player|spectator]   メンバーを加える（GM）              例: /join alice as player
+  /remove 名前                          メンバーを退室させる（GM）          例: /remove alice
   /char new 名前                        自分のキャラクターを作る            例: /char new ミナ
   /char set 名前 キー 値 [キー 値…]     値を設定（GM: 誰のでも）            例: /char set ミナ 理知 4 知覚 2
                                         HP は現在値、HP.max（HP上限）は最大値。空白を含む値は \"…\" で囲む
@@ -103,6 +106,7 @@ pub fn help() -> Text {
         "\
 Table commands:
   /join NAME [as gm|player|spectator]   add a member (GM)                  e.g. /join alice as player
+  /remove NAME                          remove a member (GM)               e.g. /remove alice
   /char new NAME                        create your character             e.g. /char new ミナ
   /char set NAME KEY VALUE [KEY VALUE…] set fields (GM: anyone's)         e.g. /char set ミナ 理知 4 知覚 2
                                         HP is the current value, HP.max (HP上限) the maximum; quote values with spaces \"…\"
@@ -241,6 +245,8 @@ pub fn parse(line: &str) -> Result<TableCommand, Text> {
             "/join 名前 [as gm|player|spectator]",
             "/join NAME [as gm|player|spectator]",
         )),
+        ["remove", name] => Ok(TableCommand::Remove(name.to_string())),
+        ["remove", ..] => Err(usage("/remove 名前", "/remove NAME")),
         ["w" | "whisper", to, text @ ..] if !text.is_empty() => Ok(TableCommand::Whisper {
             to: to
                 .split([',', '、'])

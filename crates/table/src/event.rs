@@ -73,6 +73,21 @@ pub enum EventBody {
         /// Role.
         role: Role,
     },
+    /// `/remove NAME` (GM): a member left the table. They are no member any more (nor
+    /// counted toward a server's member cap); their name stays theirs (nobody else may
+    /// join under it or a look-alike), and only a GM's `/join` brings them back.
+    Removed {
+        /// Member name.
+        member: String,
+    },
+    /// A GM issued a member a new personal link (the server's relink): their earlier
+    /// links stop working. Recorded so everyone sees that the GM could have used it
+    /// (attack pass 2, A2-10), and so every server closes the member's live sockets
+    /// (A2-11). Changes no state.
+    Relinked {
+        /// Member name.
+        member: String,
+    },
     /// A line of chat that is not a command.
     Chat {
         /// The line.

@@ -414,9 +414,15 @@ impl Table {
             .collect()
     }
 
-    /// Members and their roles.
+    /// Members and their roles (a member the GM removed is no longer one).
     pub fn members(&self) -> &BTreeMap<String, Role> {
         &self.state.members
+    }
+
+    /// Members the GM removed (`/remove`) and did not add back: their names stay
+    /// reserved for them.
+    pub fn removed_members(&self) -> &BTreeSet<String> {
+        &self.state.removed
     }
 
     /// Characters by name.
@@ -555,6 +561,33 @@ impl Table {
                 ),
             ),
         }
+    }
+
+    /// What renewing `member`'s personal link as `actor` records (a server revokes their
+    /// tokens and issues a new one): [`EventBody::Relinked`], for a GM and another
+    /// member only.
+    pub fn decide_relink(&self, actor: &str, member: &str) -> Result<Decision, Refusal> {
+        if self.state.members.get(actor) != Some(&Role::Gm) {
+            return refuse(
+                "個人リンクを再発行できるのは GM だけです",
+                "only a GM can issue members' links",
+            );
+        }
+        if actor == member {
+            return refuse(
+                "GM 自身の個人リンクは別の GM が再発行します",
+                "a GM's own link is renewed by another GM",
+            );
+        }
+        if !self.state.members.contains_key(member) {
+            return refuse(
+                format!("'{member}' というメンバーはいません（/who で一覧を見られます）"),
+                format!("there is no member '{member}' (see /who)"),
+            );
+        }
+        Ok(Decision::event(EventBody::Relinked {
+            member: member.to_string(),
+        }))
     }
 
     /// What importing a character sheet (a file in the format `taku sheet` reads for the
@@ -923,7 +956,14 @@ impl Table {
                         format!("'{name}' is already a member ({})", existing.as_str()),
                     );
                 }
-                if let Some(other) = names::looks_like(&name, self.state.members.keys()) {
+                // A removed member's name (or a look-alike) is theirs still: only this
+                // very name, added back by the GM, brings them back.
+                let others = self
+                    .state
+                    .members
+                    .keys()
+                    .chain(self.state.removed.iter().filter(|n| **n != name));
+                if let Some(other) = names::looks_like(&name, others) {
                     return refuse(
                         format!(
                             "'{name}' はメンバー '{other}' と見分けにくい名前です。別の名前にしてください"
@@ -937,6 +977,24 @@ impl Table {
                     member: name,
                     role: new,
                 }))
+            }
+            TableCommand::Remove(name) => {
+                if role != Role::Gm {
+                    return gm_only("メンバーを退室させられる", "remove members");
+                }
+                if name == actor {
+                    return refuse(
+                        "GM は自分を退室させられません（別の GM ならできます）",
+                        "a GM cannot remove themselves; another GM can",
+                    );
+                }
+                if !self.state.members.contains_key(&name) {
+                    return refuse(
+                        format!("'{name}' というメンバーはいません（/who で一覧を見られます）"),
+                        format!("there is no member '{name}' (see /who)"),
+                    );
+                }
+                Ok(Decision::event(EventBody::Removed { member: name }))
             }
             TableCommand::CharNew(name) => {
                 if role == Role::Spectator {
@@ -1719,6 +1777,19 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             ),
             format!(
                 "'{name}' is not a valid {}: write full-width, half-width and styled characters plainly, as '{plain}'",
+                what.en()
+            ),
+        );
+    }
+    if let Some(mark) = names::loose_mark(name) {
+        let code = mark.escape_unicode();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。文字に重ねる記号（{code}）は、打ち消し線や下線のように別の名前を飾って見せられるため使えません。記号なしで書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: a combining mark on its own ({code}) can dress up another name (struck through, underlined); write the name without it",
                 what.en()
             ),
         );

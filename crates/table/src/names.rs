@@ -142,13 +142,35 @@ fn look_alike(c: char) -> char {
     }
 }
 
+/// Whether `c` is a combining mark that is not one of the kana voicing marks (゛゜ as
+/// U+3099/U+309A, which tell ガ from カ).
+fn foreign_mark(c: char) -> bool {
+    unicode_normalization::char::is_combining_mark(c) && !matches!(c, '\u{3099}' | '\u{309A}')
+}
+
+/// The combining mark left in `name` once it is composed (NFC), if any (attack pass 2,
+/// A2-6: `g̵m`, `g̲m`, `gm҉` draw as a struck-through, underlined or decorated `gm`).
+/// Letters with accents typed as a letter and a mark compose and pass (`José`), as do
+/// kana with voicing marks (`ガ`).
+pub(crate) fn loose_mark(name: &str) -> Option<char> {
+    name.nfc().find(|&c| foreign_mark(c))
+}
+
 /// What `name` looks like: two names with the same skeleton could be taken for each
-/// other.
-pub(crate) fn skeleton(name: &str) -> String {
-    let folded: String = name
-        .nfkc()
+/// other. Accents are dropped (`gṁ` looks like `gm`), kana voicing marks kept.
+#[cfg(test)]
+fn skeleton(name: &str) -> String {
+    skeleton_with(name, true)
+}
+
+/// [`skeleton`], with `I` read as `l` (`BiII` for `Bill`) or, without, as the capital
+/// of `i` (`ALICE` for `alice`): a name is taken for another if either matches.
+fn skeleton_with(name: &str, capital_i_as_l: bool) -> String {
+    let bare: String = name.nfkd().filter(|&c| !foreign_mark(c)).nfkc().collect();
+    let folded: String = bare
+        .chars()
         // `I` and `l` look alike before case folding makes `I` an `i`.
-        .map(|c| if c == 'I' { 'l' } else { c })
+        .map(|c| if capital_i_as_l && c == 'I' { 'l' } else { c })
         .flat_map(char::to_lowercase)
         .map(look_alike)
         .collect();
@@ -160,10 +182,13 @@ pub(crate) fn looks_like<'a>(
     name: &str,
     names: impl IntoIterator<Item = &'a String>,
 ) -> Option<&'a str> {
-    let mine = skeleton(name);
+    let (mine, cased) = (skeleton_with(name, true), skeleton_with(name, false));
     names
         .into_iter()
-        .find(|other| other.as_str() != name && skeleton(other) == mine)
+        .find(|other| {
+            other.as_str() != name
+                && (skeleton_with(other, true) == mine || skeleton_with(other, false) == cased)
+        })
         .map(String::as_str)
 }
 
@@ -181,6 +206,24 @@ mod tests {
         assert_eq!(compatibility_form("ミナ（仮）！"), None);
         assert_eq!(compatibility_form("アリス"), None);
         assert_eq!(compatibility_form("gm"), None);
+    }
+
+    /// Attack pass 2, A2-6: marks that stay marks after composition are found; accents
+    /// that compose with their letter and kana voicing marks are not.
+    #[test]
+    fn loose_combining_marks_are_found() {
+        assert_eq!(loose_mark("g\u{0335}m"), Some('\u{0335}'));
+        assert_eq!(loose_mark("g\u{0332}m"), Some('\u{0332}'));
+        assert_eq!(loose_mark("gm\u{0489}"), Some('\u{0489}'));
+        assert_eq!(loose_mark("gm\u{0307}"), None, "composes to ṁ");
+        assert_eq!(loose_mark("Jose\u{0301}"), None, "composes to é");
+        assert_eq!(loose_mark("カ\u{3099}ル"), None, "composes to ガ");
+        assert_eq!(
+            loose_mark("ア\u{3099}"),
+            None,
+            "a kana voicing mark stays allowed"
+        );
+        assert_eq!(loose_mark("ミナ"), None);
     }
 
     #[test]
@@ -214,6 +257,19 @@ mod tests {
             assert_eq!(skeleton(a), skeleton(b), "{a} / {b}");
         }
         assert_ne!(skeleton("alice"), skeleton("alina"));
+        // A2-6: accents and case.
+        assert_eq!(skeleton("gm"), skeleton("g\u{1E41}"), "gṁ");
+        assert_eq!(skeleton("gm"), skeleton("gm\u{0307}"));
+        assert_ne!(
+            skeleton("ガル"),
+            skeleton("カル"),
+            "voicing marks tell kana apart"
+        );
+        assert_ne!(skeleton("パン"), skeleton("ハン"));
+        let alice = ["alice".to_string()];
+        assert_eq!(looks_like("ALICE", &alice), Some("alice"));
+        assert_eq!(looks_like("Alice", &alice), Some("alice"));
+        assert_eq!(looks_like("José", &["Jose".to_string()]), Some("Jose"));
         assert_ne!(skeleton("ミナ"), skeleton("ミカ"));
         let members = ["gm".to_string(), "alice".to_string()];
         assert_eq!(looks_like("аlice", &members), Some("alice"));

@@ -22,6 +22,8 @@ pub struct Character {
 #[derive(Debug, Clone)]
 pub(crate) struct State {
     pub members: BTreeMap<String, Role>,
+    /// Members the GM removed (`/remove`) and did not add back.
+    pub removed: BTreeSet<String>,
     pub characters: BTreeMap<String, Character>,
     pub scene: u64,
     pub session: u64,
@@ -39,6 +41,7 @@ impl State {
     pub fn new(gm: &str, system: &dyn GameSystem) -> State {
         State {
             members: BTreeMap::from([(gm.to_string(), Role::Gm)]),
+            removed: BTreeSet::new(),
             characters: BTreeMap::new(),
             scene: 1,
             session: 1,
@@ -57,6 +60,7 @@ impl State {
             | EventBody::Whisper { .. }
             | EventBody::TabChat { .. }
             | EventBody::Roll(_)
+            | EventBody::Relinked { .. }
             | EventBody::Undone { .. }
             | EventBody::Voided { .. } => {}
             EventBody::LanguageSet { lang } => {
@@ -65,7 +69,13 @@ impl State {
                 }
             }
             EventBody::Joined { member, role } => {
+                self.removed.remove(member);
                 self.members.insert(member.clone(), *role);
+            }
+            EventBody::Removed { member } => {
+                if self.members.remove(member).is_some() {
+                    self.removed.insert(member.clone());
+                }
             }
             EventBody::Revealed { roll } => {
                 self.revealed.insert(*roll);

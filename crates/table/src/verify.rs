@@ -192,6 +192,21 @@ impl Table {
             EventBody::Joined { member, .. } if self.state.members.contains_key(member) => {
                 Err(format!("{member} joined twice"))
             }
+            EventBody::Relinked { member } if !gm => {
+                Err(format!("{actor}, not a GM, renewed {member}'s link"))
+            }
+            EventBody::Relinked { member } if !self.state.members.contains_key(member) => Err(
+                format!("{member}'s link was renewed but they were not a member"),
+            ),
+            EventBody::Removed { member } if !gm => {
+                Err(format!("{actor}, not a GM, removed {member}"))
+            }
+            EventBody::Removed { member } if member == actor => {
+                Err(format!("{actor} removed themselves"))
+            }
+            EventBody::Removed { member } if !self.state.members.contains_key(member) => {
+                Err(format!("{member} was removed but was not a member"))
+            }
             EventBody::Roll(_) if role == Role::Spectator => {
                 Err(format!("{actor} rolled as a spectator"))
             }

@@ -219,6 +219,24 @@ impl Table {
                     format!("#{n} {member} joined as {}", role_name(*role, Lang::En)),
                 ),
             ),
+            EventBody::Removed { member } => (
+                "removed",
+                t(
+                    format!("#{n} {actor} が {member} を退室させました"),
+                    format!("#{n} {member} was removed from the table by {actor}"),
+                ),
+            ),
+            EventBody::Relinked { member } => (
+                "relinked",
+                t(
+                    format!(
+                        "#{n} {actor} が {member} の個人リンクを再発行しました（前のリンクは使えません）"
+                    ),
+                    format!(
+                        "#{n} {actor} issued {member} a new personal link (the old one no longer works)"
+                    ),
+                ),
+            ),
             EventBody::Chat { text } => ("chat", format!("#{n} {actor}: {}", one_line(text))),
             EventBody::TabChat { tab: name, text } => {
                 tab = Some(name.clone());

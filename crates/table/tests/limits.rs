@@ -333,6 +333,115 @@ async fn a_full_table_refuses_a_gms_join_line() {
     );
 }
 
+/// Issue 18 (left over): `/remove NAME` (GM) takes a member off the table, so they no
+/// longer count toward the member cap; their name stays theirs (nobody else joins under
+/// it or a look-alike) until the GM's own `/join` brings them back; only a GM removes,
+/// never themselves, never a non-member; the log with a removal verifies, and one whose
+/// removal was forged by a player does not.
+#[tokio::test]
+async fn a_removed_member_leaves_the_members_and_the_cap() {
+    let store = Store::open(&temp_db("removed")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_members: 3,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let run = |who: &'static str, line: &'static str| {
+        let (tables, id) = (&tables, &id);
+        async move { tables.exec(id, who, line, None).await.expect("store") }
+    };
+    run("gm", "/join alice").await.expect("alice");
+    run("gm", "/join bob").await.expect("bob");
+    run("alice", "/w bob 内緒").await.expect("whisper");
+    assert!(run("gm", "/join carol").await.is_err(), "full at 3");
+    for (who, line, why) in [
+        ("alice", "/remove bob", "GM"),
+        ("gm", "/remove gm", "themselves"),
+        ("gm", "/remove nobody", "no member"),
+    ] {
+        let refusal = run(who, line).await.expect_err(line);
+        assert!(
+            refusal.render(Lang::En).contains(why),
+            "{line}: {}",
+            refusal.render(Lang::En)
+        );
+        assert!(!refusal.render(Lang::Ja).is_empty());
+    }
+    let removed = run("gm", "/remove alice").await.expect("removed");
+    assert_eq!(removed.events.len(), 1);
+    let (members, gone) = tables
+        .read(&id, |t| {
+            (
+                t.members().keys().cloned().collect::<Vec<_>>(),
+                t.removed_members().iter().cloned().collect::<Vec<_>>(),
+            )
+        })
+        .await
+        .expect("read");
+    assert_eq!(members, ["bob", "gm"]);
+    assert_eq!(gone, ["alice"]);
+    // A seat is free: carol joins; alice's name and a look-alike of it are hers still.
+    run("gm", "/join carol")
+        .await
+        .expect("carol takes the freed seat");
+    let refusal = run("gm", "/join aIice").await.expect_err("a look-alike");
+    assert!(
+        refusal.render(Lang::En).contains("alice"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    // Full again, so the GM's /join of alice herself is held to the cap ...
+    let refusal = run("gm", "/join alice").await.expect_err("full");
+    assert!(refusal.render(Lang::En).contains("the most members"));
+    // ... and after another removal brings her back, as herself.
+    run("gm", "/remove carol").await.expect("carol removed");
+    run("gm", "/join alice").await.expect("alice is back");
+    let (verified, members, entry) = tables
+        .read(&id, |t| {
+            let removal = t
+                .events()
+                .iter()
+                .find(|e| matches!(e.body, taku_table::EventBody::Removed { .. }))
+                .expect("a removal");
+            (
+                t.verify(),
+                t.members().keys().cloned().collect::<Vec<_>>(),
+                (
+                    t.entry(removal, "bob", Lang::Ja).text,
+                    t.entry(removal, "bob", Lang::En).text,
+                ),
+            )
+        })
+        .await
+        .expect("read");
+    assert!(verified.is_empty(), "{verified:?}");
+    assert_eq!(members, ["alice", "bob", "gm"]);
+    assert!(entry.0.contains("alice を退室させました"), "{}", entry.0);
+    assert!(entry.1.contains("alice was removed"), "{}", entry.1);
+    // A removal by a player, forged into a log, does not verify.
+    let mut events = tables
+        .read(&id, |t| t.events().to_vec())
+        .await
+        .expect("read");
+    let seq = events.len() as u64 + 1;
+    events.push(taku_table::Event {
+        seq,
+        actor: "bob".into(),
+        body: taku_table::EventBody::Removed {
+            member: "alice".into(),
+        },
+    });
+    let forged = Table::from_events(events).expect("folds");
+    assert!(
+        forged.verify().iter().any(|m| m.seq == seq),
+        "{:?}",
+        forged.verify()
+    );
+}
+
 /// Item 3: with workers, a member who spent their computing budget at a table is told
 /// to wait (in both languages, with how long), nothing is decided or stored, and others
 /// are unaffected. (That the bucket refills with time is the store module's unit test
@@ -437,4 +546,75 @@ async fn a_line_finding_every_worker_taken_is_refused_as_busy() {
         .await
         .expect("store")
         .expect("a worker is free");
+}
+
+/// Attack pass 2, A2-3: heavy work that gathers its input first (an export copying the
+/// log) reserves the member's turn and a worker before gathering. While one reservation
+/// is held, the same member's next is refused at once (before it could copy anything),
+/// other members are refused only for want of a worker, and giving a reservation back
+/// unused (a refused export) frees both.
+#[tokio::test]
+async fn a_reservation_comes_before_the_work_gathers_its_input() {
+    let store = Store::open(&temp_db("reserve")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        workers: 1,
+        queue_wait: Duration::ZERO,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let held = tables.reserve(&id, "gm").await.expect("a reservation");
+    let Err(StoreError::Busy { reason, .. }) = tables.reserve(&id, "gm").await else {
+        panic!("one reservation at a time per member");
+    };
+    assert!(reason.en().contains("still running"), "{}", reason.en());
+    let Err(StoreError::Busy { reason, .. }) = tables.reserve(&id, "alice").await else {
+        panic!("the only worker is reserved");
+    };
+    assert!(reason.ja().contains("混み合っています"), "{}", reason.ja());
+    drop(held);
+    // Given back unused: the member and the worker are free again.
+    let again = tables.reserve(&id, "gm").await.expect("free again");
+    assert_eq!(again.run(|| 6 * 7).await, 42);
+    assert_eq!(
+        tables.compute(&id, "alice", || "done").await.expect("free"),
+        "done"
+    );
+}
+
+/// Attack pass 2, A2-5: heavy work (exports) by members with full budgets — members a
+/// GM minted afresh — takes one of all workers but one, so with two workers a second
+/// member's export waits (here: refused at once) while a line at another table is still
+/// decided.
+#[tokio::test]
+async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
+    let store = Store::open(&temp_db("fresh-heavy")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        workers: 2,
+        queue_wait: Duration::ZERO,
+        ..Limits::default()
+    });
+    let big = tables
+        .create(Table::create("DiceBot", "卓", "gm", [1; 32]).expect("table"))
+        .await
+        .expect("create");
+    let other = tables
+        .create(Table::create("DiceBot", "別卓", "gm", [2; 32]).expect("table"))
+        .await
+        .expect("create");
+    let first = tables
+        .reserve(&big, "spy1")
+        .await
+        .expect("a fresh member's export");
+    let Err(StoreError::Busy { .. }) = tables.reserve(&big, "spy2").await else {
+        panic!("a second fresh member took the last worker");
+    };
+    tables
+        .exec(&other, "gm", "2D6", None)
+        .await
+        .expect("store")
+        .expect("a line at another table is decided");
+    drop(first);
 }

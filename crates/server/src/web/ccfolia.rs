@@ -142,9 +142,126 @@ fn flat(name: &str, fields: &[(String, String)]) -> String {
 /// own format refuses it with its own reasons).
 pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, String)>), String> {
     let (name, fields) = read(json)?;
-    if system != "AnotherWorld" {
-        return Ok((flat(&name, &fields), Vec::new()));
+    match system {
+        "AnotherWorld" => another_world(&name, fields),
+        "FourCard" => four_card(&name, fields),
+        "Sengensyou" => sengensho(&name, fields),
+        _ => Ok((flat(&name, &fields), Vec::new())),
     }
+}
+
+/// Four Card (FC-1): the params or statuses IQ, DX, ST, WP and VT (any case, brackets
+/// optional; the values after the sex modifier, as the sheet file has them) and the sex
+/// (a param or status 性別 or sex: 男性/女性, male/female) make the system's sheet;
+/// every other status, param and palette line is an extra field. What the sheet does not
+/// say (XP, skills, money) starts as the sheet file's defaults.
+fn four_card(
+    name: &str,
+    fields: Vec<(String, String)>,
+) -> Result<(String, Vec<(String, String)>), String> {
+    let find = |k: &str| {
+        fields
+            .iter()
+            .position(|(key, _)| key.eq_ignore_ascii_case(k))
+    };
+    let mut sheet = format!(
+        "name = {}
+",
+        quote(name)
+    );
+    let mut used = Vec::new();
+    let sex = ["性別", "sex", "性"]
+        .iter()
+        .find_map(|k| find(k))
+        .ok_or("no 性別 (sex) among its params or statuses: 男性 or 女性 (FC-1)")?;
+    let word = &fields[sex].1;
+    let sex_word = match word.trim() {
+        "男" | "男性" | "male" | "Male" | "M" | "m" => "male",
+        "女" | "女性" | "female" | "Female" | "F" | "f" => "female",
+        other => return Err(format!("性別 is '{other}', not 男性 or 女性 (FC-1)")),
+    };
+    sheet.push_str(&format!("sex = \"{sex_word}\"\n"));
+    used.push(sex);
+    for k in ["IQ", "DX", "ST", "WP", "VT"] {
+        let i = find(k).ok_or_else(|| format!("no {k} among its params or statuses (FC-1)"))?;
+        let v = fields[i].1.trim();
+        let n: i64 = v
+            .parse()
+            .map_err(|_| format!("{k} is '{v}', not a whole number (FC-1)"))?;
+        sheet.push_str(&format!("{k} = {n}\n"));
+        used.push(i);
+    }
+    let extra = fields
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !used.contains(i))
+        .map(|(_, f)| f)
+        .collect();
+    Ok((sheet, extra))
+}
+
+/// Sengensho (SG-1): the three types, as one param or status 類型 (`A・B・C`, or split
+/// by 、, commas or spaces) or as 類型1, 類型2 and 類型3, make the system's sheet with
+/// its 種別 (a param 種別 of PC or NPC; PC when there is none); every other status,
+/// param and palette line is an extra field.
+fn sengensho(
+    name: &str,
+    fields: Vec<(String, String)>,
+) -> Result<(String, Vec<(String, String)>), String> {
+    let find = |k: &str| fields.iter().position(|(key, _)| key == k);
+    let mut used = Vec::new();
+    let types: Vec<String> = if let Some(i) = find("類型") {
+        used.push(i);
+        fields[i]
+            .1
+            .split(['・', '、', ',', '，', '/', '／', ' ', '　'])
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+            .collect()
+    } else {
+        let mut types = Vec::new();
+        for n in 1..=3 {
+            if let Some(i) = find(&format!("類型{n}")) {
+                used.push(i);
+                types.push(fields[i].1.trim().to_string());
+            }
+        }
+        types
+    };
+    if types.len() != 3 {
+        return Err(format!(
+            "SG-1: three types are needed, as a param 類型 (A・B・C) or 類型1–類型3; found {}",
+            types.len()
+        ));
+    }
+    let kind = match find("種別") {
+        Some(i) => {
+            used.push(i);
+            fields[i].1.trim().to_string()
+        }
+        None => "PC".to_string(),
+    };
+    let list: Vec<String> = types.iter().map(|t| quote(t)).collect();
+    let sheet = format!(
+        "name = {}\n\"種別\" = {}\n\"類型\" = [{}]\n",
+        quote(name),
+        quote(&kind),
+        list.join(", ")
+    );
+    let extra = fields
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !used.contains(i))
+        .map(|(_, f)| f)
+        .collect();
+    Ok((sheet, extra))
+}
+
+/// Another World: see [`for_system`].
+fn another_world(
+    name: &str,
+    fields: Vec<(String, String)>,
+) -> Result<(String, Vec<(String, String)>), String> {
     let get = |k: &str| {
         fields
             .iter()
@@ -157,7 +274,7 @@ pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, Stri
             .parse()
             .map_err(|_| format!("【{k}】 is '{v}', not a whole number"))
     };
-    let mut sheet = format!("name = {}\nkind = \"PC\"\n", quote(&name));
+    let mut sheet = format!("name = {}\nkind = \"PC\"\n", quote(name));
     let mut used = Vec::new();
     for k in ["理知", "知覚", "反射", "体力", "幸運", "行動値"] {
         sheet.push_str(&format!("{} = {}\n", quote(k), number(k)?));
@@ -236,5 +353,77 @@ mod tests {
         let (flat, none) = for_system("DiceBot", json).expect("flat");
         assert!(flat.contains("\"palette.1\""));
         assert!(none.is_empty());
+    }
+
+    /// FC-1: IQ DX ST WP VT and the sex make the Four Card sheet, read by Four Card's
+    /// own reader; the rest is set beside; a missing attribute or sex is named.
+    #[test]
+    fn a_four_card_character_becomes_its_sheet_and_extra_fields() {
+        let json = r#"{"kind":"character","data":{"name":"ミナ",
+            "status":[{"label":"HP","value":3,"max":15}],
+            "params":[{"label":"IQ","value":"5"},{"label":"dx","value":6},{"label":"【ST】","value":4},
+                {"label":"WP","value":6},{"label":"VT","value":5},{"label":"性別","value":"女性"}],
+            "commands":"FC+{IQ} 調べる"}}"#;
+        let (sheet, extra) = for_system("FourCard", json).expect("sheet");
+        let fc = taku_systems::sheet::read(taku_systems::find("FourCard").expect("FC"), &sheet)
+            .unwrap_or_else(|e| panic!("a Four Card sheet: {e:?}\n{sheet}"));
+        assert_eq!(fc.name, "ミナ");
+        assert!(
+            sheet.contains("sex = \"female\"") && sheet.contains("DX = 6"),
+            "{sheet}"
+        );
+        assert_eq!(
+            extra,
+            vec![
+                ("HP".to_string(), "3".to_string()),
+                ("HP.max".to_string(), "15".to_string()),
+                ("palette.1".to_string(), "FC+{IQ} 調べる".to_string()),
+            ]
+        );
+        let err = for_system("FourCard", &json.replace("\"VT\"", "\"VIT\"")).expect_err("no VT");
+        assert!(err.contains("VT"), "{err}");
+        let err = for_system("FourCard", &json.replace("性別", "種族")).expect_err("no sex");
+        assert!(err.contains("性別"), "{err}");
+    }
+
+    /// SG-1: three types (one param 類型 or 類型1–3) and 種別 make the Sengensho sheet,
+    /// read by Sengensho's own reader; the rest is set beside; two types are refused.
+    #[test]
+    fn a_sengensho_character_becomes_its_sheet_and_extra_fields() {
+        let json = r#"{"kind":"character","data":{"name":"ミナ",
+            "params":[{"label":"類型","value":"剣士・学者・旅人"},{"label":"幻想知識","value":2}],
+            "commands":"SGS+2 調べる"}}"#;
+        let sg = taku_systems::find("Sengensyou").expect("SG");
+        let (sheet, extra) = for_system("Sengensyou", json).expect("sheet");
+        let read = taku_systems::sheet::read(sg, &sheet)
+            .unwrap_or_else(|e| panic!("a Sengensho sheet: {e:?}\n{sheet}"));
+        assert!(
+            read.fields
+                .contains(&("類型".into(), "剣士・学者・旅人".into())),
+            "{sheet}"
+        );
+        assert!(
+            read.fields.contains(&("種別".into(), "PC".into())),
+            "{sheet}"
+        );
+        assert_eq!(
+            extra,
+            vec![
+                ("幻想知識".to_string(), "2".to_string()),
+                ("palette.1".to_string(), "SGS+2 調べる".to_string()),
+            ]
+        );
+        let split = r#"{"kind":"character","data":{"name":"ロイ",
+            "params":[{"label":"類型1","value":"剣士"},{"label":"類型2","value":"学者"},
+                {"label":"類型3","value":"旅人"},{"label":"種別","value":"NPC"}]}}"#;
+        let (sheet, extra) = for_system("Sengensyou", split).expect("sheet");
+        let read = taku_systems::sheet::read(sg, &sheet).expect("a Sengensho sheet");
+        assert!(
+            read.fields.contains(&("種別".into(), "NPC".into())),
+            "{sheet}"
+        );
+        assert!(extra.is_empty());
+        let err = for_system("Sengensyou", &json.replace("・旅人", "")).expect_err("two types");
+        assert!(err.contains("SG-1"), "{err}");
     }
 }

@@ -53,6 +53,18 @@ pub fn routes() -> Router<Arc<Server>> {
         .route("/t/{id}/export.json", get(export_json))
         .route("/assets/taku.css", get(css))
         .route("/assets/taku.js", get(js))
+        .layer(axum::middleware::map_response(same_origin))
+}
+
+/// Marks a response of the web table's as for this server's own pages: it gets no
+/// `Access-Control-Allow-Origin` (attack pass 2, A2-15: the GM page with its token was
+/// readable by any site's script).
+#[derive(Debug, Clone, Copy)]
+pub struct SameOrigin;
+
+async fn same_origin(mut response: Response) -> Response {
+    response.extensions_mut().insert(SameOrigin);
+    response
 }
 
 /// The page's language: `?lang=en` for English, Japanese otherwise.
@@ -177,8 +189,13 @@ async fn join(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
     html(page::join(lang(query.as_deref()), &id))
 }
 
-/// `GET /t/{id}/entries?before=N|after=N&limit=M` (Bearer token): log entries as HTML
-/// `<li>`s as the member sees them; by default the last [`PAGE`].
+/// `GET /t/{id}/entries?before=N|after=N&limit=M&tab=TAB` (Bearer token): log entries
+/// as HTML `<li>`s as the member sees them; by default the last [`PAGE`]. With `tab`,
+/// only that tab's entries (`main`: everything but talk in other tabs), found in the
+/// whole log, not only in what a page has loaded (issue 17). A page stops early past
+/// [`api::MAX_PAGE_BYTES`], and a search for a tab's entries stops after [`TAB_SCAN`]
+/// events: the headers `X-Taku-Older` (the `before` to continue from; 1 when nothing is
+/// older) and `X-Taku-Newer` (the `after` to continue from) say where the page ended.
 async fn entries(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -201,35 +218,126 @@ async fn entries(
             .map_or(PAGE, |l| usize::try_from(l).unwrap_or(usize::MAX))
             .clamp(1, api::MAX_LOG_PAGE);
         let (before, after) = (number("before")?, number("after")?);
+        let tab = q.get("tab").cloned();
         // The page is copied under the table's lock and rendered after (issue 18).
-        let page = server
+        let (runs, older, newer) = server
             .tables
             .read(&id, |t| {
                 let events = t.events();
+                let n = events.len();
                 // Seqs start at 1 and are positions in the log.
-                let (from, to) = match (after, before) {
-                    (Some(a), _) => {
-                        let from = usize::try_from(a).unwrap_or(usize::MAX).min(events.len());
-                        (from, from.saturating_add(limit).min(events.len()))
-                    }
-                    (None, Some(b)) => {
-                        let to = usize::try_from(b.saturating_sub(1))
+                let (start, forward) = match (after, before) {
+                    (Some(a), _) => (usize::try_from(a).unwrap_or(usize::MAX).min(n), true),
+                    (None, Some(b)) => (
+                        usize::try_from(b.saturating_sub(1))
                             .unwrap_or(usize::MAX)
-                            .min(events.len());
-                        (to.saturating_sub(limit), to)
-                    }
-                    (None, None) => (events.len().saturating_sub(limit), events.len()),
+                            .min(n),
+                        false,
+                    ),
+                    (None, None) => (n, false),
                 };
-                t.excerpt(from..to)
+                let picked = pick(events, start, forward, limit, tab.as_deref());
+                let runs: Vec<taku_table::Table> =
+                    runs_of(&picked.indices).map(|r| t.excerpt(r)).collect();
+                (runs, picked.low + 1, picked.high)
             })
             .await?;
-        Ok::<_, ApiError>(page::entries(&page, page.events().iter(), &member.name).into_string())
+        let body: String = runs
+            .iter()
+            .map(|page| page::entries(page, page.events().iter(), &member.name).into_string())
+            .collect();
+        Ok::<_, ApiError>((body, older, newer))
     }
     .await;
     match result {
-        Ok(body) => Html(body).into_response(),
+        Ok((body, older, newer)) => {
+            let mut response = Html(body).into_response();
+            for (name, value) in [("x-taku-older", older), ("x-taku-newer", newer)] {
+                response
+                    .headers_mut()
+                    .insert(name, HeaderValue::from(value as u64));
+            }
+            response
+        }
         Err(e) => e.into_response(),
     }
+}
+
+/// Events a search for one tab's entries looks through at most per page, under the
+/// table's lock (a tab with few entries in a long log is found over several pages).
+pub const TAB_SCAN: usize = 20_000;
+
+/// What a page of the web log takes: the indices of its events, ascending, and the
+/// part of the log it looked through (`low..high`, as indices).
+struct Picked {
+    indices: Vec<usize>,
+    low: usize,
+    high: usize,
+}
+
+/// The tab an event is shown in: its own for talk in a tab, else the main one.
+fn tab_of(e: &taku_table::Event) -> &str {
+    match &e.body {
+        taku_table::EventBody::TabChat { tab, .. } => tab,
+        _ => taku_table::MAIN_TAB,
+    }
+}
+
+/// Up to `limit` events of `tab` (all when `None`) from index `start` on (`forward`) or
+/// before it, within [`api::MAX_PAGE_BYTES`] and [`TAB_SCAN`].
+fn pick(
+    events: &[taku_table::Event],
+    start: usize,
+    forward: bool,
+    limit: usize,
+    tab: Option<&str>,
+) -> Picked {
+    let (mut indices, mut bytes, mut scanned) = (Vec::new(), 0usize, 0usize);
+    let mut at = start;
+    loop {
+        if indices.len() >= limit || scanned >= TAB_SCAN {
+            break;
+        }
+        let i = if forward {
+            if at >= events.len() {
+                break;
+            }
+            at
+        } else {
+            if at == 0 {
+                break;
+            }
+            at - 1
+        };
+        let e = &events[i];
+        if tab.is_none_or(|t| tab_of(e) == t) {
+            bytes = bytes.saturating_add(api::weight(e));
+            if !indices.is_empty() && bytes > api::MAX_PAGE_BYTES {
+                break;
+            }
+            indices.push(i);
+        }
+        scanned += 1;
+        at = if forward { at + 1 } else { at - 1 };
+    }
+    indices.sort_unstable();
+    let (low, high) = if forward { (start, at) } else { (at, start) };
+    Picked { indices, low, high }
+}
+
+/// Ascending indices grouped into runs of consecutive ones.
+fn runs_of(indices: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut rest = indices;
+    std::iter::from_fn(move || {
+        let (&first, _) = rest.split_first()?;
+        let len = rest
+            .iter()
+            .enumerate()
+            .take_while(|&(k, &i)| i == first + k)
+            .count();
+        rest = &rest[len..];
+        Some(first..first + len)
+    })
 }
 
 /// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees them.
@@ -261,8 +369,8 @@ async fn export_html(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    export(&server, &id, &headers, "html", |t, member| {
-        page::export(t, member).into_string()
+    export(&server, &id, &headers, "html", |pages, member| {
+        page::export_pages(pages, member).into_string()
     })
     .await
 }
@@ -274,13 +382,18 @@ async fn export_json(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    export(&server, &id, &headers, "json", |t, member| {
-        let entries: Vec<serde_json::Value> =
-            t.events().iter().map(|e| api::seen(t, e, member)).collect();
+    export(&server, &id, &headers, "json", |pages, member| {
+        let Some(first) = pages.first() else {
+            return String::new();
+        };
+        let entries: Vec<serde_json::Value> = pages
+            .iter()
+            .flat_map(|p| p.events().iter().map(move |e| api::seen(p, e, member)))
+            .collect();
         serde_json::json!({
-            "name": t.name(),
-            "system": t.system().id(),
-            "lang": t.lang().code(),
+            "name": first.name(),
+            "system": first.system().id(),
+            "lang": first.lang().code(),
             "entries": entries,
         })
         .to_string()
@@ -288,31 +401,75 @@ async fn export_json(
     .await
 }
 
+/// Events an export copies under the table's lock at a time (issue 18): a line appended
+/// while a long log is being exported waits for one page's copy at most.
+pub const EXPORT_PAGE: usize = 256;
+
+/// Table `id`'s log as it stands now, for `member`, copied in [`Table::excerpt`]s of at
+/// most `page` events, each under the table's lock on its own (issue 18: appends go on
+/// between pages; the log ends where it ended when the first page was copied). Each page
+/// views its entries exactly as the whole table would at the moment it was copied. A
+/// member removed while the pages are copied gets no more of them: `Ok(None)`.
+///
+/// [`Table::excerpt`]: taku_table::Table::excerpt
+pub async fn log_in_pages<S: EventStore>(
+    tables: &taku_table::store::Tables<S>,
+    id: &str,
+    member: &str,
+    page: usize,
+) -> Result<Option<Vec<taku_table::Table>>, taku_table::store::StoreError> {
+    let page = page.max(1);
+    // The first page brings the table up to date with the store and fixes the end.
+    let (first, end) = tables
+        .read(id, |t| {
+            let end = t.events().len();
+            (t.excerpt(0..page.min(end)), end)
+        })
+        .await?;
+    let mut pages = Vec::with_capacity(end.div_ceil(page).max(1));
+    let mut from = first.events().len();
+    if !first.members().contains_key(member) {
+        return Ok(None);
+    }
+    pages.push(first);
+    while from < end {
+        let to = from.saturating_add(page).min(end);
+        let next = tables.peek(id, |t| t.excerpt(from..to)).await?;
+        if !next.members().contains_key(member) {
+            return Ok(None);
+        }
+        from = to;
+        pages.push(next);
+    }
+    Ok(Some(pages))
+}
+
 async fn export(
     server: &Server,
     id: &str,
     headers: &HeaderMap,
     ext: &'static str,
-    render: impl FnOnce(&taku_table::Table, &str) -> String + Send + 'static,
+    render: impl FnOnce(&[taku_table::Table], &str) -> String + Send + 'static,
 ) -> Response {
-    // The log is copied under the table's lock and rendered on a worker, charged to the
-    // member's computing budget (issue 18): a long export holds up neither the table's
-    // players nor the server's other requests.
+    // The log is copied a page at a time, each under the table's lock on its own, and
+    // rendered on a worker, charged to the member's computing budget (issue 18): a long
+    // export holds up neither the table's players nor the server's other requests.
     let result = async {
         let member = api::member(server, id, headers, None).await?;
-        let whole = server
-            .tables
-            .read(id, |t| t.excerpt(0..t.events().len()))
-            .await?;
+        // The member's turn, budget and worker first: an export that will be refused
+        // copies nothing, and one member copies one export at a time (A2-3).
+        let computing = match server.tables.reserve(id, &member.name).await {
+            Ok(c) => c,
+            Err(e) => return Err(ApiError::at_table(server, id, e).await),
+        };
+        let Some(pages) = log_in_pages(&server.tables, id, &member.name, EXPORT_PAGE).await? else {
+            return Err(ApiError::Forbidden(format!(
+                "{} is no longer a member of this table",
+                member.name
+            )));
+        };
         let name = member.name.clone();
-        match server
-            .tables
-            .compute(id, &member.name, move || render(&whole, &name))
-            .await
-        {
-            Ok(body) => Ok(body),
-            Err(e) => Err(ApiError::at_table(server, id, e).await),
-        }
+        Ok(computing.run(move || render(&pages, &name)).await)
     }
     .await;
     match result {
@@ -393,23 +550,47 @@ async fn relink(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        let gm = api::gm(&server, &id, &headers, "issue members' links").await?;
-        let role = server
+        // Refusals in the table's language, Japanese unless the GM chose another: the
+        // GM tools show them as they are.
+        let gm = api::gm(
+            &server,
+            &id,
+            &headers,
+            ("メンバーの個人リンクを再発行できる", "issue members' links"),
+        )
+        .await?;
+        let (role, lang) = server
             .tables
-            .read(&id, |t| t.members().get(&name).copied())
-            .await?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!(
-                    "no member '{name}' at this table; GET /api/v1/tables/{{id}} lists them"
-                ))
-            })?;
+            .read(&id, |t| (t.members().get(&name).copied(), t.lang()))
+            .await?;
+        let role = role.ok_or_else(|| ApiError::NotFound(api::no_member(&name, lang)))?;
         if name == gm.name {
             return Err(ApiError::Forbidden(
-                "a GM's own link is renewed by another GM".into(),
+                taku_dice::Text::new(
+                    "GM 自身の個人リンクは別の GM が再発行します",
+                    "a GM's own link is renewed by another GM",
+                )
+                .get(lang)
+                .to_string(),
             ));
         }
         let revoked = server.tables.store().revoke(&id, Some(&name)).await?;
         server.live.close_member(&id, &name);
+        // In the log for everyone (the GM could use the new link; A2-10), and so every
+        // server sharing the store closes the member's sockets too (A2-11).
+        let (gm_name, member) = (gm.name.clone(), name.clone());
+        match server
+            .tables
+            .exec_with(&id, &gm.name, None, move |t| {
+                t.decide_relink(&gm_name, &member)
+            })
+            .await?
+        {
+            Ok(done) => api::published(&server, &id, &done.events),
+            Err(refusal) => {
+                tracing::warn!(table = %id, member = %name, reason = %refusal.render(Lang::En), "a new link was not recorded");
+            }
+        }
         let token = api::put(&server, &id, Some(&name), role).await?;
         Ok::<_, ApiError>(axum::Json(serde_json::json!({
             "ok": true,

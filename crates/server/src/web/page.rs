@@ -597,6 +597,9 @@ fn chance(table: &Table, line: &str) -> Option<String> {
     if table.system().engine() == taku_systems::EngineKind::Reference {
         return None;
     }
+    if !cheap(line) {
+        return None;
+    }
     let limits = Limits {
         max_paths: 20_000,
         ..Limits::default()
@@ -607,6 +610,63 @@ fn chance(table: &Table, line: &str) -> Option<String> {
         return None;
     }
     Some(format!("{:.1}%", to_f64(&summary.success) * 100.0))
+}
+
+/// The most work [`cheap`] lets a palette line's odds take: a sum of `N` dice of `S`
+/// sides costs about `N × N × S` big-number additions in the closed form.
+const PALETTE_WORK: u64 = 200_000;
+
+/// Whether `line`'s odds are cheap enough to compute while a side pane is drawn (attack
+/// pass 2, A2-7: `200D100>=10000` took 5 s, `200D1000>=100000` 44 s and 254 MB, inline
+/// on the request path, and every other request waited). Each `NdS` (also `NbS`, `NrS`,
+/// `NuS`) counts `N × N × S`; a count or sides written as an expression (`(2+3)D6`,
+/// `2D(1+5)`) or a number past a million is not judged cheap. Odds are shown only for
+/// lines it passes; `taku prob` computes any line.
+fn cheap(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let mut work: u64 = 0;
+    for (i, c) in chars.iter().enumerate() {
+        if !matches!(c.to_ascii_uppercase(), 'D' | 'B' | 'R' | 'U') {
+            continue;
+        }
+        let before = chars[..i]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let after = chars[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        if before == 0 || after == 0 {
+            // `(…)D6` or `2D(…)`: the dice count or sides is an expression.
+            if prev == Some(')') || next == Some('(') || (before > 0 && next == Some('[')) {
+                return false;
+            }
+            continue;
+        }
+        let number = |digits: &[char]| -> Option<u64> {
+            digits
+                .iter()
+                .collect::<String>()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n <= 1_000_000)
+        };
+        let (Some(count), Some(sides)) = (
+            number(&chars[i - before..i]),
+            number(&chars[i + 1..i + 1 + after]),
+        ) else {
+            return false;
+        };
+        work = work.saturating_add(count.saturating_mul(count).saturating_mul(sides));
+        if work > PALETTE_WORK {
+            return false;
+        }
+    }
+    true
 }
 
 fn role_word(role: Role) -> Ui {
@@ -668,15 +728,25 @@ fn card_body(kind: &str, name: Option<&str>, sheet: &Sheet, lang: Lang) -> Marku
 /// logs read it: each entry a `<p>` coloured per speaker, with `<span>`s for the tab,
 /// the name and the text. Rendered from [`Table::entry`], like the page.
 pub fn export(table: &Table, viewer: &str) -> Markup {
-    let lang = table.lang();
+    export_pages(std::slice::from_ref(table), viewer)
+}
+
+/// [`export`] of a log copied in pages (consecutive [`Table::excerpt`]s, the first
+/// giving the table's name and language): each page's entries as that page views them.
+pub fn export_pages(pages: &[Table], viewer: &str) -> Markup {
+    let Some(first) = pages.first() else {
+        return html! {};
+    };
+    let lang = first.lang();
     html! {
         (DOCTYPE)
         html lang=(lang.code()) {
             head {
                 meta charset="UTF-8";
-                title { (table.name()) " - taku logs" }
+                title { (first.name()) " - taku logs" }
             }
             body {
+                @for table in pages {
                 @for event in table.events() {
                     @let e = table.entry(event, viewer, lang);
                     @let (name, text) = split(&e);
@@ -692,6 +762,7 @@ pub fn export(table: &Table, viewer: &str) -> Markup {
                         span { "\n    " (text) "\n  " } "\n"
                     }
                     "\n"
+                }
                 }
             }
         }
@@ -710,4 +781,34 @@ fn colour(name: &str) -> &'static str {
         a.wrapping_mul(31).wrapping_add(usize::from(b))
     });
     COLOURS[sum % COLOURS.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    /// A2-7: palette lines whose odds would take seconds are not computed.
+    #[test]
+    fn costly_palette_lines_are_not_judged_cheap() {
+        for line in [
+            "2D6>=7",
+            "CCB<=50",
+            "AW+5",
+            "10D100>=500",
+            "20D6>=70",
+            "4B6>=5",
+            "SGS+2",
+        ] {
+            assert!(super::cheap(line), "{line}");
+        }
+        for line in [
+            "200D100>=10000",
+            "200D1000>=100000",
+            "100D100+100D100>=20000",
+            "(100+100)D100>=1",
+            "2D(1000000)",
+            "99999999999D6",
+            "1000B6>=5",
+        ] {
+            assert!(!super::cheap(line), "{line}");
+        }
+    }
 }

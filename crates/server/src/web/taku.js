@@ -106,11 +106,29 @@ function table() {
   const atBottom = () => pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
   let lastSeq = 0;        // the newest entry the server has told us of
   let atLatest = true;    // whether the window reaches the newest entry
+  // The window holds the open tab's entries only, found by the server in the whole log
+  // (a tab's talk far back in a long log is still there): it says where each page ended.
+  let olderFrom = 1;      // the `before` that continues the window upward (1: nothing older)
+  let newerFrom = 0;      // the `after` that continues it downward
+  let tab = localStorage.getItem(`taku:tab:${id}`) || "main";
+  // Bumped when the window is reloaded for another tab: a page asked for before that
+  // is dropped when it arrives.
+  let generation = 0;
+  const fresh = (li) => !log.querySelector(`[data-seq="${li.dataset.seq}"]`);
+  const fetchEntries = async (query) => {
+    const response = await get(`${base}/entries?${query}&tab=${encodeURIComponent(tab)}`);
+    return {
+      items: parse(await response.text()),
+      older: Number(response.headers.get("x-taku-older") || 1),
+      newer: Number(response.headers.get("x-taku-newer") || 0),
+    };
+  };
   const first = () => (log.firstElementChild ? seqOf(log.firstElementChild) : lastSeq + 1);
   const last = () => (log.lastElementChild ? seqOf(log.lastElementChild) : lastSeq);
   const newer = document.getElementById("newer");
   const put = (li) => {
     const seq = seqOf(li);
+    if (li.dataset.tab !== tab) return;
     showTab(li);
     // Outside the window: not shown (it is fetched when the window gets there).
     if (log.firstElementChild && seq < first()) return;
@@ -129,25 +147,30 @@ function table() {
     const height = pane.scrollHeight;
     while (log.children.length > WINDOW) log.firstElementChild.remove();
     pane.scrollTop -= height - pane.scrollHeight;
-    older.hidden = first() <= 1;
+    olderFrom = first();
+    older.hidden = olderFrom <= 1;
   };
   const trimBottom = () => {
     if (log.children.length <= WINDOW) return;
     while (log.children.length > WINDOW) log.lastElementChild.remove();
+    newerFrom = last();
     atLatest = false;
     newer.hidden = false;
   };
 
   let loading = false;
   const loadOlder = async () => {
-    if (first() <= 1 || loading) return;
+    if (olderFrom <= 1 || loading) return;
     loading = true;
     try {
       const height = pane.scrollHeight;
-      const html = await (await get(`${base}/entries?before=${first()}`)).text();
-      parse(html).reverse().forEach((li) => log.prepend(li));
+      const asked = generation;
+      const page = await fetchEntries(`before=${olderFrom}`);
+      if (asked !== generation) return;
+      page.items.reverse().filter(fresh).forEach((li) => log.prepend(li));
       pane.scrollTop += pane.scrollHeight - height;
-      older.hidden = first() <= 1;
+      olderFrom = page.older;
+      older.hidden = olderFrom <= 1;
       trimBottom();
       applyTab();
     } finally {
@@ -158,9 +181,12 @@ function table() {
     if (atLatest || loading) return;
     loading = true;
     try {
-      const html = await (await get(`${base}/entries?after=${last()}`)).text();
-      parse(html).forEach((li) => log.append(li));
-      if (last() >= lastSeq) {
+      const asked = generation;
+      const page = await fetchEntries(`after=${newerFrom}`);
+      if (asked !== generation) return;
+      page.items.filter(fresh).forEach((li) => log.append(li));
+      newerFrom = page.newer;
+      if (newerFrom >= lastSeq) {
         atLatest = true;
         newer.hidden = true;
       }
@@ -180,9 +206,9 @@ function table() {
   // Re-render what is loaded: an undo, a void or a reveal changes earlier entries.
   const refresh = async () => {
     const from = first();
-    const count = Math.min(1000, Math.max(1, last() - from + 1));
-    const html = await (await get(`${base}/entries?after=${from - 1}&limit=${count}`)).text();
-    parse(html).forEach(put);
+    const count = Math.min(1000, Math.max(1, log.children.length));
+    const page = await fetchEntries(`after=${from - 1}&limit=${count}`);
+    page.items.forEach(put);
     applyTab();
   };
 
@@ -190,7 +216,6 @@ function table() {
   // (a stylesheet rule hides the others), a tab with news shows how many.
   const tabs = document.getElementById("tabs");
   const tabKey = `taku:tab:${id}`;
-  let tab = localStorage.getItem(tabKey) || "main";
   const unread = new Map();
   const lineHint = document.getElementById("line-hint");
   const hintText = lineHint.textContent;
@@ -223,15 +248,36 @@ function table() {
         return b;
       }));
     }
-    if (ids.length && !ids.includes(tab)) tab = "main";
+    if (ids.length && !ids.includes(tab)) {
+      tab = "main";
+      reload().catch(() => {});
+    }
     applyTab();
+  };
+  // The open tab's latest page, in place of whatever the window held.
+  const reload = async () => {
+    const asked = ++generation;
+    olderFrom = 1;
+    older.hidden = true;
+    const page = await fetchEntries("");
+    if (asked !== generation) return;
+    log.replaceChildren();
+    page.items.forEach(put);
+    olderFrom = page.older;
+    older.hidden = olderFrom <= 1;
+    lastSeq = Math.max(lastSeq, page.newer);
+    newerFrom = page.newer;
+    atLatest = true;
+    newer.hidden = true;
+    applyTab();
+    pane.scrollTop = pane.scrollHeight;
   };
   const choose = (id_) => {
     tab = id_;
     localStorage.setItem(tabKey, tab);
     unread.delete(tab);
     applyTab();
-    pane.scrollTop = pane.scrollHeight;
+    reload().catch((e) => showError(String(e.message || e)));
   };
   tabs.addEventListener("click", (event) => {
     const b = event.target.closest("[data-tab]");
@@ -282,10 +328,12 @@ function table() {
       }
       document.getElementById("table-name").textContent = state.name;
       document.title = state.name;
-      const html = await (await get(`${base}/entries`)).text();
-      parse(html).forEach(put);
-      lastSeq = log.lastElementChild ? seqOf(log.lastElementChild) : 0;
-      older.hidden = first() <= 1;
+      const page = await fetchEntries("");
+      page.items.forEach(put);
+      lastSeq = page.newer;
+      newerFrom = page.newer;
+      olderFrom = page.older;
+      older.hidden = olderFrom <= 1;
       applyTab();
       pane.scrollTop = pane.scrollHeight;
       requestAnimationFrame(() => { pane.scrollTop = pane.scrollHeight; });

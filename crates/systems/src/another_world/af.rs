@@ -231,11 +231,19 @@ fn ev(e: Event) -> AwEvent {
 /// the rounds left, as events store it (`成功確率 83.45%`, see [`odds_text`]), or why it
 /// cannot be computed.
 fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<String, Text> {
-    let party = check
+    let party = rollers(table, check)?;
+    let odds =
+        af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.text())?;
+    Ok(format!("{CHANCE}{}", percent(&odds.success)))
+}
+
+/// The check's party as [`af_odds`] takes it, in action-value order: each PC with its
+/// best usable ability (a threshold may have added one), or why one has no number.
+pub(crate) fn rollers(table: &dyn TableView, check: &AfCheck) -> Result<Vec<AfRoller>, Text> {
+    check
         .party
         .iter()
         .map(|pc| {
-            // A PC rolls its best usable ability (a threshold may have added one).
             let mut best = field(table, pc, &check.ability)?;
             for ab in &check.also {
                 if let Ok(v) = field(table, pc, ab) {
@@ -244,10 +252,7 @@ fn chance(table: &dyn TableView, check: &AfCheck, rounds_left: u32) -> Result<St
             }
             Ok(AfRoller::new(best))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let odds =
-        af_odds(&party, check.difficulty(), rounds_left, check.total).map_err(|e| e.text())?;
-    Ok(format!("{CHANCE}{}", percent(&odds.success)))
+        .collect()
 }
 
 const CHANCE: &str = "成功確率 ";

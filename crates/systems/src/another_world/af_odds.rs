@@ -123,7 +123,24 @@ pub fn af_odds(
     rounds: u32,
     start: i64,
 ) -> Result<AfOdds, AfOddsError> {
-    let plan = Plan::new(party, difficulty, rounds);
+    af_odds_mid_round(&[], party, difficulty, rounds, start)
+}
+
+/// AW-7 during a round: [`af_odds`] when `still` (the PCs yet to roll in the current
+/// round, in action-value order) roll once each first, and then `party` rolls `rounds`
+/// whole rounds more. `still` empty is [`af_odds`] itself.
+///
+/// # Errors
+///
+/// [`AfOddsError::TooLarge`] when the computation would exceed [`MAX_WORK`].
+pub fn af_odds_mid_round(
+    still: &[AfRoller],
+    party: &[AfRoller],
+    difficulty: i64,
+    rounds: u32,
+    start: i64,
+) -> Result<AfOdds, AfOddsError> {
+    let plan = Plan::new(still, party, difficulty, rounds);
     if plan.work(i128::from(start)) > MAX_WORK {
         return Err(AfOddsError::TooLarge {
             pcs: party.len(),
@@ -245,6 +262,10 @@ impl Roll {
 
 /// What stays fixed while the rolls are walked.
 struct Plan {
+    /// The rolls left in the round under way, before the whole rounds.
+    first: Vec<Roll>,
+    /// `first_gain_from[j]`: the most rolls `j..` of `first` can add (as `gain_from`).
+    first_gain_from: Vec<i128>,
     /// One per PC, in action-value order.
     party: Vec<Roll>,
     /// `gain_from[j]`: the most PCs `j..` can add within one round, where a roll that
@@ -256,29 +277,47 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(party: &[AfRoller], difficulty: i64, rounds: u32) -> Self {
+    fn new(still: &[AfRoller], party: &[AfRoller], difficulty: i64, rounds: u32) -> Self {
+        let gains = |rolls: &[Roll]| {
+            let mut gain_from = vec![0i128; rolls.len() + 1];
+            for (j, roll) in rolls.iter().enumerate().rev() {
+                let gain = roll.range().map_or(0, |(_, most)| most.max(0));
+                gain_from[j] = gain_from[j + 1].saturating_add(gain);
+            }
+            gain_from
+        };
+        let first: Vec<Roll> = still.iter().map(Roll::of).collect();
         let party: Vec<Roll> = party.iter().map(Roll::of).collect();
-        let mut gain_from = vec![0i128; party.len() + 1];
-        for (j, roll) in party.iter().enumerate().rev() {
-            let gain = roll.range().map_or(0, |(_, most)| most.max(0));
-            gain_from[j] = gain_from[j + 1].saturating_add(gain);
-        }
         Self {
-            rolls: party.len() as u64 * u64::from(rounds),
+            rolls: (first.len() as u64)
+                .saturating_add((party.len() as u64).saturating_mul(u64::from(rounds))),
+            first_gain_from: gains(&first),
+            gain_from: gains(&party),
+            first,
             party,
-            gain_from,
             rounds,
             difficulty: i128::from(difficulty),
         }
     }
 
-    /// The PC making roll `k` (from 0): the party in order, round after round.
+    /// The PC making roll `k` (from 0): those left in the round under way, then the
+    /// party in order, round after round.
     fn roller(&self, k: u64) -> &Roll {
-        &self.party[(k % self.party.len() as u64) as usize]
+        let before = self.first.len() as u64;
+        if k < before {
+            return &self.first[k as usize];
+        }
+        &self.party[((k - before) % self.party.len() as u64) as usize]
     }
 
     /// The most rolls `k..` can still add to the total on the way to the difficulty.
     fn gain_left(&self, k: u64) -> i128 {
+        let before = self.first.len() as u64;
+        let whole = i128::from(self.rounds).saturating_mul(self.gain_from[0]);
+        if k < before {
+            return self.first_gain_from[k as usize].saturating_add(whole);
+        }
+        let k = k - before;
         let pcs = self.party.len() as u64;
         if pcs == 0 {
             return 0;
@@ -510,7 +549,13 @@ mod tests {
     /// AW-7 applied to every one of the 36^k dice sequences in turn, no cleverness: counts
     /// of (success, fumble, out of rounds).
     fn brute_force(party: &[AfRoller], difficulty: i64, rounds: u32, start: i64) -> AfOdds {
-        let rolls = party.len() * rounds as usize;
+        let order: Vec<AfRoller> = (0..rounds).flat_map(|_| party.iter().copied()).collect();
+        brute_force_in_order(&order, difficulty, start)
+    }
+
+    /// [`brute_force`] over the rolls in `order`, one roll each.
+    fn brute_force_in_order(order: &[AfRoller], difficulty: i64, start: i64) -> AfOdds {
+        let rolls = order.len();
         let sequences = 36u64.pow(u32::try_from(rolls).expect("few rolls"));
         let (mut success, mut fumble, mut out) = (0i64, 0i64, 0i64);
         for mut code in 0..sequences {
@@ -526,7 +571,7 @@ mod tests {
                 if total >= difficulty {
                     break;
                 }
-                let pc = party[i % party.len()];
+                let pc = order[i];
                 // As the roll decides (SRS): a critical first, then a fumble.
                 if s < pc.critical && s <= pc.fumble {
                     fumbled = true;
@@ -584,6 +629,44 @@ mod tests {
                 "{party:?} D={difficulty} R={rounds} start={start}"
             );
         }
+    }
+
+    /// AW-7 during a round (issue 17: the panel's odds mid-round): the PCs yet to roll
+    /// in this round roll first, then whole rounds; the same as enumerating every
+    /// sequence of exactly those rolls.
+    #[test]
+    fn aw7_mid_round_odds_match_brute_force_of_the_rolls_left() {
+        let (a, b, c) = (AfRoller::new(3), roller(6, 11, 3), AfRoller::new(-2));
+        // (still to roll, party, difficulty, whole rounds after, start)
+        type Case<'a> = (&'a [AfRoller], &'a [AfRoller], i64, u32, i64);
+        let cases: &[Case] = &[
+            (&[b], &[a, b], 30, 1, 4),
+            (&[c], &[a, c], 25, 1, 0),
+            (&[b, c], &[a, b, c], 40, 0, 7),
+            (&[c], &[a, b, c], 60, 1, 12),
+            (&[], &[a, b], 30, 2, 0),
+            (&[a], &[], 20, 3, 10),
+            (&[b], &[a, b], 5, 1, 5),
+        ];
+        for &(still, party, difficulty, rounds, start) in cases {
+            let computed = af_odds_mid_round(still, party, difficulty, rounds, start)
+                .expect("small AF checks are computed");
+            let order: Vec<AfRoller> = still
+                .iter()
+                .copied()
+                .chain((0..rounds).flat_map(|_| party.iter().copied()))
+                .collect();
+            assert_eq!(
+                computed,
+                brute_force_in_order(&order, difficulty, start),
+                "still {still:?} party {party:?} D={difficulty} R={rounds} start={start}"
+            );
+        }
+        // Nobody left this round is a whole-round computation.
+        assert_eq!(
+            af_odds_mid_round(&[], &[a, b], 30, 2, 3),
+            af_odds(&[a, b], 30, 2, 3)
+        );
     }
 
     #[test]
@@ -713,7 +796,7 @@ mod tests {
 
     /// The same dynamic program counted in BigUint from the first roll.
     fn odds_in_big_counts(party: &[AfRoller], difficulty: i64, rounds: u32) -> AfOdds {
-        let plan = Plan::new(party, difficulty, rounds);
+        let plan = Plan::new(&[], party, difficulty, rounds);
         let mut tally = Tally::<BigUint>::start(&plan, 0);
         for k in 0..plan.rolls {
             tally = tally

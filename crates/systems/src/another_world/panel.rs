@@ -9,9 +9,9 @@
 //! public); event keys (AW-6), the only holder-only part, are not shown here.
 
 use super::af::{AfCheck, Status};
-use super::af_odds::{AfRoller, af_odds, percent};
+use super::af_odds::{AfRoller, af_odds_mid_round, percent};
 use super::combat::{Combat, Process};
-use super::rules::{State, field};
+use super::rules::State;
 use crate::table_rules::TableView;
 use crate::view::{Field, Section, Value};
 use taku_dice::Text;
@@ -202,30 +202,38 @@ fn af(table: &dyn TableView, a: &AfCheck) -> Section {
     }
 }
 
-/// The exact chance the party reaches the difficulty from the running total within the
-/// rounds left ([`af_odds`], the same computation the log's odds line uses), at a round's
-/// start (nobody has rolled in it yet); `None` mid-round (the rolls still to come this
-/// round are not a whole round), when a party member's ability is not a number, or when
-/// the computation is too large.
 /// The most rolls (PCs × rounds left) whose odds the panel computes.
 const MAX_PANEL_ROLLS: usize = 48;
 
+/// The exact chance the party reaches the difficulty from the running total within the
+/// rolls left (AW-7; [`af_odds_mid_round`], the computation the log's odds line uses):
+/// during a round, the PCs who have not rolled in it yet roll first, in action-value
+/// order, then every round after it (issue 17: the chance shown mid-round is that of the
+/// rolls actually left, not nothing). Each PC rolls its best usable ability, as the log's
+/// odds line has it. `None` once the rounds are spent, when a party member's ability is
+/// not a number, or when the computation is too large for a panel drawn on every update.
 fn chance(table: &dyn TableView, a: &AfCheck) -> Option<String> {
-    if !a.rolled.is_empty() || a.round > a.rounds {
+    if a.round > a.rounds {
         return None;
     }
-    let party = a
+    let party = super::af::rollers(table, a).ok()?;
+    let still: Vec<AfRoller> = a
         .party
         .iter()
-        .map(|pc| field(table, pc, &a.ability).ok().map(AfRoller::new))
-        .collect::<Option<Vec<_>>>()?;
-    let rounds_left = a.rounds - a.round + 1;
+        .zip(&party)
+        .filter(|(pc, _)| !a.rolled.contains(*pc))
+        .map(|(_, roller)| *roller)
+        .collect();
+    let rounds_after = a.rounds - a.round;
     // The panel is drawn again on every update for every member: only checks cheap to
     // compute (a few milliseconds at most) get their odds here; the log's odds line
     // covers the rest.
-    if party.len().saturating_mul(rounds_left as usize) > MAX_PANEL_ROLLS {
+    let rolls = still
+        .len()
+        .saturating_add(party.len().saturating_mul(rounds_after as usize));
+    if rolls > MAX_PANEL_ROLLS {
         return None;
     }
-    let odds = af_odds(&party, a.difficulty(), rounds_left, a.total).ok()?;
+    let odds = af_odds_mid_round(&still, &party, a.difficulty(), rounds_after, a.total).ok()?;
     Some(percent(&odds.success))
 }

@@ -1093,13 +1093,20 @@ impl<S: EventStore> Tables<S> {
         actor: &str,
         f: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, StoreError> {
-        if self.limits.workers == 0 {
-            return Ok(f());
-        }
+        Ok(self.reserve(id, actor).await?.run(f).await)
+    }
+
+    /// [`Tables::compute`] in two steps: first the member's turn, budget and worker (Busy
+    /// as there), then [`Computing::run`]. Work that must gather its input first (an
+    /// export copying the log page by page) reserves before gathering, so a request that
+    /// will be refused costs nothing (attack pass 2, A2-3: exports copied the whole log
+    /// and only then were refused for a spent budget), and one member gathers for one
+    /// piece of work at a time.
+    pub async fn reserve(&self, id: &str, actor: &str) -> Result<Computing<'_, S>, StoreError> {
         // One at a time per member and table: the cost is charged after, so many at
         // once would all pass a budget that one of them spends.
         let key = (id.to_string(), actor.to_string());
-        if !self.lock_computing().insert(key.clone()) {
+        if self.limits.workers > 0 && !self.lock_computing().insert(key.clone()) {
             return Err(StoreError::Busy {
                 reason: Text::new(
                     format!(
@@ -1112,30 +1119,21 @@ impl<S: EventStore> Tables<S> {
                 retry_after: Duration::from_secs(1),
             });
         }
-        struct Done<'a>(
-            &'a SyncMutex<std::collections::HashSet<(String, String)>>,
-            (String, String),
-        );
-        impl Drop for Done<'_> {
-            fn drop(&mut self) {
-                self.0
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .remove(&self.1);
-            }
+        let mut computing = Computing {
+            tables: self,
+            key,
+            permit: None,
+        };
+        if self.limits.workers == 0 {
+            return Ok(computing);
         }
-        let _done = Done(&self.computing, key);
-        let heavy = self.within_budget(id, actor)?;
-        let permit = self.worker(heavy).await?;
-        let (r, cost) = off_runtime(move || {
-            let _permit = permit;
-            let start = std::time::Instant::now();
-            let r = f();
-            (r, start.elapsed())
-        })
-        .await;
-        self.charge(id, actor, cost);
-        Ok(r)
+        // Dropped on a refusal below, `computing` gives the member's turn back.
+        self.within_budget(id, actor)?;
+        // Always heavy (attack pass 2, A2-5): exports and the like take one of all
+        // workers but one, whoever asks, so members minted afresh (each with a full
+        // budget) never hold every worker, and lines at every table find one.
+        computing.permit = Some(self.worker(true).await?);
+        Ok(computing)
     }
 
     /// Decides with `decide` on `table` (locked), on a worker when there are workers.
@@ -1286,10 +1284,10 @@ impl<S: EventStore> Tables<S> {
             return Some(
                 Text::new(
                     format!(
-                        "このテーブルの参加者は上限の {max} 人に達しているため、これ以上加えられません（外されたメンバーも記録に残るため数に入ります）"
+                        "このテーブルの参加者は上限の {max} 人に達しているため、これ以上加えられません（/remove で退室させたメンバーは数に入りません）"
                     ),
                     format!(
-                        "this table has the most members it may have ({max}), removed members included (they stay on record); nobody more can join"
+                        "this table has the most members it may have ({max}); nobody more can join (members removed with /remove do not count)"
                     ),
                 )
                 .into(),
@@ -1324,6 +1322,47 @@ async fn off_runtime<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) 
             // Cancelled: only when the runtime shuts down, which ends this task too.
             Err(e) => panic!("blocking work cancelled: {e}"),
         },
+    }
+}
+
+/// A member's turn at heavy work, with its worker ([`Tables::reserve`]); dropping it
+/// unused gives both back.
+#[derive(Debug)]
+pub struct Computing<'a, S> {
+    tables: &'a Tables<S>,
+    key: (String, String),
+    /// `None` when the tables have no workers (the work runs in place).
+    permit: Option<Vec<tokio::sync::OwnedSemaphorePermit>>,
+}
+
+impl<S: EventStore> Computing<'_, S> {
+    /// Runs `f` on the reserved worker, off the async threads, and charges its cost to
+    /// the member's budget; in place when the tables have no workers.
+    pub async fn run<R: Send + 'static>(mut self, f: impl FnOnce() -> R + Send + 'static) -> R {
+        let Some(permit) = self.permit.take() else {
+            return f();
+        };
+        let (r, cost) = off_runtime(move || {
+            let _permit = permit;
+            let start = std::time::Instant::now();
+            let r = f();
+            (r, start.elapsed())
+        })
+        .await;
+        self.tables.charge(&self.key.0, &self.key.1, cost);
+        r
+    }
+}
+
+impl<S> Drop for Computing<'_, S> {
+    fn drop(&mut self) {
+        if self.tables.limits.workers > 0 {
+            self.tables
+                .computing
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&self.key);
+        }
     }
 }
 
