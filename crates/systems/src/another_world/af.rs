@@ -1420,36 +1420,6 @@ pub fn describe(e: &Event) -> Text {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_lines_events_store_read_back_in_english() {
-        assert_eq!(
-            progress_text(&progress_ja(&[42, 96, 2, 3])).en(),
-            "total 42 / difficulty 96 (round 2/3)"
-        );
-        assert_eq!(
-            outcome_text(&reached_ja(101, 100)).en(),
-            "total 101 ≥ difficulty 100"
-        );
-        assert_eq!(
-            outcome_text(&out_of_rounds_ja(2, 70, 80)).en(),
-            "round limit (2 rounds): total 70 < difficulty 80"
-        );
-        assert_eq!(outcome_text("ミナのファンブル").en(), "ミナ's fumble");
-        assert_eq!(outcome_text("Mina's").en(), "Mina's");
-        assert_eq!(
-            odds_text("成功確率 83.45%").en(),
-            "chance of success 83.45%"
-        );
-        assert_eq!(words_text("達成値50").en(), "achievement 50");
-        assert_eq!(words_text("相手を説得する").en(), "persuade someone");
-        assert_eq!(words_text("扉を開ける").en(), "扉を開ける");
-    }
-}
-
 /// A skill's name as declarations compare it (issue 13 play-through: 《千枚皮》 and 千枚皮,
 /// ＡＢＣ and ABC are one skill, so neither is declared twice): full-width letters and
 /// digits as ASCII, the brackets a name is written in (《》, <<>>, 「」, quotes) left out.
@@ -1482,4 +1452,34 @@ fn skill_name(s: &str) -> String {
         }
     }
     t.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_events_store_read_back_in_english() {
+        assert_eq!(
+            progress_text(&progress_ja(&[42, 96, 2, 3])).en(),
+            "total 42 / difficulty 96 (round 2/3)"
+        );
+        assert_eq!(
+            outcome_text(&reached_ja(101, 100)).en(),
+            "total 101 ≥ difficulty 100"
+        );
+        assert_eq!(
+            outcome_text(&out_of_rounds_ja(2, 70, 80)).en(),
+            "round limit (2 rounds): total 70 < difficulty 80"
+        );
+        assert_eq!(outcome_text("ミナのファンブル").en(), "ミナ's fumble");
+        assert_eq!(outcome_text("Mina's").en(), "Mina's");
+        assert_eq!(
+            odds_text("成功確率 83.45%").en(),
+            "chance of success 83.45%"
+        );
+        assert_eq!(words_text("達成値50").en(), "achievement 50");
+        assert_eq!(words_text("相手を説得する").en(), "persuade someone");
+        assert_eq!(words_text("扉を開ける").en(), "扉を開ける");
+    }
 }

@@ -815,6 +815,16 @@ impl TableRules for MtgRules {
                 } else {
                     format!(" '{}'", open.purpose)
                 };
+                let second_ja = format!(
+                    "{} ＋ 色の修正{:+}",
+                    card(1, true).unwrap_or_default(),
+                    open.revealed.modifier
+                );
+                let second_en = format!(
+                    "{} + colour modifier {:+}",
+                    card(1, false).unwrap_or_default(),
+                    open.revealed.modifier
+                );
                 let n = open.revealed.known;
                 let (known_ja, known_en) = if n > 0 {
                     (
@@ -831,11 +841,7 @@ impl TableRules for MtgRules {
                         open.difficulty,
                         card(0, true).unwrap_or_default(),
                         open.revealed.target,
-                        format!(
-                            "{} ＋ 色の修正{:+}",
-                            card(1, true).unwrap_or_default(),
-                            open.revealed.modifier
-                        ),
+                        second_ja,
                         open.revealed.achievement
                     ),
                     format!(
@@ -844,11 +850,7 @@ impl TableRules for MtgRules {
                         open.difficulty,
                         card(0, false).unwrap_or_default(),
                         open.revealed.target,
-                        format!(
-                            "{} + colour modifier {:+}",
-                            card(1, false).unwrap_or_default(),
-                            open.revealed.modifier
-                        ),
+                        second_en,
                         open.revealed.achievement
                     ),
                 )
