@@ -47,6 +47,10 @@ struct Cli {
     /// command past it is stopped and its worker replaced.
     #[arg(long, global = true, value_name = "MS", env = "TAKU_BCDICE_TIME_LIMIT")]
     bcdice_time_limit: Option<u64>,
+    /// The MTG-based TRPG's card index for tables and the server (default: $TAKU_CARDS,
+    /// else the data directory's cards.idx; `taku mtg cards --load FILE` builds it).
+    #[arg(long, global = true, value_name = "FILE")]
+    card_index: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -94,6 +98,9 @@ fn main() -> ExitCode {
     ) {
         eprintln!("taku: {e:#}");
         return ExitCode::from(2);
+    }
+    if let Some(index) = cli.card_index {
+        mtg_cards::set_index_path(index);
     }
     let outcome = match cli.command {
         Command::Roll(args) => roll::run(&args),

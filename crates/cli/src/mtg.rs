@@ -79,9 +79,17 @@ pub enum MtgCommand {
 }
 
 fn kind(text: &str) -> Result<CheckKind> {
-    CheckKind::parse(text).with_context(|| {
-        format!("unknown colour '{text}'; use white, blue, black, red, green or colourless (W U B R G C, 白 青 黒 赤 緑 無色)")
+    CheckKind::parse(text).ok_or_else(|| {
+        human(taku_dice::Text::new(
+            format!("判定の種類「{text}」はありません。白/青/黒/赤/緑/無色（白判定…色のない判定、white/blue/black/red/green/colourless）のいずれかです"),
+            format!("unknown colour '{text}'; use white, blue, black, red, green or colourless (W U B R G C, 白 青 黒 赤 緑 無色, 緑判定, 色のない判定)"),
+        ))
     })
+}
+
+/// An error in the language of human output (Japanese unless `--lang en`).
+fn human(text: taku_dice::Text) -> anyhow::Error {
+    anyhow::anyhow!(text.get(crate::lang::human()).to_string())
 }
 
 fn db(index: Option<&PathBuf>) -> Result<CardDb> {
@@ -109,7 +117,9 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
                 .filter(|n| !n.is_empty())
                 .map(|n| format!("1 {n}"))
                 .collect();
-            let cards = deck::parse(&list.join("\n"), &db)?.main;
+            let cards = deck::parse(&list.join("\n"), &db)
+                .map_err(|e| human(e.text()))?
+                .main;
             let mut source = match seed {
                 Some(s) => ChaChaSource::from_seed(s),
                 None => {
@@ -124,7 +134,8 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
             } else {
                 BoostPlan::No
             };
-            let o = check::check(&cards, known, kind, difficulty, plan, true, &mut dice)?;
+            let o = check::check(&cards, known, kind, difficulty, plan, true, &mut dice)
+                .map_err(|e| human(e.text()))?;
             let order: Vec<&str> = o.library.iter().map(|c| c.name.as_str()).collect();
             if json {
                 println!(
@@ -174,7 +185,8 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
             let text = std::fs::read_to_string(&path)
                 .with_context(|| format!("cannot read deck list {}", path.display()))?;
             let cards = deck::parse(&text, &db)
-                .with_context(|| format!("deck list {}", path.display()))?
+                .map_err(|e| human(e.text()))
+                .with_context(|| format!("{}", path.display()))?
                 .main;
             if table {
                 print_table(&cards, boost, json)?;
@@ -239,7 +251,13 @@ fn print_table(cards: &[Card], boost: bool, json: bool) -> Result<()> {
         .first()
         .map(|(_, cells)| cells.iter().map(|(d, _)| format!("{d:>8}")).collect())
         .unwrap_or_default();
-    println!("{:<14}{}", "難易度", header.join(""));
+    // Padded by display width (each Japanese character is two columns), as the rows are.
+    let label = "難易度";
+    println!(
+        "{label}{}{}",
+        " ".repeat(14usize.saturating_sub(label.chars().count() * 2)),
+        header.join("")
+    );
     for (kind, cells) in &rows {
         let cells: Vec<String> = cells
             .iter()

@@ -55,6 +55,13 @@ pub fn build_index(load: &Path, index: &Path) -> Result<usize> {
         let file = File::create(&tmp)?;
         write_index(&cards, &file)?;
         file.sync_all()?;
+        // MTG-8: never put in place an index that cannot be read back.
+        read_index(File::open(&tmp)?).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("the index written does not read back: {e}"),
+            )
+        })?;
         fs::rename(&tmp, index)
     })();
     if let Err(e) = written {
@@ -65,10 +72,27 @@ pub fn build_index(load: &Path, index: &Path) -> Result<usize> {
     Ok(cards.len())
 }
 
-/// Where the card index lives unless `--index` says otherwise: `$TAKU_CARDS`, else
+/// The index the global `--card-index` names, for tables and the server.
+static INDEX_PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Whether `--card-index` named the index (then a missing one is an error).
+pub fn index_path_named() -> bool {
+    INDEX_PATH.get().is_some()
+}
+
+/// Makes `path` the default card index of this process (`--card-index`).
+pub fn set_index_path(path: PathBuf) {
+    let _ = INDEX_PATH.set(path);
+}
+
+/// Where the card index lives unless `--index` says otherwise: `--card-index`, else
+/// `$TAKU_CARDS`, else
 /// `$XDG_DATA_HOME/taku/cards.idx`, else `~/.local/share/taku/cards.idx` (with no home
 /// directory either, `taku-cards.idx` in the current directory).
 pub fn default_index_path() -> PathBuf {
+    if let Some(path) = INDEX_PATH.get() {
+        return path.clone();
+    }
     let set = |name: &str| env::var_os(name).filter(|v| !v.is_empty());
     if let Some(path) = set("TAKU_CARDS") {
         return PathBuf::from(path);

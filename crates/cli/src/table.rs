@@ -162,13 +162,29 @@ pub fn close_stores() {
 }
 
 /// Gives MTG-based tables the card index, when one was built (`taku mtg cards`); the
-/// built-in set otherwise.
+/// built-in set otherwise. The index is read on the first MTG command that needs cards,
+/// not here: one that cannot be read refuses MTG tables' deck loads with why and what to
+/// do, and leaves every other table and `taku serve` alone (issue 13, MTG-8).
 fn install_cards() -> Result<()> {
     let index = crate::mtg_cards::default_index_path();
-    if index.exists() {
-        // Installed once per process; a second call keeps the first.
-        let _ = taku_systems::mtg_trpg::install_card_db(crate::mtg_cards::load_db(Some(&index))?);
-    }
+    // Installed once per process; a second call keeps the first.
+    taku_systems::mtg_trpg::install_card_loader(move || {
+        if !index.exists() && !crate::mtg_cards::index_path_named() {
+            return Ok(taku_systems::mtg_trpg::builtin::builtin());
+        }
+        crate::mtg_cards::load_db(Some(&index)).map_err(|e| {
+            taku_dice::Text::new(
+                format!(
+                    "カードデータベースの索引 {} を読めません（{e:#}）。`taku mtg cards --load ファイル` で作り直すか、索引を消すと組み込みのカードだけで遊べます",
+                    index.display()
+                ),
+                format!(
+                    "the card index {} cannot be read ({e:#}); rebuild it with `taku mtg cards --load FILE`, or remove it to play with the built-in cards",
+                    index.display()
+                ),
+            )
+        })
+    });
     Ok(())
 }
 

@@ -8,6 +8,10 @@ fn taku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_taku"))
         .args(args)
         .env_remove("TAKU_CARDS")
+        .env_remove("TAKU_LANG")
+        .env_remove("LANG")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
         .env("XDG_DATA_HOME", scratch("no-index"))
         .output()
         .expect("taku runs")
@@ -101,6 +105,8 @@ fn mt2_the_seeds_boost_example_from_the_command_line() {
 #[test]
 fn bad_input_names_the_problem() {
     let o = taku(&[
+        "--lang",
+        "en",
         "mtg",
         "check",
         "--library",
@@ -118,6 +124,8 @@ fn bad_input_names_the_problem() {
         "{err}"
     );
     let o = taku(&[
+        "--lang",
+        "en",
         "mtg",
         "check",
         "--library",
@@ -133,6 +141,8 @@ fn bad_input_names_the_problem() {
         stderr(&o)
     );
     let o = taku(&[
+        "--lang",
+        "en",
         "mtg",
         "check",
         "--library",
@@ -143,7 +153,39 @@ fn bad_input_names_the_problem() {
         "2",
     ]);
     assert!(stderr(&o).contains("a check needs 2"), "{}", stderr(&o));
+    // Japanese by default (issue 13: the CLI's MTG errors were English only), and the
+    // seed's own kind words are read.
     let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Forest",
+        "--color",
+        "purple",
+        "--difficulty",
+        "2",
+    ]);
+    assert!(
+        stderr(&o).contains("判定の種類「purple」はありません"),
+        "{}",
+        stderr(&o)
+    );
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Runeclaw Bear",
+        "--color",
+        "緑判定",
+        "--difficulty",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    assert!(stdout(&o).contains("達成値7"), "{}", stderr(&o));
+    let o = taku(&[
+        "--lang",
+        "en",
         "mtg",
         "check",
         "--library",
@@ -274,4 +316,118 @@ fn mt1_a_bulk_file_becomes_an_index_the_checks_use() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
+}
+
+/// Issue 13, MTG-8: a card index that cannot be read affects only MTG tables, with a clear
+/// message; other systems' tables work, and `--card-index` names the index for tables.
+#[test]
+fn mtg8_a_bad_card_index_refuses_only_mtg_deck_loads() {
+    let dir = scratch("bad-index");
+    let index = dir.join("cards.idx");
+    std::fs::write(&index, b"not an index at all").expect("write");
+    let db = dir.join("t.db").display().to_string();
+    let with_index = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_taku"))
+            .args(args)
+            .env("TAKU_CARDS", &index)
+            .env_remove("TAKU_LANG")
+            .env_remove("LANG")
+            .output()
+            .expect("taku runs")
+    };
+    // Another system's table: created and played as if there were no index.
+    let o = with_index(&["table", "new", "--system", "DiceBot", "--db", &db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dicebot = stdout(&o).trim().to_string();
+    let o = with_index(&["table", "exec", "--db", &db, &dicebot, "2D6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // An MTG table: made, a character made; only the deck load needs cards and is refused.
+    let o = with_index(&["table", "new", "--system", "MtgTrpg", "--db", &db]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mtg = stdout(&o).trim().to_string();
+    let o = with_index(&["table", "exec", "--db", &db, &mtg, "/char new ミナ"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = with_index(&[
+        "table",
+        "exec",
+        "--db",
+        &db,
+        &mtg,
+        "/deck load ミナ 20 Forest",
+    ]);
+    assert!(!o.status.success());
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        all.contains("カードデータベースの索引") && all.contains("taku mtg cards --load"),
+        "{all}"
+    );
+    // --card-index names a good (missing → built-in refused; here: a fresh process with
+    // the built-in set by pointing at no index through the environment).
+    let o = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args([
+            "table",
+            "exec",
+            "--db",
+            &db,
+            &mtg,
+            "/deck load ミナ 20 Forest",
+        ])
+        .env_remove("TAKU_CARDS")
+        .env("XDG_DATA_HOME", scratch("no-index"))
+        .output()
+        .expect("taku runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args([
+            "table",
+            "exec",
+            "--db",
+            &db,
+            "--card-index",
+            &index.display().to_string(),
+            &mtg,
+            "/deck load ミナ 20 Forest",
+        ])
+        .env_remove("TAKU_CARDS")
+        .env("XDG_DATA_HOME", scratch("no-index"))
+        .output()
+        .expect("taku runs");
+    assert!(!o.status.success(), "--card-index names the bad index");
+}
+
+/// Issue 13, MTG-8: `taku mtg cards --load` never writes an index it cannot read: a name
+/// longer than an index holds is refused (said, with its start), and the old index stays.
+#[test]
+fn mtg8_an_index_it_could_not_read_back_is_never_written() {
+    let dir = scratch("long-name");
+    let bulk = dir.join("atomic.json");
+    let long = "A".repeat(70_000);
+    std::fs::write(
+        &bulk,
+        format!(
+            r#"{{"meta": {{"version": "5"}}, "data": {{
+            "{long}": [{{"name": "{long}", "manaValue": 2.0, "colors": ["G"],
+                "type": "Creature — Bear", "types": ["Creature"], "subtypes": ["Bear"]}}]
+        }}}}"#
+        ),
+    )
+    .expect("bulk file");
+    let index = dir.join("cards.idx");
+    let o = taku(&[
+        "mtg",
+        "cards",
+        "--load",
+        bulk.to_str().expect("path"),
+        "--index",
+        index.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("longer than a card index holds"), "{err}");
+    assert!(
+        err.len() < 2_000,
+        "the huge name is not echoed: {} bytes",
+        err.len()
+    );
+    assert!(!index.exists(), "no index written");
 }

@@ -95,6 +95,53 @@ pub struct Prepared<E> {
     pub note: Option<Text>,
 }
 
+/// A character field a system's table rules keep: derived from other fields (a move
+/// from 【行動値】) or tracked by the system's commands (command spells, event keys). A
+/// member's `/char set` of it, or a sheet carrying it, is refused with what changes it
+/// instead, so that nobody shows a hand-made value beside the rules' own; a GM may set it
+/// when `gm_may_set` (the seed leaves the value to the GM). Declared by
+/// [`TableRules::owned_fields`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnedField {
+    /// The names a sheet or `/char set` may use for it (`令呪`, `command spells`): compared
+    /// with 【】, spaces, `_`, `-`, a `.max`/`上限` suffix and ASCII case left out, and
+    /// full-width letters and digits read as ASCII ([`field_name`]).
+    pub keys: &'static [&'static str],
+    /// What changes it, in Japanese (`/spell で使います`).
+    pub how: &'static str,
+    /// What changes it, in English.
+    pub how_en: &'static str,
+    /// Whether a GM may still set it by hand.
+    pub gm_may_set: bool,
+}
+
+impl OwnedField {
+    /// Whether the field key `key` (as typed or as stored) names this field.
+    pub fn matches(&self, key: &str) -> bool {
+        let key = field_name(key);
+        self.keys.iter().any(|k| field_name(k) == key)
+    }
+}
+
+/// A field name as [`OwnedField`] compares it: `【HP】上限`, `hp.max` and `ＨＰ` are `hp`.
+pub fn field_name(key: &str) -> String {
+    let key = key.trim();
+    let key = key
+        .strip_suffix(".max")
+        .or_else(|| key.strip_suffix("上限"))
+        .unwrap_or(key);
+    key.chars()
+        .filter_map(|c| {
+            let c = match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            };
+            (!matches!(c, '【' | '】' | ' ' | '\u{3000}' | '_' | '-'))
+                .then(|| c.to_ascii_lowercase())
+        })
+        .collect()
+}
+
 /// A game system's table rules, with its own state and event types.
 pub trait TableRules: Send + Sync + 'static {
     /// Everything the system tracks at a table.
@@ -120,6 +167,42 @@ pub trait TableRules: Send + Sync + 'static {
 
     /// Folds one of the system's events, appended by `actor`, into the state.
     fn fold(&self, state: &mut Self::State, actor: &str, event: &Self::Event);
+
+    /// The character fields these rules keep, which members may not set by hand (see
+    /// [`OwnedField`]). The default: none.
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        &[]
+    }
+
+    /// Character fields an event sets, as (character, key, value): a value the rules
+    /// track kept in the character's own field, so that the sheet, `{KEY}` references and
+    /// `/char set` read and change one value. The table applies them when it folds the
+    /// event (and reverts them with it). The default: none.
+    fn field_changes(&self, _event: &Self::Event) -> Vec<(String, String, String)> {
+        Vec::new()
+    }
+
+    /// For `taku table verify`: whether the events of one line (or of one scene end), in
+    /// order, follow from the state they met and the draws recorded with them (`line`:
+    /// the line as typed, when the log kept it). `Err` says what differs. The default
+    /// accepts everything (the draws themselves are checked against the table's seed
+    /// elsewhere).
+    fn replay(
+        &self,
+        _state: &Self::State,
+        _actor: &str,
+        _line: Option<&str>,
+        _events: &[Self::Event],
+        _rands: &[[u32; 2]],
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Folds an event the GM voided, at its place in the log: a void reverts what the
+    /// event changed, not what members saw (cards a check revealed stay known, say).
+    /// Called instead of [`TableRules::fold`] for a voided event (an undone one is
+    /// skipped). The default changes nothing.
+    fn fold_voided(&self, _state: &mut Self::State, _actor: &str, _event: &Self::Event) {}
 
     /// One line of log text for an event.
     fn describe(&self, event: &Self::Event) -> Text;
@@ -309,6 +392,21 @@ pub trait DynRules: Send + Sync {
     ) -> Vec<Section>;
     /// See [`TableRules::fold`]; an event the system cannot read changes nothing.
     fn fold(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
+    /// See [`TableRules::owned_fields`].
+    fn owned_fields(&self) -> &'static [OwnedField];
+    /// See [`TableRules::replay`]; events the system cannot read are a mismatch.
+    fn replay(
+        &self,
+        state: &dyn SystemState,
+        actor: &str,
+        line: Option<&str>,
+        events: &[serde_json::Value],
+        rands: &[[u32; 2]],
+    ) -> Result<(), String>;
+    /// See [`TableRules::field_changes`]; an event the system cannot read changes nothing.
+    fn field_changes(&self, event: &serde_json::Value) -> Vec<(String, String, String)>;
+    /// See [`TableRules::fold_voided`]; an event the system cannot read changes nothing.
+    fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
     fn describe(&self, event: &serde_json::Value) -> Text;
     /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
@@ -436,6 +534,43 @@ impl<R: TableRules> DynRules for R {
             .downcast_mut()
             .expect("a table holds the state of its own system");
         TableRules::fold(self, state, actor, &event);
+    }
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        TableRules::owned_fields(self)
+    }
+
+    fn replay(
+        &self,
+        state: &dyn SystemState,
+        actor: &str,
+        line: Option<&str>,
+        events: &[serde_json::Value],
+        rands: &[[u32; 2]],
+    ) -> Result<(), String> {
+        let events = events
+            .iter()
+            .map(|e| serde_json::from_value::<R::Event>(e.clone()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("an event this version cannot read: {e}"))?;
+        TableRules::replay(self, typed::<R>(state), actor, line, &events, rands)
+    }
+
+    fn field_changes(&self, event: &serde_json::Value) -> Vec<(String, String, String)> {
+        serde_json::from_value::<R::Event>(event.clone())
+            .map(|e| TableRules::field_changes(self, &e))
+            .unwrap_or_default()
+    }
+
+    fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {
+        let Ok(event) = serde_json::from_value::<R::Event>(event.clone()) else {
+            return;
+        };
+        let state = state
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a table holds the state of its own system");
+        TableRules::fold_voided(self, state, actor, &event);
     }
 
     fn describe(&self, event: &serde_json::Value) -> Text {

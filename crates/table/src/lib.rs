@@ -628,6 +628,7 @@ impl Table {
                 None => read.fields.push((k.clone(), v.clone())),
             }
         }
+        self.not_kept_by_rules(actor, read.fields.iter().map(|(k, _)| k.as_str()))?;
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
@@ -1019,6 +1020,7 @@ impl Table {
             TableCommand::CharSet { name, fields } => {
                 let ch = self.character(&name)?;
                 self.may_change(actor, role, &name, ch)?;
+                self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
                 let changes = changes(ch, fields)?;
                 Ok(Decision::event(EventBody::CharacterUpdated {
                     name,
@@ -1519,6 +1521,44 @@ impl Table {
         }
     }
 
+    /// Refuses setting by hand a field the system's rules keep
+    /// ([`taku_systems::table_rules::OwnedField`]), unless `actor` is a GM and the rules
+    /// let the GM set it; the refusal says what changes it.
+    fn not_kept_by_rules<'k>(
+        &self,
+        actor: &str,
+        keys: impl Iterator<Item = &'k str>,
+    ) -> Result<(), Refusal> {
+        let Some(rules) = self.rules() else {
+            return Ok(());
+        };
+        let gm = self.is_gm(actor);
+        for key in keys {
+            let Some(owned) = rules.owned_fields().iter().find(|o| o.matches(key)) else {
+                continue;
+            };
+            if gm && owned.gm_may_set {
+                continue;
+            }
+            let who = if owned.gm_may_set {
+                ("（GM は手で変えられます）", " (a GM may set it by hand)")
+            } else {
+                ("", "")
+            };
+            return refuse(
+                format!(
+                    "「{key}」はルールが管理する欄なので手では変えられません{}。{}",
+                    who.0, owned.how
+                ),
+                format!(
+                    "'{key}' is kept by the rules, so it cannot be set by hand{}; {}",
+                    who.1, owned.how_en
+                ),
+            );
+        }
+        Ok(())
+    }
+
     /// Whether `member` owns character `name`.
     fn owns(&self, member: &str, name: &str) -> bool {
         self.state
@@ -1547,9 +1587,11 @@ impl Table {
                 self.refold();
             }
             _ => {
+                let rules = self.rules();
                 if !self.undone.contains(&event.seq) {
-                    let rules = self.rules();
                     Arc::make_mut(&mut self.state).fold(rules, &event);
+                } else if self.voided.contains(&event.seq) {
+                    Arc::make_mut(&mut self.state).fold_voided(rules, &event);
                 }
                 self.events.push(event);
             }
@@ -1560,8 +1602,12 @@ impl Table {
     fn refold(&mut self) {
         let rules = self.rules();
         let mut state = State::new(&self.gm, self.system);
-        for e in self.events.iter().filter(|e| !self.undone.contains(&e.seq)) {
-            state.fold(rules, e);
+        for e in &self.events {
+            if !self.undone.contains(&e.seq) {
+                state.fold(rules, e);
+            } else if self.voided.contains(&e.seq) {
+                state.fold_voided(rules, e);
+            }
         }
         self.state = Arc::new(state);
     }

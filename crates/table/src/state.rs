@@ -117,8 +117,27 @@ impl State {
             EventBody::System { data, .. } => {
                 if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
                     rules.fold(state, &event.actor, data);
+                    // Values the rules keep in characters' fields (AW-4's current HP).
+                    for (name, key, value) in rules.field_changes(data) {
+                        if let Some(ch) = self.characters.get_mut(&name) {
+                            ch.fields.insert(key, value);
+                        }
+                    }
                 }
             }
+        }
+    }
+}
+
+impl State {
+    /// Folds an event the GM voided: only the system's rules see it
+    /// ([`taku_systems::table_rules::TableRules::fold_voided`]: what it showed stays
+    /// shown); everything else it did is reverted.
+    pub fn fold_voided(&mut self, rules: Option<&dyn DynRules>, event: &Event) {
+        if let (EventBody::System { data, .. }, Some(rules), Some(state)) =
+            (&event.body, rules, self.system.as_deref_mut())
+        {
+            rules.fold_voided(state, &event.actor, data);
         }
     }
 }

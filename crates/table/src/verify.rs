@@ -16,7 +16,7 @@ impl Table {
     pub fn verify(&self) -> Vec<Mismatch> {
         let mut out = Vec::new();
         let mut replay: Option<Table> = None;
-        for e in &self.events {
+        for (i, e) in self.events.iter().enumerate() {
             // Each passes over events that are not its kind.
             out.extend(self.replay_roll(e));
             let dice = self.replay_system_dice(e);
@@ -39,6 +39,7 @@ impl Table {
                             unchecked: false,
                         });
                     }
+                    out.extend(state.replay_system_line(&self.events[i..]));
                     state.fold(e.clone());
                 }
             }
@@ -175,6 +176,49 @@ impl Table {
                     .join(" "),
             )),
         }
+    }
+
+    /// The system events of one line (or one scene end) starting at `rest[0]`, checked by
+    /// the system's rules against the state they met and their recorded draws (an MTG
+    /// library the draws do not produce, say); `None` when they agree or `rest[0]` starts
+    /// no such group.
+    fn replay_system_line(&self, rest: &[Event]) -> Option<Mismatch> {
+        let first = rest.first()?;
+        let EventBody::System {
+            follows,
+            rands,
+            line,
+            ..
+        } = &first.body
+        else {
+            return None;
+        };
+        let anchor = match follows {
+            None => first.seq,
+            Some(f) if !matches!(self.event(*f)?.body, EventBody::System { .. }) => *f,
+            Some(_) => return None,
+        };
+        let group: Vec<serde_json::Value> = rest
+            .iter()
+            .take_while(|e| match &e.body {
+                EventBody::System { follows, .. } => e.seq == first.seq || *follows == Some(anchor),
+                _ => false,
+            })
+            .filter_map(|e| match &e.body {
+                EventBody::System { data, .. } => Some(data.clone()),
+                _ => None,
+            })
+            .collect();
+        let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
+        let why = rules
+            .replay(state, &first.actor, line.as_deref(), &group, rands)
+            .err()?;
+        Some(Mismatch {
+            seq: first.seq,
+            logged: describe(first),
+            replayed: why,
+            unchecked: false,
+        })
     }
 
     /// Whether the state this table is in allowed event `e`; `Err` says why not.

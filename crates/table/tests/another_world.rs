@@ -75,6 +75,13 @@ fn seed_where(wants: &[Want]) -> [u8; 32] {
         .expect("some seed")
 }
 
+/// Character `name`'s field `key` as a number.
+fn num(t: &Table, name: &str, key: &str) -> i64 {
+    t.characters()[name].fields[key]
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}.{key}"))
+}
+
 fn state(t: &Table) -> serde_json::Value {
     t.system_state()
         .expect("AnotherWorld has table rules")
@@ -565,7 +572,7 @@ fn aw4_missed_meals_cost_hp_and_mp_never_below_1_and_supply_heals() {
     // The GM starves 影 (MP 5) with one shared roll: the floor is 1.
     let out = run(&mut t, "gm", "/supply lack 影 5 shared");
     assert!(out[0].contains("（共通）"), "{out:?}");
-    assert_eq!(state(&t)["vitals"]["影"][1], 1, "MP never below 1");
+    assert_eq!(num(&t, "影", "MP"), 1, "MP never below 1");
 
     // Supply: 1–2D6 normally, 3–4D6 in a contract.
     assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 3").contains("not in a contract"));
@@ -573,13 +580,10 @@ fn aw4_missed_meals_cost_hp_and_mp_never_below_1_and_supply_heals() {
     run(&mut t, "gm", "/contract ミナ ロイ");
     assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 2").contains("who are in a contract"));
     run(&mut t, "alice", "/supply give ミナ ロイ 4");
-    let sheet = run(&mut t, "alice", "/char show ミナ");
-    assert!(sheet.concat().contains("現在の【HP】"), "{sheet:?}");
-    let v = &state(&t)["vitals"]["ミナ"];
-    assert!(
-        v[0].as_i64().expect("hp") <= 20 && v[1].as_i64().expect("mp") <= 15,
-        "never above the sheet"
-    );
+    let sheet = run(&mut t, "alice", "/char show ミナ").concat();
+    let (hp, mp) = (num(&t, "ミナ", "HP"), num(&t, "ミナ", "MP"));
+    assert!(sheet.contains(&format!("HP: {hp}/20")), "{sheet}");
+    assert!(hp <= 20 && mp <= 15, "never above the sheet");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -1225,13 +1229,9 @@ fn issue13_aw19_preset_3_thresholds_unlock_wit_and_heal_1d6() {
         // One change per party PC, within the maximums.
         let changes: Vec<&String> = out.iter().filter(|l| l.contains("NPCの援助 1D6")).collect();
         assert_eq!(changes.len(), 2, "{out:?}");
-        let hp = state(&t)["vitals"]["ミナ"][0].as_i64().expect("hp");
+        let hp = num(&t, "ミナ", "HP");
         assert!((11..=16).contains(&hp), "ミナ HP 10 + 1D6: {hp}");
-        assert_eq!(
-            state(&t)["vitals"]["ロイ"][0],
-            18,
-            "ロイ's HP stays at its max"
-        );
+        assert_eq!(num(&t, "ロイ", "HP"), 18, "ロイ's HP stays at its max");
         assert!(
             refused(&mut t, "gm", "/af aid").contains("no NPC help"),
             "once"
@@ -1376,4 +1376,127 @@ fn playtest_aw5_command_spell_lines_use_the_right_particles() {
     assert!(out[0].contains("ミナの行動を成功させる"), "{out:?}");
     let out = run(&mut t, "bob", "/spell ロイ order ミナ");
     assert!(out[0].contains("ミナに意に添わない命令を強要"), "{out:?}");
+}
+
+/// Issue 13 secrecy: a rule-tracked field cannot be set by hand. Seed: 「キャラクターシート
+/// に、マスターとなったキャラクター、サーヴァントとして従えたキャラクターの名前を記入すること」
+/// (the contract made 「両者が合意」 is what the sheet records), 「GMは「イベントキー:○○」
+/// という形でプレイヤーに掲示」 (only the GM grants keys), 「戦闘移動」 = 【行動値】+5m.
+#[test]
+fn sec13_rule_tracked_fields_are_refused_by_char_set_with_the_command_that_changes_them() {
+    let mut t = table([21; 32]);
+    run(&mut t, "gm", "/key give ミナ 不審な人物");
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    for (line, says) in [
+        ("/char set ミナ 令呪 5", "/spell"),
+        ("/char set ミナ 令呪上限 9", "/spell"),
+        ("/char set ミナ イベントキー 秘密", "/key give"),
+        ("/char set ミナ Event_Key 秘密", "/key give"),
+        ("/char set ミナ サーヴァント ユキ", "/contract"),
+        ("/char set ミナ マスター ユキ", "/contract"),
+        ("/char set ミナ 戦闘移動 50", "行動値"),
+        ("/char set ミナ 全力移動 3", "行動値"),
+        ("/char set ミナ 現在の【HP】 99", "HP"),
+        ("/char set ミナ エンゲージ 影", "/combat engage"),
+        // One owned field among ordinary ones: nothing is set.
+        ("/char set ミナ 理知 5 令呪 5", "/spell"),
+    ] {
+        let err = refused(&mut t, "alice", line);
+        assert!(
+            err.contains("kept by the rules") && err.contains(says),
+            "{line}: {err}"
+        );
+        // The GM has the commands instead, so the GM's hand-set value is refused too
+        // (a GM-set key field would show the key to every member).
+        let err = refused(&mut t, "gm", line);
+        assert!(err.contains(says), "{line}: {err}");
+    }
+    // The refusal is in Japanese too, naming the command.
+    let err = t
+        .exec("alice", "/char set ミナ イベントキー 秘密")
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(
+        err.contains("ルールが管理する欄") && err.contains("/key give"),
+        "{err}"
+    );
+    // What bob sees of ミナ holds no hand-made value, and the real key stays hidden.
+    let sheet = run(&mut t, "bob", "/char show ミナ").concat();
+    assert!(
+        !sheet.contains("秘密") && !sheet.contains("不審な人物"),
+        "{sheet}"
+    );
+    // Ordinary fields still change.
+    run(&mut t, "alice", "/char set ミナ 理知 5 メモ 古い地図");
+    // A sheet carrying a tracked field is refused the same way.
+    let err = t
+        .decide_sheet_with(
+            "alice",
+            "name = \"ミナ\"\nkind = \"PC\"\n\"理知\" = 3\n\"知覚\" = 2\n\"反射\" = 4\n\"体力\" = 2\n\"幸運\" = 1\n\"行動値\" = 9\nHP = 20\nMP = 15\n",
+            &[("イベントキー".to_string(), "偽の鍵".to_string())],
+        )
+        .expect_err("a sheet with a key field")
+        .render(taku_dice::Lang::En);
+    assert!(err.contains("/key give"), "{err}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// AW-4: one 【HP】 and one 【MP】 per character (「自動的に【HP】と【MP】は1〜5D6点減少する」
+/// names one value each): `/supply` changes the character's HP field, which the sheet,
+/// `{HP}` and `/char set` read and change.
+#[test]
+fn sec13_aw4_supply_and_the_sheet_share_one_hp() {
+    let mut t = table([22; 32]);
+    run(&mut t, "alice", "/supply heal ミナ HP -15");
+    assert_eq!(num(&t, "ミナ", "HP"), 5);
+    // The maximum the sheet's HP also stood for is kept as HP上限.
+    assert_eq!(num(&t, "ミナ", "HP.max"), 20);
+    let sheet = run(&mut t, "alice", "/char show ミナ").concat();
+    assert!(sheet.contains("HP: 5/20"), "{sheet}");
+    assert!(
+        !sheet.contains("現在の【HP】"),
+        "one value, shown once: {sheet}"
+    );
+    // A reference reads the same value.
+    let out = run(&mut t, "alice", "1D6+{ミナ.HP}");
+    assert!(out[0].contains("+5"), "{out:?}");
+    // /char set changes it, and supply continues from there.
+    run(&mut t, "alice", "/char set ミナ HP 12");
+    run(&mut t, "alice", "/supply heal ミナ HP 3 食事");
+    assert_eq!(num(&t, "ミナ", "HP"), 15);
+    // Undo reverts the change in the field too.
+    run(&mut t, "alice", "/undo");
+    assert_eq!(num(&t, "ミナ", "HP"), 12);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// AW-7 (seed: 「原則として一度の行為で使用した特技は使用できない」, and the seed writes skills
+/// as 《本のクチ》): 《千枚皮》, 千枚皮 and full-width letters name one skill, declared once.
+#[test]
+fn sec13_aw7_a_skill_written_with_brackets_or_full_width_is_the_same_skill() {
+    let mut t = table([23; 32]);
+    run(&mut t, "gm", "/af start 理知 100 2 party=ミナ,ロイ 説得");
+    run(&mut t, "alice", "/af declare ミナ 《千枚皮》");
+    let err = refused(&mut t, "alice", "/af declare ミナ 千枚皮");
+    assert!(err.contains("already declared"), "{err}");
+    run(&mut t, "alice", "/af declare ミナ ＡＢＣ");
+    assert!(refused(&mut t, "alice", "/af declare ミナ ABC").contains("already declared"));
+    let err = refused(&mut t, "bob", "/af declare ロイ 本のクチ 千枚皮 本のクチ");
+    assert!(err.contains("written twice in this line"), "{err}");
+}
+
+/// AW-6 (「『「イベントキー:不審な人物」を持っているPCのみ判定を行なうこと』」; a player sees
+/// their own PC's keys only): a player's restricted check naming another player's PC is
+/// refused the same way whether that PC holds the key or not, so nothing is learned.
+#[test]
+fn sec13_aw6_a_restricted_check_as_another_players_pc_is_refused_and_reveals_nothing() {
+    let mut t = table([24; 32]);
+    run(&mut t, "gm", "/key give ミナ 不審な人物");
+    run(&mut t, "gm", "/key require 不審な人物");
+    let holder = refused(&mut t, "bob", "AW+{ミナ.理知}>=10");
+    let also = refused(&mut t, "bob", "AW+4 理知 ミナ");
+    assert!(holder.contains("not your character"), "{holder}");
+    assert!(also.contains("not your character"), "{also}");
+    // The holder herself may roll.
+    run(&mut t, "alice", "AW+{理知}>=10");
 }

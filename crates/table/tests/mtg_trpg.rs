@@ -287,15 +287,86 @@ fn issue13_mtg2_a_check_cannot_be_undone_by_a_player_only_voided_by_the_gm() {
     assert_eq!(cards(&t, "ミナ", "exiled"), 6);
     let err = refused(&mut t, "alice", "/undo");
     assert!(err.contains("cannot be undone"), "{err}");
-    // A shuffle draws: not undone.
-    run(&mut t, "alice", "/deck shuffle ミナ");
-    assert!(refused(&mut t, "alice", "/undo").contains("cannot be undone"));
+    // A shuffle draws: not undone. Only the GM shuffles (the order is game state).
+    assert!(refused(&mut t, "alice", "/deck shuffle ミナ").contains("only the GM can shuffle"));
+    run(&mut t, "gm", "/deck shuffle ミナ");
+    assert!(refused(&mut t, "gm", "/undo").contains("cannot be undone"));
     run(&mut t, "gm", "/void 10");
     // The GM voids the boost's decision, then the check: the library is as before.
     run(&mut t, "gm", "/void 9");
     run(&mut t, "gm", "/void 8");
-    assert_eq!(library(&t, "ミナ"), before);
+    // The library is as before, but the eight cards the check and its boost showed stay
+    // seen: the player knows them on top (see `sec13_…` below).
+    let mut expected = before.clone();
+    expected["known"] = serde_json::json!(8);
+    assert_eq!(library(&t, "ミナ"), expected);
     assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+fn names(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| c["name"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Secrecy (issue 13's first finding). The GM's `/void` of a check must not let anyone
+/// predict the next one. Seed: the two cards are revealed 「ライブラリーの上から1枚目と2枚目の
+/// カードを公開」, so after a void puts them back on top the player knows them; step 1 then
+/// applies: 「PLがライブラリーの上にあるカードが何かを知っている場合、ライブラリー上のカードを
+/// 公開する前に、PLに知られているカードをすべて追放します」 and they return on top 「同じ順番で」.
+/// The next check reveals the third and fourth cards, not the two everyone saw.
+#[test]
+fn sec13_a_voided_check_leaves_its_cards_known_so_the_next_check_reveals_unseen_cards() {
+    for (line, boosted) in [
+        ("/deck check ミナ 緑 2 扉をこじ開ける", false),
+        ("/deck check ミナ 緑 11 boost 扉をこじ開ける", true),
+    ] {
+        let mut t = table();
+        run(&mut t, "alice", DECK);
+        let before = names(&library(&t, "ミナ")["cards"]);
+        let out = run(&mut t, "alice", line);
+        assert!(out[0].starts_with("#8 "), "{out:?}");
+        let seen = 2 + cards(&t, "ミナ", "exiled");
+        assert_eq!(
+            seen == 8,
+            boosted,
+            "difficulty 11 with boost fails and boosts"
+        );
+        run(&mut t, "gm", "/void 8");
+        let l = library(&t, "ミナ");
+        // Reverted: the same order, no check made this turn, nothing exiled or open.
+        assert_eq!(names(&l["cards"]), before);
+        assert_eq!(cards(&t, "ミナ", "checks"), 0);
+        assert_eq!(cards(&t, "ミナ", "exiled"), 0);
+        assert!(l["open"].is_null(), "{l}");
+        // …but the revealed cards are known on top, to the player and the GM.
+        assert_eq!(l["known"], serde_json::json!(seen));
+        let show = run(&mut t, "alice", "/deck show ミナ").concat();
+        assert!(show.contains(&format!("既知の上{seen}枚")), "{show}");
+        // The same check again (the void took it back): the known cards are exiled first and
+        // the check reveals the first unseen card.
+        let out = run(&mut t, "alice", "/deck check ミナ 緑 2 扉をこじ開ける");
+        assert!(out[0].contains(&format!("既知の{seen}枚を追放")), "{out:?}");
+        let l = library(&t, "ミナ");
+        let first_unseen = &before[seen];
+        let text = out[0].clone();
+        let after_target = text.split("1枚目").nth(1).unwrap_or_default();
+        let db_name = taku_systems::mtg_trpg::card_db()
+            .get(first_unseen)
+            .map(|c| c.display())
+            .unwrap_or_default();
+        assert!(
+            after_target.trim_start().starts_with(&db_name),
+            "the 1st card is the first unseen one, {db_name}: {text}"
+        );
+        // The known cards went back on top in the same order.
+        assert_eq!(names(&l["cards"])[..seen], before[..seen]);
+        assert!(t.verify().is_empty(), "{:?}", t.verify());
+    }
 }
 
 /// Issue 13, MTG 3. `/turn end` (seed lines 102–104: the boost's cards return at the end of
@@ -316,7 +387,7 @@ fn issue13_mtg3_turn_end_is_the_gms_for_everyone_a_players_for_their_own() {
     run(&mut t, "alice", "/deck check ミナ 緑 2 boost");
     // bob's /turn end ends ロイ's turn only: ミナ's checks this turn stand.
     let out = run(&mut t, "bob", "/turn end");
-    assert_eq!(out, ["#10 bob: ロイのターン終了"]);
+    assert_eq!(out[0], "#10 bob: ロイのターン終了");
     assert_eq!(cards(&t, "ミナ", "checks"), 1);
     // One PC's pending check does not hold up everyone's end of turn.
     let out = run(&mut t, "alice", "/deck check ミナ 緑 11");
@@ -327,7 +398,10 @@ fn issue13_mtg3_turn_end_is_the_gms_for_everyone_a_players_for_their_own() {
     assert!(refused(&mut t, "alice", "/turn end").contains("open check"));
     run(&mut t, "alice", "/deck done ミナ");
     let out = run(&mut t, "alice", "/turn end");
-    assert_eq!(out, ["#14 alice: ミナのターン終了"]);
+    assert_eq!(out[0], "#14 alice: ミナのターン終了");
+    // A player's own turn end keeps the once-per-turn limits until the GM ends the turn.
+    assert_eq!(cards(&t, "ミナ", "checks"), 2);
+    run(&mut t, "gm", "/turn end ミナ");
     assert_eq!(cards(&t, "ミナ", "checks"), 0);
 }
 
@@ -341,7 +415,12 @@ fn issue13_mtg4_loading_a_deck_mid_turn_keeps_the_turn_and_the_exile() {
     run(&mut t, "alice", "/deck check ミナ 緑 11");
     run(&mut t, "alice", "/deck boost ミナ");
     assert_eq!(cards(&t, "ミナ", "exiled"), 6);
-    run(&mut t, "alice", "/deck load ミナ 10 Forest; 10 Scaled Wurm");
+    // Replacing a library in play is the GM's (a player loads only a first library).
+    assert!(
+        refused(&mut t, "alice", "/deck load ミナ 10 Forest; 10 Scaled Wurm")
+            .contains("only the GM can replace")
+    );
+    run(&mut t, "gm", "/deck load ミナ 10 Forest; 10 Scaled Wurm");
     assert_eq!(cards(&t, "ミナ", "exiled"), 6);
     assert_eq!(library(&t, "ミナ")["boosted"], true);
     assert_eq!(cards(&t, "ミナ", "checks"), 1);
@@ -364,7 +443,7 @@ fn issue13_mtg6_certainty_counts_the_cards_seen_going_to_the_bottom() {
     // From the contents alone a green check at difficulty 0 may go either way:
     // Forest then Wurm or Forest then Forest succeed, Wurm then Forest fails.
     run(&mut t, "alice", "/deck check ミナ 緑 0");
-    run(&mut t, "alice", "/turn end ミナ");
+    run(&mut t, "gm", "/turn end ミナ");
     // Now the card left on top is the one not revealed: a Wurm on top (target 7) against
     // the two Forests (achievement 5) always fails; a Forest on top (target 0) against a
     // Forest or the Wurm always succeeds. Either way the player can tell.
@@ -377,8 +456,8 @@ fn issue13_mtg6_certainty_counts_the_cards_seen_going_to_the_bottom() {
     );
     run(&mut t, "gm", "/deck check ミナ 緑 0 force");
     // A shuffle forgets what was seen: the contents alone decide again.
-    run(&mut t, "alice", "/deck shuffle ミナ");
-    run(&mut t, "alice", "/turn end ミナ");
+    run(&mut t, "gm", "/deck shuffle ミナ");
+    run(&mut t, "gm", "/turn end ミナ");
     run(&mut t, "alice", "/deck check ミナ 緑 0");
 }
 
@@ -492,4 +571,187 @@ fn issue13_mtg12_the_boost_prompt_names_the_revealed_cards_and_the_purpose() {
         .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
         .unwrap_or_default();
     assert!(seen.contains("2枚目 《"), "{seen}");
+}
+
+/// Seed: 「判定の種類は、白判定、青判定、黒判定、赤判定、緑判定、色のない判定の6つ」: the seed's own
+/// words name the kind, and full-width letters and digits read as ASCII.
+#[test]
+fn sec13_the_seeds_kind_words_and_full_width_input_are_read() {
+    for (kind, shown) in [
+        ("緑判定", "緑判定（難易度"),
+        ("色のない判定", "色のない判定（難易度"),
+        ("ＧＲＥＥＮ", "緑判定（難易度"),
+        ("green check", "緑判定（難易度"),
+    ] {
+        let mut t = table();
+        run(&mut t, "alice", DECK);
+        let out = run(
+            &mut t,
+            "alice",
+            &format!("/deck check ミナ \"{kind}\" ３ 扉"),
+        );
+        assert!(out[0].contains(&format!("{shown}3）")), "{kind}: {out:?}");
+    }
+}
+
+/// `boost`/`force` are flags before or after the purpose, not inside it (MT-3 compares
+/// purposes, so a purpose must stay as typed).
+#[test]
+fn sec13_a_flag_word_inside_the_purpose_stays_in_the_purpose() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 4 the boost door");
+    assert!(out[0].contains("「the boost door」"), "{out:?}");
+    let l = library(&t, "ミナ");
+    if l["open"].is_object() {
+        run(&mut t, "alice", "/deck done ミナ");
+    }
+    // A trailing flag is a flag.
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 5 扉 boost");
+    assert!(out[0].contains("「扉」"), "{out:?}");
+}
+
+/// Seed: 「1ターンに1回のみ「行動判定ブースト」」 and 「同じターンに、まったく同じ行動判定を2回
+/// 以上行うことはできません」. The turn is the game's, which the GM runs: a player's own
+/// `/turn end` returns the boost's cards (「ターン終了時に…ライブラリーの一番下に戻します」) but
+/// does not start the limits afresh, so ending one's own turn again and again buys no
+/// second boost and no repeat of the same check; the GM's `/turn end` does.
+#[test]
+fn sec13_a_players_own_turn_end_does_not_reset_the_once_per_turn_limits() {
+    let mut t = table();
+    run(
+        &mut t,
+        "alice",
+        "/deck load ミナ 10 Forest; 10 Runeclaw Bear",
+    );
+    run(&mut t, "alice", "/deck check ミナ 無色 2 扉 boost");
+    if library(&t, "ミナ")["open"].is_object() {
+        run(&mut t, "alice", "/deck done ミナ");
+    }
+    let out = run(&mut t, "alice", "/turn end ミナ");
+    assert!(out[0].contains("ミナのターン終了"), "{out:?}");
+    assert!(out.concat().contains("GMがターンを進める"), "{out:?}");
+    assert_eq!(cards(&t, "ミナ", "exiled"), 0, "the cleanup still happens");
+    let err = refused(&mut t, "alice", "/deck check ミナ 無色 2 扉 boost");
+    assert!(err.contains("same check twice"), "{err}");
+    run(&mut t, "alice", "/turn end ミナ");
+    assert!(refused(&mut t, "alice", "/deck check ミナ 無色 2 扉").contains("same check twice"));
+    run(&mut t, "gm", "/turn end");
+    assert_eq!(cards(&t, "ミナ", "checks"), 0);
+    assert_eq!(library(&t, "ミナ")["boosted"], false);
+    run(&mut t, "alice", "/deck check ミナ 無色 2 扉 boost");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Seed: 「ライブラリーが6枚未満の時、行動判定ブーストの宣言は行えません」: a failure that
+/// cannot be boosted says why.
+#[test]
+fn sec13_a_failure_that_cannot_be_boosted_says_why() {
+    let mut t = table();
+    run(&mut t, "bob", "/deck load ロイ 3 Runeclaw Bear; 2 Forest");
+    for d in 0..=4 {
+        let out = run(&mut t, "bob", &format!("/deck check ロイ 無色 {d} a"));
+        if out[0].ends_with("失敗") {
+            assert!(out.concat().contains("6枚未満"), "{out:?}");
+            return;
+        }
+    }
+    panic!("no failure at difficulties 0–4");
+}
+
+/// Issue 13, MTG-10. The seed's worked example needs a known order (「それが、《エルフの
+/// 神秘家》なら…2枚目に公開したカードが《ルーン爪の熊》なら」) and its advice 「ライブラリーを
+/// 回復する手段を入れておくことがお勧め」 needs refills: the GM orders, draws, mills, puts on
+/// top or bottom and returns cards; players cannot.
+#[test]
+fn sec13_mtg10_the_gm_plays_the_worked_example_and_the_library_operations() {
+    let mut t = table();
+    let order = "/deck order ミナ Elvish Mystic; Runeclaw Bear; 4 Forest; 4 Mountain";
+    assert!(refused(&mut t, "alice", order).contains("are the GM's"));
+    run(&mut t, "gm", order);
+    // The worked example: green, difficulty 2 → target 1 + 2 = 3, achievement 2 + 5 = 7
+    // (certain from these contents with a boost left, so the GM forces it, MT-3).
+    let out = run(&mut t, "gm", "/deck check ミナ 緑 2 force 重い石の扉");
+    assert!(
+        out[0].contains("1枚目 《エルフの神秘家》(Elvish Mystic) マナ総量1 ＞ 目標値3")
+            && out[0].contains("2枚目 《ルーン爪の熊》(Runeclaw Bear) マナ総量2 ＋ 色の修正+5")
+            && out[0].contains("達成値7")
+            && out[0].ends_with("成功"),
+        "{out:?}"
+    );
+    // Draw: the owner and the GM see the card, bob does not.
+    let before = names(&library(&t, "ミナ")["cards"]);
+    let out = run(&mut t, "gm", "/deck draw ミナ 1");
+    assert!(out[0].contains("1枚引く"), "{out:?}");
+    let seq = t.next_seq() - 1;
+    let e = t.events()[seq as usize - 1].clone();
+    assert!(
+        !t.entry(&e, "bob", taku_dice::Lang::Ja)
+            .text
+            .contains(&before[0]),
+        "a draw is hidden from other players"
+    );
+    assert_eq!(names(&library(&t, "ミナ")["cards"]), before[1..]);
+    // Mill is public; top and bottom are known to the player.
+    run(&mut t, "gm", "/deck mill ミナ 2");
+    run(&mut t, "gm", "/deck top ミナ Scaled Wurm; Llanowar Elves");
+    let l = library(&t, "ミナ");
+    assert_eq!(names(&l["cards"])[..2], ["Scaled Wurm", "Llanowar Elves"]);
+    assert_eq!(l["known"], 2);
+    run(&mut t, "gm", "/deck bottom ミナ Forest");
+    assert_eq!(
+        names(&library(&t, "ミナ")["cards"])
+            .last()
+            .map(String::as_str),
+        Some("Forest")
+    );
+    // Return: the cards go in and the library is shuffled (nothing known any more).
+    let n = cards(&t, "ミナ", "cards");
+    run(&mut t, "gm", "/deck return ミナ 2 Forest");
+    assert_eq!(cards(&t, "ミナ", "cards"), n + 2);
+    assert_eq!(library(&t, "ミナ")["known"], 0);
+    assert!(refused(&mut t, "gm", "/deck draw ミナ 99").contains("the count is 1 to"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, MTG-10: `taku table verify` checks the libraries the recorded draws produce:
+/// a log whose check puts other cards at the bottom than its draws say is reported.
+#[test]
+fn sec13_mtg10_verify_reports_a_library_edited_in_the_log() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(&mut t, "alice", "/deck check ミナ 緑 2 boost 扉");
+    run(&mut t, "gm", "/deck shuffle ミナ");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // Edit the shuffle's recorded library: swap its two top cards.
+    let mut events = t.events().to_vec();
+    let last = events.len() - 1;
+    let taku_table::EventBody::System { data, .. } = &mut events[last].body else {
+        panic!("a system event")
+    };
+    let cards = data["cards"].as_array_mut().expect("cards");
+    let i = (1..cards.len())
+        .find(|&i| cards[i] != cards[0])
+        .expect("two kinds");
+    cards.swap(0, i);
+    let edited = Table::from_events(events).expect("loads");
+    let bad = edited.verify();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(bad[0].replayed.contains("another result"), "{bad:?}");
+    // Edit a deck load instead: a card replaced by a better one.
+    let mut events = t.events().to_vec();
+    let load = events
+        .iter()
+        .position(|e| matches!(&e.body, taku_table::EventBody::System { data, .. } if data["kind"] == "loaded"))
+        .expect("a load");
+    let taku_table::EventBody::System { data, .. } = &mut events[load].body else {
+        unreachable!()
+    };
+    data["cards"][0]["name"] = serde_json::json!("Black Lotus");
+    let bad = Table::from_events(events).expect("loads").verify();
+    assert!(bad.iter().any(|m| m.seq == events_seq(load)), "{bad:?}");
+}
+
+fn events_seq(index: usize) -> u64 {
+    index as u64 + 1
 }

@@ -527,9 +527,19 @@ pub fn decide(
                 ));
             }
             let mut new: Vec<String> = Vec::new();
-            for s in skills.iter() {
+            for s in skills.iter().map(|s| skill_name(s)) {
+                let s = s.as_str();
+                if s.is_empty() {
+                    continue;
+                }
                 let key = (character.to_string(), s.to_string());
-                let again = a.declared.contains(&key) || new.iter().any(|n| n == s);
+                if new.iter().any(|n| n == s) {
+                    return Err(Text::new(
+                        format!("《{s}》がこの行に2回書かれています。特技は1回ずつ書いてください"),
+                        format!("《{s}》 is written twice in this line; write each skill once"),
+                    ));
+                }
+                let again = a.declared.contains(&key);
                 if again && !a.allowed.contains(&key) {
                     return Err(Text::new(
                         format!(
@@ -581,7 +591,7 @@ pub fn decide(
             Ok(Outcome {
                 events: vec![ev(Event::Allowed {
                     character: character.to_string(),
-                    skill: skill.to_string(),
+                    skill: skill_name(skill),
                 })],
                 reply: None,
             })
@@ -692,14 +702,7 @@ pub fn decide(
             for pc in &a.party {
                 let hp = dice.roll_group(1, 6).map_err(|e| e.text())?[0];
                 let mp = dice.roll_group(1, 6).map_err(|e| e.text())?[0];
-                events.push(super::supply::recover(
-                    table,
-                    &state.vitals,
-                    pc,
-                    hp,
-                    mp,
-                    "NPCの援助 1D6",
-                )?);
+                events.push(super::supply::recover(table, pc, hp, mp, "NPCの援助 1D6")?);
             }
             Ok(Outcome {
                 events,
@@ -1420,6 +1423,40 @@ pub fn describe(e: &Event) -> Text {
         }
         Event::Aborted => Text::new("AF判定 中止（GM）", "AF check called off (GM)"),
     }
+}
+
+/// A skill's name as declarations compare it (issue 13 play-through: 《千枚皮》 and 千枚皮,
+/// ＡＢＣ and ABC are one skill, so neither is declared twice): full-width letters and
+/// digits as ASCII, the brackets a name is written in (《》, <<>>, 「」, quotes) left out.
+fn skill_name(s: &str) -> String {
+    let folded: String = s
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect();
+    let mut t = folded.as_str();
+    loop {
+        let before = t;
+        for (open, close) in [
+            ("《", "》"),
+            ("<<", ">>"),
+            ("「", "」"),
+            ("\"", "\""),
+            ("'", "'"),
+            ("【", "】"),
+        ] {
+            if let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+                t = inner.trim();
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    t.to_string()
 }
 
 #[cfg(test)]

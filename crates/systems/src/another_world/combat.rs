@@ -517,8 +517,8 @@ pub fn decide(
                 reply: None,
             })
         })(),
-        ["minor", what @ ..] => act(table, state, need, false, what, dice),
-        ["major", what @ ..] => act(table, state, need, true, what, dice),
+        ["minor", what @ ..] => act(table, need, false, what, dice),
+        ["major", what @ ..] => act(table, need, true, what, dice),
         ["blockade", rest @ ..] if !rest.is_empty() => (|| {
             gm_only(table, Text::new("エンゲージ封鎖", "set a blockade"))?;
             let c = need()?;
@@ -708,7 +708,6 @@ impl Act {
 /// A minor or major action of the character whose main process it is.
 fn act<'a>(
     table: &dyn TableView,
-    state: &State,
     need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
@@ -800,11 +799,7 @@ fn act<'a>(
         }
         // Seed line 120 「戦闘不能のキャラクターを死亡させる」: only an incapacitated target
         // (current HP 0 or less, when its HP is known) is finished off (issue 13).
-        let hp = state
-            .vitals
-            .get(&target)
-            .map(|(hp, _)| *hp)
-            .or_else(|| field(table, &target, "HP").ok());
+        let hp = field(table, &target, "HP").ok();
         if what[0] == "finish"
             && let Some(hp) = hp.filter(|hp| *hp > 0)
         {

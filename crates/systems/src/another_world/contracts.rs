@@ -509,6 +509,9 @@ fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Out
             .characters()
             .into_iter()
             .filter(|(n, _)| !c.servants_of(n).is_empty())
+            // The GM's characters' spells are the GM's to know (issue 13 play-through):
+            // a player's list holds the players' characters.
+            .filter(|(_, owner)| table.actor_is_gm() || !table.member_is_gm(owner))
             .map(|(n, _)| n.to_string())
             .collect(),
     };

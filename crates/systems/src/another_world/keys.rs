@@ -346,11 +346,12 @@ pub fn check_allowed(table: &dyn TableView, keys: &Keys, command: &str) -> Resul
             ),
         ));
     };
-    if kind(table, &character)? == Kind::Npc || keys.holds(&character, key) {
+    if kind(table, &character)? == Kind::Npc {
         return Ok(());
     }
     // A player learns nothing of another player's PC's keys (AW-6: a player sees their
-    // own PC's keys only).
+    // own PC's keys only), and makes no restricted check as another player's PC: refused
+    // the same way whether that PC holds the key or not (issue 13 play-through).
     if !table.actor_is_gm()
         && table
             .character(&character)
@@ -364,6 +365,9 @@ pub fn check_allowed(table: &dyn TableView, keys: &Keys, command: &str) -> Resul
                 "only PCs holding the event key {key} may make checks now; {character} is not your character, so roll for your own PC (AW-6)"
             ),
         ));
+    }
+    if keys.holds(&character, key) {
+        return Ok(());
     }
     Err(Text::new(
         format!(

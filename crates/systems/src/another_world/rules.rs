@@ -9,7 +9,9 @@
 //! own events.
 
 use super::{af, combat, contracts, keys, sheet, supply};
-use crate::table_rules::{Audience, CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{
+    Audience, CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView,
+};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use taku_dice::{RollResult, Roller, Text};
@@ -19,8 +21,6 @@ use taku_dice::{RollResult, Roller, Text};
 pub struct State {
     /// AW-3: the combat in progress.
     pub combat: Option<combat::Combat>,
-    /// AW-4: current HP and MP of characters whose vitals changed.
-    pub vitals: supply::Vitals,
     /// AW-5: contracts, their history, command spells.
     pub contracts: contracts::Contracts,
     /// AW-6: who holds which event key (GM-only as a whole).
@@ -254,6 +254,71 @@ const COMMANDS: &[CommandHelp] = &[
     },
 ];
 
+/// The character fields Another World's rules keep (issue 13): a hand-set value would
+/// sit on the sheet beside the rules' own and be read by every member (a fake event key,
+/// a contract nobody made). None is the GM's to set by hand either: each has the command
+/// the GM uses, which keeps the rules' state (and an event key's secrecy) right.
+const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &["令呪", "command spells", "command spell", "spells"],
+        how: "令呪は /spell で使い、セッション終了時に3画に戻ります（AW-5）。残りは /spells で見られます",
+        how_en: "command spells are spent with /spell and refill at the end of the session (AW-5); /spells shows what is left",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "サーヴァント",
+            "マスター",
+            "契約",
+            "servant",
+            "servants",
+            "master",
+            "contract",
+        ],
+        how: "契約はGMが /contract マスター サーヴァント で結び、/contract end か /spell … dissolve で解きます（AW-5）",
+        how_en: "the GM makes a contract with /contract MASTER SERVANT; /contract end or /spell … dissolve ends it (AW-5)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "イベントキー",
+            "キー",
+            "event key",
+            "event keys",
+            "key",
+            "keys",
+        ],
+        how: "イベントキーはGMが /key give で与えます（AW-6。持ち主とGMだけが見られます）。/keys で見られます",
+        how_en: "the GM grants event keys with /key give (AW-6; only their holder and the GM see them); /keys lists them",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["戦闘移動", "全力移動", "移動", "combat move", "full move"],
+        how: "移動は【行動値】から算出されます（AW-3: 戦闘移動＝【行動値】＋5m、全力移動はその2倍）。【行動値】を変えてください",
+        how_en: "moves are derived from 行動値 (AW-3: combat move = 行動値 + 5 m, full move twice that); change 行動値 instead",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "現在の【HP】",
+            "現在の【MP】",
+            "現在HP",
+            "現在MP",
+            "current HP",
+            "current MP",
+        ],
+        how: "現在の【HP】・【MP】は HP・MP の欄そのものです（/char set ミナ HP 12、/supply heal ミナ HP -3）。上限は HP上限・MP上限",
+        how_en: "current HP and MP are the HP and MP fields themselves (/char set Mina HP 12, /supply heal Mina HP -3); the maximums are HP上限 and MP上限",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["エンゲージ", "engagement", "engaged"],
+        how: "エンゲージは戦闘中に /combat engage と /combat free、離脱は /combat major disengage で変わります（AW-3）",
+        how_en: "engagements change in combat with /combat engage and /combat free, and by /combat major disengage (AW-3)",
+        gm_may_set: false,
+    },
+];
+
 impl TableRules for AwRules {
     type State = State;
     type Event = Event;
@@ -284,10 +349,23 @@ impl TableRules for AwRules {
         }
     }
 
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
+    }
+
+    fn field_changes(&self, event: &Event) -> Vec<(String, String, String)> {
+        match event {
+            Event::Supply(e) => e.field_changes(),
+            _ => Vec::new(),
+        }
+    }
+
     fn fold(&self, state: &mut State, actor: &str, event: &Event) {
         match event {
             Event::Combat(e) => combat::fold(&mut state.combat, e),
-            Event::Supply(e) => supply::fold(&mut state.vitals, e),
+            // AW-4: a supply change sets the character's HP and MP fields
+            // (`field_changes`): nothing else to keep.
+            Event::Supply(_) => {}
             Event::Contract(e) => contracts::fold(&mut state.contracts, actor, e),
             Event::Key(e) => keys::fold(&mut state.keys, e),
             Event::Af(e) => af::fold(&mut state.af, e),
@@ -414,12 +492,8 @@ impl TableRules for AwRules {
             Err(_) => Vec::new(),
         };
         section("移動", "Movement", moves);
-        // AW-4: current HP and MP of the sheet's maximums.
-        section(
-            "【HP】・【MP】",
-            "HP and MP",
-            supply::fields(table, &state.vitals, name),
-        );
+        // AW-4: current HP and MP are the character's own HP and MP fields, shown with
+        // the others (one value: `field_changes`).
         // AW-5.
         section(
             "契約・令呪",

@@ -10,21 +10,18 @@
 //!   sheet's values.
 //! - HP and MP never fall below 1: the rules give everyone "at least 1".
 //!
-//! The sheet's `HP` and `MP` fields are the maximums; the current values live here once
-//! they first change.
+//! One 【HP】 and one 【MP】 per character (「【HP】と【MP】は…減少する」): the character's
+//! own `HP`/`MP` fields are the current values and `HP.max`/`MP.max` the maximums. Supply
+//! events write the fields ([`crate::table_rules::TableRules::field_changes`]), so the
+//! sheet, `{HP}` references, `/char set` and these commands read and change one value.
 
 use super::rules::{Decided, Event as AwEvent, State, field, gm_only, may_act_for};
 use crate::table_rules::{Outcome, TableView};
-use crate::view::{Field, Value};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use taku_dice::{Roller, Text};
 
 /// HP and MP never go below this (AW-4: everyone has "at least 1").
 pub const FLOOR: i64 = 1;
-
-/// Current HP and MP of characters whose values changed, by name.
-pub type Vitals = BTreeMap<String, (i64, i64)>;
 
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,20 +41,61 @@ pub enum Event {
         hp: i64,
         /// Values after.
         mp: i64,
+        /// The maximum HP the change keeps, when the character had `HP` and no `HP.max`
+        /// (the value was also the maximum): written as `HP.max` with the new `HP`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hp_max: Option<i64>,
+        /// The same for MP.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mp_max: Option<i64>,
     },
+}
+
+impl Event {
+    /// The character fields the event sets: the current values, and a maximum the
+    /// character's fields did not hold yet.
+    pub fn field_changes(&self) -> Vec<(String, String, String)> {
+        let Event::Changed {
+            character,
+            hp,
+            mp,
+            hp_max,
+            mp_max,
+            ..
+        } = self;
+        let mut out = vec![
+            (character.clone(), "HP".to_string(), hp.to_string()),
+            (character.clone(), "MP".to_string(), mp.to_string()),
+        ];
+        for (key, max) in [("HP.max", hp_max), ("MP.max", mp_max)] {
+            if let Some(max) = max {
+                out.push((character.clone(), key.to_string(), max.to_string()));
+            }
+        }
+        out
+    }
+}
+
+/// The maxima a change must write beside the current values: those the character's
+/// fields do not hold (a sheet with `HP` alone has it as both).
+fn missing_max(table: &dyn TableView, name: &str) -> (Option<i64>, Option<i64>) {
+    let missing = |key: &str| {
+        field(table, name, &format!("{key}.max"))
+            .is_err()
+            .then(|| field(table, name, key).ok())
+            .flatten()
+    };
+    (missing("HP"), missing("MP"))
 }
 
 /// HP and MP.
 type Pair = (i64, i64);
 
-/// A character's current HP and MP and their maximums (the sheet's values).
-fn current(table: &dyn TableView, vitals: &Vitals, name: &str) -> Result<(Pair, Pair), Text> {
+/// A character's current HP and MP and their maximums, from its fields.
+fn current(table: &dyn TableView, name: &str) -> Result<(Pair, Pair), Text> {
     let (hp, hp_max) = vital(table, name, "HP")?;
     let (mp, mp_max) = vital(table, name, "MP")?;
-    Ok((
-        vitals.get(name).copied().unwrap_or((hp, mp)),
-        (hp_max, mp_max),
-    ))
+    Ok(((hp, mp), (hp_max, mp_max)))
 }
 
 /// A sheet's current value and maximum of `key` (`HP`): a sheet field `HP` is the current
@@ -146,7 +184,6 @@ pub fn decide(
     words: &[&str],
     dice: &mut Roller<'_>,
 ) -> Decided {
-    let vitals = &state.vitals;
     Some(match words {
         ["lack", character, n, rest @ ..] if rest.is_empty() || rest == ["shared"] => (|| {
             gm_only(
@@ -158,7 +195,7 @@ pub fn decide(
                 1..=5,
                 Text::new("食事・睡眠の不足", "a missed meal or sleep"),
             )?;
-            let ((hp, mp), _) = current(table, vitals, character)?;
+            let ((hp, mp), _) = current(table, character)?;
             let hp_dice = roll(dice, n)?;
             let mp_dice = if rest.is_empty() {
                 roll(dice, n)?
@@ -168,6 +205,8 @@ pub fn decide(
             let loss = |d: &[i64]| d.iter().sum::<i64>();
             Ok(Outcome {
                 events: vec![AwEvent::Supply(Event::Changed {
+                    hp_max: missing_max(table, character).0,
+                    mp_max: missing_max(table, character).1,
                     character: character.to_string(),
                     why: lack_why(n, !rest.is_empty()),
                     hp: hp.saturating_sub(loss(&hp_dice)).max(FLOOR),
@@ -183,9 +222,7 @@ pub fn decide(
             "/supply lack CHARACTER N [shared]  (N from 1 to 5)",
         )),
         ["give", rest @ ..] if rest.len() >= 3 => give(table, state, rest, dice),
-        ["heal", character, which, amount, why @ ..] => {
-            heal(table, vitals, character, which, amount, why)
-        }
+        ["heal", character, which, amount, why @ ..] => heal(table, character, which, amount, why),
         ["heal", ..] => Err(usage(
             "/supply heal キャラクター HP|MP 量 [理由]（量は 5、-3、2D6 など）",
             "/supply heal CHARACTER HP|MP AMOUNT [REASON]  (AMOUNT: 5, -3, 2D6, …)",
@@ -269,10 +306,12 @@ fn give(
     });
     let mut events = Vec::new();
     for who in names {
-        let ((hp, mp), (max_hp, max_mp)) = current(table, &state.vitals, who)?;
+        let ((hp, mp), (max_hp, max_mp)) = current(table, who)?;
         let d = roll(dice, n)?;
         let gain: i64 = d.iter().sum();
         events.push(AwEvent::Supply(Event::Changed {
+            hp_max: missing_max(table, who).0,
+            mp_max: missing_max(table, who).1,
             character: who.to_string(),
             why: supply_why(n, bound),
             hp: hp.saturating_add(gain).min(max_hp.max(hp)),
@@ -288,7 +327,6 @@ fn give(
 /// current value, kept within 0 and the maximum (issue 13).
 fn heal(
     table: &dyn TableView,
-    vitals: &Vitals,
     character: &str,
     which: &str,
     amount: &str,
@@ -311,7 +349,7 @@ fn heal(
             format!("'{amount}' is not an amount (a whole number such as 5 or -3)"),
         )
     })?;
-    let ((hp, mp), (max_hp, max_mp)) = current(table, vitals, character)?;
+    let ((hp, mp), (max_hp, max_mp)) = current(table, character)?;
     let clamp = |now: i64, max: i64| now.saturating_add(delta).clamp(0, max.max(0));
     let (hp, mp) = if hp_side {
         (clamp(hp, max_hp), mp)
@@ -325,6 +363,8 @@ fn heal(
     };
     Ok(Outcome {
         events: vec![AwEvent::Supply(Event::Changed {
+            hp_max: missing_max(table, character).0,
+            mp_max: missing_max(table, character).1,
             character: character.to_string(),
             why: format!("{HEAL}{reason}"),
             hp_dice: if hp_side { vec![delta] } else { Vec::new() },
@@ -342,14 +382,15 @@ const HEAL: &str = "増減: ";
 /// maximums; `why` names the cause (`NPCの援助 1D6`).
 pub fn recover(
     table: &dyn TableView,
-    vitals: &Vitals,
     character: &str,
     hp: i64,
     mp: i64,
     why: &str,
 ) -> Result<AwEvent, Text> {
-    let ((now_hp, now_mp), (max_hp, max_mp)) = current(table, vitals, character)?;
+    let ((now_hp, now_mp), (max_hp, max_mp)) = current(table, character)?;
     Ok(AwEvent::Supply(Event::Changed {
+        hp_max: missing_max(table, character).0,
+        mp_max: missing_max(table, character).1,
         character: character.to_string(),
         why: why.to_string(),
         hp_dice: vec![hp],
@@ -357,14 +398,6 @@ pub fn recover(
         hp: now_hp.saturating_add(hp).clamp(0, max_hp.max(0)),
         mp: now_mp.saturating_add(mp).clamp(0, max_mp.max(0)),
     }))
-}
-
-/// Folds a supply event.
-pub fn fold(vitals: &mut Vitals, e: &Event) {
-    let Event::Changed {
-        character, hp, mp, ..
-    } = e;
-    vitals.insert(character.clone(), (*hp, *mp));
 }
 
 fn dice_text(d: &[i64]) -> String {
@@ -381,6 +414,7 @@ pub fn describe(e: &Event) -> Text {
         mp_dice,
         hp,
         mp,
+        ..
     } = e;
     // A fixed change (`/supply heal`): the amount with its sign, the untouched value not
     // listed, and no dice brackets.
@@ -425,30 +459,6 @@ pub fn describe(e: &Event) -> Text {
             dice_text(mp_dice)
         ),
     )
-}
-
-/// Current HP and MP for the sheet, as resources (current of the sheet's maximum):
-/// whichever maximum the sheet sets.
-pub fn fields(table: &dyn TableView, vitals: &Vitals, name: &str) -> Vec<Field> {
-    let now = vitals.get(name).copied();
-    let mut out = Vec::new();
-    for (i, (key, ja, en)) in [
-        ("HP", "現在の【HP】", "current HP"),
-        ("MP", "現在の【MP】", "current MP"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let Ok((sheet_now, max)) = vital(table, name, key) else {
-            continue;
-        };
-        let current = now.map_or(sheet_now, |(hp, mp)| if i == 0 { hp } else { mp });
-        out.push(Field::derived(
-            Text::new(ja, en),
-            Value::Resource { current, max },
-        ));
-    }
-    out
 }
 
 #[cfg(test)]

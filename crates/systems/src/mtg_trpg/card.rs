@@ -237,34 +237,78 @@ impl CardDb {
         self.cards.is_empty()
     }
 
-    /// Up to `n` known names closest to `name` (for "did you mean"), best first.
+    /// Up to `n` known names closest to `name` (for "did you mean"), best first: English
+    /// names, Japanese names (`ルーン爪のクマ` → `ルーン爪の熊`) and face names alike.
+    ///
+    /// Bounded (issue 13, MTG-9): a name over [`MAX_SUGGEST_CHARS`] characters gets no
+    /// suggestion, at most [`MAX_SUGGEST_DISTANCE`] edits are looked for, a name whose
+    /// length differs by more than that is skipped without comparing, and a comparison
+    /// stops as soon as it exceeds the bound.
     pub fn close_matches(&self, name: &str, n: usize) -> Vec<&str> {
-        let want = fold_name(name);
+        let want: Vec<char> = fold_name(name).chars().collect();
+        if want.is_empty() || want.len() > MAX_SUGGEST_CHARS {
+            return Vec::new();
+        }
+        let bound = (want.len() / 3).clamp(2, MAX_SUGGEST_DISTANCE);
         let mut scored: Vec<(usize, &str)> = self
-            .cards
+            .by_name
             .iter()
-            .map(|c| (edit_distance(&want, &fold_name(&c.name)), c.name.as_str()))
-            .filter(|(d, _)| *d <= (want.chars().count() / 3).max(2))
+            .filter(|(key, _)| {
+                // Bytes bound characters from above (≤ 4 per character) and below.
+                key.len() + bound >= want.len() && key.len() <= (want.len() + bound) * 4
+            })
+            .filter_map(|(key, &i)| {
+                let d = edit_distance_within(&want, key, bound)?;
+                Some((d, self.shown_name(key, i)))
+            })
             .collect();
         scored.sort();
+        scored.dedup_by(|a, b| a.1 == b.1);
         scored.into_iter().take(n).map(|(_, name)| name).collect()
+    }
+
+    /// The name a lookup key stands for, as written: the card's English name, its
+    /// Japanese name or a face's name.
+    fn shown_name(&self, key: &str, i: usize) -> &str {
+        let card = &self.cards[i];
+        card.name_ja
+            .iter()
+            .chain(card.faces.iter())
+            .find(|n| fold_name(n) == key)
+            .map_or(card.name.as_str(), String::as_str)
     }
 }
 
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+/// The longest unknown name "did you mean" looks for (the longest printed card name has
+/// 141 characters; a longer one is no typo of a card).
+pub const MAX_SUGGEST_CHARS: usize = 160;
+
+/// The most edits a "did you mean" suggestion may be away.
+pub const MAX_SUGGEST_DISTANCE: usize = 6;
+
+/// Levenshtein distance over characters between `a` and `b`, if at most `bound`:
+/// `None` as soon as every path exceeds it.
+fn edit_distance_within(a: &[char], b: &str, bound: usize) -> Option<usize> {
     let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > bound {
+        return None;
+    }
     let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         let mut prev = row[0];
         row[0] = i + 1;
+        let mut best = row[0];
         for (j, cb) in b.iter().enumerate() {
             let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
             prev = cur;
+            best = best.min(row[j + 1]);
+        }
+        if best > bound {
+            return None;
         }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|d| *d <= bound)
 }
 
 #[cfg(test)]
@@ -299,6 +343,31 @@ mod tests {
                 .as_deref(),
             Some("WG")
         );
+    }
+
+    /// Issue 13, MTG-9: "did you mean" is bounded — a 4,000-character name against
+    /// 32,000 cards compares nothing (it is longer than any card name), and a name of
+    /// ordinary length compares only names of about its length, stopping each
+    /// comparison past the bound. Japanese names are suggested too.
+    #[test]
+    fn close_matches_are_bounded_and_find_japanese_names() {
+        let mut db = CardDb::new();
+        for i in 0..32_000 {
+            db.insert(Card {
+                name: format!("Card Number {i:05}"),
+                name_ja: (i == 7).then(|| "ルーン爪の熊".to_string()),
+                faces: vec![],
+                mana_value: 1,
+                colours: Colours::NONE,
+                land: false,
+                land_types: Colours::NONE,
+            });
+        }
+        assert!(db.close_matches(&"x".repeat(4000), 3).is_empty());
+        assert_eq!(db.close_matches("ルーン爪のクマ", 3), ["ルーン爪の熊"]);
+        assert_eq!(db.close_matches("card number 0000", 1).len(), 1);
+        assert_eq!(edit_distance_within(&['a', 'b', 'c'], "abd", 1), Some(1));
+        assert_eq!(edit_distance_within(&['a', 'b', 'c'], "xyz", 2), None);
     }
 
     #[test]

@@ -48,6 +48,7 @@ impl DeckProblem {
                 let ja: Vec<String> = names
                     .iter()
                     .map(|(n, close)| {
+                        let n = &short(n);
                         if close.is_empty() {
                             format!("「{n}」")
                         } else {
@@ -58,6 +59,7 @@ impl DeckProblem {
                 let en: Vec<String> = names
                     .iter()
                     .map(|(n, close)| {
+                        let n = &short(n);
                         if close.is_empty() {
                             format!("'{n}'")
                         } else {
@@ -77,12 +79,15 @@ impl DeckProblem {
                     ),
                 )
             }
-            DeckProblem::NotAnEntry { line, text } => Text::new(
-                format!(
-                    "{line}行目: 「{text}」は「枚数 カード名」の形ではありません（例: 4 Llanowar Elves）"
-                ),
-                format!("line {line}: '{text}' is not 'COUNT NAME' (e.g. '4 Llanowar Elves')"),
-            ),
+            DeckProblem::NotAnEntry { line, text } => {
+                let text = short(text);
+                Text::new(
+                    format!(
+                        "{line}行目: 「{text}」は「枚数 カード名」の形ではありません（例: 4 Llanowar Elves）"
+                    ),
+                    format!("line {line}: '{text}' is not 'COUNT NAME' (e.g. '4 Llanowar Elves')"),
+                )
+            }
             DeckProblem::Copies { line, count } => Text::new(
                 format!("{line}行目: {count}枚。1行に書ける枚数は1〜{MAX_COPIES}枚です"),
                 format!("line {line}: {count} copies; a line takes 1 to {MAX_COPIES}"),
@@ -98,6 +103,24 @@ impl DeckProblem {
         }
     }
 }
+
+/// A name or line as a message echoes it: at most [`ECHO_CHARS`] characters, a longer one
+/// cut with its length said (issue 13, MTG-9: a huge name is not sent back whole).
+fn short(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= ECHO_CHARS {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(ECHO_CHARS).collect();
+        format!("{head}…({n})")
+    }
+}
+
+/// How much of a name or line a message echoes.
+pub const ECHO_CHARS: usize = 60;
+
+/// How many unknown names get "did you mean" suggestions (the rest are listed without).
+pub const MAX_SUGGESTED: usize = 20;
 
 impl DeckError {
     /// Every problem, one a line, in Japanese and English.
@@ -298,7 +321,11 @@ pub fn parse(text: &str, db: &CardDb) -> Result<Deck, DeckError> {
                 main.extend(std::iter::repeat_n(card.clone(), count as usize));
             }
             None => {
-                let close = db.close_matches(name, 3);
+                let close = if unknown.len() < MAX_SUGGESTED {
+                    db.close_matches(name, 3)
+                } else {
+                    Vec::new()
+                };
                 unknown.push((
                     name.to_string(),
                     close.into_iter().map(str::to_string).collect(),

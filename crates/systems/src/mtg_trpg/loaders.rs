@@ -823,8 +823,19 @@ fn count_u32(n: usize, what: &str) -> io::Result<u32> {
     })
 }
 
-/// A length-prefixed UTF-8 string.
+/// A length-prefixed UTF-8 string; one longer than an index may hold is refused, naming
+/// its start (issue 13, MTG-8: an index is never written that cannot be read).
 fn write_str(w: &mut impl Write, s: &str) -> io::Result<()> {
+    if s.len() > MAX_INDEX_STR {
+        let head: String = s.chars().take(40).collect();
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "a name of {} bytes (\"{head}…\") is longer than a card index holds ({MAX_INDEX_STR} bytes)",
+                s.len()
+            ),
+        ));
+    }
     w.write_all(&count_u32(s.len(), "bytes of a name")?.to_le_bytes())?;
     w.write_all(s.as_bytes())
 }

@@ -20,19 +20,51 @@ pub mod rules;
 use crate::GameSystem;
 use card::CardDb;
 use std::sync::OnceLock;
+use taku_dice::Text;
 
-/// The card database tables look names up in, installed once by the host process.
-static CARD_DB: OnceLock<CardDb> = OnceLock::new();
+/// The card database tables look names up in, installed once by the host process, or why
+/// it could not be read.
+static CARD_DB: OnceLock<Result<CardDb, Text>> = OnceLock::new();
+
+/// How to read the card database, installed by the host process and called on the first
+/// MTG table command that needs cards.
+type Loader = Box<dyn Fn() -> Result<CardDb, Text> + Send + Sync>;
+static LOADER: OnceLock<Loader> = OnceLock::new();
+
+/// The built-in set, for [`card_db`] when the installed database could not be read.
+static BUILTIN: OnceLock<CardDb> = OnceLock::new();
 
 /// Installs the card database (the built-in set plus a loaded index) for tables in this
 /// process; `Err` gives it back if one was installed already.
 pub fn install_card_db(db: CardDb) -> Result<(), CardDb> {
-    CARD_DB.set(db)
+    CARD_DB.set(Ok(db)).map_err(|e| e.unwrap_or_default())
 }
 
-/// The installed card database, or the built-in set when none was installed.
+/// Installs how to read the card database, called once, on the first MTG table command
+/// that needs cards (issue 13, MTG-8): an index that cannot be read affects only MTG
+/// tables, whose commands are refused with the loader's message; no other system and no
+/// server start reads it. `false` if a loader or a database was installed already.
+pub fn install_card_loader(
+    load: impl Fn() -> Result<CardDb, Text> + Send + Sync + 'static,
+) -> bool {
+    CARD_DB.get().is_none() && LOADER.set(Box::new(load)).is_ok()
+}
+
+/// The installed card database (read now by the installed loader if it was not yet), the
+/// built-in set when none was installed, or why the installed one cannot be read.
+pub fn card_db_checked() -> Result<&'static CardDb, &'static Text> {
+    CARD_DB
+        .get_or_init(|| match LOADER.get() {
+            Some(load) => load(),
+            None => Ok(builtin::builtin()),
+        })
+        .as_ref()
+}
+
+/// The installed card database, or the built-in set when none was installed or it cannot
+/// be read ([`card_db_checked`] says why).
 pub fn card_db() -> &'static CardDb {
-    CARD_DB.get_or_init(builtin::builtin)
+    card_db_checked().unwrap_or_else(|_| BUILTIN.get_or_init(builtin::builtin))
 }
 
 /// The MTG-based TRPG.

@@ -101,7 +101,23 @@ impl CheckKind {
     /// Reads a kind: anything [`Colour::parse`] reads, or `colourless`, `colorless`, `c`,
     /// `無色`, `色のない` (any case).
     pub fn parse(text: &str) -> Option<CheckKind> {
-        match text.trim().to_lowercase().as_str() {
+        // The seed's own words (「白判定、青判定、黒判定、赤判定、緑判定、色のない判定」),
+        // `green check`, and full-width letters (ＧＲＥＥＮ) read as the kind.
+        let folded: String = text
+            .trim()
+            .chars()
+            .map(|c| match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            })
+            .collect::<String>()
+            .to_lowercase();
+        let word = folded
+            .strip_suffix("判定")
+            .or_else(|| folded.strip_suffix(" check"))
+            .unwrap_or(&folded)
+            .trim();
+        match word {
             "colourless" | "colorless" | "c" | "無色" | "色のない" => {
                 Some(CheckKind::Colourless)
             }

@@ -23,7 +23,7 @@
 use super::card::Card;
 use super::check::{self, BOOST_CARDS, Outcome, Revealed};
 use super::odds::{CheckKind, possible};
-use super::{card_db, deck};
+use super::{card_db_checked, deck};
 use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
@@ -122,6 +122,43 @@ pub enum Event {
         cards: Vec<Card>,
         /// Sideboard cards left out.
         sideboard: usize,
+        /// Put in the order listed by the GM (`/deck order`), not shuffled.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ordered: bool,
+    },
+    /// The GM drew cards from the top (to the hand): seen by the GM and the owner.
+    Drawn {
+        /// PC.
+        character: String,
+        /// The cards, top first.
+        cards: Vec<Card>,
+    },
+    /// The GM milled cards from the top (to the graveyard): public.
+    Milled {
+        /// PC.
+        character: String,
+        /// The cards, top first.
+        cards: Vec<Card>,
+    },
+    /// The GM put cards on the top or the bottom, in this order (upper first); the
+    /// player knows them there.
+    Put {
+        /// PC.
+        character: String,
+        /// The cards, upper first.
+        cards: Vec<Card>,
+        /// On top (else at the bottom).
+        top: bool,
+    },
+    /// The GM returned cards to the library and shuffled it (a refill: 「ライブラリーを
+    /// 回復する手段」).
+    Refilled {
+        /// PC.
+        character: String,
+        /// The cards returned.
+        added: Vec<Card>,
+        /// The library after, top first.
+        cards: Vec<Card>,
     },
     /// The library was shuffled.
     Shuffled {
@@ -159,6 +196,11 @@ pub enum Event {
         character: String,
         /// The cards, upper first.
         returned: Vec<Card>,
+        /// Whether the turn's once-per-turn limits (boost, the same check) start afresh:
+        /// only when the GM ends the turn (issue 13: a player's own `/turn end` repeated
+        /// must not reset them).
+        #[serde(default = "yes")]
+        reset: bool,
     },
     /// End of scene: boost-exiled cards went to the bottom in this order (seed line 106
     /// 「シーンあるいはターン終了時まで」).
@@ -168,6 +210,10 @@ pub enum Event {
         /// The cards, upper first.
         returned: Vec<Card>,
     },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The MTG-based TRPG's table rules.
@@ -195,6 +241,11 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Declare the check boost (once per turn, 6 or more cards in the library), or finish without it",
     },
     CommandHelp {
+        usage: "/deck draw ミナ 1 | /deck mill ミナ 2 | /deck top ミナ Elvish Mystic; Runeclaw Bear | /deck bottom ミナ Forest | /deck return ミナ 2 Forest | /deck order ミナ Elvish Mystic; Runeclaw Bear; 18 Forest",
+        help: "（GM）ライブラリーの操作: 上から引く（持ち主とGMだけが見る）・切削（公開）・上/下に置く（プレイヤーは知っている）・戻してシャッフル（回復）・書いた順番で作る",
+        help_en: "(GM) library operations: draw from the top (seen by the owner and the GM), mill (public), put on top/bottom (the player knows them), return and shuffle (a refill), load in the order written",
+    },
+    CommandHelp {
         usage: "/turn end [ミナ]",
         help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
         help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order",
@@ -213,6 +264,14 @@ fn gm_or_owner(table: &dyn TableView, pc: &str) -> Result<(), Text> {
             format!("{pc} belongs to {owner}; only they or the GM handle its library"),
         )),
     }
+}
+
+/// Refuses a player: `ja`/`en` name what only the GM may do with `pc`'s library.
+fn gm_only(pc: &str, ja: &str, en: &str) -> Result<(), Text> {
+    Err(Text::new(
+        format!("{pc}のライブラリーを{ja}のはGMだけです（ライブラリーの順番はゲームの状態です）"),
+        format!("only the GM can {en} {pc}'s library (its order is game state)"),
+    ))
 }
 
 fn library<'a>(state: &'a State, pc: &str) -> Result<&'a Library, Text> {
@@ -269,21 +328,42 @@ impl TableRules for MtgRules {
         Some(match words {
             ["deck", "load", pc, list @ ..] if !list.is_empty() => (|| {
                 gm_or_owner(table, pc)?;
+                // A player may replace their PC's library only while nothing of its order
+                // is known (no known top cards, no cards seen going to the bottom):
+                // replacing one the player knows something about is the GM's, as a
+                // shuffle is, so what the GM set as known is not wiped at will.
+                if !table.actor_is_gm()
+                    && state
+                        .get(*pc)
+                        .is_some_and(|l| l.known > 0 || !l.bottom.is_empty())
+                {
+                    gm_only(pc, "入れ替えられる", "replace")?;
+                }
                 if state.get(*pc).is_some_and(|l| l.open.is_some()) {
                     return Err(open_check(pc));
                 }
                 // A list pasted whole keeps its line breaks: the table shows each as `↵`
                 // (MTGO/Arena exports: a blank line before the sideboard).
                 let text = list.join(" ").replace('↵', "\n");
-                let deck = deck::parse(&text, card_db()).map_err(|e| e.text())?;
+                // MTG-8: an unreadable card index refuses this, saying why and what to do;
+                // it touches no other command and no other system.
+                let db = card_db_checked().map_err(Clone::clone)?;
+                let deck = deck::parse(&text, db).map_err(|e| e.text())?;
                 one(Event::Loaded {
                     character: pc.to_string(),
                     cards: shuffled(&deck.main, dice)?,
                     sideboard: deck.sideboard,
+                    ordered: false,
                 })
             })(),
             ["deck", "shuffle", pc] => (|| {
                 gm_or_owner(table, pc)?;
+                // The library's order is game state: only the GM shuffles it (a card
+                // effect the GM rules on), so a player cannot wipe what is known or
+                // reshuffle until the top suits them.
+                if !table.actor_is_gm() {
+                    gm_only(pc, "シャッフルできる", "shuffle")?;
+                }
                 let l = library(state, pc)?;
                 if l.open.is_some() {
                     return Err(open_check(pc));
@@ -379,12 +459,18 @@ impl TableRules for MtgRules {
                     outcome: Box::new(outcome),
                 })
             })(),
+            [
+                "deck",
+                op @ ("draw" | "mill" | "top" | "bottom" | "return" | "order"),
+                pc,
+                rest @ ..,
+            ] if !rest.is_empty() => library_op(table, state, op, pc, rest, dice),
             ["turn", "end", rest @ ..] if rest.len() <= 1 => {
                 turn_end(table, state, rest.first().copied(), dice)
             }
             ["deck", ..] => Err(Text::new(
-                "使い方: /deck load|shuffle|known|show|check|boost|done …（/help に一覧があります）",
-                "usage: /deck load|shuffle|known|show|check|boost|done …; /help lists them",
+                "使い方: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order …（/help に一覧があります）",
+                "usage: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order …; /help lists them",
             )),
             ["turn", ..] => Err(Text::new(
                 "使い方: /turn end [キャラクター]",
@@ -398,7 +484,39 @@ impl TableRules for MtgRules {
     /// to look again (seed line 121: from a check's start until its result is done, no
     /// player gets priority).
     fn reveals(&self, event: &Event) -> bool {
-        matches!(event, Event::Opened { .. } | Event::Checked { .. })
+        matches!(
+            event,
+            Event::Opened { .. }
+                | Event::Checked { .. }
+                | Event::Drawn { .. }
+                | Event::Milled { .. }
+        )
+    }
+
+    /// A draw is seen by the GM and the owner only (a hand is hidden).
+    fn audience(&self, event: &Event) -> crate::table_rules::Audience {
+        match event {
+            Event::Drawn { character, .. } => {
+                crate::table_rules::Audience::GmAndOwnerOf(character.clone())
+            }
+            _ => crate::table_rules::Audience::All,
+        }
+    }
+
+    /// MT-10 of issue 13: `verify` checks that every library the log records is the one
+    /// the state and the recorded draws give — a shuffle is the Fisher–Yates of the library
+    /// it met, a check reveals the cards on top and puts them where its draws say, a
+    /// boost was allowed, cards returned at a turn's or scene's end are the exiled ones —
+    /// so a library edited in the log shows up.
+    fn replay(
+        &self,
+        state: &State,
+        actor: &str,
+        line: Option<&str>,
+        events: &[Event],
+        rands: &[[u32; 2]],
+    ) -> Result<(), String> {
+        replay_line(self, state, actor, line, events, rands)
     }
 
     /// Seed line 106: boost-exiled cards stay exiled until the scene or the turn ends;
@@ -428,6 +546,41 @@ impl TableRules for MtgRules {
                         l.bottom.push(returned.len());
                     }
                     l.exiled.clear();
+                }
+            }
+            Event::Drawn { character, cards } | Event::Milled { character, cards } => {
+                if let Some(l) = state.get_mut(character) {
+                    let n = cards.len().min(l.cards.len());
+                    l.cards.drain(..n);
+                    l.known = l.known.saturating_sub(n);
+                    l.normalize();
+                }
+            }
+            Event::Put {
+                character,
+                cards,
+                top,
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    if *top {
+                        l.cards.splice(0..0, cards.iter().cloned());
+                        l.known += cards.len();
+                    } else {
+                        l.cards.extend(cards.iter().cloned());
+                        if !cards.is_empty() {
+                            l.bottom.push(cards.len());
+                        }
+                    }
+                    l.normalize();
+                }
+            }
+            Event::Refilled {
+                character, cards, ..
+            } => {
+                if let Some(l) = state.get_mut(character) {
+                    l.cards = cards.clone();
+                    l.known = 0;
+                    l.bottom.clear();
                 }
             }
             Event::Loaded {
@@ -482,6 +635,7 @@ impl TableRules for MtgRules {
             Event::TurnEnded {
                 character,
                 returned,
+                reset,
             } => {
                 if let Some(l) = state.get_mut(character) {
                     l.cards.extend(returned.iter().cloned());
@@ -489,10 +643,49 @@ impl TableRules for MtgRules {
                         l.bottom.push(returned.len());
                     }
                     l.exiled.clear();
-                    l.boosted = false;
-                    l.checks.clear();
+                    if *reset {
+                        l.boosted = false;
+                        l.checks.clear();
+                    }
                 }
             }
+        }
+    }
+
+    /// A voided check is treated as never made, but the cards it revealed were public
+    /// (「ライブラリーの上から1枚目と2枚目のカードを公開」) and stay seen: they are back on
+    /// top in their order, so the player now knows them, and the next check exiles them
+    /// first and puts them back on top afterwards (MT-2 step 1, 「PLに知られているカードを
+    /// すべて追放」) — the void never lets anyone predict the next check's cards. The same
+    /// for a boost's six cards (seen when exiled) and a check waiting for its boost
+    /// decision. The seed's own recovery for a check that cannot be made is the model
+    /// (「元の順番でライブラリーの上に戻し、最初から行動判定をしなかったというあつかい」).
+    fn fold_voided(&self, state: &mut State, _actor: &str, event: &Event) {
+        let (character, known, seen): (&String, usize, Vec<&Card>) = match event {
+            Event::Opened { character, open } => {
+                (character, open.revealed.known, open.cards.iter().collect())
+            }
+            Event::Checked {
+                character, outcome, ..
+            } => {
+                let mut seen = vec![&outcome.target_card, &outcome.achievement_card];
+                if let Some(b) = &outcome.boost {
+                    seen.extend(b.cards.iter());
+                }
+                (character, outcome.known.len(), seen)
+            }
+            _ => return,
+        };
+        let Some(l) = state.get_mut(character) else {
+            return;
+        };
+        l.open = None;
+        // Only when the library is still the one the event revealed from (a fold must be
+        // total: an earlier void or undo may have changed it).
+        let end = known + seen.len();
+        if end <= l.cards.len() && l.cards[known..end].iter().eq(seen.iter().copied()) {
+            l.known = l.known.max(end);
+            l.normalize();
         }
     }
 
@@ -501,7 +694,86 @@ impl TableRules for MtgRules {
             Event::Loaded {
                 character,
                 cards,
+                ordered: true,
+                ..
+            } => Text::new(
+                format!(
+                    "{character}のライブラリー: {}枚（GMが書いた順番で）",
+                    cards.len()
+                ),
+                format!(
+                    "{character}'s library: {} cards (in the order the GM wrote)",
+                    cards.len()
+                ),
+            ),
+            Event::Drawn { character, cards } => Text::new(
+                format!(
+                    "{character}がライブラリーの上から{}枚引く: {}",
+                    cards.len(),
+                    check::names(cards)
+                ),
+                format!(
+                    "{character} draws {} card(s) from the top: {}",
+                    cards.len(),
+                    check::names_en(cards)
+                ),
+            ),
+            Event::Milled { character, cards } => Text::new(
+                format!(
+                    "{character}のライブラリーの上から{}枚を墓地へ: {}",
+                    cards.len(),
+                    check::names(cards)
+                ),
+                format!(
+                    "{character} mills {} card(s) from the top: {}",
+                    cards.len(),
+                    check::names_en(cards)
+                ),
+            ),
+            Event::Put {
+                character,
+                cards,
+                top,
+            } => {
+                let (ja, en) = if *top {
+                    ("上", "top")
+                } else {
+                    ("一番下", "bottom")
+                };
+                Text::new(
+                    format!(
+                        "{character}のライブラリーの{ja}に置く（この順番で、プレイヤーは知っている）: {}",
+                        check::names(cards)
+                    ),
+                    format!(
+                        "put on the {en} of {character}'s library (in this order; the player knows them): {}",
+                        check::names_en(cards)
+                    ),
+                )
+            }
+            Event::Refilled {
+                character,
+                added,
+                cards,
+            } => Text::new(
+                format!(
+                    "{character}のライブラリーに{}枚を戻してシャッフル（{}枚に）: {}",
+                    added.len(),
+                    cards.len(),
+                    check::names(added)
+                ),
+                format!(
+                    "{} card(s) returned to {character}'s library, shuffled ({} cards): {}",
+                    added.len(),
+                    cards.len(),
+                    check::names_en(added)
+                ),
+            ),
+            Event::Loaded {
+                character,
+                cards,
                 sideboard,
+                ..
             } => Text::new(
                 format!(
                     "{character}のライブラリー: {}枚をシャッフル（サイドボード{sideboard}枚は入れない）",
@@ -543,23 +815,42 @@ impl TableRules for MtgRules {
                 } else {
                     format!(" '{}'", open.purpose)
                 };
+                let second_ja = format!(
+                    "{} ＋ 色の修正{:+}",
+                    card(1, true).unwrap_or_default(),
+                    open.revealed.modifier
+                );
+                let second_en = format!(
+                    "{} + colour modifier {:+}",
+                    card(1, false).unwrap_or_default(),
+                    open.revealed.modifier
+                );
+                let n = open.revealed.known;
+                let (known_ja, known_en) = if n > 0 {
+                    (
+                        format!(" 既知の{n}枚を追放 ＞"),
+                        format!(" the {n} known card(s) exiled >"),
+                    )
+                } else {
+                    (String::new(), String::new())
+                };
                 Text::new(
                     format!(
-                        "{character}の{purpose_ja}{}（難易度{}）: 1枚目{} ＞ 目標値{} ／ 2枚目{} ＞ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
+                        "{character}の{purpose_ja}{}（難易度{}）:{known_ja} 1枚目{} ＞ 目標値{} ／ 2枚目{} ＞ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
                         kind.ja(),
                         open.difficulty,
                         card(0, true).unwrap_or_default(),
                         open.revealed.target,
-                        card(1, true).unwrap_or_default(),
+                        second_ja,
                         open.revealed.achievement
                     ),
                     format!(
-                        "{character}{purpose_en}'s {} (difficulty {}): 1st card{} > target {} / 2nd card{} > achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
+                        "{character}{purpose_en}'s {} (difficulty {}):{known_en} 1st card{} > target {} / 2nd card{} > achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
                         kind.en(),
                         open.difficulty,
                         card(0, false).unwrap_or_default(),
                         open.revealed.target,
-                        card(1, false).unwrap_or_default(),
+                        second_en,
                         open.revealed.achievement
                     ),
                 )
@@ -607,6 +898,7 @@ impl TableRules for MtgRules {
             Event::TurnEnded {
                 character,
                 returned,
+                ..
             } => {
                 if returned.is_empty() {
                     Text::new(
@@ -735,26 +1027,35 @@ fn check_command(
             format!("unknown check kind '{kind}'; use white/blue/black/red/green/colourless or 白/青/黒/赤/緑/無色"),
         )
     })?;
-    let difficulty: i64 = difficulty.parse().map_err(|_| {
+    let folded = fold_width(difficulty);
+    let difficulty: i64 = folded.parse().map_err(|_| {
         Text::new(
             format!("「{difficulty}」は難易度ではありません（整数、ふつうは0〜8）"),
             format!("'{difficulty}' is not a difficulty (a whole number, usually 0 to 8)"),
         )
     })?;
-    let boost_word = rest.contains(&"boost");
-    let force = rest.contains(&"force");
+    // `boost` and `force` are flags only before or after the purpose, never inside it
+    // (`/deck check ミナ 緑 4 the boost door` keeps its purpose as typed).
+    let flag = |w: &&&str| matches!(**w, "boost" | "force");
+    let lead = rest.iter().take_while(flag).count();
+    let trail = rest[lead..].iter().rev().take_while(flag).count();
+    let (flags, words) = (
+        rest[..lead]
+            .iter()
+            .chain(rest[rest.len() - trail..].iter())
+            .copied()
+            .collect::<Vec<&str>>(),
+        &rest[lead..rest.len() - trail],
+    );
+    let boost_word = flags.contains(&"boost");
+    let force = flags.contains(&"force");
     if force && !table.actor_is_gm() {
         return Err(Text::new(
             "結果が決まっている判定を強制できるのはGMだけです（MT-3）",
             "only the GM can force a check whose outcome is certain (MT-3)",
         ));
     }
-    let purpose = rest
-        .iter()
-        .filter(|w| !matches!(**w, "boost" | "force"))
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let purpose = words.join(" ");
     if l.checks
         .iter()
         .any(|(k, d, p)| *k == kind && *d == difficulty && *p == purpose)
@@ -762,22 +1063,24 @@ fn check_command(
         let name = check::kind_text(kind);
         return Err(Text::new(
             format!(
-                "{pc}はこのターンすでにこの判定（{} 難易度{difficulty}{}）を行ないました。同じ判定は1ターンに1回だけです（MT-3）",
+                "{pc}はこのターンすでにこの判定（{} 難易度{difficulty}{}）を行ないました。同じ判定は1ターンに1回だけです（MT-3）。別の行為なら目的を書いてください（例: /deck check {pc} {} {difficulty} 傷の手当て）",
                 name.ja(),
                 if purpose.is_empty() {
                     String::new()
                 } else {
                     format!("「{purpose}」")
-                }
+                },
+                kind_word(kind)
             ),
             format!(
-                "{pc} already made this check this turn ({}, difficulty {difficulty}{}); the same check twice in one turn is not allowed (MT-3)",
+                "{pc} already made this check this turn ({}, difficulty {difficulty}{}); the same check twice in one turn is not allowed (MT-3); for another action, write its purpose (e.g. /deck check {pc} {} {difficulty} first aid)",
                 name.en(),
                 if purpose.is_empty() {
                     String::new()
                 } else {
                     format!(", '{purpose}'")
-                }
+                },
+                kind_word(kind)
             ),
         ));
     }
@@ -829,11 +1132,52 @@ fn check_command(
     let boost = achievement < target && can_boost && boost_word;
     let outcome =
         check::finish(&l.cards, &revealed, kind, difficulty, boost, dice).map_err(|e| e.text())?;
-    one(Event::Checked {
-        character: pc.to_string(),
-        purpose,
-        outcome: Box::new(outcome),
+    // MT-2 step 5: a failure that could not be boosted says why.
+    let reply = (!outcome.success && !can_boost).then(|| {
+        if boost_left {
+            Text::new(
+                format!("ブーストはできません: ライブラリーが公開した2枚の下に{BOOST_CARDS}枚未満です（「ライブラリーが6枚未満の時、行動判定ブーストの宣言は行えません」）"),
+                format!("no boost: fewer than {BOOST_CARDS} cards are left below the two revealed (MT-2 step 5)"),
+            )
+        } else {
+            Text::new(
+                format!("ブーストはできません: {pc}はこのターンすでにブーストしました（1ターンに1回、MT-2）"),
+                format!("no boost: {pc} already boosted this turn (once per turn, MT-2)"),
+            )
+        }
+    });
+    Ok(Decision {
+        events: vec![Event::Checked {
+            character: pc.to_string(),
+            purpose,
+            outcome: Box::new(outcome),
+        }],
+        reply,
     })
+}
+
+/// Full-width digits, letters and signs as ASCII (`３`, `－１`).
+fn fold_width(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+/// A kind as a command word (`緑`, `無色`).
+fn kind_word(kind: CheckKind) -> &'static str {
+    match kind {
+        CheckKind::Colour(c) => match c {
+            super::card::Colour::W => "白",
+            super::card::Colour::U => "青",
+            super::card::Colour::B => "黒",
+            super::card::Colour::R => "赤",
+            super::card::Colour::G => "緑",
+        },
+        CheckKind::Colourless => "無色",
+    }
 }
 
 /// `/turn end [PC]`: the GM ends every PC's turn, a player their own PCs' (a named PC's
@@ -879,13 +1223,26 @@ fn turn_end(
         return Err(open_check(waiting.first().map_or("", |s| s.as_str())));
     }
     let mut events = Vec::new();
+    // The seed's turn is the game's turn, which the GM runs: a player's own `/turn end`
+    // does its cleanup (boost-exiled cards to the bottom, 「ターン終了時に…ライブラリーの下
+    // へ」) but the once-per-turn limits (「1ターンに1回のみ」, 「同じターンに、まったく同じ
+    // 行動判定を2回以上行うことはできません」) start afresh only when the GM ends the turn,
+    // so ending one's own turn again and again never buys another boost or the same check.
+    let reset = table.actor_is_gm();
     for pc in ending {
         events.push(Event::TurnEnded {
             character: pc.clone(),
             returned: shuffled(&state[pc].exiled, dice)?,
+            reset,
         });
     }
-    let reply = (!waiting.is_empty()).then(|| {
+    let limits = (!reset).then(|| {
+        Text::new(
+            "ブーストと同じ判定の制限（1ターンに1回）は、GMがターンを進める（GMの /turn end）まで残ります",
+            "the once-per-turn limits (boost, the same check) stay until the GM ends the turn (the GM's /turn end)",
+        )
+    });
+    let waiting_text = (!waiting.is_empty()).then(|| {
         let names = waiting
             .iter()
             .map(|s| s.as_str())
@@ -901,6 +1258,10 @@ fn turn_end(
             format!("{names_en}: a check waits for the boost decision, so that turn has not ended (/deck boost or /deck done, then /turn end)"),
         )
     });
+    let reply = match (waiting_text, limits) {
+        (Some(a), Some(b)) => Some(Text::join(&[a, b], "\n")),
+        (a, b) => a.or(b),
+    };
     Ok(Decision { events, reply })
 }
 
@@ -1006,4 +1367,280 @@ fn show(pc: &str, l: &Library, gm: bool) -> Text {
             .join(", ")
     ));
     Text::new(ja.join("\n"), en.join("\n"))
+}
+
+/// `/deck draw|mill PC N`, `/deck top|bottom|return|order PC LIST` (GM only): the library
+/// operations the seed's recovery (「ライブラリーを回復する手段」) and its worked example
+/// (《エルフの神秘家》 then 《ルーン爪の熊》 on top) need at a table.
+fn library_op(
+    table: &dyn TableView,
+    state: &State,
+    op: &str,
+    pc: &str,
+    rest: &[&str],
+    dice: &mut Roller<'_>,
+) -> Result<Decision<Event>, Text> {
+    gm_or_owner(table, pc)?;
+    if !table.actor_is_gm() {
+        return Err(Text::new(
+            format!(
+                "ライブラリーの操作（/deck {op}）はGMが行ないます（カードの効果はGMが裁定します）"
+            ),
+            format!("library operations (/deck {op}) are the GM's (the GM rules on card effects)"),
+        ));
+    }
+    if state.get(pc).is_some_and(|l| l.open.is_some()) {
+        return Err(open_check(pc));
+    }
+    let character = pc.to_string();
+    match op {
+        "draw" | "mill" => {
+            let l = library(state, pc)?;
+            let n: usize = match rest {
+                [n] => fold_width(n).parse().ok(),
+                _ => None,
+            }
+            .filter(|n| (1..=l.cards.len()).contains(n))
+            .ok_or_else(|| {
+                Text::new(
+                    format!(
+                        "枚数は1〜{}です（{pc}のライブラリーの枚数まで）",
+                        l.cards.len()
+                    ),
+                    format!("the count is 1 to {} ({pc}'s library)", l.cards.len()),
+                )
+            })?;
+            let cards = l.cards[..n].to_vec();
+            one(if op == "draw" {
+                Event::Drawn { character, cards }
+            } else {
+                Event::Milled { character, cards }
+            })
+        }
+        _ => {
+            // A name without a count is one card (`/deck top ミナ Elvish Mystic; Forest`).
+            let text = rest
+                .join(" ")
+                .replace('↵', "\n")
+                .split([';', '\n'])
+                .map(|piece| {
+                    let piece = piece.trim();
+                    if piece.is_empty()
+                        || fold_width(piece).starts_with(|c: char| c.is_ascii_digit())
+                    {
+                        piece.to_string()
+                    } else {
+                        format!("1 {piece}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let db = card_db_checked().map_err(Clone::clone)?;
+            let cards = deck::parse(&text, db).map_err(|e| e.text())?.main;
+            match op {
+                "top" | "bottom" => {
+                    library(state, pc)?;
+                    one(Event::Put {
+                        character,
+                        cards,
+                        top: op == "top",
+                    })
+                }
+                "return" => {
+                    let l = library(state, pc)?;
+                    let mut all = l.cards.clone();
+                    all.extend(cards.iter().cloned());
+                    if all.len() > deck::MAX_CARDS {
+                        return Err(Text::new(
+                            format!("ライブラリーが{}枚を超えます", deck::MAX_CARDS),
+                            format!("the library would exceed {} cards", deck::MAX_CARDS),
+                        ));
+                    }
+                    one(Event::Refilled {
+                        character,
+                        added: cards,
+                        cards: shuffled(&all, dice)?,
+                    })
+                }
+                _ => one(Event::Loaded {
+                    character,
+                    cards,
+                    sideboard: 0,
+                    ordered: true,
+                }),
+            }
+        }
+    }
+}
+
+/// See [`MtgRules::replay`]: each event of a line against the library it met, with the
+/// line's recorded draws.
+fn replay_line(
+    rules: &MtgRules,
+    state: &State,
+    actor: &str,
+    line: Option<&str>,
+    events: &[Event],
+    rands: &[[u32; 2]],
+) -> Result<(), String> {
+    use taku_dice::{ScriptedDraw, ScriptedSource};
+    let mut source = ScriptedSource::new(
+        rands
+            .iter()
+            .map(|&[sides, value]| ScriptedDraw { sides, value }),
+    );
+    let mut state = state.clone();
+    {
+        let mut dice = Roller::new(&mut source);
+        let err = |t: Text| t.en().to_string();
+        for e in events {
+            let lib = |pc: &str| {
+                state
+                    .get(pc)
+                    .cloned()
+                    .ok_or_else(|| format!("{pc} had no library"))
+            };
+            let expected = match e {
+                Event::Shuffled { character, .. } => Some(Event::Shuffled {
+                    character: character.clone(),
+                    cards: shuffled(&lib(character)?.cards, &mut dice).map_err(err)?,
+                }),
+                Event::Loaded {
+                    character,
+                    cards,
+                    sideboard,
+                    ordered: false,
+                } => {
+                    // The list as typed, read again, shuffled with the recorded draws.
+                    let list = line
+                        .and_then(|l| l.split_whitespace().nth(3).map(|w| (l, w)))
+                        .and_then(|(l, w)| l.find(w).map(|at| &l[at..]));
+                    match list.map(|list| {
+                        deck::parse(&list.replace('↵', "\n").replace('"', ""), super::card_db())
+                    }) {
+                        Some(Ok(deck)) => Some(Event::Loaded {
+                            character: character.clone(),
+                            cards: shuffled(&deck.main, &mut dice).map_err(err)?,
+                            sideboard: deck.sideboard,
+                            ordered: false,
+                        }),
+                        // No line or a card database that no longer reads it: the draws
+                        // are still counted.
+                        _ => {
+                            shuffled(cards, &mut dice).map_err(err)?;
+                            let _ = sideboard;
+                            None
+                        }
+                    }
+                }
+                Event::Opened { character, open } => {
+                    let l = lib(character)?;
+                    let known = l.known.min(l.cards.len());
+                    let revealed =
+                        check::reveal(&l.cards, known, open.kind, open.difficulty, &mut dice)
+                            .map_err(|e| err(e.text()))?;
+                    Some(Event::Opened {
+                        character: character.clone(),
+                        open: Open {
+                            revealed,
+                            cards: l.cards.iter().skip(known).take(2).cloned().collect(),
+                            ..open.clone()
+                        },
+                    })
+                }
+                Event::Checked {
+                    character,
+                    purpose,
+                    outcome,
+                } => {
+                    let l = lib(character)?;
+                    let boost = outcome.boost.is_some();
+                    if boost && l.boosted {
+                        return Err(format!("{character} boosted twice in one turn"));
+                    }
+                    let o = match &l.open {
+                        Some(open) => check::finish(
+                            &l.cards,
+                            &open.revealed,
+                            open.kind,
+                            open.difficulty,
+                            boost,
+                            &mut dice,
+                        ),
+                        None => check::reveal(
+                            &l.cards,
+                            l.known,
+                            outcome.kind,
+                            outcome.difficulty,
+                            &mut dice,
+                        )
+                        .and_then(|r| {
+                            check::finish(
+                                &l.cards,
+                                &r,
+                                outcome.kind,
+                                outcome.difficulty,
+                                boost,
+                                &mut dice,
+                            )
+                        }),
+                    }
+                    .map_err(|e| err(e.text()))?;
+                    Some(Event::Checked {
+                        character: character.clone(),
+                        purpose: purpose.clone(),
+                        outcome: Box::new(o),
+                    })
+                }
+                Event::TurnEnded {
+                    character, reset, ..
+                } => Some(Event::TurnEnded {
+                    character: character.clone(),
+                    returned: shuffled(&lib(character)?.exiled, &mut dice).map_err(err)?,
+                    reset: *reset,
+                }),
+                Event::SceneEnded { character, .. } => Some(Event::SceneEnded {
+                    character: character.clone(),
+                    returned: shuffled(&lib(character)?.exiled, &mut dice).map_err(err)?,
+                }),
+                Event::Refilled {
+                    character, added, ..
+                } => {
+                    let mut all = lib(character)?.cards;
+                    all.extend(added.iter().cloned());
+                    Some(Event::Refilled {
+                        character: character.clone(),
+                        added: added.clone(),
+                        cards: shuffled(&all, &mut dice).map_err(err)?,
+                    })
+                }
+                Event::Drawn { character, cards } | Event::Milled { character, cards } => {
+                    let l = lib(character)?;
+                    if !l.cards.starts_with(cards) {
+                        return Err(format!(
+                            "the cards taken from {character}'s library are not its top cards"
+                        ));
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(expected) = expected
+                && expected != *e
+            {
+                return Err(format!(
+                    "the library and the recorded draws give another result: {}",
+                    rules.describe(&expected).en()
+                ));
+            }
+            rules.fold(&mut state, actor, e);
+        }
+    }
+    if source.remaining() > 0 {
+        return Err(format!(
+            "{} recorded draw(s) were not used by the library",
+            source.remaining()
+        ));
+    }
+    Ok(())
 }
