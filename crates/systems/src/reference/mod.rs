@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -550,9 +550,6 @@ fn fold(input: &str, mode: Mode) -> String {
 /// evaluation's own time limit starts.
 const LOAD_ALLOWANCE: Duration = Duration::from_secs(10);
 
-/// How long writing a request or a draw to a worker may block (it reads them at once).
-const WRITE_ALLOWANCE: Duration = Duration::from_secs(5);
-
 /// Longest answer line read from a worker: a result's text and draws are bounded by the
 /// command's length and [`MAX_DRAWS`]; more means the worker is broken.
 const MAX_ANSWER: usize = 64 << 20;
@@ -601,11 +598,14 @@ enum Fault {
     TimedOut,
 }
 
-/// One Node process, spoken to over one end of a socket pair (its stdin and stdout are
-/// the other end): answers are read on the calling thread with the time left as the
-/// socket's read timeout, with no reader thread to hop through.
+/// One Node process: requests go down a pipe (its stdin, which Node leaves blocking, so
+/// an idle worker sleeps in `read`), answers come up one end of a socket pair (its
+/// stdout), read on the calling thread with the time left as the socket's read timeout,
+/// with no reader thread to hop through. (A socket as its stdin would do: Node makes a
+/// socket on fd 0 non-blocking, and the worker's blocking reads would spin.)
 struct Worker {
     child: Child,
+    stdin: ChildStdin,
     socket: UnixStream,
     /// Bytes read past the last whole line.
     pending: Vec<u8>,
@@ -617,21 +617,20 @@ impl Worker {
     fn spawn(config: &Config, script: &Path) -> Result<Worker, String> {
         let (socket, theirs) =
             UnixStream::pair().map_err(|e| format!("cannot make a socket pair: {e}"))?;
-        let theirs_out = theirs
-            .try_clone()
-            .map_err(|e| format!("cannot make a socket pair: {e}"))?;
-        let child = Command::new(&config.node)
+        let mut child = Command::new(&config.node)
             .arg(format!("--max-old-space-size={}", config.memory_mib))
             .arg(script)
             .arg(&config.dir)
             .current_dir(&config.dir)
-            .stdin(Stdio::from(OwnedFd::from(theirs)))
-            .stdout(Stdio::from(OwnedFd::from(theirs_out)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::from(OwnedFd::from(theirs)))
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", config.node.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
         Ok(Worker {
             child,
+            stdin,
             socket,
             pending: Vec::new(),
             loaded: HashSet::new(),
@@ -641,9 +640,9 @@ impl Worker {
     fn send(&mut self, message: &Value) -> Result<(), Fault> {
         let mut line = message.to_string();
         line.push('\n');
-        self.socket
-            .set_write_timeout(Some(WRITE_ALLOWANCE))
-            .and_then(|()| self.socket.write_all(line.as_bytes()))
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.flush())
             .map_err(|e| Fault::Crashed(format!("writing to the worker: {e}")))
     }
 
