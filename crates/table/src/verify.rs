@@ -27,10 +27,13 @@ impl Table {
                     replay = Table::from_events_in(self.system, vec![e.clone()]).ok();
                 }
                 Some(state) => {
-                    // Dice that do not replay are reported once, as dice.
-                    if !dice_differ {
+                    // A line is reported once: as dice when they do not replay, else by
+                    // the system's own replay of it, else as the command decided again.
+                    let by_rules = state.replay_system_line(&self.events[i..]);
+                    if !dice_differ && by_rules.is_none() {
                         out.extend(self.replay_command(state, e));
                     }
+                    out.extend(by_rules);
                     if let Err(why) = state.allowed(e) {
                         out.push(Mismatch {
                             seq: e.seq,
@@ -39,7 +42,6 @@ impl Table {
                             unchecked: false,
                         });
                     }
-                    out.extend(state.replay_system_line(&self.events[i..]));
                     state.fold(e.clone());
                 }
             }
