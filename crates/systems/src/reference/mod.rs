@@ -322,14 +322,14 @@ impl Engine {
         }
     }
 
-    /// Draws for the sides `input` asked for the last time it was evaluated, when
-    /// `source` may draw ahead: the worker uses them while its draws ask for the same
+    /// Draws for the sides the command under `key` asked for the last time it was
+    /// evaluated (`None`: `source` may not draw ahead, none are taken): the worker uses them while its draws ask for the same
     /// sides, in order, and asks for the rest, so the draws a result records are still
     /// exactly the ones it used. Saves a round trip to the worker per draw.
-    fn draw_ahead(&self, key: u64, source: &mut dyn DiceSource) -> Vec<(u32, u32)> {
-        if !source.may_draw_ahead() {
+    fn draw_ahead(&self, key: Option<u64>, source: &mut dyn DiceSource) -> Vec<(u32, u32)> {
+        let Some(key) = key else {
             return Vec::new();
-        }
+        };
         let sides = {
             let seen = self.sides_seen.lock().unwrap_or_else(|p| p.into_inner());
             match seen.get(&key) {
@@ -380,11 +380,8 @@ impl Engine {
                 limit: MAX_NESTING,
             }));
         }
-        let key = if source.may_draw_ahead() {
-            sides_key(id, input)
-        } else {
-            0
-        };
+        // Only dice nothing records are drawn ahead (and their sides remembered).
+        let key = source.may_draw_ahead().then(|| sides_key(id, input));
         let ahead = self.draw_ahead(key, source);
         let request = if ahead.is_empty() {
             json!({ "op": "eval", "system": id, "input": input })
@@ -399,7 +396,9 @@ impl Engine {
         let mut drawn = ahead;
         drawn.truncate(used);
         drawn.extend(asked);
-        if source.may_draw_ahead() && answer.get("ok").is_some_and(|ok| !ok.is_null()) {
+        if let Some(key) = key
+            && answer.get("ok").is_some_and(|ok| !ok.is_null())
+        {
             self.remember_sides(key, &drawn);
         }
         if let Some(why) = answer.get("error").and_then(Value::as_str) {
