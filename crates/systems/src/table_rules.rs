@@ -198,6 +198,16 @@ pub trait TableRules: Send + Sync + 'static {
         Ok(())
     }
 
+    /// For `/undo`: whether `later`, an event still standing after the line being undone,
+    /// was built on that line's events (`undone`, in order): a skill learned on the
+    /// strength of one the undo would take back, an ability used after it was gained.
+    /// `Some` says how, and the undo is refused until the later entry is undone first
+    /// (or the GM voids it), so that no standing entry rests on one the log no longer
+    /// has. The default: nothing depends on anything.
+    fn builds_on(&self, _later: &Self::Event, _undone: &[Self::Event]) -> Option<Text> {
+        None
+    }
+
     /// Folds an event the GM voided, at its place in the log: a void reverts what the
     /// event changed, not what members saw (cards a check revealed stay known, say).
     /// Called instead of [`TableRules::fold`] for a voided event (an undone one is
@@ -405,6 +415,13 @@ pub trait DynRules: Send + Sync {
     ) -> Result<(), String>;
     /// See [`TableRules::field_changes`]; an event the system cannot read changes nothing.
     fn field_changes(&self, event: &serde_json::Value) -> Vec<(String, String, String)>;
+    /// See [`TableRules::builds_on`]: the first of `later` (seq, event) built on
+    /// `undone`, with how; events the system cannot read depend on nothing.
+    fn builds_on(
+        &self,
+        undone: &[serde_json::Value],
+        later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
+    ) -> Option<(u64, Text)>;
     /// See [`TableRules::fold_voided`]; an event the system cannot read changes nothing.
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
@@ -560,6 +577,28 @@ impl<R: TableRules> DynRules for R {
         serde_json::from_value::<R::Event>(event.clone())
             .map(|e| TableRules::field_changes(self, &e))
             .unwrap_or_default()
+    }
+
+    fn builds_on(
+        &self,
+        undone: &[serde_json::Value],
+        later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
+    ) -> Option<(u64, Text)> {
+        let undone: Vec<R::Event> = undone
+            .iter()
+            .filter_map(|e| serde_json::from_value(e.clone()).ok())
+            .collect();
+        if undone.is_empty() {
+            return None;
+        }
+        for (seq, e) in later {
+            if let Ok(e) = serde_json::from_value::<R::Event>(e.clone())
+                && let Some(how) = TableRules::builds_on(self, &e, &undone)
+            {
+                return Some((seq, how));
+            }
+        }
+        None
     }
 
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {

@@ -1423,6 +1423,9 @@ impl Table {
                 format!("#{seq} is not a change that can be undone"),
             );
         }
+        if let Some(refusal) = self.built_on(actor, seq) {
+            return Err(refusal);
+        }
         let what = self.summary(target);
         Ok(Decision {
             events: vec![EventBody::Undone { event: seq }],
@@ -1430,6 +1433,53 @@ impl Table {
                 Lang::Ja => format!("#{seq} {w} を取り消しました"),
                 Lang::En => format!("undid #{seq} {w}"),
             })),
+        })
+    }
+
+    /// The refusal of an undo of `seq` when a later standing entry was built on its
+    /// events ([`taku_systems::table_rules::TableRules::builds_on`]). The entry is named
+    /// only to a member who may see it; anyone else learns only that something later
+    /// rests on it.
+    fn built_on(&self, actor: &str, seq: u64) -> Option<Refusal> {
+        let rules = self.rules()?;
+        let group: BTreeSet<u64> = state::undo_group(&self.events, seq).collect();
+        let undone: Vec<serde_json::Value> = self
+            .events
+            .iter()
+            .filter(|e| group.contains(&e.seq))
+            .filter_map(|e| match &e.body {
+                EventBody::System { data, .. } => Some(data.clone()),
+                _ => None,
+            })
+            .collect();
+        if undone.is_empty() {
+            return None;
+        }
+        let mut later = self
+            .events
+            .iter()
+            .filter(|e| e.seq > seq && !group.contains(&e.seq) && !self.undone.contains(&e.seq))
+            .filter_map(|e| match &e.body {
+                EventBody::System { data, .. } => Some((e.seq, data)),
+                _ => None,
+            });
+        let (by, how) = rules.builds_on(&undone, &mut later)?;
+        let head = self.event(by).and_then(|e| e.body.follows()).unwrap_or(by);
+        let seen = self.event(by).is_some_and(|e| self.may_see(e, actor));
+        Some(if seen {
+            Refusal::from(how.map(|lang, how| match lang {
+                Lang::Ja => format!(
+                    "#{seq} は取り消せません。後の #{head} がこれを前提にしています（{how}）。先に #{head} を取り消してください（GM は /void {head} もできます）"
+                ),
+                Lang::En => format!(
+                    "#{seq} cannot be undone: the later #{head} rests on it ({how}); undo #{head} first (the GM can also /void {head})"
+                ),
+            }))
+        } else {
+            Refusal::from(Text::new(
+                format!("#{seq} は後の行が前提にしているため取り消せません。GM に相談してください"),
+                format!("#{seq} cannot be undone: a later entry rests on it; ask the GM"),
+            ))
         })
     }
 
