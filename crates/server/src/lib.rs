@@ -611,12 +611,12 @@ async fn off_runtime<R: Send + 'static>(
     if s.engine() == taku_systems::EngineKind::Native {
         return Ok(f());
     }
-    // As many evaluations on blocking threads as the engine has workers; the rest wait
-    // here, asleep on the runtime, rather than as threads parked on the worker pool.
+    // As many evaluations on blocking threads as the engine's workers hold at once; the
+    // rest wait here, asleep on the runtime, rather than as threads parked on the pool.
     static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
     let (gate, wait) = GATE.get_or_init(|| match taku_systems::reference::engine() {
         Some(e) => (
-            tokio::sync::Semaphore::new(e.config().workers.max(1)),
+            tokio::sync::Semaphore::new(e.capacity()),
             e.config().time_limit,
         ),
         None => (

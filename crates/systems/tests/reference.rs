@@ -159,6 +159,11 @@ fn a_reference_roll_draws_from_taku_source_with_kinds_and_replays() {
 
 /// A stand-in package whose game systems misbehave on purpose, in a fresh directory.
 fn fake_engine(name: &str, workers: usize) -> Engine {
+    fake_engine_with(name, workers, Duration::from_millis(1500))
+}
+
+/// [`fake_engine`] with its own time limit.
+fn fake_engine_with(name: &str, workers: usize, time_limit: Duration) -> Engine {
     let dir = std::env::temp_dir().join(format!("taku-fake-bcdice-{name}-{}", std::process::id()));
     let pkg = dir.join("node_modules/bcdice");
     std::fs::create_dir_all(pkg.join("lib/bcdice")).expect("fake package dir");
@@ -206,7 +211,7 @@ module.exports = { DynamicLoader };
     .expect("index.js");
     let mut config = Config::new(&dir);
     config.workers = workers;
-    config.time_limit = Duration::from_millis(1500);
+    config.time_limit = time_limit;
     config.memory_mib = 48;
     Engine::open(config).expect("fake engine opens")
 }
@@ -239,12 +244,14 @@ fn a_hung_crashed_or_greedy_worker_is_answered_and_replaced() {
         ))
     ));
     assert!(engine.evaluate("Echo", "after a hog", &mut dice).is_ok());
-    // Draws are limited as for a native command.
+    // Draws are limited as for a native command. (10,000 round trips to the worker: on a
+    // loaded machine more than the short time limit above, so a patient engine.)
+    let patient = fake_engine_with("contain-many", 1, Duration::from_secs(60));
     assert_eq!(
-        engine.evaluate("Many", "x", &mut dice),
+        patient.evaluate("Many", "x", &mut dice),
         Err(EvalError::TooManyDice { limit: 10_000 })
     );
-    assert!(engine.evaluate("Echo", "after many", &mut dice).is_ok());
+    assert!(patient.evaluate("Echo", "after many", &mut dice).is_ok());
     assert_eq!(
         engine.evaluate("Echo", "  ", &mut dice),
         Err(EvalError::Empty)
@@ -325,4 +332,68 @@ fn a_worker_ends_when_its_parent_is_killed() {
         "worker {} outlived its parent",
         line.trim()
     );
+}
+
+/// Requests wait in a worker's pipe behind the one it evaluates, so it never idles
+/// between them: each caller's draws still come from its own dice, in its own order,
+/// while others' requests arrive in between.
+#[test]
+fn requests_queued_on_one_worker_each_draw_from_their_own_dice() {
+    let engine = fake_engine("queued", 1);
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..6u32)
+            .map(|i| {
+                let engine = &engine;
+                s.spawn(move || {
+                    let face = i % 6 + 1;
+                    let second = if face == 6 { draw(10, 7) } else { draw(4, 3) };
+                    let texts: Vec<String> = (0..20)
+                        .map(|_| {
+                            let mut dice = ScriptedSource::new([draw(6, face), second]);
+                            let r = engine.evaluate("Branch", "x", &mut dice).expect("answers");
+                            r.text
+                        })
+                        .collect();
+                    (face, texts)
+                })
+            })
+            .collect();
+        for run in runs {
+            let (face, texts) = run.join().expect("thread");
+            let want = if face == 6 {
+                "6,7".to_string()
+            } else {
+                format!("{face},3")
+            };
+            assert!(texts.iter().all(|t| *t == want), "{face}: {texts:?}");
+        }
+    });
+    assert_eq!(engine.held(), 0);
+}
+
+/// A request waiting behind one that hangs was never evaluated and drew nothing: when the
+/// hung one's time runs out and its worker is killed, the waiting one is sent to a new
+/// worker and answered.
+#[test]
+fn a_request_behind_a_hung_one_is_answered_by_a_new_worker() {
+    let engine = fake_engine("behind", 1);
+    let mut dice = ChaChaSource::from_seed(5);
+    // The worker has the system loaded, so the hang starts its time limit at once.
+    engine.evaluate("Echo", "warm", &mut dice).expect("echo");
+    std::thread::scope(|s| {
+        let hung = s.spawn(|| {
+            let mut dice = ChaChaSource::from_seed(6);
+            engine.evaluate("Loop", "x", &mut dice)
+        });
+        while engine.held() == 0 {
+            std::thread::yield_now();
+        }
+        let mut script = ScriptedSource::new([draw(6, 4)]);
+        let behind = engine.evaluate("Echo", "behind", &mut script);
+        assert_eq!(
+            hung.join().expect("thread"),
+            Err(EvalError::Engine(EngineFailure::TimedOut { ms: 1500 }))
+        );
+        assert_eq!(behind.expect("answered").text, "behind > 4");
+    });
 }

@@ -17,7 +17,8 @@ use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -137,14 +138,17 @@ pub struct Engine {
     script: PathBuf,
     systems: Vec<&'static ReferenceSystem>,
     pool: Mutex<PoolState>,
+    /// Signalled when a worker has room again (or a place in the pool is free).
     freed: Condvar,
     /// The sides each recent command drew, by [`sides_key`], for [`Engine::draw_ahead`].
     sides_seen: Mutex<HashMap<u64, Box<[u32]>>>,
 }
 
+/// The live workers, each with how many requests it holds (evaluating or waiting in its
+/// pipe), and how many are being started.
 struct PoolState {
-    idle: Vec<Worker>,
-    running: usize,
+    workers: Vec<(Arc<Worker>, usize)>,
+    starting: usize,
 }
 
 impl std::fmt::Debug for Engine {
@@ -209,8 +213,8 @@ impl Engine {
             script,
             systems,
             pool: Mutex::new(PoolState {
-                idle: Vec::new(),
-                running: 0,
+                workers: Vec::new(),
+                starting: 0,
             }),
             freed: Condvar::new(),
             sides_seen: Mutex::new(HashMap::new()),
@@ -232,9 +236,25 @@ impl Engine {
         &self.config
     }
 
+    /// Requests the engine holds at once: [`DEPTH`] for each worker.
+    pub fn capacity(&self) -> usize {
+        self.config.workers.max(1) * DEPTH
+    }
+
+    /// Requests the workers hold now (evaluating or waiting in a pipe).
+    pub fn held(&self) -> usize {
+        let pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        pool.workers.iter().map(|(_, n)| n).sum()
+    }
+
     /// Sends one request and answers the worker's draws from `source` until it answers.
     /// Returns the answer and every draw handed out on request, `(sides, face)`;
     /// `already` draws were handed out ahead with the request.
+    ///
+    /// A request waits in its worker's pipe behind at most [`DEPTH`]` - 1` others, so the
+    /// worker starts the next the moment it answers one. One whose worker died before its
+    /// turn came (the request ahead hung or crashed it) was never evaluated and drew
+    /// nothing: it is sent again, to another worker.
     fn call(
         &self,
         request: &Value,
@@ -242,83 +262,31 @@ impl Engine {
         already: usize,
         mut source: Option<&mut dyn DiceSource>,
     ) -> Result<(Value, Vec<(u32, u32)>), EvalError> {
-        let mut worker = self.checkout()?;
-        // A worker loading a system (Node, the package, the system's class) says when the
-        // evaluation starts; until then loading has its own, longer allowance. One that
-        // has the system loaded already says nothing and starts at once.
-        let mut deadline = if worker.loaded.contains(system) {
-            Instant::now() + self.config.time_limit
-        } else {
-            Instant::now() + self.config.time_limit.max(LOAD_ALLOWANCE)
-        };
-        let mut drawn = Vec::new();
-        let outcome = (|| {
-            worker.send(request)?;
-            loop {
-                let line = worker.recv(deadline)?;
-                let message: Value = serde_json::from_str(&line).map_err(|e| {
-                    Fault::Crashed(format!("unreadable answer from the worker: {e}"))
-                })?;
-                if message.get("started").is_some() {
-                    worker.loaded.insert(system.to_string());
-                    deadline = Instant::now() + self.config.time_limit;
-                    continue;
-                }
-                let Some(sides) = message.get("draw") else {
-                    if message.get("ok").is_some() {
-                        worker.loaded.insert(system.to_string());
-                    }
-                    return Ok(message);
-                };
-                let answer = match (sides.as_u64(), source.as_deref_mut()) {
-                    _ if already + drawn.len() >= MAX_DRAWS => {
-                        Err(EvalError::TooManyDice { limit: MAX_DRAWS })
-                    }
-                    (Some(sides @ 1..=0xFFFF_FFFF), Some(source)) => {
-                        let sides = sides as u32;
-                        source
-                            .roll(sides)
-                            .inspect(|&face| drawn.push((sides, face)))
-                            .map_err(EvalError::Draw)
-                    }
-                    (_, None) => Err(EvalError::Engine(EngineFailure::Raised(
-                        "a draw was asked where none may be made".into(),
-                    ))),
-                    (_, Some(_)) => Err(EvalError::Engine(EngineFailure::Raised(format!(
-                        "a die with {sides} sides was asked"
-                    )))),
-                };
-                match answer {
-                    Ok(value) => worker.send(&json!({ "value": value }))?,
-                    Err(e) => {
-                        worker.send(&json!({ "refuse": e.to_string() }))?;
-                        // The worker unwinds and answers `refused`; read it to keep the
-                        // stream in step, then report the draw's own error.
-                        let _ = worker.recv(deadline)?;
-                        return Err(Fault::Eval(e));
-                    }
-                }
-            }
-        })();
-        match outcome {
-            Ok(v) => {
-                self.checkin(worker);
-                Ok((v, drawn))
-            }
-            Err(Fault::Eval(e)) => {
-                self.checkin(worker);
-                Err(e)
-            }
-            Err(Fault::Crashed(why)) => {
-                self.retire(worker);
-                Err(EvalError::Engine(EngineFailure::Crashed(why)))
-            }
-            Err(Fault::TimedOut) => {
-                self.retire(worker);
-                Err(EvalError::Engine(EngineFailure::TimedOut {
+        let mut line = request.to_string();
+        line.push('\n');
+        let give_up = Instant::now() + self.config.time_limit;
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let worker = self.checkout(give_up)?;
+            let outcome = worker.exchange(
+                &self.config,
+                line.as_bytes(),
+                system,
+                already,
+                source.as_deref_mut(),
+            );
+            self.checkin(&worker);
+            return match outcome {
+                Ok(answer) => Ok(answer),
+                Err(Fault::Eval(e)) => Err(e),
+                Err(Fault::NotStarted) if tries < 3 => continue,
+                Err(Fault::NotStarted) => Err(EvalError::Engine(EngineFailure::Busy)),
+                Err(Fault::Crashed(why)) => Err(EvalError::Engine(EngineFailure::Crashed(why))),
+                Err(Fault::TimedOut) => Err(EvalError::Engine(EngineFailure::TimedOut {
                     ms: self.config.time_limit.as_millis() as u64,
-                }))
-            }
+                })),
+            };
         }
     }
 
@@ -479,30 +447,44 @@ impl Engine {
         }
     }
 
-    /// A worker: an idle one, a new one while the pool has room, else the first freed
+    /// A worker for one more request: an idle one; else a new one while the pool has
+    /// room; else the one holding fewest, below [`DEPTH`]; else the first with room
     /// within the time limit ([`EngineFailure::Busy`] after it).
-    fn checkout(&self) -> Result<Worker, EvalError> {
-        let give_up = Instant::now() + self.config.time_limit;
+    fn checkout(&self, give_up: Instant) -> Result<Arc<Worker>, EvalError> {
         let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
         loop {
-            if let Some(mut w) = pool.idle.pop() {
+            pool.workers.retain(|(w, _)| !w.is_dead());
+            let least = (0..pool.workers.len()).min_by_key(|&i| pool.workers[i].1);
+            if let Some(i) = least.filter(|&i| pool.workers[i].1 == 0) {
                 // An idle worker that died (killed, out of memory) is replaced, not used.
-                if matches!(w.child.try_wait(), Ok(None)) {
-                    return Ok(w);
+                if !pool.workers[i].0.has_exited() {
+                    pool.workers[i].1 += 1;
+                    return Ok(pool.workers[i].0.clone());
                 }
-                pool.running -= 1;
-                drop(w);
+                pool.workers[i].0.kill();
                 continue;
             }
-            if pool.running < self.config.workers.max(1) {
-                pool.running += 1;
+            if pool.workers.len() + pool.starting < self.config.workers.max(1) {
+                pool.starting += 1;
                 drop(pool);
-                return Worker::spawn(&self.config, &self.script).map_err(|why| {
-                    let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
-                    pool.running -= 1;
-                    self.freed.notify_one();
-                    EvalError::Engine(EngineFailure::Crashed(why))
-                });
+                let spawned = Worker::spawn(&self.config, &self.script);
+                let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+                pool.starting -= 1;
+                return match spawned {
+                    Ok(w) => {
+                        let w = Arc::new(w);
+                        pool.workers.push((w.clone(), 1));
+                        Ok(w)
+                    }
+                    Err(why) => {
+                        self.freed.notify_one();
+                        Err(EvalError::Engine(EngineFailure::Crashed(why)))
+                    }
+                };
+            }
+            if let Some(i) = least.filter(|&i| pool.workers[i].1 < DEPTH) {
+                pool.workers[i].1 += 1;
+                return Ok(pool.workers[i].0.clone());
             }
             let left = give_up.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -516,17 +498,16 @@ impl Engine {
         }
     }
 
-    fn checkin(&self, worker: Worker) {
+    /// A request `worker` held is done (answered, or the worker is dead).
+    fn checkin(&self, worker: &Arc<Worker>) {
         let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
-        pool.idle.push(worker);
-        self.freed.notify_one();
-    }
-
-    fn retire(&self, mut worker: Worker) {
-        let _ = worker.child.kill();
-        let _ = worker.child.wait();
-        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
-        pool.running -= 1;
+        if let Some(slot) = pool
+            .workers
+            .iter_mut()
+            .find(|(w, _)| Arc::ptr_eq(w, worker))
+        {
+            slot.1 -= 1;
+        }
         self.freed.notify_one();
     }
 }
@@ -552,6 +533,11 @@ const LOAD_ALLOWANCE: Duration = Duration::from_secs(10);
 /// Longest answer line read from a worker: a result's text and draws are bounded by the
 /// command's length and [`MAX_DRAWS`]; more means the worker is broken.
 const MAX_ANSWER: usize = 64 << 20;
+
+/// Requests one worker holds at once: the one it evaluates and the next waiting in its
+/// pipe, so that it never sits idle between an answer and the next request reaching it.
+/// Kept small: a request behind one that hangs waits for that one's time limit.
+const DEPTH: usize = 3;
 
 /// Most draws taken ahead of a worker (a longer run is not remembered).
 const MAX_AHEAD: usize = 64;
@@ -595,19 +581,35 @@ enum Fault {
     Eval(EvalError),
     Crashed(String),
     TimedOut,
+    /// The worker died before the request's turn: it was never evaluated.
+    NotStarted,
 }
 
 /// One Node process: requests go down a pipe (its stdin, which Node leaves blocking, so
 /// an idle worker sleeps in `read`), answers come up one end of a socket pair (its
-/// stdout), read on the calling thread with the time left as the socket's read timeout,
-/// with no reader thread to hop through. (A socket as its stdin would do: Node makes a
-/// socket on fd 0 non-blocking, and the worker's blocking reads would spin.)
+/// stdout). No thread of its own: the caller whose request is first in line reads the
+/// answers, with the time left as the socket's read timeout, and hands the reading on to
+/// the next request's caller when its own answer is in. (A socket as its stdin would not
+/// do: Node makes a socket on fd 0 non-blocking, and the worker's blocking reads would
+/// spin.)
 struct Worker {
-    child: Child,
-    stdin: ChildStdin,
+    child: Mutex<Child>,
+    /// Requests and draw answers, in the order written, and the next request's ticket.
+    input: Mutex<(ChildStdin, u64)>,
+    /// Answers, read by the caller whose ticket is being served.
+    output: Mutex<Output>,
+    /// Signalled when the ticket being served moves on, or the worker dies.
+    turn: Condvar,
+    /// Killed, crashed or overran a time limit: takes no more requests.
+    dead: AtomicBool,
+}
+
+struct Output {
     socket: UnixStream,
     /// Bytes read past the last whole line.
     pending: Vec<u8>,
+    /// The ticket whose answers come next.
+    serving: u64,
     /// Systems this worker has loaded (it says `started` only while loading one).
     loaded: HashSet<String>,
 }
@@ -628,60 +630,201 @@ impl Worker {
             .map_err(|e| format!("cannot start {}: {e}", config.node.display()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         Ok(Worker {
-            child,
-            stdin,
-            socket,
-            pending: Vec::new(),
-            loaded: HashSet::new(),
+            child: Mutex::new(child),
+            input: Mutex::new((stdin, 0)),
+            output: Mutex::new(Output {
+                socket,
+                pending: Vec::new(),
+                serving: 0,
+                loaded: HashSet::new(),
+            }),
+            turn: Condvar::new(),
+            dead: AtomicBool::new(false),
         })
     }
 
-    fn send(&mut self, message: &Value) -> Result<(), Fault> {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| Fault::Crashed(format!("writing to the worker: {e}")))
+    fn is_dead(&self) -> bool {
+        self.dead.load(Ordering::Acquire)
+    }
+
+    fn has_exited(&self) -> bool {
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        !matches!(child.try_wait(), Ok(None))
+    }
+
+    /// Marks the worker dead and ends its process; its answers are not read again.
+    fn kill(&self) {
+        self.dead.store(true, Ordering::Release);
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = child.kill();
+    }
+
+    /// Writes `bytes` down the pipe: a request (`Some` of its ticket, the next in line)
+    /// or a draw's answer.
+    fn write(&self, bytes: &[u8], request: bool) -> Result<Option<u64>, Fault> {
+        let mut input = self.input.lock().unwrap_or_else(|p| p.into_inner());
+        let (stdin, next) = &mut *input;
+        stdin
+            .write_all(bytes)
+            .map_err(|e| Fault::Crashed(format!("writing to the worker: {e}")))?;
+        Ok(request.then(|| {
+            *next += 1;
+            *next - 1
+        }))
+    }
+
+    /// Sends one request (`line`, ending in a newline), waits for its turn, and answers
+    /// the worker's draws from `source` until it answers.
+    fn exchange<'s>(
+        &self,
+        config: &Config,
+        line: &[u8],
+        system: &str,
+        already: usize,
+        mut source: Option<&mut (dyn DiceSource + 's)>,
+    ) -> Result<(Value, Vec<(u32, u32)>), Fault> {
+        let ticket = match self.write(line, true) {
+            Ok(ticket) => ticket.unwrap_or_default(),
+            Err(fault) => {
+                self.kill();
+                return Err(fault);
+            }
+        };
+        let mut out = self.output.lock().unwrap_or_else(|p| p.into_inner());
+        // Each request ahead answers, or its caller kills the worker, within its own
+        // allowance; this bound only guards against a caller that never came back.
+        let turn_by = Instant::now() + config.time_limit.max(LOAD_ALLOWANCE) * DEPTH as u32;
+        while out.serving != ticket && !self.is_dead() {
+            let left = turn_by.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                drop(out);
+                self.kill();
+                self.turn.notify_all();
+                return Err(Fault::NotStarted);
+            }
+            out = self
+                .turn
+                .wait_timeout(out, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+        if self.is_dead() {
+            return Err(Fault::NotStarted);
+        }
+        let result = self.answer(&mut out, config, system, already, source.as_deref_mut());
+        match &result {
+            Ok(_) | Err(Fault::Eval(_)) => out.serving += 1,
+            Err(_) => self.kill(),
+        }
+        drop(out);
+        self.turn.notify_all();
+        result
+    }
+
+    /// Reads this request's answer, answering its draws on the way.
+    fn answer<'s>(
+        &self,
+        out: &mut Output,
+        config: &Config,
+        system: &str,
+        already: usize,
+        mut source: Option<&mut (dyn DiceSource + 's)>,
+    ) -> Result<(Value, Vec<(u32, u32)>), Fault> {
+        // A worker loading a system (Node, the package, the system's class) says when the
+        // evaluation starts; until then loading has its own, longer allowance. One that
+        // has the system loaded already says nothing and starts at once.
+        let mut deadline = if out.loaded.contains(system) {
+            Instant::now() + config.time_limit
+        } else {
+            Instant::now() + config.time_limit.max(LOAD_ALLOWANCE)
+        };
+        let mut drawn = Vec::new();
+        loop {
+            let line = self.recv(out, deadline)?;
+            let message: Value = serde_json::from_str(&line)
+                .map_err(|e| Fault::Crashed(format!("unreadable answer from the worker: {e}")))?;
+            if message.get("started").is_some() {
+                out.loaded.insert(system.to_string());
+                deadline = Instant::now() + config.time_limit;
+                continue;
+            }
+            let Some(sides) = message.get("draw") else {
+                if message.get("ok").is_some() {
+                    out.loaded.insert(system.to_string());
+                }
+                return Ok((message, drawn));
+            };
+            let answer = match (sides.as_u64(), source.as_deref_mut()) {
+                _ if already + drawn.len() >= MAX_DRAWS => {
+                    Err(EvalError::TooManyDice { limit: MAX_DRAWS })
+                }
+                (Some(sides @ 1..=0xFFFF_FFFF), Some(source)) => {
+                    let sides = sides as u32;
+                    source
+                        .roll(sides)
+                        .inspect(|&face| drawn.push((sides, face)))
+                        .map_err(EvalError::Draw)
+                }
+                (_, None) => Err(EvalError::Engine(EngineFailure::Raised(
+                    "a draw was asked where none may be made".into(),
+                ))),
+                (_, Some(_)) => Err(EvalError::Engine(EngineFailure::Raised(format!(
+                    "a die with {sides} sides was asked"
+                )))),
+            };
+            match answer {
+                Ok(value) => {
+                    self.write(format!("{{\"value\":{value}}}\n").as_bytes(), false)?;
+                }
+                Err(e) => {
+                    let mut refusal = json!({ "refuse": e.to_string() }).to_string();
+                    refusal.push('\n');
+                    self.write(refusal.as_bytes(), false)?;
+                    // The worker unwinds and answers `refused`; read it to keep the
+                    // stream in step, then report the draw's own error.
+                    let _ = self.recv(out, deadline)?;
+                    return Err(Fault::Eval(e));
+                }
+            }
+        }
     }
 
     /// The worker's next line, or why none came before `deadline`.
-    fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
+    fn recv(&self, out: &mut Output, deadline: Instant) -> Result<String, Fault> {
         let mut scanned = 0;
         loop {
-            if let Some(nl) = self.pending[scanned..].iter().position(|&b| b == b'\n') {
-                let rest = self.pending.split_off(scanned + nl + 1);
-                let mut line = std::mem::replace(&mut self.pending, rest);
+            if let Some(nl) = out.pending[scanned..].iter().position(|&b| b == b'\n') {
+                let rest = out.pending.split_off(scanned + nl + 1);
+                let mut line = std::mem::replace(&mut out.pending, rest);
                 line.pop();
                 return String::from_utf8(line).map_err(|e| {
                     Fault::Crashed(format!("unreadable answer from the worker: {e}"))
                 });
             }
-            if self.pending.len() > MAX_ANSWER {
+            if out.pending.len() > MAX_ANSWER {
                 return Err(Fault::Crashed("an answer too long from the worker".into()));
             }
-            scanned = self.pending.len();
+            scanned = out.pending.len();
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(Fault::TimedOut);
             }
             let mut chunk = [0u8; 8192];
-            let read = self
+            let read = out
                 .socket
                 .set_read_timeout(Some(left))
-                .and_then(|()| self.socket.read(&mut chunk));
+                .and_then(|()| out.socket.read(&mut chunk));
             match read {
                 Ok(0) => {
-                    let status = self
-                        .child
-                        .try_wait()
-                        .ok()
-                        .flatten()
-                        .map(|s| s.to_string())
-                        .unwrap_or_else(|| "closed its output".into());
-                    return Err(Fault::Crashed(status));
+                    let status = {
+                        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+                        child.try_wait().ok().flatten().map(|s| s.to_string())
+                    };
+                    return Err(Fault::Crashed(
+                        status.unwrap_or_else(|| "closed its output".into()),
+                    ));
                 }
-                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Ok(n) => out.pending.extend_from_slice(&chunk[..n]),
                 Err(e)
                     if matches!(
                         e.kind(),
@@ -699,8 +842,9 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let child = self.child.get_mut().unwrap_or_else(|p| p.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 

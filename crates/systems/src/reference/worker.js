@@ -2,7 +2,9 @@
 // not carry natively, with BCDice's JavaScript build (npm `bcdice`).
 //
 // Protocol: JSON lines. fd 0 carries requests and draw answers, fd 1 answers and draw
-// requests. Every die the engine rolls is asked of the parent (taku's dice source), so a
+// requests. The parent may send the next requests before this one is answered (they
+// are answered in order, one at a time); one read while a draw's answer is awaited
+// waits its turn. Every die the engine rolls is asked of the parent (taku's dice source), so a
 // roll is recorded and replayed like a native one:
 //   parent -> {"op":"eval","system":"Cthulhu7th","input":"CC1"}
 //   worker -> {"started":true}     (only when it had to load the system first)
@@ -68,6 +70,9 @@ function send(obj) {
 
 class Refused extends Error {}
 
+// Requests that arrived while an evaluation waited for a draw, in order.
+const waiting = [];
+
 // Draws the parent took ahead for this evaluation, and how many were used.
 let ahead = [];
 let used = 0;
@@ -82,11 +87,18 @@ function drawFromParent(sides) {
     ahead = [];
   }
   send({ draw: sides });
-  const line = readLine();
-  if (line === null) throw new Refused('parent closed');
-  const answer = JSON.parse(line);
-  if (typeof answer.value === 'number') return answer.value;
-  throw new Refused(answer.refuse || 'draw refused');
+  for (;;) {
+    const line = readLine();
+    if (line === null) throw new Refused('parent closed');
+    const answer = JSON.parse(line);
+    // The parent may have sent the next requests already: they wait their turn.
+    if (answer.op !== undefined) {
+      waiting.push(answer);
+      continue;
+    }
+    if (typeof answer.value === 'number') return answer.value;
+    throw new Refused(answer.refuse || 'draw refused');
+  }
 }
 
 async function handle(req) {
@@ -135,11 +147,15 @@ if (isMainThread) {
 
 (async () => {
   for (;;) {
-    const line = readLine();
-    if (line === null) return;
+    let req = waiting.shift();
+    if (req === undefined) {
+      const line = readLine();
+      if (line === null) return;
+      req = line;
+    }
     let answer;
     try {
-      answer = await handle(JSON.parse(line));
+      answer = await handle(typeof req === 'string' ? JSON.parse(req) : req);
     } catch (e) {
       if (e instanceof Refused) {
         answer = { refused: e.message };
