@@ -681,7 +681,7 @@ impl Worker {
         line: &[u8],
         system: &str,
         already: usize,
-        mut source: Option<&mut (dyn DiceSource + 's)>,
+        source: Option<&mut (dyn DiceSource + 's)>,
     ) -> Result<(Value, Vec<(u32, u32)>), Fault> {
         let ticket = match self.write(line, true) {
             Ok(ticket) => ticket.unwrap_or_default(),
@@ -711,7 +711,7 @@ impl Worker {
         if self.is_dead() {
             return Err(Fault::NotStarted);
         }
-        let result = self.answer(&mut out, config, system, already, source.as_deref_mut());
+        let result = self.answer(&mut out, config, system, already, source);
         match &result {
             Ok(_) | Err(Fault::Eval(_)) => out.serving += 1,
             Err(_) => self.kill(),
