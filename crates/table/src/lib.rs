@@ -177,6 +177,56 @@ pub fn field_key(key: &str) -> String {
     }
 }
 
+/// How a line's dice are evaluated: in place, or ahead of the table's lock.
+enum Ahead<'a> {
+    /// In place.
+    None,
+    /// Only planned: the dice line's command and dice are kept, nothing is decided.
+    Plan(&'a std::cell::RefCell<Option<PlannedRoll>>),
+    /// Evaluated already.
+    Rolled(&'a RolledAhead),
+}
+
+/// A dice line planned to be evaluated away from the table's lock ([`Table::plan_roll`]).
+/// Its dice are one attempt's, fresh, and are used by one decision at most.
+pub struct PlannedRoll {
+    seq: u64,
+    command: String,
+    key: [u8; 32],
+    nonce: Option<String>,
+    system: &'static dyn GameSystem,
+}
+
+impl std::fmt::Debug for PlannedRoll {
+    // The dice key stays out of debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlannedRoll")
+            .field("seq", &self.seq)
+            .field("command", &self.command)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PlannedRoll {
+    /// Evaluates the command (in a reference-engine worker; it may take up to the
+    /// engine's time limit).
+    pub fn roll(self) -> RolledAhead {
+        let mut dice = ChaChaSource::from_key(self.key);
+        let result = taku_systems::evaluate(self.system, &self.command, &mut dice, Mode::Normalize);
+        RolledAhead {
+            planned: self,
+            result,
+        }
+    }
+}
+
+/// A planned roll evaluated, for [`Table::decide_rolled`].
+#[derive(Debug)]
+pub struct RolledAhead {
+    planned: PlannedRoll,
+    result: Result<taku_dice::RollResult, EvalError>,
+}
+
 /// One table: its log and the state folded from it.
 ///
 /// The state and the sets of undone and voided entries are shared (`Arc`, copied only
@@ -529,6 +579,37 @@ impl Table {
 
     /// What `actor`'s line would do, without changing anything.
     pub fn decide(&self, actor: &str, line: &str) -> Result<Decision, Refusal> {
+        self.decide_in(actor, line, &Ahead::None)
+    }
+
+    /// What a dice line of `actor` would evaluate, when the table's system is evaluated by
+    /// the reference engine: the command and the attempt's dice, to be evaluated
+    /// ([`PlannedRoll::roll`]) away from the table's lock and decided with
+    /// [`Table::decide_rolled`]. Members' reads of the table then never wait on a worker
+    /// process, nor learn from how long they waited how many dice a secret roll drew.
+    /// `None`: anything else (decided as usual).
+    pub fn plan_roll(&self, actor: &str, line: &str) -> Option<PlannedRoll> {
+        if self.system.engine() != taku_systems::EngineKind::Reference {
+            return None;
+        }
+        let planned = std::cell::RefCell::new(None);
+        let _ = self.decide_in(actor, line, &Ahead::Plan(&planned));
+        planned.into_inner()
+    }
+
+    /// [`Table::decide`] with a roll evaluated ahead ([`Table::plan_roll`]): used when
+    /// nothing was appended since it was planned and the line evaluates the same command,
+    /// else the line is decided as usual.
+    pub fn decide_rolled(
+        &self,
+        actor: &str,
+        line: &str,
+        rolled: &RolledAhead,
+    ) -> Result<Decision, Refusal> {
+        self.decide_in(actor, line, &Ahead::Rolled(rolled))
+    }
+
+    fn decide_in(&self, actor: &str, line: &str, ahead: &Ahead<'_>) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
         let line = visible_line(line.trim());
         let line = line.trim();
@@ -541,12 +622,12 @@ impl Table {
         check_line(line)?;
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
-            return self.decide_command(actor, role, cmd, line);
+            return self.decide_command(actor, role, cmd, line, ahead);
         }
         if let Some(decided) = self.decide_status(actor, role, line) {
             return decided;
         }
-        self.decide_line(actor, role, line)
+        self.decide_line(actor, role, line, ahead)
     }
 
     fn member(&self, actor: &str) -> Result<Role, Refusal> {
@@ -707,7 +788,13 @@ impl Table {
             })
     }
 
-    fn decide_line(&self, actor: &str, role: Role, line: &str) -> Result<Decision, Refusal> {
+    fn decide_line(
+        &self,
+        actor: &str,
+        role: Role,
+        line: &str,
+        ahead: &Ahead<'_>,
+    ) -> Result<Decision, Refusal> {
         let chat = || {
             Ok(Decision::event(EventBody::Chat {
                 text: line.to_string(),
@@ -725,10 +812,20 @@ impl Table {
             return chat();
         }
         let seq = self.next_seq();
-        let (key, nonce) = self.attempt_key()?;
-        let roll = |command: &str| {
-            let mut dice = ChaChaSource::from_key(key);
-            taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
+        let rolled = match ahead {
+            Ahead::Rolled(r) if r.planned.seq == seq => Some(*r),
+            _ => None,
+        };
+        let (key, nonce) = match rolled {
+            Some(r) => (r.planned.key, r.planned.nonce.clone()),
+            None => self.attempt_key()?,
+        };
+        let roll = |command: &str| match rolled {
+            Some(r) if r.planned.command == command => r.result.clone(),
+            _ => {
+                let mut dice = ChaChaSource::from_key(key);
+                taku_systems::evaluate(self.system, command, &mut dice, Mode::Normalize)
+            }
         };
         // The system's derived references first (a skill's level), then fields.
         let expanded = match (self.rules(), self.state.system.as_deref()) {
@@ -767,6 +864,17 @@ impl Table {
                 },
             }
         };
+        if let Ahead::Plan(planned) = ahead {
+            *planned.borrow_mut() = Some(PlannedRoll {
+                seq,
+                command,
+                key,
+                nonce,
+                system: self.system,
+            });
+            // Only planned: nothing is decided.
+            return refuse("", "");
+        }
         let mut result = match roll(&command) {
             Ok(r) => r,
             // What starts like a command but does not parse is refused with the parse
@@ -866,6 +974,7 @@ impl Table {
         role: Role,
         cmd: TableCommand,
         line: &str,
+        ahead: &Ahead<'_>,
     ) -> Result<Decision, Refusal> {
         let gm_only = |ja: &str, en: &str| {
             refuse(
@@ -906,7 +1015,7 @@ impl Table {
                 // A dice line or a status command typed in a tab is played like any
                 // other (it lands in メイン, the game's record); only talk stays there.
                 if taku_systems::looks_like_command(self.system, &check::placeholder(text.trim())) {
-                    return self.decide_line(actor, role, text.trim());
+                    return self.decide_line(actor, role, text.trim(), ahead);
                 }
                 if let Some(decided) = self.decide_status(actor, role, text.trim()) {
                     return decided;

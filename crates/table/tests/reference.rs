@@ -191,3 +191,55 @@ fn a_table_of_a_system_not_carried_here_says_so_rather_than_damaged() {
         "{text}"
     );
 }
+
+/// A reference roll is evaluated ahead of the table's lock (so reads never wait on a
+/// worker, nor learn from the wait how many dice a secret roll drew; attack pass 2,
+/// A2-13/A2-14). Decided with what was evaluated ahead, a line gives exactly the entry it
+/// gives decided in place; planned for an entry another line took first, it is evaluated
+/// afresh for its own, never with the dice planned for the other.
+#[test]
+fn a_reference_roll_evaluated_ahead_decides_as_in_place_and_only_for_its_entry() {
+    setup();
+    let mut t = Table::create("Cthulhu7th", "test", "gm", [7; 32])
+        .expect("a Cthulhu7th table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    t.exec("gm", "/join alice").expect("join");
+    t.exec("gm", "/join bob").expect("join");
+    t.exec("gm", "/join sam as spectator").expect("join");
+    // A member's line that is no table command is planned: only the engine can tell a
+    // dice line from chat. A table command, a spectator's or a stranger's line is not.
+    let chat = t.plan_roll("alice", "こんにちは").expect("planned").roll();
+    let decided = t.decide_rolled("alice", "こんにちは", &chat).expect("chat");
+    assert!(matches!(decided.events[..], [EventBody::Chat { .. }]));
+    assert!(t.plan_roll("alice", "/who").is_none());
+    assert!(t.plan_roll("sam", "CC1<=50").is_none());
+    assert!(t.plan_roll("mallory", "CC1<=50").is_none());
+
+    let mut in_place = t.clone();
+    let planned = t.plan_roll("alice", "CC1<=50 目星").expect("a dice line");
+    let decided = t
+        .decide_rolled("alice", "CC1<=50 目星", &planned.roll())
+        .expect("decided");
+    t.apply("alice", decided.events);
+    in_place.exec("alice", "CC1<=50 目星").expect("a roll");
+    let last = |t: &Table| serde_json::to_value(t.events().last().expect("an entry")).unwrap();
+    assert_eq!(last(&t), last(&in_place));
+
+    // bob's secret roll is planned, then alice's chat takes its entry: the roll is
+    // decided afresh for the next entry, as it would be in place.
+    let planned = t.plan_roll("bob", "SCC<=60 心理学").expect("a dice line");
+    let rolled = planned.roll();
+    t.exec("alice", "待って").expect("chat");
+    in_place.exec("alice", "待って").expect("chat");
+    let decided = t
+        .decide_rolled("bob", "SCC<=60 心理学", &rolled)
+        .expect("decided");
+    t.apply("bob", decided.events);
+    in_place.exec("bob", "SCC<=60 心理学").expect("a roll");
+    assert_eq!(last(&t), last(&in_place));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+
+    // A system taku carries natively is decided in place.
+    let native = Table::create("DiceBot", "test", "gm", [7; 32]).expect("a DiceBot table");
+    assert!(native.plan_roll("gm", "2D6").is_none());
+}

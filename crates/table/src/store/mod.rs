@@ -1174,8 +1174,46 @@ impl<S: EventStore> Tables<S> {
         lang: Option<Lang>,
     ) -> Result<Result<Executed, Refusal>, StoreError> {
         let (who, line) = (actor.to_string(), line.to_string());
+        if let Some(rolled) = self.roll_ahead(id, actor, &line).await? {
+            return self
+                .exec_with(id, actor, lang, move |t| {
+                    t.decide_rolled(&who, &line, &rolled)
+                })
+                .await;
+        }
         self.exec_with(id, actor, lang, move |t| t.decide(&who, &line))
             .await
+    }
+
+    /// A dice line of a table whose system the reference engine evaluates, evaluated
+    /// before the table is locked to decide it ([`Table::plan_roll`]), so that reads of
+    /// the table never wait on a worker process: a read's wait would tell other members
+    /// how many dice a secret roll drew (attack pass 2, A2-13 and A2-14). Charged to the
+    /// member's budget like any decision. `None`: not such a line.
+    async fn roll_ahead(
+        &self,
+        id: &str,
+        actor: &str,
+        line: &str,
+    ) -> Result<Option<crate::RolledAhead>, StoreError> {
+        let open = self.handle(id).await?;
+        let Some(planned) = open.table.lock().await.plan_roll(actor, line) else {
+            return Ok(None);
+        };
+        if self.limits.workers == 0 {
+            return Ok(Some(off_runtime(move || planned.roll()).await));
+        }
+        let heavy = self.within_budget(id, actor)?;
+        let permit = self.worker(heavy).await?;
+        let (rolled, cost) = off_runtime(move || {
+            let _permit = permit;
+            let start = std::time::Instant::now();
+            let rolled = planned.roll();
+            (rolled, start.elapsed())
+        })
+        .await;
+        self.charge(id, actor, cost);
+        Ok(Some(rolled))
     }
 
     /// Imports a character sheet as `actor` at table `id` ([`Table::decide_sheet`]), like
