@@ -222,7 +222,9 @@ fn a_reference_roll_evaluated_ahead_decides_as_in_place_and_only_for_its_entry()
         .expect("decided");
     t.apply("alice", decided.events);
     in_place.exec("alice", "CC1<=50 目星").expect("a roll");
-    let last = |t: &Table| serde_json::to_value(t.events().last().expect("an entry")).unwrap();
+    let last = |t: &Table| {
+        serde_json::to_value(t.events().last().expect("an entry")).expect("an entry as JSON")
+    };
     assert_eq!(last(&t), last(&in_place));
 
     // bob's secret roll is planned, then alice's chat takes its entry: the roll is
