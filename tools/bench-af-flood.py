@@ -28,7 +28,7 @@ import time
 
 def start(taku, db, extra=()):
     proc = subprocess.Popen(
-        [taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--log", "off",
+        [taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--lines-per-minute", "0", "--line-bytes-per-minute", "0", "--log", "off",
          *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -30,7 +30,7 @@ import time
 
 def start(taku, db, prefix=()):
     proc = subprocess.Popen(
-        [*prefix, taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--log", "off"],
+        [*prefix, taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--lines-per-minute", "0", "--line-bytes-per-minute", "0", "--log", "off"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -65,6 +65,19 @@ pub struct ServeArgs {
     /// Seconds a table unused stays in memory (it is loaded again when next used).
     #[arg(long, value_name = "SECS", default_value_t = taku_server::DEFAULT_IDLE_EVICTION.as_secs(), env = "TAKU_IDLE_EVICTION")]
     idle_eviction: u64,
+    /// Mebibytes of logs (as stored) the tables held in memory may count, each table
+    /// 16 KiB more; past it the least recently used tables leave memory (even watched
+    /// ones) and are loaded again when used. Resident memory is about 2–3× this.
+    #[arg(long, value_name = "MIB", default_value_t = taku_server::DEFAULT_RESIDENT_LOG_BYTES >> 20, env = "TAKU_MAX_RESIDENT_MIB")]
+    max_resident_mib: u64,
+    /// Lines (and sheet imports, reveals, undos) one member may send a minute at one
+    /// table; past it they are refused (429) until the minute's share refills. 0 for no
+    /// limit.
+    #[arg(long, default_value_t = taku_server::DEFAULT_LINES_PER_MINUTE, env = "TAKU_LINES_PER_MINUTE")]
+    lines_per_minute: u32,
+    /// Bytes of lines one member may send a minute at one table; 0 for no limit.
+    #[arg(long, default_value_t = taku_server::DEFAULT_LINE_BYTES_PER_MINUTE, env = "TAKU_LINE_BYTES_PER_MINUTE")]
+    line_bytes_per_minute: u32,
     /// Request log format on stderr: text, json, or off. `TAKU_LOG` filters
     /// (default `info`; `warn` drops the per-request lines).
     #[arg(long, default_value = "text", value_parser = ["text", "json", "off"])]
@@ -121,6 +134,9 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 tables_per_hour: args.tables_per_hour,
                 max_members: args.max_members,
                 idle_eviction: std::time::Duration::from_secs(args.idle_eviction.max(1)),
+                resident_log_bytes: args.max_resident_mib.saturating_mul(1 << 20),
+                lines_per_minute: args.lines_per_minute,
+                line_bytes_per_minute: args.line_bytes_per_minute,
                 limits,
                 ..taku_server::Config::default()
             },

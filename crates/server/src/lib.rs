@@ -75,6 +75,19 @@ pub const DEFAULT_MAX_EVENTS: usize = 200_000;
 /// Bytes one table's log may hold by default (as stored).
 pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Bytes of logs (as stored) the tables held in memory may count by default (attack pass
+/// 2, A2-9): four tables at the log-size limit. Past it the least recently used tables
+/// leave memory and are loaded again when used. Resident memory is about 2–3× this.
+pub const DEFAULT_RESIDENT_LOG_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Lines (and sheet imports, reveals, undos) one member may send a minute at one table
+/// by default (attack pass 2, A2-16).
+pub const DEFAULT_LINES_PER_MINUTE: u32 = 60;
+
+/// Bytes of lines one member may send a minute at one table by default (A2-16): about
+/// twenty long lines; a spectator cannot fill a table's log in an afternoon.
+pub const DEFAULT_LINE_BYTES_PER_MINUTE: u32 = 256 * 1024;
+
 /// How long a table unused stays in memory by default (it goes between one and two of
 /// these after its last use, and is loaded again when next used).
 pub const DEFAULT_IDLE_EVICTION: Duration = Duration::from_secs(600);
@@ -127,6 +140,15 @@ pub struct Config {
     pub max_members: usize,
     /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
     pub idle_eviction: Duration,
+    /// Bytes of logs the tables held in memory may count
+    /// ([`DEFAULT_RESIDENT_LOG_BYTES`], [`Tables::with_resident_budget`]).
+    pub resident_log_bytes: u64,
+    /// Lines a minute one member may send at one table (`0`: no limit;
+    /// [`DEFAULT_LINES_PER_MINUTE`]).
+    pub lines_per_minute: u32,
+    /// Bytes of lines a minute one member may send at one table (`0`: no limit;
+    /// [`DEFAULT_LINE_BYTES_PER_MINUTE`]).
+    pub line_bytes_per_minute: u32,
     /// What tables are held to: log size, workers for lines and exports, members'
     /// computing budgets ([`default_limits`]).
     pub limits: Limits,
@@ -146,6 +168,9 @@ impl Default for Config {
             tables_per_hour: DEFAULT_TABLES_PER_HOUR,
             max_members: DEFAULT_MAX_MEMBERS,
             idle_eviction: DEFAULT_IDLE_EVICTION,
+            resident_log_bytes: DEFAULT_RESIDENT_LOG_BYTES,
+            lines_per_minute: DEFAULT_LINES_PER_MINUTE,
+            line_bytes_per_minute: DEFAULT_LINE_BYTES_PER_MINUTE,
             limits: default_limits(),
         }
     }
@@ -159,9 +184,13 @@ pub struct Server {
     limiter: limits::RateLimiter,
     /// Tables created per client address an hour.
     creations: limits::RateLimiter,
+    /// Lines each member sends a minute at each table (A2-16).
+    writes: limits::MemberQuota,
     /// Set once shutdown begins: live sockets close so in-flight requests can finish.
     stopping: tokio::sync::watch::Sender<bool>,
     connections: Arc<limits::Connections>,
+    /// Palette odds, computed off the request path ([`web::odds`]).
+    odds: web::odds::Pool,
     config: Config,
 }
 
@@ -169,10 +198,13 @@ impl Server {
     /// A server over `store`.
     pub fn new(store: Store, config: &Config) -> Arc<Server> {
         Arc::new(Server {
-            tables: Tables::new(store).with_limits(Limits {
-                max_members: config.max_members,
-                ..config.limits.clone()
-            }),
+            tables: Tables::new(store)
+                .with_limits(Limits {
+                    max_members: config.max_members,
+                    ..config.limits.clone()
+                })
+                .with_resident_budget(config.resident_log_bytes),
+            writes: limits::MemberQuota::new(config.lines_per_minute, config.line_bytes_per_minute),
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
             creations: limits::RateLimiter::per_hour(config.tables_per_hour),
@@ -181,6 +213,7 @@ impl Server {
                 limits::fit_open_files(config.max_connections),
                 config.max_connections_per_address,
             )),
+            odds: web::odds::Pool::new(),
             config: config.clone(),
         })
     }
@@ -188,6 +221,11 @@ impl Server {
     /// The open tables.
     pub fn tables(&self) -> &Tables<Store> {
         &self.tables
+    }
+
+    /// The palette odds' pool ([`web::odds`]).
+    pub fn odds(&self) -> &web::odds::Pool {
+        &self.odds
     }
 
     /// Lets go of the tables nobody used since the last call and no live socket watches

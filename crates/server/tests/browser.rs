@@ -214,6 +214,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );
@@ -607,6 +609,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );
@@ -720,6 +724,8 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );

@@ -565,7 +565,8 @@ impl Table {
 
     /// What renewing `member`'s personal link as `actor` records (a server revokes their
     /// tokens and issues a new one): [`EventBody::Relinked`], for a GM and another
-    /// member only.
+    /// member only — except the table's creator, whose link only they renew (attack
+    /// pass 2, A2-10: a co-GM must not take the creator's seat).
     pub fn decide_relink(&self, actor: &str, member: &str) -> Result<Decision, Refusal> {
         if self.state.members.get(actor) != Some(&Role::Gm) {
             return refuse(
@@ -573,10 +574,24 @@ impl Table {
                 "only a GM can issue members' links",
             );
         }
-        if actor == member {
+        // The table's creator renews their own (a leaked link); another GM's own link is
+        // renewed by another GM.
+        if actor == member && member != self.gm {
             return refuse(
                 "GM 自身の個人リンクは別の GM が再発行します",
                 "a GM's own link is renewed by another GM",
+            );
+        }
+        // A2-10: a co-GM (anyone with a GM invite) may not take the table from its
+        // creator — renewing their link would hand the co-GM the creator's seat.
+        if member == self.gm && actor != self.gm {
+            return refuse(
+                format!(
+                    "テーブルを作った GM（{member}）の個人リンクは、他の GM には再発行できません"
+                ),
+                format!(
+                    "the link of the table's creator ({member}) cannot be renewed by another GM"
+                ),
             );
         }
         if !self.state.members.contains_key(member) {
@@ -987,6 +1002,13 @@ impl Table {
                     return refuse(
                         "GM は自分を退室させられません（別の GM ならできます）",
                         "a GM cannot remove themselves; another GM can",
+                    );
+                }
+                // A2-10: the table's creator stays; a co-GM cannot remove them.
+                if name == self.gm {
+                    return refuse(
+                        format!("テーブルを作った GM（{name}）は退室させられません"),
+                        format!("the table's creator ({name}) cannot be removed"),
                     );
                 }
                 if !self.state.members.contains_key(&name) {

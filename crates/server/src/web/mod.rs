@@ -11,6 +11,7 @@
 //! never decides what a member may see.
 
 pub mod ccfolia;
+pub mod odds;
 pub mod page;
 pub mod text;
 
@@ -340,7 +341,9 @@ fn runs_of(indices: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + 
     })
 }
 
-/// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees them.
+/// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees
+/// them, and their chat palette with each check's chance where the server's odds pool
+/// has computed it ([`odds`]); `X-Taku-Odds-Pending: N` says how many are not ready yet.
 async fn side(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -353,11 +356,23 @@ async fn side(
             .tables
             .read(&id, |t| t.excerpt(t.events().len()..t.events().len()))
             .await?;
-        Ok::<_, ApiError>(page::side(&now, &member.name).into_string())
+        // Palette odds come from the server's odds pool, never computed here (A2-7).
+        let owner = format!("{id}\0{}", member.name);
+        let (markup, pending) = page::side_with(&now, &member.name, &mut |system, line| {
+            server.odds.lookup(system, line, &owner)
+        });
+        Ok::<_, ApiError>((markup.into_string(), pending))
     }
     .await;
     match result {
-        Ok(body) => Html(body).into_response(),
+        Ok((body, pending)) => {
+            let mut response = Html(body).into_response();
+            // The page asks again for the pane while odds are still being computed.
+            response
+                .headers_mut()
+                .insert("x-taku-odds-pending", HeaderValue::from(pending as u64));
+            response
+        }
         Err(e) => e.into_response(),
     }
 }
@@ -515,6 +530,7 @@ async fn import(
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
         }
+        api::take_write(&server, &member, text.len())?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
             let system = server
                 .tables
@@ -559,12 +575,26 @@ async fn relink(
             ("メンバーの個人リンクを再発行できる", "issue members' links"),
         )
         .await?;
-        let (role, lang) = server
+        let (role, lang, creator) = server
             .tables
-            .read(&id, |t| (t.members().get(&name).copied(), t.lang()))
+            .read(&id, |t| {
+                (t.members().get(&name).copied(), t.lang(), t.gm().to_string())
+            })
             .await?;
         let role = role.ok_or_else(|| ApiError::NotFound(api::no_member(&name, lang)))?;
-        if name == gm.name {
+        // A2-10: the table's creator keeps their seat; only they renew their own link
+        // (the table refuses the same, on every path).
+        if name == creator && gm.name != creator {
+            return Err(ApiError::Forbidden(
+                taku_dice::Text::new(
+                    format!("テーブルを作った GM（{name}）の個人リンクは、他の GM には再発行できません"),
+                    format!("the link of the table's creator ({name}) cannot be renewed by another GM"),
+                )
+                .get(lang)
+                .to_string(),
+            ));
+        }
+        if name == gm.name && name != creator {
             return Err(ApiError::Forbidden(
                 taku_dice::Text::new(
                     "GM 自身の個人リンクは別の GM が再発行します",

@@ -294,11 +294,22 @@ function table() {
 
   let sideTimer = null;
   const invitesMade = [];
-  const refreshSide = () => {
+  // Palette odds are computed by the server after the pane is drawn: while it says some
+  // are pending, the pane is asked for again, a few times, a second apart.
+  let oddsRetries = 0;
+  const refreshSide = (delay = 150) => {
     clearTimeout(sideTimer);
     sideTimer = setTimeout(async () => {
       try {
-        const html = await (await get(`${base}/side`)).text();
+        const response = await get(`${base}/side`);
+        const pending = Number(response.headers.get("x-taku-odds-pending") || 0);
+        const html = await response.text();
+        if (pending > 0 && oddsRetries < 10) {
+          oddsRetries += 1;
+          setTimeout(() => refreshSide(0), 1000);
+        } else if (pending === 0) {
+          oddsRetries = 0;
+        }
         // What the member opened and the invites made here outlive the re-rendering.
         const open = side.querySelector("details.gm-tools")?.open;
         // …and what is being typed there (a new tab's name), with the focus.
@@ -315,7 +326,7 @@ function table() {
         document.getElementById("new-invites")?.append(...invitesMade);
         buildTabs();
       } catch {}
-    }, 150);
+    }, delay);
   };
 
   const start = async () => {
