@@ -670,7 +670,9 @@ const MAX_ATTEMPTS: usize = 64;
 pub struct Limits {
     /// Entries one table's log may hold; a line that would pass it is refused.
     pub max_events: usize,
-    /// Bytes one table's log may hold, counted as stored (each event's JSON and actor).
+    /// Bytes one table's log may hold, counted as stored (each event's JSON and actor): a
+    /// line is taken while the log is [`byte_headroom`] or more below it (so the log
+    /// passes it by one line at most).
     pub max_bytes: u64,
     /// Members one table may have (its GM included), however they join (an invite, a
     /// GM's `/join` line).
@@ -785,6 +787,14 @@ struct Open {
 /// log's stored bytes: its folded state, members, lock (a table of a few lines is not
 /// free; a count of tables is bounded through this too).
 pub const TABLE_OVERHEAD: u64 = 16 * 1024;
+
+/// The room a log keeps below [`Limits::max_bytes`]: a line is taken only while the log
+/// is at least this far from the limit (attack pass 3, A3-2), so whether it fits never
+/// depends on its own size. 64 KiB (more than a line can take), or an eighth of a small
+/// limit.
+pub fn byte_headroom(max_bytes: u64) -> u64 {
+    (64 * 1024).min(max_bytes / 8)
+}
 
 /// Bytes a stored event takes (its body's JSON and its actor), for [`Limits::max_bytes`].
 fn stored_bytes(events: &[Event]) -> u64 {
@@ -1386,16 +1396,23 @@ impl<S: EventStore> Tables<S> {
                 .into(),
             );
         }
+        // Attack pass 3, A3-2: whether a line fits must not depend on its own size, nor
+        // the refusal say the log's size: a member probing with lines of chosen sizes
+        // (each refusal changing nothing) read off the size of every entry appended in
+        // between — another member's secret roll (its outcome), a whisper, a hidden draw.
+        // A line is taken while the log is at least [`byte_headroom`] below the limit,
+        // whatever its size; the log passes the limit by one line at most.
+        let _ = added;
         let bytes = open.bytes.load(Ordering::Acquire);
-        if bytes.saturating_add(added) > limits.max_bytes {
+        if bytes.saturating_add(byte_headroom(limits.max_bytes)) > limits.max_bytes {
             let max = limits.max_bytes;
             return Some(
                 Text::new(
                     format!(
-                        "このテーブルのログは上限の {max} バイトに達したため、これ以上書き込めません（今 {bytes} バイト、この行で +{added}）。ログを書き出して、新しいテーブルで続けてください"
+                        "このテーブルのログは上限の {max} バイト近くに達したため、これ以上書き込めません。ログを書き出して（エクスポート）、新しいテーブルで続けてください"
                     ),
                     format!(
-                        "this table's log has reached its limit of {max} bytes (now {bytes}, this line +{added}); export the log and continue at a new table"
+                        "this table's log is at its limit of about {max} bytes and takes no more; export the log and continue at a new table"
                     ),
                 )
                 .into(),
