@@ -140,6 +140,9 @@ pub struct Config {
     pub max_members: usize,
     /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
     pub idle_eviction: Duration,
+    /// How long an export's client may read nothing before its connection is closed
+    /// ([`web::EXPORT_STALL`]).
+    pub export_stall: Duration,
     /// Bytes of logs the tables held in memory may count
     /// ([`DEFAULT_RESIDENT_LOG_BYTES`], [`Tables::with_resident_budget`]).
     pub resident_log_bytes: u64,
@@ -169,6 +172,7 @@ impl Default for Config {
             max_members: DEFAULT_MAX_MEMBERS,
             idle_eviction: DEFAULT_IDLE_EVICTION,
             resident_log_bytes: DEFAULT_RESIDENT_LOG_BYTES,
+            export_stall: web::EXPORT_STALL,
             lines_per_minute: DEFAULT_LINES_PER_MINUTE,
             line_bytes_per_minute: DEFAULT_LINE_BYTES_PER_MINUTE,
             limits: default_limits(),
@@ -191,6 +195,8 @@ pub struct Server {
     connections: Arc<limits::Connections>,
     /// Palette odds, computed off the request path ([`web::odds`]).
     odds: web::odds::Pool,
+    /// Exports being sent ([`web::Exports`]).
+    exports: web::Exports,
     config: Config,
 }
 
@@ -214,6 +220,7 @@ impl Server {
                 config.max_connections_per_address,
             )),
             odds: web::odds::Pool::new(),
+            exports: web::Exports::new(config.export_stall),
             config: config.clone(),
         })
     }

@@ -534,3 +534,93 @@ async fn a_co_gm_cannot_take_the_table_from_its_creator() {
     assert_eq!(removal.status, 200, "{}", removal.body);
     assert_eq!(line(addr, &id, &cogm, "まだ？").await.status, 401);
 }
+
+/// Sends `GET path` with `token` from a socket with a small receive buffer and reads only
+/// the response's head: a client that never reads the body.
+async fn stalled_get(addr: SocketAddr, path: &str, token: &str) -> (tokio::net::TcpStream, String) {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("rcvbuf");
+    let mut stream = socket.connect(addr).await.expect("connect");
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        let n = tokio::time::timeout(DEADLINE, stream.read(&mut byte))
+            .await
+            .expect("head in time")
+            .expect("read");
+        assert!(n == 1, "closed before the head");
+        head.push(byte[0]);
+    }
+    (stream, String::from_utf8_lossy(&head).into_owned())
+}
+
+/// A3-5: an export is held in memory only while it is being sent: one per member, two in
+/// all, and a client that stops reading is cut off (here after 1 s) and its place freed;
+/// the export goes out in chunks (its whole length announced).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exports_to_clients_that_never_read_are_cut_off_and_bounded() {
+    let (addr, _server) = serve(
+        "slow-export",
+        Config {
+            export_stall: Duration::from_secs(1),
+            ..no_limits()
+        },
+    )
+    .await;
+    let (id, gm, players) = table(addr, "gm", &["alice", "bob", "carol"]).await;
+    // About 5 MB of log: more than the sockets' buffers hold.
+    let long = "あ".repeat(4000);
+    for _ in 0..400 {
+        assert_eq!(line(addr, &id, &gm, &long).await.status, 200);
+    }
+    let path = format!("/t/{id}/export.json");
+    let (mut alice, head) = stalled_get(addr, &path, &players[0]).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse().expect("length"))
+        })
+        .expect("content-length");
+    assert!(length > 4_000_000, "{length}");
+    // Alice's second export waits for her first to be sent.
+    let again = http(addr, "GET", &path, Some(&players[0]), None).await;
+    assert_eq!(again.status, 503, "{}", again.body);
+    assert!(again.header("retry-after").is_some());
+    // Bob takes the second place; Carol finds none.
+    let (_bob, head) = stalled_get(addr, &path, &players[1]).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let carol = http(addr, "GET", &path, Some(&players[2]), None).await;
+    assert_eq!(carol.status, 503, "{}", carol.body);
+    // The stalled clients are cut off; then Carol's export goes through, whole.
+    let mut got = None;
+    for _ in 0..200 {
+        let carol = http(addr, "GET", &path, Some(&players[2]), None).await;
+        if carol.status == 200 {
+            got = Some(carol);
+            break;
+        }
+        assert_eq!(carol.status, 503, "{}", carol.body);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let carol = got.expect("an export place freed after the stalled clients were cut off");
+    assert_eq!(carol.body.len(), length);
+    let export: Value = serde_json::from_str(&carol.body).expect("JSON");
+    assert_eq!(export["entries"].as_array().expect("entries").len(), 404);
+    // Alice's connection was closed before her export was all sent.
+    let mut rest = Vec::new();
+    let _ = tokio::time::timeout(DEADLINE, alice.read_to_end(&mut rest))
+        .await
+        .expect("closed");
+    assert!(
+        rest.len() < length,
+        "cut off after {} of {length} bytes",
+        rest.len()
+    );
+}

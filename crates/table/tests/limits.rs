@@ -275,14 +275,21 @@ async fn a_full_log_refuses_lines_and_stores_nothing() {
         .await
         .expect("store")
         .expect_err("a short line too");
-    assert_eq!(short.render(Lang::En), said, "the same refusal whatever the size");
+    assert_eq!(
+        short.render(Lang::En),
+        said,
+        "the same refusal whatever the size"
+    );
     let stored = tables.store().load_after(&id, 0).await.expect("load");
     assert_eq!(stored.len(), 1 + taken);
     let size: usize = stored
         .iter()
         .map(|e| serde_json::to_string(&e.body).expect("json").len() + e.actor.len())
         .sum();
-    assert!(size <= 4_000 + 1_300, "{size}: past the limit by one line at most");
+    assert!(
+        size <= 4_000 + 1_300,
+        "{size}: past the limit by one line at most"
+    );
     // After a reload (eviction), the size is counted again from the store: still full.
     tables.evict_idle(|_| false);
     tables.evict_idle(|_| false);
