@@ -624,3 +624,84 @@ async fn exports_to_clients_that_never_read_are_cut_off_and_bounded() {
         rest.len()
     );
 }
+
+/// A3-6: a table holds at most `MAX_CHARACTERS` characters, each at most `MAX_FIELDS`
+/// fields and `MAX_FIELD_BYTES` of them, by `/char new`, `/char set` and sheet imports
+/// alike; the refusals say the limit and change nothing, so the table's state stays small.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn characters_and_their_fields_are_bounded() {
+    use taku_table::{MAX_CHARACTERS, MAX_FIELD_BYTES, MAX_FIELDS};
+    let (addr, _server) = serve("characters", no_limits()).await;
+    let (id, gm, players) = table(addr, "gm", &["alice"]).await;
+    let alice = &players[0];
+    // Too many fields in one sheet.
+    let mut sheet = String::from("name = \"多すぎ\"\n");
+    for i in 0..=MAX_FIELDS {
+        sheet.push_str(&format!("k{i} = {i}\n"));
+    }
+    let seq = last_seq(addr, &id, &gm).await;
+    let import = http(
+        addr,
+        "POST",
+        &format!("/api/v1/tables/{id}/characters"),
+        Some(alice),
+        Some(&json!({"sheet": sheet})),
+    )
+    .await;
+    assert_eq!(import.status, 422, "{}", import.body);
+    assert!(import.body.contains("項目が多すぎます"), "{}", import.body);
+    // Too many bytes, a field at a time.
+    assert_eq!(line(addr, &id, alice, "/char new ミナ").await.status, 200);
+    // Fields of up to 1,000 characters, three a line.
+    let value = "x".repeat(990);
+    let (mut kept, mut accepted, mut refused) = (0usize, 0u64, None);
+    for i in 0..20 {
+        let keys = [format!("k{i}a"), format!("k{i}b"), format!("k{i}c")];
+        let adds: usize = keys.iter().map(|k| k.len() + value.len()).sum();
+        let set: Vec<String> = keys.iter().map(|k| format!("{k} {value}")).collect();
+        let answer = line(
+            addr,
+            &id,
+            alice,
+            &format!("/char set ミナ {}", set.join(" ")),
+        )
+        .await;
+        if answer.status != 200 {
+            refused = Some((kept + adds, answer));
+            break;
+        }
+        kept += adds;
+        accepted += 1;
+    }
+    let (would, answer) = refused.expect("refused before 60 fields of 990 bytes");
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.body.contains("項目が多すぎます"), "{}", answer.body);
+    assert!(
+        kept <= MAX_FIELD_BYTES && would > MAX_FIELD_BYTES,
+        "{kept} {would}"
+    );
+    // Too many characters.
+    for n in 1..MAX_CHARACTERS {
+        let answer = line(addr, &id, alice, &format!("/char new c{n}")).await;
+        assert_eq!(answer.status, 200, "{n}: {}", answer.body);
+    }
+    let answer = line(addr, &id, &gm, "/char new もう一人").await;
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    let state = http(
+        addr,
+        "GET",
+        &format!("/api/v1/tables/{id}"),
+        Some(&gm),
+        None,
+    )
+    .await;
+    let characters = state.json()["characters"]
+        .as_array()
+        .expect("characters")
+        .len();
+    assert_eq!(characters, MAX_CHARACTERS);
+    assert_eq!(
+        last_seq(addr, &id, &gm).await,
+        seq + 1 + accepted + (MAX_CHARACTERS - 1) as u64
+    );
+}

@@ -649,10 +649,16 @@ impl Table {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
-                let fields = changes(&Character::default(), read.fields)?
+                self.room_for_a_character()?;
+                let fields: Vec<(String, String)> = changes(&Character::default(), read.fields)?
                     .into_iter()
                     .map(|c| (c.key, c.value))
                     .collect();
+                Self::fields_fit(
+                    &read.name,
+                    None,
+                    fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
                     fields,
@@ -670,12 +676,63 @@ impl Table {
                         format!("nothing on {}'s sheet changed", read.name),
                     );
                 }
+                Self::fields_fit(
+                    &read.name,
+                    Some(ch),
+                    changes.iter().map(|c| (c.key.as_str(), c.value.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterUpdated {
                     name: read.name,
                     changes,
                 }))
             }
         }
+    }
+
+    /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
+    fn room_for_a_character(&self) -> Result<(), Refusal> {
+        if self.state.characters.len() >= MAX_CHARACTERS {
+            return refuse(
+                format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
+                format!("a table has at most {MAX_CHARACTERS} characters"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses fields that would leave character `name` (now `before`) with more than
+    /// [`MAX_FIELDS`] fields or [`MAX_FIELD_BYTES`] of them (A3-6).
+    fn fields_fit<'f>(
+        name: &str,
+        before: Option<&Character>,
+        set: impl Iterator<Item = (&'f str, &'f str)>,
+    ) -> Result<(), Refusal> {
+        let mut fields: BTreeMap<&str, &str> = before
+            .map(|c| {
+                c.fields
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (k, v) in set {
+            fields.insert(k, v);
+        }
+        let bytes: usize = fields.iter().map(|(k, v)| k.len() + v.len()).sum();
+        if fields.len() > MAX_FIELDS || bytes > MAX_FIELD_BYTES {
+            let kib = MAX_FIELD_BYTES / 1024;
+            return refuse(
+                format!(
+                    "{name} の項目が多すぎます（1 人 {MAX_FIELDS} 項目・{kib} KiB まで。この変更で {} 項目・{bytes} バイト）",
+                    fields.len()
+                ),
+                format!(
+                    "{name} would have too many fields (at most {MAX_FIELDS} fields and {kib} KiB a character; this makes {} fields, {bytes} bytes)",
+                    fields.len()
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// Decided events for `actor` with the seqs they would take, without appending them.
@@ -1034,6 +1091,7 @@ impl Table {
                     );
                 }
                 self.unlike_other_characters(&name)?;
+                self.room_for_a_character()?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -1044,6 +1102,11 @@ impl Table {
                 self.may_change(actor, role, &name, ch)?;
                 self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
                 let changes = changes(ch, fields)?;
+                Self::fields_fit(
+                    &name,
+                    Some(ch),
+                    changes.iter().map(|c| (c.key.as_str(), c.value.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterUpdated {
                     name,
                     changes,
@@ -1755,6 +1818,16 @@ pub const MAX_TAB_NAME: usize = 20;
 
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;
+
+/// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
+/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
+pub const MAX_CHARACTERS: usize = 100;
+
+/// Fields one character may have (its palette lines included).
+pub const MAX_FIELDS: usize = 300;
+
+/// Bytes of keys and values one character's fields may take.
+pub const MAX_FIELD_BYTES: usize = 32 * 1024;
 
 /// A line is at most [`MAX_LINE`] characters.
 fn check_line(line: &str) -> Result<(), Refusal> {
