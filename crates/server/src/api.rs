@@ -806,18 +806,35 @@ async fn state(
         .iter()
         .map(|(name, role)| json!({"name": name, "role": role.as_str()}))
         .collect();
+    // A chat palette (`palette.N` fields) is its owner's own notes — a GM's prepared
+    // secret checks among them: only its owner and the GMs get it (attack pass 3, A3-3).
+    let is_gm = t.members().get(&member.name) == Some(&taku_table::Role::Gm);
+    let palette = |key: &str| key.starts_with(crate::web::page::PALETTE_FIELD);
     let characters: Vec<Value> = t
         .characters()
         .iter()
         .map(|(name, c)| {
+            let theirs = is_gm || c.owner == member.name;
+            let fields: std::collections::BTreeMap<&String, &String> = c
+                .fields
+                .iter()
+                .filter(|(k, _)| theirs || !palette(k))
+                .collect();
+            let sheet = t.sheet(name, &member.name).map(|mut s| {
+                if !theirs {
+                    for section in &mut s.sections {
+                        section
+                            .fields
+                            .retain(|f| !f.key.as_deref().is_some_and(palette));
+                    }
+                }
+                s.to_json(t.lang())
+            });
             json!({
                 "name": name,
                 "owner": c.owner,
-                "fields": c.fields,
-                "sheet": t
-                    .sheet(name, &member.name)
-                    .map(|s| s.to_json(t.lang()))
-                    .unwrap_or(Value::Null),
+                "fields": fields,
+                "sheet": sheet.unwrap_or(Value::Null),
             })
         })
         .collect();

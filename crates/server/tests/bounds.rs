@@ -705,3 +705,64 @@ async fn characters_and_their_fields_are_bounded() {
         seq + 1 + accepted + (MAX_CHARACTERS - 1) as u64
     );
 }
+
+/// A3-3: a CCFOLIA character marked hidden (`secret`, `hideStatus`, `invisible`) is not
+/// imported (taku has no hidden characters; publishing it would show a GM's NPC to every
+/// player), and a character's chat palette reaches only its owner and the GMs.
+#[tokio::test]
+async fn hidden_ccfolia_characters_are_refused_and_palettes_stay_their_owners() {
+    let (addr, _server) = serve("ccfolia-hidden", no_limits()).await;
+    let (id, gm, players) = table(addr, "gm", &["bob"]).await;
+    let bob = &players[0];
+    let import = |clip: Value, token: String| {
+        let id = id.clone();
+        async move {
+            let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let body = clip.to_string();
+            let request = format!(
+                "POST /t/{id}/import HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(request.as_bytes()).await.expect("write");
+            let mut raw = String::new();
+            stream.read_to_string(&mut raw).await.expect("read");
+            raw
+        }
+    };
+    let boss = |flag: &str| {
+        let mut data = json!({
+            "name": "ボス",
+            "status": [{"label": "HP", "value": 100, "max": 100}],
+            "params": [{"label": "秘密", "value": "99"}],
+            "commands": "//秘密=99\nS1D100<=50 隠し判定",
+        });
+        if !flag.is_empty() {
+            data[flag] = json!(true);
+        }
+        json!({"kind": "character", "data": data})
+    };
+    let seq = last_seq(addr, &id, &gm).await;
+    for flag in ["secret", "hideStatus", "invisible"] {
+        let answer = import(boss(flag), gm.clone()).await;
+        assert!(answer.starts_with("HTTP/1.1 400"), "{flag}: {answer}");
+        assert!(
+            answer.contains("非公開") && answer.contains("hidden"),
+            "{answer}"
+        );
+    }
+    assert_eq!(last_seq(addr, &id, &gm).await, seq, "nothing imported");
+    let answer = import(boss(""), gm.clone()).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let path = format!("/api/v1/tables/{id}");
+    let bobs = http(addr, "GET", &path, Some(bob), None).await.body;
+    let gms = http(addr, "GET", &path, Some(&gm), None).await.body;
+    assert!(
+        !bobs.contains("palette.") && !bobs.contains("隠し判定"),
+        "{bobs}"
+    );
+    assert!(bobs.contains("\"HP\""), "the rest is public: {bobs}");
+    assert!(
+        gms.contains("palette.2") && gms.contains("隠し判定"),
+        "{gms}"
+    );
+}

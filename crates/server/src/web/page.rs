@@ -187,6 +187,8 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                     textarea #line name="line" rows="2" autocomplete="off" spellcheck="false"
                         aria-describedby="line-hint" {}
                     button type="submit" { (t(Ui::Send)) }
+                    // Who this browser takes part as (A2-17: a link can switch it).
+                    small #whoami { (t(Ui::YouAre)) ": " span #whoami-name {} }
                     small #line-hint { (t(Ui::CommandHint)) }
                 }
             }
