@@ -65,6 +65,11 @@ pub struct ServeArgs {
     /// Seconds a table unused stays in memory (it is loaded again when next used).
     #[arg(long, value_name = "SECS", default_value_t = taku_server::DEFAULT_IDLE_EVICTION.as_secs(), env = "TAKU_IDLE_EVICTION")]
     idle_eviction: u64,
+    /// A host name this server answers to besides `localhost` and IP addresses, when
+    /// bound to loopback without a trusted proxy (repeatable): other `Host` headers are
+    /// refused (421), so a DNS-rebinding page cannot use a local server.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
     /// Mebibytes of logs (as stored) the tables held in memory may count, each table
     /// 16 KiB more; past it the least recently used tables leave memory (even watched
     /// ones) and are loaded again when used. Resident memory is about 2–3× this.
@@ -129,6 +134,10 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 max_connections: args.max_connections,
                 max_connections_per_address: args.max_connections_per_address,
                 trusted_proxies: args.trusted_proxies.clone(),
+                // A local server (A3-1): only its own names; behind a proxy, or on a
+                // public address, the names people use are not known here.
+                allowed_hosts: default_open_creation(&args.bind, &args.trusted_proxies)
+                    .then(|| args.allowed_hosts.clone()),
                 open_creation,
                 admin_token,
                 tables_per_hour: args.tables_per_hour,

@@ -127,6 +127,12 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`): a
     /// request from one of them is rate-limited as the client it names.
     pub trusted_proxies: Vec<limits::Cidr>,
+    /// The names a request's `Host` may give (attack pass 3, A3-1: a DNS-rebinding page,
+    /// its own name pointed at 127.0.0.1, is "same-origin" with a loopback server):
+    /// `None` takes any; `Some(names)` takes these names, `localhost` and its
+    /// subdomains, and IP addresses (which no page can rebind), and answers others 421.
+    /// `taku serve` sets it when bound to loopback without a trusted proxy.
+    pub allowed_hosts: Option<Vec<String>>,
     /// Whether anyone may create tables (`--open-creation`); when not, only a request
     /// with the admin token may (`Authorization: Bearer ADMIN_TOKEN`).
     pub open_creation: bool,
@@ -166,6 +172,7 @@ impl Default for Config {
             header_timeout: HEADER_TIMEOUT,
             shutdown_deadline: SHUTDOWN_DEADLINE,
             trusted_proxies: Vec::new(),
+            allowed_hosts: None,
             open_creation: true,
             admin_token: None,
             tables_per_hour: DEFAULT_TABLES_PER_HOUR,
@@ -283,6 +290,46 @@ fn cross_site(headers: &HeaderMap) -> bool {
     }
 }
 
+/// Whether `host` (a `Host` header: a name or address, with or without a port) is one
+/// `allowed` takes ([`Config::allowed_hosts`]).
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or("", |(address, _)| address),
+        None => host.rsplit_once(':').map_or(host, |(name, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                name
+            } else {
+                host
+            }
+        }),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<std::net::IpAddr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || allowed
+            .iter()
+            .any(|a| a.trim_end_matches('.').eq_ignore_ascii_case(&name))
+}
+
+/// Refuses (421) requests whose `Host` is not one [`Config::allowed_hosts`] takes.
+async fn host_gate(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    if let Some(allowed) = &server.config.allowed_hosts {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok());
+        if host.is_some_and(|h| !host_allowed(h, allowed)) {
+            return json_with(
+                StatusCode::MISDIRECTED_REQUEST,
+                json!({"ok": false, "reason":
+                    "このサーバーはこのホスト名では使えません（localhost か IP アドレスで開いてください） / this server does not answer to this host name: open it as localhost or by its address (taku serve --allowed-host NAME adds a name)"}),
+            );
+        }
+    }
+    next.run(request).await
+}
+
 /// Who may create tables, and how many: with creation restricted only the admin token
 /// creates; otherwise each client address creates at most [`Config::tables_per_hour`]
 /// an hour (the admin token is not counted). Checked before the request is read, for
@@ -362,7 +409,8 @@ pub fn app(server: Arc<Server>) -> Router {
             server.clone(),
             creation_gate,
         ))
-        .layer(middleware::from_fn_with_state(server, rate_limit))
+        .layer(middleware::from_fn_with_state(server.clone(), rate_limit))
+        .layer(middleware::from_fn_with_state(server, host_gate))
         .layer(middleware::from_fn(log_request))
 }
 
@@ -990,6 +1038,33 @@ async fn evict_idle_tables(server: Arc<Server>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A3-1: the names a loopback server answers to.
+    #[test]
+    fn only_loopback_names_addresses_and_listed_hosts_are_allowed() {
+        let listed = vec!["table.example".to_string()];
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.",
+            "a.localhost:1",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "10.0.0.2",
+            "table.example:443",
+        ] {
+            assert!(host_allowed(host, &listed), "{host}");
+        }
+        for host in [
+            "attacker.example:8080",
+            "localhost.attacker.example",
+            "127.0.0.1.nip.io",
+            "",
+            "[::1",
+        ] {
+            assert!(!host_allowed(host, &listed), "{host}");
+        }
+    }
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 

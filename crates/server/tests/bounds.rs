@@ -766,3 +766,47 @@ async fn hidden_ccfolia_characters_are_refused_and_palettes_stay_their_owners() 
         "{gms}"
     );
 }
+
+/// A3-1: a server answering only its own names refuses a request whose `Host` is another
+/// name (a DNS-rebinding page's, same-origin with itself) before any route — table
+/// creation, the web form, bcdice-api — and takes `localhost` and addresses.
+#[tokio::test]
+async fn a_loopback_server_refuses_other_host_names() {
+    let (addr, _server) = serve(
+        "hosts",
+        Config {
+            allowed_hosts: Some(Vec::new()),
+            ..no_limits()
+        },
+    )
+    .await;
+    let raw = |host: &str, method: &str, path: &str, body: &str| {
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nSec-Fetch-Site: same-origin\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        async move {
+            let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            stream.write_all(request.as_bytes()).await.expect("write");
+            let mut out = String::new();
+            stream.read_to_string(&mut out).await.expect("read");
+            out.lines().next().unwrap_or_default().to_string()
+        }
+    };
+    let create = r#"{"system":"DiceBot","name":"x","gm":"g"}"#;
+    let port = addr.port();
+    for host in [format!("attacker.example:{port}"), "evil.test".to_string()] {
+        for (method, path, body) in [
+            ("POST", "/api/v1/tables", create),
+            ("POST", "/new", "system=DiceBot&name=t&gm=gm"),
+            ("GET", "/v2/game_system/DiceBot/roll?command=2D6", ""),
+        ] {
+            let status = raw(&host, method, path, body).await;
+            assert!(status.contains(" 421 "), "{host} {path}: {status}");
+        }
+    }
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        let status = raw(&host, "POST", "/api/v1/tables", create).await;
+        assert!(status.contains(" 201 "), "{host}: {status}");
+    }
+}
