@@ -810,3 +810,73 @@ async fn a_loopback_server_refuses_other_host_names() {
         assert!(status.contains(" 201 "), "{host}: {status}");
     }
 }
+
+/// A3-7: member names cannot carry the log's own punctuation (`gm:`, `gm≫alice（ささやき）:`),
+/// which made chat read as the GM's roll or a whisper in text forms of the log.
+#[tokio::test]
+async fn member_names_cannot_imitate_the_logs_punctuation() {
+    let (addr, _server) = serve("punctuation", no_limits()).await;
+    let made = http(
+        addr,
+        "POST",
+        "/api/v1/tables",
+        None,
+        Some(&json!({"system": "DiceBot", "name": "卓", "gm": "gm", "invites": 8})),
+    )
+    .await
+    .json();
+    let id = made["id"].as_str().expect("id");
+    let invites = made["invites"].as_array().expect("invites");
+    for (name, invite) in [
+        "gm:",
+        "gm：",
+        "gm≫alice（ささやき）:",
+        "[雑談]gm",
+        "#7",
+        "gm>",
+    ]
+    .iter()
+    .zip(invites)
+    {
+        let joined = http(
+            addr,
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            Some(&json!({"invite": invite["token"], "name": name})),
+        )
+        .await;
+        assert!(
+            joined.status == 422 || joined.status == 400,
+            "{name}: {}",
+            joined.body
+        );
+        assert!(
+            joined.body.contains("ログの書式"),
+            "{name}: {}",
+            joined.body
+        );
+    }
+    let creator = http(
+        addr,
+        "POST",
+        "/api/v1/tables",
+        None,
+        Some(&json!({"system": "DiceBot", "name": "卓", "gm": "gm:"})),
+    )
+    .await;
+    assert!(
+        creator.status == 422 || creator.status == 400,
+        "{}",
+        creator.body
+    );
+    // Plain names still join, the invite unused by the refusals above.
+    let ok = join(
+        addr,
+        id,
+        invites[0]["token"].as_str().expect("invite"),
+        "alice",
+    )
+    .await;
+    assert!(!ok.is_empty());
+}

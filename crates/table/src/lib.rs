@@ -236,6 +236,7 @@ impl Table {
         seed: [u8; 32],
     ) -> Result<Table, Refusal> {
         check_name(Text::new("GM の名前", "GM name"), gm)?;
+        check_member_punctuation(gm)?;
         let created = Event {
             seq: 1,
             actor: gm.to_string(),
@@ -1023,6 +1024,7 @@ impl Table {
                     return gm_only("メンバーを加えられる", "add members");
                 }
                 check_name(Text::new("メンバー名", "member name"), &name)?;
+                check_member_punctuation(&name)?;
                 if let Some(existing) = self.state.members.get(&name) {
                     return refuse(
                         format!("'{name}' はすでにメンバーです（{}）", existing.as_str()),
@@ -1871,6 +1873,28 @@ pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
 /// are refused, and so are compatibility forms of ASCII letters and digits (full-width `ｇｍ`, mathematical
 /// `𝐠𝐦`, circled `ⓖⓜ`), with the plain spelling suggested: `ｇｍ`, `gm\u{200b}` and
 /// `g\u{202e}m` can never pass for `gm`.
+/// Punctuation the log's text forms use round a member's name (`#7 gm: …`, `[雑談]`,
+/// `gm ≫ alice（ささやき）`), refused in member names (attack pass 3, A3-7: players named
+/// `gm:` and `gm≫alice（ささやき）:` made their chat read as the GM's roll or a whisper
+/// in the text log, exports and bots).
+const LOG_PUNCTUATION: &[char] = &[
+    ':', '：', '>', '＞', '≫', '»', '›', '#', '＃', '[', ']', '［', '］', '（', '）', '「', '」',
+];
+
+fn check_member_punctuation(name: &str) -> Result<(), Refusal> {
+    match name.chars().find(|c| LOG_PUNCTUATION.contains(c)) {
+        None => Ok(()),
+        Some(c) => refuse(
+            format!(
+                "'{name}' はメンバー名に使えません。ログの書式に使う記号（{c}）はほかの発言やささやきに見せかけられるため、名前には使えません"
+            ),
+            format!(
+                "'{name}' is not a valid member name: '{c}' is punctuation the log itself uses, and a name with it can pass for another member's line or a whisper"
+            ),
+        ),
+    }
+}
+
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
     // Characters that draw nothing, or reorder or restyle their neighbours.
     let invisible = |c: char| {
