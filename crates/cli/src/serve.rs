@@ -65,6 +65,11 @@ pub struct ServeArgs {
     /// Seconds a table unused stays in memory (it is loaded again when next used).
     #[arg(long, value_name = "SECS", default_value_t = taku_server::DEFAULT_IDLE_EVICTION.as_secs(), env = "TAKU_IDLE_EVICTION")]
     idle_eviction: u64,
+    /// Whether each client gets one bcdice-api evaluation at a time by the reference
+    /// engine and a share of its time (4 s at once, half a second a second after); past
+    /// it, 429. `false` for benchmarks of the engine from one client.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set, env = "TAKU_REFERENCE_SHARE")]
+    reference_share: bool,
     /// A host name this server answers to besides `localhost` and IP addresses, when
     /// bound to loopback without a trusted proxy (repeatable): other `Host` headers are
     /// refused (421), so a DNS-rebinding page cannot use a local server.
@@ -138,6 +143,7 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 // public address, the names people use are not known here.
                 allowed_hosts: default_open_creation(&args.bind, &args.trusted_proxies)
                     .then(|| args.allowed_hosts.clone()),
+                reference_share: args.reference_share,
                 open_creation,
                 admin_token,
                 tables_per_hour: args.tables_per_hour,

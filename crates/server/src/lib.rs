@@ -146,6 +146,9 @@ pub struct Config {
     pub max_members: usize,
     /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
     pub idle_eviction: Duration,
+    /// Whether each client gets one bcdice-api evaluation at a time by the reference engine
+    /// and a share of its time ([`limits::ReferenceShare`]; on by default).
+    pub reference_share: bool,
     /// How long an export's client may read nothing before its connection is closed
     /// ([`web::EXPORT_STALL`]).
     pub export_stall: Duration,
@@ -180,6 +183,7 @@ impl Default for Config {
             idle_eviction: DEFAULT_IDLE_EVICTION,
             resident_log_bytes: DEFAULT_RESIDENT_LOG_BYTES,
             export_stall: web::EXPORT_STALL,
+            reference_share: true,
             lines_per_minute: DEFAULT_LINES_PER_MINUTE,
             line_bytes_per_minute: DEFAULT_LINE_BYTES_PER_MINUTE,
             limits: default_limits(),
@@ -197,6 +201,8 @@ pub struct Server {
     creations: limits::RateLimiter,
     /// Lines each member sends a minute at each table (A2-16).
     writes: limits::MemberQuota,
+    /// Each client's share of the reference engine on bcdice-api (A2-4).
+    reference: limits::ReferenceShare,
     /// Set once shutdown begins: live sockets close so in-flight requests can finish.
     stopping: tokio::sync::watch::Sender<bool>,
     connections: Arc<limits::Connections>,
@@ -217,6 +223,7 @@ impl Server {
                     ..config.limits.clone()
                 })
                 .with_resident_budget(config.resident_log_bytes),
+            reference: limits::ReferenceShare::default(),
             writes: limits::MemberQuota::new(config.lines_per_minute, config.line_bytes_per_minute),
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
@@ -534,6 +541,25 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         &server.config.trusted_proxies,
     );
     match server.limiter.take(client, Instant::now()) {
+        Ok(()) if server.config.reference_share && reference_roll(request.uri().path()) => {
+            // A2-4: one reference evaluation at a time per client, within its budget.
+            match server.reference.begin(client, Instant::now()) {
+                Ok(_evaluating) => next.run(request).await,
+                Err(wait) => {
+                    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    let mut response = json_with(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        json!({"ok": false, "reason": format!(
+                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ / this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
+                        )}),
+                    );
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+                    response
+                }
+            }
+        }
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let mut response = json_with(
@@ -551,6 +577,14 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
             response
         }
     }
+}
+
+/// Whether `path` is a bcdice-api roll of a system the reference engine evaluates.
+fn reference_roll(path: &str) -> bool {
+    path.strip_prefix("/v2/game_system/")
+        .and_then(|rest| rest.strip_suffix("/roll"))
+        .and_then(taku_systems::find)
+        .is_some_and(|s| s.engine() == taku_systems::EngineKind::Reference)
 }
 
 /// `Access-Control-Allow-Origin: *` (but on the web table's own pages, [`web::SameOrigin`]) and

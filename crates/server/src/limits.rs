@@ -354,6 +354,34 @@ mod tests {
 
     use super::*;
 
+    /// A2-4: a client has one reference evaluation at a time, and a budget of its time;
+    /// another client is not held to it.
+    #[test]
+    fn each_client_has_one_reference_evaluation_at_a_time_within_its_share() {
+        let share = ReferenceShare::default();
+        let (a, b): (IpAddr, IpAddr) = ("127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap());
+        let t0 = Instant::now();
+        let first = share.begin(Some(a), t0).expect("first");
+        assert!(share.begin(Some(a), t0).is_err(), "one at a time");
+        let other = share.begin(Some(b), t0).expect("another client");
+        drop(other);
+        drop(first);
+        assert!(share.begin(Some(a), t0).is_ok(), "free again");
+        // Spend the budget: an evaluation that took 10 s of engine time.
+        {
+            let mut long = share.begin(Some(a), t0).expect("turn");
+            long.start = t0.checked_sub(Duration::from_secs(10)).unwrap_or(t0);
+        }
+        let wait = share.begin(Some(a), t0).expect_err("budget spent");
+        assert!(wait > Duration::from_secs(10), "{wait:?}");
+        // Regained over time.
+        assert!(
+            share
+                .begin(Some(a), t0 + wait + Duration::from_secs(1))
+                .is_ok()
+        );
+    }
+
     #[test]
     fn a_client_gets_its_burst_then_its_rate_and_others_are_unaffected() {
         let limiter = RateLimiter::new(10);
@@ -581,5 +609,92 @@ impl MemberQuota {
             bucket.bytes -= size;
         }
         Ok(())
+    }
+}
+
+/// Each client's share of the reference engine on bcdice-api (attack pass 2, A2-4: four
+/// requests in flight from one client held every worker, and another client's roll
+/// went from 2 ms to 0.9–1.5 s). A client has one reference evaluation at a time and a
+/// budget of its time: [`ReferenceShare::BURST`] at once, regained at
+/// [`ReferenceShare::PER_SECOND`]; past it, refused until regained.
+#[derive(Debug, Default)]
+pub struct ReferenceShare {
+    clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Spend {
+    running: bool,
+    level: f64,
+    at: Instant,
+}
+
+/// A client's reference evaluation in flight ([`ReferenceShare::begin`]): dropping it
+/// (the answer sent, or the client gone) charges its time.
+#[derive(Debug)]
+pub struct Evaluating<'a> {
+    share: &'a ReferenceShare,
+    client: Option<IpAddr>,
+    start: Instant,
+}
+
+impl Drop for Evaluating<'_> {
+    fn drop(&mut self) {
+        let cost = self.start.elapsed().as_secs_f64();
+        let mut clients = self.share.lock();
+        if let Some(spend) = clients.get_mut(&self.client) {
+            spend.running = false;
+            spend.level -= cost;
+        }
+    }
+}
+
+impl ReferenceShare {
+    /// Seconds of evaluation a client may spend at once.
+    pub const BURST: f64 = 4.0;
+    /// Seconds of evaluation a client regains a second: half a worker.
+    pub const PER_SECOND: f64 = 0.5;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
+        // Every change is whole under the lock.
+        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `client`'s turn at the reference engine at `now`, or how long until it has one
+    /// (its previous evaluation still running, or its budget spent).
+    pub fn begin(&self, client: Option<IpAddr>, now: Instant) -> Result<Evaluating<'_>, Duration> {
+        let client = client.map(holder);
+        let mut clients = self.lock();
+        if clients.len() >= SWEEP_AT {
+            clients.retain(|_, s| {
+                s.running
+                    || s.level
+                        + now.saturating_duration_since(s.at).as_secs_f64() * Self::PER_SECOND
+                        < Self::BURST
+            });
+        }
+        let spend = clients.entry(client).or_insert(Spend {
+            running: false,
+            level: Self::BURST,
+            at: now,
+        });
+        spend.level = (spend.level
+            + now.saturating_duration_since(spend.at).as_secs_f64() * Self::PER_SECOND)
+            .min(Self::BURST);
+        spend.at = now;
+        if spend.running {
+            return Err(Duration::from_secs(1));
+        }
+        if spend.level <= 0.0 {
+            return Err(Duration::from_secs_f64(
+                (-spend.level + 1e-3) / Self::PER_SECOND,
+            ));
+        }
+        spend.running = true;
+        Ok(Evaluating {
+            share: self,
+            client,
+            start: now,
+        })
     }
 }
