@@ -359,7 +359,7 @@ mod tests {
     #[test]
     fn each_client_has_one_reference_evaluation_at_a_time_within_its_share() {
         let share = ReferenceShare::default();
-        let (a, b): (IpAddr, IpAddr) = ("127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap());
+        let (a, b): (IpAddr, IpAddr) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
         let t0 = Instant::now();
         let first = share.begin(Some(a), t0).expect("first");
         assert!(share.begin(Some(a), t0).is_err(), "one at a time");
