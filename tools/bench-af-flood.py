@@ -44,7 +44,7 @@ def start(taku, db, extra=()):
 def http(addr, method, path, body=None, token=None):
     """One request on a fresh connection; (status, body as JSON or None, seconds)."""
     data = b"" if body is None else json.dumps(body).encode()
-    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
     if token:
         head += f"Authorization: Bearer {token}\r\n"
     if body is not None:
