@@ -28,7 +28,7 @@ import time
 
 def start(taku, db, extra=()):
     proc = subprocess.Popen(
-        [taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--log", "off",
+        [taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--lines-per-minute", "0", "--line-bytes-per-minute", "0", "--log", "off",
          *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -44,7 +44,7 @@ def start(taku, db, extra=()):
 def http(addr, method, path, body=None, token=None):
     """One request on a fresh connection; (status, body as JSON or None, seconds)."""
     data = b"" if body is None else json.dumps(body).encode()
-    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
     if token:
         head += f"Authorization: Bearer {token}\r\n"
     if body is not None:

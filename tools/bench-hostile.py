@@ -30,7 +30,7 @@ import time
 
 def start(taku, db, prefix=()):
     proc = subprocess.Popen(
-        [*prefix, taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--log", "off"],
+        [*prefix, taku, "serve", "--bind", "127.0.0.1:0", "--db", db, "--rate-limit", "0", "--lines-per-minute", "0", "--line-bytes-per-minute", "0", "--log", "off"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -45,7 +45,7 @@ def start(taku, db, prefix=()):
 def http(addr, method, path, body=None, token=None, source="127.0.0.1"):
     """One request on a fresh connection; (status, body, seconds)."""
     data = b"" if body is None else json.dumps(body).encode()
-    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {len(data)}\r\n"
     if token:
         head += f"Authorization: Bearer {token}\r\n"
     if body is not None:
@@ -80,7 +80,7 @@ def ws_open(addr, path):
     key = base64.b64encode(os.urandom(16)).decode()
     s.sendall(
         (
-            f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"GET {path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
         ).encode()
     )
@@ -180,7 +180,7 @@ def main():
         for i in range(300):
             try:
                 s = socket.create_connection(addr, timeout=5, source_address=(f"127.0.0.{2 + i % 10}", 0))
-                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                s.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
                 slow.append(s)
             except OSError:
                 pass

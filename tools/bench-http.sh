@@ -86,7 +86,8 @@ wrk_run() { # wrk_run OUTPUT WRK-ARGS...: in the background and waited for, so t
 # benchmark reaches, so both costs are in the figures. LOG=off measures without logs.
 server_cmd=("$bin" serve --bind 127.0.0.1:0 --db "$work/taku.db"
     --rate-limit "${RATE_LIMIT:-1000000000}" --log "${LOG:-text}")
-[[ -n ${BCDICE_JS:-} ]] && server_cmd+=(--bcdice-js "$BCDICE_JS")
+# The engine's throughput from one client: each client's share of it (A2-4) off.
+[[ -n ${BCDICE_JS:-} ]] && server_cmd+=(--bcdice-js "$BCDICE_JS" --reference-share false)
 [[ -n ${BCDICE_WORKERS:-} ]] && server_cmd+=(--bcdice-workers "$BCDICE_WORKERS")
 [[ -n $SERVER_CPUS ]] && server_cmd=(taskset -c "$SERVER_CPUS" "${server_cmd[@]}")
 # Started directly (not through a function) so that $! is the server's own pid.

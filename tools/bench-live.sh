@@ -54,7 +54,7 @@ trap 'exit 130' INT TERM
 start_server() {
     local out="$work/serve.out"
     : >"$out"
-    "$taku" serve --bind 127.0.0.1:0 --db "$1" --rate-limit 0 --log off >"$out" 2>"$work/serve.err" &
+    "$taku" serve --bind 127.0.0.1:0 --db "$1" --rate-limit 0 --lines-per-minute 0 --line-bytes-per-minute 0 --log off >"$out" 2>"$work/serve.err" &
     server_pid=$!
     for _ in $(seq 1 100); do
         if grep -q '^taku serving on http://' "$out"; then

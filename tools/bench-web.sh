@@ -5,7 +5,7 @@
 # runs inside it, on a fresh SQLite file); installs Chromium like the browser tests.
 #
 #   tools/bench-web.sh                       # release build, the defaults
-#   tools/bench-web.sh --browsers 8 --sockets 100 --entries 5000
+#   tools/bench-web.sh --browsers 8 --sockets 87 --entries 5000   # members: 8 + 87 + GM ≤ 100
 #   PROFILE=dev tools/bench-web.sh …         # a debug build (quicker to build, slower)
 #
 # Browsers, sockets and the server share the machine's cores; the figures include all.

@@ -50,7 +50,7 @@ fail() {
     exit 1
 }
 
-"$TAKU" serve --bind 127.0.0.1:0 --db "$WORK/taku.db" --rate-limit 0 --tables-per-hour 0 --log off \
+"$TAKU" serve --bind 127.0.0.1:0 --db "$WORK/taku.db" --rate-limit 0 --tables-per-hour 0 --lines-per-minute 0 --line-bytes-per-minute 0 --log off \
     >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
 

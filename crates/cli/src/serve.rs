@@ -65,6 +65,29 @@ pub struct ServeArgs {
     /// Seconds a table unused stays in memory (it is loaded again when next used).
     #[arg(long, value_name = "SECS", default_value_t = taku_server::DEFAULT_IDLE_EVICTION.as_secs(), env = "TAKU_IDLE_EVICTION")]
     idle_eviction: u64,
+    /// Whether each client gets one bcdice-api evaluation at a time by the reference
+    /// engine and a share of its time (4 s at once, half a second a second after); past
+    /// it, 429. `false` for benchmarks of the engine from one client.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set, env = "TAKU_REFERENCE_SHARE")]
+    reference_share: bool,
+    /// A host name this server answers to besides `localhost` and IP addresses, when
+    /// bound to loopback without a trusted proxy (repeatable): other `Host` headers are
+    /// refused (421), so a DNS-rebinding page cannot use a local server.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
+    /// Mebibytes of logs (as stored) the tables held in memory may count, each table
+    /// 16 KiB more; past it the least recently used tables leave memory (even watched
+    /// ones) and are loaded again when used. Resident memory is about 2–3× this.
+    #[arg(long, value_name = "MIB", default_value_t = taku_server::DEFAULT_RESIDENT_LOG_BYTES >> 20, env = "TAKU_MAX_RESIDENT_MIB")]
+    max_resident_mib: u64,
+    /// Lines (and sheet imports, reveals, undos) one member may send a minute at one
+    /// table; past it they are refused (429) until the minute's share refills. 0 for no
+    /// limit.
+    #[arg(long, default_value_t = taku_server::DEFAULT_LINES_PER_MINUTE, env = "TAKU_LINES_PER_MINUTE")]
+    lines_per_minute: u32,
+    /// Bytes of lines one member may send a minute at one table; 0 for no limit.
+    #[arg(long, default_value_t = taku_server::DEFAULT_LINE_BYTES_PER_MINUTE, env = "TAKU_LINE_BYTES_PER_MINUTE")]
+    line_bytes_per_minute: u32,
     /// Request log format on stderr: text, json, or off. `TAKU_LOG` filters
     /// (default `info`; `warn` drops the per-request lines).
     #[arg(long, default_value = "text", value_parser = ["text", "json", "off"])]
@@ -116,11 +139,19 @@ pub fn run(args: &ServeArgs) -> Result<bool> {
                 max_connections: args.max_connections,
                 max_connections_per_address: args.max_connections_per_address,
                 trusted_proxies: args.trusted_proxies.clone(),
+                // A local server (A3-1): only its own names; behind a proxy, or on a
+                // public address, the names people use are not known here.
+                allowed_hosts: default_open_creation(&args.bind, &args.trusted_proxies)
+                    .then(|| args.allowed_hosts.clone()),
+                reference_share: args.reference_share,
                 open_creation,
                 admin_token,
                 tables_per_hour: args.tables_per_hour,
                 max_members: args.max_members,
                 idle_eviction: std::time::Duration::from_secs(args.idle_eviction.max(1)),
+                resident_log_bytes: args.max_resident_mib.saturating_mul(1 << 20),
+                lines_per_minute: args.lines_per_minute,
+                line_bytes_per_minute: args.line_bytes_per_minute,
                 limits,
                 ..taku_server::Config::default()
             },

@@ -43,7 +43,7 @@ impl Serving {
             .unwrap_or_default();
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         )
         .expect("request");
@@ -230,16 +230,20 @@ fn slowloris_with_256_descriptors_does_not_stop_valid_requests() {
         for i in 0..300u16 {
             if let Ok(mut s) = connect([127, 0, 0, 2 + (i % 10) as u8]).await {
                 // The server may already have closed a surplus one: that is its right.
-                let _ = s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ").await;
+                let _ = s
+                    .write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+                    .await;
                 held.push(s);
             }
         }
         for i in 0..30 {
             let answered = tokio::time::timeout(DEADLINE, async {
                 let mut s = connect([127, 0, 0, 1]).await.expect("connect");
-                s.write_all(b"GET /v2/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    .await
-                    .expect("write");
+                s.write_all(
+                    b"GET /v2/version HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                )
+                .await
+                .expect("write");
                 let mut response = Vec::new();
                 s.read_to_end(&mut response).await.expect("read");
                 String::from_utf8_lossy(&response).into_owned()

@@ -43,7 +43,9 @@ secret, by the GM and a player in turn). Then:
 Prints each browser's first render, then p50/p90/p99/max of both latencies.
   --entries N        lines in the log first                  [5000]
   --browsers N       Chromium sessions                       [4]
-  --sockets N        HTML live sockets                       [100]
+  --sockets N        HTML live sockets                       [90]
+                     (browsers + sockets + the GM are members: at most 100,
+                     the server's member cap; the defaults make 95)
   --rolls N          timed rolls                             [50]
   --interval-ms N    pacing of the rolls                     [200]
   --chromium PATH    [/usr/bin/chromium]
@@ -103,7 +105,7 @@ fn parse(args: &[String]) -> Res<Args> {
     Ok(Args {
         entries: number("entries", 5000)?,
         browsers: number("browsers", 4)?,
-        sockets: number("sockets", 100)?,
+        sockets: number("sockets", 90)?,
         rolls: number("rolls", 50)?,
         interval: Duration::from_millis(number("interval-ms", 200)? as u64),
         chromium: map
@@ -218,6 +220,8 @@ async fn run(a: Args, server_rt: tokio::runtime::Handle) -> Res<()> {
             store,
             &Config {
                 rate_limit: 0,
+                lines_per_minute: 0,
+                line_bytes_per_minute: 0,
                 // Every client here shares one address.
                 max_connections_per_address: 100_000,
                 ..Config::default()
@@ -246,6 +250,15 @@ async fn run(a: Args, server_rt: tokio::runtime::Handle) -> Res<()> {
     let id = made["id"].as_str().ok_or("no id")?.to_string();
     let gm = made["token"].as_str().ok_or("no token")?.to_string();
     let members = a.browsers + a.sockets + 1;
+    if members > taku_server::DEFAULT_MAX_MEMBERS {
+        return Err(format!(
+            "{} browsers + {} sockets + the GM make {members} members, past the server's cap of {}: lower --sockets",
+            a.browsers,
+            a.sockets,
+            taku_server::DEFAULT_MAX_MEMBERS
+        )
+        .into());
+    }
     let mut tokens = Vec::new();
     let mut n = 0;
     while tokens.len() < members {

@@ -148,6 +148,9 @@ pub enum ApiError {
     NotFound(String),
     /// 429: too many of something at once (live sockets).
     TooMany(String),
+    /// 429 with `Retry-After`: the member sent more than their share of lines a minute
+    /// ([`crate::limits::MemberQuota`]); nothing was done.
+    OverQuota(String, std::time::Duration),
     /// 422: the table refused the line; nothing changed.
     Refused(String),
     /// 500/503: the store failed.
@@ -203,7 +206,9 @@ impl ApiError {
             ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
             ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
             ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
-            ApiError::TooMany(r) => (StatusCode::TOO_MANY_REQUESTS, r.clone()),
+            ApiError::TooMany(r) | ApiError::OverQuota(r, _) => {
+                (StatusCode::TOO_MANY_REQUESTS, r.clone())
+            }
             ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
@@ -255,7 +260,7 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        if let ApiError::Busy(_, wait) = self {
+        if let ApiError::Busy(_, wait) | ApiError::OverQuota(_, wait) = self {
             let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
                 .headers_mut()
@@ -625,9 +630,11 @@ async fn remove_member(
         ("メンバーを退室させられる", "remove members"),
     )
     .await?;
-    let (known, lang) = server
+    let (known, lang, creator) = server
         .tables
-        .read(&id, |t| (t.members().contains_key(&name), t.lang()))
+        .read(&id, |t| {
+            (t.members().contains_key(&name), t.lang(), t.gm() == name)
+        })
         .await?;
     if name == gm.name {
         return Err(ApiError::Forbidden(
@@ -641,6 +648,17 @@ async fn remove_member(
     }
     if !known {
         return Err(ApiError::NotFound(no_member(&name, lang)));
+    }
+    // A2-10: the table's creator stays (the table refuses `/remove` of them too).
+    if creator {
+        return Err(ApiError::Forbidden(
+            taku_dice::Text::new(
+                format!("テーブルを作った GM（{name}）は退室させられません"),
+                format!("the table's creator ({name}) cannot be removed"),
+            )
+            .get(lang)
+            .to_string(),
+        ));
     }
     // Tokens first, then sockets (A2-1), then the log: the member leaves the table's
     // members, so they no longer count toward its member cap (issue 18) and whatever
@@ -788,18 +806,35 @@ async fn state(
         .iter()
         .map(|(name, role)| json!({"name": name, "role": role.as_str()}))
         .collect();
+    // A chat palette (`palette.N` fields) is its owner's own notes — a GM's prepared
+    // secret checks among them: only its owner and the GMs get it (attack pass 3, A3-3).
+    let is_gm = t.members().get(&member.name) == Some(&taku_table::Role::Gm);
+    let palette = |key: &str| key.starts_with(crate::web::page::PALETTE_FIELD);
     let characters: Vec<Value> = t
         .characters()
         .iter()
         .map(|(name, c)| {
+            let theirs = is_gm || c.owner == member.name;
+            let fields: std::collections::BTreeMap<&String, &String> = c
+                .fields
+                .iter()
+                .filter(|(k, _)| theirs || !palette(k))
+                .collect();
+            let sheet = t.sheet(name, &member.name).map(|mut s| {
+                if !theirs {
+                    for section in &mut s.sections {
+                        section
+                            .fields
+                            .retain(|f| !f.key.as_deref().is_some_and(palette));
+                    }
+                }
+                s.to_json(t.lang())
+            });
             json!({
                 "name": name,
                 "owner": c.owner,
-                "fields": c.fields,
-                "sheet": t
-                    .sheet(name, &member.name)
-                    .map(|s| s.to_json(t.lang()))
-                    .unwrap_or(Value::Null),
+                "fields": fields,
+                "sheet": sheet.unwrap_or(Value::Null),
             })
         })
         .collect();
@@ -889,8 +924,29 @@ async fn line(
     run(&server, &member, &request.line).await
 }
 
+/// Counts a write of `size` bytes by `member` against their share of lines a minute at
+/// the table (attack pass 2, A2-16); refused past it, in both languages, before anything
+/// is decided: a refused write changes nothing.
+pub(crate) fn take_write(server: &Server, member: &Member, size: usize) -> Result<(), ApiError> {
+    server
+        .writes
+        .take(&member.table, &member.name, size, std::time::Instant::now())
+        .map_err(|over| {
+            let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
+            let (lines, kib) = (over.lines, over.bytes / 1024);
+            let name = &member.name;
+            ApiError::OverQuota(
+                format!(
+                    "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {lines} 行・{kib} KiB まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください / {name} has written too much at this table just now (each member at most {lines} lines and {kib} KiB a minute); nothing changed. Send it again in about {secs} s"
+                ),
+                over.wait,
+            )
+        })
+}
+
 /// Runs `line` as `member`; answers with the reply and the events as the member sees them.
 async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
+    take_write(server, member, line.len())?;
     let done = match server
         .tables
         .exec(&member.table, &member.name, line, None)
@@ -940,6 +996,7 @@ async fn character_sheet(
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
     let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n\"知覚\" = 3"}"#)?;
+    take_write(&server, &member, request.sheet.len())?;
     // Its size is the table's to refuse (422), like any sheet the rules refuse.
     let done = match server
         .tables

@@ -75,6 +75,19 @@ pub const DEFAULT_MAX_EVENTS: usize = 200_000;
 /// Bytes one table's log may hold by default (as stored).
 pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Bytes of logs (as stored) the tables held in memory may count by default (attack pass
+/// 2, A2-9): four tables at the log-size limit. Past it the least recently used tables
+/// leave memory and are loaded again when used. Resident memory is about 2–3× this.
+pub const DEFAULT_RESIDENT_LOG_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Lines (and sheet imports, reveals, undos) one member may send a minute at one table
+/// by default (attack pass 2, A2-16).
+pub const DEFAULT_LINES_PER_MINUTE: u32 = 60;
+
+/// Bytes of lines one member may send a minute at one table by default (A2-16): about
+/// twenty long lines; a spectator cannot fill a table's log in an afternoon.
+pub const DEFAULT_LINE_BYTES_PER_MINUTE: u32 = 256 * 1024;
+
 /// How long a table unused stays in memory by default (it goes between one and two of
 /// these after its last use, and is loaded again when next used).
 pub const DEFAULT_IDLE_EVICTION: Duration = Duration::from_secs(600);
@@ -114,6 +127,12 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy CIDR`): a
     /// request from one of them is rate-limited as the client it names.
     pub trusted_proxies: Vec<limits::Cidr>,
+    /// The names a request's `Host` may give (attack pass 3, A3-1: a DNS-rebinding page,
+    /// its own name pointed at 127.0.0.1, is "same-origin" with a loopback server):
+    /// `None` takes any; `Some(names)` takes these names, `localhost` and its
+    /// subdomains, and IP addresses (which no page can rebind), and answers others 421.
+    /// `taku serve` sets it when bound to loopback without a trusted proxy.
+    pub allowed_hosts: Option<Vec<String>>,
     /// Whether anyone may create tables (`--open-creation`); when not, only a request
     /// with the admin token may (`Authorization: Bearer ADMIN_TOKEN`).
     pub open_creation: bool,
@@ -127,6 +146,21 @@ pub struct Config {
     pub max_members: usize,
     /// How long a table unused stays in memory ([`DEFAULT_IDLE_EVICTION`]).
     pub idle_eviction: Duration,
+    /// Whether each client gets one bcdice-api evaluation at a time by the reference engine
+    /// and a share of its time ([`limits::ReferenceShare`]; on by default).
+    pub reference_share: bool,
+    /// How long an export's client may read nothing before its connection is closed
+    /// ([`web::EXPORT_STALL`]).
+    pub export_stall: Duration,
+    /// Bytes of logs the tables held in memory may count
+    /// ([`DEFAULT_RESIDENT_LOG_BYTES`], [`Tables::with_resident_budget`]).
+    pub resident_log_bytes: u64,
+    /// Lines a minute one member may send at one table (`0`: no limit;
+    /// [`DEFAULT_LINES_PER_MINUTE`]).
+    pub lines_per_minute: u32,
+    /// Bytes of lines a minute one member may send at one table (`0`: no limit;
+    /// [`DEFAULT_LINE_BYTES_PER_MINUTE`]).
+    pub line_bytes_per_minute: u32,
     /// What tables are held to: log size, workers for lines and exports, members'
     /// computing budgets ([`default_limits`]).
     pub limits: Limits,
@@ -141,11 +175,17 @@ impl Default for Config {
             header_timeout: HEADER_TIMEOUT,
             shutdown_deadline: SHUTDOWN_DEADLINE,
             trusted_proxies: Vec::new(),
+            allowed_hosts: None,
             open_creation: true,
             admin_token: None,
             tables_per_hour: DEFAULT_TABLES_PER_HOUR,
             max_members: DEFAULT_MAX_MEMBERS,
             idle_eviction: DEFAULT_IDLE_EVICTION,
+            resident_log_bytes: DEFAULT_RESIDENT_LOG_BYTES,
+            export_stall: web::EXPORT_STALL,
+            reference_share: true,
+            lines_per_minute: DEFAULT_LINES_PER_MINUTE,
+            line_bytes_per_minute: DEFAULT_LINE_BYTES_PER_MINUTE,
             limits: default_limits(),
         }
     }
@@ -159,9 +199,17 @@ pub struct Server {
     limiter: limits::RateLimiter,
     /// Tables created per client address an hour.
     creations: limits::RateLimiter,
+    /// Lines each member sends a minute at each table (A2-16).
+    writes: limits::MemberQuota,
+    /// Each client's share of the reference engine on bcdice-api (A2-4).
+    reference: limits::ReferenceShare,
     /// Set once shutdown begins: live sockets close so in-flight requests can finish.
     stopping: tokio::sync::watch::Sender<bool>,
     connections: Arc<limits::Connections>,
+    /// Palette odds, computed off the request path ([`web::odds`]).
+    odds: web::odds::Pool,
+    /// Exports being sent ([`web::Exports`]).
+    exports: web::Exports,
     config: Config,
 }
 
@@ -169,10 +217,14 @@ impl Server {
     /// A server over `store`.
     pub fn new(store: Store, config: &Config) -> Arc<Server> {
         Arc::new(Server {
-            tables: Tables::new(store).with_limits(Limits {
-                max_members: config.max_members,
-                ..config.limits.clone()
-            }),
+            tables: Tables::new(store)
+                .with_limits(Limits {
+                    max_members: config.max_members,
+                    ..config.limits.clone()
+                })
+                .with_resident_budget(config.resident_log_bytes),
+            reference: limits::ReferenceShare::default(),
+            writes: limits::MemberQuota::new(config.lines_per_minute, config.line_bytes_per_minute),
             live: live::Hub::default(),
             limiter: limits::RateLimiter::new(config.rate_limit),
             creations: limits::RateLimiter::per_hour(config.tables_per_hour),
@@ -181,6 +233,8 @@ impl Server {
                 limits::fit_open_files(config.max_connections),
                 config.max_connections_per_address,
             )),
+            odds: web::odds::Pool::new(),
+            exports: web::Exports::new(config.export_stall),
             config: config.clone(),
         })
     }
@@ -188,6 +242,11 @@ impl Server {
     /// The open tables.
     pub fn tables(&self) -> &Tables<Store> {
         &self.tables
+    }
+
+    /// The palette odds' pool ([`web::odds`]).
+    pub fn odds(&self) -> &web::odds::Pool {
+        &self.odds
     }
 
     /// Lets go of the tables nobody used since the last call and no live socket watches
@@ -236,6 +295,46 @@ fn cross_site(headers: &HeaderMap) -> bool {
         (Some(_), None) => true,
         (None, _) => false,
     }
+}
+
+/// Whether `host` (a `Host` header: a name or address, with or without a port) is one
+/// `allowed` takes ([`Config::allowed_hosts`]).
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or("", |(address, _)| address),
+        None => host.rsplit_once(':').map_or(host, |(name, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                name
+            } else {
+                host
+            }
+        }),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<std::net::IpAddr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || allowed
+            .iter()
+            .any(|a| a.trim_end_matches('.').eq_ignore_ascii_case(&name))
+}
+
+/// Refuses (421) requests whose `Host` is not one [`Config::allowed_hosts`] takes.
+async fn host_gate(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    if let Some(allowed) = &server.config.allowed_hosts {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok());
+        if host.is_some_and(|h| !host_allowed(h, allowed)) {
+            return json_with(
+                StatusCode::MISDIRECTED_REQUEST,
+                json!({"ok": false, "reason":
+                    "このサーバーはこのホスト名では使えません（localhost か IP アドレスで開いてください） / this server does not answer to this host name: open it as localhost or by its address (taku serve --allowed-host NAME adds a name)"}),
+            );
+        }
+    }
+    next.run(request).await
 }
 
 /// Who may create tables, and how many: with creation restricted only the admin token
@@ -317,7 +416,8 @@ pub fn app(server: Arc<Server>) -> Router {
             server.clone(),
             creation_gate,
         ))
-        .layer(middleware::from_fn_with_state(server, rate_limit))
+        .layer(middleware::from_fn_with_state(server.clone(), rate_limit))
+        .layer(middleware::from_fn_with_state(server, host_gate))
         .layer(middleware::from_fn(log_request))
 }
 
@@ -441,6 +541,25 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         &server.config.trusted_proxies,
     );
     match server.limiter.take(client, Instant::now()) {
+        Ok(()) if server.config.reference_share && reference_roll(request.uri().path()) => {
+            // A2-4: one reference evaluation at a time per client, within its budget.
+            match server.reference.begin(client, Instant::now()) {
+                Ok(_evaluating) => next.run(request).await,
+                Err(wait) => {
+                    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    let mut response = json_with(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        json!({"ok": false, "reason": format!(
+                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ / this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
+                        )}),
+                    );
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+                    response
+                }
+            }
+        }
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let mut response = json_with(
@@ -458,6 +577,14 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
             response
         }
     }
+}
+
+/// Whether `path` is a bcdice-api roll of a system the reference engine evaluates.
+fn reference_roll(path: &str) -> bool {
+    path.strip_prefix("/v2/game_system/")
+        .and_then(|rest| rest.strip_suffix("/roll"))
+        .and_then(taku_systems::find)
+        .is_some_and(|s| s.engine() == taku_systems::EngineKind::Reference)
 }
 
 /// `Access-Control-Allow-Origin: *` (but on the web table's own pages, [`web::SameOrigin`]) and
@@ -945,6 +1072,33 @@ async fn evict_idle_tables(server: Arc<Server>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A3-1: the names a loopback server answers to.
+    #[test]
+    fn only_loopback_names_addresses_and_listed_hosts_are_allowed() {
+        let listed = vec!["table.example".to_string()];
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.",
+            "a.localhost:1",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "10.0.0.2",
+            "table.example:443",
+        ] {
+            assert!(host_allowed(host, &listed), "{host}");
+        }
+        for host in [
+            "attacker.example:8080",
+            "localhost.attacker.example",
+            "127.0.0.1.nip.io",
+            "",
+            "[::1",
+        ] {
+            assert!(!host_allowed(host, &listed), "{host}");
+        }
+    }
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 

@@ -354,6 +354,34 @@ mod tests {
 
     use super::*;
 
+    /// A2-4: a client has one reference evaluation at a time, and a budget of its time;
+    /// another client is not held to it.
+    #[test]
+    fn each_client_has_one_reference_evaluation_at_a_time_within_its_share() {
+        let share = ReferenceShare::default();
+        let (a, b): (IpAddr, IpAddr) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
+        let t0 = Instant::now();
+        let first = share.begin(Some(a), t0).expect("first");
+        assert!(share.begin(Some(a), t0).is_err(), "one at a time");
+        let other = share.begin(Some(b), t0).expect("another client");
+        drop(other);
+        drop(first);
+        assert!(share.begin(Some(a), t0).is_ok(), "free again");
+        // Spend the budget: an evaluation that took 10 s of engine time.
+        {
+            let mut long = share.begin(Some(a), t0).expect("turn");
+            long.start = t0.checked_sub(Duration::from_secs(10)).unwrap_or(t0);
+        }
+        let wait = share.begin(Some(a), t0).expect_err("budget spent");
+        assert!(wait > Duration::from_secs(10), "{wait:?}");
+        // Regained over time.
+        assert!(
+            share
+                .begin(Some(a), t0 + wait + Duration::from_secs(1))
+                .is_ok()
+        );
+    }
+
     #[test]
     fn a_client_gets_its_burst_then_its_rate_and_others_are_unaffected() {
         let limiter = RateLimiter::new(10);
@@ -481,5 +509,192 @@ mod tests {
         assert!(limiter.take(None, later).is_ok());
         let kept = limiter.buckets.lock().expect("lock").len();
         assert_eq!(kept, 1);
+    }
+}
+
+/// Each member's writes at each table (attack pass 2, A2-16: one spectator filled a
+/// table's 64 MiB log in 54 s within the per-address rate limit): at most `lines` lines
+/// and `bytes` bytes of them a minute, as two buckets that hold a minute's worth and
+/// refill evenly. A write past either is refused before anything is decided, so it
+/// changes nothing. Buckets full again are forgotten.
+#[derive(Debug)]
+pub struct MemberQuota {
+    lines: f64,
+    bytes: f64,
+    buckets: Mutex<HashMap<(String, String), WriteBucket>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct WriteBucket {
+    lines: f64,
+    bytes: f64,
+    at: Instant,
+}
+
+/// Why a write was refused: which share ran out, and when there is room again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverQuota {
+    /// Seconds until the write would pass.
+    pub wait: Duration,
+    /// The lines a minute allowed.
+    pub lines: u32,
+    /// The bytes a minute allowed.
+    pub bytes: u32,
+}
+
+impl MemberQuota {
+    /// `lines` lines and `bytes` bytes a minute per member and table (`0`: that one
+    /// unlimited).
+    pub fn new(lines: u32, bytes: u32) -> Self {
+        MemberQuota {
+            lines: f64::from(lines),
+            bytes: f64::from(bytes),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one write of `size` bytes by `member` at `table` at time `now`, or says
+    /// how long until it would pass (and takes nothing).
+    pub fn take(
+        &self,
+        table: &str,
+        member: &str,
+        size: usize,
+        now: Instant,
+    ) -> Result<(), OverQuota> {
+        if self.lines == 0.0 && self.bytes == 0.0 {
+            return Ok(());
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if buckets.len() >= SWEEP_AT {
+            buckets.retain(|_, b| now.saturating_duration_since(b.at) < Duration::from_secs(60));
+        }
+        let bucket = buckets
+            .entry((table.to_string(), member.to_string()))
+            .or_insert(WriteBucket {
+                lines: self.lines,
+                bytes: self.bytes,
+                at: now,
+            });
+        let minutes = now.saturating_duration_since(bucket.at).as_secs_f64() / 60.0;
+        bucket.lines = (bucket.lines + minutes * self.lines).min(self.lines);
+        bucket.bytes = (bucket.bytes + minutes * self.bytes).min(self.bytes);
+        bucket.at = now;
+        // A write larger than a whole minute's bytes needs a full bucket, not more.
+        #[allow(clippy::cast_precision_loss)]
+        let size = (size as f64).min(self.bytes);
+        let short_lines = if self.lines > 0.0 {
+            (1.0 - bucket.lines).max(0.0) / self.lines
+        } else {
+            0.0
+        };
+        let short_bytes = if self.bytes > 0.0 {
+            (size - bucket.bytes).max(0.0) / self.bytes
+        } else {
+            0.0
+        };
+        let short = short_lines.max(short_bytes);
+        if short > 0.0 {
+            return Err(OverQuota {
+                wait: Duration::from_secs_f64(short * 60.0).max(Duration::from_millis(1)),
+                // Built from u32s.
+                lines: self.lines as u32,
+                bytes: self.bytes as u32,
+            });
+        }
+        if self.lines > 0.0 {
+            bucket.lines -= 1.0;
+        }
+        if self.bytes > 0.0 {
+            bucket.bytes -= size;
+        }
+        Ok(())
+    }
+}
+
+/// Each client's share of the reference engine on bcdice-api (attack pass 2, A2-4: four
+/// requests in flight from one client held every worker, and another client's roll
+/// went from 2 ms to 0.9–1.5 s). A client has one reference evaluation at a time and a
+/// budget of its time: [`ReferenceShare::BURST`] at once, regained at
+/// [`ReferenceShare::PER_SECOND`]; past it, refused until regained.
+#[derive(Debug, Default)]
+pub struct ReferenceShare {
+    clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Spend {
+    running: bool,
+    level: f64,
+    at: Instant,
+}
+
+/// A client's reference evaluation in flight ([`ReferenceShare::begin`]): dropping it
+/// (the answer sent, or the client gone) charges its time.
+#[derive(Debug)]
+pub struct Evaluating<'a> {
+    share: &'a ReferenceShare,
+    client: Option<IpAddr>,
+    start: Instant,
+}
+
+impl Drop for Evaluating<'_> {
+    fn drop(&mut self) {
+        let cost = self.start.elapsed().as_secs_f64();
+        let mut clients = self.share.lock();
+        if let Some(spend) = clients.get_mut(&self.client) {
+            spend.running = false;
+            spend.level -= cost;
+        }
+    }
+}
+
+impl ReferenceShare {
+    /// Seconds of evaluation a client may spend at once.
+    pub const BURST: f64 = 4.0;
+    /// Seconds of evaluation a client regains a second: half a worker.
+    pub const PER_SECOND: f64 = 0.5;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
+        // Every change is whole under the lock.
+        self.clients.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `client`'s turn at the reference engine at `now`, or how long until it has one
+    /// (its previous evaluation still running, or its budget spent).
+    pub fn begin(&self, client: Option<IpAddr>, now: Instant) -> Result<Evaluating<'_>, Duration> {
+        let client = client.map(holder);
+        let mut clients = self.lock();
+        if clients.len() >= SWEEP_AT {
+            clients.retain(|_, s| {
+                s.running
+                    || s.level
+                        + now.saturating_duration_since(s.at).as_secs_f64() * Self::PER_SECOND
+                        < Self::BURST
+            });
+        }
+        let spend = clients.entry(client).or_insert(Spend {
+            running: false,
+            level: Self::BURST,
+            at: now,
+        });
+        spend.level = (spend.level
+            + now.saturating_duration_since(spend.at).as_secs_f64() * Self::PER_SECOND)
+            .min(Self::BURST);
+        spend.at = now;
+        if spend.running {
+            return Err(Duration::from_secs(1));
+        }
+        if spend.level <= 0.0 {
+            return Err(Duration::from_secs_f64(
+                (-spend.level + 1e-3) / Self::PER_SECOND,
+            ));
+        }
+        spend.running = true;
+        Ok(Evaluating {
+            share: self,
+            client,
+            start: now,
+        })
     }
 }

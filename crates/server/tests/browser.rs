@@ -214,6 +214,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );
@@ -607,6 +609,8 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );
@@ -720,6 +724,8 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
         store,
         &Config {
             rate_limit: 0,
+            lines_per_minute: 0,
+            line_bytes_per_minute: 0,
             ..Config::default()
         },
     );
@@ -916,4 +922,118 @@ async fn a_long_log_stays_windowed_and_another_world_shows_its_table_panel() {
             .expect("bool")
     );
     gm.quit().await.expect("quit");
+}
+
+/// Waits until `b` shows a `confirm()` dialog; its text.
+async fn until_dialog(b: &WebDriver, what: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Ok(text) = b.get_alert_text().await {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "no dialog: {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Attack pass 2, A2-17: a personal link of another member (posted in chat, say) never
+/// silently replaces the identity a browser holds at a table. Opening eve's link in
+/// alice's browser asks, naming both; cancelling keeps alice (and the page says "you:
+/// alice"); accepting switches to eve and keeps alice's token aside. A join from a
+/// browser that already takes part asks first too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_never_silently_replaces_the_identity_a_browser_holds() {
+    let dir = std::env::temp_dir().join(format!("taku-browser-who-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = Store::open(&dir.join("taku.db").display().to_string())
+        .await
+        .expect("store");
+    let server: Arc<Server> = Server::new(store, &Config::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(taku_server::serve(listener, server, std::future::pending()));
+    let made = http_json(
+        addr,
+        "/api/v1/tables",
+        &json!({"system": "DiceBot", "name": "卓", "gm": "gm", "invites": 3}),
+    )
+    .await;
+    let id = made["id"].as_str().expect("id").to_string();
+    let invite = |i: usize| {
+        made["invites"][i]["token"]
+            .as_str()
+            .expect("invite")
+            .to_string()
+    };
+    let mut tokens = Vec::new();
+    for (i, name) in ["alice", "eve"].iter().enumerate() {
+        let joined = http_json(
+            addr,
+            &format!("/api/v1/tables/{id}/join"),
+            &json!({"invite": invite(i), "name": name}),
+        )
+        .await;
+        tokens.push(joined["token"].as_str().expect("token").to_string());
+    }
+    let (alice, eve) = (&tokens[0], &tokens[1]);
+    let stored = format!("localStorage.getItem('taku:token:{id}')");
+    let previous = format!("localStorage.getItem('taku:token:{id}:previous')");
+    let whoami = "document.getElementById('whoami-name').textContent";
+
+    let driver = chromedriver().await;
+    let b = browser(&driver, "who", 1024, 768).await;
+    b.goto(format!("http://{addr}/t/{id}#token={alice}"))
+        .await
+        .expect("alice's link");
+    until(
+        &b,
+        "alice at the table",
+        &format!("{whoami}.startsWith('alice')"),
+    )
+    .await;
+    // Eve's link, opened in alice's browser: asked, cancelled, still alice.
+    b.goto("about:blank").await.expect("away");
+    b.goto(format!("http://{addr}/t/{id}#token={eve}"))
+        .await
+        .expect("eve's link");
+    let asked = until_dialog(&b, "the switch is asked").await;
+    assert!(asked.contains("eve") && asked.contains("alice"), "{asked}");
+    b.dismiss_alert().await.expect("cancel");
+    until(&b, "still alice", &format!("{whoami}.startsWith('alice')")).await;
+    assert_eq!(eval(&b, &format!("return {stored};")).await, json!(alice));
+    assert_eq!(eval(&b, "return location.hash;").await, json!(""));
+    // The same link followed within the page (a hash change): asked again; accepted.
+    b.execute(
+        format!("location.hash = 'token={eve}';"),
+        Vec::<Value>::new(),
+    )
+    .await
+    .expect("hash");
+    until_dialog(&b, "the switch is asked again").await;
+    b.accept_alert().await.expect("switch");
+    until(&b, "now eve", &format!("{whoami}.startsWith('eve')")).await;
+    assert_eq!(eval(&b, &format!("return {stored};")).await, json!(eve));
+    assert_eq!(eval(&b, &format!("return {previous};")).await, json!(alice));
+    // A join from this browser asks before replacing eve; cancelled, nothing joins.
+    b.goto(format!("http://{addr}/t/{id}/join#invite={}", invite(2)))
+        .await
+        .expect("invite");
+    let field = b
+        .find(By::Css("#join input[name=name]"))
+        .await
+        .expect("name");
+    field.send_keys("mallory").await.expect("type");
+    click(&b, "#join button", "join").await;
+    let asked = until_dialog(&b, "joining again is asked").await;
+    assert!(asked.contains("eve"), "{asked}");
+    b.dismiss_alert().await.expect("cancel");
+    assert_eq!(eval(&b, &format!("return {stored};")).await, json!(eve));
+    assert_eq!(
+        eval(&b, "return document.body.dataset.page;").await,
+        json!("join")
+    );
+    b.quit().await.expect("quit");
 }

@@ -36,7 +36,15 @@ async fn server() -> SocketAddr {
             let store = Store::open(&tmp.join("taku.db").display().to_string())
                 .await
                 .expect("store");
-            let server = Server::new(store, &Config::default());
+            // Tests run at once from one address: each client's share of the engine
+            // (A2-4, tested in limits.rs) is off here.
+            let server = Server::new(
+                store,
+                &Config {
+                    reference_share: false,
+                    ..Config::default()
+                },
+            );
             let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
             listener.set_nonblocking(true).expect("non-blocking");
             let addr = listener.local_addr().expect("addr");

@@ -286,6 +286,7 @@ impl Table {
         seed: [u8; 32],
     ) -> Result<Table, Refusal> {
         check_name(Text::new("GM の名前", "GM name"), gm)?;
+        check_member_punctuation(gm)?;
         let created = Event {
             seq: 1,
             actor: gm.to_string(),
@@ -646,7 +647,8 @@ impl Table {
 
     /// What renewing `member`'s personal link as `actor` records (a server revokes their
     /// tokens and issues a new one): [`EventBody::Relinked`], for a GM and another
-    /// member only.
+    /// member only — except the table's creator, whose link only they renew (attack
+    /// pass 2, A2-10: a co-GM must not take the creator's seat).
     pub fn decide_relink(&self, actor: &str, member: &str) -> Result<Decision, Refusal> {
         if self.state.members.get(actor) != Some(&Role::Gm) {
             return refuse(
@@ -654,10 +656,24 @@ impl Table {
                 "only a GM can issue members' links",
             );
         }
-        if actor == member {
+        // The table's creator renews their own (a leaked link); another GM's own link is
+        // renewed by another GM.
+        if actor == member && member != self.gm {
             return refuse(
                 "GM 自身の個人リンクは別の GM が再発行します",
                 "a GM's own link is renewed by another GM",
+            );
+        }
+        // A2-10: a co-GM (anyone with a GM invite) may not take the table from its
+        // creator — renewing their link would hand the co-GM the creator's seat.
+        if member == self.gm && actor != self.gm {
+            return refuse(
+                format!(
+                    "テーブルを作った GM（{member}）の個人リンクは、他の GM には再発行できません"
+                ),
+                format!(
+                    "the link of the table's creator ({member}) cannot be renewed by another GM"
+                ),
             );
         }
         if !self.state.members.contains_key(member) {
@@ -715,10 +731,16 @@ impl Table {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
-                let fields = changes(&Character::default(), read.fields)?
+                self.room_for_a_character()?;
+                let fields: Vec<(String, String)> = changes(&Character::default(), read.fields)?
                     .into_iter()
                     .map(|c| (c.key, c.value))
                     .collect();
+                Self::fields_fit(
+                    &read.name,
+                    None,
+                    fields.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
                     fields,
@@ -736,12 +758,63 @@ impl Table {
                         format!("nothing on {}'s sheet changed", read.name),
                     );
                 }
+                Self::fields_fit(
+                    &read.name,
+                    Some(ch),
+                    changes.iter().map(|c| (c.key.as_str(), c.value.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterUpdated {
                     name: read.name,
                     changes,
                 }))
             }
         }
+    }
+
+    /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
+    fn room_for_a_character(&self) -> Result<(), Refusal> {
+        if self.state.characters.len() >= MAX_CHARACTERS {
+            return refuse(
+                format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
+                format!("a table has at most {MAX_CHARACTERS} characters"),
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses fields that would leave character `name` (now `before`) with more than
+    /// [`MAX_FIELDS`] fields or [`MAX_FIELD_BYTES`] of them (A3-6).
+    fn fields_fit<'f>(
+        name: &str,
+        before: Option<&Character>,
+        set: impl Iterator<Item = (&'f str, &'f str)>,
+    ) -> Result<(), Refusal> {
+        let mut fields: BTreeMap<&str, &str> = before
+            .map(|c| {
+                c.fields
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (k, v) in set {
+            fields.insert(k, v);
+        }
+        let bytes: usize = fields.iter().map(|(k, v)| k.len() + v.len()).sum();
+        if fields.len() > MAX_FIELDS || bytes > MAX_FIELD_BYTES {
+            let kib = MAX_FIELD_BYTES / 1024;
+            return refuse(
+                format!(
+                    "{name} の項目が多すぎます（1 人 {MAX_FIELDS} 項目・{kib} KiB まで。この変更で {} 項目・{bytes} バイト）",
+                    fields.len()
+                ),
+                format!(
+                    "{name} would have too many fields (at most {MAX_FIELDS} fields and {kib} KiB a character; this makes {} fields, {bytes} bytes)",
+                    fields.len()
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// Decided events for `actor` with the seqs they would take, without appending them.
@@ -1060,6 +1133,7 @@ impl Table {
                     return gm_only("メンバーを加えられる", "add members");
                 }
                 check_name(Text::new("メンバー名", "member name"), &name)?;
+                check_member_punctuation(&name)?;
                 if let Some(existing) = self.state.members.get(&name) {
                     return refuse(
                         format!("'{name}' はすでにメンバーです（{}）", existing.as_str()),
@@ -1098,6 +1172,13 @@ impl Table {
                         "a GM cannot remove themselves; another GM can",
                     );
                 }
+                // A2-10: the table's creator stays; a co-GM cannot remove them.
+                if name == self.gm {
+                    return refuse(
+                        format!("テーブルを作った GM（{name}）は退室させられません"),
+                        format!("the table's creator ({name}) cannot be removed"),
+                    );
+                }
                 if !self.state.members.contains_key(&name) {
                     return refuse(
                         format!("'{name}' というメンバーはいません（/who で一覧を見られます）"),
@@ -1121,6 +1202,7 @@ impl Table {
                     );
                 }
                 self.unlike_other_characters(&name)?;
+                self.room_for_a_character()?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -1131,6 +1213,11 @@ impl Table {
                 self.may_change(actor, role, &name, ch)?;
                 self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
                 let changes = changes(ch, fields)?;
+                Self::fields_fit(
+                    &name,
+                    Some(ch),
+                    changes.iter().map(|c| (c.key.as_str(), c.value.as_str())),
+                )?;
                 Ok(Decision::event(EventBody::CharacterUpdated {
                     name,
                     changes,
@@ -1893,6 +1980,16 @@ pub const MAX_TAB_NAME: usize = 20;
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;
 
+/// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
+/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
+pub const MAX_CHARACTERS: usize = 100;
+
+/// Fields one character may have (its palette lines included).
+pub const MAX_FIELDS: usize = 300;
+
+/// Bytes of keys and values one character's fields may take.
+pub const MAX_FIELD_BYTES: usize = 32 * 1024;
+
 /// A line is at most [`MAX_LINE`] characters.
 fn check_line(line: &str) -> Result<(), Refusal> {
     if line.chars().count() > MAX_LINE {
@@ -1935,6 +2032,28 @@ pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
 /// are refused, and so are compatibility forms of ASCII letters and digits (full-width `ｇｍ`, mathematical
 /// `𝐠𝐦`, circled `ⓖⓜ`), with the plain spelling suggested: `ｇｍ`, `gm\u{200b}` and
 /// `g\u{202e}m` can never pass for `gm`.
+/// Punctuation the log's text forms use round a member's name (`#7 gm: …`, `[雑談]`,
+/// `gm ≫ alice（ささやき）`), refused in member names (attack pass 3, A3-7: players named
+/// `gm:` and `gm≫alice（ささやき）:` made their chat read as the GM's roll or a whisper
+/// in the text log, exports and bots).
+const LOG_PUNCTUATION: &[char] = &[
+    ':', '：', '>', '＞', '≫', '»', '›', '#', '＃', '[', ']', '［', '］', '（', '）', '「', '」',
+];
+
+fn check_member_punctuation(name: &str) -> Result<(), Refusal> {
+    match name.chars().find(|c| LOG_PUNCTUATION.contains(c)) {
+        None => Ok(()),
+        Some(c) => refuse(
+            format!(
+                "'{name}' はメンバー名に使えません。ログの書式に使う記号（{c}）はほかの発言やささやきに見せかけられるため、名前には使えません"
+            ),
+            format!(
+                "'{name}' is not a valid member name: '{c}' is punctuation the log itself uses, and a name with it can pass for another member's line or a whisper"
+            ),
+        ),
+    }
+}
+
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
     // Characters that draw nothing, or reorder or restyle their neighbours.
     let invisible = |c: char| {

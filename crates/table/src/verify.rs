@@ -250,6 +250,12 @@ impl Table {
             EventBody::Removed { member } if member == actor => {
                 Err(format!("{actor} removed themselves"))
             }
+            EventBody::Removed { member } if *member == self.gm => {
+                Err(format!("{actor} removed the table's creator {member}"))
+            }
+            EventBody::Relinked { member } if *member == self.gm && *actor != self.gm => Err(
+                format!("{actor} renewed the link of the table's creator {member}"),
+            ),
             EventBody::Removed { member } if !self.state.members.contains_key(member) => {
                 Err(format!("{member} was removed but was not a member"))
             }

@@ -244,10 +244,13 @@ async fn a_full_log_refuses_lines_and_stores_nothing() {
         3
     );
 
-    // Bytes: a long chat line passes a small byte limit, the next is refused.
+    // Bytes: long chat lines are taken while the log is more than the headroom below a
+    // small byte limit; then every line is refused, however short (attack pass 3, A3-2:
+    // whether a line fits must not depend on its size), and the refusal does not say
+    // how full the log is.
     let store = Store::open(&temp_db("bytes")).await.expect("store");
     let tables = Tables::new(store).with_limits(Limits {
-        max_bytes: 2_000,
+        max_bytes: 4_000,
         ..Limits::default()
     });
     let id = tables
@@ -255,24 +258,37 @@ async fn a_full_log_refuses_lines_and_stores_nothing() {
         .await
         .expect("create");
     let long = "あ".repeat(400);
-    tables
-        .exec(&id, "gm", &long, None)
+    let mut taken = 0;
+    let refusal = loop {
+        match tables.exec(&id, "gm", &long, None).await.expect("store") {
+            Ok(_) => taken += 1,
+            Err(refusal) => break refusal,
+        }
+        assert!(taken < 10, "the limit holds");
+    };
+    assert!(taken >= 2, "{taken} long lines fit");
+    let said = refusal.render(Lang::En);
+    assert!(said.contains("limit of about 4000 bytes"), "{said}");
+    assert!(!said.contains("now") && !said.contains('+'), "{said}");
+    let short = tables
+        .exec(&id, "gm", "a", None)
         .await
         .expect("store")
-        .expect("fits");
-    let refusal = tables
-        .exec(&id, "gm", &long, None)
-        .await
-        .expect("store")
-        .expect_err("past the bytes");
-    assert!(
-        refusal.render(Lang::En).contains("limit of 2000 bytes"),
-        "{}",
-        refusal.render(Lang::En)
-    );
+        .expect_err("a short line too");
     assert_eq!(
-        tables.store().load_after(&id, 0).await.expect("load").len(),
-        2
+        short.render(Lang::En),
+        said,
+        "the same refusal whatever the size"
+    );
+    let stored = tables.store().load_after(&id, 0).await.expect("load");
+    assert_eq!(stored.len(), 1 + taken);
+    let size: usize = stored
+        .iter()
+        .map(|e| serde_json::to_string(&e.body).expect("json").len() + e.actor.len())
+        .sum();
+    assert!(
+        size <= 4_000 + 1_300,
+        "{size}: past the limit by one line at most"
     );
     // After a reload (eviction), the size is counted again from the store: still full.
     tables.evict_idle(|_| false);

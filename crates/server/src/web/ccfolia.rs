@@ -22,6 +22,15 @@ struct Character {
     params: Vec<Param>,
     #[serde(default)]
     commands: Option<String>,
+    /// CCFOLIA's 「ステータスを非公開」 and its other ways to hide a character from the
+    /// other players: taku has no hidden characters, so such a character is refused
+    /// rather than published (attack pass 3, A3-3).
+    #[serde(default)]
+    secret: bool,
+    #[serde(default, rename = "hideStatus")]
+    hide_status: bool,
+    #[serde(default)]
+    invisible: bool,
 }
 
 #[derive(Deserialize)]
@@ -71,6 +80,11 @@ pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
         return Err(format!("kind is '{}', not 'character'", clip.kind));
     }
     let c = clip.data;
+    if c.secret || c.hide_status || c.invisible {
+        return Err(
+            "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください / this character is marked hidden (secret, hideStatus or invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see".to_string(),
+        );
+    }
     let mut fields = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut field = |k: String, v: String| {

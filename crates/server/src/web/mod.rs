@@ -11,6 +11,7 @@
 //! never decides what a member may see.
 
 pub mod ccfolia;
+pub mod odds;
 pub mod page;
 pub mod text;
 
@@ -340,7 +341,9 @@ fn runs_of(indices: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + 
     })
 }
 
-/// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees them.
+/// `GET /t/{id}/side` (Bearer token): members and character cards as the member sees
+/// them, and their chat palette with each check's chance where the server's odds pool
+/// has computed it ([`odds`]); `X-Taku-Odds-Pending: N` says how many are not ready yet.
 async fn side(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
@@ -353,11 +356,23 @@ async fn side(
             .tables
             .read(&id, |t| t.excerpt(t.events().len()..t.events().len()))
             .await?;
-        Ok::<_, ApiError>(page::side(&now, &member.name).into_string())
+        // Palette odds come from the server's odds pool, never computed here (A2-7).
+        let owner = format!("{id}\0{}", member.name);
+        let (markup, pending) = page::side_with(&now, &member.name, &mut |system, line| {
+            server.odds.lookup(system, line, &owner)
+        });
+        Ok::<_, ApiError>((markup.into_string(), pending))
     }
     .await;
     match result {
-        Ok(body) => Html(body).into_response(),
+        Ok((body, pending)) => {
+            let mut response = Html(body).into_response();
+            // The page asks again for the pane while odds are still being computed.
+            response
+                .headers_mut()
+                .insert("x-taku-odds-pending", HeaderValue::from(pending as u64));
+            response
+        }
         Err(e) => e.into_response(),
     }
 }
@@ -367,9 +382,11 @@ async fn side(
 async fn export_html(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     headers: HeaderMap,
 ) -> Response {
-    export(&server, &id, &headers, "html", |pages, member| {
+    let seat = seat.map(|axum::Extension(s)| s);
+    export(&server, &id, &headers, seat, "html", |pages, member| {
         page::export_pages(pages, member).into_string()
     })
     .await
@@ -380,9 +397,11 @@ async fn export_html(
 async fn export_json(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     headers: HeaderMap,
 ) -> Response {
-    export(&server, &id, &headers, "json", |pages, member| {
+    let seat = seat.map(|axum::Extension(s)| s);
+    export(&server, &id, &headers, seat, "json", |pages, member| {
         let Some(first) = pages.first() else {
             return String::new();
         };
@@ -444,10 +463,157 @@ pub async fn log_in_pages<S: EventStore>(
     Ok(Some(pages))
 }
 
+/// Export bodies rendered and not yet sent, all members together (attack pass 3, A3-5:
+/// a rendered export, ~65 MB for a full log, stayed in memory while a client that never
+/// read held its connection: one spectator pinned 1 GB a minute).
+pub const EXPORTS_SENDING: usize = 2;
+
+/// How long an export's client may read nothing before its connection is closed.
+pub const EXPORT_STALL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The slowest an export may be read, on average, after its first [`EXPORT_STALL`].
+pub const EXPORT_MIN_RATE: u64 = 64 * 1024;
+
+/// Exports being sent: one per member and table, [`EXPORTS_SENDING`] in all.
+#[derive(Debug)]
+pub struct Exports {
+    bodies: Arc<tokio::sync::Semaphore>,
+    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
+    stall: std::time::Duration,
+}
+
+impl Exports {
+    /// Nothing being sent; a client reading nothing for `stall` is cut off
+    /// ([`EXPORT_STALL`] by default).
+    pub fn new(stall: std::time::Duration) -> Exports {
+        Exports {
+            bodies: Arc::new(tokio::sync::Semaphore::new(EXPORTS_SENDING)),
+            sending: Arc::default(),
+            stall,
+        }
+    }
+}
+
+/// A member's export from rendering until its body is sent (or its connection gone).
+struct Sending {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    key: (String, String),
+    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
+}
+
+impl Drop for Sending {
+    fn drop(&mut self) {
+        self.sending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
+    }
+}
+
+impl Exports {
+    /// A place to render and send `member`'s export at table `id`, or why not: the
+    /// member's previous export is still being sent, or [`EXPORTS_SENDING`] are.
+    fn take(&self, id: &str, member: &str, lang: Lang) -> Result<Sending, ApiError> {
+        let key = (id.to_string(), member.to_string());
+        let busy = |ja: &str, en: &str| {
+            ApiError::Busy(
+                taku_dice::Text::new(ja, en).get(lang).to_string(),
+                std::time::Duration::from_secs(5),
+            )
+        };
+        if !self
+            .sending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.clone())
+        {
+            return Err(busy(
+                "前の書き出しをまだ送っています。受け取り終えてからもう一度どうぞ",
+                "your previous export is still being sent; ask again once it has arrived",
+            ));
+        }
+        let sending = Sending {
+            _permit: match self.bodies.clone().try_acquire_owned() {
+                Ok(p) => p,
+                Err(_) => {
+                    self.sending
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .remove(&key);
+                    return Err(busy(
+                        "ほかの書き出しを送っている最中です。少し待ってからもう一度どうぞ",
+                        "other exports are being sent just now; ask again in a moment",
+                    ));
+                }
+            },
+            key,
+            sending: self.sending.clone(),
+        };
+        Ok(sending)
+    }
+}
+
+/// `body` sent in chunks, holding `sending` until it is all sent or the connection is
+/// gone; a client that reads nothing for [`EXPORT_STALL`], or reads slower than
+/// [`EXPORT_MIN_RATE`] on average after that, has its connection closed (through its
+/// seat, when served by [`crate::serve`]).
+fn sent_in_chunks(
+    body: String,
+    sending: Sending,
+    seat: Option<crate::limits::ConnectionSeat>,
+    stall: std::time::Duration,
+) -> axum::body::Body {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    const CHUNK: usize = 64 * 1024;
+    let bytes = Bytes::from(body);
+    let total = bytes.len() as u64;
+    let start = tokio::time::Instant::now();
+    // Milliseconds since `start` of the last chunk taken, and bytes taken.
+    let progress = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
+    let alive = Arc::new(sending);
+    if let Some(seat) = seat {
+        let (progress, alive) = (progress.clone(), Arc::downgrade(&alive));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                if alive.strong_count() == 0 {
+                    return;
+                }
+                let now = start.elapsed();
+                let last = std::time::Duration::from_millis(progress.0.load(Ordering::Acquire));
+                let sent = progress.1.load(Ordering::Acquire);
+                let stalled = now.saturating_sub(last) > stall;
+                let owed = now.saturating_sub(stall).as_secs() * EXPORT_MIN_RATE;
+                if stalled || (sent < total && sent < owed) {
+                    tracing::info!(target: "taku::http", sent, total, "an export's client stopped reading; connection closed");
+                    seat.0.evicted.notify_one();
+                    return;
+                }
+            }
+        });
+    }
+    let chunks = futures_util::stream::unfold((bytes, alive), move |(mut rest, alive)| {
+        let progress = progress.clone();
+        async move {
+            if rest.is_empty() {
+                return None;
+            }
+            let chunk = rest.split_to(CHUNK.min(rest.len()));
+            let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+            progress.0.store(ms, Ordering::Release);
+            progress.1.fetch_add(chunk.len() as u64, Ordering::AcqRel);
+            Some((Ok::<_, std::convert::Infallible>(chunk), (rest, alive)))
+        }
+    });
+    axum::body::Body::from_stream(chunks)
+}
+
 async fn export(
     server: &Server,
     id: &str,
     headers: &HeaderMap,
+    seat: Option<crate::limits::ConnectionSeat>,
     ext: &'static str,
     render: impl FnOnce(&[taku_table::Table], &str) -> String + Send + 'static,
 ) -> Response {
@@ -456,6 +622,10 @@ async fn export(
     // export holds up neither the table's players nor the server's other requests.
     let result = async {
         let member = api::member(server, id, headers, None).await?;
+        // One export per member being sent, a few in all, from before rendering until
+        // the body has gone (A3-5).
+        let lang = server.tables.peek(id, |t| t.lang()).await?;
+        let sending = server.exports.take(id, &member.name, lang)?;
         // The member's turn, budget and worker first: an export that will be refused
         // copies nothing, and one member copies one export at a time (A2-3).
         let computing = match server.tables.reserve(id, &member.name).await {
@@ -469,21 +639,25 @@ async fn export(
             )));
         };
         let name = member.name.clone();
-        Ok(computing.run(move || render(&pages, &name)).await)
+        Ok((computing.run(move || render(&pages, &name)).await, sending))
     }
     .await;
     match result {
-        Ok(body) => {
+        Ok((body, sending)) => {
             let kind = match ext {
                 "html" => "text/html; charset=utf-8",
                 _ => "application/json",
             };
             let disposition = format!("attachment; filename=\"taku-{id}.{ext}\"");
+            let length = body.len();
             let mut response = (
                 [(header::CONTENT_TYPE, HeaderValue::from_static(kind))],
-                body,
+                sent_in_chunks(body, sending, seat, server.exports.stall),
             )
                 .into_response();
+            response
+                .headers_mut()
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(length as u64));
             if let Ok(v) = HeaderValue::from_str(&disposition) {
                 response
                     .headers_mut()
@@ -515,6 +689,7 @@ async fn import(
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
         }
+        api::take_write(&server, &member, text.len())?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
             let system = server
                 .tables
@@ -559,12 +734,26 @@ async fn relink(
             ("メンバーの個人リンクを再発行できる", "issue members' links"),
         )
         .await?;
-        let (role, lang) = server
+        let (role, lang, creator) = server
             .tables
-            .read(&id, |t| (t.members().get(&name).copied(), t.lang()))
+            .read(&id, |t| {
+                (t.members().get(&name).copied(), t.lang(), t.gm().to_string())
+            })
             .await?;
         let role = role.ok_or_else(|| ApiError::NotFound(api::no_member(&name, lang)))?;
-        if name == gm.name {
+        // A2-10: the table's creator keeps their seat; only they renew their own link
+        // (the table refuses the same, on every path).
+        if name == creator && gm.name != creator {
+            return Err(ApiError::Forbidden(
+                taku_dice::Text::new(
+                    format!("テーブルを作った GM（{name}）の個人リンクは、他の GM には再発行できません"),
+                    format!("the link of the table's creator ({name}) cannot be renewed by another GM"),
+                )
+                .get(lang)
+                .to_string(),
+            ));
+        }
+        if name == gm.name && name != creator {
             return Err(ApiError::Forbidden(
                 taku_dice::Text::new(
                     "GM 自身の個人リンクは別の GM が再発行します",

@@ -4,6 +4,7 @@
 //! live socket's HTML messages all render through it, from what [`Table::entry`] gives
 //! the member — so this module never decides what a member may see, only how to show it.
 
+use super::odds::{self, Lookup};
 use super::text::Ui;
 use maud::{DOCTYPE, Markup, html};
 use taku_dice::Lang;
@@ -186,6 +187,8 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                     textarea #line name="line" rows="2" autocomplete="off" spellcheck="false"
                         aria-describedby="line-hint" {}
                     button type="submit" { (t(Ui::Send)) }
+                    // Who this browser takes part as (A2-17: a link can switch it).
+                    small #whoami { (t(Ui::YouAre)) ": " span #whoami-name {} }
                     small #line-hint { (t(Ui::CommandHint)) }
                 }
             }
@@ -310,11 +313,29 @@ fn mark(e: &Entry, lang: Lang) -> &'static str {
     }
 }
 
-/// The side pane: members, and each character's sheet as `viewer` may see it.
+/// The side pane: members, and each character's sheet as `viewer` may see it; palette
+/// odds computed in place ([`side_with`] takes them from elsewhere).
 pub fn side(table: &Table, viewer: &str) -> Markup {
+    side_with(table, viewer, &mut inline_odds).0
+}
+
+/// A palette line's chance computed in place ([`odds::chance`], held to its cost bound):
+/// for rendering outside a request (tests, tools). The server never calls it: its side
+/// pane takes odds from its [`odds::Pool`].
+pub fn inline_odds(system: &'static dyn taku_systems::GameSystem, line: &str) -> Lookup {
+    Lookup::Known(odds::chance(system, line))
+}
+
+/// [`side`] with each palette line's chance from `odds`; also how many lines' odds are
+/// pending (not computed yet).
+pub fn side_with(
+    table: &Table,
+    viewer: &str,
+    odds: &mut dyn FnMut(&'static dyn taku_systems::GameSystem, &str) -> Lookup,
+) -> (Markup, usize) {
     let lang = table.lang();
-    html! {
-        @let palette = palette(table, viewer);
+    let (palette, pending) = palette_with(table, viewer, odds);
+    let markup = html! {
         @if !palette.is_empty() {
             h2 { (Ui::Palette.get(lang)) }
             ul.palette #palette-source {
@@ -362,7 +383,8 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
                 h3 { (Ui::ManageMembers.get(lang)) }
                 ul.manage-members {
                     @for (name, role) in table.members() {
-                        @if name != viewer {
+                        // The table's creator has no buttons but their own (A2-10).
+                        @if name != viewer && name != table.gm() {
                             li {
                                 (name) " " small { (role_word(*role).get(lang)) } " "
                                 button type="button" data-relink=(name) { (Ui::NewLinkFor.get(lang)) }
@@ -386,7 +408,8 @@ pub fn side(table: &Table, viewer: &str) -> Markup {
                 li { (name) " " small { (role_word(*role).get(lang)) } }
             }
         }
-    }
+    };
+    (markup, pending)
 }
 
 /// The prefix of the fields that hold a character's chat palette, one line each
@@ -411,10 +434,20 @@ pub struct PaletteLine {
     pub odds: Option<String>,
 }
 
-/// The palettes of `viewer`'s characters, from their sheets as `viewer` sees them.
+/// The palettes of `viewer`'s characters, from their sheets as `viewer` sees them, with
+/// odds computed in place ([`inline_odds`]).
 pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
+    palette_with(table, viewer, &mut inline_odds).0
+}
+
+/// [`palette`] with each line's chance from `odds`; also how many are pending.
+pub fn palette_with(
+    table: &Table,
+    viewer: &str,
+    odds: &mut dyn FnMut(&'static dyn taku_systems::GameSystem, &str) -> Lookup,
+) -> (Vec<PaletteLine>, usize) {
     let mut out = Vec::new();
-    let mut fresh = 0;
+    let mut pending = 0;
     for (name, ch) in table.characters() {
         if ch.owner != viewer {
             continue;
@@ -445,14 +478,20 @@ pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
         let (vars, lines) = palette_variables(lines.into_iter().map(|(_, l)| l));
         for line in lines {
             if out.len() == MAX_PALETTE {
-                return out;
+                return (out, pending);
             }
             let line = expand_variables(&line, &vars);
             let send = qualify(&line, name, table);
             let shown = table
                 .resolve_references(&send, viewer)
                 .unwrap_or_else(|_| line.clone());
-            let odds = cached_chance(table, &shown, &mut fresh);
+            let odds = match odds(table.system(), &shown) {
+                Lookup::Known(odds) => odds,
+                Lookup::Pending => {
+                    pending += 1;
+                    None
+                }
+            };
             out.push(PaletteLine {
                 character: name.clone(),
                 send,
@@ -461,7 +500,7 @@ pub fn palette(table: &Table, viewer: &str) -> Vec<PaletteLine> {
             });
         }
     }
-    out
+    (out, pending)
 }
 
 /// A palette's `//NAME=VALUE` lines (CCFOLIA's chat-palette variables) as variables, and
@@ -549,124 +588,6 @@ fn qualify(line: &str, character: &str, table: &Table) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// Odds already computed, by (system, line): the side pane is rendered again on every
-/// live update for every member, and a palette's odds do not change with it. Bounded:
-/// emptied when full.
-static ODDS: std::sync::LazyLock<std::sync::Mutex<OddsCache>> =
-    std::sync::LazyLock::new(Default::default);
-
-/// Odds by (system id, line as shown).
-type OddsCache = std::collections::HashMap<(&'static str, String), Option<String>>;
-
-/// The most cached odds.
-const ODDS_CACHE: usize = 4096;
-
-/// The most odds one rendering of a palette computes afresh: the rest show none until a
-/// later rendering (a hostile palette of 200 costly checks costs at most this many
-/// computations per request, each capped by its own path limit).
-const FRESH_ODDS: usize = 16;
-
-/// [`chance`] through the cache; `fresh` counts the computations this rendering made.
-fn cached_chance(table: &Table, line: &str, fresh: &mut usize) -> Option<String> {
-    let key = (table.system().id(), line.to_string());
-    if let Some(hit) = ODDS.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return hit;
-    }
-    if *fresh >= FRESH_ODDS {
-        return None;
-    }
-    *fresh += 1;
-    let odds = chance(table, line);
-    if let Ok(mut cache) = ODDS.lock() {
-        if cache.len() >= ODDS_CACHE {
-            cache.clear();
-        }
-        cache.insert(key, odds.clone());
-    }
-    odds
-}
-
-/// The exact chance of success of `line` under the table's system, as "41.7%", when the
-/// line is a check with a verdict and its odds come out cheaply and without a cut.
-fn chance(table: &Table, line: &str) -> Option<String> {
-    use taku_dice::odds::{Limits, to_f64};
-    // A reference-engine system enumerates through a worker process, one evaluation a
-    // path: far from cheap while a page is drawn with the table locked. `taku prob` has it.
-    if table.system().engine() == taku_systems::EngineKind::Reference {
-        return None;
-    }
-    if !cheap(line) {
-        return None;
-    }
-    let limits = Limits {
-        max_paths: 20_000,
-        ..Limits::default()
-    };
-    let odds = taku_systems::odds(table.system(), line, limits).ok()?;
-    let summary = odds.summary();
-    if !summary.has_verdict || to_f64(&summary.tail) > 0.0 {
-        return None;
-    }
-    Some(format!("{:.1}%", to_f64(&summary.success) * 100.0))
-}
-
-/// The most work [`cheap`] lets a palette line's odds take: a sum of `N` dice of `S`
-/// sides costs about `N × N × S` big-number additions in the closed form.
-const PALETTE_WORK: u64 = 200_000;
-
-/// Whether `line`'s odds are cheap enough to compute while a side pane is drawn (attack
-/// pass 2, A2-7: `200D100>=10000` took 5 s, `200D1000>=100000` 44 s and 254 MB, inline
-/// on the request path, and every other request waited). Each `NdS` (also `NbS`, `NrS`,
-/// `NuS`) counts `N × N × S`; a count or sides written as an expression (`(2+3)D6`,
-/// `2D(1+5)`) or a number past a million is not judged cheap. Odds are shown only for
-/// lines it passes; `taku prob` computes any line.
-fn cheap(line: &str) -> bool {
-    let chars: Vec<char> = line.chars().collect();
-    let mut work: u64 = 0;
-    for (i, c) in chars.iter().enumerate() {
-        if !matches!(c.to_ascii_uppercase(), 'D' | 'B' | 'R' | 'U') {
-            continue;
-        }
-        let before = chars[..i]
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        let after = chars[i + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        let prev = i.checked_sub(1).map(|j| chars[j]);
-        let next = chars.get(i + 1).copied();
-        if before == 0 || after == 0 {
-            // `(…)D6` or `2D(…)`: the dice count or sides is an expression.
-            if prev == Some(')') || next == Some('(') || (before > 0 && next == Some('[')) {
-                return false;
-            }
-            continue;
-        }
-        let number = |digits: &[char]| -> Option<u64> {
-            digits
-                .iter()
-                .collect::<String>()
-                .parse::<u64>()
-                .ok()
-                .filter(|n| *n <= 1_000_000)
-        };
-        let (Some(count), Some(sides)) = (
-            number(&chars[i - before..i]),
-            number(&chars[i + 1..i + 1 + after]),
-        ) else {
-            return false;
-        };
-        work = work.saturating_add(count.saturating_mul(count).saturating_mul(sides));
-        if work > PALETTE_WORK {
-            return false;
-        }
-    }
-    true
 }
 
 fn role_word(role: Role) -> Ui {
@@ -781,34 +702,4 @@ fn colour(name: &str) -> &'static str {
         a.wrapping_mul(31).wrapping_add(usize::from(b))
     });
     COLOURS[sum % COLOURS.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    /// A2-7: palette lines whose odds would take seconds are not computed.
-    #[test]
-    fn costly_palette_lines_are_not_judged_cheap() {
-        for line in [
-            "2D6>=7",
-            "CCB<=50",
-            "AW+5",
-            "10D100>=500",
-            "20D6>=70",
-            "4B6>=5",
-            "SGS+2",
-        ] {
-            assert!(super::cheap(line), "{line}");
-        }
-        for line in [
-            "200D100>=10000",
-            "200D1000>=100000",
-            "100D100+100D100>=20000",
-            "(100+100)D100>=1",
-            "2D(1000000)",
-            "99999999999D6",
-            "1000B6>=5",
-        ] {
-            assert!(!super::cheap(line), "{line}");
-        }
-    }
 }

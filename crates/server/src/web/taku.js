@@ -4,6 +4,25 @@
 
 const ui = JSON.parse(document.body.dataset.ui || "{}");
 const tokenKey = (id) => `taku:token:${id}`;
+// The identity a browser held before a link or a new join replaced it, kept so that its
+// link is not lost (A2-17).
+const previousKey = (id) => `taku:token:${id}:previous`;
+const roleWord = (role) => ({ gm: ui.roleGm, player: ui.rolePlayer, spectator: ui.roleSpectator })[role] || role;
+// Who `token` is at table `id` ("name（role）"), or null when it is no member token there.
+const whoIs = async (id, token) => {
+  if (!token) return null;
+  try {
+    const response = await fetch(`/api/v1/tables/${encodeURIComponent(id)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (!response.ok) return null;
+    const { you } = await response.json();
+    return you && you.name ? `${you.name}（${roleWord(you.role)}）` : null;
+  } catch {
+    return null;
+  }
+};
+const fill = (template, words) => template.replace(/\{(\w+)\}/g, (_, k) => words[k] ?? "");
 const hashParam = (name) => new URLSearchParams(location.hash.slice(1)).get(name);
 
 // Copy buttons: a link's absolute address.
@@ -37,6 +56,11 @@ function join() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (!invite) return;
+    // Joining again from a browser that already takes part replaces its identity here:
+    // asked first, and the old one kept (A2-17).
+    const stored = localStorage.getItem(tokenKey(id));
+    const current = await whoIs(id, stored);
+    if (current && !confirm(fill(ui.joinAgain, { current }))) return;
     const name = form.elements.name.value.trim();
     const response = await fetch(`/api/v1/tables/${encodeURIComponent(id)}/join`, {
       method: "POST",
@@ -45,12 +69,13 @@ function join() {
     });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) return fail(`${ui.joinFailed}: ${body.reason || response.status}`);
+    if (current) localStorage.setItem(previousKey(id), stored);
     localStorage.setItem(tokenKey(id), body.token);
     location.replace(`/t/${encodeURIComponent(id)}`);
   });
 }
 
-function table() {
+async function table() {
   const root = document.querySelector("[data-table]");
   const id = root.dataset.table;
   const base = `/t/${encodeURIComponent(id)}`;
@@ -64,15 +89,30 @@ function table() {
   const line = document.getElementById("line");
   const form = document.getElementById("command");
 
-  // The token: from the personal link's fragment (then out of the address bar), else
-  // from this browser's storage.
-  const fromLink = hashParam("token");
-  if (fromLink) {
-    localStorage.setItem(tokenKey(id), fromLink);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  const token = localStorage.getItem(tokenKey(id));
   const showError = (text) => { error.textContent = text; error.hidden = !text; };
+  // The token: from the personal link's fragment (then out of the address bar), else
+  // from this browser's storage. A link never silently replaces an identity this
+  // browser holds at the table (A2-17: a member's link posted in chat made whoever
+  // opened it type as that member): when both are valid members, the user is asked,
+  // naming both, and an identity replaced is kept aside. A stored token no longer valid
+  // is replaced; a link not valid is ignored, said so.
+  const fromLink = hashParam("token");
+  const stored = localStorage.getItem(tokenKey(id));
+  if (fromLink) history.replaceState(null, "", location.pathname + location.search);
+  if (fromLink && fromLink !== stored) {
+    const [current, offered] = await Promise.all([whoIs(id, stored), whoIs(id, fromLink)]);
+    if (!current) {
+      localStorage.setItem(tokenKey(id), fromLink);
+    } else if (!offered) {
+      showError(ui.linkInvalid);
+    } else if (confirm(fill(ui.switchIdentity, { link: offered, current }))) {
+      localStorage.setItem(previousKey(id), stored);
+      localStorage.setItem(tokenKey(id), fromLink);
+    }
+  }
+  // A personal link opened while this page is open: read it as on a fresh load.
+  window.addEventListener("hashchange", () => { if (hashParam("token")) location.reload(); });
+  const token = localStorage.getItem(tokenKey(id));
   if (!token) {
     showError(ui.noToken);
     status.textContent = "";
@@ -294,11 +334,22 @@ function table() {
 
   let sideTimer = null;
   const invitesMade = [];
-  const refreshSide = () => {
+  // Palette odds are computed by the server after the pane is drawn: while it says some
+  // are pending, the pane is asked for again, a few times, a second apart.
+  let oddsRetries = 0;
+  const refreshSide = (delay = 150) => {
     clearTimeout(sideTimer);
     sideTimer = setTimeout(async () => {
       try {
-        const html = await (await get(`${base}/side`)).text();
+        const response = await get(`${base}/side`);
+        const pending = Number(response.headers.get("x-taku-odds-pending") || 0);
+        const html = await response.text();
+        if (pending > 0 && oddsRetries < 10) {
+          oddsRetries += 1;
+          setTimeout(() => refreshSide(0), 1000);
+        } else if (pending === 0) {
+          oddsRetries = 0;
+        }
         // What the member opened and the invites made here outlive the re-rendering.
         const open = side.querySelector("details.gm-tools")?.open;
         // …and what is being typed there (a new tab's name), with the focus.
@@ -315,7 +366,7 @@ function table() {
         document.getElementById("new-invites")?.append(...invitesMade);
         buildTabs();
       } catch {}
-    }, 150);
+    }, delay);
   };
 
   const start = async () => {
@@ -327,6 +378,9 @@ function table() {
         return location.replace(url.href);
       }
       document.getElementById("table-name").textContent = state.name;
+      if (state.you && state.you.name) {
+        document.getElementById("whoami-name").textContent = `${state.you.name}（${roleWord(state.you.role)}）`;
+      }
       document.title = state.name;
       const page = await fetchEntries("");
       page.items.forEach(put);

@@ -88,6 +88,10 @@ pub enum Ui {
     NewLinkMade,
     Unread,
     TabHint,
+    SwitchIdentity,
+    JoinAgain,
+    LinkInvalid,
+    YouAre,
 }
 
 impl Ui {
@@ -204,6 +208,19 @@ impl Ui {
                 "new personal link (give it to them)",
             ),
             Ui::Unread => ("未読", "unread"),
+            Ui::SwitchIdentity => (
+                "このリンクは {link} として参加するためのものです。このブラウザでは今 {current} として参加しています。\n\n{link} に切り替えますか？（キャンセルすると {current} のまま続けます。切り替えても {current} のリンクはこのブラウザに控えとして残ります）",
+                "This link is for taking part as {link}. This browser takes part as {current} now.\n\nSwitch to {link}? (Cancel keeps {current}. If you switch, {current}'s link stays saved in this browser.)",
+            ),
+            Ui::JoinAgain => (
+                "このブラウザはこの卓に {current} として参加しています。新しい名前で参加し直しますか？（{current} のリンクはこのブラウザに控えとして残ります）",
+                "This browser already takes part in this table as {current}. Join again under a new name? ({current}'s link stays saved in this browser.)",
+            ),
+            Ui::LinkInvalid => (
+                "開いたリンクは無効です（取り消されたか、別の卓のものです）。今の参加のまま続けます",
+                "The link you opened is not valid (revoked, or for another table); you go on as before",
+            ),
+            Ui::YouAre => ("あなた", "You"),
             Ui::TabHint => (
                 "このタブの発言は雑談として残ります（ダイスとコマンドはメインへ）",
                 "Lines in this tab stay as chat (dice and commands go to Main)",
@@ -241,6 +258,12 @@ impl Ui {
             ("newLinkMade", Ui::NewLinkMade),
             ("unread", Ui::Unread),
             ("tabHint", Ui::TabHint),
+            ("switchIdentity", Ui::SwitchIdentity),
+            ("joinAgain", Ui::JoinAgain),
+            ("linkInvalid", Ui::LinkInvalid),
+            ("roleGm", Ui::RoleGm),
+            ("rolePlayer", Ui::RolePlayer),
+            ("roleSpectator", Ui::RoleSpectator),
         ];
         let map: serde_json::Map<String, serde_json::Value> = entries
             .iter()

@@ -670,7 +670,9 @@ const MAX_ATTEMPTS: usize = 64;
 pub struct Limits {
     /// Entries one table's log may hold; a line that would pass it is refused.
     pub max_events: usize,
-    /// Bytes one table's log may hold, counted as stored (each event's JSON and actor).
+    /// Bytes one table's log may hold, counted as stored (each event's JSON and actor): a
+    /// line is taken while the log is [`byte_headroom`] or more below it (so the log
+    /// passes it by one line at most).
     pub max_bytes: u64,
     /// Members one table may have (its GM included), however they join (an invite, a
     /// GM's `/join` line).
@@ -776,6 +778,22 @@ struct Open {
     used: AtomicBool,
     /// Changed only under the table's lock.
     bytes: AtomicU64,
+    /// When it was last used, on the tables' own clock ([`Tables::with_resident_budget`]:
+    /// the least recently used go first).
+    last: AtomicU64,
+}
+
+/// What a table held in memory counts toward [`Tables::with_resident_budget`] beyond its
+/// log's stored bytes: its folded state, members, lock (a table of a few lines is not
+/// free; a count of tables is bounded through this too).
+pub const TABLE_OVERHEAD: u64 = 16 * 1024;
+
+/// The room a log keeps below [`Limits::max_bytes`]: a line is taken only while the log
+/// is at least this far from the limit (attack pass 3, A3-2), so whether it fits never
+/// depends on its own size. 64 KiB (more than a line can take), or an eighth of a small
+/// limit.
+pub fn byte_headroom(max_bytes: u64) -> u64 {
+    (64 * 1024).min(max_bytes / 8)
 }
 
 /// Bytes a stored event takes (its body's JSON and its actor), for [`Limits::max_bytes`].
@@ -815,6 +833,12 @@ pub struct Tables<S> {
     /// Members with work running through [`Tables::compute`], by table.
     computing: SyncMutex<std::collections::HashSet<(String, String)>>,
     budgets: SyncMutex<HashMap<(String, String), Bucket>>,
+    /// The most the tables held in memory may count ([`Tables::with_resident_budget`]).
+    resident_budget: u64,
+    /// What they count now: each table's stored bytes and [`TABLE_OVERHEAD`].
+    resident: AtomicU64,
+    /// The clock of [`Open::last`].
+    clock: AtomicU64,
 }
 
 impl<S: EventStore> Tables<S> {
@@ -829,7 +853,68 @@ impl<S: EventStore> Tables<S> {
             heavy: Arc::new(tokio::sync::Semaphore::new(0)),
             computing: SyncMutex::new(std::collections::HashSet::new()),
             budgets: SyncMutex::new(HashMap::new()),
+            resident_budget: u64::MAX,
+            resident: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
         }
+    }
+
+    /// These tables, holding in memory at most `bytes` of logs (as stored, each table
+    /// counting [`TABLE_OVERHEAD`] more; attack pass 2, A2-9): past it, the least
+    /// recently used tables not in use this moment leave memory — even those a live
+    /// socket watches — and are loaded again from the store when next used. A table in
+    /// use is never let go, so the bound can be passed while one larger than it is read.
+    pub fn with_resident_budget(mut self, bytes: u64) -> Self {
+        self.resident_budget = bytes;
+        self
+    }
+
+    /// What the tables held in memory count toward [`Tables::with_resident_budget`]:
+    /// their logs' stored bytes and [`TABLE_OVERHEAD`] each.
+    pub fn resident_bytes(&self) -> u64 {
+        self.resident.load(Ordering::Acquire)
+    }
+
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::AcqRel)
+    }
+
+    /// Lets go of the least recently used tables not in use (never `spare`) until what
+    /// the tables count is within the resident budget; how many.
+    fn shed(&self, spare: &str) -> usize {
+        if self.resident.load(Ordering::Acquire) <= self.resident_budget {
+            return 0;
+        }
+        let mut open = self.lock_open();
+        let mut oldest: Vec<(u64, String)> = open
+            .iter()
+            .filter(|(id, _)| id.as_str() != spare)
+            .map(|(id, o)| (o.last.load(Ordering::Acquire), id.clone()))
+            .collect();
+        oldest.sort_unstable();
+        let mut shed = 0;
+        for (_, id) in oldest {
+            if self.resident.load(Ordering::Acquire) <= self.resident_budget {
+                break;
+            }
+            let Some(o) = open.get(&id) else { continue };
+            // Only the map holds it: nobody is using it or about to.
+            if Arc::strong_count(o) != 1 || Arc::strong_count(&o.table) != 1 {
+                continue;
+            }
+            if let Some(o) = open.remove(&id) {
+                self.resident.fetch_sub(Self::counted(&o), Ordering::AcqRel);
+                shed += 1;
+            }
+        }
+        shed
+    }
+
+    /// What `open` counts toward the resident budget.
+    fn counted(open: &Open) -> u64 {
+        open.bytes
+            .load(Ordering::Acquire)
+            .saturating_add(TABLE_OVERHEAD)
     }
 
     /// These tables, drawing each attempt's nonce from `entropy` (tests use
@@ -863,20 +948,25 @@ impl<S: EventStore> Tables<S> {
     pub async fn create(&self, table: Table) -> Result<String, StoreError> {
         let id = self.store.create(&table).await?;
         let bytes = self.size_of(table.events());
-        self.lock_open().insert(
-            id.clone(),
-            Arc::new(Open {
-                table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
-                used: AtomicBool::new(true),
-                bytes: AtomicU64::new(bytes),
-            }),
-        );
+        let open = Arc::new(Open {
+            table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
+            used: AtomicBool::new(true),
+            bytes: AtomicU64::new(bytes),
+            last: AtomicU64::new(self.tick()),
+        });
+        self.resident
+            .fetch_add(Self::counted(&open), Ordering::AcqRel);
+        if let Some(old) = self.lock_open().insert(id.clone(), open) {
+            self.resident
+                .fetch_sub(Self::counted(&old), Ordering::AcqRel);
+        }
+        self.shed(&id);
         Ok(id)
     }
 
     /// The size of `events` as stored, when a limit needs it (else 0, to spare the work).
     fn size_of(&self, events: &[Event]) -> u64 {
-        if self.limits.max_bytes == u64::MAX {
+        if self.limits.max_bytes == u64::MAX && self.resident_budget == u64::MAX {
             0
         } else {
             stored_bytes(events)
@@ -906,6 +996,8 @@ impl<S: EventStore> Tables<S> {
             let idle = Arc::strong_count(open) == 1 && Arc::strong_count(&open.table) == 1;
             if idle && !keep(id) {
                 evicted += 1;
+                self.resident
+                    .fetch_sub(Self::counted(open), Ordering::AcqRel);
                 false
             } else {
                 true
@@ -938,6 +1030,7 @@ impl<S: EventStore> Tables<S> {
     async fn handle(&self, id: &str) -> Result<Arc<Open>, StoreError> {
         if let Some(h) = self.lock_open().get(id) {
             h.used.store(true, Ordering::Release);
+            h.last.store(self.tick(), Ordering::Release);
             return Ok(h.clone());
         }
         let events = self.store.load_after(id, 0).await?;
@@ -958,14 +1051,20 @@ impl<S: EventStore> Tables<S> {
             .lock_open()
             .entry(id.to_string())
             .or_insert_with(|| {
+                self.resident
+                    .fetch_add(bytes.saturating_add(TABLE_OVERHEAD), Ordering::AcqRel);
                 Arc::new(Open {
                     table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
                     used: AtomicBool::new(true),
                     bytes: AtomicU64::new(bytes),
+                    last: AtomicU64::new(self.tick()),
                 })
             })
             .clone();
         open.used.store(true, Ordering::Release);
+        open.last.store(self.tick(), Ordering::Release);
+        // Room for it: the least recently used others leave (A2-9).
+        self.shed(id);
         Ok(open)
     }
 
@@ -979,7 +1078,9 @@ impl<S: EventStore> Tables<S> {
     ) -> Result<usize, StoreError> {
         let newer = self.store.load_after(id, table.next_seq() - 1).await?;
         let n = newer.len();
-        open.bytes.fetch_add(self.size_of(&newer), Ordering::AcqRel);
+        let added = self.size_of(&newer);
+        open.bytes.fetch_add(added, Ordering::AcqRel);
+        self.resident.fetch_add(added, Ordering::AcqRel);
         table.extend(newer).map_err(|e| StoreError::Damaged {
             table: id.to_string(),
             seq: i64::try_from(table.next_seq()).unwrap_or(i64::MAX),
@@ -1266,6 +1367,8 @@ impl<S: EventStore> Tables<S> {
             match self.store.append(id, &events).await {
                 Ok(()) => {
                     open.bytes.fetch_add(added, Ordering::AcqRel);
+                    self.resident.fetch_add(added, Ordering::AcqRel);
+                    self.shed(id);
                     table
                         .extend(events.iter().cloned())
                         .map_err(|e| StoreError::Damaged {
@@ -1331,16 +1434,23 @@ impl<S: EventStore> Tables<S> {
                 .into(),
             );
         }
+        // Attack pass 3, A3-2: whether a line fits must not depend on its own size, nor
+        // the refusal say the log's size: a member probing with lines of chosen sizes
+        // (each refusal changing nothing) read off the size of every entry appended in
+        // between — another member's secret roll (its outcome), a whisper, a hidden draw.
+        // A line is taken while the log is at least [`byte_headroom`] below the limit,
+        // whatever its size; the log passes the limit by one line at most.
+        let _ = added;
         let bytes = open.bytes.load(Ordering::Acquire);
-        if bytes.saturating_add(added) > limits.max_bytes {
+        if bytes.saturating_add(byte_headroom(limits.max_bytes)) > limits.max_bytes {
             let max = limits.max_bytes;
             return Some(
                 Text::new(
                     format!(
-                        "このテーブルのログは上限の {max} バイトに達したため、これ以上書き込めません（今 {bytes} バイト、この行で +{added}）。ログを書き出して、新しいテーブルで続けてください"
+                        "このテーブルのログは上限の {max} バイト近くに達したため、これ以上書き込めません。ログを書き出して（エクスポート）、新しいテーブルで続けてください"
                     ),
                     format!(
-                        "this table's log has reached its limit of {max} bytes (now {bytes}, this line +{added}); export the log and continue at a new table"
+                        "this table's log is at its limit of about {max} bytes and takes no more; export the log and continue at a new table"
                     ),
                 )
                 .into(),
