@@ -529,6 +529,9 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
+/// How long a client's reference roll waits for its previous one to end.
+const REFERENCE_WAIT: Duration = Duration::from_secs(2);
+
 /// 429 past the client's rate limit (the client a trusted proxy names, or the peer);
 /// `/healthz` is never limited.
 async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
@@ -542,8 +545,25 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
     );
     match server.limiter.take(client, Instant::now()) {
         Ok(()) if server.config.reference_share && reference_roll(request.uri().path()) => {
-            // A2-4: one reference evaluation at a time per client, within its budget.
-            match server.reference.begin(client, Instant::now()) {
+            // A2-4: one reference evaluation at a time per client (the next waits for
+            // it, as long as the engine's time limit), within its budget.
+            let waited = Instant::now();
+            let turn = loop {
+                let ended = server.reference.ended.notified();
+                tokio::pin!(ended);
+                ended.as_mut().enable();
+                match server.reference.begin(client, Instant::now()) {
+                    Err(limits::NotYet::Running) => {
+                        let left = REFERENCE_WAIT.saturating_sub(waited.elapsed());
+                        if left.is_zero() || tokio::time::timeout(left, ended).await.is_err() {
+                            break Err(Duration::from_secs(1));
+                        }
+                    }
+                    Err(limits::NotYet::Spent(wait)) => break Err(wait),
+                    Ok(turn) => break Ok(turn),
+                }
+            };
+            match turn {
                 Ok(_evaluating) => next.run(request).await,
                 Err(wait) => {
                     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);

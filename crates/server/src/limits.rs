@@ -354,25 +354,36 @@ mod tests {
 
     use super::*;
 
-    /// A2-4: a client has one reference evaluation at a time, and a budget of its time;
-    /// another client is not held to it.
+    /// A2-4: a client has one reference evaluation at a time (the next waits, told when
+    /// it ends), and a budget of its time; another client is not held to it.
     #[test]
     fn each_client_has_one_reference_evaluation_at_a_time_within_its_share() {
         let share = ReferenceShare::default();
         let (a, b): (IpAddr, IpAddr) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
         let t0 = Instant::now();
         let first = share.begin(Some(a), t0).expect("first");
-        assert!(share.begin(Some(a), t0).is_err(), "one at a time");
+        assert_eq!(
+            share.begin(Some(a), t0).map(|_| ()),
+            Err(NotYet::Running),
+            "one at a time"
+        );
         let other = share.begin(Some(b), t0).expect("another client");
         drop(other);
+        let ended = share.ended.notified();
+        tokio::pin!(ended);
+        ended.as_mut().enable();
         drop(first);
+        // The waiting request hears of it at once.
+        assert!(futures_ready(ended), "told the evaluation ended");
         assert!(share.begin(Some(a), t0).is_ok(), "free again");
         // Spend the budget: an evaluation that took 10 s of engine time.
         {
             let mut long = share.begin(Some(a), t0).expect("turn");
             long.start = t0.checked_sub(Duration::from_secs(10)).unwrap_or(t0);
         }
-        let wait = share.begin(Some(a), t0).expect_err("budget spent");
+        let Err(NotYet::Spent(wait)) = share.begin(Some(a), t0).map(|_| ()) else {
+            panic!("budget spent");
+        };
         assert!(wait > Duration::from_secs(10), "{wait:?}");
         // Regained over time.
         assert!(
@@ -380,6 +391,13 @@ mod tests {
                 .begin(Some(a), t0 + wait + Duration::from_secs(1))
                 .is_ok()
         );
+    }
+
+    /// Whether `f` is ready when first polled.
+    fn futures_ready(f: std::pin::Pin<&mut impl std::future::Future>) -> bool {
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        f.poll(&mut cx).is_ready()
     }
 
     #[test]
@@ -614,12 +632,24 @@ impl MemberQuota {
 
 /// Each client's share of the reference engine on bcdice-api (attack pass 2, A2-4: four
 /// requests in flight from one client held every worker, and another client's roll
-/// went from 2 ms to 0.9–1.5 s). A client has one reference evaluation at a time and a
-/// budget of its time: [`ReferenceShare::BURST`] at once, regained at
-/// [`ReferenceShare::PER_SECOND`]; past it, refused until regained.
+/// went from 2 ms to 0.9–1.5 s). A client has one reference evaluation at a time (the
+/// next waits for it, [`ReferenceShare::ended`]) and a budget of its time:
+/// [`ReferenceShare::BURST`] at once, regained at [`ReferenceShare::PER_SECOND`]; past
+/// it, refused until regained.
 #[derive(Debug, Default)]
 pub struct ReferenceShare {
     clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
+    /// Notified whenever an evaluation ends.
+    pub ended: tokio::sync::Notify,
+}
+
+/// Why a client may not start a reference evaluation now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotYet {
+    /// Its previous evaluation is still running: wait for [`ReferenceShare::ended`].
+    Running,
+    /// Its budget is spent: refused, with the time until it has room again.
+    Spent(Duration),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -646,6 +676,8 @@ impl Drop for Evaluating<'_> {
             spend.running = false;
             spend.level -= cost;
         }
+        drop(clients);
+        self.share.ended.notify_waiters();
     }
 }
 
@@ -660,9 +692,9 @@ impl ReferenceShare {
         self.clients.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// `client`'s turn at the reference engine at `now`, or how long until it has one
-    /// (its previous evaluation still running, or its budget spent).
-    pub fn begin(&self, client: Option<IpAddr>, now: Instant) -> Result<Evaluating<'_>, Duration> {
+    /// `client`'s turn at the reference engine at `now`, or why not yet (its previous
+    /// evaluation still running, or its budget spent).
+    pub fn begin(&self, client: Option<IpAddr>, now: Instant) -> Result<Evaluating<'_>, NotYet> {
         let client = client.map(holder);
         let mut clients = self.lock();
         if clients.len() >= SWEEP_AT {
@@ -683,12 +715,12 @@ impl ReferenceShare {
             .min(Self::BURST);
         spend.at = now;
         if spend.running {
-            return Err(Duration::from_secs(1));
+            return Err(NotYet::Running);
         }
         if spend.level <= 0.0 {
-            return Err(Duration::from_secs_f64(
+            return Err(NotYet::Spent(Duration::from_secs_f64(
                 (-spend.level + 1e-3) / Self::PER_SECOND,
-            ));
+            )));
         }
         spend.running = true;
         Ok(Evaluating {
