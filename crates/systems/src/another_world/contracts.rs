@@ -464,15 +464,20 @@ fn spend(
         Some(servant.clone()),
         purpose,
     )?];
+    let mut reply = None;
     match purpose {
         Use::Summon => {
             // AW-5 2 / AW-3: a summon during combat ends the round at once, and the
-            // servant joins the combat (issue 13).
+            // servant joins the combat (issue 13); one that cannot join (no 【行動値】)
+            // is still summoned, and the reply says how to add it.
             events.extend(combat::to_cleanup(
                 &state.combat,
                 &combat::summoned(&servant),
             ));
-            events.extend(combat::join(table, &state.combat, &servant));
+            match combat::join(table, &state.combat, &servant) {
+                Ok(joined) => events.extend(joined),
+                Err(why) => reply = Some(why),
+            }
         }
         Use::Dismiss => {
             // AW-5 3: out of the scene, so out of the combat too.
@@ -496,10 +501,7 @@ fn spend(
         }
         _ => {}
     }
-    Ok(Outcome {
-        events,
-        reply: None,
-    })
+    Ok(Outcome { events, reply })
 }
 
 fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Outcome<AwEvent> {

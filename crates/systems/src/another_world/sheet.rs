@@ -28,6 +28,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
+use taku_dice::Text;
 
 /// AW-5: a master may use command spells 3 times per scenario; they refill to this.
 pub const MAX_SPELLS: i64 = super::contracts::SPELLS as i64;
@@ -179,6 +180,135 @@ pub fn combat_move(action: i64) -> i64 {
 /// AW-3: full move (全力移動) is twice the combat move.
 pub fn full_move(action: i64) -> i64 {
     combat_move(action).saturating_mul(2)
+}
+
+/// The largest ability or 【行動値】 a table accepts. Our reading: the seed gives no upper
+/// bound, and a value past this is a typo (a PC's abilities and 【行動値】 are small
+/// numbers; 【行動値】+5 m must be doubled for the full move).
+pub const MAX_VALUE: i64 = 999;
+/// The largest HP or MP (current or maximum) a table accepts (the same reading).
+pub const MAX_VITAL: i64 = 9999;
+
+/// `value` as a whole number: full-width digits and signs read as ASCII, spaces around
+/// ignored; `None` when it is not one (or past i64).
+pub fn whole(value: &str) -> Option<i64> {
+    let folded: String = value
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '＋' => '+',
+            '－' | '−' => '-',
+            c => c,
+        })
+        .collect();
+    folded.parse().ok()
+}
+
+/// A value `/char set` or a sheet gives an Another World field, checked: the five
+/// abilities (AW-1, 判定値の元) and 【行動値】 (AW-3, イニシアチブと移動距離) are whole numbers
+/// 0 to [`MAX_VALUE`]; current 【HP】 and 【MP】 0 up to their maximum (AW-4: recovery
+/// never passes it), maximums 1 to [`MAX_VITAL`]; 識別難易度 (the GM's part of the
+/// identify difficulty, AW-3) −99 to 99. Full-width digits are stored as ASCII. Other
+/// fields are as typed.
+pub fn field_value(
+    key: &str,
+    value: &str,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> Result<String, Text> {
+    let bare = key.trim().trim_start_matches('【').trim_end_matches('】');
+    let (base, is_max) = match bare.strip_suffix(".max") {
+        Some(b) => (b.trim_start_matches('【').trim_end_matches('】'), true),
+        None => (bare, false),
+    };
+    let vital = match base.to_ascii_uppercase().as_str() {
+        "HP" | "ＨＰ" => Some("HP"),
+        "MP" | "ＭＰ" => Some("MP"),
+        _ => None,
+    };
+    let range = |lo: i64, hi: i64, what_ja: &str, what_en: &str| -> Result<i64, Text> {
+        match whole(value) {
+            Some(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(Text::new(
+                format!(
+                    "{what_ja}は{lo}〜{hi}の整数です（「{}」は使えません）",
+                    short(value)
+                ),
+                format!(
+                    "{what_en} is a whole number from {lo} to {hi} ('{}' is not)",
+                    short(value)
+                ),
+            )),
+        }
+    };
+    let n = match (base, vital, is_max) {
+        (a, None, false) if ABILITIES.contains(&a) => range(
+            0,
+            MAX_VALUE,
+            &format!("【{a}】（能力値、AW-1）"),
+            &format!("【{a}】 (an ability, AW-1)"),
+        )?,
+        ("行動値", None, false) => range(
+            0,
+            MAX_VALUE,
+            "【行動値】（イニシアチブと戦闘移動【行動値】+5m の元、AW-3）",
+            "【行動値】 (action value: initiative and the combat move of 行動値 + 5 m, AW-3)",
+        )?,
+        ("識別難易度", None, false) => range(
+            -99,
+            99,
+            "識別難易度（対象識別の難易度10に足すGMの値、AW-3）",
+            "識別難易度 (the GM's value added to the identify difficulty of 10, AW-3)",
+        )?,
+        (_, Some(v), true) => {
+            let max = range(
+                1,
+                MAX_VITAL,
+                &format!("【{v}】の上限"),
+                &format!("the maximum {v}"),
+            )?;
+            if let Some(now) = fields.get(v).and_then(|c| whole(c))
+                && now > max
+            {
+                return Err(Text::new(
+                    format!(
+                        "【{v}】の上限{max}は今の【{v}】{now}より小さくなります。先に【{v}】を下げるか、同じ行で /char set 名前 {v} {max} {v}上限 {max} のように両方を設定してください"
+                    ),
+                    format!(
+                        "a maximum {v} of {max} is below the current {v} of {now}; lower {v} first, or set both in one line: /char set NAME {v} {max} {v}.max {max}"
+                    ),
+                ));
+            }
+            max
+        }
+        (_, Some(v), false) => {
+            let now = range(0, MAX_VITAL, &format!("【{v}】"), &v.to_string())?;
+            if let Some(max) = fields.get(&format!("{v}.max")).and_then(|m| whole(m))
+                && now > max
+            {
+                return Err(Text::new(
+                    format!(
+                        "【{v}】は0〜上限{max}です（{now}は上限を超えています。回復は上限まで、AW-4）。上限を変えるなら /char set 名前 {v}上限 数値"
+                    ),
+                    format!(
+                        "{v} is 0 to its maximum of {max} ({now} is above it; recovery stops at the maximum, AW-4); to change the maximum: /char set NAME {v}.max N"
+                    ),
+                ));
+            }
+            now
+        }
+        _ => return Ok(value.to_string()),
+    };
+    Ok(n.to_string())
+}
+
+/// At most 40 characters of a typed value, for a message.
+fn short(value: &str) -> String {
+    let mut out: String = value.chars().take(40).collect();
+    if value.chars().count() > 40 {
+        out.push('…');
+    }
+    out
 }
 
 fn max_spells() -> i64 {

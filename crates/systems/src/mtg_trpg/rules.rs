@@ -1326,12 +1326,18 @@ fn show(pc: &str, l: &Library, gm: bool) -> Text {
         if group.is_empty() {
             continue;
         }
+        // MT-2 step 7 「無作為の順番で、ライブラリーの一番下に置きます」: the player knows which
+        // cards a group holds, not their order, so the group is listed by name, never in
+        // the library's order (issue 13 play-through: the true order showed through).
+        let mut group = group.to_vec();
+        group.sort_by(|a, b| a.name.cmp(&b.name));
+        let group = group.as_slice();
         ja.push(format!(
-            "  下にあると分かっているカード（{i}組目、組の中の順番は不明）: {}",
+            "  下にあると分かっているカード（{i}組目、組の中の順番は不明、名前順）: {}",
             check::names(group)
         ));
         en.push(format!(
-            "  seen going to the bottom (group {i}, order within it unknown): {}",
+            "  seen going to the bottom (group {i}, order within it unknown; by name): {}",
             check::names_en(group)
         ));
     }
