@@ -574,10 +574,16 @@ fn aw4_missed_meals_cost_hp_and_mp_never_below_1_and_supply_heals() {
 
     // Supply: 1–2D6 normally, 3–4D6 in a contract.
     assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 3").contains("not in a contract"));
-    run(&mut t, "alice", "/supply give ミナ ロイ 2");
+    // With another player's PC both agree and the GM runs it (aw13c).
+    let err = refused(&mut t, "alice", "/supply give ミナ ロイ 2");
+    assert!(
+        err.contains("ロイ belongs to bob; supply is an exchange"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/supply give ミナ ロイ 2");
     run(&mut t, "gm", "/contract ミナ ロイ");
     assert!(refused(&mut t, "alice", "/supply give ミナ ロイ 2").contains("who are in a contract"));
-    run(&mut t, "alice", "/supply give ミナ ロイ 4");
+    run(&mut t, "gm", "/supply give ミナ ロイ 4");
     let sheet = run(&mut t, "alice", "/char show ミナ").concat();
     let (hp, mp) = (num(&t, "ミナ", "HP"), num(&t, "ミナ", "MP"));
     assert!(sheet.contains(&format!("HP: {hp}/20")), "{sheet}");
@@ -1934,4 +1940,67 @@ fn aw13c_af_tie_order_skip_late_declarations_and_the_status_after_the_end() {
         break;
     }
     assert!(found, "a fumble within 400 seeds");
+}
+
+/// Third play-through findings (aw13c), each from the seed's words:
+/// - line 101 「もし、すべてのキャラクターが[行動済]であれば、クリンナッププロセスに移る」: an
+///   action the round moved on from is not undone (the round would sit in cleanup with the
+///   character 未行動);
+/// - line 176 「Bサーヴァントをシーンから退場させる」 (a servant in the scene): a second
+///   dismissal in the same scene is refused, a summon brings it back;
+/// - AW-4 「2人以上のキャラクターが体液を交換する」: a player does not supply another player's
+///   PC alone;
+/// - AW-7 presets' words for `at=N:aid`, solo and party together refused.
+#[test]
+fn aw13c_play_through_undo_after_the_round_moved_on_second_dismissal_supply_and_af_words() {
+    let mut t = table([30; 32]);
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    run(&mut t, "gm", "/combat next");
+    run(&mut t, "bob", "/combat major attack 影");
+    // ロイ's action undone at once: fine; after ミナ acted, refused.
+    run(&mut t, "bob", "/undo");
+    run(&mut t, "bob", "/combat major attack 影");
+    run(&mut t, "alice", "/combat major attack 影");
+    let err = refused(&mut t, "bob", "/undo");
+    assert!(err.contains("the combat's round moved on since"), "{err}");
+
+    let mut t = table([31; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "alice", "/spell ミナ dismiss ロイ");
+    let err = refused(&mut t, "alice", "/spell ミナ dismiss ロイ");
+    assert!(
+        err.contains("ロイ was already dismissed by a command spell in this scene"),
+        "{err}"
+    );
+    run(&mut t, "alice", "/spell ミナ summon ロイ");
+    run(&mut t, "alice", "/spell ミナ dismiss ロイ");
+    assert!(
+        reply_of(&mut t, "alice", "/spells ミナ")
+            .0
+            .contains("残り0/3")
+    );
+    // A new scene: the servant may be dismissed there (the GM says who is in it).
+    run(&mut t, "gm", "/session end");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/spell ミナ dismiss ロイ");
+
+    let mut t = table([32; 32]);
+    let err = refused(&mut t, "alice", "/supply give ミナ ロイ 2");
+    assert!(err.contains("ロイ belongs to bob"), "{err}");
+    let ja = t
+        .exec("alice", "/supply give ミナ ロイ 2")
+        .unwrap_err()
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("ロイはbobのキャラクターです"), "{ja}");
+    run(&mut t, "gm", "/supply give ミナ ロイ 2");
+
+    let out = run(&mut t, "gm", "/af start 理知 50 2 at=100:aid at=60 説得");
+    assert!(
+        out[0].contains("達成値100でNPCの援助（PC達の【HP】と【MP】を1D6回復）"),
+        "{out:?}"
+    );
+    run(&mut t, "gm", "/af end");
+    let err = refused(&mut t, "gm", "/af start 理知 50 2 solo=ミナ party=ロイ x");
+    assert!(err.contains("solo= and party= do not go together"), "{err}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
 }

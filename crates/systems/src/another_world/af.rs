@@ -399,6 +399,16 @@ fn words_text(stored: &str) -> Text {
     if let Some((_, en)) = PRESET_WORDS.iter().find(|(ja, _)| *ja == stored) {
         return Text::new(stored, *en);
     }
+    // The GM's short forms (`at=100:aid`, `at=50:unlock=理知`) read as the seed's words.
+    if stored == "aid" {
+        return words_text(PRESET_WORDS[5].0);
+    }
+    if let Some(ability) = stored.strip_prefix("unlock=") {
+        return Text::new(
+            format!("以後【{ability}】でも判定できる"),
+            format!("from now on 【{ability}】 may be rolled too"),
+        );
+    }
     let n = numbers(stored);
     if n.len() == 1 && reached_at_ja(n[0]) == stored {
         return Text::new(stored, format!("achievement {}", n[0]));
@@ -921,6 +931,12 @@ fn start(
         }
     }
     thresholds.sort_by_key(|t| t.at);
+    if solo.is_some() && chosen.is_some() {
+        return Err(Text::new(
+            "solo= と party= は同時に使えません。1人で行なうなら solo=キャラクター、複数なら party=キャラクター,… だけを書いてください",
+            "solo= and party= do not go together: write solo=CHARACTER for one PC alone, or party=A,B for several",
+        ));
+    }
     let mut party: Vec<String> = match &solo {
         Some(pc) => {
             if kind(table, pc)? != Kind::Pc {
@@ -962,6 +978,15 @@ fn start(
             "AF判定を行なうPCがいません。プレイヤーが /char new で自分のPCを作成してください",
             "there is no PC to roll the AF check; players create theirs with /char new",
         ));
+    }
+    // A value that is there but no number says so (not "not set").
+    if let Some(why) = party.iter().find_map(|pc| {
+        let set = table
+            .character(pc)
+            .is_some_and(|(_, f)| f.contains_key(ability));
+        field(table, pc, ability).err().filter(|_| set)
+    }) {
+        return Err(why);
     }
     let missing: Vec<String> = party
         .iter()

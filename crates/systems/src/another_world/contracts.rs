@@ -43,6 +43,9 @@ pub struct Contracts {
     /// Servants a command spell summoned, with the scene they came into (dismissing
     /// takes them out again).
     pub summoned: BTreeMap<String, u64>,
+    /// Servants a command spell dismissed, with the scene they left (a summon brings them
+    /// back): not in that scene, so not dismissed again (AW-5 3).
+    pub dismissed: BTreeMap<String, u64>,
 }
 
 impl Contracts {
@@ -457,6 +460,18 @@ fn spend(
             ),
         ));
     }
+    // AW-5 3 「既にシーンに登場しているサーヴァントを、強制的に退場させる」: one dismissed in
+    // this scene and not summoned since is not here to dismiss (issue 13 play-through).
+    if purpose == Use::Dismiss && !in_combat && c.dismissed.get(&servant) == Some(&scene) {
+        return Err(Text::new(
+            format!(
+                "{servant}はこのシーンですでに令呪で退場しています。令呪で退場させられるのはシーンに登場しているサーヴァントです（AW-5）。呼び戻すなら /spell {master} summon {servant}"
+            ),
+            format!(
+                "{servant} was already dismissed by a command spell in this scene; a command spell dismisses a servant who is in the scene (AW-5); to bring them back: /spell {master} summon {servant}"
+            ),
+        ));
+    }
     let mut events = vec![spend_event(
         table,
         c,
@@ -577,9 +592,11 @@ pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
                 }
                 (Use::Summon, Some(s)) => {
                     c.summoned.insert(s.clone(), scene.unwrap_or(0));
+                    c.dismissed.remove(s);
                 }
                 (Use::Dismiss, Some(s)) => {
                     c.summoned.remove(s);
+                    c.dismissed.insert(s.clone(), scene.unwrap_or(0));
                 }
                 _ => {}
             }

@@ -968,6 +968,24 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             "このAF判定はその後進みました".into(),
             "this AF check went on since".into(),
         ),
+        // AW-3 「もし、すべてのキャラクターが[行動済]であれば、クリンナッププロセスに移る」:
+        // a main process, a round's step, that the round moved on from (the next character's
+        // main process, the cleanup, the next round) stays; undoing it would leave the round
+        // past a character still 未行動.
+        (
+            Event::Combat(
+                Cb::Turn { .. }
+                | Cb::Done { .. }
+                | Cb::Cleanup { .. }
+                | Cb::Round { .. }
+                | Cb::Left { .. }
+                | Cb::Joined { .. },
+            ),
+            Event::Combat(Cb::Turn { .. } | Cb::Cleanup { .. } | Cb::Round { .. }),
+        ) => t(
+            "戦闘のラウンドはその後進みました（次のメインプロセスかクリンナップ）".into(),
+            "the combat's round moved on since (the next main process or the cleanup)".into(),
+        ),
         (Event::Combat(Cb::Started { .. }), Event::Combat(e))
             if !matches!(e, Cb::Started { .. } | Cb::Published { .. }) =>
         {

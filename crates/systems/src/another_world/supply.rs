@@ -317,6 +317,26 @@ fn give(
             Text::new("GMの決める供給", "supply as the GM decides"),
         )?,
     };
+    // An exchange every side takes part in (「2人以上のキャラクターが体液を交換する」): a player
+    // runs it among their own characters; with another member's, both agree and the GM runs
+    // it (issue 13 play-through: a player supplied another player's PC alone).
+    if !table.actor_is_gm()
+        && let Some((other, owner)) = names.iter().find_map(|a| {
+            table
+                .character(a)
+                .filter(|(o, _)| *o != table.actor())
+                .map(|(o, _)| (*a, o.to_string()))
+        })
+    {
+        return Err(Text::new(
+            format!(
+                "{other}は{owner}のキャラクターです。供給はお互いが体液を交換する行為なので、ほかのメンバーのキャラクターとの供給は、両者が合意したうえでGMが /supply give で行ないます（AW-4）"
+            ),
+            format!(
+                "{other} belongs to {owner}; supply is an exchange both sides take part in, so with another member's character the GM runs /supply give once both agree (AW-4)"
+            ),
+        ));
+    }
     let reply = (!recommended.contains(&n)).then(|| {
         Text::new(
             format!(
