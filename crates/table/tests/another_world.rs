@@ -2004,3 +2004,51 @@ fn aw13c_play_through_undo_after_the_round_moved_on_second_dismissal_supply_and_
     assert!(err.contains("solo= and party= do not go together"), "{err}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// Seed AW-6 「GMは…イベントキーを与える」 and AW-5 line 191 「契約に合意した時点で…契約完了」:
+/// at a table a sheet brings neither keys nor a contract nor spells left — they were
+/// dropped without a word (third play-through); the refusal names each and the command
+/// that records it, and a sheet that does not parse says why in Japanese and English.
+#[test]
+fn aw13c_a_sheet_with_keys_a_contract_or_spells_is_refused_with_the_commands() {
+    let t = table([33; 32]);
+    let base = "name = \"ハル\"\nkind = \"PC\"\n\"理知\" = 3\n\"知覚\" = 1\n\"反射\" = 2\n\"体力\" = 1\n\"幸運\" = 1\n\"行動値\" = 7\nHP = 10\nMP = 5\n";
+    let with =
+        format!("{base}keys = [\"秘宝\"]\nmaster = \"ミナ\"\nservants = [\"ロイ\"]\nspells = 1\n");
+    let err = t.decide_sheet("alice", &with).expect_err("refused");
+    let (ja, en) = (
+        err.render(taku_dice::Lang::Ja),
+        err.render(taku_dice::Lang::En),
+    );
+    assert!(
+        ja.contains("keys: イベントキーはGMが /key give で与えます（AW-6）"),
+        "{ja}"
+    );
+    assert!(
+        ja.contains("master / servants: 契約は両者の同意で /contract"),
+        "{ja}"
+    );
+    assert!(ja.contains("spells: 令呪は /spell で使い"), "{ja}");
+    assert!(
+        en.contains("a table does not take these from a sheet"),
+        "{en}"
+    );
+    // Without them the sheet is read.
+    assert!(t.decide_sheet("alice", base).is_ok());
+    // A key the sheet does not have, a key missing: in Japanese.
+    let err = t
+        .decide_sheet("alice", &format!("{base}\"イベントキー\" = 1\n"))
+        .expect_err("unknown key");
+    let ja = err.render(taku_dice::Lang::Ja);
+    assert!(ja.contains("`イベントキー` というキーはありません"), "{ja}");
+    assert!(ja.contains("行目"), "{ja}");
+    let err = t
+        .decide_sheet("alice", &base.replace("\"知覚\" = 1\n", ""))
+        .expect_err("missing key");
+    let ja = err.render(taku_dice::Lang::Ja);
+    assert!(ja.contains("キー `知覚` がありません"), "{ja}");
+    assert!(
+        err.render(taku_dice::Lang::En)
+            .contains("missing key `知覚`")
+    );
+}

@@ -155,6 +155,26 @@ pub struct SheetError {
     pub text: Option<String>,
     /// What is wrong and, where it can tell, what would be right.
     pub message: String,
+    /// The same in Japanese.
+    pub message_ja: String,
+}
+
+impl SheetError {
+    /// The error in Japanese and English.
+    pub fn text(&self) -> Text {
+        let place_ja = match (self.line, self.column) {
+            (Some(line), Some(column)) => format!(
+                "{line}行目{column}文字目{}: ",
+                self.text
+                    .as_deref()
+                    .filter(|t| !t.is_empty())
+                    .map(|t| format!("（`{t}`）"))
+                    .unwrap_or_default()
+            ),
+            _ => String::new(),
+        };
+        Text::new(format!("{place_ja}{}", self.message_ja), self.to_string())
+    }
 }
 
 impl fmt::Display for SheetError {
@@ -626,7 +646,44 @@ fn sheet_error(text: &str, e: &toml::de::Error) -> SheetError {
         column,
         text: line_text.clone(),
         message: reword(e.message(), line_text.as_deref().unwrap_or("")),
+        message_ja: reword_ja(e.message(), line_text.as_deref().unwrap_or("")),
     }
+}
+
+/// [`reword`] in Japanese: the keys a sheet has, a key missing, how to quote a Japanese
+/// key, the kinds; TOML's own wording is kept after a Japanese lead for the rest.
+fn reword_ja(message: &str, line: &str) -> String {
+    let message = message.trim();
+    let known = SHEET_KEYS.join("、");
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        let hint = SHEET_KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key) || key.trim_matches(['【', '】']) == **k)
+            .map(|k| format!("`{k}` のことですか？ "))
+            .unwrap_or_default();
+        return format!("`{key}` というキーはありません。{hint}（シートのキー: {known}）");
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        return format!(
+            "キー `{key}` がありません（必須: name、kind、{}、行動値、HP、MP）",
+            ABILITIES.join("、")
+        );
+    }
+    if message.starts_with("invalid unquoted key") && !line.is_ascii() {
+        return "ASCII 以外のキーは \"理知\" = 3 のように引用符で囲みます".to_string();
+    }
+    if message.starts_with("unknown variant `") {
+        return "kind は \"PC\" か \"NPC\" です".to_string();
+    }
+    if message.contains("expected i64") {
+        return format!(
+            "整数が必要です（{}）",
+            message.replace("expected i64", "expected a whole number")
+        );
+    }
+    format!("TOML として読めません（{message}）")
 }
 
 /// serde's "unknown field" and "missing field" name our keys; say which keys a sheet has,
