@@ -820,3 +820,42 @@ fn aw13c_a_player_sees_each_bottom_group_by_name_never_in_the_librarys_order() {
         .expect("reply");
     assert!(gm.ja().contains("（GMのみ）上からの順番"), "{}", gm.ja());
 }
+
+/// Third play-through (aw13c). MT-3 「1人のPCが、同じターンに、まったく同じ行動判定を2回以上
+/// 行うことはできません」: dropping the purpose does not make a check of the same kind and
+/// difficulty another one. Line 134 「PLが判定の結果が分かっている、推測できる場合」: a check
+/// certain only with the boost the player may choose says so.
+#[test]
+fn aw13c_a_purposeless_repeat_is_refused_and_a_boost_made_certainty_says_so() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(
+        &mut t,
+        "alice",
+        "/deck check ミナ 緑 2 boost 扉をこじ開ける",
+    );
+    let err = refused(&mut t, "alice", "/deck check ミナ 緑 2");
+    assert!(
+        err.contains("ミナ made a green check at difficulty 2 this turn ('扉をこじ開ける')"),
+        "{err}"
+    );
+    let ja = t
+        .exec("alice", "/deck check ミナ 緑 2")
+        .unwrap_err()
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("別の行為なら目的を書いてください"), "{ja}");
+    // Another action with its purpose is fine.
+    run(&mut t, "alice", "/deck check ミナ 緑 2 boost 岩を動かす");
+
+    // Seven Islands and an Elvish Mystic, blue at 3: an Island then the Mystic fails
+    // (achievement 1 < target 3) unless boosted (the six below are Islands: +6).
+    run(&mut t, "bob", "/deck load ロイ 7 Island; 1 Elvish Mystic");
+    let err = refused(&mut t, "bob", "/deck check ロイ 青 3 鍵を調べる");
+    assert!(
+        err.contains(
+            "this check would always succeed if boosted (the boost is the player's choice"
+        ),
+        "{err}"
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
