@@ -2052,3 +2052,34 @@ fn aw13c_a_sheet_with_keys_a_contract_or_spells_is_refused_with_the_commands() {
             .contains("missing key `知覚`")
     );
 }
+
+/// Third play-through (aw13c). Line 29 「[判定値]とは、判定に使用する能力ボーナス…」: a roll
+/// reading another member's PC's value says whose it is. Line 179 (a summon in combat): a
+/// servant that cannot join the combat (no 【行動値】) is still summoned, and the reply
+/// says how to add it.
+#[test]
+fn aw13c_another_members_value_is_noted_and_a_summon_that_cannot_join_says_why() {
+    let mut t = table([34; 32]);
+    let out = run(&mut t, "alice", "AW+{ロイ.理知}>=10");
+    assert!(
+        out[0].contains("注意: ロイの値（bobのキャラクター）で判定しています"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "AW+{理知}>=10");
+    assert!(!out[0].contains("注意"), "{out:?}");
+
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/contract ミナ 鬼");
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "alice", "/spell ミナ summon 鬼");
+    let said = out.concat();
+    assert!(
+        said.contains("ラウンドは即座にクリンナッププロセスへ"),
+        "{out:?}"
+    );
+    assert!(
+        said.contains("鬼は戦闘に加われませんでした") && said.contains("/combat add 鬼"),
+        "{out:?}"
+    );
+}

@@ -572,6 +572,15 @@ impl TableRules for AwRules {
         } else {
             contracts::prepare_check(table, &state.contracts, command)
         };
+        // AW-1 「判定値とは、判定に使用する能力ボーナス」 of the PC acting: a player's roll
+        // reading another member's character's value says whose it is (issue 13
+        // play-through).
+        if let Some(note) = others_value_note(table) {
+            prepared.note = Some(match prepared.note {
+                Some(n) => n.then(" / ", &note),
+                None => note,
+            });
+        }
         // AW-1: GM modifiers beyond −3..+3 get a warning (issue 13, item 18).
         if let Some(warning) = modifier_warning(table) {
             prepared.note = Some(match prepared.note {
@@ -847,6 +856,24 @@ fn modifier_warning(table: &dyn TableView) -> Option<Text> {
         format!(
             "note: the modifier {m} is beyond the −3..+3 guide (more than one die's expectation of 3.5, AW-1)"
         ),
+    ))
+}
+
+/// A note when a player's roll reads a field of a character another member owns
+/// (`AW+{ロイ.理知}` by alice): the judgement value is the acting PC's ability (AW-1).
+fn others_value_note(table: &dyn TableView) -> Option<Text> {
+    if table.actor_is_gm() {
+        return None;
+    }
+    let line = table.typed_line()?;
+    let (name, owner) = references(line).into_iter().find_map(|(name, _)| {
+        let name = name?;
+        let (owner, _) = table.character(name)?;
+        (owner != table.actor()).then(|| (name.to_string(), owner.to_string()))
+    })?;
+    Some(Text::new(
+        format!("注意: {name}の値（{owner}のキャラクター）で判定しています"),
+        format!("note: this roll reads {name}'s value ({owner}'s character)"),
     ))
 }
 
