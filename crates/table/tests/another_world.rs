@@ -1555,7 +1555,7 @@ fn aw13c_undo_of_a_spell_summon_or_declaration_others_built_on_is_refused() {
     );
     let ja = t
         .exec("alice", "/undo")
-        .unwrap_err()
+        .expect_err("refused")
         .render(taku_dice::Lang::Ja);
     assert!(
         ja.contains("ロイの判定がミナの令呪の+20を使いました"),
@@ -1572,7 +1572,7 @@ fn aw13c_undo_of_a_spell_summon_or_declaration_others_built_on_is_refused() {
         .iter()
         .rev()
         .find(|e| matches!(e.body, EventBody::Roll(_)))
-        .unwrap()
+        .expect("present")
         .seq;
     run(&mut t, "gm", &format!("/void {seq}"));
     run(&mut t, "alice", "/undo");
@@ -1697,7 +1697,7 @@ fn aw13c_an_unidentified_enemys_data_is_hidden_from_players_on_every_path() {
     // The GM's damage to it: a GM line.
     let out = run(&mut t, "gm", "/supply heal 影 HP -5 斬撃");
     assert!(out[0].contains("【HP】-5 ＞ 25"), "{out:?}");
-    let last = t.events().last().unwrap().clone();
+    let last = t.events().last().expect("present").clone();
     assert_eq!(t.entry(&last, "bob", taku_dice::Lang::Ja).kind, "hidden");
     // A finishing blow's refusal does not tell its HP either.
     run(&mut t, "gm", "/combat next");
@@ -1750,14 +1750,18 @@ fn aw13c_a_finished_off_character_leaves_the_combat_and_the_incapacitated_do_not
         "{out:?}"
     );
     assert!(
-        out.last().unwrap().contains("影（NPC）のメインプロセス"),
+        out.last()
+            .expect("present")
+            .contains("影（NPC）のメインプロセス"),
         "{out:?}"
     );
     let (ja, _) = reply_of(&mut t, "gm", "/combat status");
     assert!(!ja.contains("霧") && !ja.contains("エンゲージ中"), "{ja}");
     let out = run(&mut t, "gm", "/combat major attack ミナ");
     assert!(
-        out.last().unwrap().contains("クリンナッププロセス"),
+        out.last()
+            .expect("present")
+            .contains("クリンナッププロセス"),
         "{out:?}"
     );
     // Round 2: 影 at HP 0 is passed over too; healed, it acts again.
@@ -1768,7 +1772,7 @@ fn aw13c_a_finished_off_character_leaves_the_combat_and_the_incapacitated_do_not
     let out = run(&mut t, "alice", "/combat major attack 影");
     assert!(
         out.last()
-            .unwrap()
+            .expect("present")
             .contains("全員が行動済 ＞ クリンナッププロセス"),
         "{out:?}"
     );
@@ -1801,7 +1805,7 @@ fn aw13c_odd_action_values_and_hp_past_the_maximum_are_refused_with_what_is_allo
         );
         let ja = t
             .exec("alice", &line)
-            .unwrap_err()
+            .expect_err("refused")
             .render(taku_dice::Lang::Ja);
         assert!(ja.contains("は0〜999の整数です"), "{bad}: {ja}");
     }
@@ -1817,7 +1821,7 @@ fn aw13c_odd_action_values_and_hp_past_the_maximum_are_refused_with_what_is_allo
     );
     let ja = t
         .exec("alice", "/char set ミナ HP 999")
-        .unwrap_err()
+        .expect_err("refused")
         .render(taku_dice::Lang::Ja);
     assert!(ja.contains("【HP】は0〜上限20です"), "{ja}");
     let en = refused(&mut t, "alice", "/char set ミナ HP.max 5");
@@ -1843,7 +1847,7 @@ fn aw13c_a_bare_af_judgement_value_is_compared_with_the_sheet() {
     );
     let ja = t
         .exec("bob", "AW+40 理知")
-        .unwrap_err()
+        .expect_err("refused")
         .render(taku_dice::Lang::Ja);
     assert!(
         ja.contains("ロイの【理知】で、シートでは2です（入力は40）"),
@@ -1989,7 +1993,7 @@ fn aw13c_play_through_undo_after_the_round_moved_on_second_dismissal_supply_and_
     assert!(err.contains("ロイ belongs to bob"), "{err}");
     let ja = t
         .exec("alice", "/supply give ミナ ロイ 2")
-        .unwrap_err()
+        .expect_err("refused")
         .render(taku_dice::Lang::Ja);
     assert!(ja.contains("ロイはbobのキャラクターです"), "{ja}");
     run(&mut t, "gm", "/supply give ミナ ロイ 2");

@@ -841,7 +841,7 @@ fn aw13c_a_purposeless_repeat_is_refused_and_a_boost_made_certainty_says_so() {
     );
     let ja = t
         .exec("alice", "/deck check ミナ 緑 2")
-        .unwrap_err()
+        .expect_err("refused")
         .render(taku_dice::Lang::Ja);
     assert!(ja.contains("別の行為なら目的を書いてください"), "{ja}");
     // Another action with its purpose is fine.

@@ -302,7 +302,7 @@ pub fn field_value(
             max
         }
         (_, Some(v), false) => {
-            let now = range(0, MAX_VITAL, &format!("【{v}】"), &v.to_string())?;
+            let now = range(0, MAX_VITAL, &format!("【{v}】"), v)?;
             if let Some(max) = fields.get(&format!("{v}.max")).and_then(|m| whole(m))
                 && now > max
             {
