@@ -4,6 +4,7 @@
 use crate::mtg_cards;
 use anyhow::{Context, Result, bail};
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 use serde_json::json;
 use std::path::PathBuf;
 use taku_dice::{ChaChaSource, Roller};
@@ -24,9 +25,9 @@ pub enum MtgCommand {
         /// The check's colour: white/blue/black/red/green/colourless (W U B R G C, 白 青 黒 赤 緑 無色).
         #[arg(long = "color", visible_alias = "colour")]
         color: String,
-        /// Difficulty (usually 0 to 8).
+        /// Difficulty (usually 0 to 8; full-width digits read too).
         #[arg(long, allow_hyphen_values = true)]
-        difficulty: i64,
+        difficulty: String,
         /// Boost if the check would fail otherwise (once per turn, 6+ cards).
         #[arg(long)]
         boost: bool,
@@ -51,9 +52,9 @@ pub enum MtgCommand {
         /// The check's colour (required unless --table).
         #[arg(long = "color", visible_alias = "colour")]
         color: Option<String>,
-        /// Difficulty (required unless --table).
+        /// Difficulty (required unless --table; full-width digits read too).
         #[arg(long, allow_hyphen_values = true)]
-        difficulty: Option<i64>,
+        difficulty: Option<String>,
         /// Count on a boost when the check would fail otherwise.
         #[arg(long)]
         boost: bool,
@@ -87,6 +88,28 @@ fn kind(text: &str) -> Result<CheckKind> {
     })
 }
 
+/// A difficulty as typed (`3`, `-1`, full-width `３`), or why it is none — in the
+/// language of human output, as the table says it (issue 13 play-through: clap's English
+/// error for `３`).
+fn difficulty(text: &str) -> Result<i64> {
+    let folded: String = text
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '－' | '−' => '-',
+            '＋' => '+',
+            c => c,
+        })
+        .collect();
+    folded.parse::<i64>().ok().filter(|d| d.abs() <= 1_000_000).ok_or_else(|| {
+        human(taku_dice::Text::new(
+            format!("--difficulty: 「{text}」は難易度ではありません（整数、ふつうは0〜8、MT-2）"),
+            format!("--difficulty: '{text}' is not a difficulty (a whole number, usually 0 to 8, MT-2)"),
+        ))
+    })
+}
+
 /// An error in the language of human output (Japanese unless `--lang en`).
 fn human(text: taku_dice::Text) -> anyhow::Error {
     anyhow::anyhow!(text.get(crate::lang::human()).to_string())
@@ -110,6 +133,7 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
             json,
         } => {
             let kind = kind(&color)?;
+            let difficulty = self::difficulty(&difficulty)?;
             let db = db(index.as_ref())?;
             let list: Vec<String> = library
                 .split(';')
@@ -198,6 +222,7 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
                 );
             };
             let kind = kind(&color)?;
+            let difficulty = self::difficulty(&difficulty)?;
             let odds = check_odds(&cards, kind, difficulty, boost)?;
             if json {
                 println!(
@@ -220,6 +245,18 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
                     percent(&odds.success),
                     odds.success
                 );
+                // MT-3 「PLが判定の結果が分かっている、推測できる場合…行動判定を行うことが
+                // できません」: from the deck alone the result is known.
+                if odds.success.is_zero() || odds.success.is_one() {
+                    println!(
+                        "{}",
+                        taku_dice::Text::new(
+                            "（結果が決まっているので、テーブルではこの判定は行なえません（MT-3）。GMは force をつけて行なえます）",
+                            "(the result is certain, so a table does not make this check (MT-3); the GM may add 'force')",
+                        )
+                        .get(crate::lang::human())
+                    );
+                }
             }
             Ok(true)
         }
@@ -249,7 +286,7 @@ fn print_table(cards: &[Card], boost: bool, json: bool) -> Result<()> {
     }
     let header: Vec<String> = rows
         .first()
-        .map(|(_, cells)| cells.iter().map(|(d, _)| format!("{d:>8}")).collect())
+        .map(|(_, cells)| cells.iter().map(|(d, _)| format!("{d:>8} ")).collect())
         .unwrap_or_default();
     // Padded by display width (each Japanese character is two columns), as the rows are.
     let label = "難易度";
@@ -259,14 +296,32 @@ fn print_table(cards: &[Card], boost: bool, json: bool) -> Result<()> {
         header.join("")
     );
     for (kind, cells) in &rows {
+        // A certain result is marked: a table refuses such a check (MT-3).
         let cells: Vec<String> = cells
             .iter()
-            .map(|(_, p): &(i64, BigRational)| format!("{:>8}", percent(p)))
+            .map(|(_, p): &(i64, BigRational)| {
+                let mark = if p.is_zero() || p.is_one() { "*" } else { " " };
+                format!("{:>8}{mark}", percent(p))
+            })
             .collect();
         // Japanese names are two columns wide each.
         let name = check::kind_name(*kind);
         let pad = 14usize.saturating_sub(name.chars().count() * 2);
         println!("{name}{}{}", " ".repeat(pad), cells.join(""));
+    }
+    if rows
+        .iter()
+        .flat_map(|(_, cells)| cells)
+        .any(|(_, p)| p.is_zero() || p.is_one())
+    {
+        println!(
+            "{}",
+            taku_dice::Text::new(
+                "* 結果が決まっている判定: テーブルでは行なえません（MT-3。GMは force で行なえます）",
+                "* the result is certain: a table does not make this check (MT-3; the GM may force it)",
+            )
+            .get(crate::lang::human())
+        );
     }
     Ok(())
 }

@@ -71,6 +71,35 @@ pub struct ProbArgs {
     depth: usize,
 }
 
+/// Whether `system`'s report is in Japanese: Another World's and the MTG-based TRPG's
+/// follow the language of human output (Japanese unless `--lang en`, issue 13).
+fn japanese(system: &dyn GameSystem) -> bool {
+    matches!(system.id(), "AnotherWorld" | "MtgTrpg") && crate::lang::human() == taku_dice::Lang::Ja
+}
+
+/// `ja` or `en` for `system`'s report.
+fn say<'a>(system: &dyn GameSystem, ja: &'a str, en: &'a str) -> &'a str {
+    if japanese(system) { ja } else { en }
+}
+
+/// The columns `label` takes on a terminal (a Japanese character takes two).
+fn cols(label: &str) -> usize {
+    label
+        .chars()
+        .map(|c| if c.is_ascii() { 1 } else { 2 })
+        .sum()
+}
+
+/// `label` padded to `width` columns.
+fn pad(label: &str, width: usize) -> String {
+    format!("{label}{}", " ".repeat(width.saturating_sub(cols(label))))
+}
+
+/// An error in the human language, Japanese and English given.
+fn both(ja: impl Into<String>, en: impl Into<String>) -> anyhow::Error {
+    anyhow::anyhow!("{}", taku_dice::Text::new(ja, en).get(crate::lang::human()))
+}
+
 /// Runs `taku prob`.
 pub fn run(args: &ProbArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
@@ -93,9 +122,10 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
     if system.id() == "MtgTrpg" && !command.is_empty() {
         // MT-2 checks are drawn from a PC's library, not rolled: their odds need the deck.
         if taku_systems::odds(system, command, Limits::default()).is_err() {
-            bail!(
-                "the MTG-based TRPG's checks draw from a library, not dice: `taku mtg odds --deck FILE --color C --difficulty N` gives their exact odds"
-            );
+            return Err(both(
+                "MTGベースTRPGの行動判定はダイスではなくライブラリーのカードで決まります。正確な確率は `taku mtg odds --deck ファイル --color 色 --difficulty 難易度` で求められます",
+                "the MTG-based TRPG's checks draw from a library, not dice: `taku mtg odds --deck FILE --color C --difficulty N` gives their exact odds",
+            ));
         }
     }
     if !(1..=1000).contains(&args.depth) {
@@ -150,8 +180,26 @@ fn write_plot(path: &std::path::Path, svg: &str) -> Result<()> {
 }
 
 fn compute(system: &dyn GameSystem, command: &str, limits: Limits) -> Result<Odds> {
-    taku_systems::odds(system, command, limits)
-        .map_err(|e| anyhow::anyhow!("cannot compute the odds of '{command}': {e}"))
+    taku_systems::odds(system, command, limits).map_err(|e| {
+        if japanese(system) {
+            both(
+                format!(
+                    "'{command}' の確率を求められません: {}",
+                    match &e {
+                        taku_dice::odds::OddsError::Eval(e) => e.text().ja().to_string(),
+                        taku_dice::odds::OddsError::TooMany(n) => format!(
+                            "振り方が{n}通りを超え、正確に数え切れません（ダイスを減らすか --depth を小さくしてください）"
+                        ),
+                        taku_dice::odds::OddsError::TextOnly =>
+                            "結果が文字だけのコマンドで、数や成否がありません".to_string(),
+                    }
+                ),
+                format!("cannot compute the odds of '{command}': {e}"),
+            )
+        } else {
+            anyhow::anyhow!("cannot compute the odds of '{command}': {e}")
+        }
+    })
 }
 
 /// `a/b`, reduced.
@@ -191,16 +239,36 @@ fn tail_note(odds: &Odds) -> Option<String> {
 /// The human report: flags, moments, the distribution table with bars.
 fn report(system: &dyn GameSystem, command: &str, odds: &Odds, s: &Summary) -> String {
     let mut out = format!("{command}  ({})\n", system.id());
+    // Another World (AW-1): a critical is an automatic success, a fumble an automatic
+    // failure; in Japanese the seed's words.
+    let (success, failure, critical, fumble) = if japanese(system) {
+        ("成功", "失敗", "クリティカル", "ファンブル")
+    } else {
+        ("P(success)", "P(failure)", "P(critical)", "P(fumble)")
+    };
+    let width = [success, failure, critical, fumble]
+        .iter()
+        .map(|l| cols(l))
+        .max()
+        .unwrap_or(11);
     if s.has_verdict {
-        out.push_str(&format!("P(success)  {}\n", shown(&s.success)));
-        out.push_str(&format!("P(failure)  {}\n", shown(&s.failure)));
+        out.push_str(&format!("{} {}\n", pad(success, width), shown(&s.success)));
+        out.push_str(&format!("{} {}\n", pad(failure, width), shown(&s.failure)));
     }
     if !s.critical.is_zero() || !s.fumble.is_zero() {
-        out.push_str(&format!("P(critical) {}\n", shown(&s.critical)));
-        out.push_str(&format!("P(fumble)   {}\n", shown(&s.fumble)));
+        out.push_str(&format!(
+            "{} {}\n",
+            pad(critical, width),
+            shown(&s.critical)
+        ));
+        out.push_str(&format!("{} {}\n", pad(fumble, width), shown(&s.fumble)));
     }
     if let (Some(mean), Some(sd)) = (s.mean, s.sd) {
-        out.push_str(&format!("mean {mean:.4}  sd {sd:.4}\n"));
+        if japanese(system) {
+            out.push_str(&format!("平均 {mean:.4}  標準偏差 {sd:.4}\n"));
+        } else {
+            out.push_str(&format!("mean {mean:.4}  sd {sd:.4}\n"));
+        }
     }
     if !s.values.is_empty() {
         out.push('\n');
@@ -303,7 +371,11 @@ fn vs_difficulty(
         println!("{}", json!({"system": system.id(), "targets": list}));
         return Ok(true);
     }
-    println!("{command}  ({})\n target  P(success)", system.id());
+    println!(
+        "{command}  ({})\n{}",
+        system.id(),
+        say(system, " 難易度  成功", " target  P(success)")
+    );
     for (t, (_, s)) in &rows {
         let p = to_f64(&s.success);
         println!(
@@ -449,13 +521,28 @@ fn af(
 ) -> Result<bool> {
     use taku_systems::another_world::af_odds::{AfRoller, af_odds, percent};
     if system.id() != "AnotherWorld" {
-        bail!("--af is Another World's AF check: add --system AnotherWorld");
+        return Err(both(
+            "--af はアナザーワールドのAF判定です。--system AnotherWorld をつけてください",
+            "--af is Another World's AF check: add --system AnotherWorld",
+        ));
     }
     let bad = |pc: &str| {
-        anyhow::anyhow!(
-            "'{pc}' is not a PC: write VALUE or VALUE/CRITICAL/FUMBLE (e.g. 3 or 3/11/2)"
+        both(
+            format!(
+                "「{pc}」はPCの判定値ではありません。判定値 か 判定値/クリティカル値/ファンブル値 で書きます（例: 3 や 3/11/2）"
+            ),
+            format!("'{pc}' is not a PC: write VALUE or VALUE/CRITICAL/FUMBLE (e.g. 3 or 3/11/2)"),
         )
     };
+    // Full-width digits, commas and slashes read as ASCII (`３，４`).
+    let party: String = party
+        .chars()
+        .map(|c| match c {
+            '０'..='９' | '，' | '／' | '－' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '、' => ',',
+            c => c,
+        })
+        .collect();
     let party: Vec<AfRoller> = party
         .split(',')
         .map(|pc| {
@@ -475,7 +562,8 @@ fn af(
             }
         })
         .collect::<Result<_>>()?;
-    let odds = af_odds(&party, difficulty, rounds, start).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let odds = af_odds(&party, difficulty, rounds, start)
+        .map_err(|e| anyhow::anyhow!("{}", e.text().get(crate::lang::human())))?;
     let frac = |p: &num_rational::BigRational| {
         if p.is_zero() {
             "0".to_string()
@@ -498,14 +586,24 @@ fn af(
         );
         return Ok(true);
     }
-    println!(
-        "AF check: {} PCs, difficulty {difficulty}, {rounds} rounds, from {start}  (AnotherWorld, AW-7)",
-        party.len()
-    );
+    if japanese(system) {
+        println!(
+            "AF判定: PC{}人、難易度{difficulty}、{rounds}ラウンド、合計{start}から（AnotherWorld、AW-7）",
+            party.len()
+        );
+    } else {
+        println!(
+            "AF check: {} PCs, difficulty {difficulty}, {rounds} rounds, from {start}  (AnotherWorld, AW-7)",
+            party.len()
+        );
+    }
     for (what, p) in [
-        ("P(success)", &odds.success),
-        ("P(fumble)", &odds.fumble),
-        ("P(out of rounds)", &odds.out_of_rounds),
+        (say(system, "成功", "P(success)"), &odds.success),
+        (say(system, "ファンブルで失敗", "P(fumble)"), &odds.fumble),
+        (
+            say(system, "ラウンド切れで失敗", "P(out of rounds)"),
+            &odds.out_of_rounds,
+        ),
     ] {
         let f = frac(p);
         let f = if f.len() > 40 {
@@ -513,7 +611,7 @@ fn af(
         } else {
             format!("{f} = ")
         };
-        println!("{what:<17} {f}{}", percent(p));
+        println!("{} {f}{}", pad(what, 17), percent(p));
     }
     Ok(true)
 }

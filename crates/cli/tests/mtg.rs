@@ -195,11 +195,47 @@ fn bad_input_names_the_problem() {
         "--difficulty",
         "two",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "clap refuses a difficulty that is not a number"
+    // Not a number: refused in the human language, saying what a difficulty is
+    // (aw13c: clap's English error before); full-width digits read (`３`).
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "--difficulty: 'two' is not a difficulty (a whole number, usually 0 to 8, MT-2)"
+        ),
+        "{}",
+        stderr(&o)
     );
+    let o = taku(&[
+        "--lang",
+        "ja",
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Forest",
+        "--color",
+        "green",
+        "--difficulty",
+        "99999999999999999999",
+    ]);
+    assert!(
+        stderr(&o).contains("は難易度ではありません（整数、ふつうは0〜8"),
+        "{}",
+        stderr(&o)
+    );
+    let o = taku(&[
+        "mtg",
+        "check",
+        "--library",
+        "Elvish Mystic; Runeclaw Bear",
+        "--color",
+        "緑",
+        "--difficulty",
+        "２",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("達成値7"), "{}", stdout(&o));
 }
 
 #[test]
@@ -218,9 +254,10 @@ fn mt3_exact_odds_and_the_whole_table() {
         "--difficulty",
         "0",
     ]);
+    // MT-3: a certain result is one a table does not make; the report says so (aw13c).
     assert_eq!(
         stdout(&o),
-        "緑判定（難易度0）: 成功確率 100.00% = 1\n",
+        "緑判定（難易度0）: 成功確率 100.00% = 1\n（結果が決まっているので、テーブルではこの判定は行なえません（MT-3）。GMは force をつけて行なえます）\n",
         "{}",
         stderr(&o)
     );
@@ -239,7 +276,18 @@ fn mt3_exact_odds_and_the_whole_table() {
     assert_eq!(v["success"], "0");
     let o = taku(&["mtg", "odds", "--deck", deck, "--table"]);
     let out = stdout(&o);
-    assert_eq!(out.lines().count(), 7, "a header and six kinds: {out}");
+    assert_eq!(
+        out.lines().count(),
+        8,
+        "a header, six kinds and the note on certain results: {out}"
+    );
+    assert!(out.contains("100.00%*") && out.contains("0.00%*"), "{out}");
+    assert!(
+        out.ends_with(
+            "* 結果が決まっている判定: テーブルでは行なえません（MT-3。GMは force で行なえます）\n"
+        ),
+        "{out}"
+    );
     assert!(
         out.lines().nth(5).is_some_and(|l| l.starts_with("緑判定")),
         "{out}"

@@ -188,6 +188,8 @@ fn an_af_check_over_party_and_rounds_is_exact() {
     assert!((sum - 1.0).abs() < 1e-12);
     // A PC with a critical of 11 and a fumble of 3.
     let o = taku(&[
+        "--lang",
+        "en",
         "prob",
         "--system",
         "AnotherWorld",
@@ -202,6 +204,8 @@ fn an_af_check_over_party_and_rounds_is_exact() {
     assert!(out.contains("P(success)        1/12 = 8.33%"), "{out}");
     assert!(out.contains("P(fumble)         1/12 = 8.33%"), "{out}");
     let o = taku(&[
+        "--lang",
+        "en",
         "prob",
         "--af",
         "3,x",
@@ -294,4 +298,100 @@ fn lotr_battle_odds_are_exact() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("LR-15"));
     let o = taku(&["prob", "--battle", "0", "--rounds", "2"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--system LotrCoda"));
+}
+
+/// Issue 13 (aw13c): Another World's and the MTG-based TRPG's reports follow the language
+/// of human output — Japanese by default, the seed's words (AW-1 「クリティカル」「ファンブル」,
+/// AW-7 「ラウンド制限」) — and English with `--lang en`; full-width digits in `--af` read.
+#[test]
+fn another_world_and_mtg_reports_are_in_japanese_and_english() {
+    let o = taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "AW+4>=10",
+    ]);
+    let out = stdout(&o);
+    // Aligned in columns: a Japanese character takes two.
+    assert!(
+        out.contains("成功                 13/18 =  72.22222%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("失敗                  5/18 =  27.77778%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("クリティカル          1/36 =   2.77778%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ファンブル            1/36 =   2.77778%"),
+        "{out}"
+    );
+    assert!(out.contains("平均 11.0000  標準偏差"), "{out}");
+    let o = taku(&[
+        "--lang",
+        "en",
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "AW+4>=10",
+    ]);
+    assert!(
+        stdout(&o).contains("P(success)          13/18"),
+        "{}",
+        stdout(&o)
+    );
+    let af = [
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "--af",
+        "３，4",
+        "--difficulty",
+        "40",
+        "--rounds",
+        "2",
+    ];
+    let o = taku(&[&["--lang", "ja"][..], &af[..]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(
+        out.contains("AF判定: PC2人、難易度40、2ラウンド、合計0から（AnotherWorld、AW-7）"),
+        "{out}"
+    );
+    assert!(out.contains("成功              "), "{out}");
+    assert!(out.contains("ファンブルで失敗  "), "{out}");
+    assert!(out.contains("ラウンド切れで失敗"), "{out}");
+    let o = taku(&[&["--lang", "en"][..], &af[..]].concat());
+    assert!(
+        stdout(&o).contains("AF check: 2 PCs, difficulty 40, 2 rounds"),
+        "{}",
+        stdout(&o)
+    );
+    // Refusals in Japanese too.
+    let o = taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "AnotherWorld",
+        "--af",
+        "3,x",
+        "--difficulty",
+        "4",
+        "--rounds",
+        "1",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("「x」はPCの判定値ではありません"), "{err}");
+    let o = taku(&["--lang", "ja", "prob", "--system", "MtgTrpg", "G2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("ライブラリーのカードで決まります"), "{err}");
+    let o = taku(&["--lang", "ja", "prob", "--system", "AnotherWorld", "AW+"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("'AW+' の確率を求められません"), "{err}");
 }

@@ -194,6 +194,10 @@ fn expected_ja(expected: &str) -> String {
         "no '@' when the threshold is already in '[…]'" => {
             return "'[…]' で閾値を指定したときは '@' なし".to_string();
         }
+        "the end of a two-sided contest (A VS B; one contest per opponent)" => {
+            return "対決の終わり（対決は A VS B の2者だけです。相手が複数なら1人ずつ対決します）"
+                .to_string();
+        }
         _ => {}
     }
     let (what, example) = match expected.split_once(" (as in ") {

@@ -108,11 +108,54 @@ fn read_lotr(text: &str) -> Result<ReadSheet, Text> {
 
 fn read_another_world(text: &str) -> Result<ReadSheet, Text> {
     let sheet = another_world::sheet::Sheet::from_toml(text).map_err(|e| {
+        let e = e.text();
         Text::new(
-            format!("Another World のキャラクターシートとして読めません: {e}"),
-            format!("not an Another World character sheet: {e}"),
+            format!(
+                "Another World のキャラクターシートとして読めません: {}",
+                e.ja()
+            ),
+            format!("not an Another World character sheet: {}", e.en()),
         )
     })?;
+    // AW-5/AW-6 at a table: event keys are the GM's to grant (/key give), contracts are
+    // made by both sides (/contract) and command spells spent by /spell; a sheet cannot
+    // bring them in (issue 13 play-through: they were dropped without a word).
+    let mut kept: Vec<(&str, &str, &str)> = Vec::new();
+    if !sheet.keys.is_empty() {
+        kept.push((
+            "keys",
+            "イベントキーはGMが /key give で与えます（AW-6）",
+            "event keys are granted by the GM with /key give (AW-6)",
+        ));
+    }
+    if sheet.master.is_some() || !sheet.servants.is_empty() {
+        kept.push((
+            "master / servants",
+            "契約は両者の同意で /contract マスター サーヴァント により結びます（AW-5）",
+            "contracts are made by both sides with /contract MASTER SERVANT (AW-5)",
+        ));
+    }
+    if sheet.spells != another_world::sheet::MAX_SPELLS {
+        kept.push((
+            "spells",
+            "令呪は /spell で使い、セッション終了時に3画に戻ります（AW-5）",
+            "command spells are spent with /spell and refill at the end of the session (AW-5)",
+        ));
+    }
+    if !kept.is_empty() {
+        let ja: Vec<String> = kept.iter().map(|(k, ja, _)| format!("{k}: {ja}")).collect();
+        let en: Vec<String> = kept.iter().map(|(k, _, en)| format!("{k}: {en}")).collect();
+        return Err(Text::new(
+            format!(
+                "テーブルではシートから読み込めない項目があります。シートから外して読み込み、テーブルのコマンドで記録してください:\n  {}",
+                ja.join("\n  ")
+            ),
+            format!(
+                "a table does not take these from a sheet; leave them out and record them with the table's commands:\n  {}",
+                en.join("\n  ")
+            ),
+        ));
+    }
     let violations = sheet.violations();
     if !violations.is_empty() {
         let list: Vec<String> = violations

@@ -208,6 +208,33 @@ pub trait TableRules: Send + Sync + 'static {
         None
     }
 
+    /// A value a member's `/char set` (or a sheet) gives field `key` of a character,
+    /// checked by the rules: `fields` are the character's fields as the whole line would
+    /// leave them. `Ok` is the value to store (full-width digits read as ASCII, say);
+    /// `Err` says what was wrong and what the field allows. The default: as typed.
+    fn field_value(
+        &self,
+        _key: &str,
+        value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        Ok(value.to_string())
+    }
+
+    /// Whether character `name`'s data (its fields, what is derived from them) is hidden
+    /// from `table.actor()`, who is neither a GM nor its owner: `Some` says why (an enemy
+    /// not yet identified), and the table then shows that member neither its sheet, nor
+    /// the log lines that set its fields, nor its values through `{NAME.KEY}`. The
+    /// default: nothing is hidden.
+    fn hidden_character(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _name: &str,
+    ) -> Option<Text> {
+        None
+    }
+
     /// Folds an event the GM voided, at its place in the log: a void reverts what the
     /// event changed, not what members saw (cards a check revealed stay known, say).
     /// Called instead of [`TableRules::fold`] for a voided event (an undone one is
@@ -422,6 +449,20 @@ pub trait DynRules: Send + Sync {
         undone: &[serde_json::Value],
         later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
     ) -> Option<(u64, Text)>;
+    /// See [`TableRules::field_value`].
+    fn field_value(
+        &self,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text>;
+    /// See [`TableRules::hidden_character`].
+    fn hidden_character(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+    ) -> Option<Text>;
     /// See [`TableRules::fold_voided`]; an event the system cannot read changes nothing.
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
@@ -599,6 +640,24 @@ impl<R: TableRules> DynRules for R {
             }
         }
         None
+    }
+
+    fn field_value(
+        &self,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        TableRules::field_value(self, key, value, fields)
+    }
+
+    fn hidden_character(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+    ) -> Option<Text> {
+        TableRules::hidden_character(self, table, typed::<R>(state), name)
     }
 
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {

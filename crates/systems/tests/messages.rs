@@ -367,7 +367,9 @@ fn another_worlds_combat_and_supply_speak_both_languages() {
     t.bad("gm", "/supply");
     t.good("gm", "/supply lack Mina 2 shared");
     t.good("gm", "/supply lack Roy 1");
-    t.good("alice", "/supply give Mina Roy 1");
+    // With another player's PC the GM runs it (aw13c); the refusal speaks both languages.
+    t.bad("alice", "/supply give Mina Roy 1");
+    t.good("gm", "/supply give Mina Roy 1");
     t.finish(30);
 }
 

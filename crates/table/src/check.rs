@@ -37,6 +37,20 @@ pub(crate) fn resolve(
     Ok(out)
 }
 
+/// The characters `line` names in `{CHARACTER.KEY}` references, each once.
+pub(crate) fn named<'a>(line: &'a str, characters: &BTreeMap<String, Character>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for (_, _, reference) in references(line) {
+        if let Some((name, _)) = reference.split_once('.')
+            && characters.contains_key(name)
+            && !out.contains(&name)
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// `line` with every reference replaced by 0: whether it would be a command at all.
 pub(crate) fn placeholder(line: &str) -> String {
     let mut out = String::with_capacity(line.len());

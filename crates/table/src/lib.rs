@@ -501,6 +501,7 @@ impl Table {
     /// `actor` would have them (what a chat palette shows before sending); `Err` says
     /// which reference does not resolve.
     pub fn resolve_references(&self, line: &str, actor: &str) -> Result<String, Text> {
+        self.reads_hidden(line, actor)?;
         check::resolve(line, actor, &self.state.characters)
     }
 
@@ -532,6 +533,24 @@ impl Table {
     /// there is no such character.
     pub fn sheet(&self, name: &str, viewer: &str) -> Option<Sheet> {
         let ch = self.state.characters.get(name)?;
+        // A character whose data the rules keep from the viewer (an enemy not yet
+        // identified): its name and owner, and why nothing more.
+        if let Some(why) = self.hidden(name, viewer) {
+            return Some(Sheet {
+                sections: vec![Section {
+                    title: Text::new(
+                        format!("{name}（{}）", ch.owner),
+                        format!("{name} ({})", ch.owner),
+                    ),
+                    fields: vec![Field {
+                        key: None,
+                        label: Text::new("データ", "data"),
+                        value: Value::Text(why),
+                        derived: true,
+                    }],
+                }],
+            });
+        }
         let mut fields = Vec::new();
         for (key, value) in &ch.fields {
             if let Some(base) = key.strip_suffix(".max")
@@ -567,6 +586,48 @@ impl Table {
             ));
         }
         Some(Sheet { sections })
+    }
+
+    /// Why character `name`'s data is hidden from `viewer`, if it is
+    /// ([`taku_systems::table_rules::TableRules::hidden_character`]): never from a GM or
+    /// the character's owner.
+    pub fn hidden(&self, name: &str, viewer: &str) -> Option<Text> {
+        if viewer == self.gm || self.is_gm(viewer) || self.owns(viewer, name) {
+            return None;
+        }
+        let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
+        if !self.state.characters.contains_key(name) {
+            return None;
+        }
+        rules.hidden_character(&self.view_as(viewer), state, name)
+    }
+
+    /// Character `name`'s fields as `viewer` may see them: `None` when there is no such
+    /// character or its data is hidden from them ([`Table::hidden`]). What an API shows
+    /// as a character's raw fields.
+    pub fn visible_fields(&self, name: &str, viewer: &str) -> Option<&BTreeMap<String, String>> {
+        let ch = self.state.characters.get(name)?;
+        self.hidden(name, viewer).is_none().then_some(&ch.fields)
+    }
+
+    /// A refusal when `line` reads a field of a character hidden from `actor` through a
+    /// `{NAME.KEY}` reference: the value would show in the roll.
+    fn reads_hidden(&self, line: &str, actor: &str) -> Result<(), Text> {
+        for name in check::named(line, &self.state.characters) {
+            if let Some(why) = self.hidden(name, actor) {
+                return Err(Text::new(
+                    format!(
+                        "{{{name}.…}}: {name}のデータは公開されていないので参照できません（{}）",
+                        why.ja()
+                    ),
+                    format!(
+                        "{{{name}.…}}: {name}'s data is not public, so it cannot be read ({})",
+                        why.en()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The game system's state of the whole table as `viewer` may see it
@@ -732,10 +793,11 @@ impl Table {
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
                 self.room_for_a_character()?;
-                let fields: Vec<(String, String)> = changes(&Character::default(), read.fields)?
-                    .into_iter()
-                    .map(|c| (c.key, c.value))
-                    .collect();
+                let fields: Vec<(String, String)> =
+                    changes(self.rules(), &Character::default(), read.fields)?
+                        .into_iter()
+                        .map(|c| (c.key, c.value))
+                        .collect();
                 Self::fields_fit(
                     &read.name,
                     None,
@@ -748,7 +810,7 @@ impl Table {
             }
             Some(ch) => {
                 self.may_change(actor, role, &read.name, ch)?;
-                let changes: Vec<FieldChange> = changes(ch, read.fields)?
+                let changes: Vec<FieldChange> = changes(self.rules(), ch, read.fields)?
                     .into_iter()
                     .filter(|c| c.previous.as_ref() != Some(&c.value))
                     .collect();
@@ -907,6 +969,9 @@ impl Table {
             }
             _ => line.to_string(),
         };
+        if looks {
+            self.reads_hidden(&expanded, actor)?;
+        }
         let mut command = match check::resolve(&expanded, actor, &self.state.characters) {
             Ok(command) => command,
             // A command whose reference does not resolve is refused; chat with braces in
@@ -1212,7 +1277,7 @@ impl Table {
                 let ch = self.character(&name)?;
                 self.may_change(actor, role, &name, ch)?;
                 self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
-                let changes = changes(ch, fields)?;
+                let changes = changes(self.rules(), ch, fields)?;
                 Self::fields_fit(
                     &name,
                     Some(ch),
@@ -1860,7 +1925,11 @@ impl Table {
 }
 
 /// The changes `/char set` or a sheet makes to `ch`, each with the value before it.
-fn changes(ch: &Character, fields: Vec<(String, String)>) -> Result<Vec<FieldChange>, Refusal> {
+fn changes(
+    rules: Option<&dyn DynRules>,
+    ch: &Character,
+    fields: Vec<(String, String)>,
+) -> Result<Vec<FieldChange>, Refusal> {
     let mut now = ch.fields.clone();
     let mut out = Vec::new();
     for (key, value) in fields {
@@ -1880,6 +1949,13 @@ fn changes(ch: &Character, fields: Vec<(String, String)>) -> Result<Vec<FieldCha
             value,
             previous,
         });
+    }
+    // The rules check each value against the character as the whole line leaves it (a
+    // current value within its maximum, a number where the rules read one).
+    if let Some(rules) = rules {
+        for change in &mut out {
+            change.value = rules.field_value(&change.key, &change.value, &now)?;
+        }
     }
     Ok(out)
 }

@@ -176,6 +176,11 @@ impl Table {
                     }
                 }
             }
+            // A line setting the fields of a character whose data is hidden from the
+            // viewer (an enemy not yet identified) shows its values: as hidden as they.
+            EventBody::CharacterSet { name, .. } | EventBody::CharacterUpdated { name, .. } => {
+                self.hidden(name, viewer).is_none()
+            }
             _ => true,
         }
     }

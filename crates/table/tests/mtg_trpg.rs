@@ -755,3 +755,107 @@ fn sec13_mtg10_verify_reports_a_library_edited_in_the_log() {
 fn events_seq(index: usize) -> u64 {
     index as u64 + 1
 }
+
+/// Issue 13, third play-through (aw13c). Seed MT-2 step 7 「公開した2枚のカードを、無作為の
+/// 順番で、ライブラリーの一番下に置きます」: the player knows which two cards a group holds, not
+/// their order, so `/deck show` lists each group by name — the same whatever the shuffle put
+/// first — while the GM's view keeps the real order.
+#[test]
+fn aw13c_a_player_sees_each_bottom_group_by_name_never_in_the_librarys_order() {
+    let mut t = table();
+    run(
+        &mut t,
+        "alice",
+        "/deck load ミナ 1 Plains; 1 Island; 1 Swamp; 1 Mountain; 1 Forest; 1 Wastes; 1 Elvish Mystic; 1 Runeclaw Bear; 1 Llanowar Elves; 1 Scaled Wurm; 1 Devoid Eldrazi; 1 Eldrazi Skyspawner; 1 Knight of Autumn",
+    );
+    for (i, colour) in ["白", "青", "黒", "赤", "緑", "無色"].iter().enumerate() {
+        run(
+            &mut t,
+            "gm",
+            &format!("/deck check ミナ {colour} 9 force 目的{i}"),
+        );
+        if !library(&t, "ミナ")["open"].is_null() {
+            run(&mut t, "alice", "/deck done ミナ");
+        }
+    }
+    let cards = names(&library(&t, "ミナ")["cards"]);
+    let groups: Vec<usize> = library(&t, "ミナ")["bottom"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|n| n.as_u64().expect("size") as usize)
+        .collect();
+    assert!(groups.len() >= 2, "{groups:?}");
+    let show = t
+        .exec("alice", "/deck show ミナ")
+        .expect("show")
+        .0
+        .expect("reply")
+        .en()
+        .to_string();
+    // The groups, bottom of the library last: the true order of each, and as shown.
+    let mut at = cards.len() - groups.iter().sum::<usize>();
+    let mut differs = false;
+    for (i, n) in groups.iter().enumerate() {
+        let truth = &cards[at..at + n];
+        at += n;
+        let mut sorted = truth.to_vec();
+        sorted.sort();
+        differs |= sorted != truth;
+        let line = show
+            .lines()
+            .find(|l| l.contains(&format!("(group {},", i + 1)))
+            .unwrap_or_else(|| panic!("group {}: {show}", i + 1));
+        assert!(line.ends_with(&sorted.join(", ")), "{line} / {sorted:?}");
+    }
+    assert!(
+        differs,
+        "some group's real order differs from the names' order: {cards:?}"
+    );
+    // The GM sees the real order.
+    let gm = t
+        .exec("gm", "/deck show ミナ")
+        .expect("show")
+        .0
+        .expect("reply");
+    assert!(gm.ja().contains("（GMのみ）上からの順番"), "{}", gm.ja());
+}
+
+/// Third play-through (aw13c). MT-3 「1人のPCが、同じターンに、まったく同じ行動判定を2回以上
+/// 行うことはできません」: dropping the purpose does not make a check of the same kind and
+/// difficulty another one. Line 134 「PLが判定の結果が分かっている、推測できる場合」: a check
+/// certain only with the boost the player may choose says so.
+#[test]
+fn aw13c_a_purposeless_repeat_is_refused_and_a_boost_made_certainty_says_so() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(
+        &mut t,
+        "alice",
+        "/deck check ミナ 緑 2 boost 扉をこじ開ける",
+    );
+    let err = refused(&mut t, "alice", "/deck check ミナ 緑 2");
+    assert!(
+        err.contains("ミナ made a green check at difficulty 2 this turn ('扉をこじ開ける')"),
+        "{err}"
+    );
+    let ja = t
+        .exec("alice", "/deck check ミナ 緑 2")
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("別の行為なら目的を書いてください"), "{ja}");
+    // Another action with its purpose is fine.
+    run(&mut t, "alice", "/deck check ミナ 緑 2 boost 岩を動かす");
+
+    // Seven Islands and an Elvish Mystic, blue at 3: an Island then the Mystic fails
+    // (achievement 1 < target 3) unless boosted (the six below are Islands: +6).
+    run(&mut t, "bob", "/deck load ロイ 7 Island; 1 Elvish Mystic");
+    let err = refused(&mut t, "bob", "/deck check ロイ 青 3 鍵を調べる");
+    assert!(
+        err.contains(
+            "this check would always succeed if boosted (the boost is the player's choice"
+        ),
+        "{err}"
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

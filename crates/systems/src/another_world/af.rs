@@ -192,6 +192,20 @@ pub enum Event {
         achievement: i64,
         /// Total after.
         total: i64,
+        /// The skill that cancelled it, when the GM named it (`/af cancel 《運命の輪》`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        skill: Option<String>,
+    },
+    /// The GM's order for PCs with the same 【行動値】 (AW-3: 「PC同士で【行動値】が同じ
+    /// なら、GMが決定する」): the whole party in its new order.
+    Ordered {
+        /// The party, first rolls first.
+        party: Vec<String>,
+    },
+    /// The GM passed a PC for this round (absent): it does not roll this round.
+    Skipped {
+        /// PC.
+        character: String,
     },
     /// A threshold fired.
     Threshold {
@@ -385,6 +399,16 @@ fn words_text(stored: &str) -> Text {
     if let Some((_, en)) = PRESET_WORDS.iter().find(|(ja, _)| *ja == stored) {
         return Text::new(stored, *en);
     }
+    // The GM's short forms (`at=100:aid`, `at=50:unlock=理知`) read as the seed's words.
+    if stored == "aid" {
+        return words_text(PRESET_WORDS[5].0);
+    }
+    if let Some(ability) = stored.strip_prefix("unlock=") {
+        return Text::new(
+            format!("以後【{ability}】でも判定できる"),
+            format!("from now on 【{ability}】 may be rolled too"),
+        );
+    }
     let n = numbers(stored);
     if n.len() == 1 && reached_at_ja(n[0]) == stored {
         return Text::new(stored, format!("achievement {}", n[0]));
@@ -526,6 +550,18 @@ pub fn decide(
                     format!("{character} is not in this AF check's party"),
                 ));
             }
+            // AW-7 「判定前に特技を1つ以上所持宣言するごとに」: before the PC's check, so
+            // not after it rolled this round (issue 13 play-through).
+            if a.rolled.contains(*character) {
+                return Err(Text::new(
+                    format!(
+                        "{character}はこのラウンドすでに判定しました。特技の所持宣言は判定の前に行ないます（AW-7）。次のラウンドの判定の前に宣言してください"
+                    ),
+                    format!(
+                        "{character} has already rolled this round; skills are declared before the check (AW-7): declare them before the next round's check"
+                    ),
+                ));
+            }
             let mut new: Vec<String> = Vec::new();
             for s in skills.iter().map(|s| skill_name(s)) {
                 let s = s.as_str();
@@ -596,7 +632,7 @@ pub fn decide(
                 reply: None,
             })
         })(),
-        ["cancel"] => (|| {
+        ["cancel", skill @ ..] => (|| {
             gm_only(
                 table,
                 Text::new(
@@ -617,10 +653,12 @@ pub fn decide(
             };
             let mut after = a.clone();
             after.total = after.total.saturating_add(*achievement);
+            let skill = skill_name(&skill.join(" "));
             let mut events = vec![ev(Event::FumbleCancelled {
                 character: character.clone(),
                 achievement: *achievement,
                 total: after.total,
+                skill: (!skill.is_empty()).then_some(skill),
             })];
             after.rolled.insert(character.clone());
             after.status = Status::Running;
@@ -646,6 +684,56 @@ pub fn decide(
                 )),
             }
         })(),
+        ["order", names @ ..] if !names.is_empty() => (|| {
+            gm_only(
+                table,
+                Text::new(
+                    "【行動値】が同じPCの判定の順の決定",
+                    "decide the order of PCs with the same action value",
+                ),
+            )?;
+            let a = need()?;
+            pending()?;
+            order(table, a, names)
+        })(),
+        ["order"] => Err(usage(
+            "/af order キャラクター…（【行動値】が同じPCの順、先に書いたPCが先）",
+            "/af order CHARACTER… (PCs with the same action value, first named rolls first)",
+        )),
+        ["skip", character] => (|| {
+            gm_only(
+                table,
+                Text::new("PCの判定の見送り", "pass a PC for the round"),
+            )?;
+            let a = need()?;
+            pending()?;
+            if !a.party.iter().any(|p| p == character) {
+                return Err(Text::new(
+                    format!("{character}はこのAF判定のパーティにいません"),
+                    format!("{character} is not in this AF check's party"),
+                ));
+            }
+            if a.rolled.contains(*character) {
+                return Err(Text::new(
+                    format!("{character}はこのラウンドすでに判定しました（または見送り済みです）"),
+                    format!("{character} has already rolled (or been passed) this round"),
+                ));
+            }
+            let mut after = a.clone();
+            after.rolled.insert(character.to_string());
+            let mut events = vec![ev(Event::Skipped {
+                character: character.to_string(),
+            })];
+            events.extend(consequences(table, &after));
+            Ok(Outcome {
+                events,
+                reply: None,
+            })
+        })(),
+        ["skip", ..] => Err(usage(
+            "/af skip キャラクター（このラウンドの判定を見送る、GM）",
+            "/af skip CHARACTER (pass them for this round, GM)",
+        )),
         ["next"] => (|| {
             gm_only(table, Text::new("ラウンドの終了", "end the round"))?;
             let a = need()?;
@@ -725,9 +813,60 @@ pub fn decide(
             })
         })(),
         _ => Err(usage(
-            "/af start|preset|declare|allow|cancel|fail|next|spell|aid|status|end …（/help に一覧があります）",
-            "/af start|preset|declare|allow|cancel|fail|next|spell|aid|status|end …; /help lists them",
+            "/af start|preset|declare|allow|order|skip|cancel|fail|next|spell|aid|status|end …（/help に一覧があります）",
+            "/af start|preset|declare|allow|order|skip|cancel|fail|next|spell|aid|status|end …; /help lists them",
         )),
+    })
+}
+
+/// `/af order NAME…`: the GM's order for party PCs whose 【行動値】 is the same (AW-3,
+/// AW-7 「通常の戦闘のように【行動値】順に」): the named PCs go first among their ties, in
+/// the order named; a PC is never put before one with a higher 【行動値】.
+fn order(table: &dyn TableView, a: &AfCheck, names: &[&str]) -> Result<Outcome<AwEvent>, Text> {
+    for (i, n) in names.iter().enumerate() {
+        if !a.party.iter().any(|p| p == n) {
+            return Err(Text::new(
+                format!("{n}はこのAF判定のパーティにいません"),
+                format!("{n} is not in this AF check's party"),
+            ));
+        }
+        if names[..i].contains(n) {
+            return Err(Text::new(
+                format!("{n}が2回書かれています"),
+                format!("{n} is named twice"),
+            ));
+        }
+    }
+    let action = |pc: &str| field(table, pc, "行動値").unwrap_or(0);
+    for (i, first) in names.iter().enumerate() {
+        if let Some(later) = names[i + 1..].iter().find(|m| action(m) > action(first)) {
+            return Err(Text::new(
+                format!(
+                    "{first}（【行動値】{}）を{later}（【行動値】{}）より先にはできません。GMが決めるのは【行動値】が同じPCの順だけです（AW-3）",
+                    action(first),
+                    action(later)
+                ),
+                format!(
+                    "{first} (action value {}) cannot go before {later} (action value {}): the GM orders only PCs with the same action value (AW-3)",
+                    action(first),
+                    action(later)
+                ),
+            ));
+        }
+    }
+    let rank = |pc: &str| names.iter().position(|n| *n == pc).unwrap_or(usize::MAX);
+    let mut party = a.party.clone();
+    // Stable: PCs the GM did not name keep their order after the named ones.
+    party.sort_by_key(|pc| (std::cmp::Reverse(action(pc)), rank(pc)));
+    if party == a.party {
+        return Err(Text::new(
+            format!("その順はすでに今の順です（{}）", a.party.join(" → ")),
+            format!("that is the order already ({})", a.party.join(" → ")),
+        ));
+    }
+    Ok(Outcome {
+        events: vec![ev(Event::Ordered { party })],
+        reply: None,
     })
 }
 
@@ -792,6 +931,12 @@ fn start(
         }
     }
     thresholds.sort_by_key(|t| t.at);
+    if solo.is_some() && chosen.is_some() {
+        return Err(Text::new(
+            "solo= と party= は同時に使えません。1人で行なうなら solo=キャラクター、複数なら party=キャラクター,… だけを書いてください",
+            "solo= and party= do not go together: write solo=CHARACTER for one PC alone, or party=A,B for several",
+        ));
+    }
     let mut party: Vec<String> = match &solo {
         Some(pc) => {
             if kind(table, pc)? != Kind::Pc {
@@ -833,6 +978,15 @@ fn start(
             "AF判定を行なうPCがいません。プレイヤーが /char new で自分のPCを作成してください",
             "there is no PC to roll the AF check; players create theirs with /char new",
         ));
+    }
+    // A value that is there but no number says so (not "not set").
+    if let Some(why) = party.iter().find_map(|pc| {
+        let set = table
+            .character(pc)
+            .is_some_and(|(_, f)| f.contains_key(ability));
+        field(table, pc, ability).err().filter(|_| set)
+    }) {
+        return Err(why);
     }
     let missing: Vec<String> = party
         .iter()
@@ -1074,6 +1228,69 @@ pub fn refuse_secret(table: &dyn TableView, state: &State, command: &str) -> Res
     }
 }
 
+/// The judgement value a check side was typed with when it is a bare number (`AW+40`,
+/// `AW-1`, `AW` alone is 0), or `None` when the first term is a `{…}` reference or the side
+/// is not an AW check.
+fn bare_judgement(side: &str) -> Option<i64> {
+    let upper = side.trim().to_ascii_uppercase();
+    let body = upper
+        .strip_prefix('S')
+        .filter(|b| b.starts_with("AW") || b.starts_with("2D6"))
+        .unwrap_or(&upper);
+    let body = body
+        .strip_prefix("AW")
+        .or_else(|| body.strip_prefix("2D6"))?;
+    let (sign, rest) = match body.chars().next() {
+        Some('+') => (1, &body[1..]),
+        Some('-') => (-1, &body[1..]),
+        // `AW`, `AW>=10`, `AW@11`: no judgement value, 0.
+        _ => return Some(0),
+    };
+    if rest.starts_with('{') {
+        return None;
+    }
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse::<i64>().ok().map(|n| sign * n)
+}
+
+/// AW-1 / AW-7: a PC's check that would count for the AF check with a judgement value
+/// typed as a bare number (`AW+40 理知`) must be the PC's ability on the sheet — the
+/// seed's 判定値 is the ability (「使用能力値」) — so the running total is not fed a number
+/// the sheet does not have. Refused with guidance when it differs: write the reference
+/// (`AW+{理知}`), with a skill's or the GM's modifier after it (`AW+{理知}+2`), where the
+/// modifier guide (−3..+3) can see it (issue 13).
+pub fn refuse_bare_value(table: &dyn TableView, state: &State, command: &str) -> Result<(), Text> {
+    let Credit::Counts(pc) = credit(table, state, command) else {
+        return Ok(());
+    };
+    let Some((sides, _)) = super::rules::typed_sides(table) else {
+        return Ok(());
+    };
+    let [side] = sides.as_slice() else {
+        return Ok(());
+    };
+    let Some(typed) = bare_judgement(side) else {
+        return Ok(());
+    };
+    let Some(ability) = super::rules::roll_subject(table).and_then(|s| s.ability) else {
+        return Ok(());
+    };
+    let Ok(sheet) = field(table, &pc, &ability) else {
+        return Ok(());
+    };
+    if typed == sheet {
+        return Ok(());
+    }
+    Err(Text::new(
+        format!(
+            "AF判定の判定値は{pc}の【{ability}】で、シートでは{sheet}です（入力は{typed}）。AW+{{{ability}}} と書いてください。特技や装備、GMの修正は AW+{{{ability}}}+2 のように後ろに足します（GMの修正は−3〜+3が目安、AW-1）"
+        ),
+        format!(
+            "the AF check's judgement value is {pc}'s 【{ability}】, {sheet} on the sheet (you typed {typed}); write AW+{{{ability}}}, with a skill's, equipment's or the GM's modifier after it, as in AW+{{{ability}}}+2 (GM modifiers stay within about −3..+3, AW-1)"
+        ),
+    ))
+}
+
 /// A PC's check during an AF check adds its achievement (AW-7), when it counts
 /// ([`credit`]).
 pub fn after_roll(
@@ -1182,6 +1399,19 @@ pub fn fold(af: &mut Option<AfCheck>, e: &Event) {
             }
         }
         Event::Aided => a.aid_pending = false,
+        Event::Ordered { party } => {
+            // The same PCs, in the GM's order (an order naming others changes nothing).
+            let mut same = party.clone();
+            same.sort();
+            let mut now = a.party.clone();
+            now.sort();
+            if same == now {
+                a.party = party.clone();
+            }
+        }
+        Event::Skipped { character } => {
+            a.rolled.insert(character.clone());
+        }
         Event::RoundEnded { .. } => {
             a.round += 1;
             a.rolled.clear();
@@ -1203,10 +1433,11 @@ fn status_text(a: &AfCheck) -> Text {
         Status::Failed => Text::new("失敗", "failed"),
         Status::Aborted => Text::new("中止", "called off"),
     };
+    // Once the check is over nobody is waiting to roll (issue 13 play-through).
     let waiting: Vec<&str> = a
         .party
         .iter()
-        .filter(|p| !a.rolled.contains(*p))
+        .filter(|p| a.running() && !a.rolled.contains(*p))
         .map(String::as_str)
         .collect();
     let goal = words_text(&a.goal);
@@ -1365,13 +1596,34 @@ pub fn describe(e: &Event) -> Text {
             character,
             achievement,
             total,
-        } => Text::new(
+            skill,
+        } => {
+            let (by_ja, by_en) = skill
+                .as_deref()
+                .map(|s| (format!("《{s}》で"), format!(" by 《{s}》")))
+                .unwrap_or_default();
+            Text::new(
+                format!(
+                    "AF判定: {character}のファンブルを{by_ja}打ち消し ＞ 達成値 {achievement} ＞ 合計 {total}"
+                ),
+                format!(
+                    "AF check: {character}'s fumble cancelled{by_en} > achievement {achievement} > total {total}"
+                ),
+            )
+        }
+        Event::Ordered { party } => Text::new(
             format!(
-                "AF判定: {character}のファンブルを打ち消し ＞ 達成値 {achievement} ＞ 合計 {total}"
+                "AF判定: 【行動値】が同じPCの順（GM）: {}",
+                party.join(" → ")
             ),
             format!(
-                "AF check: {character}'s fumble cancelled > achievement {achievement} > total {total}"
+                "AF check: the GM's order for PCs with the same action value: {}",
+                party.join(" → ")
             ),
+        ),
+        Event::Skipped { character } => Text::new(
+            format!("AF判定: {character}はこのラウンドの判定を見送り（GM）"),
+            format!("AF check: {character} is passed for this round (GM)"),
         ),
         Event::Threshold { at, text } => {
             let what = words_text(text);
@@ -1462,6 +1714,17 @@ fn skill_name(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_judgement_value_is_read_from_the_typed_side() {
+        assert_eq!(bare_judgement("AW+40"), Some(40));
+        assert_eq!(bare_judgement("aw-1>=10"), Some(-1));
+        assert_eq!(bare_judgement("AW"), Some(0));
+        assert_eq!(bare_judgement("2D6+3@11"), Some(3));
+        assert_eq!(bare_judgement("SAW+2"), Some(2));
+        assert_eq!(bare_judgement("AW+{理知}+2"), None);
+        assert_eq!(bare_judgement("1D100"), None);
+    }
 
     #[test]
     fn the_lines_events_store_read_back_in_english() {

@@ -36,6 +36,11 @@ pub struct Combatant {
     /// Acted this round (行動済).
     #[serde(default)]
     pub acted: bool,
+    /// 戦闘不能: current 【HP】 0 or less, read from the character each time the rules
+    /// decide. Our reading of 「戦闘不能」 (unable to fight): initiative passes over the
+    /// character until its HP is above 0 again (issue 13).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub down: bool,
 }
 
 impl Combatant {
@@ -111,13 +116,14 @@ impl Combat {
 
     /// The same combat with every combatant's 【行動値】 and tie values read again from
     /// the characters (AW-3: initiative uses the current values each round; issue 13).
-    fn refreshed(&self, table: &dyn TableView) -> Combat {
+    pub(crate) fn refreshed(&self, table: &dyn TableView) -> Combat {
         let mut c = self.clone();
         for x in &mut c.combatants {
             if let Ok(fresh) = combatant(table, &x.name) {
                 x.action = fresh.action;
                 x.tie = fresh.tie;
             }
+            x.down = down(table, &x.name);
         }
         c
     }
@@ -148,7 +154,12 @@ impl Combat {
                 if c.pc { c.tie } else { [0; 3] },
             )
         };
-        let waiting: Vec<&Combatant> = self.combatants.iter().filter(|c| !c.acted).collect();
+        // 戦闘不能 characters do not act (our reading, issue 13).
+        let waiting: Vec<&Combatant> = self
+            .combatants
+            .iter()
+            .filter(|c| !c.acted && !c.down)
+            .collect();
         // Join order breaks what nothing else does: the first joined wins.
         let best = waiting.iter().copied().rev().max_by_key(|c| key(c))?;
         let tied: Vec<&&Combatant> = waiting
@@ -206,6 +217,10 @@ pub enum Event {
         action: i64,
         /// Why, when it was a tie.
         tie: Option<String>,
+        /// The actor is an NPC: its 【行動値】 is not in the public line (AW-3: an enemy's
+        /// data is the GM's until identified).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        npc: bool,
     },
     /// A minor or major action.
     Action {
@@ -275,6 +290,13 @@ pub enum Event {
     },
     /// Combat ended.
     Ended,
+    /// The GM made an NPC's data public, or the GM's again (`/npc show|hide`, AW-3).
+    Published {
+        /// The NPC.
+        name: String,
+        /// Public (true) or the GM's.
+        public: bool,
+    },
 }
 
 fn ev(e: Event) -> AwEvent {
@@ -311,23 +333,50 @@ fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
         action,
         tie,
         acted: false,
+        down: down(table, name),
     })
 }
 
-/// A servant summoned into the combat joins it (issue 13), when it has the values
-/// initiative reads.
-pub fn join(table: &dyn TableView, combat: &Option<Combat>, name: &str) -> Option<AwEvent> {
-    let c = combat.as_ref()?;
+/// 戦闘不能: the character's current 【HP】 is 0 or less (when it has one).
+fn down(table: &dyn TableView, name: &str) -> bool {
+    field(table, name, "HP").is_ok_and(|hp| hp <= 0)
+}
+
+/// A servant summoned into the combat joins it (issue 13): `Ok(None)` when there is no
+/// combat or it is in it already, `Err` when it lacks the values initiative reads (the
+/// summon stands; the reply says how to add it).
+pub fn join(
+    table: &dyn TableView,
+    combat: &Option<Combat>,
+    name: &str,
+) -> Result<Option<AwEvent>, Text> {
+    let Some(c) = combat.as_ref() else {
+        return Ok(None);
+    };
     if c.get(name).is_some() {
-        return None;
+        return Ok(None);
     }
-    combatant(table, name)
-        .ok()
-        .map(|combatant| ev(Event::Joined { combatant }))
+    match combatant(table, name) {
+        Ok(combatant) => Ok(Some(ev(Event::Joined { combatant }))),
+        Err(why) => Err(Text::new(
+            format!(
+                "{name}は戦闘に加われませんでした（{}）。値を設定してからGMが /combat add {name} で加えます",
+                why.ja()
+            ),
+            format!(
+                "{name} could not join the combat ({}); set the value, then the GM adds it with /combat add {name}",
+                why.en()
+            ),
+        )),
+    }
 }
 
 /// Why a servant left: a command spell dismissed it (AW-5 3), as a `Left` event stores it.
 pub const DISMISSED: &str = "令呪で退場";
+
+/// Why a character left: it was finished off (AW-3 とどめを刺す), as a `Left` event
+/// stores it.
+pub const DIED: &str = "とどめを刺されて死亡";
 
 /// `name` leaves the combat (dismissed, removed): and if it was acting, initiative picks
 /// the next at once instead of showing the setup process mid-round (issue 13).
@@ -376,6 +425,7 @@ fn initiative(combat: &Combat) -> AwEvent {
             actor: c.name.clone(),
             action: c.action,
             tie: why.map(str::to_string),
+            npc: !c.pc,
         }),
         None => ev(Event::Cleanup { early: None }),
     }
@@ -517,8 +567,8 @@ pub fn decide(
                 reply: None,
             })
         })(),
-        ["minor", what @ ..] => act(table, need, false, what, dice),
-        ["major", what @ ..] => act(table, need, true, what, dice),
+        ["minor", what @ ..] => act(table, state, need, false, what, dice),
+        ["major", what @ ..] => act(table, state, need, true, what, dice),
         ["blockade", rest @ ..] if !rest.is_empty() => (|| {
             gm_only(table, Text::new("エンゲージ封鎖", "set a blockade"))?;
             let c = need()?;
@@ -587,7 +637,7 @@ pub fn decide(
         })(),
         ["status"] => need().map(|c| Outcome {
             events: Vec::new(),
-            reply: Some(status(c)),
+            reply: Some(status(table, state, c)),
         }),
         _ => Err(usage(
             "/combat start|add|remove|order|next|minor|major|engage|free|blockade|status|end …（/help に一覧があります）",
@@ -708,6 +758,7 @@ impl Act {
 /// A minor or major action of the character whose main process it is.
 fn act<'a>(
     table: &dyn TableView,
+    state: &State,
     need: impl Fn() -> Result<&'a Combat, Text>,
     major: bool,
     what: &[&str],
@@ -803,12 +854,19 @@ fn act<'a>(
         if what[0] == "finish"
             && let Some(hp) = hp.filter(|hp| *hp > 0)
         {
+            // An enemy's HP is the GM's until identified (AW-3): not in the refusal.
+            let (hp_ja, hp_en) = if super::rules::hidden_from_actor(table, state, &target).is_some()
+            {
+                (String::new(), String::new())
+            } else {
+                (format!("（【HP】{hp}）"), format!(" (HP {hp})"))
+            };
             return Err(Text::new(
                 format!(
-                    "{target}は戦闘不能ではありません（【HP】{hp}）。とどめを刺せるのは戦闘不能のキャラクターだけです（AW-3）"
+                    "{target}は戦闘不能ではありません{hp_ja}。とどめを刺せるのは戦闘不能のキャラクターだけです（AW-3）"
                 ),
                 format!(
-                    "{target} is not incapacitated (HP {hp}); only an incapacitated character can be finished off (AW-3)"
+                    "{target} is not incapacitated{hp_en}; only an incapacitated character can be finished off (AW-3)"
                 ),
             ));
         }
@@ -950,8 +1008,22 @@ fn act<'a>(
         }
     };
     let leaves = matches!(a, Act::Escape(_)).then(|| a.stored());
+    let killed = match &a {
+        Act::Finish(t) => Some(t.clone()),
+        _ => None,
+    };
     let mut events = vec![action(a)];
     let mut after = c.clone();
+    // Seed line 120 「とどめを刺す: 戦闘不能のキャラクターを死亡させる」: the dead leave the
+    // combat, and their engagements with them (issue 13).
+    if let Some(dead) = killed {
+        events.push(ev(Event::Left {
+            name: dead.clone(),
+            why: DIED.to_string(),
+        }));
+        after.combatants.retain(|x| x.name != dead);
+        after.engagements.retain(|(a, b)| *a != dead && *b != dead);
+    }
     if let Some(why) = leaves {
         events.push(ev(Event::Left {
             name: actor.clone(),
@@ -991,7 +1063,7 @@ fn engaged_en(c: &Combat, name: &str) -> String {
     }
 }
 
-fn status(c: &Combat) -> Text {
+fn status(table: &dyn TableView, state: &State, c: &Combat) -> Text {
     let (process_ja, process_en) = match &c.process {
         Process::Setup => (
             "セットアッププロセス".to_string(),
@@ -1010,20 +1082,37 @@ fn status(c: &Combat) -> Text {
     let mut en = vec![format!("round {}, {process_en}", c.round)];
     for x in &c.combatants {
         let kind = if x.pc { "PC" } else { "NPC" };
+        let (acted_ja, acted_en) = match (x.down, x.acted) {
+            (true, _) => ("戦闘不能", "incapacitated"),
+            (false, true) => ("行動済", "acted"),
+            (false, false) => ("未行動", "waiting"),
+        };
+        // An enemy's values are the GM's until identified (AW-3).
+        if super::rules::hidden_from_actor(table, state, &x.name).is_some() {
+            ja.push(format!(
+                "  {} {kind}（未識別） {acted_ja}{}",
+                x.name,
+                &engaged_ja(c, &x.name),
+            ));
+            en.push(format!(
+                "  {} {kind} (not identified) {acted_en}{}",
+                x.name,
+                &engaged_en(c, &x.name),
+            ));
+            continue;
+        }
         ja.push(format!(
-            "  {} {kind} 【行動値】{} {}{} 戦闘移動{}m 全力移動{}m",
+            "  {} {kind} 【行動値】{} {acted_ja}{} 戦闘移動{}m 全力移動{}m",
             x.name,
             x.action,
-            if x.acted { "行動済" } else { "未行動" },
             &engaged_ja(c, &x.name),
             x.combat_move(),
             x.full_move()
         ));
         en.push(format!(
-            "  {} {kind} action value {} {}{} combat move {} m, full move {} m",
+            "  {} {kind} action value {} {acted_en}{} combat move {} m, full move {} m",
             x.name,
             x.action,
-            if x.acted { "acted" } else { "waiting" },
             &engaged_en(c, &x.name),
             x.combat_move(),
             x.full_move()
@@ -1112,7 +1201,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
                 }
             }
         }
-        Event::Contested { .. } | Event::Identified { .. } => {}
+        Event::Contested { .. } | Event::Identified { .. } | Event::Published { .. } => {}
         Event::Cleanup { .. } => c.process = Process::Cleanup,
         Event::Round { round } => {
             c.round = *round;
@@ -1163,6 +1252,9 @@ fn left_text(why: &str) -> Text {
     if why == DISMISSED {
         return Text::new(DISMISSED, "dismissed by a command spell");
     }
+    if why == DIED {
+        return Text::new(DIED, "finished off: dead");
+    }
     match Act::parse(why) {
         Some(a) => a.text(),
         None => Text::verbatim(why),
@@ -1178,7 +1270,11 @@ pub fn describe(e: &Event) -> Text {
                 "戦闘開始 ＞ ラウンド1 セットアッププロセス: {}",
                 combatants
                     .iter()
-                    .map(|c| format!("{}（{} 【行動値】{}）", c.name, pc(c.pc), c.action))
+                    .map(|c| if c.pc {
+                        format!("{}（PC 【行動値】{}）", c.name, c.action)
+                    } else {
+                        format!("{}（NPC）", c.name)
+                    })
                     .collect::<Vec<_>>()
                     .join("、")
             ),
@@ -1186,10 +1282,20 @@ pub fn describe(e: &Event) -> Text {
                 "Combat begins > round 1, setup process: {}",
                 combatants
                     .iter()
-                    .map(|c| format!("{} ({}, action value {})", c.name, pc(c.pc), c.action))
+                    .map(|c| if c.pc {
+                        format!("{} (PC, action value {})", c.name, c.action)
+                    } else {
+                        format!("{} (NPC)", c.name)
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+        ),
+        // An NPC's 【行動値】 is not in a public line (AW-3: an enemy's data is the GM's
+        // until identified); `/combat status` shows it to those who may see it.
+        Event::Joined { combatant: c } if !c.pc => Text::new(
+            format!("{}が戦闘に参加（{}）", c.name, pc(c.pc)),
+            format!("{} joins the combat ({})", c.name, pc(c.pc)),
         ),
         Event::Joined { combatant: c } => Text::new(
             format!("{}が戦闘に参加（【行動値】{}）", c.name, c.action),
@@ -1211,17 +1317,26 @@ pub fn describe(e: &Event) -> Text {
             actor,
             action,
             tie,
+            npc,
         } => {
             let tie = tie.as_deref().map(tie_text);
+            let (value_ja, value_en) = if *npc {
+                ("NPC".to_string(), "NPC".to_string())
+            } else {
+                (
+                    format!("【行動値】{action}"),
+                    format!("action value {action}"),
+                )
+            };
             Text::new(
                 format!(
-                    "ラウンド{round} イニシアチブ ＞ {actor}（【行動値】{action}{}）のメインプロセス",
+                    "ラウンド{round} イニシアチブ ＞ {actor}（{value_ja}{}）のメインプロセス",
                     tie.as_ref()
                         .map(|t| format!("、{}", t.ja()))
                         .unwrap_or_default()
                 ),
                 format!(
-                    "Round {round}, initiative > {actor}'s main process (action value {action}{})",
+                    "Round {round}, initiative > {actor}'s main process ({value_en}{})",
                     tie.as_ref()
                         .map(|t| format!("; {}", t.en()))
                         .unwrap_or_default()
@@ -1329,6 +1444,17 @@ pub fn describe(e: &Event) -> Text {
             format!("Round {round}, setup process"),
         ),
         Event::Ended => Text::new("戦闘終了", "Combat ends"),
+        Event::Published { name, public: true } => Text::new(
+            format!("GMが{name}のデータを公開"),
+            format!("the GM made {name}'s data public"),
+        ),
+        Event::Published {
+            name,
+            public: false,
+        } => Text::new(
+            format!("{name}のデータはGMだけのものに戻った"),
+            format!("{name}'s data is the GM's again"),
+        ),
     }
 }
 

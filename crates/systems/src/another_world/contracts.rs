@@ -43,6 +43,9 @@ pub struct Contracts {
     /// Servants a command spell summoned, with the scene they came into (dismissing
     /// takes them out again).
     pub summoned: BTreeMap<String, u64>,
+    /// Servants a command spell dismissed, with the scene they left (a summon brings them
+    /// back): not in that scene, so not dismissed again (AW-5 3).
+    pub dismissed: BTreeMap<String, u64>,
 }
 
 impl Contracts {
@@ -457,6 +460,18 @@ fn spend(
             ),
         ));
     }
+    // AW-5 3 「既にシーンに登場しているサーヴァントを、強制的に退場させる」: one dismissed in
+    // this scene and not summoned since is not here to dismiss (issue 13 play-through).
+    if purpose == Use::Dismiss && !in_combat && c.dismissed.get(&servant) == Some(&scene) {
+        return Err(Text::new(
+            format!(
+                "{servant}はこのシーンですでに令呪で退場しています。令呪で退場させられるのはシーンに登場しているサーヴァントです（AW-5）。呼び戻すなら /spell {master} summon {servant}"
+            ),
+            format!(
+                "{servant} was already dismissed by a command spell in this scene; a command spell dismisses a servant who is in the scene (AW-5); to bring them back: /spell {master} summon {servant}"
+            ),
+        ));
+    }
     let mut events = vec![spend_event(
         table,
         c,
@@ -464,15 +479,20 @@ fn spend(
         Some(servant.clone()),
         purpose,
     )?];
+    let mut reply = None;
     match purpose {
         Use::Summon => {
             // AW-5 2 / AW-3: a summon during combat ends the round at once, and the
-            // servant joins the combat (issue 13).
+            // servant joins the combat (issue 13); one that cannot join (no 【行動値】)
+            // is still summoned, and the reply says how to add it.
             events.extend(combat::to_cleanup(
                 &state.combat,
                 &combat::summoned(&servant),
             ));
-            events.extend(combat::join(table, &state.combat, &servant));
+            match combat::join(table, &state.combat, &servant) {
+                Ok(joined) => events.extend(joined),
+                Err(why) => reply = Some(why),
+            }
         }
         Use::Dismiss => {
             // AW-5 3: out of the scene, so out of the combat too.
@@ -496,10 +516,7 @@ fn spend(
         }
         _ => {}
     }
-    Ok(Outcome {
-        events,
-        reply: None,
-    })
+    Ok(Outcome { events, reply })
 }
 
 fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Outcome<AwEvent> {
@@ -575,9 +592,11 @@ pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
                 }
                 (Use::Summon, Some(s)) => {
                     c.summoned.insert(s.clone(), scene.unwrap_or(0));
+                    c.dismissed.remove(s);
                 }
                 (Use::Dismiss, Some(s)) => {
                     c.summoned.remove(s);
+                    c.dismissed.insert(s.clone(), scene.unwrap_or(0));
                 }
                 _ => {}
             }

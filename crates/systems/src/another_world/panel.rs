@@ -20,7 +20,8 @@ use taku_dice::Text;
 pub fn sections(table: &dyn TableView, state: &State) -> Vec<Section> {
     let mut out = Vec::new();
     if let Some(c) = &state.combat {
-        out.push(combat(c));
+        // The current values (HP, 【行動値】), as initiative reads them.
+        out.push(combat(table, state, &c.refreshed(table)));
     }
     if let Some(a) = &state.af {
         out.push(af(table, a));
@@ -32,7 +33,7 @@ fn row(ja: &str, en: &str, value: Value) -> Field {
     Field::derived(Text::new(ja, en), value)
 }
 
-fn combat(c: &Combat) -> Section {
+fn combat(table: &dyn TableView, state: &State, c: &Combat) -> Section {
     let mut fields = vec![row("ラウンド", "round", Value::Number(i64::from(c.round)))];
     let process = match &c.process {
         Process::Setup => Text::new("セットアッププロセス", "setup process"),
@@ -72,11 +73,18 @@ fn combat(c: &Combat) -> Section {
                 .iter()
                 .map(|x| {
                     let side = if x.pc { "PC" } else { "NPC" };
-                    let (done_ja, done_en) = if x.acted {
-                        ("・行動済", ", acted")
-                    } else {
-                        ("", "")
+                    let (done_ja, done_en) = match (x.down, x.acted) {
+                        (true, _) => ("・戦闘不能", ", incapacitated"),
+                        (false, true) => ("・行動済", ", acted"),
+                        (false, false) => ("", ""),
                     };
+                    // An enemy's 【行動値】 is the GM's until identified (AW-3).
+                    if super::rules::hidden_from_actor(table, state, &x.name).is_some() {
+                        return Text::new(
+                            format!("{}（{side}・未識別{done_ja}）", x.name),
+                            format!("{} ({side}, not identified{done_en})", x.name),
+                        );
+                    }
                     Text::new(
                         format!("{} {}（{side}{done_ja}）", x.name, x.action),
                         format!("{} {} ({side}{done_en})", x.name, x.action),

@@ -27,6 +27,10 @@ pub struct State {
     pub keys: keys::Keys,
     /// AW-7: the AF check in progress or last finished.
     pub af: Option<af::AfCheck>,
+    /// AW-3 対象識別: the GM's NPCs whose data is public — identified (「成功することで、
+    /// 敵のデータを公表することができる」) or shown by the GM (`/npc show`). Every other
+    /// NPC of the GM's is the GM's to know ([`hidden_from_actor`]).
+    pub public: std::collections::BTreeSet<String>,
 }
 
 /// What happened, by part.
@@ -130,6 +134,94 @@ pub fn field(table: &dyn TableView, name: &str, key: &str) -> Result<i64, Text> 
     })
 }
 
+/// Whether `name` is an NPC of the GM's whose data players may not see yet (AW-3
+/// 対象識別: 「成功することで、敵のデータを公表することができる」, so until then the data is
+/// the GM's): a character a GM owns whose `種別` is not `PC`, neither identified nor shown
+/// by the GM (`/npc show`).
+pub fn secret_npc(table: &dyn TableView, state: &State, name: &str) -> bool {
+    let Some((owner, fields)) = table.character(name) else {
+        return false;
+    };
+    table.member_is_gm(owner)
+        && fields
+            .get("種別")
+            .is_none_or(|k| !k.trim().eq_ignore_ascii_case("PC"))
+        && !state.public.contains(name)
+}
+
+/// Why `name`'s data is hidden from the actor, if it is: a [`secret_npc`] seen by a
+/// member who is neither a GM nor its owner.
+pub fn hidden_from_actor(table: &dyn TableView, state: &State, name: &str) -> Option<Text> {
+    if table.actor_is_gm()
+        || table
+            .character(name)
+            .is_some_and(|(owner, _)| owner == table.actor())
+        || !secret_npc(table, state, name)
+    {
+        return None;
+    }
+    Some(Text::new(
+        format!(
+            "未識別。対象識別（/combat major identify {name}）に成功するか、GMが /npc show {name} で公開するとデータが見られます（AW-3）"
+        ),
+        format!(
+            "not identified; its data shows once an identification (/combat major identify {name}) succeeds or the GM makes it public with /npc show {name} (AW-3)"
+        ),
+    ))
+}
+
+/// `/npc show NAME` / `/npc hide NAME` (GM): makes an NPC's data public, or the GM's
+/// again (AW-3: the data of an enemy is made public by identification; an ally the GM
+/// shows at once).
+fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
+    Some((|| {
+        let (public, name) = match words {
+            ["show" | "公開", name] => (true, *name),
+            ["hide" | "非公開", name] => (false, *name),
+            _ => {
+                return Err(Text::new(
+                    "使い方: /npc show 名前（NPCのデータを公開）| /npc hide 名前（GMだけに戻す）",
+                    "usage: /npc show NAME (make an NPC's data public) | /npc hide NAME (the GM's again)",
+                ));
+            }
+        };
+        gm_only(
+            table,
+            Text::new("NPCのデータの公開・非公開", "show or hide an NPC's data"),
+        )?;
+        let Some((owner, _)) = table.character(name) else {
+            return Err(no_character(name));
+        };
+        if !table.member_is_gm(owner) {
+            return Err(Text::new(
+                format!(
+                    "{name}は{owner}のキャラクターです。公開・非公開を切り替えられるのはGMのNPCだけです（プレイヤーのキャラクターはいつも公開）"
+                ),
+                format!(
+                    "{name} belongs to {owner}; only the GM's NPCs are shown or hidden (players' characters are always public)"
+                ),
+            ));
+        }
+        if state.public.contains(name) == public {
+            return Err(if public {
+                Text::new(
+                    format!("{name}のデータはすでに公開されています"),
+                    format!("{name}'s data is public already"),
+                )
+            } else {
+                Text::new(
+                    format!("{name}のデータはすでにGMだけのものです"),
+                    format!("{name}'s data is the GM's already"),
+                )
+            });
+        }
+        one(Event::Combat(combat::Event::Published {
+            name: name.to_string(),
+            public,
+        }))
+    })())
+}
+
 /// Whether the actor may act for character `name`: its owner or a GM.
 pub fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match table.character(name) {
@@ -181,6 +273,11 @@ const COMMANDS: &[CommandHelp] = &[
         usage: "/combat engage ミナ 影 | /combat free ミナ | /combat status | /combat end",
         help: "エンゲージ（敵どうし）を記録する・エンゲージから外す（GM）・戦闘の状況・戦闘終了（GM）",
         help_en: "Record an engagement between enemies; take someone out of engagements (GM); the combat's state; end the combat (GM)",
+    },
+    CommandHelp {
+        usage: "/npc show 影 | /npc hide 影",
+        help: "GMのNPCのデータ（シート、値を設定した行、{影.HP} のような参照、【行動値】）はプレイヤーに見えない。対象識別に成功すると公開（AW-3）。味方のNPCはGMが show で公開、hide で戻す",
+        help_en: "The data of the GM's NPCs (sheet, the lines setting it, references like {影.HP}, action value) is hidden from players until an identification succeeds (AW-3); the GM shows an ally with show, hides again with hide",
     },
     CommandHelp {
         usage: "/supply lack ミナ 3 [shared]",
@@ -248,7 +345,12 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "During an AF check a PC's check adds its achievement to the total (a critical counts 30; a fumble fails the AF check)",
     },
     CommandHelp {
-        usage: "/af cancel | /af fail | /af next | /af spell ミナ | /af aid | /af status | /af end",
+        usage: "/af order ミナ ロイ | /af skip ユキ",
+        help: "【行動値】が同じPCの判定の順をGMが決める（AW-3「PC同士で【行動値】が同じなら、GMが決定する」）・不在のPCの判定をこのラウンドは見送る（GM）",
+        help_en: "The GM's order for PCs with the same action value (AW-3: ties between PCs are the GM's); pass an absent PC for this round (GM)",
+    },
+    CommandHelp {
+        usage: "/af cancel [特技名] | /af fail | /af next | /af spell ミナ | /af aid | /af status | /af end",
         help: "ファンブルの打ち消し（GM、直後のみ）・ファンブルの受け入れ（GM）・次のラウンドへ（GM）・令呪で成功・NPCの援助の1D6回復を振る（GM、例3の達成値100）・進行状況・中止（GM）。到達イベント at=50:unlock=理知 で能力値を追加、at=100:aid で援助",
         help_en: "Cancel a fumble (GM, straight away only); accept a fumble (GM); next round (GM); succeed by a command spell; roll an NPC's 1D6 HP/MP help (GM, example 3 at 100); progress; call off (GM). Thresholds at=50:unlock=理知 add an ability, at=100:aid an NPC's help",
     },
@@ -345,8 +447,27 @@ impl TableRules for AwRules {
             "contract" | "spell" | "spells" => contracts::decide(table, state, words),
             "key" | "keys" => keys::decide(table, state, words),
             "af" => af::decide(table, state, &words[1..], dice),
+            "npc" => npc(table, state, &words[1..]),
             _ => None,
         }
+        .map(|decided| decided.map(|outcome| supply::hide_secret_npcs(table, state, outcome)))
+    }
+
+    fn field_value(
+        &self,
+        key: &str,
+        value: &str,
+        fields: &std::collections::BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        sheet::field_value(key, value, fields)
+    }
+
+    fn hidden_character(&self, table: &dyn TableView, state: &State, name: &str) -> Option<Text> {
+        hidden_from_actor(table, state, name)
+    }
+
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        undone.iter().find_map(|u| builds_on(later, u))
     }
 
     fn owned_fields(&self) -> &'static [OwnedField] {
@@ -362,7 +483,27 @@ impl TableRules for AwRules {
 
     fn fold(&self, state: &mut State, actor: &str, event: &Event) {
         match event {
-            Event::Combat(e) => combat::fold(&mut state.combat, e),
+            Event::Combat(e) => {
+                // AW-3: an identified enemy's data, or one the GM showed, is public.
+                match e {
+                    combat::Event::Identified {
+                        target,
+                        success: true,
+                        ..
+                    } => {
+                        state.public.insert(target.clone());
+                    }
+                    combat::Event::Published { name, public } => {
+                        if *public {
+                            state.public.insert(name.clone());
+                        } else {
+                            state.public.remove(name);
+                        }
+                    }
+                    _ => {}
+                }
+                combat::fold(&mut state.combat, e)
+            }
             // AW-4: a supply change sets the character's HP and MP fields
             // (`field_changes`): nothing else to keep.
             Event::Supply(_) => {}
@@ -385,6 +526,8 @@ impl TableRules for AwRules {
     fn audience(&self, event: &Event) -> Audience {
         match event {
             Event::Key(e) => keys::audience(e),
+            // A change to the HP or MP of an NPC whose data is the GM's (AW-3).
+            Event::Supply(e) if e.secret() => Audience::Gm,
             _ => Audience::All,
         }
     }
@@ -406,6 +549,8 @@ impl TableRules for AwRules {
         // (seed: 「PC達が算出した「達成値」をすべて合計し」), so a secret roll would let a
         // player see a fumble and roll again in the open.
         af::refuse_secret(table, state, command)?;
+        // AW-1 × AW-7: a bare judgement value that would count must be the sheet's.
+        af::refuse_bare_value(table, state, command)?;
         // AW-5 × AW-7: an attempt at the AF check that does not count (out of order, a
         // second roll in the round) keeps a pending +20 for the servant's real turn.
         let uncounted_af_attempt =
@@ -427,6 +572,15 @@ impl TableRules for AwRules {
         } else {
             contracts::prepare_check(table, &state.contracts, command)
         };
+        // AW-1 「判定値とは、判定に使用する能力ボーナス」 of the PC acting: a player's roll
+        // reading another member's character's value says whose it is (issue 13
+        // play-through).
+        if let Some(note) = others_value_note(table) {
+            prepared.note = Some(match prepared.note {
+                Some(n) => n.then(" / ", &note),
+                None => note,
+            });
+        }
         // AW-1: GM modifiers beyond −3..+3 get a warning (issue 13, item 18).
         if let Some(warning) = modifier_warning(table) {
             prepared.note = Some(match prepared.note {
@@ -705,6 +859,24 @@ fn modifier_warning(table: &dyn TableView) -> Option<Text> {
     ))
 }
 
+/// A note when a player's roll reads a field of a character another member owns
+/// (`AW+{ロイ.理知}` by alice): the judgement value is the acting PC's ability (AW-1).
+fn others_value_note(table: &dyn TableView) -> Option<Text> {
+    if table.actor_is_gm() {
+        return None;
+    }
+    let line = table.typed_line()?;
+    let (name, owner) = references(line).into_iter().find_map(|(name, _)| {
+        let name = name?;
+        let (owner, _) = table.character(name)?;
+        (owner != table.actor()).then(|| (name.to_string(), owner.to_string()))
+    })?;
+    Some(Text::new(
+        format!("注意: {name}の値（{owner}のキャラクター）で判定しています"),
+        format!("note: this roll reads {name}'s value ({owner}'s character)"),
+    ))
+}
+
 /// Full-width digits, plus and minus signs as ASCII; everything else as it is.
 fn fold_digits(word: &str) -> String {
     word.chars()
@@ -715,4 +887,140 @@ fn fold_digits(word: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// For `/undo` ([`TableRules::builds_on`]): how `later`, a standing event after the line
+/// being undone, rests on `undone`, one of that line's events. A command spell's +20 used
+/// by the servant's check (AW-5 4), a summon whose round the combat moved on from or whose
+/// servant acted since (AW-5 2, AW-3), a proposal the other side agreed to and a contract
+/// used since (AW-5), an AF check's declaration that later rolls were counted against and
+/// its start (AW-7), a combat's start (AW-3): taking back the earlier line would leave the
+/// later one standing on nothing (a spell refunded after its +20 made a check succeed).
+fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
+    use super::af::Event as A;
+    use super::combat::Event as Cb;
+    use super::contracts::{Event as C, Use};
+    let t = |ja: String, en: String| Some(Text::new(ja, en));
+    match (undone, later) {
+        (
+            Event::Contract(C::Spent {
+                purpose: Use::Boost,
+                servant: Some(s),
+                master,
+                ..
+            }),
+            Event::Contract(C::BoostApplied { servant }),
+        ) if s == servant => t(
+            format!("{s}の判定が{master}の令呪の+20を使いました"),
+            format!("{s}'s check used {master}'s command spell's +20"),
+        ),
+        (
+            Event::Contract(C::Spent {
+                purpose: Use::Summon,
+                servant: Some(s),
+                ..
+            }),
+            Event::Contract(C::Spent {
+                purpose: Use::Dismiss,
+                servant: Some(d),
+                ..
+            }),
+        ) if s == d => t(
+            format!("召喚された{s}を令呪で退場させました"),
+            format!("the summoned {s} was dismissed by a command spell"),
+        ),
+        (Event::Combat(Cb::Cleanup { early: Some(_) }), Event::Combat(Cb::Round { round })) => t(
+            format!("令呪の召喚で始まったクリンナップから戦闘はラウンド{round}へ進みました"),
+            format!("the combat moved on to round {round} from the cleanup the summon began"),
+        ),
+        (
+            Event::Combat(Cb::Joined { combatant }),
+            Event::Combat(Cb::Turn { actor: name, .. } | Cb::Action { name, .. }),
+        ) if combatant.name == *name => t(
+            format!("戦闘に加わった{name}が行動しました"),
+            format!("{name}, who joined the combat, has acted"),
+        ),
+        (
+            Event::Contract(C::Proposed { master, servant }),
+            Event::Contract(C::Made {
+                master: m,
+                servant: s,
+            }),
+        ) if master == m && servant == s => t(
+            format!("この申し出に相手が同意して{master}と{servant}の契約が成立しました"),
+            format!("the other side agreed, making the contract of {master} and {servant}"),
+        ),
+        (
+            Event::Contract(C::Made { master, servant }),
+            Event::Contract(
+                C::Spent {
+                    master: m,
+                    servant: Some(s),
+                    ..
+                }
+                | C::Dissolved {
+                    master: m,
+                    servant: s,
+                    ..
+                },
+            ),
+        ) if master == m && servant == s => t(
+            format!("{master}と{servant}の契約がその後使われました"),
+            format!("the contract of {master} and {servant} was used since"),
+        ),
+        (
+            Event::Contract(C::Dissolved { servant, .. }),
+            Event::Contract(C::Made { servant: s, master }),
+        ) if servant == s => t(
+            format!("契約が解かれた{servant}は{master}と新たに契約しました"),
+            format!("{servant}, freed by it, contracted with {master} since"),
+        ),
+        (
+            Event::Af(A::Declared { character, .. }),
+            Event::Af(
+                A::Achieved { .. }
+                | A::Fumbled { .. }
+                | A::FumbleCancelled { .. }
+                | A::RoundEnded { .. }
+                | A::Succeeded { .. }
+                | A::Failed { .. },
+            ),
+        ) => t(
+            format!("{character}の特技宣言で下がった難易度に対して、その後の判定が数えられました"),
+            format!(
+                "later checks were counted against the difficulty {character}'s declaration lowered"
+            ),
+        ),
+        (Event::Af(A::Started { .. }), Event::Af(e)) if !matches!(e, A::Started { .. }) => t(
+            "このAF判定はその後進みました".into(),
+            "this AF check went on since".into(),
+        ),
+        // AW-3 「もし、すべてのキャラクターが[行動済]であれば、クリンナッププロセスに移る」:
+        // a main process, a round's step, that the round moved on from (the next character's
+        // main process, the cleanup, the next round) stays; undoing it would leave the round
+        // past a character still 未行動.
+        (
+            Event::Combat(
+                Cb::Turn { .. }
+                | Cb::Done { .. }
+                | Cb::Cleanup { .. }
+                | Cb::Round { .. }
+                | Cb::Left { .. }
+                | Cb::Joined { .. },
+            ),
+            Event::Combat(Cb::Turn { .. } | Cb::Cleanup { .. } | Cb::Round { .. }),
+        ) => t(
+            "戦闘のラウンドはその後進みました（次のメインプロセスかクリンナップ）".into(),
+            "the combat's round moved on since (the next main process or the cleanup)".into(),
+        ),
+        (Event::Combat(Cb::Started { .. }), Event::Combat(e))
+            if !matches!(e, Cb::Started { .. } | Cb::Published { .. }) =>
+        {
+            t(
+                "この戦闘はその後進みました".into(),
+                "this combat went on since".into(),
+            )
+        }
+        _ => None,
+    }
 }

@@ -28,6 +28,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
+use taku_dice::Text;
 
 /// AW-5: a master may use command spells 3 times per scenario; they refill to this.
 pub const MAX_SPELLS: i64 = super::contracts::SPELLS as i64;
@@ -154,6 +155,26 @@ pub struct SheetError {
     pub text: Option<String>,
     /// What is wrong and, where it can tell, what would be right.
     pub message: String,
+    /// The same in Japanese.
+    pub message_ja: String,
+}
+
+impl SheetError {
+    /// The error in Japanese and English.
+    pub fn text(&self) -> Text {
+        let place_ja = match (self.line, self.column) {
+            (Some(line), Some(column)) => format!(
+                "{line}行目{column}文字目{}: ",
+                self.text
+                    .as_deref()
+                    .filter(|t| !t.is_empty())
+                    .map(|t| format!("（`{t}`）"))
+                    .unwrap_or_default()
+            ),
+            _ => String::new(),
+        };
+        Text::new(format!("{place_ja}{}", self.message_ja), self.to_string())
+    }
 }
 
 impl fmt::Display for SheetError {
@@ -179,6 +200,135 @@ pub fn combat_move(action: i64) -> i64 {
 /// AW-3: full move (全力移動) is twice the combat move.
 pub fn full_move(action: i64) -> i64 {
     combat_move(action).saturating_mul(2)
+}
+
+/// The largest ability or 【行動値】 a table accepts. Our reading: the seed gives no upper
+/// bound, and a value past this is a typo (a PC's abilities and 【行動値】 are small
+/// numbers; 【行動値】+5 m must be doubled for the full move).
+pub const MAX_VALUE: i64 = 999;
+/// The largest HP or MP (current or maximum) a table accepts (the same reading).
+pub const MAX_VITAL: i64 = 9999;
+
+/// `value` as a whole number: full-width digits and signs read as ASCII, spaces around
+/// ignored; `None` when it is not one (or past i64).
+pub fn whole(value: &str) -> Option<i64> {
+    let folded: String = value
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '＋' => '+',
+            '－' | '−' => '-',
+            c => c,
+        })
+        .collect();
+    folded.parse().ok()
+}
+
+/// A value `/char set` or a sheet gives an Another World field, checked: the five
+/// abilities (AW-1, 判定値の元) and 【行動値】 (AW-3, イニシアチブと移動距離) are whole numbers
+/// 0 to [`MAX_VALUE`]; current 【HP】 and 【MP】 0 up to their maximum (AW-4: recovery
+/// never passes it), maximums 1 to [`MAX_VITAL`]; 識別難易度 (the GM's part of the
+/// identify difficulty, AW-3) −99 to 99. Full-width digits are stored as ASCII. Other
+/// fields are as typed.
+pub fn field_value(
+    key: &str,
+    value: &str,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> Result<String, Text> {
+    let bare = key.trim().trim_start_matches('【').trim_end_matches('】');
+    let (base, is_max) = match bare.strip_suffix(".max") {
+        Some(b) => (b.trim_start_matches('【').trim_end_matches('】'), true),
+        None => (bare, false),
+    };
+    let vital = match base.to_ascii_uppercase().as_str() {
+        "HP" | "ＨＰ" => Some("HP"),
+        "MP" | "ＭＰ" => Some("MP"),
+        _ => None,
+    };
+    let range = |lo: i64, hi: i64, what_ja: &str, what_en: &str| -> Result<i64, Text> {
+        match whole(value) {
+            Some(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(Text::new(
+                format!(
+                    "{what_ja}は{lo}〜{hi}の整数です（「{}」は使えません）",
+                    short(value)
+                ),
+                format!(
+                    "{what_en} is a whole number from {lo} to {hi} ('{}' is not)",
+                    short(value)
+                ),
+            )),
+        }
+    };
+    let n = match (base, vital, is_max) {
+        (a, None, false) if ABILITIES.contains(&a) => range(
+            0,
+            MAX_VALUE,
+            &format!("【{a}】（能力値、AW-1）"),
+            &format!("【{a}】 (an ability, AW-1)"),
+        )?,
+        ("行動値", None, false) => range(
+            0,
+            MAX_VALUE,
+            "【行動値】（イニシアチブと戦闘移動【行動値】+5m の元、AW-3）",
+            "【行動値】 (action value: initiative and the combat move of 行動値 + 5 m, AW-3)",
+        )?,
+        ("識別難易度", None, false) => range(
+            -99,
+            99,
+            "識別難易度（対象識別の難易度10に足すGMの値、AW-3）",
+            "識別難易度 (the GM's value added to the identify difficulty of 10, AW-3)",
+        )?,
+        (_, Some(v), true) => {
+            let max = range(
+                1,
+                MAX_VITAL,
+                &format!("【{v}】の上限"),
+                &format!("the maximum {v}"),
+            )?;
+            if let Some(now) = fields.get(v).and_then(|c| whole(c))
+                && now > max
+            {
+                return Err(Text::new(
+                    format!(
+                        "【{v}】の上限{max}は今の【{v}】{now}より小さくなります。先に【{v}】を下げるか、同じ行で /char set 名前 {v} {max} {v}上限 {max} のように両方を設定してください"
+                    ),
+                    format!(
+                        "a maximum {v} of {max} is below the current {v} of {now}; lower {v} first, or set both in one line: /char set NAME {v} {max} {v}.max {max}"
+                    ),
+                ));
+            }
+            max
+        }
+        (_, Some(v), false) => {
+            let now = range(0, MAX_VITAL, &format!("【{v}】"), v)?;
+            if let Some(max) = fields.get(&format!("{v}.max")).and_then(|m| whole(m))
+                && now > max
+            {
+                return Err(Text::new(
+                    format!(
+                        "【{v}】は0〜上限{max}です（{now}は上限を超えています。回復は上限まで、AW-4）。上限を変えるなら /char set 名前 {v}上限 数値"
+                    ),
+                    format!(
+                        "{v} is 0 to its maximum of {max} ({now} is above it; recovery stops at the maximum, AW-4); to change the maximum: /char set NAME {v}.max N"
+                    ),
+                ));
+            }
+            now
+        }
+        _ => return Ok(value.to_string()),
+    };
+    Ok(n.to_string())
+}
+
+/// At most 40 characters of a typed value, for a message.
+fn short(value: &str) -> String {
+    let mut out: String = value.chars().take(40).collect();
+    if value.chars().count() > 40 {
+        out.push('…');
+    }
+    out
 }
 
 fn max_spells() -> i64 {
@@ -496,7 +646,44 @@ fn sheet_error(text: &str, e: &toml::de::Error) -> SheetError {
         column,
         text: line_text.clone(),
         message: reword(e.message(), line_text.as_deref().unwrap_or("")),
+        message_ja: reword_ja(e.message(), line_text.as_deref().unwrap_or("")),
     }
+}
+
+/// [`reword`] in Japanese: the keys a sheet has, a key missing, how to quote a Japanese
+/// key, the kinds; TOML's own wording is kept after a Japanese lead for the rest.
+fn reword_ja(message: &str, line: &str) -> String {
+    let message = message.trim();
+    let known = SHEET_KEYS.join("、");
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        let hint = SHEET_KEYS
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(key) || key.trim_matches(['【', '】']) == **k)
+            .map(|k| format!("`{k}` のことですか？ "))
+            .unwrap_or_default();
+        return format!("`{key}` というキーはありません。{hint}（シートのキー: {known}）");
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        return format!(
+            "キー `{key}` がありません（必須: name、kind、{}、行動値、HP、MP）",
+            ABILITIES.join("、")
+        );
+    }
+    if message.starts_with("invalid unquoted key") && !line.is_ascii() {
+        return "ASCII 以外のキーは \"理知\" = 3 のように引用符で囲みます".to_string();
+    }
+    if message.starts_with("unknown variant `") {
+        return "kind は \"PC\" か \"NPC\" です".to_string();
+    }
+    if message.contains("expected i64") {
+        return format!(
+            "整数が必要です（{}）",
+            message.replace("expected i64", "expected a whole number")
+        );
+    }
+    format!("TOML として読めません（{message}）")
 }
 
 /// serde's "unknown field" and "missing field" name our keys; say which keys a sheet has,

@@ -48,10 +48,20 @@ pub enum Event {
         /// The same for MP.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mp_max: Option<i64>,
+        /// The character was an NPC whose data is the GM's (AW-3, not yet identified):
+        /// the line is the GM's too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
     },
 }
 
 impl Event {
+    /// Whether the line is the GM's alone (an unidentified NPC's HP and MP).
+    pub fn secret(&self) -> bool {
+        let Event::Changed { secret, .. } = self;
+        *secret
+    }
+
     /// The character fields the event sets: the current values, and a maximum the
     /// character's fields did not hold yet.
     pub fn field_changes(&self) -> Vec<(String, String, String)> {
@@ -74,6 +84,24 @@ impl Event {
         }
         out
     }
+}
+
+/// Marks the HP/MP changes of NPCs whose data is the GM's ([`super::rules::secret_npc`])
+/// as the GM's lines (AW-3: an enemy's data is made public by identification).
+pub fn hide_secret_npcs(
+    table: &dyn TableView,
+    state: &State,
+    mut outcome: Outcome<AwEvent>,
+) -> Outcome<AwEvent> {
+    for e in &mut outcome.events {
+        if let AwEvent::Supply(Event::Changed {
+            character, secret, ..
+        }) = e
+        {
+            *secret = super::rules::secret_npc(table, state, character);
+        }
+    }
+    outcome
 }
 
 /// The maxima a change must write beside the current values: those the character's
@@ -207,6 +235,7 @@ pub fn decide(
                 events: vec![AwEvent::Supply(Event::Changed {
                     hp_max: missing_max(table, character).0,
                     mp_max: missing_max(table, character).1,
+                    secret: false,
                     character: character.to_string(),
                     why: lack_why(n, !rest.is_empty()),
                     hp: hp.saturating_sub(loss(&hp_dice)).max(FLOOR),
@@ -288,6 +317,26 @@ fn give(
             Text::new("GMの決める供給", "supply as the GM decides"),
         )?,
     };
+    // An exchange every side takes part in (「2人以上のキャラクターが体液を交換する」): a player
+    // runs it among their own characters; with another member's, both agree and the GM runs
+    // it (issue 13 play-through: a player supplied another player's PC alone).
+    if !table.actor_is_gm()
+        && let Some((other, owner)) = names.iter().find_map(|a| {
+            table
+                .character(a)
+                .filter(|(o, _)| *o != table.actor())
+                .map(|(o, _)| (*a, o.to_string()))
+        })
+    {
+        return Err(Text::new(
+            format!(
+                "{other}は{owner}のキャラクターです。供給はお互いが体液を交換する行為なので、ほかのメンバーのキャラクターとの供給は、両者が合意したうえでGMが /supply give で行ないます（AW-4）"
+            ),
+            format!(
+                "{other} belongs to {owner}; supply is an exchange both sides take part in, so with another member's character the GM runs /supply give once both agree (AW-4)"
+            ),
+        ));
+    }
     let reply = (!recommended.contains(&n)).then(|| {
         Text::new(
             format!(
@@ -312,6 +361,7 @@ fn give(
         events.push(AwEvent::Supply(Event::Changed {
             hp_max: missing_max(table, who).0,
             mp_max: missing_max(table, who).1,
+            secret: false,
             character: who.to_string(),
             why: supply_why(n, bound),
             hp: hp.saturating_add(gain).min(max_hp.max(hp)),
@@ -365,6 +415,7 @@ fn heal(
         events: vec![AwEvent::Supply(Event::Changed {
             hp_max: missing_max(table, character).0,
             mp_max: missing_max(table, character).1,
+            secret: false,
             character: character.to_string(),
             why: format!("{HEAL}{reason}"),
             hp_dice: if hp_side { vec![delta] } else { Vec::new() },
@@ -391,6 +442,7 @@ pub fn recover(
     Ok(AwEvent::Supply(Event::Changed {
         hp_max: missing_max(table, character).0,
         mp_max: missing_max(table, character).1,
+        secret: false,
         character: character.to_string(),
         why: why.to_string(),
         hp_dice: vec![hp],

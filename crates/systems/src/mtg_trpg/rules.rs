@@ -1084,6 +1084,30 @@ fn check_command(
             ),
         ));
     }
+    // MT-3 「1人のPCが、同じターンに、まったく同じ行動判定を2回以上行うことはできません」: a
+    // check of the same kind and difficulty written without a purpose cannot be told from
+    // the one made already (issue 13 play-through: dropping the purpose side-stepped the
+    // rule), so it names its purpose.
+    if purpose.is_empty()
+        && let Some((_, _, earlier)) = l
+            .checks
+            .iter()
+            .find(|(k, d, _)| *k == kind && *d == difficulty)
+    {
+        let name = check::kind_text(kind);
+        return Err(Text::new(
+            format!(
+                "{pc}はこのターン、{}（難易度{difficulty}）の判定「{earlier}」を行ないました。同じ判定は1ターンに1回だけです（MT-3）。別の行為なら目的を書いてください（例: /deck check {pc} {} {difficulty} 傷の手当て）",
+                name.ja(),
+                kind_word(kind)
+            ),
+            format!(
+                "{pc} made a {} at difficulty {difficulty} this turn ('{earlier}'); the same check twice in one turn is not allowed (MT-3); for another action, write its purpose (e.g. /deck check {pc} {} {difficulty} first aid)",
+                name.en(),
+                kind_word(kind)
+            ),
+        ));
+    }
     let known = l.known.min(l.cards.len());
     if l.cards.len() - known < 2 {
         return Err(check::CheckError::TooFewCards {
@@ -1099,7 +1123,19 @@ fn check_command(
         let seen = possible(&l.regions(), kind, difficulty, boost_left).map_err(|e| e.text())?;
         let (never, always) = (!seen.success, !seen.failure);
         if never || always {
-            let (ja, en) = if always {
+            // Certain only with the boost the player may choose (the boost is theirs to
+            // use, so the result is still theirs to know): say so.
+            let by_boost = always
+                && boost_left
+                && possible(&l.regions(), kind, difficulty, false)
+                    .map_err(|e| e.text())?
+                    .failure;
+            let (ja, en) = if by_boost {
+                (
+                    "ブーストを使えば必ず成功する（ブーストは選べるので、結果が分かっている）",
+                    "succeed if boosted (the boost is the player's choice, so the result is known)",
+                )
+            } else if always {
                 ("必ず成功する", "succeed")
             } else {
                 ("必ず失敗する", "fail")
@@ -1136,8 +1172,8 @@ fn check_command(
     let reply = (!outcome.success && !can_boost).then(|| {
         if boost_left {
             Text::new(
-                format!("ブーストはできません: ライブラリーが公開した2枚の下に{BOOST_CARDS}枚未満です（「ライブラリーが6枚未満の時、行動判定ブーストの宣言は行えません」）"),
-                format!("no boost: fewer than {BOOST_CARDS} cards are left below the two revealed (MT-2 step 5)"),
+                format!("ブーストはできません: 公開した2枚の下のライブラリーが{BOOST_CARDS}枚未満です。ブーストはその下から{BOOST_CARDS}枚を追放するので、公開した2枚を除いて{BOOST_CARDS}枚要ると読みます（「ライブラリーが6枚未満の時、行動判定ブーストの宣言は行えません」）"),
+                format!("no boost: fewer than {BOOST_CARDS} cards are left below the two revealed; a boost exiles {BOOST_CARDS} from below them, so we read the seed's 'fewer than 6 cards' as counting the library without the two revealed (MT-2 step 5)"),
             )
         } else {
             Text::new(
@@ -1326,12 +1362,18 @@ fn show(pc: &str, l: &Library, gm: bool) -> Text {
         if group.is_empty() {
             continue;
         }
+        // MT-2 step 7 「無作為の順番で、ライブラリーの一番下に置きます」: the player knows which
+        // cards a group holds, not their order, so the group is listed by name, never in
+        // the library's order (issue 13 play-through: the true order showed through).
+        let mut group = group.to_vec();
+        group.sort_by(|a, b| a.name.cmp(&b.name));
+        let group = group.as_slice();
         ja.push(format!(
-            "  下にあると分かっているカード（{i}組目、組の中の順番は不明）: {}",
+            "  下にあると分かっているカード（{i}組目、組の中の順番は不明、名前順）: {}",
             check::names(group)
         ));
         en.push(format!(
-            "  seen going to the bottom (group {i}, order within it unknown): {}",
+            "  seen going to the bottom (group {i}, order within it unknown; by name): {}",
             check::names_en(group)
         ));
     }
