@@ -287,7 +287,7 @@ fn lr6_courage_with_bold_and_horselord_and_the_limits() {
     // Courage 3: one left.
     assert!(refused(&mut t, "alice", "/lotr courage エオメル 2 Ride").contains("LR-6"));
     // Four a round at most (サム with Courage 6).
-    run(&mut t, "bob", "/char set サム Courage 6");
+    run(&mut t, "gm", "/char set サム Courage 6");
     run(&mut t, "bob", "/lotr courage サム 2");
     run(&mut t, "bob", "/lotr courage サム 2");
     let why = refused(&mut t, "bob", "/lotr courage サム 1");
@@ -501,7 +501,7 @@ fn lr14_wounds_penalise_combat_tests() {
 #[test]
 fn lr6_a_combat_round_is_the_courage_round() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム Courage 8");
+    run(&mut t, "gm", "/char set サム Courage 8");
     run(&mut t, "gm", "/lotr combat join サム");
     run(&mut t, "gm", "/lotr combat init");
     run(&mut t, "bob", "/lotr courage サム 4");
@@ -521,7 +521,7 @@ fn lr6_a_combat_round_is_the_courage_round() {
 #[test]
 fn lr6_courage_back_at_once_when_the_gm_says_so() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム Courage 3");
+    run(&mut t, "gm", "/char set サム Courage 3");
     run(&mut t, "gm", "/lotr set courage_return at_once");
     let out = run(&mut t, "bob", "/lotr courage サム 3");
     assert!(out[0].contains("+9") && out[0].contains("残り3"), "{out:?}");
@@ -965,7 +965,7 @@ fn lr3_char_set_after_import_is_followed() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr damage サム 15");
     assert!(sheet(&t, "サム").contains("wound level: Dazed"));
-    run(&mut t, "bob", "/char set サム size mammoth Courage 6");
+    run(&mut t, "gm", "/char set サム size mammoth Courage 6");
     let s = sheet(&t, "サム");
     assert!(
         s.contains("wound level: Healthy") && s.contains("Courage: 6/6"),
@@ -1004,4 +1004,197 @@ fn lr13_purses_belong_to_characters() {
     assert!(refused(&mut t, "gm", "/lotr money ガンダルフ +1GP").contains("/char new"));
     refused(&mut t, "gm", "/lotr money settings");
     run(&mut t, "gm", "/lotr money サム +1GP");
+}
+
+// ---- Session 3: Courage on the roll, infection, weariness recovery, owned fields, undo ----
+
+/// The entry of the log's event `seq` as `who` sees it, in English.
+fn seen_by(t: &Table, seq: u64, who: &str) -> String {
+    let e = t
+        .events()
+        .iter()
+        .find(|e| e.seq == seq)
+        .expect("the event")
+        .clone();
+    t.entry(&e, who, taku_dice::Lang::En).text
+}
+
+/// LR-6 「前金で支払う必要はなく,テスト結果を見てから何点使うかを決めてよい」 and 「判定の修正値に
+/// +3 ボーナス」: Courage spent after a roll is shown changing that roll. サム's
+/// `LOTR+2>=15` with dice 3,5 is 10, margin −5, a Failure; two points make it 16, margin +1,
+/// a Complete Success; two more build on that (22, +7, Superior).
+#[test]
+fn lr6_courage_rewrites_the_roll_it_follows() {
+    let t0 = table([3; 32]);
+    let seq = t0.next_seq() + 1;
+    let seed = seed_where(seq, 2, |x| x == [3, 5]);
+    let mut t = table(seed);
+    run(&mut t, "gm", "/char set サム Courage 6");
+    assert_eq!(t.next_seq(), seq);
+    let out = run(&mut t, "bob", "LOTR+2>=15");
+    assert!(out[0].contains("10"), "{out:?}");
+    assert!(
+        out[1].contains("10 vs 15（-5）Failure") && out[1].contains("/lotr courage サム"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "bob", "/lotr courage サム 2");
+    assert!(out[0].contains("+6"), "{out:?}");
+    assert!(
+        out[1].contains("LOTR+2>=15")
+            && out[1].contains("10 → 16 vs 15（+1）Complete Success（勇気の前は Failure）"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "bob", "/lotr courage サム 2");
+    assert!(
+        out[1].contains("16 → 22 vs 15（+7）Superior Success"),
+        "{out:?}"
+    );
+    // The scene's end: that roll can no longer take Courage.
+    run(&mut t, "gm", "/scene next");
+    let out = run(&mut t, "bob", "/lotr courage サム 1");
+    assert_eq!(out.len(), 1, "no rewrite after the scene: {out:?}");
+}
+
+/// LR-6 「Bold と Horselord を持ったキャラクターは…Ride 判定に+7」: the skill of the roll's
+/// `{Ride}` reference picks the edges when the spending names none; a secret roll's record
+/// and its rewriting are hidden from the other players.
+#[test]
+fn lr6_courage_reads_the_rolls_skill_and_keeps_a_secret_roll_secret() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "alice", "SLOTR+{エオメル.Ride}>=12");
+    let tested = t.next_seq() - 1;
+    assert!(seen_by(&t, tested, "alice").contains("Courage may still be spent"));
+    assert!(seen_by(&t, tested, "bob").contains("(hidden)"));
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1");
+    assert!(out[0].contains("+7"), "{out:?}");
+    let rewrite = t.next_seq() - 1;
+    assert!(seen_by(&t, rewrite, "gm").contains("rewrites the last test"));
+    assert!(seen_by(&t, rewrite, "bob").contains("(hidden)"));
+}
+
+/// LR-4 医術: 「医者は Healing 判定を行い,傷が自然に1日回復するか, 1週間回復するか,あるいは
+/// まったく回復しないかを決定する」 — the doctor's test sets how the infected wound heals
+/// (the degree-to-rate table is the GM's: `infection_rates`); rest then heals at that
+/// rate (a week's point rounded half up, LR-0), or not at all; `clear` ends it.
+#[test]
+fn lr4_infection_sets_how_the_wound_heals() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 25");
+    run(
+        &mut t,
+        "gm",
+        "/lotr table infection_rates week,week,week,week,week,week,week",
+    );
+    let out = run(&mut t, "gm", "/lotr heal サム infection by=アラゴルン tn=10");
+    assert!(out[0].contains("1週間に1点回復する"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("infection (LR-4): the wound heals a point a week"));
+    // 10 days: 10/7 = 1.43 → 1; 4 days: 0.57 → 1.
+    run(&mut t, "gm", "/lotr heal サム rest 10");
+    assert!(sheet(&t, "サム").contains("damage (until death): 24/"));
+    run(&mut t, "gm", "/lotr heal サム rest 4");
+    assert!(sheet(&t, "サム").contains("damage (until death): 23/"));
+    run(
+        &mut t,
+        "gm",
+        "/lotr table infection_rates none,none,none,none,none,none,none",
+    );
+    run(&mut t, "gm", "/lotr heal サム infection by=アラゴルン");
+    run(&mut t, "gm", "/lotr heal サム rest 10");
+    run(&mut t, "gm", "/lotr heal サム week");
+    assert!(sheet(&t, "サム").contains("damage (until death): 23/"));
+    run(&mut t, "gm", "/lotr heal サム infection clear");
+    run(&mut t, "gm", "/lotr heal サム rest 3");
+    assert!(sheet(&t, "サム").contains("damage (until death): 20/"));
+    assert!(sheet(&t, "サム").contains("infection (LR-4): none"));
+    // The table takes seven rates, one per degree; the doctor must be a character.
+    assert!(refused(&mut t, "gm", "/lotr table infection_rates day,week").contains("seven"));
+    assert!(
+        refused(&mut t, "gm", "/lotr heal サム infection by=ガンダルフ")
+            .contains("no character")
+    );
+    assert!(refused(&mut t, "bob", "/lotr heal サム infection clear").contains("LR-4"));
+}
+
+/// LR-5 「疲労からの回復時間は,Table 9.39 @ P.249 の通りである」: rest lowers weariness a
+/// level at a time, each taking the GM's table's minutes (example Winded 5, Tired 30,
+/// Weary 60); Exhausted needs the recovery test instead.
+#[test]
+fn lr5_weariness_recovers_with_rest_by_the_table() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr weary サム +3");
+    let out = run(&mut t, "gm", "/lotr weary サム rest 60");
+    assert!(out[0].contains("疲労1段階回復") && out[0].contains("30分"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("weariness: Tired"), "{}", sheet(&t, "サム"));
+    run(&mut t, "gm", "/lotr weary サム rest 35");
+    assert!(sheet(&t, "サム").contains("weariness: Hale"));
+    run(&mut t, "gm", "/lotr weary サム +5");
+    assert!(refused(&mut t, "gm", "/lotr weary サム rest 600").contains("/lotr recover"));
+    assert!(refused(&mut t, "gm", "/lotr weary サム rest -1").contains("LR-5"));
+    assert!(refused(&mut t, "bob", "/lotr weary サム rest 5").contains("LR-5"));
+    run(&mut t, "gm", "/lotr table weariness_recovery 0,1,1,1,1,0");
+    run(&mut t, "gm", "/lotr weary サム -1");
+    run(&mut t, "gm", "/lotr weary サム rest 3");
+    assert!(sheet(&t, "サム").contains("weariness: Winded"));
+}
+
+/// The fields the rules keep (issue 16 on `owned_fields`): a player may not set Courage,
+/// Renown, derived values (Health, Defence, reactions) or tracked ones (damage,
+/// weariness, Corruption) by hand; the GM may set Courage and Renown (the seed leaves
+/// them to the GM), not the rest; attributes stay the player's to raise (LR-3).
+#[test]
+fn owned_fields_are_the_rules() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "bob", "/char set サム Courage 9");
+    assert!(why.contains("/lotr courage"), "{why}");
+    assert!(refused(&mut t, "bob", "/char set サム Renown 5").contains("/lotr renown"));
+    assert!(refused(&mut t, "gm", "/char set サム Health 30").contains("VIT"));
+    assert!(refused(&mut t, "gm", "/char set サム Defence 20").contains("NIM"));
+    assert!(refused(&mut t, "bob", "/char set サム Willpower 5").contains("LR-3"));
+    assert!(refused(&mut t, "bob", "/char set サム Corruption 0").contains("LR-7"));
+    assert!(refused(&mut t, "bob", "/char set サム 疲労 0").contains("LR-5"));
+    assert!(refused(&mut t, "gm", "/char set サム damage 0").contains("LR-4"));
+    run(&mut t, "gm", "/char set サム Courage 5");
+    assert!(sheet(&t, "サム").contains("Courage: 5/5"));
+    run(&mut t, "bob", "/char set サム NIM 8");
+    assert!(sheet(&t, "サム").contains("Defence: 11"));
+    // A sheet file still creates a character (its Courage is the creation's).
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    assert!(sheet(&t, "エオメル").contains("Courage: 3/3"));
+}
+
+/// Undo (issue 16 on `builds_on`): a line later entries rest on cannot be undone while
+/// they stand — a fighter's joining under its actions (LR-14), an advancement under its
+/// picks and the XP under the advancement (LR-12), a unit under its attacks (LR-16).
+#[test]
+fn undo_refused_while_a_later_entry_rests_on_it() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    let joined = t.next_seq() - 1;
+    run(&mut t, "bob", "/lotr combat act サム move");
+    let why = refused(&mut t, "gm", &format!("/undo #{joined}"));
+    assert!(why.contains("サム joining the fight (LR-14)"), "{why}");
+    run(&mut t, "bob", "/undo");
+    run(&mut t, "gm", &format!("/undo #{joined}"));
+
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    let credited = t.next_seq() - 1;
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let advanced = t.next_seq() - 1;
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Run");
+    assert!(
+        refused(&mut t, "gm", &format!("/undo #{advanced}")).contains("advancement (LR-12)")
+    );
+    assert!(refused(&mut t, "gm", &format!("/undo #{credited}")).contains("XP (LR-12)"));
+
+    run(&mut t, "gm", "/lotr unit add ローハン men=230 str=8 tough=6 mob=6 morale=7");
+    let added = t.next_seq() - 1;
+    run(&mut t, "gm", "/lotr unit add オーク men=100 str=6 tough=5 mob=5 morale=5");
+    run(&mut t, "gm", "/lotr unit attack ローハン オーク +3");
+    assert!(refused(&mut t, "gm", &format!("/undo #{added}")).contains("unit 'ローハン'"));
 }

@@ -15,7 +15,7 @@ use super::character::{
 };
 use super::check::{self, Degree};
 use super::settings::{EXHAUSTED_PENALTY, EXHAUSTED_TN, Settings};
-use crate::table_rules::{CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,6 +58,10 @@ pub struct Status {
     /// the scene ends).
     #[serde(default)]
     pub ignoring_weariness: bool,
+    /// LR-4 医術: an infected wound's healing, as the doctor's test set it: `day`,
+    /// `week` or `none` (None: no infection).
+    #[serde(default)]
+    pub infection: Option<String>,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -89,6 +93,150 @@ pub struct State {
     pub sub: super::table::SubState,
     /// LR-1: the nine 2d6 rolled at the table for a character's random creation.
     pub creation_rolls: BTreeMap<String, Vec<i64>>,
+    /// LR-6: each character's last test, which Courage spent after it rewrites.
+    pub last_tests: BTreeMap<String, LastTest>,
+}
+
+/// LR-6 「前金で支払う必要はなく,テスト結果を見てから何点使うかを決めてよい」: a character's
+/// last test, kept so that Courage spent after seeing it is shown changing it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastTest {
+    /// The test as evaluated (`LOTR+7>=15`).
+    pub command: String,
+    /// The skill its `{…}` reference named (`Ride`), for edges that add to Courage on it.
+    #[serde(default)]
+    pub skill: Option<String>,
+    /// Its totals.
+    pub totals: TestTotals,
+    /// A secret roll: only the GM and the character's owner see it and its rewriting.
+    #[serde(default)]
+    pub secret: bool,
+    /// Courage bonus added to it so far.
+    #[serde(default)]
+    pub courage: i64,
+}
+
+/// What a test came to (LR-9 to LR-11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "form", rename_all = "snake_case")]
+pub enum TestTotals {
+    /// A single test, against a TN or for its total.
+    Single {
+        /// Total.
+        total: i64,
+        /// TN.
+        tn: Option<i64>,
+    },
+    /// An opposed test: the character's side and the other's (the deciding pair).
+    Opposed {
+        /// The character's total.
+        mine: i64,
+        /// The other side's.
+        other: i64,
+        /// The character rolled the left side (the attacker in a dodge or parry test).
+        mine_is_left: bool,
+        /// `retest`, `dodge` (a tie hits) or `parry` (a tie is parried).
+        tie: String,
+    },
+    /// A group test led by the character.
+    Group {
+        /// The leader's total.
+        leader: i64,
+        /// The helpers' bonus.
+        bonus: i64,
+        /// TN.
+        tn: i64,
+    },
+}
+
+impl LastTest {
+    /// What the test comes to with `extra` more on the character's total, as words.
+    pub fn outcome(&self, extra: i64) -> (String, String) {
+        let add = self.courage + extra;
+        match &self.totals {
+            TestTotals::Single { total, tn: None } => (
+                format!("達成値 {total} → {}", total + add),
+                format!("total {total} → {}", total + add),
+            ),
+            TestTotals::Single { total, tn: Some(tn) } => {
+                let before = Degree::of(total + self.courage - tn);
+                let margin = total + add - tn;
+                let d = Degree::of(margin);
+                (
+                    format!(
+                        "{} → {} vs {tn}（{margin:+}）{}（勇気の前は {}）",
+                        total + self.courage,
+                        total + add,
+                        d.name(),
+                        before.name()
+                    ),
+                    format!(
+                        "{} → {} vs {tn} ({margin:+}) {} (before the Courage: {})",
+                        total + self.courage,
+                        total + add,
+                        d.name(),
+                        before.name()
+                    ),
+                )
+            }
+            TestTotals::Group { leader, bonus, tn } => {
+                let before = leader + bonus + self.courage;
+                let margin = before + extra - tn;
+                (
+                    format!(
+                        "リーダー+補助 {before} → {} vs {tn}（{margin:+}）{}",
+                        before + extra,
+                        Degree::of(margin).name()
+                    ),
+                    format!(
+                        "leader + helpers {before} → {} vs {tn} ({margin:+}) {}",
+                        before + extra,
+                        Degree::of(margin).name()
+                    ),
+                )
+            }
+            TestTotals::Opposed {
+                mine,
+                other,
+                mine_is_left,
+                tie,
+            } => {
+                let m = mine + add;
+                let (l, r) = if *mine_is_left { (m, *other) } else { (*other, m) };
+                let margin = l - r;
+                let (ja, en) = match (margin.cmp(&0), tie.as_str()) {
+                    (std::cmp::Ordering::Equal, "dodge") => (
+                        "同値: 命中（回避との同値は攻撃側）".to_string(),
+                        "a tie: it hits (a tie with a dodge goes to the attack)".to_string(),
+                    ),
+                    (std::cmp::Ordering::Equal, "parry") => (
+                        "同値: 受け流し（受けとの同値は防御側）".to_string(),
+                        "a tie: parried (a tie with a parry goes to the defence)".to_string(),
+                    ),
+                    (std::cmp::Ordering::Equal, _) => (
+                        "同値: 再判定".to_string(),
+                        "a tie: test again".to_string(),
+                    ),
+                    (std::cmp::Ordering::Greater, _) => (
+                        format!("左の勝ち（差{margin:+}: {}）", Degree::of(margin).name()),
+                        format!("the left wins (margin {margin:+}: {})", Degree::of(margin).name()),
+                    ),
+                    (std::cmp::Ordering::Less, _) => (
+                        format!("右の勝ち（差{}: {}）", -margin, Degree::of(-margin).name()),
+                        format!(
+                            "the right wins (margin {}: {})",
+                            -margin,
+                            Degree::of(-margin).name()
+                        ),
+                    ),
+                };
+                (
+                    format!("左 {l} ／ 右 {r} → {ja}"),
+                    format!("left {l} / right {r} → {en}"),
+                )
+            }
+        }
+    }
 }
 
 /// A change to a character's status, as deltas so an undone change leaves later ones
@@ -132,6 +280,10 @@ pub struct Delta {
     /// LR-5: begins (`Some(true)`) or stops ignoring its weariness penalty.
     #[serde(default)]
     pub ignore_weariness: Option<bool>,
+    /// LR-4 医術: an infection's healing rate set (`day`, `week`, `none`) or ended
+    /// (`clear`).
+    #[serde(default)]
+    pub infection: Option<String>,
 }
 
 /// What happened.
@@ -198,6 +350,29 @@ pub enum Event {
         /// The event.
         event: super::table::SubEvent,
     },
+    /// LR-6: a character's test, kept for Courage spent after it (follows the roll).
+    Tested {
+        /// Whose.
+        name: String,
+        /// The test.
+        test: LastTest,
+    },
+    /// LR-6: Courage spent after a test, shown on that test (follows the spending).
+    Rewritten {
+        /// Whose test.
+        name: String,
+        /// The bonus added.
+        bonus: i64,
+        /// The test's line, and what it comes to now.
+        ja: String,
+        /// Log text.
+        en: String,
+        /// The test was secret.
+        #[serde(default)]
+        secret: bool,
+    },
+    /// The scene ended: last tests can no longer be changed by Courage.
+    TestsLapse,
 }
 
 /// The table rules.
@@ -225,9 +400,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Damage (LR-4, GM); shows the wound level and its penalty, and death",
     },
     CommandHelp {
-        usage: "/lotr heal エオメル skill | rest 3 | week | facility | attended 2 | 5",
-        help: "治療（LR-4、GM）: skill=Healing成功で段階の始まり−1へ、rest=1日1点、week=週のStamina成功でVIT修正（最低1）、facility=施設でHealth点、attended=付きっきりで1日2点、数=直接",
-        help_en: "Healing (LR-4, GM): skill = a Healing success (one below the level's start), rest = 1 a day, week = a weekly Stamina success (VIT mod, at least 1), facility = Health at once, attended = 2 a day, a number = directly",
+        usage: "/lotr heal エオメル skill | rest 3 | week | facility | attended 2 | 5 | infection by=アラゴルン [tn=10] | infection clear",
+        help: "治療（LR-4、GM）: skill=Healing成功で段階の始まり−1へ、rest=1日1点、week=週のStamina成功でVIT修正（最低1）、facility=施設でHealth点、attended=付きっきりで1日2点、数=直接。infection=医術: 医者のHealing判定の成功度で感染した傷の治り方（1日1点・1週1点・治らない、表 infection_rates）",
+        help_en: "Healing (LR-4, GM): skill = a Healing success (one below the level's start), rest = 1 a day, week = a weekly Stamina success (VIT mod, at least 1), facility = Health at once, attended = 2 a day, a number = directly; infection = the doctor's Healing test sets how an infected wound heals (a point a day, a week, or none; table infection_rates)",
     },
     CommandHelp {
         usage: "/lotr poison エオメル 4 1/2d6 毒の名",
@@ -250,9 +425,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Renown for a dramatic deed (LR-3, GM). Travel (LR-18): the group keeps to its slowest member's daily pace (days rounded half up)",
     },
     CommandHelp {
-        usage: "/lotr weary エオメル +1 | /lotr recover エオメル complete",
-        help: "疲労段階の増減（LR-5、GM）。recover: Exhausted からの回復判定（Stamina−10、目標値10、助け手の Healing 成功度で −3/−5/−10、Extraordinary で即 Spent）",
-        help_en: "Weariness levels (LR-5, GM); recover: the Exhausted recovery test (Stamina −10 vs TN 10, lowered 3/5/10 by a helper's Healing degree; Extraordinary: Spent at once)",
+        usage: "/lotr weary エオメル +1 | /lotr weary エオメル rest 60 | /lotr recover エオメル complete",
+        help: "疲労段階の増減（LR-5、GM）。rest=休息の分数で表9.39の回復時間ごとに1段階回復（表 weariness_recovery）。recover: Exhausted からの回復判定（Stamina−10、目標値10、助け手の Healing 成功度で −3/−5/−10、Extraordinary で即 Spent）",
+        help_en: "Weariness levels (LR-5, GM); rest = minutes of rest recover a level per Table 9.39's time (table weariness_recovery); recover: the Exhausted recovery test (Stamina −10 vs TN 10, lowered 3/5/10 by a helper's Healing degree; Extraordinary: Spent at once)",
     },
     CommandHelp {
         usage: "/lotr courage エオメル 2 Ride | /lotr courage エオメル impossible | /lotr courage エオメル 1 selfish",
@@ -360,8 +535,10 @@ pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
     f.push(("order".into(), ch.order.clone()));
     f.push(("size".into(), ch.size.name().into()));
     f.push(("hobbit".into(), ch.hobbit.to_string()));
-    f.push(("Courage".into(), ch.courage.to_string()));
-    f.push(("Renown".into(), ch.renown.to_string()));
+    // Courage and Renown are kept by the rules (owned fields: a GM's `/char set NAME
+    // Courage 6` overrides); the sheet's values are the creation's.
+    f.push(("created.Courage".into(), ch.courage.to_string()));
+    f.push(("created.Renown".into(), ch.renown.to_string()));
     f.push(("edges".into(), join(&ch.edges)));
     f.push(("flaws".into(), join(&ch.flaws)));
     let ce: Vec<String> = ch
@@ -499,13 +676,14 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
         reaction_advances,
         health_advances: int("health_advances").unwrap_or(0),
         courage: int("Courage")
+            .or_else(|| int("created.Courage"))
             .unwrap_or(character::BASE_COURAGE)
             .clamp(0, 1000),
         size: fields
             .get("size")
             .and_then(|s| Size::parse(s))
             .unwrap_or_default(),
-        renown: int("Renown").unwrap_or(0),
+        renown: int("Renown").or_else(|| int("created.Renown")).unwrap_or(0),
         skills,
         edges: list("edges"),
         flaws: list("flaws"),
@@ -656,6 +834,11 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     }
     if let Some(i) = d.ignore_weariness {
         s.ignoring_weariness = i;
+    }
+    match d.infection.as_deref() {
+        Some("clear") => s.infection = None,
+        Some(rate) => s.infection = Some(rate.to_string()),
+        None => {}
     }
     if let Some(i) = d.poison_stage
         && let Some(p) = s.poisons.get_mut(i)
@@ -926,6 +1109,7 @@ fn decide_lotr(
                         &rest[1..],
                         dice,
                     )?,
+                    Some(&"rest") => weary_rest(table, state, name, &ch, &s, &rest[1..])?,
                     _ => weary(table, state, name, &ch, &s, rest)?,
                 },
                 "fall" => super::hazards::fall(table, state, name, &ch, &s, rest, dice)?,
@@ -1300,20 +1484,96 @@ fn heal(
                 ),
             )
         }
+        // LR-4 医術: 「医者は Healing 判定を行い,傷が自然に1日回復するか, 1週間回復するか,
+        // あるいはまったく回復しないかを決定する」 — the doctor's test sets how the
+        // infected wound heals (the mapping from its degree is the GM's table).
+        ["infection", "clear"] => {
+            return Ok(vec![status_event(
+                &state.settings,
+                name,
+                ch,
+                s,
+                Delta {
+                    infection: Some("clear".into()),
+                    ..Delta::default()
+                },
+                (
+                    "感染が治まった（LR-4 医術）".into(),
+                    "the infection is over (LR-4)".into(),
+                ),
+            )]);
+        }
+        ["infection", by, more @ ..] if by.starts_with("by=") && more.len() <= 1 => {
+            let doctor = &by[3..];
+            let Some(dc) = record(table, state, doctor) else {
+                return Err(no_character(doctor));
+            };
+            let tn = match more.first() {
+                Some(t) => match t.strip_prefix("tn=") {
+                    Some(n) => number(n)?,
+                    None => {
+                        return Err(usage(
+                            "/lotr heal 名前 infection by=医者 [tn=目標値] | infection clear",
+                            "/lotr heal NAME infection by=DOCTOR [tn=TN] | infection clear",
+                        ));
+                    }
+                },
+                None => state.settings.healing_tns[level.index().min(5)],
+            };
+            let modifier = reference(&dc, "Healing").unwrap_or(0);
+            let ds = state.status.get(doctor).cloned().unwrap_or_default();
+            let p = penalty(&state.settings, &dc, &ds);
+            let (_, d, text) = test(dice, modifier, tn - p)?;
+            let rate = state.settings.infection_rate(d).to_string();
+            let (rj, re) = rate_words(&rate);
+            return Ok(vec![status_event(
+                &state.settings,
+                name,
+                ch,
+                s,
+                Delta {
+                    infection: Some(rate),
+                    ..Delta::default()
+                },
+                (
+                    format!("感染（医術）: {doctor}のHealing判定（目標値{tn}）{text} → 傷は{rj}"),
+                    format!(
+                        "infection: {doctor}'s Healing test (TN {tn}) {text} → the wound heals {re}"
+                    ),
+                ),
+            )]);
+        }
         ["rest", w] => {
             let d = days(w)?;
-            (d, (format!("{d}日の安静"), format!("{d} days' rest")))
+            let n = infected_rest(s, d);
+            (
+                n,
+                (
+                    format!("{d}日の安静{}", infected_note(s).0),
+                    format!("{d} days' rest{}", infected_note(s).1),
+                ),
+            )
         }
         ["attended", w] => {
             let d = days(w)?;
             (
-                2 * d,
+                2 * infected_rest(s, d),
                 (
-                    format!("付きっきりの治療で{d}日（1日2点）"),
-                    format!("{d} days under constant attendance (2 a day)"),
+                    format!("付きっきりの治療で{d}日（1日2点）{}", infected_note(s).0),
+                    format!(
+                        "{d} days under constant attendance (2 a day){}",
+                        infected_note(s).1
+                    ),
                 ),
             )
         }
+        ["week"] if s.infection.as_deref() == Some("none") => (
+            0,
+            (
+                "感染した傷はまったく回復しない（LR-4 医術）".into(),
+                "the infected wound does not heal at all (LR-4)".into(),
+            ),
+        ),
         ["week"] => {
             let n = character::weekly_healing(ch.attributes[VIT]);
             (
@@ -1337,8 +1597,8 @@ fn heal(
         }
         _ => {
             return Err(usage(
-                "/lotr heal 名前 skill [by=治療者]|week [roll]|rest 日数|attended 日数|facility|点数",
-                "/lotr heal NAME skill [by=HEALER]|week [roll]|rest DAYS|attended DAYS|facility|POINTS",
+                "/lotr heal 名前 skill [by=治療者]|week [roll]|rest 日数|attended 日数|facility|infection by=医者 [tn=目標値]|infection clear|点数",
+                "/lotr heal NAME skill [by=HEALER]|week [roll]|rest DAYS|attended DAYS|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
             ));
         }
     };
@@ -1357,6 +1617,38 @@ fn heal(
             format!("{}, −{healed}", what.1),
         ),
     )])
+}
+
+/// LR-4 医術: an infection rate in words.
+fn rate_words(rate: &str) -> (&'static str, &'static str) {
+    match rate {
+        "week" => ("1週間に1点回復する", "a point a week"),
+        "none" => ("まったく回復しない", "not at all"),
+        _ => ("1日に1点回復する（通常どおり）", "a point a day (as usual)"),
+    }
+}
+
+/// LR-4 医術: the points `days` of rest heal an infected wound at its rate (a week's
+/// point rounded half up, LR-0), or the usual one a day.
+fn infected_rest(s: &Status, days: i64) -> i64 {
+    match s.infection.as_deref() {
+        Some("week") => character::div_half_up(days, 7),
+        Some("none") => 0,
+        _ => days,
+    }
+}
+
+fn infected_note(s: &Status) -> (String, String) {
+    match s.infection.as_deref() {
+        Some(rate @ ("week" | "none")) => {
+            let (ja, en) = rate_words(rate);
+            (
+                format!("（感染: {ja}。LR-4 医術）"),
+                format!(" (infected: heals {en}; LR-4)"),
+            )
+        }
+        _ => (String::new(), String::new()),
+    }
 }
 
 /// LR-4 (Table 9.35): poison.
@@ -1496,6 +1788,86 @@ fn weary(
             ..Delta::default()
         },
         (format!("疲労{n:+}"), format!("weariness {n:+}")),
+    )])
+}
+
+/// LR-5 「疲労からの回復時間は,Table 9.39 の通りである」: MINUTES of rest lower the
+/// weariness one level at a time, each level taking its time from the GM's table; the
+/// time left over is not kept. Exhausted needs the recovery test, not rest.
+fn weary_rest(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-5", ("疲労の回復", "let weariness recover"))?;
+    let [m] = rest else {
+        return Err(usage("/lotr weary 名前 rest 分", "/lotr weary NAME rest MINUTES"));
+    };
+    let minutes = number(m)?;
+    if minutes < 0 {
+        return Err(Text::new(
+            format!("LR-5: 休息の時間は0分以上です（{minutes}は不可）"),
+            format!("LR-5: rest lasts 0 minutes or more (not {minutes})"),
+        ));
+    }
+    let exhausted = state.settings.exhausted() as i64;
+    if s.weariness >= exhausted {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}は{}です。休息ではなく回復判定（/lotr recover {name}）が必要です",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+            format!(
+                "LR-5: {name} is {}; it needs the recovery test (/lotr recover {name}), not rest",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+        ));
+    }
+    let mut level = s.weariness;
+    let mut left = minutes;
+    while level > 0 {
+        let need = state.settings.recovery_minutes(level as usize);
+        if need > left {
+            break;
+        }
+        left -= need;
+        level -= 1;
+    }
+    let next = if level > 0 {
+        let need = state.settings.recovery_minutes(level as usize);
+        (
+            format!(
+                "。次の段階まで{need}分（表9.39）",
+            ),
+            format!("; {need} minutes to the next level (Table 9.39)"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        Delta {
+            weariness: level - s.weariness,
+            ..Delta::default()
+        },
+        (
+            format!(
+                "{minutes}分の休息で疲労{}段階回復{}",
+                s.weariness - level,
+                next.0
+            ),
+            format!(
+                "{minutes} minutes' rest: {} weariness levels recovered{}",
+                s.weariness - level,
+                next.1
+            ),
+        ),
     )])
 }
 
@@ -1714,12 +2086,33 @@ fn courage(
                 ));
             }
             check(n)?;
+            // LR-6: the test the points go on is the character's last one; its skill
+            // (from its `{…}` reference) picks the edges when none is named.
+            let last = state.last_tests.get(name);
+            let skill: Vec<&str> = match (skill.first(), last.and_then(|l| l.skill.as_deref())) {
+                (Some(s), _) => vec![*s],
+                (None, Some(s)) => vec![s],
+                (None, None) => Vec::new(),
+            };
             let per = ch.courage_per_point(skill.first().copied());
             let bonus = per * n;
             let on = skill
                 .first()
                 .map(|s| format!("（{s}）"))
                 .unwrap_or_default();
+            let rewrite = last.map(|l| {
+                let (ja, en) = l.outcome(bonus);
+                Event::Rewritten {
+                    name: name.to_string(),
+                    bonus,
+                    ja: format!("LR-6 {name}の勇気+{bonus}で直前の判定 {} を書き換え: {ja}", l.command),
+                    en: format!(
+                        "LR-6 {name}'s Courage +{bonus} rewrites the last test {}: {en}",
+                        l.command
+                    ),
+                    secret: l.secret,
+                }
+            });
             Ok(vec![changed(
                 name,
                 Delta {
@@ -1751,7 +2144,10 @@ fn courage(
                     },
                     at_once_en
                 ),
-            )])
+            )]
+            .into_iter()
+            .chain(rewrite)
+            .collect())
         }
         _ => Err(usage(
             "/lotr courage 名前 点数 [技能] [selfish] | impossible | weariness",
@@ -1970,6 +2366,211 @@ fn recognise(
     done(events)
 }
 
+/// LR-6: the `Tested` event for a roll: whose test (the character its `{NAME.…}`
+/// reference names, else the roller's one character), its totals read again from the
+/// draws, and the skill its reference named. None when no character with Courage left
+/// made it.
+fn tested(
+    table: &dyn TableView,
+    state: &State,
+    command: &str,
+    result: &taku_dice::RollResult,
+) -> Option<Event> {
+    let test = super::parse_line(command)?;
+    let typed = table.typed_line().unwrap_or(command);
+    // The first `{…}` reference: `{エオメル.Ride}` names the character and the skill.
+    let reference = typed
+        .split_once('{')
+        .and_then(|(_, r)| r.split_once('}'))
+        .map(|(inner, _)| inner.to_string());
+    let (name, skill) = match reference.as_deref().and_then(|r| r.split_once('.')) {
+        Some((who, key)) if table.character(who).is_some() => {
+            (who.to_string(), Some(key.to_string()))
+        }
+        _ => (actors_character(table, state)?.0, reference),
+    };
+    let (ch, s) = (
+        record(table, state, &name)?,
+        state.status.get(&name).cloned().unwrap_or_default(),
+    );
+    if ch.courage - s.courage_spent <= 0 || s.npc {
+        return None;
+    }
+    let skill = skill.filter(|k| {
+        character::reaction(k).is_none() && !k.ends_with("修正") && !k.ends_with("mod")
+    });
+    let draws: Vec<i64> = result.rands.iter().map(|d| i64::from(d.value)).collect();
+    let totals = check::final_totals(&test, &draws)?;
+    let totals = match (&test, totals.as_slice()) {
+        (check::Test::Single { tn, .. }, [t]) => TestTotals::Single { total: *t, tn: *tn },
+        (check::Test::Opposed { variant, .. }, [l, r]) => {
+            let mine_is_left = !typed.to_ascii_uppercase().find("VS").is_some_and(|at| {
+                !typed[..at].contains('{') && typed[at..].contains('{')
+            });
+            let (mine, other) = if mine_is_left { (*l, *r) } else { (*r, *l) };
+            TestTotals::Opposed {
+                mine,
+                other,
+                mine_is_left,
+                tie: match variant {
+                    check::Variant::Retest => "retest",
+                    check::Variant::Dodge => "dodge",
+                    check::Variant::Parry => "parry",
+                }
+                .to_string(),
+            }
+        }
+        (check::Test::Group { tn, .. }, [l, b]) => TestTotals::Group {
+            leader: *l,
+            bonus: *b,
+            tn: *tn,
+        },
+        _ => return None,
+    };
+    Some(Event::Tested {
+        name,
+        test: LastTest {
+            command: command.trim().to_string(),
+            skill,
+            totals,
+            secret: result.secret,
+            courage: 0,
+        },
+    })
+}
+
+/// What an event brings in that later entries may rest on (see `builds_on`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Basis {
+    /// LR-14: a fighter in the fight.
+    Fighter(String),
+    /// LR-16: a unit.
+    Unit(String),
+    /// LR-17: a stronghold.
+    Stronghold(String),
+    /// LR-12: a character's XP.
+    Xp(String),
+    /// LR-12: a character's open advancement.
+    Advancement(String),
+    /// LR-8, LR-12: a character's ranks in a skill.
+    Ranks(String, String),
+    /// LR-4: a character's poison.
+    Poison(String),
+}
+
+impl Basis {
+    fn words(&self) -> (String, String) {
+        match self {
+            Basis::Fighter(n) => (
+                format!("{n}の戦闘参加（LR-14）"),
+                format!("{n} joining the fight (LR-14)"),
+            ),
+            Basis::Unit(n) => (format!("部隊「{n}」（LR-16）"), format!("unit '{n}' (LR-16)")),
+            Basis::Stronghold(n) => (
+                format!("拠点「{n}」（LR-17）"),
+                format!("stronghold '{n}' (LR-17)"),
+            ),
+            Basis::Xp(n) => (format!("{n}の経験点（LR-12）"), format!("{n}'s XP (LR-12)")),
+            Basis::Advancement(n) => (
+                format!("{n}の成長（LR-12）"),
+                format!("{n}'s advancement (LR-12)"),
+            ),
+            Basis::Ranks(n, k) => (
+                format!("{n}の{k}のランク（LR-8、LR-12）"),
+                format!("{n}'s ranks in {k} (LR-8, LR-12)"),
+            ),
+            Basis::Poison(n) => (format!("{n}の毒（LR-4）"), format!("{n}'s poison (LR-4)")),
+        }
+    }
+}
+
+/// What `event` brings in (see [`Basis`]).
+fn brings(event: &Event) -> Vec<Basis> {
+    use super::advance::{Buy, Event as A};
+    use super::battle::Event as B;
+    use super::combat::Event as C;
+    use super::table::SubEvent as S;
+    match event {
+        Event::Changed { name, delta, .. } if delta.poison.is_some() => {
+            vec![Basis::Poison(name.clone())]
+        }
+        Event::Sub { event } => match event {
+            S::Combat(C::Joined { fighter }) => vec![Basis::Fighter(fighter.name.clone())],
+            S::Battle(B::UnitAdded { name, .. }) => vec![Basis::Unit(name.clone())],
+            S::Battle(B::StrongholdAdded { name, .. }) => vec![Basis::Stronghold(name.clone())],
+            S::Advance(A::Awarded { who, .. } | A::Credited { who, .. }) => {
+                vec![Basis::Xp(who.clone())]
+            }
+            S::Advance(A::Advanced { who, .. }) => vec![Basis::Advancement(who.clone())],
+            S::Advance(A::Bought {
+                who,
+                buy: Buy::Rank { skill },
+                ..
+            }) => vec![Basis::Ranks(who.clone(), skill.clone())],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// What `event` rests on (see [`Basis`]).
+fn rests_on(event: &Event) -> Vec<Basis> {
+    use super::advance::{Buy, Event as A};
+    use super::battle::Event as B;
+    use super::combat::Event as C;
+    use super::table::SubEvent as S;
+    let f = |n: &String| Basis::Fighter(n.clone());
+    match event {
+        Event::Changed { name, delta, .. } if delta.poison_stage.is_some() => {
+            vec![Basis::Poison(name.clone())]
+        }
+        Event::Sub { event } => match event {
+            S::Combat(c) => match c {
+                C::Left { name } => vec![f(name)],
+                C::Initiative { rolls, .. } => rolls.iter().map(|(n, _)| f(n)).collect(),
+                C::Acted { who, .. }
+                | C::Stunned { who, .. }
+                | C::Calmed { who }
+                | C::Stood { who } => vec![f(who)],
+                C::Attacked {
+                    attacker, strikes, ..
+                } => std::iter::once(f(attacker))
+                    .chain(strikes.iter().map(|s| f(&s.target)))
+                    .collect(),
+                C::Squeezed { who, target, .. } => vec![f(who), f(target)],
+                C::Contest { who, against, .. } => vec![f(who), f(against)],
+                C::Feared {
+                    attacker, target, ..
+                } => vec![f(attacker), f(target)],
+                _ => Vec::new(),
+            },
+            S::Battle(b) => match b {
+                B::UnitAttack {
+                    attacker, defender, ..
+                } => vec![Basis::Unit(attacker.clone()), Basis::Unit(defender.clone())],
+                B::Break { unit, .. } => vec![Basis::Unit(unit.clone())],
+                B::Locked { stronghold, .. } | B::Hit { stronghold, .. } => {
+                    vec![Basis::Stronghold(stronghold.clone())]
+                }
+                _ => Vec::new(),
+            },
+            S::Advance(a) => match a {
+                A::Advanced { who, .. } => vec![Basis::Xp(who.clone())],
+                A::Bought { who, buy, .. } => {
+                    let mut v = vec![Basis::Advancement(who.clone())];
+                    if let Buy::Rank { skill } | Buy::Specialisation { skill, .. } = buy {
+                        v.push(Basis::Ranks(who.clone(), skill.clone()));
+                    }
+                    v
+                }
+                A::Closed { who, .. } => vec![Basis::Advancement(who.clone())],
+                _ => Vec::new(),
+            },
+        },
+        _ => Vec::new(),
+    }
+}
+
 /// The actor's one character (by ownership), if exactly one.
 fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Character)> {
     let mine: Vec<(String, Character)> = table
@@ -2014,9 +2615,87 @@ pub fn reference(ch: &Character, key: &str) -> Option<i64> {
     })
 }
 
+/// The character fields LotR's rules keep (derived from the record, or tracked by
+/// `/lotr` commands): a hand-set value would sit on the sheet beside the rules' own and be
+/// ignored by them. Courage and Renown stay the GM's to set (the seed leaves Courage's
+/// race and order changes and Renown's triggers to the GM).
+const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &["Courage", "勇気"],
+        how: "勇気の上限はシート（種族・職業）から、使うのは /lotr courage です（LR-6）。GM は /char set で上限を変えられます",
+        how_en: "Courage comes from the sheet (race and order) and is spent with /lotr courage (LR-6); a GM may set its maximum with /char set",
+        gm_may_set: true,
+    },
+    OwnedField {
+        keys: &["Renown", "名声", "知名度"],
+        how: "Renown は劇的な行動でGMが /lotr renown 名前 +1 で上げます（LR-3）",
+        how_en: "Renown rises for dramatic deeds with the GM's /lotr renown NAME +1 (LR-3)",
+        gm_may_set: true,
+    },
+    OwnedField {
+        keys: &["Health", "生命点"],
+        how: "Health は VIT + STR修正 から算出され（LR-3）、成長の pick で上がります（/lotr xp pick 名前 health）",
+        how_en: "Health is VIT + STR mod (LR-3) and rises by advancement picks (/lotr xp pick NAME health)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["Defence", "Defense", "防御値"],
+        how: "Defence は 10 + NIM修正 です（LR-3）。NIM を変えてください",
+        how_en: "Defence is 10 + NIM mod (LR-3); change NIM instead",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["Stamina", "Swiftness", "Willpower", "Wisdom", "耐久", "敏速", "意志", "英知"],
+        how: "反応値は作成時の能力修正から算出され（LR-3）、成長の pick で上がります（/lotr xp pick 名前 reaction Stamina）",
+        how_en: "reactions come from the creation attributes' modifiers (LR-3) and rise by advancement picks (/lotr xp pick NAME reaction Stamina)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["damage", "ダメージ", "wounds", "wound level", "負傷", "負傷段階"],
+        how: "ダメージと負傷段階は /lotr damage と /lotr heal、戦闘の命中で変わります（LR-4）",
+        how_en: "damage and the wound level change with /lotr damage, /lotr heal and hits in combat (LR-4)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["weariness", "疲労"],
+        how: "疲労は /lotr weary と /lotr recover で変わります（LR-5）",
+        how_en: "weariness changes with /lotr weary and /lotr recover (LR-5)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["Corruption", "堕落"],
+        how: "堕落はGMの /lotr corruption で変わります（LR-7）",
+        how_en: "Corruption changes with the GM's /lotr corruption (LR-7)",
+        gm_may_set: false,
+    },
+];
+
 impl TableRules for LotrRules {
     type State = State;
     type Event = Event;
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
+    }
+
+    /// A later entry rests on what an undone line brought in: a fighter's actions on its
+    /// joining the fight (LR-14), a unit's or stronghold's on its being added (LR-16,
+    /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
+    /// (LR-12), a skill's later picks on its rank, an Armed Combat pick on the ranks it
+    /// needs (LR-8), a poison's stages on the poison (LR-4).
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let needs = rests_on(later);
+        if needs.is_empty() {
+            return None;
+        }
+        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
+        let hit = needs.iter().find(|n| brought.contains(n))?;
+        let (ja, en) = hit.words();
+        Some(Text::new(
+            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
+            format!("{} rests on {en}", self.describe(later).en()),
+        ))
+    }
 
     fn commands(&self) -> &'static [CommandHelp] {
         // The core's commands, then combat, battles, advancement and money's.
@@ -2073,6 +2752,15 @@ impl TableRules for LotrRules {
                     .or_insert_with(|| rolls.clone());
             }
             Event::Note { .. } => {}
+            Event::Tested { name, test } => {
+                state.last_tests.insert(name.clone(), test.clone());
+            }
+            Event::Rewritten { name, bonus, .. } => {
+                if let Some(t) = state.last_tests.get_mut(name) {
+                    t.courage += bonus;
+                }
+            }
+            Event::TestsLapse => state.last_tests.clear(),
             Event::WearinessHeeded => {
                 for s in state.status.values_mut() {
                     s.ignoring_weariness = false;
@@ -2100,9 +2788,26 @@ impl TableRules for LotrRules {
                 format!("{name}をシートから読み込み"),
                 format!("{name} read from the sheet"),
             ),
-            Event::Changed { ja, en, .. } | Event::Note { ja, en } => {
-                Text::new(ja.clone(), en.clone())
+            Event::Changed { ja, en, .. }
+            | Event::Note { ja, en }
+            | Event::Rewritten { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Tested { name, test } => {
+                let (ja, en) = test.outcome(0);
+                Text::new(
+                    format!(
+                        "LR-6 {name}の判定 {}: {ja}。見てから勇気を使えます（/lotr courage {name} 点数）",
+                        test.command
+                    ),
+                    format!(
+                        "LR-6 {name}'s test {}: {en}; Courage may still be spent on it (/lotr courage {name} POINTS)",
+                        test.command
+                    ),
+                )
             }
+            Event::TestsLapse => Text::new(
+                "シーン終了: 以前の判定には勇気を使えなくなる（LR-6）",
+                "scene end: earlier tests can no longer take Courage (LR-6)",
+            ),
             Event::CreationRolls { name, rolls } => super::create::describe_rolls(name, rolls),
             Event::WearinessHeeded => Text::new(
                 "シーン終了: 疲労を無視する効果が切れる（LR-5）",
@@ -2136,7 +2841,35 @@ impl TableRules for LotrRules {
         if state.status.values().any(|s| s.ignoring_weariness) {
             out.push(Event::WearinessHeeded);
         }
+        if !state.last_tests.is_empty() {
+            out.push(Event::TestsLapse);
+        }
         out
+    }
+
+    /// A secret test, and Courage rewriting it, are the GM's and the owner's to see.
+    fn audience(&self, event: &Event) -> crate::table_rules::Audience {
+        match event {
+            Event::Tested { name, test } if test.secret => {
+                crate::table_rules::Audience::GmAndOwnerOf(name.clone())
+            }
+            Event::Rewritten {
+                name, secret: true, ..
+            } => crate::table_rules::Audience::GmAndOwnerOf(name.clone()),
+            _ => crate::table_rules::Audience::All,
+        }
+    }
+
+    /// LR-6: a character's LotR test is kept (a `Tested` event after the roll) while it
+    /// has Courage left, so that points spent after seeing it are shown changing it.
+    fn after_roll(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        command: &str,
+        result: &taku_dice::RollResult,
+    ) -> Vec<Event> {
+        tested(table, state, command, result).into_iter().collect()
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Event> {
@@ -2447,6 +3180,17 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "炎（LR-4）",
             "on fire (LR-4)",
             Value::Plain(if s.alight { "yes" } else { "no" }.into()),
+        ),
+        d(
+            "感染（LR-4 医術）",
+            "infection (LR-4)",
+            Value::Text(match s.infection.as_deref() {
+                None => Text::new("なし", "none"),
+                Some(rate) => {
+                    let (ja, en) = rate_words(rate);
+                    Text::new(format!("傷は{ja}"), format!("the wound heals {en}"))
+                }
+            }),
         ),
         d(
             "勇気",

@@ -42,6 +42,26 @@ pub struct Settings {
     /// LR-1: skills counting against the language budget (default: Language, Lore:
     /// Realm, Lore: History, Lore: Heraldry, by name prefix).
     pub language_skills: Vec<String>,
+    /// LR-5 Table 9.39: minutes of rest that take a character from each weariness level
+    /// to the one below (EXAMPLE; the first, fresh, and the last, Exhausted, are unused:
+    /// Exhausted needs the recovery test).
+    #[serde(default = "default_recovery")]
+    pub weariness_recovery: Vec<i64>,
+    /// LR-4 医術: how an infected wound heals after the doctor's Healing test, by its
+    /// degree from Disastrous Failure to Extraordinary Success: `day` (a point a day, as
+    /// usual), `week` (a point a week) or `none` (EXAMPLE; the mapping is the GM's).
+    #[serde(default = "default_infection")]
+    pub infection_rates: Vec<String>,
+}
+
+fn default_recovery() -> Vec<i64> {
+    vec![0, 5, 30, 60, 240, 0]
+}
+
+fn default_infection() -> Vec<String> {
+    ["none", "none", "week", "day", "day", "day", "day"]
+        .map(String::from)
+        .to_vec()
 }
 
 impl Default for Settings {
@@ -70,6 +90,8 @@ impl Default for Settings {
             language_skills: ["Language", "Lore: Realm", "Lore: History", "Lore: Heraldry"]
                 .map(String::from)
                 .to_vec(),
+            weariness_recovery: default_recovery(),
+            infection_rates: default_infection(),
         }
     }
 }
@@ -182,9 +204,12 @@ impl Settings {
                 if names.len() < 2 || names.len() > 20 {
                     return Err(bad(key, value));
                 }
-                // Penalties follow the new length: kept where they exist, the worst repeated.
+                // Penalties and recovery times follow the new length: kept where they
+                // exist, the worst repeated.
                 let last = self.weariness_penalties.last().copied().unwrap_or(0);
                 self.weariness_penalties.resize(names.len(), last);
+                let slowest = self.weariness_recovery.iter().copied().max().unwrap_or(0);
+                self.weariness_recovery.resize(names.len(), slowest);
                 self.weariness_levels = names;
             }
             "recognition_tns" => {
@@ -200,6 +225,28 @@ impl Settings {
                     .ok_or_else(|| bad(key, value))?;
             }
             "recognition_shared" => self.recognition_shared = numbers(key, value, Some(1))?[0],
+            "weariness_recovery" => {
+                let v = numbers(key, value, Some(self.weariness_levels.len()))?;
+                if v.iter().any(|m| *m < 0) {
+                    return Err(bad(key, value));
+                }
+                self.weariness_recovery = v;
+            }
+            "infection_rates" => {
+                let v: Vec<String> = value.split(',').map(|x| x.trim().to_string()).collect();
+                if v.len() != 7 || v.iter().any(|r| !matches!(r.as_str(), "day" | "week" | "none"))
+                {
+                    return Err(Text::new(
+                        format!(
+                            "表 infection_rates には成功度ごと（Disastrous Failure〜Extraordinary Success）に day・week・none を7つ書いてください（「{value}」は不可）"
+                        ),
+                        format!(
+                            "table infection_rates takes seven of day, week, none, one per degree from Disastrous Failure to Extraordinary Success (not '{value}')"
+                        ),
+                    ));
+                }
+                self.infection_rates = v;
+            }
             "language_skills" => {
                 self.language_skills = value
                     .split(',')
@@ -210,10 +257,10 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "表「{key}」はありません: wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                        "表「{key}」はありません: wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills, weariness_recovery, infection_rates"
                     ),
                     format!(
-                        "no table '{key}': wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                        "no table '{key}': wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills, weariness_recovery, infection_rates"
                     ),
                 ));
             }
@@ -232,7 +279,7 @@ impl Settings {
             .collect();
         let body = |default: &str, example: &str| {
             format!(
-                "hobbit_death = {} (LR-4: overflow | on_incapacitated, {default} overflow)\ngroup_bonus = {} (LR-10: literal | marginal_plus_one, {default} literal)\nignore_weariness_by_test = {} (LR-5: off | on, {default} off)\nmulti_field_specialisation = {} (LR-8: off | on, {default} off)\ncourage_return = {} (LR-6: scene | at_once, {default} scene)\nfear_tie = {} (LR-11: marginal | retest, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)",
+                "hobbit_death = {} (LR-4: overflow | on_incapacitated, {default} overflow)\ngroup_bonus = {} (LR-10: literal | marginal_plus_one, {default} literal)\nignore_weariness_by_test = {} (LR-5: off | on, {default} off)\nmulti_field_specialisation = {} (LR-8: off | on, {default} off)\ncourage_return = {} (LR-6: scene | at_once, {default} scene)\nfear_tie = {} (LR-11: marginal | retest, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)\nweariness_recovery = {} (LR-5 Table 9.39, minutes from each level to the one below)\ninfection_rates = {} (LR-4 医術, by the doctor's degree, Disastrous..Extraordinary)",
                 match self.hobbit_death {
                     HobbitDeath::Overflow => "overflow",
                     HobbitDeath::OnIncapacitated => "on_incapacitated",
@@ -262,6 +309,8 @@ impl Settings {
                 rec.join(","),
                 self.recognition_shared,
                 self.language_skills.join(","),
+                list(&self.weariness_recovery),
+                self.infection_rates.join(","),
             )
         };
         Text::new(
@@ -318,5 +367,25 @@ impl Settings {
         self.language_skills
             .iter()
             .any(|p| skill.starts_with(p.as_str()))
+    }
+}
+
+impl Settings {
+    /// LR-5 Table 9.39: the minutes of rest from weariness level `level` to the one below.
+    pub fn recovery_minutes(&self, level: usize) -> i64 {
+        self.weariness_recovery
+            .get(level)
+            .or(self.weariness_recovery.last())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// LR-4 医術: how an infected wound heals after a doctor's test of degree `d`.
+    pub fn infection_rate(&self, d: super::check::Degree) -> &str {
+        let i = super::check::Degree::ALL
+            .iter()
+            .position(|x| *x == d)
+            .unwrap_or(0);
+        self.infection_rates.get(i).map_or("day", String::as_str)
     }
 }
