@@ -721,7 +721,7 @@ fn lotrs_commands_speak_both_languages() {
     t.good("gm", "/lotr damage Mina 12");
     t.good("gm", "/lotr heal Mina skill");
     t.good("gm", "/lotr heal Mina rest 2");
-    t.good("gm", "/lotr heal Mina week");
+    t.good("gm", "/lotr heal Mina week ok");
     t.good("gm", "/lotr poison Mina 3 1d6 毒");
     t.good("gm", "/lotr poison Mina next");
     t.good("gm", "/lotr weary Mina +5");

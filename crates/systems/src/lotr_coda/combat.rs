@@ -33,7 +33,7 @@ use taku_dice::{Roller, Text};
 const MAX_RETESTS: usize = 100;
 
 /// The GM's options for combat (the digest's readings, with their defaults).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// `stun_reduction` (default off): the stun penalty −1 / −3 / −5 on a Complete /
     /// Superior / Extraordinary Stamina success.
@@ -44,6 +44,29 @@ pub struct Settings {
     /// `mounted_dodge_size` (default off): a rider's dodge against smaller foes takes the
     /// size penalty.
     pub mounted_dodge_size: bool,
+    /// `two_weapon_penalty` (EXAMPLE: the seed says only 「Ambidextrous Edgeを持たない場合は
+    /// ペナルティがある」): the main hand's and the off hand's attack penalty without
+    /// Ambidextrous.
+    #[serde(default = "two_weapon_default")]
+    pub two_weapon_penalty: (i64, i64),
+}
+
+fn two_weapon_default() -> (i64, i64) {
+    TWO_WEAPON_EXAMPLE
+}
+
+/// LR-14 two weapons without Ambidextrous: EXAMPLE penalties (main hand, off hand).
+pub const TWO_WEAPON_EXAMPLE: (i64, i64) = (-2, -4);
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            stun_reduction: false,
+            fear_tie_retest: false,
+            mounted_dodge_size: false,
+            two_weapon_penalty: TWO_WEAPON_EXAMPLE,
+        }
+    }
 }
 
 impl Settings {
@@ -63,6 +86,22 @@ impl Settings {
         match key {
             "stun_reduction" => self.stun_reduction = onoff(value)?,
             "mounted_dodge_size" => self.mounted_dodge_size = onoff(value)?,
+            "two_weapon_penalty" => {
+                let v: Vec<i64> = value
+                    .split(',')
+                    .filter_map(|x| x.trim().parse::<i64>().ok())
+                    .filter(|x| (-100..=0).contains(x))
+                    .collect();
+                match v.as_slice() {
+                    [a, b] if value.split(',').count() == 2 => self.two_weapon_penalty = (*a, *b),
+                    _ => {
+                        return Err(Text::new(
+                            format!("LR-14: two_weapon_penalty は 主,逆 の二つの 0 以下の数です（例: -2,-4。「{value}」は不可）"),
+                            format!("LR-14: two_weapon_penalty is two numbers of 0 or less, MAIN,OFF (e.g. -2,-4; not '{value}')"),
+                        ));
+                    }
+                }
+            }
             "fear_tie" => {
                 self.fear_tie_retest = match value {
                     "marginal" => false,
@@ -73,9 +112,11 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "設定「{key}」はありません: stun_reduction, fear_tie, mounted_dodge_size"
+                        "設定「{key}」はありません: stun_reduction, fear_tie, mounted_dodge_size, two_weapon_penalty"
                     ),
-                    format!("no setting '{key}': stun_reduction, fear_tie, mounted_dodge_size"),
+                    format!(
+                        "no setting '{key}': stun_reduction, fear_tie, mounted_dodge_size, two_weapon_penalty"
+                    ),
                 ));
             }
         }
@@ -85,19 +126,16 @@ impl Settings {
     /// Every setting with its value and default.
     pub fn describe(&self) -> Text {
         let o = |b: bool| if b { "on" } else { "off" };
-        let f = if self.fear_tie_retest {
-            "retest"
-        } else {
-            "marginal"
-        };
+
+        let (m, x) = self.two_weapon_penalty;
         Text::new(
             format!(
-                "stun_reduction = {}（LR-14、既定 off）\nfear_tie = {f}（LR-11、既定 marginal）\nmounted_dodge_size = {}（LR-14、既定 off）",
+                "stun_reduction = {}（LR-14: off | on、既定 off）\nmounted_dodge_size = {}（LR-14: off | on、既定 off）\ntwo_weapon_penalty = {m},{x}（LR-14: 主,逆、Ambidextrous なしの二刀のペナルティ。既定 -2,-4 は例）",
                 o(self.stun_reduction),
                 o(self.mounted_dodge_size)
             ),
             format!(
-                "stun_reduction = {} (LR-14, default off)\nfear_tie = {f} (LR-11, default marginal)\nmounted_dodge_size = {} (LR-14, default off)",
+                "stun_reduction = {} (LR-14: off | on, default off)\nmounted_dodge_size = {} (LR-14: off | on, default off)\ntwo_weapon_penalty = {m},{x} (LR-14: MAIN,OFF, two weapons without Ambidextrous; the default -2,-4 is an EXAMPLE)",
                 o(self.stun_reduction),
                 o(self.mounted_dodge_size)
             ),
@@ -375,6 +413,17 @@ pub enum AttackOption {
     Grab,
     /// A whip: a Superior hit or better grapples.
     Whip,
+    /// LR-14 「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる.
+    /// Ambidextrous Edgeを持たない場合はペナルティがある」: one action, one attack with each
+    /// hand (the second at the second target, or the same one).
+    TwoWeapons {
+        /// The off hand's weapon.
+        off: Weapon,
+        /// The off hand's attack modifier (skill + attribute mod + other).
+        off_modifier: i64,
+        /// Ambidextrous: no penalty.
+        ambidextrous: bool,
+    },
 }
 
 impl AttackOption {
@@ -590,6 +639,14 @@ pub enum Command {
     Calm(String),
     /// Stands up.
     Stand(String),
+    /// Delays its action (LR-14 「行動を「遅らせる」宣言」): later in the order, right after
+    /// `after` or at the end.
+    Delay {
+        /// Who.
+        who: String,
+        /// Right after this fighter.
+        after: Option<String>,
+    },
     /// An option.
     Set {
         /// Key.
@@ -760,6 +817,13 @@ pub enum Event {
     Stood {
         /// Who.
         who: String,
+    },
+    /// Delayed its action: the initiative order now.
+    Delayed {
+        /// Who.
+        who: String,
+        /// The order after the delay.
+        order: Vec<String>,
     },
     /// An option.
     Setting {
@@ -1244,6 +1308,35 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             }
             Ok(vec![Event::Stood { who: who.clone() }])
         }
+        Command::Delay { who, after } => {
+            fighter(c, who)?;
+            if !c.order.contains(who) {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} はまだイニシアチブ順にいません（/lotr combat init）"),
+                    format!("{who} is not in the initiative order yet (/lotr combat init)"),
+                ));
+            }
+            let mut order: Vec<String> = c.order.iter().filter(|n| *n != who).cloned().collect();
+            match after {
+                Some(a) if a == who || !order.contains(a) => {
+                    return Err(refuse(
+                        "LR-14",
+                        format!("{a} の後には遅らせられません（順番にいる他の者の名前を）"),
+                        format!("cannot delay after {a} (name another fighter in the order)"),
+                    ));
+                }
+                Some(a) => {
+                    let at = order.iter().position(|n| n == a).map_or(order.len(), |i| i + 1);
+                    order.insert(at, who.clone());
+                }
+                None => order.push(who.clone()),
+            }
+            Ok(vec![Event::Delayed {
+                who: who.clone(),
+                order,
+            }])
+        }
         Command::Set { key, value } => {
             let mut s = c.settings;
             s.set(key, value)?;
@@ -1280,16 +1373,17 @@ fn attack(
             "weapon damage is 1–20 d6 and ±100; range steps at most 50",
         ));
     }
-    let want = if option == AttackOption::Sweep {
-        2..=3
-    } else {
-        1..=1
+    let want = match option {
+        AttackOption::Sweep => 2..=3,
+        AttackOption::TwoWeapons { .. } => 1..=2,
+        _ => 1..=1,
     };
     if !want.contains(&targets.len()) {
+        let n = targets.len();
         return Err(refuse(
             "LR-14",
-            "対象は一人（sweep は二〜三人）です",
-            "one target (two or three for a sweep)",
+            format!("対象が{n}人です。対象は一人（sweep は二〜三人）です"),
+            format!("{n} targets: one target (two or three for a sweep)"),
         ));
     }
     let ranged = weapon.ranged();
@@ -1326,6 +1420,19 @@ fn attack(
             "片手武器を両手で持つ（two-handed）と盾は使えません",
             "a two-handed grip leaves no hand for the shield",
         ));
+    }
+    if let AttackOption::TwoWeapons {
+        off, off_modifier, ..
+    } = option
+    {
+        bounded(off_modifier, ("逆手の修正", "the off hand's modifier"))?;
+        if !(1..=20).contains(&off.dice) || !(-100..=100).contains(&off.bonus) {
+            return Err(refuse(
+                "LR-14",
+                "逆手の武器のダメージは 1〜20 個の d6 と ±100 です",
+                "the off hand's weapon damage is 1–20 d6 and ±100",
+            ));
+        }
     }
     let mut seen = Vec::new();
     for t in targets {
@@ -1369,9 +1476,38 @@ fn attack(
     let aim = a.aim;
     let _ = indirect;
     let mut strikes = Vec::new();
-    // Defence actions each target has spent in this attack (a sweep hits each once).
-    for t in targets {
-        let target = fighter(c, &t.name)?;
+    // Each strike: its target, weapon and modifier. Two weapons strike twice, the main
+    // hand first, each with its penalty unless Ambidextrous.
+    let plan: Vec<(&Target, Weapon, i64)> = match option {
+        AttackOption::TwoWeapons {
+            off,
+            off_modifier,
+            ambidextrous,
+        } => {
+            let (pm, po) = if ambidextrous {
+                (0, 0)
+            } else {
+                c.settings.two_weapon_penalty
+            };
+            vec![
+                (&targets[0], weapon, modifier + pm),
+                (targets.last().unwrap_or(&targets[0]), off, off_modifier + po),
+            ]
+        }
+        _ => targets.iter().map(|t| (t, weapon, modifier)).collect(),
+    };
+    // What this attack's earlier strikes did to a target: its dodge total and the defence
+    // actions spent (a second strike at the same target meets them).
+    let mut dodged: std::collections::BTreeMap<String, i64> = std::collections::BTreeMap::new();
+    let mut spent: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for (t, weapon, modifier) in plan {
+        let mut target = fighter(c, &t.name)?.clone();
+        target.used += spent.get(&t.name).copied().unwrap_or(0);
+        if let Some(d) = dodged.get(&t.name) {
+            target.dodge = Some(target.dodge.map_or(*d, |x| x.max(*d)));
+        }
+        let target = &target;
+        let ranged = weapon.ranged();
         let mut mods =
             modifier + option.attack_mod() + aim + sweep + penalty + a.condition_penalty();
         mods += size_modifier(a, target);
@@ -1431,6 +1567,8 @@ fn attack(
                     // The dodge total replaces Defence if higher; a tie hits.
                     let replaced = test.total.max(target.current_defence());
                     final_tn = tn - target.current_defence() + replaced;
+                    dodged.insert(t.name.clone(), test.total);
+                    *spent.entry(t.name.clone()).or_insert(0) += 1;
                     strike.defence = Some(DefenceRoll {
                         defence: d,
                         test,
@@ -1448,6 +1586,7 @@ fn attack(
                         + common;
                     let test = roll_test(dice, m)?;
                     strike.parried = test.total >= roll.total;
+                    *spent.entry(t.name.clone()).or_insert(0) += 1;
                     strike.defence = Some(DefenceRoll {
                         defence: d,
                         test,
@@ -1502,7 +1641,7 @@ fn attack(
                 strike.knockdown = Some((k, ktn, fell));
             }
         }
-        let stop = strike.parried;
+        let stop = strike.parried && option == AttackOption::Sweep;
         strikes.push(strike);
         if stop {
             break; // LR-14: a sweep stops at the first parry.
@@ -1694,6 +1833,18 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 f.down = false;
             }
         }
+        Event::Delayed { who, order } => {
+            // Only the fighters still in the fight, each once.
+            if order.contains(who) {
+                let mut now: Vec<String> = order
+                    .iter()
+                    .filter(|n| c.get(n).is_some())
+                    .cloned()
+                    .collect();
+                now.dedup();
+                c.order = now;
+            }
+        }
         Event::Setting { key, value } => {
             let _ = c.settings.set(key, value);
         }
@@ -1800,10 +1951,10 @@ pub fn describe(event: &Event) -> Text {
         }
         Event::Attacked {
             attacker,
+            option,
             cost,
             penalty,
             strikes,
-            ..
         } => {
             let mut ja = format!(
                 "LR-14 {attacker} の攻撃（{cost} アクション{}）",
@@ -1851,6 +2002,18 @@ pub fn describe(event: &Event) -> Text {
                 };
                 j += &format!(": {rj}");
                 e += &format!(": {re}");
+                // LR-14 stun: 「殴打攻撃はダメージのかわりにスタン効果」 — a blunt blow at the
+                // head that hits calls for the target's Stamina test (Table 9.17).
+                if s.hit && matches!(option, AttackOption::Blunt { head: true }) {
+                    j += &format!(
+                        "。{} はスタンの Stamina 判定（表9.17）: /lotr combat stun {} 修正 tn= pen= rounds=",
+                        s.target, s.target
+                    );
+                    e += &format!(
+                        "; {} makes the stun Stamina test (Table 9.17): /lotr combat stun {} MOD tn= pen= rounds=",
+                        s.target, s.target
+                    );
+                }
                 if let Some((d, t)) = &s.damage {
                     j += &format!("、ダメージ {d:?}→{t}");
                     e += &format!(", damage {d:?}→{t}");
@@ -2012,6 +2175,10 @@ pub fn describe(event: &Event) -> Text {
         Event::Stood { who } => Text::new(
             format!("LR-14 {who} が立ち上がる"),
             format!("LR-14 {who} stands up"),
+        ),
+        Event::Delayed { who, order } => Text::new(
+            format!("LR-14 {who} が行動を遅らせる: 順番 {}", order.join(" → ")),
+            format!("LR-14 {who} delays: order {}", order.join(" → ")),
         ),
         Event::Setting { key, value } => Text::new(
             format!("設定 {key} = {value}"),

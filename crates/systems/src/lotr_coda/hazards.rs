@@ -183,9 +183,10 @@ pub fn fire(
     };
     let tn = number(tn)?;
     let (kv, _, m) = options(more, &["dmg"], &[]).map_err(|_| fire_usage())?;
+    // LR-4 「1ラウンドごとにダメージを受ける」: the exposure's damage each round, burning
+    // or not (a character still in the flames).
     let exposure = match kv.first() {
-        Some((_, d)) if !s.alight => Some(damage_roll(d, dice)?),
-        Some(_) => return Err(fire_usage()),
+        Some((_, d)) => Some(damage_roll(d, dice)?),
         None => None,
     };
     let p = penalty(&state.settings, ch, s);
@@ -548,14 +549,25 @@ pub fn travel(rest: &[&str]) -> Result<Event, Text> {
         .filter(|p| p.1 == slowest)
         .map(|p| p.0)
         .collect();
+    // LR-0 rounds the days half up; what is left for the last, partial day is said too,
+    // so that a rounded-down count does not leave the group short of the goal.
     let days = div_half_up(distance, slowest);
+    let rest = distance - days * slowest;
+    let (lj, le) = if rest > 0 {
+        (
+            format!("（{days}日で{}、残り{rest}はもう1日）", days * slowest),
+            format!(" ({} in {days} days; the last {rest} takes one more day)", days * slowest),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     Ok(Event::Note {
         ja: format!(
-            "旅（LR-18）: 一行は最も遅い{}に合わせて1日{slowest}、距離{distance} → {days}日",
+            "旅（LR-18）: 一行は最も遅い{}に合わせて1日{slowest}、距離{distance} → {days}日{lj}",
             who.join("・")
         ),
         en: format!(
-            "travel (LR-18): the group keeps to its slowest, {}, at {slowest} a day; distance {distance} → {days} days",
+            "travel (LR-18): the group keeps to its slowest, {}, at {slowest} a day; distance {distance} → {days} days{le}",
             who.join(", ")
         ),
     })

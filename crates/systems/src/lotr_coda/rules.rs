@@ -62,6 +62,12 @@ pub struct Status {
     /// `week` or `none` (None: no infection).
     #[serde(default)]
     pub infection: Option<String>,
+    /// LR-4: died (stays dead when a setting such as `hobbit_death` changes later).
+    #[serde(default)]
+    pub dead: bool,
+    /// LR-8: Armed Combat picks, (skill, combat action), each +1 on that action.
+    #[serde(default)]
+    pub armed_picks: Vec<(String, String)>,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -153,6 +159,29 @@ impl LastTest {
     /// What the test comes to with `extra` more on the character's total, as words.
     pub fn outcome(&self, extra: i64) -> (String, String) {
         let add = self.courage + extra;
+        if add == 0 {
+            // The test as rolled, nothing spent on it yet.
+            match &self.totals {
+                TestTotals::Single { total, tn: Some(tn) } => {
+                    let d = Degree::of(total - tn);
+                    return (
+                        format!("{total} vs {tn}（{:+}）{}", total - tn, d.name()),
+                        format!("{total} vs {tn} ({:+}) {}", total - tn, d.name()),
+                    );
+                }
+                TestTotals::Single { total, tn: None } => {
+                    return (format!("達成値 {total}"), format!("total {total}"));
+                }
+                TestTotals::Group { leader, bonus, tn } => {
+                    let m = leader + bonus - tn;
+                    return (
+                        format!("リーダー+補助 {} vs {tn}（{m:+}）{}", leader + bonus, Degree::of(m).name()),
+                        format!("leader + helpers {} vs {tn} ({m:+}) {}", leader + bonus, Degree::of(m).name()),
+                    );
+                }
+                TestTotals::Opposed { .. } => {}
+            }
+        }
         match &self.totals {
             TestTotals::Single { total, tn: None } => (
                 format!("達成値 {total} → {}", total + add),
@@ -280,6 +309,15 @@ pub struct Delta {
     /// LR-5: begins (`Some(true)`) or stops ignoring its weariness penalty.
     #[serde(default)]
     pub ignore_weariness: Option<bool>,
+    /// LR-4: this change killed the character.
+    #[serde(default)]
+    pub died: bool,
+    /// LR-4: a poison neutralised (its index): no stages left.
+    #[serde(default)]
+    pub poison_cured: Option<usize>,
+    /// LR-8: an Armed Combat pick taken, (skill, combat action).
+    #[serde(default)]
+    pub armed_pick: Option<(String, String)>,
     /// LR-4 医術: an infection's healing rate set (`day`, `week`, `none`) or ended
     /// (`clear`).
     #[serde(default)]
@@ -400,14 +438,14 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Damage (LR-4, GM); shows the wound level and its penalty, and death",
     },
     CommandHelp {
-        usage: "/lotr heal エオメル skill | rest 3 | week | facility | attended 2 | 5 | infection by=アラゴルン [tn=10] | infection clear",
-        help: "治療（LR-4、GM）: skill=Healing成功で段階の始まり−1へ、rest=1日1点、week=週のStamina成功でVIT修正（最低1）、facility=施設でHealth点、attended=付きっきりで1日2点、数=直接。infection=医術: 医者のHealing判定の成功度で感染した傷の治り方（1日1点・1週1点・治らない、表 infection_rates）",
-        help_en: "Healing (LR-4, GM): skill = a Healing success (one below the level's start), rest = 1 a day, week = a weekly Stamina success (VIT mod, at least 1), facility = Health at once, attended = 2 a day, a number = directly; infection = the doctor's Healing test sets how an infected wound heals (a point a day, a week, or none; table infection_rates)",
+        usage: "/lotr heal エオメル skill by=アラゴルン | rest 3 | week | week ok | facility | attended 2 by=アラゴルン | 5 | infection by=アラゴルン [tn=10] | infection clear",
+        help: "治療（LR-4、GM）: skill by=治療者=Healing判定（表9.37）、成功で段階の始まり−1へ（skill だけ=GMが判定した成功）、rest=1日1点、week=週1回（治療師がいれば2回、GMが数える）のStamina判定（表9.36）、成功でVIT修正（最低1）（week ok=GMが判定した成功）、facility=施設でHealth点、attended 日数 by=治療者=毎日のHealing判定、成功した日は2点、数=直接。infection=医術: 医者のHealing判定の成功度で感染した傷の治り方（1日1点・1週1点・治らない、表 infection_rates）",
+        help_en: "Healing (LR-4, GM): skill by=HEALER = the Healing test (Table 9.37), a success sets one below the level's start (skill alone: a success the GM rolled), rest = 1 a day, week = the weekly Stamina test (Table 9.36; once a week, twice with a healer: the GM counts), a success heals VIT mod, at least 1 (week ok: a success the GM rolled), facility = Health at once, attended DAYS by=HEALER = a Healing test each day, 2 points on a success, a number = directly; infection = the doctor's Healing test sets how an infected wound heals (a point a day, a week, or none; table infection_rates)",
     },
     CommandHelp {
         usage: "/lotr poison エオメル 4 1/2d6 毒の名",
-        help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階",
-        help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage",
+        help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階。/lotr poison エオメル treat by=アラゴルン 5 [identify=12] で中和（Healing 目標値10+Treatment、正体が不明なら先に特定の判定）",
+        help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage; /lotr poison NAME treat by=HEALER 5 [identify=12] neutralises it (Healing vs TN 10 + Treatment, after an identifying test when the poison is unknown)",
     },
     CommandHelp {
         usage: "/lotr fall エオメル 3d6 15 | /lotr fire エオメル 10 dmg=1d6 | /lotr drown エオメル 12 dmg=2d6 | /lotr drown エオメル rest",
@@ -433,6 +471,11 @@ const COMMANDS: &[CommandHelp] = &[
         usage: "/lotr courage エオメル 2 Ride | /lotr courage エオメル impossible | /lotr courage エオメル 1 selfish",
         help: "勇気の使用（LR-6）: 判定を見てから1点+3（特徴の修正を累積）。1ラウンド4点・残りの勇気まで。impossible=不可能な判定に1点。selfish=利己的（セッション終了まで戻らない）",
         help_en: "Spend Courage (LR-6): after seeing the roll, +3 a point plus edge bonuses; at most 4 a round and what is left; impossible = 1 point for an impossible test; selfish = back only at the session's end",
+    },
+    CommandHelp {
+        usage: "/lotr armed エオメル Swords sweep",
+        help: "Armed Combat の強化（LR-8）: 技能が6・9・12ランクに達するごとに戦闘行動を1つ選び、その行動に+1（同じものを重ねてよい）。攻撃は /lotr combat attack … skill=Swords で適用、parry の強化は受けに",
+        help_en: "Armed Combat picks (LR-8): at 6, 9 and 12 ranks pick a combat action for +1 on it (the same one again is allowed); applied by /lotr combat attack … skill=Swords, a parry pick on parries",
     },
     CommandHelp {
         usage: "/lotr courage エオメル weariness",
@@ -561,6 +604,7 @@ pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
     f.push(("health_advances".into(), ch.health_advances.to_string()));
     f.push(("order_skills".into(), join(&ch.order_skills)));
     f.push(("favoured".into(), join(&ch.favoured)));
+    f.push(("abilities".into(), join(&ch.abilities)));
     f.push((
         "favoured_reaction".into(),
         ch.favoured_reaction.clone().unwrap_or_default(),
@@ -695,6 +739,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
             .get("favoured_reaction")
             .cloned()
             .filter(|f| !f.is_empty()),
+        abilities: list("abilities"),
     })
 }
 
@@ -762,6 +807,27 @@ fn with_advancement(ch: &mut Character, p: &super::advance::Progress) {
     for e in &p.edges {
         if !ch.edges.contains(e) {
             ch.edges.push(e.clone());
+            // LR-6: an edge bought later adds to Courage as the data says (Bold +2).
+            if let Some(d) = data.edges.get(e)
+                && d.courage_bonus != 0
+                && !ch.courage_edges.iter().any(|c| &c.edge == e)
+            {
+                ch.courage_edges.push(character::CourageEdge {
+                    edge: e.clone(),
+                    bonus: d.courage_bonus,
+                    skills: d.skills.clone(),
+                });
+            }
+        }
+    }
+    for (_, a) in &p.abilities {
+        if !ch.abilities.contains(a) {
+            ch.abilities.push(a.clone());
+        }
+    }
+    for f in &p.flaws {
+        if !ch.flaws.contains(f) {
+            ch.flaws.push(f.clone());
         }
     }
     for (name, n) in &p.attribute_picks {
@@ -835,6 +901,17 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     if let Some(i) = d.ignore_weariness {
         s.ignoring_weariness = i;
     }
+    if d.died {
+        s.dead = true;
+    }
+    if let Some(p) = &d.armed_pick {
+        s.armed_picks.push(p.clone());
+    }
+    if let Some(i) = d.poison_cured
+        && let Some(p) = s.poisons.get_mut(i)
+    {
+        p.stages_left = 0;
+    }
     match d.infection.as_deref() {
         Some("clear") => s.infection = None,
         Some(rate) => s.infection = Some(rate.to_string()),
@@ -872,7 +949,7 @@ pub fn wound_penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
 fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, String) {
     let level = ch.body().level(s.damage, settings.hobbit_death);
     let p = penalty(settings, ch, s);
-    if level == WoundLevel::Dead {
+    if level == WoundLevel::Dead || s.dead {
         return (
             format!(
                 "ダメージ{}: 死亡（{}以上）",
@@ -886,16 +963,22 @@ fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, Stri
             ),
         );
     }
+    // LR-5 「Exhausted になったキャラクターはただちに意識不明になる」.
+    let (uj, ue) = if s.weariness >= settings.exhausted() as i64 {
+        ("（意識不明）", " (unconscious)")
+    } else {
+        ("", "")
+    };
     (
         format!(
-            "ダメージ{}/Health{}: {}、{}（判定{p:+}）",
+            "ダメージ{}/Health{}: {}、{}{uj}（判定{p:+}）",
             s.damage,
             ch.health(),
             level.name(),
             settings.weariness_name(usize::try_from(s.weariness).unwrap_or(0)),
         ),
         format!(
-            "damage {} / Health {}: {}, {} (tests {p:+})",
+            "damage {} / Health {}: {}, {}{ue} (tests {p:+})",
             s.damage,
             ch.health(),
             level.name(),
@@ -919,11 +1002,15 @@ pub(super) fn status_event(
     name: &str,
     ch: &Character,
     s: &Status,
-    delta: Delta,
+    mut delta: Delta,
     what: (String, String),
 ) -> Event {
     let mut after = s.clone();
     apply(&mut after, &delta, settings.exhausted() as i64);
+    if !s.dead && ch.body().level(after.damage, settings.hobbit_death) == WoundLevel::Dead {
+        delta.died = true;
+        after.dead = true;
+    }
     let (lj, le) = level_words(settings, ch, &after);
     changed(
         name,
@@ -993,7 +1080,7 @@ fn decide_lotr(
             // The readings of combat, battles and advancement live in their modules:
             // `/lotr set KEY VALUE` reaches them too.
             let module = match *key {
-                "stun_reduction" | "mounted_dodge_size" => Some("combat"),
+                "stun_reduction" | "mounted_dodge_size" | "two_weapon_penalty" => Some("combat"),
                 "battle_siegecraft" | "morale_bonus" | "protection" => Some("battle"),
                 "xp_timing" | "flaw_picks" => Some("xp"),
                 _ => None,
@@ -1041,6 +1128,25 @@ fn decide_lotr(
                 "combat" | "battle" | "unit" | "siege" | "xp" | "money"
             ) =>
         {
+            // LR-4: a dead table character joins, acts and attacks no more.
+            if let ["combat", verb, name, ..] = words
+                && matches!(
+                    *verb,
+                    "join" | "act" | "attack" | "grab" | "escape" | "grapple" | "trip" | "fear"
+                        | "stand"
+                )
+                && let Some(ch) = record(table, state, name)
+            {
+                let s = state.status.get(*name).cloned().unwrap_or_default();
+                not_dead(state, name, &ch, &s)?;
+                // LR-5: the Exhausted are unconscious: no actions until they recover.
+                if *verb != "join" && s.weariness >= state.settings.exhausted() as i64 {
+                    return Err(Text::new(
+                        format!("LR-5: {name}は Exhausted で意識不明です（/lotr recover {name}）"),
+                        format!("LR-5: {name} is Exhausted and unconscious (/lotr recover {name})"),
+                    ));
+                }
+            }
             // LR-13: a purse belongs to a character at the table (a typo makes none).
             if let ["money", name, ..] = words
                 && *name != "convert"
@@ -1050,11 +1156,11 @@ fn decide_lotr(
             }
             let import =
                 |name: &str| record(table, state, name).map(|ch| progress(&ch, &state.settings));
+            let mut notes = Vec::new();
             let (sub, words) = if *head == "combat" {
-                (
-                    std::borrow::Cow::Owned(with_wounds(table, state)),
-                    join_from_sheet(table, state, words),
-                )
+                let mut w = join_from_sheet(table, state, words);
+                notes = armed_on_attack(table, state, &mut w)?;
+                (std::borrow::Cow::Owned(with_wounds(table, state)), w)
             } else {
                 (
                     std::borrow::Cow::Borrowed(&state.sub),
@@ -1073,6 +1179,9 @@ fn decide_lotr(
                         .into_iter()
                         .map(|event| Event::Sub { event })
                         .collect();
+                    if !events.is_empty() {
+                        events.extend(notes);
+                    }
                     events.extend(follow);
                     Ok(Outcome {
                         events,
@@ -1092,6 +1201,9 @@ fn decide_lotr(
             may_act_for(table, name)?;
             let (ch, s, mut events) = load(table, state, name)?;
             npc_is_the_gms(table, name, &s)?;
+            if !matches!(*verb, "damage" | "renown") {
+                not_dead(state, name, &ch, &s)?;
+            }
             let more = match *verb {
                 "damage" => damage(table, state, name, &ch, &s, rest)?,
                 "heal" => heal(table, state, name, &ch, &s, rest, dice)?,
@@ -1116,7 +1228,8 @@ fn decide_lotr(
                 "fire" => super::hazards::fire(table, state, name, &ch, &s, rest, dice)?,
                 "drown" => super::hazards::drown(table, state, name, &ch, &s, rest, dice)?,
                 "renown" => super::hazards::renown(table, name, &s, &ch, rest)?,
-                "recover" => recover(state, name, &ch, &s, rest, dice)?,
+                "armed" => armed_pick(state, name, &ch, &s, rest)?,
+                "recover" => recover(table, state, name, &ch, &s, rest, dice)?,
                 "courage" => courage(table, state, name, &ch, &s, rest)?,
                 "corruption" => {
                     // LR-7: the GM sets the TN (Table 9.21) and judges yielding and deeds.
@@ -1177,9 +1290,140 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
         if !given("size") {
             filled.push(format!("size={}", ch.size.name()));
         }
+        // LR-14 「Swift Strikeを持った戦士…はアクション数を増加させる」: one more a round.
+        if !given("actions") && ch.abilities.iter().any(|a| a == "Swift Strike") {
+            filled.push("actions=3".into());
+        }
         out.splice(3..3, filled);
     }
+    // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
+    // from its record when the GM gives none.
+    if let ["combat", "fear", _, target, _] = words
+        && let Some(ch) = record(table, state, target)
+    {
+        out.push(format!("{:+}", ch.reaction(2)));
+    }
     out
+}
+
+/// LR-8 on LR-14: `combat attack` by a table character with Armed Combat picks adds +1
+/// per pick of the attack's action (`skill=FIELD` names the weapon skill, whose test
+/// modifier then comes from the record, `+m` being the other modifiers; without it, the
+/// one Armed Combat skill that has picks); a defender's parry takes its parry picks. The
+/// notes say so.
+fn armed_on_attack(
+    table: &dyn TableView,
+    state: &State,
+    words: &mut Vec<String>,
+) -> Result<Vec<Event>, Text> {
+    if words.len() < 4 || words[1] != "attack" {
+        return Ok(Vec::new());
+    }
+    let attacker = words[2].clone();
+    let mut notes_ja = Vec::new();
+    let mut notes_en = Vec::new();
+    let skill_word = words
+        .iter()
+        .position(|w| w.starts_with("skill="))
+        .map(|i| words.remove(i)["skill=".len()..].to_string());
+    let mut extra = 0;
+    if let Some(ch) = record(table, state, &attacker) {
+        let s = state.status.get(&attacker).cloned().unwrap_or_default();
+        // LR-14: the Ambidextrous edge takes away the two-weapon penalty.
+        if words.iter().any(|w| w == "two-weapons")
+            && ch.edges.iter().any(|e| e.eq_ignore_ascii_case("Ambidextrous"))
+            && !words.iter().any(|w| w == "ambi")
+        {
+            words.push("ambi".into());
+        }
+        let skill = match &skill_word {
+            Some(w) => Some(armed_skill(&ch, w).ok_or_else(|| {
+                Text::new(
+                    format!("LR-8: {attacker}に Armed Combat の技能「{w}」はありません"),
+                    format!("LR-8: {attacker} has no Armed Combat skill '{w}'"),
+                )
+            })?),
+            None => None,
+        };
+        let action = words[4..]
+            .iter()
+            .find_map(|w| match w.as_str() {
+                "blunt" | "blunt-head" => Some("blunt"),
+                a if ARMED_ACTIONS.contains(&a) => Some(a),
+                a if a.starts_with("charge=") => Some("charge"),
+                _ => None,
+            })
+            .unwrap_or("basic")
+            .to_string();
+        if let Some(k) = &skill {
+            let m = ch.skill_modifier(k, None).unwrap_or(0);
+            extra += m;
+            notes_ja.push(format!("{attacker}の{k}（判定{m:+}）"));
+            notes_en.push(format!("{attacker}'s {k} (test {m:+})"));
+        }
+        let bonus = armed_bonus(&s, skill.as_deref(), &action);
+        if bonus > 0 {
+            extra += bonus;
+            notes_ja.push(format!("{attacker}の {action} の強化 +{bonus}"));
+            notes_en.push(format!("{attacker}'s pick on {action} +{bonus}"));
+        }
+    } else if skill_word.is_some() {
+        return Err(Text::new(
+            format!("LR-8: skill= はテーブルのキャラクターだけです（{attacker}には修正を +数 で）"),
+            format!("LR-8: skill= is for table characters (give {attacker}'s modifier as +N)"),
+        ));
+    }
+    if extra != 0 {
+        let signed_number = |w: &str| {
+            (w.starts_with('+') || w.starts_with('-'))
+                .then(|| w.trim_start_matches('+').parse::<i64>().ok())
+                .flatten()
+        };
+        let given: i64 = words[4..]
+            .iter()
+            .filter_map(|w| signed_number(w))
+            .last()
+            .unwrap_or(0);
+        let mut kept: Vec<String> = words[..4].to_vec();
+        kept.extend(words[4..].iter().filter(|w| signed_number(w).is_none()).cloned());
+        kept.push(format!("{:+}", given + extra));
+        *words = kept;
+    }
+    // The defenders' parry picks.
+    let targets: Vec<String> = words[3]
+        .split(',')
+        .map(|t| match t.split_once(":parry") {
+            Some((who, m)) => {
+                let bonus = record(table, state, who).map_or(0, |_| {
+                    armed_bonus(&state.status.get(who).cloned().unwrap_or_default(), None, "parry")
+                });
+                if bonus == 0 {
+                    return t.to_string();
+                }
+                let (num, spec) = match m.strip_suffix('s') {
+                    Some(n) => (n, "s"),
+                    None => (m, ""),
+                };
+                let base = if num.is_empty() {
+                    0
+                } else {
+                    num.trim_start_matches('+').parse::<i64>().unwrap_or(0)
+                };
+                notes_ja.push(format!("{who}の parry の強化 +{bonus}"));
+                notes_en.push(format!("{who}'s pick on parry +{bonus}"));
+                format!("{who}:parry{:+}{spec}", base + bonus)
+            }
+            None => t.to_string(),
+        })
+        .collect();
+    words[3] = targets.join(",");
+    if notes_ja.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![Event::Note {
+        ja: format!("LR-8 Armed Combat: {}", notes_ja.join("、")),
+        en: format!("LR-8 Armed Combat: {}", notes_en.join(", ")),
+    }])
 }
 
 /// What combat changes in the rest of the rules: a new round starts the Courage round
@@ -1313,7 +1557,7 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
     // LR-12: the order's skills are those its ranks bought (a sheet says which); a
     // character without that record counts every skill it has that is not a language.
     // Native Language and Lore skills are the race skills picks buy.
-    let order_skills: std::collections::BTreeSet<String> = if ch.order_skills.is_empty() {
+    let mut order_skills: std::collections::BTreeSet<String> = if ch.order_skills.is_empty() {
         ch.skills
             .keys()
             .filter(|k| !settings.is_language(k))
@@ -1322,6 +1566,10 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
     } else {
         ch.order_skills.iter().cloned().collect()
     };
+    // The order's own skill list (EXAMPLE data) besides the ranks the sheet bought.
+    if let Some(o) = super::sheet::Data::example().orders.get(&ch.order) {
+        order_skills.extend(o.skills.iter().cloned());
+    }
     p.native = ch
         .skills
         .keys()
@@ -1354,8 +1602,8 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
 
 fn unknown() -> Text {
     usage(
-        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
-        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
     )
 }
 
@@ -1418,7 +1666,14 @@ fn heal(
     let (healed, what): (i64, (String, String)) = match rest {
         // LR-4: 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる
         // (Table 9.36)…判定に成功すると,VIT修正値(最低1)点追加で回復する」, rolled.
-        ["week", "roll"] => {
+        ["week", ..] if s.infection.as_deref() == Some("none") => (
+            0,
+            (
+                "感染した傷はまったく回復しない（LR-4 医術）".into(),
+                "the infected wound does not heal at all (LR-4)".into(),
+            ),
+        ),
+        ["week"] | ["week", "roll"] => {
             let tn = state.settings.stamina_tns[level.index().min(5)];
             let p = penalty(&state.settings, ch, s);
             let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
@@ -1554,7 +1809,49 @@ fn heal(
                 ),
             )
         }
-        ["attended", w] => {
+        // LR-4 「医者が付きっ切りで手当てをする場合, 毎日 Healing 判定を行って倍の速度で
+        // 負傷が回復するかどうかを決定する」: a Healing test a day; a success doubles
+        // that day's point.
+        ["attended", w, by] if by.starts_with("by=") => {
+            let d = days(w)?;
+            if d > 100 {
+                return Err(Text::new(
+                    format!("LR-4: 付きっきりの治療は一度に100日までです（{d}日は不可）"),
+                    format!("LR-4: constant attendance is rolled 100 days at a time at most (not {d})"),
+                ));
+            }
+            let healer = &by[3..];
+            let Some(hc) = record(table, state, healer) else {
+                return Err(no_character(healer));
+            };
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let tn = state.settings.healing_tns[level.index().min(5)];
+            let hs = state.status.get(healer).cloned().unwrap_or_default();
+            let p = penalty(&state.settings, &hc, &hs);
+            let mut successes = 0;
+            for _ in 0..d.min(100) {
+                let (_, deg, _) = test(dice, modifier, tn - p)?;
+                if deg.is_success() {
+                    successes += 1;
+                }
+            }
+            let per_day = infected_rest(s, 1).min(1);
+            let n = infected_rest(s, d) + successes * per_day;
+            (
+                n,
+                (
+                    format!(
+                        "{healer}の付きっきりの治療{d}日: Healing判定（目標値{tn}）成功{successes}日は2点{}",
+                        infected_note(s).0
+                    ),
+                    format!(
+                        "{d} days under {healer}'s constant attendance: Healing tests (TN {tn}) succeeded on {successes} days, 2 points each{}",
+                        infected_note(s).1
+                    ),
+                ),
+            )
+        }
+        ["attended", w, "ok"] => {
             let d = days(w)?;
             (
                 2 * infected_rest(s, d),
@@ -1567,20 +1864,13 @@ fn heal(
                 ),
             )
         }
-        ["week"] if s.infection.as_deref() == Some("none") => (
-            0,
-            (
-                "感染した傷はまったく回復しない（LR-4 医術）".into(),
-                "the infected wound does not heal at all (LR-4)".into(),
-            ),
-        ),
-        ["week"] => {
+        ["week", "ok"] => {
             let n = character::weekly_healing(ch.attributes[VIT]);
             (
                 n,
                 (
-                    format!("週のStamina判定に成功: VIT修正（最低1）= {n}"),
-                    format!("weekly Stamina test succeeded: VIT mod (at least 1) = {n}"),
+                    format!("週のStamina判定に成功（GMが判定）: VIT修正（最低1）= {n}"),
+                    format!("weekly Stamina test succeeded (the GM's roll): VIT mod (at least 1) = {n}"),
                 ),
             )
         }
@@ -1597,8 +1887,8 @@ fn heal(
         }
         _ => {
             return Err(usage(
-                "/lotr heal 名前 skill [by=治療者]|week [roll]|rest 日数|attended 日数|facility|infection by=医者 [tn=目標値]|infection clear|点数",
-                "/lotr heal NAME skill [by=HEALER]|week [roll]|rest DAYS|attended DAYS|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
+                "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
+                "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
             ));
         }
     };
@@ -1651,6 +1941,112 @@ fn infected_note(s: &Status) -> (String, String) {
     }
 }
 
+/// LR-8: the combat actions an Armed Combat pick may favour (the attack options and the
+/// parry; 「特定の戦闘行動(防御攻撃,なぎ払いなど)」).
+pub const ARMED_ACTIONS: &[&str] = &[
+    "basic",
+    "blunt",
+    "defensive",
+    "power",
+    "precise",
+    "two-handed",
+    "two-weapons",
+    "sweep",
+    "charge",
+    "parry",
+];
+
+/// LR-8: the record's Armed Combat skill `word` names (`Swords`, `Armed_Combat:_Swords`,
+/// `Armed Combat: Swords`).
+pub(super) fn armed_skill(ch: &Character, word: &str) -> Option<String> {
+    let word = word.replace('_', " ");
+    ch.skills
+        .keys()
+        .filter(|k| k.starts_with("Armed Combat"))
+        .find(|k| {
+            *k == &word
+                || k.split_once(':')
+                    .is_some_and(|(_, f)| f.trim().eq_ignore_ascii_case(word.trim()))
+        })
+        .cloned()
+}
+
+/// LR-8 「Armed Combat では,スキルが6ランク,9ランク,12ランクに達したときに, 特定の戦闘行動
+/// (防御攻撃,なぎ払いなど)を1つ選び, その行動に関してだけ+1のボーナスを得る. 複数回同じものを
+/// 強化してもよい」: `/lotr armed NAME SKILL ACTION` takes one of the picks the skill's
+/// ranks have reached (owner or GM).
+fn armed_pick(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    let _ = state;
+    let [skill, action] = rest else {
+        return Err(usage(
+            &format!("/lotr armed 名前 技能 行動（例: /lotr armed {name} Swords sweep。行動: {}）", ARMED_ACTIONS.join(" ")),
+            &format!("/lotr armed NAME SKILL ACTION (e.g. /lotr armed {name} Swords sweep; actions: {})", ARMED_ACTIONS.join(" ")),
+        ));
+    };
+    let Some(skill) = armed_skill(ch, skill) else {
+        return Err(Text::new(
+            format!("LR-8: {name}に Armed Combat の技能「{skill}」はありません"),
+            format!("LR-8: {name} has no Armed Combat skill '{skill}'"),
+        ));
+    };
+    if !ARMED_ACTIONS.contains(action) {
+        return Err(Text::new(
+            format!("LR-8: 戦闘行動「{action}」はありません（{}）", ARMED_ACTIONS.join(" ")),
+            format!("LR-8: no combat action '{action}' ({})", ARMED_ACTIONS.join(" ")),
+        ));
+    }
+    let ranks = ch.skills.get(&skill).map_or(0, |k| k.ranks);
+    let reached = [6, 9, 12].iter().filter(|r| ranks >= **r).count();
+    let taken = s.armed_picks.iter().filter(|(k, _)| *k == skill).count();
+    if taken >= reached {
+        return Err(Text::new(
+            format!(
+                "LR-8: {skill} {ranks}ランクで選べる戦闘行動は{reached}つ（6・9・12ランクで1つずつ）、選択済み{taken}つです"
+            ),
+            format!(
+                "LR-8: {skill} at {ranks} ranks gives {reached} picks (one at 6, 9 and 12 ranks); {taken} taken"
+            ),
+        ));
+    }
+    let same = s
+        .armed_picks
+        .iter()
+        .filter(|(k, a)| *k == skill && a == action)
+        .count() as i64
+        + 1;
+    Ok(vec![changed(
+        name,
+        Delta {
+            armed_pick: Some((skill.clone(), action.to_string())),
+            ..Delta::default()
+        },
+        format!("{name}: {skill}（{ranks}ランク）で {action} を強化: その行動に+{same}（LR-8）"),
+        format!("{name}: {skill} ({ranks} ranks) favours {action}: +{same} on it (LR-8)"),
+    )])
+}
+
+/// LR-8: the picks' bonus on `action` with `skill` (all its Armed Combat skills when None
+/// and only one has picks).
+pub fn armed_bonus(s: &Status, skill: Option<&str>, action: &str) -> i64 {
+    let skills: std::collections::BTreeSet<&str> =
+        s.armed_picks.iter().map(|(k, _)| k.as_str()).collect();
+    let skill = match skill {
+        Some(k) => k,
+        None if skills.len() == 1 => skills.iter().next().copied().unwrap_or_default(),
+        None => return 0,
+    };
+    s.armed_picks
+        .iter()
+        .filter(|(k, a)| k == skill && a == action)
+        .count() as i64
+}
+
 /// LR-4 (Table 9.35): poison.
 fn poison(
     table: &dyn TableView,
@@ -1699,6 +2095,70 @@ fn poison(
                     effect.1,
                     p.stages_left - 1
                 ),
+            )])
+        }
+        // LR-4 (Table 9.35): 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合
+        // は,そのための Healing 判定(GMが設定)に成功した上で 目標値 10 + Treatment 修正の
+        // Healing 判定を行う」: `identify=TN` when the poison is unknown; success ends its
+        // stages. (「一部の毒には,Healing は無効である」: the GM does not call it then.)
+        ["treat", by, treatment, more @ ..] if by.starts_with("by=") && more.len() <= 1 => {
+            let healer = &by[3..];
+            let Some(hc) = record(table, state, healer) else {
+                return Err(no_character(healer));
+            };
+            let treatment = number(treatment)?;
+            let identify = match more.first() {
+                None => None,
+                Some(w) => match w.strip_prefix("identify=") {
+                    Some(n) => Some(number(n)?),
+                    None => {
+                        return Err(usage(
+                            "/lotr poison 名前 treat by=治療者 Treatment修正 [identify=目標値]",
+                            "/lotr poison NAME treat by=HEALER TREATMENT [identify=TN]",
+                        ));
+                    }
+                },
+            };
+            let Some(i) = s.poisons.iter().rposition(|p| p.stages_left > 0) else {
+                return Err(Text::new(
+                    format!("LR-4: {name}に段階の残った毒はありません"),
+                    format!("LR-4: {name} has no poison with stages left"),
+                ));
+            };
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let hs = state.status.get(healer).cloned().unwrap_or_default();
+            let hp = penalty(&state.settings, &hc, &hs);
+            let mut ja = format!("{name}: {healer}が毒「{}」を治療", s.poisons[i].name);
+            let mut en = format!("{name}: {healer} treats the poison '{}'", s.poisons[i].name);
+            if let Some(tn) = identify {
+                let (_, d, text) = test(dice, modifier, tn - hp)?;
+                ja += &format!("。特定のHealing判定（目標値{tn}）{text}");
+                en += &format!("; identifying Healing test (TN {tn}) {text}");
+                if !d.is_success() {
+                    ja += ": 毒の正体がわからない";
+                    en += ": the poison is not identified";
+                    return Ok(vec![changed(name, Delta::default(), ja, en)]);
+                }
+            }
+            let tn = 10 + treatment;
+            let (_, d, text) = test(dice, modifier, tn - hp)?;
+            let cured = d.is_success();
+            ja += &format!(
+                "。中和のHealing判定（目標値10+{treatment}）{text}{}",
+                if cured { ": 中和した（残りの段階なし）" } else { ": 中和できない" }
+            );
+            en += &format!(
+                "; neutralising Healing test (TN 10 + {treatment}) {text}{}",
+                if cured { ": neutralised (no stages left)" } else { ": not neutralised" }
+            );
+            Ok(vec![changed(
+                name,
+                Delta {
+                    poison_cured: cured.then_some(i),
+                    ..Delta::default()
+                },
+                ja,
+                en,
             )])
         }
         [potency, stages, label @ ..] if label.len() <= 1 => {
@@ -1756,8 +2216,8 @@ fn poison(
             )])
         }
         _ => Err(usage(
-            "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名] | /lotr poison 名前 next",
-            "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON] | /lotr poison NAME next",
+            "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名] | /lotr poison 名前 next | /lotr poison 名前 treat by=治療者 Treatment修正 [identify=目標値]",
+            "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON] | /lotr poison NAME next | /lotr poison NAME treat by=HEALER TREATMENT [identify=TN]",
         )),
     }
 }
@@ -1874,6 +2334,7 @@ fn weary_rest(
 /// LR-5: the Exhausted recovery test: Stamina at −10 against TN 10, lowered by a
 /// helper's Healing degree; an Extraordinary helper restores Spent at once.
 fn recover(
+    table: &dyn TableView,
     state: &State,
     name: &str,
     ch: &Character,
@@ -1894,17 +2355,55 @@ fn recover(
             ),
         ));
     }
+    // LR-5 「他のキャラクターは,目標値10のHealing判定を行うことで回復を助けることが
+    // できる」: `helper=NAME` rolls the helper's Healing test against TN 10; a degree
+    // typed by hand is the GM's (a test the GM rolled elsewhere).
+    let mut helped: Option<(String, String)> = None;
     let helper = match rest {
         [] => None,
+        [h] if h.starts_with("helper=") => {
+            let who = &h["helper=".len()..];
+            if who == name {
+                return Err(Text::new(
+                    format!("LR-5: 助け手は{name}以外のキャラクターです"),
+                    format!("LR-5: the helper is a character other than {name}"),
+                ));
+            }
+            let Some(hc) = record(table, state, who) else {
+                return Err(no_character(who));
+            };
+            let hs = state.status.get(who).cloned().unwrap_or_default();
+            not_dead(state, who, &hc, &hs)?;
+            let p = penalty(&state.settings, &hc, &hs);
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
+            helped = Some((
+                format!("{who}のHealing判定（目標値{EXHAUSTED_TN}）{text}。"),
+                format!("{who}'s Healing test (TN {EXHAUSTED_TN}) {text}; "),
+            ));
+            match d {
+                Degree::MarginalSuccess => Some(3),
+                Degree::CompleteSuccess => Some(5),
+                Degree::SuperiorSuccess => Some(10),
+                Degree::ExtraordinarySuccess => Some(i64::MAX),
+                _ => None,
+            }
+        }
         [d] => match d.to_ascii_lowercase().as_str() {
+            _ if !table.actor_is_gm() => {
+                return Err(Text::new(
+                    "LR-5: 助け手の成功度を書けるのはGMだけです。助け手の Healing 判定は /lotr recover 名前 helper=助け手 で振ります",
+                    "LR-5: only the GM may type a helper's degree; roll the helper's Healing test with /lotr recover NAME helper=HELPER",
+                ));
+            }
             "marginal" => Some(3),
             "complete" => Some(5),
             "superior" => Some(10),
             "extraordinary" => Some(i64::MAX),
             _ => {
                 return Err(usage(
-                    "/lotr recover 名前 [marginal|complete|superior|extraordinary]",
-                    "/lotr recover NAME [marginal|complete|superior|extraordinary]",
+                    "/lotr recover 名前 [helper=助け手 | marginal|complete|superior|extraordinary（GM）]",
+                    "/lotr recover NAME [helper=HELPER | marginal|complete|superior|extraordinary (GM)]",
                 ));
             }
         },
@@ -1925,6 +2424,7 @@ fn recover(
             state.settings.weariness_name((exhausted - 1) as usize)
         ),
     );
+    let (hj, he) = helped.unwrap_or_default();
     if helper == Some(i64::MAX) {
         return Ok(vec![status_event(
             &state.settings,
@@ -1936,8 +2436,8 @@ fn recover(
                 ..Delta::default()
             },
             (
-                format!("助け手の Extraordinary Success: ただちに{}", spent.0),
-                format!("a helper's Extraordinary Success: at once {}", spent.1),
+                format!("{hj}助け手の Extraordinary Success: ただちに{}", spent.0),
+                format!("{he}a helper's Extraordinary Success: at once {}", spent.1),
             ),
         )]);
     }
@@ -1959,7 +2459,7 @@ fn recover(
         delta,
         (
             format!(
-                "回復判定（Stamina−10、目標値{tn}）{text} → {}",
+                "{hj}回復判定（Stamina−10、目標値{tn}）{text} → {}",
                 if d.is_success() {
                     &spent.0
                 } else {
@@ -1967,7 +2467,7 @@ fn recover(
                 }
             ),
             format!(
-                "recovery test (Stamina −10, TN {tn}) {text} → {}",
+                "{he}recovery test (Stamina −10, TN {tn}) {text} → {}",
                 if d.is_success() {
                     &spent.1
                 } else {
@@ -2439,6 +2939,20 @@ fn tested(
     })
 }
 
+/// Full-width digits, signs, commas and `=` as ASCII; everything else as it is.
+fn fold_digits(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '＋' => '+',
+            '－' | '−' => '-',
+            '，' => ',',
+            '＝' => '=',
+            other => other,
+        })
+        .collect()
+}
+
 /// What an event brings in that later entries may rest on (see `builds_on`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Basis {
@@ -2531,7 +3045,8 @@ fn rests_on(event: &Event) -> Vec<Basis> {
                 C::Acted { who, .. }
                 | C::Stunned { who, .. }
                 | C::Calmed { who }
-                | C::Stood { who } => vec![f(who)],
+                | C::Stood { who }
+                | C::Delayed { who, .. } => vec![f(who)],
                 C::Attacked {
                     attacker, strikes, ..
                 } => std::iter::once(f(attacker))
@@ -2569,6 +3084,29 @@ fn rests_on(event: &Event) -> Vec<Basis> {
         },
         _ => Vec::new(),
     }
+}
+
+/// The character a part of a typed line tests: the one its first `{NAME.…}` reference
+/// names, or the roller's one character for a plain `{…}`; `None` without a reference.
+fn side_character(table: &dyn TableView, state: &State, text: &str) -> Option<String> {
+    let (_, after) = text.split_once('{')?;
+    let (inner, _) = after.split_once('}')?;
+    match inner.split_once('.') {
+        Some((who, _)) if table.character(who).is_some() => Some(who.to_string()),
+        _ => actors_character(table, state).map(|(n, _)| n),
+    }
+}
+
+/// LR-4: 「Near Death … の次で死亡」 — a dead character takes no more tests, healing or
+/// actions (the GM may `/void` the line that killed it).
+pub(super) fn not_dead(state: &State, name: &str, ch: &Character, s: &Status) -> Result<(), Text> {
+    if s.dead || ch.body().level(s.damage, state.settings.hobbit_death) == WoundLevel::Dead {
+        return Err(Text::new(
+            format!("LR-4: {name}は死亡しています（GM は死亡させた行を /void で無効にできます）"),
+            format!("LR-4: {name} is dead (the GM can /void the line that killed it)"),
+        ));
+    }
+    Ok(())
 }
 
 /// The actor's one character (by ownership), if exactly one.
@@ -2717,7 +3255,13 @@ impl TableRules for LotrRules {
         dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<Event>, Text>> {
         match words {
-            ["lotr", rest @ ..] => Some(decide_lotr(table, state, rest, dice)),
+            ["lotr", rest @ ..] => {
+                // Full-width digits and signs read as ASCII everywhere (`/lotr create B2 pick
+                // １２,１１,…`, `/lotr xp award 新人 rp ５００`), as dice lines read them.
+                let folded: Vec<String> = rest.iter().map(|w| fold_digits(w)).collect();
+                let rest: Vec<&str> = folded.iter().map(String::as_str).collect();
+                Some(decide_lotr(table, state, &rest, dice))
+            }
             _ => None,
         }
     }
@@ -2915,8 +3459,11 @@ impl TableRules for LotrRules {
         out
     }
 
-    /// LR-4, LR-5, LR-9: the actor's character's wound and weariness penalties go on the
-    /// TN of a LotR test (external modifiers), on the total when there is no TN.
+    /// LR-4, LR-5, LR-9: the tested character's wound and weariness penalties go on the
+    /// TN of a LotR test (external modifiers), on the total when there is no TN. The
+    /// tested character is the one a side's `{NAME.…}` reference names, whoever rolls (the
+    /// GM for an NPC, a player with two characters), or the roller's one character for a
+    /// plain `{…}` or no reference; in an opposed test each side takes its own.
     fn prepare_check(
         &self,
         table: &dyn TableView,
@@ -2931,20 +3478,37 @@ impl TableRules for LotrRules {
         let Some(test) = super::parse_line(command) else {
             return Ok(unchanged);
         };
-        let actor = actors_character(table, state);
-        if let Some((name, _)) = &actor {
+        let typed = table.typed_line().unwrap_or(command).to_string();
+        let upper = typed.to_ascii_uppercase();
+        let (left_text, right_text) = match upper.find("VS") {
+            Some(at) if matches!(test, check::Test::Opposed { .. }) => {
+                (typed[..at].to_string(), typed[at..].to_string())
+            }
+            _ => (typed.clone(), String::new()),
+        };
+        let mut left = side_character(table, state, &left_text);
+        let right = side_character(table, state, &right_text);
+        if left.is_none() && right.is_none() {
+            left = actors_character(table, state).map(|(n, _)| n);
+        }
+        let mut sides = Vec::new();
+        for name in [&left, &right].into_iter().flatten() {
             let s = state.status.get(name).cloned().unwrap_or_default();
             npc_is_the_gms(table, name, &s)?;
+            let Some(ch) = record(table, state, name) else {
+                continue;
+            };
+            not_dead(state, name, &ch, &s)?;
+            sides.push((name.clone(), penalty(&state.settings, &ch, &s), ch, s));
         }
-        let p = actor.as_ref().map_or(0, |(name, ch)| {
-            penalty(
-                &state.settings,
-                ch,
-                &state.status.get(name).cloned().unwrap_or_default(),
-            )
-        });
+        let pen = |who: &Option<String>| {
+            who.as_ref()
+                .and_then(|n| sides.iter().find(|x| &x.0 == n))
+                .map_or(0, |x| x.1)
+        };
+        let (pl, pr) = (pen(&left), pen(&right));
         let group_mp = state.settings.group_marginal_plus_one;
-        if p == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
+        if pl == 0 && pr == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
             return Ok(unchanged);
         }
         let secret = command
@@ -2960,38 +3524,21 @@ impl TableRules for LotrRules {
                 tn,
                 versus,
             } => check::Test::Single {
-                modifier: if tn.is_none() { modifier + p } else { modifier },
-                tn: tn.map(|t| t - p),
+                modifier: if tn.is_none() { modifier + pl } else { modifier },
+                tn: tn.map(|t| t - pl),
                 versus,
             },
-            // LR-9/LR-11: an opposed test has no TN: the penalty comes off the penalised
-            // side's total — the side whose `{…}` reference is the character's (the right
-            // when only it has one), else the roller's own, the left.
+            // LR-9/LR-11: an opposed test has no TN: each side's penalty comes off its
+            // own total.
             check::Test::Opposed {
                 left,
                 right,
                 variant,
-            } => {
-                let right_is_mine = table.typed_line().is_some_and(|typed| {
-                    let upper = typed.to_ascii_uppercase();
-                    upper
-                        .find("VS")
-                        .is_some_and(|at| !typed[..at].contains('{') && typed[at..].contains('{'))
-                });
-                if right_is_mine {
-                    check::Test::Opposed {
-                        left,
-                        right: right + p,
-                        variant,
-                    }
-                } else {
-                    check::Test::Opposed {
-                        left: left + p,
-                        right,
-                        variant,
-                    }
-                }
-            }
+            } => check::Test::Opposed {
+                left: left + pl,
+                right: right + pr,
+                variant,
+            },
             // LR-10: the leader's condition is the leader's: its total, not the group's TN
             // (the helpers test at TN − 5 with their own modifiers).
             check::Test::Group {
@@ -3000,7 +3547,7 @@ impl TableRules for LotrRules {
                 helpers,
                 marginal_plus_one,
             } => check::Test::Group {
-                leader: leader + p,
+                leader: leader + pl,
                 tn,
                 helpers,
                 marginal_plus_one: marginal_plus_one || group_mp,
@@ -3008,25 +3555,34 @@ impl TableRules for LotrRules {
         };
         let on_tn = matches!(changed, check::Test::Single { tn: Some(_), .. });
         let printed = check::print(&changed).replace(' ', "");
-        let note = actor.filter(|_| p != 0).map(|(name, ch)| {
-            let s = state.status.get(&name).cloned().unwrap_or_default();
-            let (lj, le) = level_words(&state.settings, &ch, &s);
-            if on_tn {
-                Text::new(
-                    format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
-                    format!(
-                        "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
-                        -p
-                    ),
-                )
-            } else {
-                Text::new(
-                    format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
-                    format!(
-                        "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
-                    ),
-                )
-            }
+        let notes: Vec<Text> = sides
+            .iter()
+            .filter(|x| x.1 != 0)
+            .map(|(name, p, ch, s)| {
+                let (lj, le) = level_words(&state.settings, ch, s);
+                if on_tn {
+                    Text::new(
+                        format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
+                        format!(
+                            "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                            -p
+                        ),
+                    )
+                } else {
+                    Text::new(
+                        format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
+                        format!(
+                            "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
+                        ),
+                    )
+                }
+            })
+            .collect();
+        let note = (!notes.is_empty()).then(|| {
+            Text::new(
+                notes.iter().map(|n| n.ja()).collect::<Vec<_>>().join("／"),
+                notes.iter().map(|n| n.en()).collect::<Vec<_>>().join(" / "),
+            )
         });
         Ok(Prepared {
             command: format!("{}{printed}{comment}", if secret { "S" } else { "" }),
@@ -3128,7 +3684,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             Value::Number(character::breath_minutes(ch.reaction(0))),
         ),
     ];
-    let level = ch.body().level(s.damage, state.settings.hobbit_death);
+    let level = if s.dead {
+        WoundLevel::Dead
+    } else {
+        ch.body().level(s.damage, state.settings.hobbit_death)
+    };
     let p = penalty(&state.settings, ch, &s);
     let wounds = if level == WoundLevel::Healthy {
         0
@@ -3162,13 +3722,23 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "weariness",
             Value::Text(Text::new(
                 format!(
-                    "{weariness_name}（{:+}）",
+                    "{weariness_name}{}（{:+}）",
+                    if s.weariness >= state.settings.exhausted() as i64 {
+                        "・意識不明"
+                    } else {
+                        ""
+                    },
                     state
                         .settings
                         .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
                 ),
                 format!(
-                    "{weariness_name} ({:+})",
+                    "{weariness_name}{} ({:+})",
+                    if s.weariness >= state.settings.exhausted() as i64 {
+                        ", unconscious"
+                    } else {
+                        ""
+                    },
                     state
                         .settings
                         .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
@@ -3297,6 +3867,14 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         Section {
             title: Text::new("技能", "Skills"),
             fields: vec![d("技能", "skills", Value::List(skills))],
+        },
+        Section {
+            title: Text::new("特徴・欠点・職業能力", "Edges, flaws, order abilities"),
+            fields: vec![
+                d("特徴", "edges", Value::Plain(ch.edges.join(", "))),
+                d("欠点", "flaws", Value::Plain(ch.flaws.join(", "))),
+                d("職業能力", "order abilities", Value::Plain(ch.abilities.join(", "))),
+            ],
         },
     ]
 }

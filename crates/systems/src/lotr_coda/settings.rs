@@ -110,6 +110,17 @@ fn bad(key: &str, value: &str) -> Text {
     )
 }
 
+/// An example value of a number table, as its error shows it.
+fn example(key: &str) -> &'static str {
+    match key {
+        "wound_penalties" => "0,-1,-2,-4,-8,-10",
+        "stamina_tns" | "healing_tns" => "5,5,10,15,20,25",
+        "weariness_penalties" => "0,-1,-3,-5,-7,-9",
+        "weariness_recovery" => "0,5,30,60,240,0",
+        _ => "-2",
+    }
+}
+
 fn numbers(key: &str, value: &str, len: Option<usize>) -> Result<Vec<i64>, Text> {
     let v: Option<Vec<i64>> = value
         .split(',')
@@ -119,12 +130,14 @@ fn numbers(key: &str, value: &str, len: Option<usize>) -> Result<Vec<i64>, Text>
         Some(v) if len.is_none_or(|l| v.len() == l) && !v.is_empty() => Ok(v),
         _ => Err(Text::new(
             format!(
-                "表 {key} には{}個の整数をカンマ区切りで書いてください（例: 0,-1,-2,-4,-8,-10）",
-                len.map_or("1".to_string(), |l| l.to_string())
+                "表 {key} には{}個の整数をカンマ区切りで書いてください（例: {}）",
+                len.map_or("1".to_string(), |l| l.to_string()),
+                example(key)
             ),
             format!(
-                "table {key} takes {} whole numbers separated by commas (e.g. 0,-1,-2,-4,-8,-10)",
-                len.map_or("some".to_string(), |l| l.to_string())
+                "table {key} takes {} whole numbers separated by commas (e.g. {})",
+                len.map_or("some".to_string(), |l| l.to_string()),
+                example(key)
             ),
         )),
     }
@@ -172,10 +185,10 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "設定「{key}」はありません: hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie（表は /lotr table）"
+                        "設定「{key}」はありません: hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie, stun_reduction, mounted_dodge_size, battle_siegecraft, morale_bonus, protection, xp_timing, flaw_picks（表は /lotr table、一覧と値は /lotr settings）"
                     ),
                     format!(
-                        "no setting '{key}': hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie (tables: /lotr table)"
+                        "no setting '{key}': hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie, stun_reduction, mounted_dodge_size, battle_siegecraft, morale_bonus, protection, xp_timing, flaw_picks (tables: /lotr table; values: /lotr settings)"
                     ),
                 ));
             }
@@ -196,21 +209,46 @@ impl Settings {
                 self.weariness_penalties = numbers(key, value, Some(self.weariness_levels.len()))?
             }
             "weariness_levels" => {
-                let names: Vec<String> = value
+                // `Hale,Winded,…` renames the levels (as many as there are); a different
+                // number of levels comes with each one's penalty and recovery minutes,
+                // `NAME:PENALTY:MINUTES`, so that no other table is rewritten silently.
+                let rows: Vec<&str> = value
                     .split(',')
-                    .map(|s| s.trim().to_string())
+                    .map(str::trim)
                     .filter(|s| !s.is_empty())
                     .collect();
-                if names.len() < 2 || names.len() > 20 {
+                if rows.len() < 2 || rows.len() > 20 {
                     return Err(bad(key, value));
                 }
-                // Penalties and recovery times follow the new length: kept where they
-                // exist, the worst repeated.
-                let last = self.weariness_penalties.last().copied().unwrap_or(0);
-                self.weariness_penalties.resize(names.len(), last);
-                let slowest = self.weariness_recovery.iter().copied().max().unwrap_or(0);
-                self.weariness_recovery.resize(names.len(), slowest);
-                self.weariness_levels = names;
+                let full: Option<Vec<(String, i64, i64)>> = rows
+                    .iter()
+                    .map(|r| {
+                        let mut it = r.split(':');
+                        let name = it.next()?.trim().to_string();
+                        let p = it.next()?.trim().parse::<i64>().ok()?;
+                        let m = it.next()?.trim().parse::<i64>().ok()?;
+                        (it.next().is_none() && !name.is_empty() && p.abs() <= 1000 && (0..=100_000).contains(&m))
+                            .then_some((name, p, m))
+                    })
+                    .collect();
+                if let Some(full) = full {
+                    self.weariness_levels = full.iter().map(|r| r.0.clone()).collect();
+                    self.weariness_penalties = full.iter().map(|r| r.1).collect();
+                    self.weariness_recovery = full.iter().map(|r| r.2).collect();
+                } else if rows.len() == self.weariness_levels.len() && rows.iter().all(|r| !r.contains(':')) {
+                    self.weariness_levels = rows.iter().map(|r| r.to_string()).collect();
+                } else {
+                    return Err(Text::new(
+                        format!(
+                            "表 weariness_levels: 名前だけなら今と同じ{}個です。段階の数を変えるときは各段階を 名前:ペナルティ:回復分数 で書いてください（例: Hale:0:0,Winded:-1:5,Tired:-3:30,Exhausted:-9:0）",
+                            self.weariness_levels.len()
+                        ),
+                        format!(
+                            "table weariness_levels: names alone must be as many as now ({}); to change the number of levels write each as NAME:PENALTY:MINUTES (e.g. Hale:0:0,Winded:-1:5,Tired:-3:30,Exhausted:-9:0)",
+                            self.weariness_levels.len()
+                        ),
+                    ));
+                }
             }
             "recognition_tns" => {
                 let rows: Option<Vec<(String, i64)>> = value
