@@ -399,8 +399,8 @@ fn battle(
             }
         }
     };
-    let odds = battle_odds(start, rounds, pc, foe)
-        .map_err(|e| anyhow::anyhow!("{}", e.get(lang)))?;
+    let odds =
+        battle_odds(start, rounds, pc, foe).map_err(|e| anyhow::anyhow!("{}", e.get(lang)))?;
     let fraction = |p: &num_rational::BigRational| {
         if p.is_zero() {
             "0".to_string()
@@ -460,7 +460,14 @@ fn battle(
         let ja = lang == taku_dice::Lang::Ja;
         out += &line(if ja { "勝利の確率" } else { "P(victory)" }, &odds.victory);
         out += &line(if ja { "敗北の確率" } else { "P(defeat)" }, &odds.defeat);
-        out += &line(if ja { "未決の確率" } else { "P(undecided)" }, &odds.undecided);
+        out += &line(
+            if ja {
+                "未決の確率"
+            } else {
+                "P(undecided)"
+            },
+            &odds.undecided,
+        );
         print!("{out}");
     }
     Ok(true)

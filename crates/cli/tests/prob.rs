@@ -296,7 +296,8 @@ fn lotr_battle_odds_are_exact() {
     ]);
     let out = stdout(&o);
     assert!(
-        out.contains("集団戦闘") && out.contains(&format!("勝利の確率 {} ", reduced(v, 1296u64.pow(2)))),
+        out.contains("集団戦闘")
+            && out.contains(&format!("勝利の確率 {} ", reduced(v, 1296u64.pow(2)))),
         "{out}"
     );
     let o = taku(&[
@@ -316,13 +317,41 @@ fn lotr_battle_odds_are_exact() {
 /// default, as a table does); the numbers are the same.
 #[test]
 fn lotr_degrees_in_both_languages() {
-    let ja = stdout(&taku(&["--lang", "ja", "prob", "--system", "LotrCoda", "LOTR+7>=15"]));
-    let en = stdout(&taku(&["--lang", "en", "prob", "--system", "LotrCoda", "LOTR+7>=15"]));
-    assert!(ja.contains("成功度（LR-9、正確な値）") && ja.contains("Extraordinary Success（時間×0.25）"), "{ja}");
-    assert!(en.contains("degrees (LR-9, exact)") && en.contains("Extraordinary Success (time ×0.25)"), "{en}");
+    let ja = stdout(&taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+7>=15",
+    ]));
+    let en = stdout(&taku(&[
+        "--lang",
+        "en",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+7>=15",
+    ]));
+    assert!(
+        ja.contains("成功度（LR-9、正確な値）")
+            && ja.contains("Extraordinary Success（時間×0.25）"),
+        "{ja}"
+    );
+    assert!(
+        en.contains("degrees (LR-9, exact)") && en.contains("Extraordinary Success (time ×0.25)"),
+        "{en}"
+    );
     for frac in ["5/36", "55/216", "1/54", "1/216"] {
         assert!(ja.contains(frac) && en.contains(frac), "{frac}");
     }
-    let ja = stdout(&taku(&["--lang", "ja", "prob", "--system", "LotrCoda", "LOTR+5 VS LOTR+3#DODGE"]));
+    let ja = stdout(&taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+5 VS LOTR+3#DODGE",
+    ]));
     assert!(ja.contains("左の勝ち") && ja.contains("同値: 命中"), "{ja}");
 }

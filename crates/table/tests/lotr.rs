@@ -667,10 +667,13 @@ fn lr4_fire_sets_alight_burns_and_goes_out() {
     };
     // 3 from the exposure, 2d6+4 (6..=16) from catching fire.
     assert!((9..=19).contains(&damage), "{damage} {burnt} {s}");
-    // The re-test: a success puts it out; `dmg=` belongs to the exposure only.
-    assert!(refused(&mut t, "gm", "/lotr fire サム 2 dmg=3").contains("usage"));
-    let out = run(&mut t, "gm", "/lotr fire サム 2 +30");
-    assert!(out[0].contains("火が消えた"), "{out:?}");
+    // The re-test: a success puts it out; still in the flames (`dmg=`), 「1ラウンドごとに
+    // ダメージを受ける」 the exposure's damage too.
+    let out = run(&mut t, "gm", "/lotr fire サム 2 dmg=3 +30");
+    assert!(
+        out[0].contains("火が消えた") && out[0].contains("炎のダメージ3"),
+        "{out:?}"
+    );
     assert!(sheet(&t, "サム").contains("on fire (LR-4): no"));
 }
 
@@ -1087,7 +1090,11 @@ fn lr4_infection_sets_how_the_wound_heals() {
         "gm",
         "/lotr table infection_rates week,week,week,week,week,week,week",
     );
-    let out = run(&mut t, "gm", "/lotr heal サム infection by=アラゴルン tn=10");
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr heal サム infection by=アラゴルン tn=10",
+    );
     assert!(out[0].contains("1週間に1点回復する"), "{out:?}");
     assert!(sheet(&t, "サム").contains("infection (LR-4): the wound heals a point a week"));
     // 10 days: 10/7 = 1.43 → 1; 4 days: 0.57 → 1.
@@ -1111,8 +1118,7 @@ fn lr4_infection_sets_how_the_wound_heals() {
     // The table takes seven rates, one per degree; the doctor must be a character.
     assert!(refused(&mut t, "gm", "/lotr table infection_rates day,week").contains("seven"));
     assert!(
-        refused(&mut t, "gm", "/lotr heal サム infection by=ガンダルフ")
-            .contains("no character")
+        refused(&mut t, "gm", "/lotr heal サム infection by=ガンダルフ").contains("no character")
     );
     assert!(refused(&mut t, "bob", "/lotr heal サム infection clear").contains("LR-4"));
 }
@@ -1125,8 +1131,15 @@ fn lr5_weariness_recovers_with_rest_by_the_table() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr weary サム +3");
     let out = run(&mut t, "gm", "/lotr weary サム rest 60");
-    assert!(out[0].contains("疲労1段階回復") && out[0].contains("30分"), "{out:?}");
-    assert!(sheet(&t, "サム").contains("weariness: Tired"), "{}", sheet(&t, "サム"));
+    assert!(
+        out[0].contains("疲労1段階回復") && out[0].contains("30分"),
+        "{out:?}"
+    );
+    assert!(
+        sheet(&t, "サム").contains("weariness: Tired"),
+        "{}",
+        sheet(&t, "サム")
+    );
     run(&mut t, "gm", "/lotr weary サム rest 35");
     assert!(sheet(&t, "サム").contains("weariness: Hale"));
     run(&mut t, "gm", "/lotr weary サム +5");
@@ -1187,14 +1200,20 @@ fn undo_refused_while_a_later_entry_rests_on_it() {
     run(&mut t, "gm", "/lotr xp advance エオメル");
     let advanced = t.next_seq() - 1;
     run(&mut t, "alice", "/lotr xp pick エオメル rank Run");
-    assert!(
-        refused(&mut t, "gm", &format!("/undo #{advanced}")).contains("advancement (LR-12)")
-    );
+    assert!(refused(&mut t, "gm", &format!("/undo #{advanced}")).contains("advancement (LR-12)"));
     assert!(refused(&mut t, "gm", &format!("/undo #{credited}")).contains("XP (LR-12)"));
 
-    run(&mut t, "gm", "/lotr unit add ローハン men=230 str=8 tough=6 mob=6 morale=7");
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add ローハン men=230 str=8 tough=6 mob=6 morale=7",
+    );
     let added = t.next_seq() - 1;
-    run(&mut t, "gm", "/lotr unit add オーク men=100 str=6 tough=5 mob=5 morale=5");
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add オーク men=100 str=6 tough=5 mob=5 morale=5",
+    );
     run(&mut t, "gm", "/lotr unit attack ローハン オーク +3");
     assert!(refused(&mut t, "gm", &format!("/undo #{added}")).contains("unit 'ローハン'"));
 }
@@ -1216,7 +1235,11 @@ fn lr9_penalties_follow_the_named_character_whoever_rolls() {
     // alice owns アラゴルン and エオメル: the named one's penalty applies.
     let out = run(&mut t, "alice", "LOTR+{アラゴルン.Stamina}>=10");
     assert!(out[0].starts_with("(LOTR+3>=11)"), "{out:?}");
-    let out = run(&mut t, "gm", "LOTR+{アラゴルン.Stamina} VS LOTR+{サム.Stamina}");
+    let out = run(
+        &mut t,
+        "gm",
+        "LOTR+{アラゴルン.Stamina} VS LOTR+{サム.Stamina}",
+    );
     assert!(out[0].starts_with("(LOTR+2 VS LOTR+1)"), "{out:?}");
 }
 
@@ -1232,11 +1255,19 @@ fn lr4_the_dead_stay_dead() {
     assert!(refused(&mut t, "bob", "/lotr courage サム 1").contains("dead"));
     assert!(refused(&mut t, "gm", "/lotr combat join サム").contains("dead"));
     // A Hobbit dead at 40 under `on_incapacitated` stays dead under `overflow`.
-    run(&mut t, "gm", "/char set アラゴルン race Hobbits hobbit true VIT 8 STR 4");
+    run(
+        &mut t,
+        "gm",
+        "/char set アラゴルン race Hobbits hobbit true VIT 8 STR 4",
+    );
     run(&mut t, "gm", "/lotr set hobbit_death on_incapacitated");
     run(&mut t, "gm", "/lotr damage アラゴルン 40");
     run(&mut t, "gm", "/lotr set hobbit_death overflow");
-    assert!(sheet(&t, "アラゴルン").contains("wound level: Dead"), "{}", sheet(&t, "アラゴルン"));
+    assert!(
+        sheet(&t, "アラゴルン").contains("wound level: Dead"),
+        "{}",
+        sheet(&t, "アラゴルン")
+    );
 }
 
 /// LR-5: the weariness table is not rewritten behind the GM's back: renaming keeps the
@@ -1246,9 +1277,17 @@ fn lr5_weariness_levels_change_with_their_penalties() {
     let mut t = table([3; 32]);
     let why = refused(&mut t, "gm", "/lotr table weariness_levels A,B,C");
     assert!(why.contains("NAME:PENALTY:MINUTES"), "{why}");
-    run(&mut t, "gm", "/lotr table weariness_levels Fresh:0:0,Tired:-2:10,Out:-6:0");
+    run(
+        &mut t,
+        "gm",
+        "/lotr table weariness_levels Fresh:0:0,Tired:-2:10,Out:-6:0",
+    );
     run(&mut t, "gm", "/lotr weary サム +1");
-    assert!(sheet(&t, "サム").contains("weariness: Tired (-2)"), "{}", sheet(&t, "サム"));
+    assert!(
+        sheet(&t, "サム").contains("weariness: Tired (-2)"),
+        "{}",
+        sheet(&t, "サム")
+    );
     run(&mut t, "gm", "/lotr table weariness_levels 元気,疲れ,限界");
     assert!(sheet(&t, "サム").contains("weariness: 疲れ (-2)"));
 }
@@ -1263,7 +1302,10 @@ fn lr5_the_helpers_degree_is_rolled() {
     let why = refused(&mut t, "bob", "/lotr recover サム extraordinary");
     assert!(why.contains("helper="), "{why}");
     let out = run(&mut t, "bob", "/lotr recover サム helper=アラゴルン");
-    assert!(out[0].contains("アラゴルンのHealing判定（目標値10）"), "{out:?}");
+    assert!(
+        out[0].contains("アラゴルンのHealing判定（目標値10）"),
+        "{out:?}"
+    );
     assert!(refused(&mut t, "bob", "/lotr recover サム helper=サム").contains("LR-5"));
 }
 
@@ -1275,8 +1317,15 @@ fn lr4_weekly_test_and_attendance_are_rolled() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr damage サム 25");
     let out = run(&mut t, "gm", "/lotr heal サム week");
-    assert!(out[0].contains("週のStamina判定（Injured、目標値10）"), "{out:?}");
-    run(&mut t, "gm", "/lotr table healing_tns -50,-50,-50,-50,-50,-50");
+    assert!(
+        out[0].contains("週のStamina判定（Injured、目標値10）"),
+        "{out:?}"
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr table healing_tns -50,-50,-50,-50,-50,-50",
+    );
     let before = number_after(&sheet(&t, "サム"), "damage (until death): ").expect("damage");
     let out = run(&mut t, "gm", "/lotr heal サム attended 3 by=アラゴルン");
     assert!(out[0].contains("成功3日"), "{out:?}");
@@ -1301,7 +1350,11 @@ fn lr12_order_skills_edges_and_flaws_and_swift_strike() {
     run(&mut t, "alice", "/lotr xp close エオメル");
     run(&mut t, "gm", "/lotr xp advance エオメル");
     run(&mut t, "alice", "/lotr xp pick エオメル order Rogue");
-    run(&mut t, "gm", "/lotr xp advance エオメル Rogue flaw=Stubborn");
+    run(
+        &mut t,
+        "gm",
+        "/lotr xp advance エオメル Rogue flaw=Stubborn",
+    );
     run(&mut t, "alice", "/lotr xp pick エオメル rank Legerdemain");
     run(&mut t, "alice", "/lotr xp pick エオメル edge Hardy");
     let s = sheet(&t, "エオメル");
@@ -1309,5 +1362,210 @@ fn lr12_order_skills_edges_and_flaws_and_swift_strike() {
     assert!(s.contains("edges: Bold, Horselord, Hardy"), "{s}");
     assert!(s.contains("flaws: Arrogant, Stubborn"), "{s}");
     let out = run(&mut t, "gm", "/lotr combat join エオメル");
-    assert!(out[0].contains("3 actions") || out[0].contains("アクション 3"), "{out:?}");
+    assert!(
+        out[0].contains("3 actions") || out[0].contains("アクション 3"),
+        "{out:?}"
+    );
+}
+
+/// LR-8 「Armed Combat では,スキルが6ランク,9ランク,12ランクに達したときに, 特定の戦闘行動
+/// (防御攻撃,なぎ払いなど)を1つ選び, その行動に関してだけ+1のボーナスを得る」: エオメル's
+/// Swords reach 6 ranks by advancement; one pick (sweep) is allowed, a second refused
+/// until 9; `combat attack … skill=Swords` takes the skill's modifier from the record and
+/// the pick's +1 on a sweep; the pick rests on the ranks (their undo is refused).
+#[test]
+fn lr8_armed_combat_picks() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    let why = refused(&mut t, "alice", "/lotr armed エオメル Swords sweep");
+    assert!(
+        why.contains("LR-8") && why.contains("4 ranks gives 0 picks"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル rank Armed_Combat:_Swords",
+    );
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル rank Armed_Combat:_Swords",
+    );
+    let second = t.next_seq() - 1;
+    assert!(sheet(&t, "エオメル").contains("Armed Combat: Swords 6 ranks"));
+    let out = run(&mut t, "alice", "/lotr armed エオメル Swords sweep");
+    assert!(out[0].contains("sweep を強化: その行動に+1"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/lotr armed エオメル Swords parry").contains("1 taken"));
+    assert!(
+        refused(&mut t, "alice", "/lotr armed エオメル Swords fly").contains("no combat action")
+    );
+    assert!(refused(&mut t, "bob", "/lotr armed エオメル Swords parry").contains("alice"));
+    let why = refused(&mut t, "alice", &format!("/undo #{second}"));
+    assert!(why.contains("ranks in Armed Combat: Swords"), "{why}");
+    run(&mut t, "gm", "/lotr combat join エオメル");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク2 swift=+0 def=10 str=8",
+    );
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack エオメル オーク,オーク2 sweep skill=Swords dmg=2d6+4",
+    );
+    let note = out.iter().find(|l| l.contains("LR-8")).expect("a note");
+    // Swords 6 ranks + NIM 11 (+2) = +8; the sweep pick +1.
+    assert!(
+        note.contains("エオメルの Armed Combat: Swords（判定+8）")
+            && note.contains("sweep の強化 +1"),
+        "{out:?}"
+    );
+    assert!(
+        refused(
+            &mut t,
+            "alice",
+            "/lotr combat attack エオメル オーク skill=Axes"
+        )
+        .contains("LR-8")
+    );
+}
+
+/// LR-14 「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる.
+/// Ambidextrous Edgeを持たない場合はペナルティがある」: one action, two strikes, each with
+/// the GM's penalty (`two_weapon_penalty`, example −2,−4), none with Ambidextrous.
+#[test]
+fn lr14_two_weapons() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(&mut t, "gm", "/lotr set two_weapon_penalty -50,-60");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク two-weapons dmg=2d6 off=1d6 +5",
+    );
+    let line = &out[0];
+    assert_eq!(line.matches("→ オーク").count(), 2, "{out:?}");
+    assert!(line.contains("（1 アクション"), "{out:?}");
+    assert!(line.contains("-45") && line.contains("-55"), "{out:?}");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク two-weapons ambi dmg=2d6 +5",
+    );
+    assert!(
+        !out[0].contains("-45") && out[0].matches("→ オーク").count() == 2,
+        "{out:?}"
+    );
+    assert!(
+        refused(
+            &mut t,
+            "alice",
+            "/lotr combat attack アラゴルン オーク off=1d6 +5"
+        )
+        .contains("two-weapons")
+    );
+    assert!(
+        refused(&mut t, "gm", "/lotr set two_weapon_penalty 3,x").contains("two_weapon_penalty")
+    );
+}
+
+/// LR-4 (Table 9.35) 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合は,
+/// そのための Healing 判定(GMが設定)に成功した上で 目標値 10 + Treatment 修正の Healing
+/// 判定を行う」: an identification that fails stops there; a neutralising success ends the
+/// poison's stages.
+#[test]
+fn lr4_poison_treated_with_healing() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr poison サム 4 2d6 ウルクの毒");
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr poison サム treat by=アラゴルン 0 identify=100",
+    );
+    assert!(out[0].contains("正体がわからない"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("ウルクの毒"));
+    let out = run(&mut t, "gm", "/lotr poison サム treat by=アラゴルン -100");
+    assert!(out[0].contains("中和した"), "{out:?}");
+    assert!(!sheet(&t, "サム").contains("ウルクの毒"));
+    assert!(refused(&mut t, "gm", "/lotr poison サム next").contains("no poison"));
+}
+
+/// Smaller findings: delaying (LR-14 「行動を「遅らせる」宣言」), full-width digits in every
+/// `/lotr` command, the units' state, travel's last partial day, a hero who is no
+/// character (LR-15), a blunt blow at the head pointing to the stun test.
+#[test]
+fn smaller_findings_of_the_second_play_through() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(&mut t, "gm", "/lotr combat init");
+    let out = run(&mut t, "bob", "/lotr combat delay サム");
+    assert!(out[0].ends_with("→ サム"), "{out:?}");
+    assert!(refused(&mut t, "bob", "/lotr combat delay サム after=サム").contains("LR-14"));
+    run(&mut t, "gm", "/lotr xp award サム rp ５００");
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add ローハン men=２３０ str=8 tough=6 mob=6 morale=7",
+    );
+    let out = run(&mut t, "alice", "/lotr unit list");
+    assert!(out[0].contains("サイズ 23"), "{out:?}");
+    let out = run(&mut t, "gm", "/lotr travel 125 フロド=20 アラゴルン=30");
+    assert!(out[0].contains("残り5はもう1日"), "{out:?}");
+    run(&mut t, "gm", "/lotr battle start");
+    assert!(refused(&mut t, "gm", "/lotr battle hero ゴラム").contains("no character"));
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク サム dmg=1d6 +99999999999",
+    );
+    assert!(why.contains("too large"), "{why}");
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク サム blunt-head dmg=1d6 +40",
+    );
+    assert!(out[0].contains("/lotr combat stun サム"), "{out:?}");
+    run(&mut t, "gm", "/char new ボロミア");
+    run(
+        &mut t,
+        "gm",
+        "/lotr create ボロミア pick １２,１１,９,８,６,４ race=Men order=Warrior",
+    );
+    assert!(sheet(&t, "ボロミア").contains("BRG (Bearing): 12"));
+}
+
+/// LR-13: starting money is rolled once per character (a second roll would add to the
+/// purse again); LR-1 「能力値の最小は1」: an attribute set below 1 counts as 1.
+#[test]
+fn lr13_starting_money_once_and_lr1_attributes_at_least_one() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr money サム start +2 -1");
+    assert!(refused(&mut t, "gm", "/lotr money サム start +2 -1").contains("LR-13"));
+    run(&mut t, "gm", "/char set サム BRG 0");
+    assert!(
+        sheet(&t, "サム").contains("BRG (Bearing): 1 (mod -3)"),
+        "{}",
+        sheet(&t, "サム")
+    );
 }

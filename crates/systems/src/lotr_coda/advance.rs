@@ -443,6 +443,8 @@ pub struct State {
     pub progress: BTreeMap<String, Progress>,
     /// Purses by character, in cp.
     pub purses: BTreeMap<String, i64>,
+    /// Characters whose starting money was rolled (once each, LR-13).
+    pub started: std::collections::BTreeSet<String>,
 }
 
 /// What happened.
@@ -798,6 +800,18 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
                     "modifiers are −10 to +10",
                 ));
             }
+            // LR-13: starting money is the character's at creation, rolled once.
+            if state.started.contains(who) {
+                return Err(refuse(
+                    "LR-13",
+                    format!(
+                        "{who} の初期所持金はもう振りました（増減は /lotr money {who} +1GP など）"
+                    ),
+                    format!(
+                        "{who}'s starting money was already rolled (change the purse with /lotr money {who} +1GP…)"
+                    ),
+                ));
+            }
             let die = dice.roll_once(6).map_err(|e| e.text())?;
             let sp = (die + order_mod + region_mod).max(0);
             Ok(vec![Event::StartingMoney {
@@ -1137,6 +1151,7 @@ pub fn fold(state: &mut State, event: &Event) {
         }
         Event::StartingMoney { who, cp, .. } => {
             *state.purses.entry(who.clone()).or_insert(0) += cp;
+            state.started.insert(who.clone());
         }
         Event::Setting { key, value } => {
             let _ = state.settings.set(key, value);

@@ -96,8 +96,12 @@ impl Settings {
                     [a, b] if value.split(',').count() == 2 => self.two_weapon_penalty = (*a, *b),
                     _ => {
                         return Err(Text::new(
-                            format!("LR-14: two_weapon_penalty は 主,逆 の二つの 0 以下の数です（例: -2,-4。「{value}」は不可）"),
-                            format!("LR-14: two_weapon_penalty is two numbers of 0 or less, MAIN,OFF (e.g. -2,-4; not '{value}')"),
+                            format!(
+                                "LR-14: two_weapon_penalty は 主,逆 の二つの 0 以下の数です（例: -2,-4。「{value}」は不可）"
+                            ),
+                            format!(
+                                "LR-14: two_weapon_penalty is two numbers of 0 or less, MAIN,OFF (e.g. -2,-4; not '{value}')"
+                            ),
                         ));
                     }
                 }
@@ -1327,7 +1331,10 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     ));
                 }
                 Some(a) => {
-                    let at = order.iter().position(|n| n == a).map_or(order.len(), |i| i + 1);
+                    let at = order
+                        .iter()
+                        .position(|n| n == a)
+                        .map_or(order.len(), |i| i + 1);
                     order.insert(at, who.clone());
                 }
                 None => order.push(who.clone()),
@@ -1491,7 +1498,11 @@ fn attack(
             };
             vec![
                 (&targets[0], weapon, modifier + pm),
-                (targets.last().unwrap_or(&targets[0]), off, off_modifier + po),
+                (
+                    targets.last().unwrap_or(&targets[0]),
+                    off,
+                    off_modifier + po,
+                ),
             ]
         }
         _ => targets.iter().map(|t| (t, weapon, modifier)).collect(),
@@ -2269,6 +2280,11 @@ mod tests {
         strikes[0].clone()
     }
 
+    /// Runs an attack with these dice and gives its (first) strike.
+    fn struck(c: &mut Combat, cmd: Command, faces: &[u32]) -> Strike {
+        strike(&run(c, cmd, faces).expect("attack"))
+    }
+
     #[test]
     fn lr14_initiative_higher_first_ties_retested() {
         let mut c = two();
@@ -2415,7 +2431,7 @@ mod tests {
         // Dodge total 14 over Defence 12; attack total 14: hit.
         let mut c = two();
         // Attack 4+4+6 = 14; dodge 5+5+2 (Swiftness) + 2 = 14: TN 14, tie hits.
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2425,9 +2441,7 @@ mod tests {
                 6,
             ),
             &[4, 4, 5, 5, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (
                 s.attack.total,
@@ -2448,7 +2462,7 @@ mod tests {
         assert_eq!((strike(&e).tn, strike(&e).hit), (14, false));
         // Dodge total 11 under Defence 12: Defence stays 12.
         let mut c = two();
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2458,9 +2472,7 @@ mod tests {
                 6,
             ),
             &[4, 4, 5, 4, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.defence.as_ref().map(|d| d.test.total), s.hit),
             (Some(11), true)
@@ -2476,26 +2488,22 @@ mod tests {
             specialised: false,
         });
         // Attack 5+6+6 = 17; parry 5+5+7 = 17: parried.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
             &[5, 6, 5, 5],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.parried, s.hit, s.damage.is_none()),
             (17, true, false, true)
         );
         assert_eq!(c.get("Boromir").expect("in").used, 1);
         // Attack 11 < Defence 12 with a parry declared: a miss, no action spent, no parry rolled.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
             &[3, 2],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.hit, s.defence.is_none()),
             (11, false, true)
@@ -2518,7 +2526,7 @@ mod tests {
             )
             .expect("move");
         }
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2531,9 +2539,7 @@ mod tests {
                 6,
             ),
             &[5, 6, 5, 5, 2],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         let d = s.defence.expect("rolled");
         // 5+5 + 7 + 2 (specialised) − 5 = 14 < 17: hit.
         assert_eq!((d.penalty, d.test.total, s.hit), (-5, 14, true));
@@ -2586,7 +2592,7 @@ mod tests {
             (15, 13, false)
         );
         // Dodge: no shield bonus; size does not touch the defence test.
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Gimli",
@@ -2596,9 +2602,7 @@ mod tests {
                 0,
             ),
             &[6, 5, 6, 5, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         // Small attacking Medium +2: 6+5+2 = 13 ≥ 10; dodge 6+5 = 11 → TN 11: hit, Complete.
         assert_eq!(
             (s.attack.total, s.defence.map(|d| d.test.total), s.degree),
@@ -2775,13 +2779,11 @@ mod tests {
         )
         .expect("aim");
         // 6+6 → +6 → +1 = 19 + 5 + 1 (aim) = 25 vs 12: margin 13, Extraordinary: max damage 6+5, no damage dice.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Boromir", "Orc", None, AttackOption::Basic, 5),
             &[6, 6, 6, 1],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.degree, s.damage.map(|d| d.1)),
             (25, Some(Degree::ExtraordinarySuccess), Some(11))

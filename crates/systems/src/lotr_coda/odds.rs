@@ -483,8 +483,14 @@ pub fn report_text(command: &str, lang: taku_dice::Lang) -> Option<String> {
                     .replace(')', "）")
                     .replace("left wins, ", "左の勝ち、")
                     .replace("right wins, ", "右の勝ち、")
-                    .replace("tie: the attack hits （dodge）", "同値: 命中（回避との同値）")
-                    .replace("tie: the attack hits (dodge）", "同値: 命中（回避との同値）")
+                    .replace(
+                        "tie: the attack hits （dodge）",
+                        "同値: 命中（回避との同値）",
+                    )
+                    .replace(
+                        "tie: the attack hits (dodge）",
+                        "同値: 命中（回避との同値）",
+                    )
                     .replace("tie: parried", "同値: 受け流し")
             } else {
                 label.clone()

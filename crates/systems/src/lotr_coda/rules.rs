@@ -162,7 +162,10 @@ impl LastTest {
         if add == 0 {
             // The test as rolled, nothing spent on it yet.
             match &self.totals {
-                TestTotals::Single { total, tn: Some(tn) } => {
+                TestTotals::Single {
+                    total,
+                    tn: Some(tn),
+                } => {
                     let d = Degree::of(total - tn);
                     return (
                         format!("{total} vs {tn}（{:+}）{}", total - tn, d.name()),
@@ -175,8 +178,16 @@ impl LastTest {
                 TestTotals::Group { leader, bonus, tn } => {
                     let m = leader + bonus - tn;
                     return (
-                        format!("リーダー+補助 {} vs {tn}（{m:+}）{}", leader + bonus, Degree::of(m).name()),
-                        format!("leader + helpers {} vs {tn} ({m:+}) {}", leader + bonus, Degree::of(m).name()),
+                        format!(
+                            "リーダー+補助 {} vs {tn}（{m:+}）{}",
+                            leader + bonus,
+                            Degree::of(m).name()
+                        ),
+                        format!(
+                            "leader + helpers {} vs {tn} ({m:+}) {}",
+                            leader + bonus,
+                            Degree::of(m).name()
+                        ),
                     );
                 }
                 TestTotals::Opposed { .. } => {}
@@ -187,7 +198,10 @@ impl LastTest {
                 format!("達成値 {total} → {}", total + add),
                 format!("total {total} → {}", total + add),
             ),
-            TestTotals::Single { total, tn: Some(tn) } => {
+            TestTotals::Single {
+                total,
+                tn: Some(tn),
+            } => {
                 let before = Degree::of(total + self.courage - tn);
                 let margin = total + add - tn;
                 let d = Degree::of(margin);
@@ -231,7 +245,11 @@ impl LastTest {
                 tie,
             } => {
                 let m = mine + add;
-                let (l, r) = if *mine_is_left { (m, *other) } else { (*other, m) };
+                let (l, r) = if *mine_is_left {
+                    (m, *other)
+                } else {
+                    (*other, m)
+                };
                 let margin = l - r;
                 let (ja, en) = match (margin.cmp(&0), tie.as_str()) {
                     (std::cmp::Ordering::Equal, "dodge") => (
@@ -242,13 +260,15 @@ impl LastTest {
                         "同値: 受け流し（受けとの同値は防御側）".to_string(),
                         "a tie: parried (a tie with a parry goes to the defence)".to_string(),
                     ),
-                    (std::cmp::Ordering::Equal, _) => (
-                        "同値: 再判定".to_string(),
-                        "a tie: test again".to_string(),
-                    ),
+                    (std::cmp::Ordering::Equal, _) => {
+                        ("同値: 再判定".to_string(), "a tie: test again".to_string())
+                    }
                     (std::cmp::Ordering::Greater, _) => (
                         format!("左の勝ち（差{margin:+}: {}）", Degree::of(margin).name()),
-                        format!("the left wins (margin {margin:+}: {})", Degree::of(margin).name()),
+                        format!(
+                            "the left wins (margin {margin:+}: {})",
+                            Degree::of(margin).name()
+                        ),
                     ),
                     (std::cmp::Ordering::Less, _) => (
                         format!("右の勝ち（差{}: {}）", -margin, Degree::of(-margin).name()),
@@ -753,9 +773,11 @@ pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option
         .get(name)
         .cloned()
         .or_else(|| from_fields(fields))?;
+    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1; one that is no whole
+    // number is not read (the record's stands).
     for (i, a) in ATTRIBUTES.iter().enumerate() {
         if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.attributes[i] = v.clamp(0, 1000);
+            ch.attributes[i] = v.clamp(1, 1000);
         }
     }
     // `/char set` of the record's other keys is followed too (a GM's edit is not lost).
@@ -873,6 +895,9 @@ pub(super) fn load(
         name: name.to_string(),
         character: Box::new(ch.clone()),
     };
+    // What the rules use is the record with the table's current values and what
+    // advancement bought (the import keeps the sheet's own record).
+    let ch = record(table, state, name).unwrap_or(ch);
     Ok((ch, status, vec![event]))
 }
 
@@ -1132,7 +1157,14 @@ fn decide_lotr(
             if let ["combat", verb, name, ..] = words
                 && matches!(
                     *verb,
-                    "join" | "act" | "attack" | "grab" | "escape" | "grapple" | "trip" | "fear"
+                    "join"
+                        | "act"
+                        | "attack"
+                        | "grab"
+                        | "escape"
+                        | "grapple"
+                        | "trip"
+                        | "fear"
                         | "stand"
                 )
                 && let Some(ch) = record(table, state, name)
@@ -1331,7 +1363,10 @@ fn armed_on_attack(
         let s = state.status.get(&attacker).cloned().unwrap_or_default();
         // LR-14: the Ambidextrous edge takes away the two-weapon penalty.
         if words.iter().any(|w| w == "two-weapons")
-            && ch.edges.iter().any(|e| e.eq_ignore_ascii_case("Ambidextrous"))
+            && ch
+                .edges
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case("Ambidextrous"))
             && !words.iter().any(|w| w == "ambi")
         {
             words.push("ambi".into());
@@ -1385,7 +1420,12 @@ fn armed_on_attack(
             .last()
             .unwrap_or(0);
         let mut kept: Vec<String> = words[..4].to_vec();
-        kept.extend(words[4..].iter().filter(|w| signed_number(w).is_none()).cloned());
+        kept.extend(
+            words[4..]
+                .iter()
+                .filter(|w| signed_number(w).is_none())
+                .cloned(),
+        );
         kept.push(format!("{:+}", given + extra));
         *words = kept;
     }
@@ -1395,7 +1435,11 @@ fn armed_on_attack(
         .map(|t| match t.split_once(":parry") {
             Some((who, m)) => {
                 let bonus = record(table, state, who).map_or(0, |_| {
-                    armed_bonus(&state.status.get(who).cloned().unwrap_or_default(), None, "parry")
+                    armed_bonus(
+                        &state.status.get(who).cloned().unwrap_or_default(),
+                        None,
+                        "parry",
+                    )
                 });
                 if bonus == 0 {
                     return t.to_string();
@@ -1817,7 +1861,9 @@ fn heal(
             if d > 100 {
                 return Err(Text::new(
                     format!("LR-4: 付きっきりの治療は一度に100日までです（{d}日は不可）"),
-                    format!("LR-4: constant attendance is rolled 100 days at a time at most (not {d})"),
+                    format!(
+                        "LR-4: constant attendance is rolled 100 days at a time at most (not {d})"
+                    ),
                 ));
             }
             let healer = &by[3..];
@@ -1870,7 +1916,9 @@ fn heal(
                 n,
                 (
                     format!("週のStamina判定に成功（GMが判定）: VIT修正（最低1）= {n}"),
-                    format!("weekly Stamina test succeeded (the GM's roll): VIT mod (at least 1) = {n}"),
+                    format!(
+                        "weekly Stamina test succeeded (the GM's roll): VIT mod (at least 1) = {n}"
+                    ),
                 ),
             )
         }
@@ -1985,8 +2033,14 @@ fn armed_pick(
     let _ = state;
     let [skill, action] = rest else {
         return Err(usage(
-            &format!("/lotr armed 名前 技能 行動（例: /lotr armed {name} Swords sweep。行動: {}）", ARMED_ACTIONS.join(" ")),
-            &format!("/lotr armed NAME SKILL ACTION (e.g. /lotr armed {name} Swords sweep; actions: {})", ARMED_ACTIONS.join(" ")),
+            &format!(
+                "/lotr armed 名前 技能 行動（例: /lotr armed {name} Swords sweep。行動: {}）",
+                ARMED_ACTIONS.join(" ")
+            ),
+            &format!(
+                "/lotr armed NAME SKILL ACTION (e.g. /lotr armed {name} Swords sweep; actions: {})",
+                ARMED_ACTIONS.join(" ")
+            ),
         ));
     };
     let Some(skill) = armed_skill(ch, skill) else {
@@ -1997,8 +2051,14 @@ fn armed_pick(
     };
     if !ARMED_ACTIONS.contains(action) {
         return Err(Text::new(
-            format!("LR-8: 戦闘行動「{action}」はありません（{}）", ARMED_ACTIONS.join(" ")),
-            format!("LR-8: no combat action '{action}' ({})", ARMED_ACTIONS.join(" ")),
+            format!(
+                "LR-8: 戦闘行動「{action}」はありません（{}）",
+                ARMED_ACTIONS.join(" ")
+            ),
+            format!(
+                "LR-8: no combat action '{action}' ({})",
+                ARMED_ACTIONS.join(" ")
+            ),
         ));
     }
     let ranks = ch.skills.get(&skill).map_or(0, |k| k.ranks);
@@ -2145,11 +2205,19 @@ fn poison(
             let cured = d.is_success();
             ja += &format!(
                 "。中和のHealing判定（目標値10+{treatment}）{text}{}",
-                if cured { ": 中和した（残りの段階なし）" } else { ": 中和できない" }
+                if cured {
+                    ": 中和した（残りの段階なし）"
+                } else {
+                    ": 中和できない"
+                }
             );
             en += &format!(
                 "; neutralising Healing test (TN 10 + {treatment}) {text}{}",
-                if cured { ": neutralised (no stages left)" } else { ": not neutralised" }
+                if cured {
+                    ": neutralised (no stages left)"
+                } else {
+                    ": not neutralised"
+                }
             );
             Ok(vec![changed(
                 name,
@@ -2264,7 +2332,10 @@ fn weary_rest(
 ) -> Result<Vec<Event>, Text> {
     gm_only(table, "LR-5", ("疲労の回復", "let weariness recover"))?;
     let [m] = rest else {
-        return Err(usage("/lotr weary 名前 rest 分", "/lotr weary NAME rest MINUTES"));
+        return Err(usage(
+            "/lotr weary 名前 rest 分",
+            "/lotr weary NAME rest MINUTES",
+        ));
     };
     let minutes = number(m)?;
     if minutes < 0 {
@@ -2299,9 +2370,7 @@ fn weary_rest(
     let next = if level > 0 {
         let need = state.settings.recovery_minutes(level as usize);
         (
-            format!(
-                "。次の段階まで{need}分（表9.39）",
-            ),
+            format!("。次の段階まで{need}分（表9.39）",),
             format!("; {need} minutes to the next level (Table 9.39)"),
         )
     } else {
@@ -2605,7 +2674,10 @@ fn courage(
                 Event::Rewritten {
                     name: name.to_string(),
                     bonus,
-                    ja: format!("LR-6 {name}の勇気+{bonus}で直前の判定 {} を書き換え: {ja}", l.command),
+                    ja: format!(
+                        "LR-6 {name}の勇気+{bonus}で直前の判定 {} を書き換え: {ja}",
+                        l.command
+                    ),
                     en: format!(
                         "LR-6 {name}'s Courage +{bonus} rewrites the last test {}: {en}",
                         l.command
@@ -2904,9 +2976,10 @@ fn tested(
     let totals = match (&test, totals.as_slice()) {
         (check::Test::Single { tn, .. }, [t]) => TestTotals::Single { total: *t, tn: *tn },
         (check::Test::Opposed { variant, .. }, [l, r]) => {
-            let mine_is_left = !typed.to_ascii_uppercase().find("VS").is_some_and(|at| {
-                !typed[..at].contains('{') && typed[at..].contains('{')
-            });
+            let mine_is_left = !typed
+                .to_ascii_uppercase()
+                .find("VS")
+                .is_some_and(|at| !typed[..at].contains('{') && typed[at..].contains('{'));
             let (mine, other) = if mine_is_left { (*l, *r) } else { (*r, *l) };
             TestTotals::Opposed {
                 mine,
@@ -2979,7 +3052,10 @@ impl Basis {
                 format!("{n}の戦闘参加（LR-14）"),
                 format!("{n} joining the fight (LR-14)"),
             ),
-            Basis::Unit(n) => (format!("部隊「{n}」（LR-16）"), format!("unit '{n}' (LR-16)")),
+            Basis::Unit(n) => (
+                format!("部隊「{n}」（LR-16）"),
+                format!("unit '{n}' (LR-16)"),
+            ),
             Basis::Stronghold(n) => (
                 format!("拠点「{n}」（LR-17）"),
                 format!("stronghold '{n}' (LR-17)"),
@@ -3038,6 +3114,12 @@ fn rests_on(event: &Event) -> Vec<Basis> {
         Event::Changed { name, delta, .. } if delta.poison_stage.is_some() => {
             vec![Basis::Poison(name.clone())]
         }
+        // LR-8: an Armed Combat pick rests on the ranks that allowed it.
+        Event::Changed { name, delta, .. } if delta.armed_pick.is_some() => delta
+            .armed_pick
+            .iter()
+            .map(|(k, _)| Basis::Ranks(name.clone(), k.clone()))
+            .collect(),
         Event::Sub { event } => match event {
             S::Combat(c) => match c {
                 C::Left { name } => vec![f(name)],
@@ -3183,13 +3265,29 @@ const OWNED: &[OwnedField] = &[
         gm_may_set: false,
     },
     OwnedField {
-        keys: &["Stamina", "Swiftness", "Willpower", "Wisdom", "耐久", "敏速", "意志", "英知"],
+        keys: &[
+            "Stamina",
+            "Swiftness",
+            "Willpower",
+            "Wisdom",
+            "耐久",
+            "敏速",
+            "意志",
+            "英知",
+        ],
         how: "反応値は作成時の能力修正から算出され（LR-3）、成長の pick で上がります（/lotr xp pick 名前 reaction Stamina）",
         how_en: "reactions come from the creation attributes' modifiers (LR-3) and rise by advancement picks (/lotr xp pick NAME reaction Stamina)",
         gm_may_set: false,
     },
     OwnedField {
-        keys: &["damage", "ダメージ", "wounds", "wound level", "負傷", "負傷段階"],
+        keys: &[
+            "damage",
+            "ダメージ",
+            "wounds",
+            "wound level",
+            "負傷",
+            "負傷段階",
+        ],
         how: "ダメージと負傷段階は /lotr damage と /lotr heal、戦闘の命中で変わります（LR-4）",
         how_en: "damage and the wound level change with /lotr damage, /lotr heal and hits in combat (LR-4)",
         gm_may_set: false,
@@ -3524,7 +3622,11 @@ impl TableRules for LotrRules {
                 tn,
                 versus,
             } => check::Test::Single {
-                modifier: if tn.is_none() { modifier + pl } else { modifier },
+                modifier: if tn.is_none() {
+                    modifier + pl
+                } else {
+                    modifier
+                },
                 tn: tn.map(|t| t - pl),
                 versus,
             },
@@ -3873,7 +3975,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             fields: vec![
                 d("特徴", "edges", Value::Plain(ch.edges.join(", "))),
                 d("欠点", "flaws", Value::Plain(ch.flaws.join(", "))),
-                d("職業能力", "order abilities", Value::Plain(ch.abilities.join(", "))),
+                d(
+                    "職業能力",
+                    "order abilities",
+                    Value::Plain(ch.abilities.join(", ")),
+                ),
             ],
         },
     ]

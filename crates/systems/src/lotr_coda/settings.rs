@@ -227,15 +227,20 @@ impl Settings {
                         let name = it.next()?.trim().to_string();
                         let p = it.next()?.trim().parse::<i64>().ok()?;
                         let m = it.next()?.trim().parse::<i64>().ok()?;
-                        (it.next().is_none() && !name.is_empty() && p.abs() <= 1000 && (0..=100_000).contains(&m))
-                            .then_some((name, p, m))
+                        (it.next().is_none()
+                            && !name.is_empty()
+                            && p.abs() <= 1000
+                            && (0..=100_000).contains(&m))
+                        .then_some((name, p, m))
                     })
                     .collect();
                 if let Some(full) = full {
                     self.weariness_levels = full.iter().map(|r| r.0.clone()).collect();
                     self.weariness_penalties = full.iter().map(|r| r.1).collect();
                     self.weariness_recovery = full.iter().map(|r| r.2).collect();
-                } else if rows.len() == self.weariness_levels.len() && rows.iter().all(|r| !r.contains(':')) {
+                } else if rows.len() == self.weariness_levels.len()
+                    && rows.iter().all(|r| !r.contains(':'))
+                {
                     self.weariness_levels = rows.iter().map(|r| r.to_string()).collect();
                 } else {
                     return Err(Text::new(
@@ -272,7 +277,9 @@ impl Settings {
             }
             "infection_rates" => {
                 let v: Vec<String> = value.split(',').map(|x| x.trim().to_string()).collect();
-                if v.len() != 7 || v.iter().any(|r| !matches!(r.as_str(), "day" | "week" | "none"))
+                if v.len() != 7
+                    || v.iter()
+                        .any(|r| !matches!(r.as_str(), "day" | "week" | "none"))
                 {
                     return Err(Text::new(
                         format!(

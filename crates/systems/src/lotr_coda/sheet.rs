@@ -247,10 +247,18 @@ impl Sheet {
             None => (None, why),
         };
         let quoted = |r: &str| r.split('`').nth(1).map(str::to_string);
-        let ja_why = if let Some(k) = rest.strip_prefix("missing field").and_then(|_| quoted(rest)) {
+        let ja_why = if let Some(k) = rest
+            .strip_prefix("missing field")
+            .and_then(|_| quoted(rest))
+        {
             format!("必要な項目「{k}」がありません")
-        } else if let Some(k) = rest.strip_prefix("unknown field").and_then(|_| quoted(rest)) {
-            format!("知らない項目「{k}」があります（name, race, order, method, base … は example-sheet.toml を参照）")
+        } else if let Some(k) = rest
+            .strip_prefix("unknown field")
+            .and_then(|_| quoted(rest))
+        {
+            format!(
+                "知らない項目「{k}」があります（name, race, order, method, base … は example-sheet.toml を参照）"
+            )
         } else if rest.starts_with("invalid type") {
             format!("値の種類が違います（{rest}）")
         } else if rest.starts_with("invalid value") {
@@ -267,7 +275,9 @@ impl Sheet {
             None => ("シートは".to_string(), "the sheet".to_string()),
         };
         Text::new(
-            format!("{fj}ロード・オブ・ザ・リングのキャラクターシートとして読めません: {at_ja}{ja_why}"),
+            format!(
+                "{fj}ロード・オブ・ザ・リングのキャラクターシートとして読めません: {at_ja}{ja_why}"
+            ),
             format!("{fe} is not a Lord of the Rings character sheet: {at_en}{rest}"),
         )
     }
@@ -772,6 +782,45 @@ impl Sheet {
 
 #[cfg(test)]
 mod tests {
+
+    /// The sheet's parse errors in Japanese and English (issue 16): a missing key, an
+    /// unknown one, with the line.
+    #[test]
+    fn parse_errors_speak_both_languages() {
+        let e = Sheet::from_toml("race = \"Men\"\n").expect_err("no name");
+        let t = Sheet::parse_error(Some("a.toml"), &e);
+        assert!(
+            t.ja().contains("a.toml はロード・オブ・ザ・リング"),
+            "{}",
+            t.ja()
+        );
+        assert!(
+            t.ja().contains("必要な項目「name」がありません"),
+            "{}",
+            t.ja()
+        );
+        assert!(
+            t.en()
+                .contains("a.toml is not a Lord of the Rings character sheet")
+        );
+        assert!(t.en().contains("missing field `name`"), "{}", t.en());
+        let sheet =
+            include_str!("example-sheet.toml").replace("renown = 0", "renown = 0\nbogus = 1");
+        let e = Sheet::from_toml(&sheet).expect_err("unknown key");
+        let t = Sheet::parse_error(None, &e);
+        assert!(
+            t.ja().starts_with("シートは") && t.ja().contains("知らない項目「bogus」"),
+            "{}",
+            t.ja()
+        );
+        assert!(t.ja().contains("行目"), "{}", t.ja());
+        assert!(
+            t.en().contains("line ") && t.en().contains("bogus"),
+            "{}",
+            t.en()
+        );
+    }
+
     use super::*;
 
     const EXAMPLE: &str = include_str!("example-sheet.toml");

@@ -422,8 +422,12 @@ fn decide_combat(
             )
         }
         ["fear", _, target, _] => Err(Text::new(
-            format!("LR-14: {target} の Willpower の修正を威圧の修正の後に書いてください（例: +6 +1）"),
-            format!("LR-14: give {target}'s Willpower modifier after the Intimidate one (e.g. +6 +1)"),
+            format!(
+                "LR-14: {target} の Willpower の修正を威圧の修正の後に書いてください（例: +6 +1）"
+            ),
+            format!(
+                "LR-14: give {target}'s Willpower modifier after the Intimidate one (e.g. +6 +1)"
+            ),
         )),
         ["delay", who, rest @ ..] if rest.len() <= 1 => {
             may_act_for(table, who)?;
@@ -563,7 +567,9 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             "punch" | "kick" => {
                 if k.get("dmg").is_some() {
                     return Err(Text::new(
-                        format!("LR-14: {w} のダメージは 1d6+2+STR修正 です（dmg= と一緒には使えません）"),
+                        format!(
+                            "LR-14: {w} のダメージは 1d6+2+STR修正 です（dmg= と一緒には使えません）"
+                        ),
                         format!("LR-14: {w} deals 1d6 + 2 + STR mod (not with dmg=)"),
                     ));
                 }
@@ -1458,8 +1464,11 @@ mod tests {
             s.advance.progress["Frodo"].open.as_ref().map(|o| o.picks),
             Some(6)
         );
-        line(&mut s, "bob", "xp pick Frodo rank Armed_Combat", &[])
-            .expect_err("not an order skill");
+        line(&mut s, "bob", "xp pick Frodo rank Stealth", &[]).expect_err("not an order skill");
+        // `_` stands for a space; `Armed Combat: Swords` is an order skill by its group.
+        line(&mut s, "bob", "xp pick Frodo rank Armed_Combat:_Swords", &[])
+            .expect("an Armed Combat skill");
+        assert_eq!(s.advance.progress["Frodo"].skills["Armed Combat: Swords"], 1);
         line(&mut s, "bob", "xp close Frodo", &[]).expect("close");
         assert!(line(&mut s, "gm", "xp award Gandalf scene", &[]).is_err());
 
