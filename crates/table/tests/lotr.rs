@@ -1426,7 +1426,7 @@ fn lr8_armed_combat_picks() {
     let note = out.iter().find(|l| l.contains("LR-8")).expect("a note");
     // Swords 6 ranks + NIM 11 (+2) = +8; the sweep pick +1.
     assert!(
-        note.contains("エオメルの Armed Combat: Swords（判定+8）")
+        note.contains("エオメルのArmed Combat: Swords（判定+8）")
             && note.contains("sweep の強化 +1"),
         "{out:?}"
     );
