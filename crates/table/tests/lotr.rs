@@ -1075,6 +1075,10 @@ fn lr6_courage_reads_the_rolls_skill_and_keeps_a_secret_roll_secret() {
     let rewrite = t.next_seq() - 1;
     assert!(seen_by(&t, rewrite, "gm").contains("rewrites the last test"));
     assert!(seen_by(&t, rewrite, "bob").contains("(hidden)"));
+    // The GM's secret roll for alice's character is not recorded (alice would see it).
+    let before = t.next_seq();
+    run(&mut t, "gm", "SLOTR+{エオメル.Observe}>=12");
+    assert_eq!(t.next_seq(), before + 1, "the roll alone");
 }
 
 /// LR-4 医術: 「医者は Healing 判定を行い,傷が自然に1日回復するか, 1週間回復するか,あるいは

@@ -2968,6 +2968,15 @@ fn tested(
     if ch.courage - s.courage_spent <= 0 || s.npc {
         return None;
     }
+    // A secret roll made for someone else's character (the GM's hidden check) is not
+    // recorded: its owner would see what the roll kept from them.
+    if result.secret
+        && table
+            .character(&name)
+            .is_some_and(|(owner, _)| owner != table.actor())
+    {
+        return None;
+    }
     let skill = skill.filter(|k| {
         character::reaction(k).is_none() && !k.ends_with("修正") && !k.ends_with("mod")
     });

@@ -1466,9 +1466,17 @@ mod tests {
         );
         line(&mut s, "bob", "xp pick Frodo rank Stealth", &[]).expect_err("not an order skill");
         // `_` stands for a space; `Armed Combat: Swords` is an order skill by its group.
-        line(&mut s, "bob", "xp pick Frodo rank Armed_Combat:_Swords", &[])
-            .expect("an Armed Combat skill");
-        assert_eq!(s.advance.progress["Frodo"].skills["Armed Combat: Swords"], 1);
+        line(
+            &mut s,
+            "bob",
+            "xp pick Frodo rank Armed_Combat:_Swords",
+            &[],
+        )
+        .expect("an Armed Combat skill");
+        assert_eq!(
+            s.advance.progress["Frodo"].skills["Armed Combat: Swords"],
+            1
+        );
         line(&mut s, "bob", "xp close Frodo", &[]).expect("close");
         assert!(line(&mut s, "gm", "xp award Gandalf scene", &[]).is_err());
 
