@@ -1416,8 +1416,8 @@ fn armed_on_attack(
         };
         let given: i64 = words[4..]
             .iter()
-            .filter_map(|w| signed_number(w))
-            .last()
+            .rev()
+            .find_map(|w| signed_number(w))
             .unwrap_or(0);
         let mut kept: Vec<String> = words[..4].to_vec();
         kept.extend(

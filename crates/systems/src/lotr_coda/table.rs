@@ -565,7 +565,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             }
             // LR-14 punch/kick: 1d6 + 2 + STR mod, the damage of an attack without `dmg=`.
             "punch" | "kick" => {
-                if k.get("dmg").is_some() {
+                if k.contains_key("dmg") {
                     return Err(Text::new(
                         format!(
                             "LR-14: {w} のダメージは 1d6+2+STR修正 です（dmg= と一緒には使えません）"
