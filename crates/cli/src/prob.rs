@@ -149,7 +149,7 @@ pub fn run(args: &ProbArgs) -> Result<bool> {
     let summary = odds.summary();
     // LotR (CODA): each degree's chance and the exact mean, explosions followed to the end.
     let degrees = (system.id() == "LotrCoda")
-        .then(|| taku_systems::lotr_coda::odds::report_text(command))
+        .then(|| taku_systems::lotr_coda::odds::report_text(command, crate::lang::human()))
         .flatten();
     if args.json {
         let mut json = to_json(system, command, &odds, &summary);
@@ -440,9 +440,23 @@ fn battle(
     json: bool,
 ) -> Result<bool> {
     use taku_systems::lotr_coda::battle_odds::battle_odds;
+    let lang = crate::lang::human();
+    let say = |ja: String, en: String| taku_dice::Text::new(ja, en).get(lang).to_string();
     if system.id() != "LotrCoda" {
-        bail!("--battle is The Lord of the Rings RPG's battle (LR-15): add --system LotrCoda");
+        bail!(
+            "{}",
+            say(
+                "--battle はロード・オブ・ザ・リングの集団戦闘（LR-15）です: --system LotrCoda を付けてください".into(),
+                "--battle is The Lord of the Rings RPG's battle (LR-15): add --system LotrCoda".into()
+            )
+        );
     }
+    let siege_usage = || {
+        say(
+            "--siegecraft には二つのランクを PC,敵 の順で書きます（例: 3,2）".into(),
+            "--siegecraft takes two ranks, PC,FOE (e.g. 3,2)".into(),
+        )
+    };
     let (pc, foe) = match siegecraft {
         None => (0, 0),
         Some(s) => {
@@ -450,15 +464,15 @@ fn battle(
                 .split(',')
                 .map(|x| x.trim().parse::<i64>())
                 .collect::<Result<_, _>>()
-                .map_err(|_| anyhow::anyhow!("--siegecraft takes two ranks, PC,FOE (e.g. 3,2)"))?;
+                .map_err(|_| anyhow::anyhow!("{}", siege_usage()))?;
             match ranks.as_slice() {
                 [a, b] => (*a, *b),
-                _ => bail!("--siegecraft takes two ranks, PC,FOE (e.g. 3,2)"),
+                _ => bail!("{}", siege_usage()),
             }
         }
     };
-    let odds = battle_odds(start, rounds, pc, foe)
-        .map_err(|e| anyhow::anyhow!("{}", e.get(taku_dice::Lang::En)))?;
+    let odds =
+        battle_odds(start, rounds, pc, foe).map_err(|e| anyhow::anyhow!("{}", e.get(lang)))?;
     let fraction = |p: &num_rational::BigRational| {
         if p.is_zero() {
             "0".to_string()
@@ -494,18 +508,38 @@ fn battle(
                 format!("{name:<12} ≈ {:.5}%\n", pct(p))
             }
         };
-        let mut out = format!(
-            "LR-15 battle from {start:+} (−3 Losing … 0 Even … +3 Winning), {rounds} rounds{}  ({})\n",
+        let siege = |ja: bool| {
             if (pc, foe) == (0, 0) {
                 String::new()
+            } else if ja {
+                format!("、Siegecraft {pc} 対 {foe}")
             } else {
                 format!(", Siegecraft {pc} vs {foe}")
-            },
-            system.id()
+            }
+        };
+        let mut out = say(
+            format!(
+                "LR-15 集団戦闘 戦況 {start:+} から（−3 Losing … 0 Even … +3 Winning）{rounds} ラウンド{}（{}）\n",
+                siege(true),
+                system.id()
+            ),
+            format!(
+                "LR-15 battle from {start:+} (−3 Losing … 0 Even … +3 Winning), {rounds} rounds{}  ({})\n",
+                siege(false),
+                system.id()
+            ),
         );
-        out += &line("P(victory)", &odds.victory);
-        out += &line("P(defeat)", &odds.defeat);
-        out += &line("P(undecided)", &odds.undecided);
+        let ja = lang == taku_dice::Lang::Ja;
+        out += &line(if ja { "勝利の確率" } else { "P(victory)" }, &odds.victory);
+        out += &line(if ja { "敗北の確率" } else { "P(defeat)" }, &odds.defeat);
+        out += &line(
+            if ja {
+                "未決の確率"
+            } else {
+                "P(undecided)"
+            },
+            &odds.undecided,
+        );
         print!("{out}");
     }
     Ok(true)

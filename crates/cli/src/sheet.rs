@@ -70,10 +70,13 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
     let text =
         std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
     if system.id() == LotrCoda.id() {
-        let sheet = LotrSheet::from_toml(&text).map_err(|e| {
-            anyhow::anyhow!("{file} is not a Lord of the Rings character sheet: {e}")
-        })?;
         let lang = crate::lang::human();
+        let sheet = LotrSheet::from_toml(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}",
+                LotrSheet::parse_error(Some(&file.to_string()), &e).get(lang)
+            )
+        })?;
         if args.json {
             println!(
                 "{}",

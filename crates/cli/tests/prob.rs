@@ -276,6 +276,8 @@ fn lotr_battle_odds_are_exact() {
         let (v, d, u) = battle_by_enumeration(start, rounds);
         let all = 1296u64.pow(rounds);
         let o = taku(&[
+            "--lang",
+            "en",
             "prob",
             "--system",
             "LotrCoda",
@@ -291,13 +293,74 @@ fn lotr_battle_odds_are_exact() {
             assert!(out.contains(&want), "{start} {rounds}: {want}\n{out}");
         }
     }
+    // In Japanese (a table's default) the same numbers.
+    let (v, _, _) = battle_by_enumeration(3, 1);
+    let o = taku(&[
+        "--lang", "ja", "prob", "--system", "LotrCoda", "--battle", "3", "--rounds", "1",
+    ]);
+    let out = stdout(&o);
+    let victory = out
+        .lines()
+        .find(|l| l.starts_with("勝利の確率"))
+        .unwrap_or_default();
+    assert!(
+        out.contains("集団戦闘") && victory.contains(&format!(" {} = ", reduced(v, 1296))),
+        "{out}"
+    );
     let o = taku(&[
         "prob", "--system", "LotrCoda", "--battle", "4", "--rounds", "2",
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("LR-15"));
-    let o = taku(&["prob", "--battle", "0", "--rounds", "2"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--system LotrCoda"));
+    for lang in ["ja", "en"] {
+        let o = taku(&["--lang", lang, "prob", "--battle", "0", "--rounds", "2"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(err.contains("--system LotrCoda"), "{err}");
+        assert_eq!(err.contains("付けてください"), lang == "ja", "{err}");
+    }
+}
+
+/// LR-9 in `taku prob`: the LotR degree table speaks the asked language (Japanese by
+/// default, as a table does); the numbers are the same.
+#[test]
+fn lotr_degrees_in_both_languages() {
+    let ja = stdout(&taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+7>=15",
+    ]));
+    let en = stdout(&taku(&[
+        "--lang",
+        "en",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+7>=15",
+    ]));
+    assert!(
+        ja.contains("成功度（LR-9、正確な値）")
+            && ja.contains("Extraordinary Success（時間×0.25）"),
+        "{ja}"
+    );
+    assert!(
+        en.contains("degrees (LR-9, exact)") && en.contains("Extraordinary Success (time ×0.25)"),
+        "{en}"
+    );
+    for frac in ["5/36", "55/216", "1/54", "1/216"] {
+        assert!(ja.contains(frac) && en.contains(frac), "{frac}");
+    }
+    let ja = stdout(&taku(&[
+        "--lang",
+        "ja",
+        "prob",
+        "--system",
+        "LotrCoda",
+        "LOTR+5 VS LOTR+3#DODGE",
+    ]));
+    assert!(ja.contains("左の勝ち") && ja.contains("同値: 命中"), "{ja}");
 }
 
 /// Issue 13 (aw13c): Another World's and the MTG-based TRPG's reports follow the language

@@ -76,12 +76,8 @@ fn read_four_card(text: &str) -> Result<ReadSheet, Text> {
 }
 
 fn read_lotr(text: &str) -> Result<ReadSheet, Text> {
-    let sheet = crate::lotr_coda::sheet::Sheet::from_toml(text).map_err(|e| {
-        Text::new(
-            format!("ロード・オブ・ザ・リングのキャラクターシートとして読めません: {e}"),
-            format!("not a Lord of the Rings character sheet: {e}"),
-        )
-    })?;
+    let sheet = crate::lotr_coda::sheet::Sheet::from_toml(text)
+        .map_err(|e| crate::lotr_coda::sheet::Sheet::parse_error(None, &e))?;
     let violations = sheet.violations();
     if !violations.is_empty() {
         let ja: Vec<String> = violations

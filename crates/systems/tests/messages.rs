@@ -723,11 +723,11 @@ fn lotrs_commands_speak_both_languages() {
     t.good("gm", "/lotr damage Mina 12");
     t.good("gm", "/lotr heal Mina skill");
     t.good("gm", "/lotr heal Mina rest 2");
-    t.good("gm", "/lotr heal Mina week");
+    t.good("gm", "/lotr heal Mina week ok");
     t.good("gm", "/lotr poison Mina 3 1d6 毒");
     t.good("gm", "/lotr poison Mina next");
     t.good("gm", "/lotr weary Mina +5");
-    t.good("alice", "/lotr recover Mina extraordinary");
+    t.good("gm", "/lotr recover Mina extraordinary");
     t.good("alice", "/lotr courage Mina 1 Ride");
     t.good("alice", "/lotr courage Mina impossible selfish");
     t.good("gm", "/lotr courage Mina weariness");
@@ -748,7 +748,16 @@ fn lotrs_commands_speak_both_languages() {
     t.good("gm", "/lotr set hobbit_death on_incapacitated");
     t.good("gm", "/lotr table wound_penalties 0,-1,-2,-3,-4,-5");
     t.good("gm", "/lotr settings");
+    t.good("gm", "/lotr table weariness_recovery 0,1,1,1,1,0");
+    t.good("gm", "/lotr weary Mina rest 30");
+    t.good("gm", "/lotr heal Mina infection by=Mina tn=5");
+    t.good("gm", "/lotr heal Mina infection clear");
     for (who, line) in [
+        ("alice", "/lotr armed Mina Swords sweep"),
+        ("gm", "/lotr heal Mina infection by=Nobody"),
+        ("gm", "/lotr weary Mina rest -5"),
+        ("gm", "/lotr table infection_rates day"),
+        ("alice", "/lotr recover Mina superior"),
         ("alice", "/lotr damage Mina 3"),
         ("bob", "/lotr courage Mina 1"),
         ("alice", "/lotr courage Mina 9"),

@@ -210,7 +210,7 @@ fn lr4_healing_formulas() {
     let mut t = table([3; 32]);
     run(&mut t, "bob", "/char set サム VIT 5");
     run(&mut t, "gm", "/lotr damage サム 5");
-    let out = run(&mut t, "gm", "/lotr heal サム week");
+    let out = run(&mut t, "gm", "/lotr heal サム week ok");
     assert!(
         out[0].contains("= 1") && out[0].contains("ダメージ4"),
         "{out:?}"
@@ -259,14 +259,14 @@ fn lr5_exhausted_recovery_with_helpers() {
     for (helper, tn) in [("marginal", 7), ("complete", 5), ("superior", 0)] {
         let mut t = table([3; 32]);
         run(&mut t, "gm", "/lotr weary サム +5");
-        let out = run(&mut t, "bob", &format!("/lotr recover サム {helper}"));
+        let out = run(&mut t, "gm", &format!("/lotr recover サム {helper}"));
         // Exhausted −9 (the example table) goes on the TN too.
         assert!(out[0].contains(&format!("目標値{tn}")), "{helper}: {out:?}");
         assert!(out[0].contains("Stamina−10"), "{out:?}");
     }
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr weary サム +5");
-    let out = run(&mut t, "bob", "/lotr recover サム extraordinary");
+    let out = run(&mut t, "gm", "/lotr recover サム extraordinary");
     assert!(
         out[0].contains("ただちに") && out[0].contains("Spent"),
         "{out:?}"
@@ -287,7 +287,7 @@ fn lr6_courage_with_bold_and_horselord_and_the_limits() {
     // Courage 3: one left.
     assert!(refused(&mut t, "alice", "/lotr courage エオメル 2 Ride").contains("LR-6"));
     // Four a round at most (サム with Courage 6).
-    run(&mut t, "bob", "/char set サム Courage 6");
+    run(&mut t, "gm", "/char set サム Courage 6");
     run(&mut t, "bob", "/lotr courage サム 2");
     run(&mut t, "bob", "/lotr courage サム 2");
     let why = refused(&mut t, "bob", "/lotr courage サム 1");
@@ -501,7 +501,7 @@ fn lr14_wounds_penalise_combat_tests() {
 #[test]
 fn lr6_a_combat_round_is_the_courage_round() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム Courage 8");
+    run(&mut t, "gm", "/char set サム Courage 8");
     run(&mut t, "gm", "/lotr combat join サム");
     run(&mut t, "gm", "/lotr combat init");
     run(&mut t, "bob", "/lotr courage サム 4");
@@ -521,7 +521,7 @@ fn lr6_a_combat_round_is_the_courage_round() {
 #[test]
 fn lr6_courage_back_at_once_when_the_gm_says_so() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム Courage 3");
+    run(&mut t, "gm", "/char set サム Courage 3");
     run(&mut t, "gm", "/lotr set courage_return at_once");
     let out = run(&mut t, "bob", "/lotr courage サム 3");
     assert!(out[0].contains("+9") && out[0].contains("残り3"), "{out:?}");
@@ -667,10 +667,13 @@ fn lr4_fire_sets_alight_burns_and_goes_out() {
     };
     // 3 from the exposure, 2d6+4 (6..=16) from catching fire.
     assert!((9..=19).contains(&damage), "{damage} {burnt} {s}");
-    // The re-test: a success puts it out; `dmg=` belongs to the exposure only.
-    assert!(refused(&mut t, "gm", "/lotr fire サム 2 dmg=3").contains("usage"));
-    let out = run(&mut t, "gm", "/lotr fire サム 2 +30");
-    assert!(out[0].contains("火が消えた"), "{out:?}");
+    // The re-test: a success puts it out; still in the flames (`dmg=`), 「1ラウンドごとに
+    // ダメージを受ける」 the exposure's damage too.
+    let out = run(&mut t, "gm", "/lotr fire サム 2 dmg=3 +30");
+    assert!(
+        out[0].contains("火が消えた") && out[0].contains("炎のダメージ3"),
+        "{out:?}"
+    );
     assert!(sheet(&t, "サム").contains("on fire (LR-4): no"));
 }
 
@@ -766,7 +769,7 @@ fn lr5_exhausted_recovery_counts_its_penalty_once() {
     for (helper, tn) in [("", 10), (" marginal", 7)] {
         let mut t = table([3; 32]);
         run(&mut t, "gm", "/lotr weary サム +5");
-        let out = run(&mut t, "bob", &format!("/lotr recover サム{helper}"));
+        let out = run(&mut t, "gm", &format!("/lotr recover サム{helper}"));
         // サム: Stamina +2, −10 → −8.
         assert!(out[0].contains(&format!(" vs {tn}（")), "{helper}: {out:?}");
         assert!(out[0].contains("-8 ＞"), "{out:?}");
@@ -965,7 +968,7 @@ fn lr3_char_set_after_import_is_followed() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr damage サム 15");
     assert!(sheet(&t, "サム").contains("wound level: Dazed"));
-    run(&mut t, "bob", "/char set サム size mammoth Courage 6");
+    run(&mut t, "gm", "/char set サム size mammoth Courage 6");
     let s = sheet(&t, "サム");
     assert!(
         s.contains("wound level: Healthy") && s.contains("Courage: 6/6"),
@@ -1004,4 +1007,569 @@ fn lr13_purses_belong_to_characters() {
     assert!(refused(&mut t, "gm", "/lotr money ガンダルフ +1GP").contains("/char new"));
     refused(&mut t, "gm", "/lotr money settings");
     run(&mut t, "gm", "/lotr money サム +1GP");
+}
+
+// ---- Session 3: Courage on the roll, infection, weariness recovery, owned fields, undo ----
+
+/// The entry of the log's event `seq` as `who` sees it, in English.
+fn seen_by(t: &Table, seq: u64, who: &str) -> String {
+    let e = t
+        .events()
+        .iter()
+        .find(|e| e.seq == seq)
+        .expect("the event")
+        .clone();
+    t.entry(&e, who, taku_dice::Lang::En).text
+}
+
+/// LR-6 「前金で支払う必要はなく,テスト結果を見てから何点使うかを決めてよい」 and 「判定の修正値に
+/// +3 ボーナス」: Courage spent after a roll is shown changing that roll. サム's
+/// `LOTR+2>=15` with dice 3,5 is 10, margin −5, a Failure; two points make it 16, margin +1,
+/// a Complete Success; two more build on that (22, +7, Superior).
+#[test]
+fn lr6_courage_rewrites_the_roll_it_follows() {
+    let t0 = table([3; 32]);
+    let seq = t0.next_seq() + 1;
+    let seed = seed_where(seq, 2, |x| x == [3, 5]);
+    let mut t = table(seed);
+    run(&mut t, "gm", "/char set サム Courage 6");
+    assert_eq!(t.next_seq(), seq);
+    let out = run(&mut t, "bob", "LOTR+2>=15");
+    assert!(out[0].contains("10"), "{out:?}");
+    assert!(
+        out[1].contains("10 vs 15（-5）Failure") && out[1].contains("/lotr courage サム"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "bob", "/lotr courage サム 2");
+    assert!(out[0].contains("+6"), "{out:?}");
+    assert!(
+        out[1].contains("LOTR+2>=15")
+            && out[1].contains("10 → 16 vs 15（+1）Complete Success（勇気の前は Failure）"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "bob", "/lotr courage サム 2");
+    assert!(
+        out[1].contains("16 → 22 vs 15（+7）Superior Success"),
+        "{out:?}"
+    );
+    // The scene's end: that roll can no longer take Courage.
+    run(&mut t, "gm", "/scene next");
+    let out = run(&mut t, "bob", "/lotr courage サム 1");
+    assert_eq!(out.len(), 1, "no rewrite after the scene: {out:?}");
+}
+
+/// LR-6 「Bold と Horselord を持ったキャラクターは…Ride 判定に+7」: the skill of the roll's
+/// `{Ride}` reference picks the edges when the spending names none; a secret roll's record
+/// and its rewriting are hidden from the other players.
+#[test]
+fn lr6_courage_reads_the_rolls_skill_and_keeps_a_secret_roll_secret() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "alice", "SLOTR+{エオメル.Ride}>=12");
+    let tested = t.next_seq() - 1;
+    assert!(seen_by(&t, tested, "alice").contains("Courage may still be spent"));
+    assert!(seen_by(&t, tested, "bob").contains("(hidden)"));
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1");
+    assert!(out[0].contains("+7"), "{out:?}");
+    let rewrite = t.next_seq() - 1;
+    assert!(seen_by(&t, rewrite, "gm").contains("rewrites the last test"));
+    assert!(seen_by(&t, rewrite, "bob").contains("(hidden)"));
+    // The GM's secret roll for alice's character is not recorded (alice would see it).
+    let before = t.next_seq();
+    run(&mut t, "gm", "SLOTR+{エオメル.Observe}>=12");
+    assert_eq!(t.next_seq(), before + 1, "the roll alone");
+}
+
+/// LR-4 医術: 「医者は Healing 判定を行い,傷が自然に1日回復するか, 1週間回復するか,あるいは
+/// まったく回復しないかを決定する」 — the doctor's test sets how the infected wound heals
+/// (the degree-to-rate table is the GM's: `infection_rates`); rest then heals at that
+/// rate (a week's point rounded half up, LR-0), or not at all; `clear` ends it.
+#[test]
+fn lr4_infection_sets_how_the_wound_heals() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 25");
+    run(
+        &mut t,
+        "gm",
+        "/lotr table infection_rates week,week,week,week,week,week,week",
+    );
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr heal サム infection by=アラゴルン tn=10",
+    );
+    assert!(out[0].contains("1週間に1点回復する"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("infection (LR-4): the wound heals a point a week"));
+    // 10 days: 10/7 = 1.43 → 1; 4 days: 0.57 → 1.
+    run(&mut t, "gm", "/lotr heal サム rest 10");
+    assert!(sheet(&t, "サム").contains("damage (until death): 24/"));
+    run(&mut t, "gm", "/lotr heal サム rest 4");
+    assert!(sheet(&t, "サム").contains("damage (until death): 23/"));
+    run(
+        &mut t,
+        "gm",
+        "/lotr table infection_rates none,none,none,none,none,none,none",
+    );
+    run(&mut t, "gm", "/lotr heal サム infection by=アラゴルン");
+    run(&mut t, "gm", "/lotr heal サム rest 10");
+    run(&mut t, "gm", "/lotr heal サム week");
+    assert!(sheet(&t, "サム").contains("damage (until death): 23/"));
+    run(&mut t, "gm", "/lotr heal サム infection clear");
+    run(&mut t, "gm", "/lotr heal サム rest 3");
+    assert!(sheet(&t, "サム").contains("damage (until death): 20/"));
+    assert!(sheet(&t, "サム").contains("infection (LR-4): none"));
+    // The table takes seven rates, one per degree; the doctor must be a character.
+    assert!(refused(&mut t, "gm", "/lotr table infection_rates day,week").contains("seven"));
+    assert!(
+        refused(&mut t, "gm", "/lotr heal サム infection by=ガンダルフ").contains("no character")
+    );
+    assert!(refused(&mut t, "bob", "/lotr heal サム infection clear").contains("LR-4"));
+}
+
+/// LR-5 「疲労からの回復時間は,Table 9.39 @ P.249 の通りである」: rest lowers weariness a
+/// level at a time, each taking the GM's table's minutes (example Winded 5, Tired 30,
+/// Weary 60); Exhausted needs the recovery test instead.
+#[test]
+fn lr5_weariness_recovers_with_rest_by_the_table() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr weary サム +3");
+    let out = run(&mut t, "gm", "/lotr weary サム rest 60");
+    assert!(
+        out[0].contains("疲労1段階回復") && out[0].contains("30分"),
+        "{out:?}"
+    );
+    assert!(
+        sheet(&t, "サム").contains("weariness: Tired"),
+        "{}",
+        sheet(&t, "サム")
+    );
+    run(&mut t, "gm", "/lotr weary サム rest 35");
+    assert!(sheet(&t, "サム").contains("weariness: Hale"));
+    run(&mut t, "gm", "/lotr weary サム +5");
+    assert!(refused(&mut t, "gm", "/lotr weary サム rest 600").contains("/lotr recover"));
+    assert!(refused(&mut t, "gm", "/lotr weary サム rest -1").contains("LR-5"));
+    assert!(refused(&mut t, "bob", "/lotr weary サム rest 5").contains("LR-5"));
+    run(&mut t, "gm", "/lotr table weariness_recovery 0,1,1,1,1,0");
+    run(&mut t, "gm", "/lotr weary サム -1");
+    run(&mut t, "gm", "/lotr weary サム rest 3");
+    assert!(sheet(&t, "サム").contains("weariness: Winded"));
+}
+
+/// The fields the rules keep (issue 16 on `owned_fields`): a player may not set Courage,
+/// Renown, derived values (Health, Defence, reactions) or tracked ones (damage,
+/// weariness, Corruption) by hand; the GM may set Courage and Renown (the seed leaves
+/// them to the GM), not the rest; attributes stay the player's to raise (LR-3).
+#[test]
+fn owned_fields_are_the_rules() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "bob", "/char set サム Courage 9");
+    assert!(why.contains("/lotr courage"), "{why}");
+    assert!(refused(&mut t, "bob", "/char set サム Renown 5").contains("/lotr renown"));
+    assert!(refused(&mut t, "gm", "/char set サム Health 30").contains("VIT"));
+    assert!(refused(&mut t, "gm", "/char set サム Defence 20").contains("NIM"));
+    assert!(refused(&mut t, "bob", "/char set サム Willpower 5").contains("LR-3"));
+    assert!(refused(&mut t, "bob", "/char set サム Corruption 0").contains("LR-7"));
+    assert!(refused(&mut t, "bob", "/char set サム 疲労 0").contains("LR-5"));
+    assert!(refused(&mut t, "gm", "/char set サム damage 0").contains("LR-4"));
+    run(&mut t, "gm", "/char set サム Courage 5");
+    assert!(sheet(&t, "サム").contains("Courage: 5/5"));
+    run(&mut t, "bob", "/char set サム NIM 8");
+    assert!(sheet(&t, "サム").contains("Defence: 11"));
+    // A sheet file still creates a character (its Courage is the creation's).
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    assert!(sheet(&t, "エオメル").contains("Courage: 3/3"));
+}
+
+/// Undo (issue 16 on `builds_on`): a line later entries rest on cannot be undone while
+/// they stand — a fighter's joining under its actions (LR-14), an advancement under its
+/// picks and the XP under the advancement (LR-12), a unit under its attacks (LR-16).
+#[test]
+fn undo_refused_while_a_later_entry_rests_on_it() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    let joined = t.next_seq() - 1;
+    run(&mut t, "bob", "/lotr combat act サム move");
+    let why = refused(&mut t, "gm", &format!("/undo #{joined}"));
+    assert!(why.contains("サム joining the fight (LR-14)"), "{why}");
+    run(&mut t, "bob", "/undo");
+    run(&mut t, "gm", &format!("/undo #{joined}"));
+
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    let credited = t.next_seq() - 1;
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let advanced = t.next_seq() - 1;
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Run");
+    assert!(refused(&mut t, "gm", &format!("/undo #{advanced}")).contains("advancement (LR-12)"));
+    assert!(refused(&mut t, "gm", &format!("/undo #{credited}")).contains("XP (LR-12)"));
+
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add ローハン men=230 str=8 tough=6 mob=6 morale=7",
+    );
+    let added = t.next_seq() - 1;
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add オーク men=100 str=6 tough=5 mob=5 morale=5",
+    );
+    run(&mut t, "gm", "/lotr unit attack ローハン オーク +3");
+    assert!(refused(&mut t, "gm", &format!("/undo #{added}")).contains("unit 'ローハン'"));
+}
+
+// ---- Session 3: the second play-through's findings (/work/findings/lotr2.md) ----------
+
+/// LR-9 with LR-4/LR-5 (「負傷・疲労によって受けたペナルティ」 on every test): the penalty
+/// is the tested character's whoever rolls — the GM for a player's character, a player
+/// with two characters — and each side of an opposed test takes its own.
+#[test]
+fn lr9_penalties_follow_the_named_character_whoever_rolls() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 15"); // Dazed −1
+    run(&mut t, "gm", "/lotr damage アラゴルン 13"); // Dazed −1
+    let out = run(&mut t, "gm", "LOTR+{サム.Stamina}>=10");
+    assert!(out[0].starts_with("(LOTR+2>=11)"), "{out:?}");
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    // alice owns アラゴルン and エオメル: the named one's penalty applies.
+    let out = run(&mut t, "alice", "LOTR+{アラゴルン.Stamina}>=10");
+    assert!(out[0].starts_with("(LOTR+3>=11)"), "{out:?}");
+    let out = run(
+        &mut t,
+        "gm",
+        "LOTR+{アラゴルン.Stamina} VS LOTR+{サム.Stamina}",
+    );
+    assert!(out[0].starts_with("(LOTR+2 VS LOTR+1)"), "{out:?}");
+}
+
+/// LR-4: 「Near Death … の次で死亡」 — the dead are not healed back, take no tests and no
+/// part in combat; a later change of `hobbit_death` does not raise them.
+#[test]
+fn lr4_the_dead_stay_dead() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 60");
+    assert!(refused(&mut t, "gm", "/lotr heal サム rest 100").contains("LR-4"));
+    assert!(refused(&mut t, "gm", "/lotr heal サム skill").contains("dead"));
+    assert!(refused(&mut t, "bob", "LOTR+{サム.Stamina}>=10").contains("dead"));
+    assert!(refused(&mut t, "bob", "/lotr courage サム 1").contains("dead"));
+    assert!(refused(&mut t, "gm", "/lotr combat join サム").contains("dead"));
+    // A Hobbit dead at 40 under `on_incapacitated` stays dead under `overflow`.
+    run(
+        &mut t,
+        "gm",
+        "/char set アラゴルン race Hobbits hobbit true VIT 8 STR 4",
+    );
+    run(&mut t, "gm", "/lotr set hobbit_death on_incapacitated");
+    run(&mut t, "gm", "/lotr damage アラゴルン 40");
+    run(&mut t, "gm", "/lotr set hobbit_death overflow");
+    assert!(
+        sheet(&t, "アラゴルン").contains("wound level: Dead"),
+        "{}",
+        sheet(&t, "アラゴルン")
+    );
+}
+
+/// LR-5: the weariness table is not rewritten behind the GM's back: renaming keeps the
+/// count; a new count comes with each level's penalty and minutes.
+#[test]
+fn lr5_weariness_levels_change_with_their_penalties() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/lotr table weariness_levels A,B,C");
+    assert!(why.contains("NAME:PENALTY:MINUTES"), "{why}");
+    run(
+        &mut t,
+        "gm",
+        "/lotr table weariness_levels Fresh:0:0,Tired:-2:10,Out:-6:0",
+    );
+    run(&mut t, "gm", "/lotr weary サム +1");
+    assert!(
+        sheet(&t, "サム").contains("weariness: Tired (-2)"),
+        "{}",
+        sheet(&t, "サム")
+    );
+    run(&mut t, "gm", "/lotr table weariness_levels 元気,疲れ,限界");
+    assert!(sheet(&t, "サム").contains("weariness: 疲れ (-2)"));
+}
+
+/// LR-5 「他のキャラクターは,目標値10のHealing判定を行うことで回復を助けることができる」: the
+/// helper's degree comes from the helper's roll (`helper=`); a degree typed by hand is
+/// the GM's.
+#[test]
+fn lr5_the_helpers_degree_is_rolled() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr weary サム +5");
+    let why = refused(&mut t, "bob", "/lotr recover サム extraordinary");
+    assert!(why.contains("helper="), "{why}");
+    let out = run(&mut t, "bob", "/lotr recover サム helper=アラゴルン");
+    assert!(
+        out[0].contains("アラゴルンのHealing判定（目標値10）"),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "bob", "/lotr recover サム helper=サム").contains("LR-5"));
+}
+
+/// LR-4 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる」: `week`
+/// rolls the test (`week ok` records a success the GM rolled); constant attendance rolls
+/// the healer's Healing each day (「毎日 Healing 判定を行って倍の速度で」).
+#[test]
+fn lr4_weekly_test_and_attendance_are_rolled() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 25");
+    let out = run(&mut t, "gm", "/lotr heal サム week");
+    assert!(
+        out[0].contains("週のStamina判定（Injured、目標値10）"),
+        "{out:?}"
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr table healing_tns -50,-50,-50,-50,-50,-50",
+    );
+    let before = number_after(&sheet(&t, "サム"), "damage (until death): ").expect("damage");
+    let out = run(&mut t, "gm", "/lotr heal サム attended 3 by=アラゴルン");
+    assert!(out[0].contains("成功3日"), "{out:?}");
+    let after = number_after(&sheet(&t, "サム"), "damage (until death): ").expect("damage");
+    assert_eq!(before - after, 6, "three days, each doubled");
+    assert!(refused(&mut t, "gm", "/lotr heal サム attended 3").contains("usage"));
+}
+
+/// LR-12 「成長ポイントを用いて,職業スキル…が獲得できる」 and §1.6.3 兼業: the order's skill
+/// list (example data) is buyable, a joined order's too; bought edges and a new flaw are
+/// the character's (shown on its sheet); LR-14 Swift Strike adds an action at `join`.
+#[test]
+fn lr12_order_skills_edges_and_flaws_and_swift_strike() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 3000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    // Climb is a Warrior skill in the data, though the sheet bought it with free points.
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Climb");
+    run(&mut t, "alice", "/lotr xp close エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    run(&mut t, "alice", "/lotr xp pick エオメル order Rogue");
+    run(
+        &mut t,
+        "gm",
+        "/lotr xp advance エオメル Rogue flaw=Stubborn",
+    );
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Legerdemain");
+    run(&mut t, "alice", "/lotr xp pick エオメル edge Hardy");
+    let s = sheet(&t, "エオメル");
+    assert!(s.contains("Legerdemain 1 ranks"), "{s}");
+    assert!(s.contains("edges: Bold, Horselord, Hardy"), "{s}");
+    assert!(s.contains("flaws: Arrogant, Stubborn"), "{s}");
+    let out = run(&mut t, "gm", "/lotr combat join エオメル");
+    assert!(
+        out[0].contains("3 actions") || out[0].contains("アクション 3"),
+        "{out:?}"
+    );
+}
+
+/// LR-8 「Armed Combat では,スキルが6ランク,9ランク,12ランクに達したときに, 特定の戦闘行動
+/// (防御攻撃,なぎ払いなど)を1つ選び, その行動に関してだけ+1のボーナスを得る」: エオメル's
+/// Swords reach 6 ranks by advancement; one pick (sweep) is allowed, a second refused
+/// until 9; `combat attack … skill=Swords` takes the skill's modifier from the record and
+/// the pick's +1 on a sweep; the pick rests on the ranks (their undo is refused).
+#[test]
+fn lr8_armed_combat_picks() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    let why = refused(&mut t, "alice", "/lotr armed エオメル Swords sweep");
+    assert!(
+        why.contains("LR-8") && why.contains("4 ranks gives 0 picks"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル rank Armed_Combat:_Swords",
+    );
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル rank Armed_Combat:_Swords",
+    );
+    let second = t.next_seq() - 1;
+    assert!(sheet(&t, "エオメル").contains("Armed Combat: Swords 6 ranks"));
+    let out = run(&mut t, "alice", "/lotr armed エオメル Swords sweep");
+    assert!(out[0].contains("sweep を強化: その行動に+1"), "{out:?}");
+    assert!(refused(&mut t, "alice", "/lotr armed エオメル Swords parry").contains("1 taken"));
+    assert!(
+        refused(&mut t, "alice", "/lotr armed エオメル Swords fly").contains("no combat action")
+    );
+    assert!(refused(&mut t, "bob", "/lotr armed エオメル Swords parry").contains("alice"));
+    let why = refused(&mut t, "alice", &format!("/undo #{second}"));
+    assert!(why.contains("ranks in Armed Combat: Swords"), "{why}");
+    run(&mut t, "gm", "/lotr combat join エオメル");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク2 swift=+0 def=10 str=8",
+    );
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack エオメル オーク,オーク2 sweep skill=Swords dmg=2d6+4",
+    );
+    let note = out.iter().find(|l| l.contains("LR-8")).expect("a note");
+    // Swords 6 ranks + NIM 11 (+2) = +8; the sweep pick +1.
+    assert!(
+        note.contains("エオメルのArmed Combat: Swords（判定+8）")
+            && note.contains("sweep の強化 +1"),
+        "{out:?}"
+    );
+    assert!(
+        refused(
+            &mut t,
+            "alice",
+            "/lotr combat attack エオメル オーク skill=Axes"
+        )
+        .contains("LR-8")
+    );
+}
+
+/// LR-14 「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる.
+/// Ambidextrous Edgeを持たない場合はペナルティがある」: one action, two strikes, each with
+/// the GM's penalty (`two_weapon_penalty`, example −2,−4), none with Ambidextrous.
+#[test]
+fn lr14_two_weapons() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(&mut t, "gm", "/lotr set two_weapon_penalty -50,-60");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク two-weapons dmg=2d6 off=1d6 +5",
+    );
+    let line = &out[0];
+    assert_eq!(line.matches("→ オーク").count(), 2, "{out:?}");
+    assert!(line.contains("（1 アクション"), "{out:?}");
+    assert!(line.contains("-45") && line.contains("-55"), "{out:?}");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク two-weapons ambi dmg=2d6 +5",
+    );
+    assert!(
+        !out[0].contains("-45") && out[0].matches("→ オーク").count() == 2,
+        "{out:?}"
+    );
+    assert!(
+        refused(
+            &mut t,
+            "alice",
+            "/lotr combat attack アラゴルン オーク off=1d6 +5"
+        )
+        .contains("two-weapons")
+    );
+    assert!(
+        refused(&mut t, "gm", "/lotr set two_weapon_penalty 3,x").contains("two_weapon_penalty")
+    );
+}
+
+/// LR-4 (Table 9.35) 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合は,
+/// そのための Healing 判定(GMが設定)に成功した上で 目標値 10 + Treatment 修正の Healing
+/// 判定を行う」: an identification that fails stops there; a neutralising success ends the
+/// poison's stages.
+#[test]
+fn lr4_poison_treated_with_healing() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr poison サム 4 2d6 ウルクの毒");
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr poison サム treat by=アラゴルン 0 identify=100",
+    );
+    assert!(out[0].contains("正体がわからない"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("ウルクの毒"));
+    let out = run(&mut t, "gm", "/lotr poison サム treat by=アラゴルン -100");
+    assert!(out[0].contains("中和した"), "{out:?}");
+    assert!(!sheet(&t, "サム").contains("ウルクの毒"));
+    assert!(refused(&mut t, "gm", "/lotr poison サム next").contains("no poison"));
+}
+
+/// Smaller findings: delaying (LR-14 「行動を「遅らせる」宣言」), full-width digits in every
+/// `/lotr` command, the units' state, travel's last partial day, a hero who is no
+/// character (LR-15), a blunt blow at the head pointing to the stun test.
+#[test]
+fn smaller_findings_of_the_second_play_through() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    run(&mut t, "gm", "/lotr combat init");
+    let out = run(&mut t, "bob", "/lotr combat delay サム");
+    assert!(out[0].ends_with("→ サム"), "{out:?}");
+    assert!(refused(&mut t, "bob", "/lotr combat delay サム after=サム").contains("LR-14"));
+    run(&mut t, "gm", "/lotr xp award サム rp ５００");
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add ローハン men=２３０ str=8 tough=6 mob=6 morale=7",
+    );
+    let out = run(&mut t, "alice", "/lotr unit list");
+    assert!(out[0].contains("サイズ 23"), "{out:?}");
+    let out = run(&mut t, "gm", "/lotr travel 125 フロド=20 アラゴルン=30");
+    assert!(out[0].contains("残り5はもう1日"), "{out:?}");
+    run(&mut t, "gm", "/lotr battle start");
+    assert!(refused(&mut t, "gm", "/lotr battle hero ゴラム").contains("no character"));
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク サム dmg=1d6 +99999999999",
+    );
+    assert!(why.contains("too large"), "{why}");
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク サム blunt-head dmg=1d6 +40",
+    );
+    assert!(out[0].contains("/lotr combat stun サム"), "{out:?}");
+    run(&mut t, "gm", "/char new ボロミア");
+    run(
+        &mut t,
+        "gm",
+        "/lotr create ボロミア pick １２,１１,９,８,６,４ race=Men order=Warrior",
+    );
+    assert!(sheet(&t, "ボロミア").contains("BRG (Bearing): 12"));
+}
+
+/// LR-13: starting money is rolled once per character (a second roll would add to the
+/// purse again); LR-1 「能力値の最小は1」: an attribute set below 1 counts as 1.
+#[test]
+fn lr13_starting_money_once_and_lr1_attributes_at_least_one() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr money サム start +2 -1");
+    assert!(refused(&mut t, "gm", "/lotr money サム start +2 -1").contains("LR-13"));
+    run(&mut t, "gm", "/char set サム BRG 0");
+    assert!(
+        sheet(&t, "サム").contains("BRG (Bearing): 1 (mod -3)"),
+        "{}",
+        sheet(&t, "サム")
+    );
 }

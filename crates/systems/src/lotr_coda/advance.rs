@@ -248,10 +248,15 @@ impl Progress {
     pub fn toward_next(&self) -> i64 {
         self.xp.max(0) % XP_PER_ADVANCEMENT
     }
+    /// An order skill of an advancing order: by name, or by its group (`Armed Combat:
+    /// Blades` is an `Armed Combat` skill, LR-8).
     fn is_order_skill(&self, skill: &str) -> bool {
-        self.advancing
-            .iter()
-            .any(|o| self.order_skills.get(o).is_some_and(|s| s.contains(skill)))
+        let group = skill.split_once(':').map_or(skill, |(g, _)| g.trim());
+        self.advancing.iter().any(|o| {
+            self.order_skills
+                .get(o)
+                .is_some_and(|s| s.contains(skill) || s.contains(group))
+        })
     }
 }
 
@@ -438,6 +443,8 @@ pub struct State {
     pub progress: BTreeMap<String, Progress>,
     /// Purses by character, in cp.
     pub purses: BTreeMap<String, i64>,
+    /// Characters whose starting money was rolled (once each, LR-13).
+    pub started: std::collections::BTreeSet<String>,
 }
 
 /// What happened.
@@ -645,11 +652,30 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             new_flaw,
         } => {
             let p = record(state, who)?;
-            if p.open.is_some() {
+            // An advancement whose picks are all spent closes itself.
+            if p.open.as_ref().is_some_and(|o| o.picks <= 0) {
+                let mut st = state.clone();
+                if let Some(q) = st.progress.get_mut(who) {
+                    q.open = None;
+                }
+                let mut events = vec![Event::Closed {
+                    who: who.clone(),
+                    lost: 0,
+                }];
+                events.extend(decide(&st, cmd, dice)?);
+                return Ok(events);
+            }
+            if let Some(o) = &p.open {
                 return Err(refuse(
                     "LR-12",
-                    "前の成長の成長ポイントを使い切るか close で終えてください",
-                    "spend or close the open advancement first",
+                    format!(
+                        "前の成長に成長ポイントが{}点残っています。使うか /lotr xp close {who} で終えてください（残りは失われます）",
+                        o.picks
+                    ),
+                    format!(
+                        "the open advancement has {} picks left: spend them or /lotr xp close {who} (what is left is lost)",
+                        o.picks
+                    ),
                 ));
             }
             if p.earned() <= p.advancements {
@@ -772,6 +798,18 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
                     "LR-13",
                     "修正は −10〜+10 です",
                     "modifiers are −10 to +10",
+                ));
+            }
+            // LR-13: starting money is the character's at creation, rolled once.
+            if state.started.contains(who) {
+                return Err(refuse(
+                    "LR-13",
+                    format!(
+                        "{who} の初期所持金はもう振りました（増減は /lotr money {who} +1GP など）"
+                    ),
+                    format!(
+                        "{who}'s starting money was already rolled (change the purse with /lotr money {who} +1GP…)"
+                    ),
                 ));
             }
             let die = dice.roll_once(6).map_err(|e| e.text())?;
@@ -1113,6 +1151,7 @@ pub fn fold(state: &mut State, event: &Event) {
         }
         Event::StartingMoney { who, cp, .. } => {
             *state.purses.entry(who.clone()).or_insert(0) += cp;
+            state.started.insert(who.clone());
         }
         Event::Setting { key, value } => {
             let _ = state.settings.set(key, value);

@@ -1401,16 +1401,22 @@ pub fn describe(event: &Event) -> Text {
             } else {
                 ("踏みとどまる", "holds")
             };
+            let (ij, ie) = if inspire.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!("、鼓舞 {}", shown(inspire)),
+                    format!(", Inspire {}", shown(inspire)),
+                )
+            };
             Text::new(
                 format!(
-                    "LR-16 {unit} の崩壊判定: 威圧 {} 対 士気 {morale}、鼓舞 {}: {ja}",
+                    "LR-16 {unit} の崩壊判定: 威圧 {} 対 士気 {morale}{ij}: {ja}",
                     shown(intimidate),
-                    shown(inspire)
                 ),
                 format!(
-                    "LR-16 breaking {unit}: Intimidate {} vs Morale {morale}, Inspire {}: {en}",
+                    "LR-16 breaking {unit}: Intimidate {} vs Morale {morale}{ie}: {en}",
                     shown(intimidate),
-                    shown(inspire)
                 ),
             )
         }

@@ -379,6 +379,9 @@ pub struct Character {
     /// LR-3: the favoured reaction.
     #[serde(default)]
     pub favoured_reaction: Option<String>,
+    /// Order abilities (Swift Strike adds an action a round, LR-14).
+    #[serde(default)]
+    pub abilities: Vec<String>,
 }
 
 impl Character {
@@ -479,6 +482,7 @@ mod tests {
             order_skills: Vec::new(),
             favoured: Vec::new(),
             favoured_reaction: None,
+            abilities: Vec::new(),
         }
     }
 

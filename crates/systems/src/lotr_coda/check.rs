@@ -493,6 +493,58 @@ pub fn roll(test: &Test, roller: &mut Roller<'_>) -> Result<RollResult, EvalErro
     }
 }
 
+/// The totals a rolled test came to, read again from its draws (the d6 values in the
+/// order drawn): `[total]` for a single test, `[left, right]` for an opposed one (its
+/// last, deciding pair), `[leader, helpers' bonus]` for a group test. `None` when the
+/// draws do not make the test (too few). LR-6 reads it to show what Courage spent after
+/// the roll changes.
+pub fn final_totals(test: &Test, draws: &[i64]) -> Option<Vec<i64>> {
+    let mut it = draws.iter().copied();
+    let mut one = |modifier: i64| -> Option<i64> {
+        let (a, b) = (it.next()?, it.next()?);
+        let mut sum = a + b;
+        if a == 6 && b == 6 {
+            loop {
+                let d = it.next()?;
+                sum += d;
+                if d != 6 {
+                    break;
+                }
+            }
+        }
+        sum.checked_add(modifier)
+    };
+    match test {
+        Test::Single { modifier, .. } => Some(vec![one(*modifier)?]),
+        Test::Opposed {
+            left,
+            right,
+            variant,
+        } => loop {
+            let l = one(*left)?;
+            let r = one(*right)?;
+            if l == r && *variant == Variant::Retest {
+                continue;
+            }
+            return Some(vec![l, r]);
+        },
+        Test::Group {
+            leader,
+            tn,
+            helpers,
+            marginal_plus_one,
+        } => {
+            let l = one(*leader)?;
+            let mut bonus = 0;
+            for h in helpers {
+                let r = one(*h)?;
+                bonus += Degree::of(r - (tn - HELPER_TN_OFFSET)).group_bonus(*marginal_plus_one);
+            }
+            Some(vec![l, bonus])
+        }
+    }
+}
+
 /// LR-11: both sides roll, the left first; the higher total wins and the margin gives the
 /// degree; a tie is re-tested (the roller's draw limit bounds the loop) unless the
 /// variant decides it.

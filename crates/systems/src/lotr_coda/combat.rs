@@ -33,7 +33,7 @@ use taku_dice::{Roller, Text};
 const MAX_RETESTS: usize = 100;
 
 /// The GM's options for combat (the digest's readings, with their defaults).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// `stun_reduction` (default off): the stun penalty −1 / −3 / −5 on a Complete /
     /// Superior / Extraordinary Stamina success.
@@ -44,6 +44,29 @@ pub struct Settings {
     /// `mounted_dodge_size` (default off): a rider's dodge against smaller foes takes the
     /// size penalty.
     pub mounted_dodge_size: bool,
+    /// `two_weapon_penalty` (EXAMPLE: the seed says only 「Ambidextrous Edgeを持たない場合は
+    /// ペナルティがある」): the main hand's and the off hand's attack penalty without
+    /// Ambidextrous.
+    #[serde(default = "two_weapon_default")]
+    pub two_weapon_penalty: (i64, i64),
+}
+
+fn two_weapon_default() -> (i64, i64) {
+    TWO_WEAPON_EXAMPLE
+}
+
+/// LR-14 two weapons without Ambidextrous: EXAMPLE penalties (main hand, off hand).
+pub const TWO_WEAPON_EXAMPLE: (i64, i64) = (-2, -4);
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            stun_reduction: false,
+            fear_tie_retest: false,
+            mounted_dodge_size: false,
+            two_weapon_penalty: TWO_WEAPON_EXAMPLE,
+        }
+    }
 }
 
 impl Settings {
@@ -63,6 +86,26 @@ impl Settings {
         match key {
             "stun_reduction" => self.stun_reduction = onoff(value)?,
             "mounted_dodge_size" => self.mounted_dodge_size = onoff(value)?,
+            "two_weapon_penalty" => {
+                let v: Vec<i64> = value
+                    .split(',')
+                    .filter_map(|x| x.trim().parse::<i64>().ok())
+                    .filter(|x| (-100..=0).contains(x))
+                    .collect();
+                match v.as_slice() {
+                    [a, b] if value.split(',').count() == 2 => self.two_weapon_penalty = (*a, *b),
+                    _ => {
+                        return Err(Text::new(
+                            format!(
+                                "LR-14: two_weapon_penalty は 主,逆 の二つの 0 以下の数です（例: -2,-4。「{value}」は不可）"
+                            ),
+                            format!(
+                                "LR-14: two_weapon_penalty is two numbers of 0 or less, MAIN,OFF (e.g. -2,-4; not '{value}')"
+                            ),
+                        ));
+                    }
+                }
+            }
             "fear_tie" => {
                 self.fear_tie_retest = match value {
                     "marginal" => false,
@@ -73,9 +116,11 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "設定「{key}」はありません: stun_reduction, fear_tie, mounted_dodge_size"
+                        "設定「{key}」はありません: stun_reduction, fear_tie, mounted_dodge_size, two_weapon_penalty"
                     ),
-                    format!("no setting '{key}': stun_reduction, fear_tie, mounted_dodge_size"),
+                    format!(
+                        "no setting '{key}': stun_reduction, fear_tie, mounted_dodge_size, two_weapon_penalty"
+                    ),
                 ));
             }
         }
@@ -85,19 +130,16 @@ impl Settings {
     /// Every setting with its value and default.
     pub fn describe(&self) -> Text {
         let o = |b: bool| if b { "on" } else { "off" };
-        let f = if self.fear_tie_retest {
-            "retest"
-        } else {
-            "marginal"
-        };
+
+        let (m, x) = self.two_weapon_penalty;
         Text::new(
             format!(
-                "stun_reduction = {}（LR-14、既定 off）\nfear_tie = {f}（LR-11、既定 marginal）\nmounted_dodge_size = {}（LR-14、既定 off）",
+                "stun_reduction = {}（LR-14: off | on、既定 off）\nmounted_dodge_size = {}（LR-14: off | on、既定 off）\ntwo_weapon_penalty = {m},{x}（LR-14: 主,逆、Ambidextrous なしの二刀のペナルティ。既定 -2,-4 は例）",
                 o(self.stun_reduction),
                 o(self.mounted_dodge_size)
             ),
             format!(
-                "stun_reduction = {} (LR-14, default off)\nfear_tie = {f} (LR-11, default marginal)\nmounted_dodge_size = {} (LR-14, default off)",
+                "stun_reduction = {} (LR-14: off | on, default off)\nmounted_dodge_size = {} (LR-14: off | on, default off)\ntwo_weapon_penalty = {m},{x} (LR-14: MAIN,OFF, two weapons without Ambidextrous; the default -2,-4 is an EXAMPLE)",
                 o(self.stun_reduction),
                 o(self.mounted_dodge_size)
             ),
@@ -375,6 +417,17 @@ pub enum AttackOption {
     Grab,
     /// A whip: a Superior hit or better grapples.
     Whip,
+    /// LR-14 「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる.
+    /// Ambidextrous Edgeを持たない場合はペナルティがある」: one action, one attack with each
+    /// hand (the second at the second target, or the same one).
+    TwoWeapons {
+        /// The off hand's weapon.
+        off: Weapon,
+        /// The off hand's attack modifier (skill + attribute mod + other).
+        off_modifier: i64,
+        /// Ambidextrous: no penalty.
+        ambidextrous: bool,
+    },
 }
 
 impl AttackOption {
@@ -590,6 +643,14 @@ pub enum Command {
     Calm(String),
     /// Stands up.
     Stand(String),
+    /// Delays its action (LR-14 「行動を「遅らせる」宣言」): later in the order, right after
+    /// `after` or at the end.
+    Delay {
+        /// Who.
+        who: String,
+        /// Right after this fighter.
+        after: Option<String>,
+    },
     /// An option.
     Set {
         /// Key.
@@ -760,6 +821,13 @@ pub enum Event {
     Stood {
         /// Who.
         who: String,
+    },
+    /// Delayed its action: the initiative order now.
+    Delayed {
+        /// Who.
+        who: String,
+        /// The order after the delay.
+        order: Vec<String>,
     },
     /// An option.
     Setting {
@@ -1244,6 +1312,38 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             }
             Ok(vec![Event::Stood { who: who.clone() }])
         }
+        Command::Delay { who, after } => {
+            fighter(c, who)?;
+            if !c.order.contains(who) {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} はまだイニシアチブ順にいません（/lotr combat init）"),
+                    format!("{who} is not in the initiative order yet (/lotr combat init)"),
+                ));
+            }
+            let mut order: Vec<String> = c.order.iter().filter(|n| *n != who).cloned().collect();
+            match after {
+                Some(a) if a == who || !order.contains(a) => {
+                    return Err(refuse(
+                        "LR-14",
+                        format!("{a} の後には遅らせられません（順番にいる他の者の名前を）"),
+                        format!("cannot delay after {a} (name another fighter in the order)"),
+                    ));
+                }
+                Some(a) => {
+                    let at = order
+                        .iter()
+                        .position(|n| n == a)
+                        .map_or(order.len(), |i| i + 1);
+                    order.insert(at, who.clone());
+                }
+                None => order.push(who.clone()),
+            }
+            Ok(vec![Event::Delayed {
+                who: who.clone(),
+                order,
+            }])
+        }
         Command::Set { key, value } => {
             let mut s = c.settings;
             s.set(key, value)?;
@@ -1280,16 +1380,17 @@ fn attack(
             "weapon damage is 1–20 d6 and ±100; range steps at most 50",
         ));
     }
-    let want = if option == AttackOption::Sweep {
-        2..=3
-    } else {
-        1..=1
+    let want = match option {
+        AttackOption::Sweep => 2..=3,
+        AttackOption::TwoWeapons { .. } => 1..=2,
+        _ => 1..=1,
     };
     if !want.contains(&targets.len()) {
+        let n = targets.len();
         return Err(refuse(
             "LR-14",
-            "対象は一人（sweep は二〜三人）です",
-            "one target (two or three for a sweep)",
+            format!("対象が{n}人です。対象は一人（sweep は二〜三人）です"),
+            format!("{n} targets: one target (two or three for a sweep)"),
         ));
     }
     let ranged = weapon.ranged();
@@ -1326,6 +1427,19 @@ fn attack(
             "片手武器を両手で持つ（two-handed）と盾は使えません",
             "a two-handed grip leaves no hand for the shield",
         ));
+    }
+    if let AttackOption::TwoWeapons {
+        off, off_modifier, ..
+    } = option
+    {
+        bounded(off_modifier, ("逆手の修正", "the off hand's modifier"))?;
+        if !(1..=20).contains(&off.dice) || !(-100..=100).contains(&off.bonus) {
+            return Err(refuse(
+                "LR-14",
+                "逆手の武器のダメージは 1〜20 個の d6 と ±100 です",
+                "the off hand's weapon damage is 1–20 d6 and ±100",
+            ));
+        }
     }
     let mut seen = Vec::new();
     for t in targets {
@@ -1369,9 +1483,42 @@ fn attack(
     let aim = a.aim;
     let _ = indirect;
     let mut strikes = Vec::new();
-    // Defence actions each target has spent in this attack (a sweep hits each once).
-    for t in targets {
-        let target = fighter(c, &t.name)?;
+    // Each strike: its target, weapon and modifier. Two weapons strike twice, the main
+    // hand first, each with its penalty unless Ambidextrous.
+    let plan: Vec<(&Target, Weapon, i64)> = match option {
+        AttackOption::TwoWeapons {
+            off,
+            off_modifier,
+            ambidextrous,
+        } => {
+            let (pm, po) = if ambidextrous {
+                (0, 0)
+            } else {
+                c.settings.two_weapon_penalty
+            };
+            vec![
+                (&targets[0], weapon, modifier + pm),
+                (
+                    targets.last().unwrap_or(&targets[0]),
+                    off,
+                    off_modifier + po,
+                ),
+            ]
+        }
+        _ => targets.iter().map(|t| (t, weapon, modifier)).collect(),
+    };
+    // What this attack's earlier strikes did to a target: its dodge total and the defence
+    // actions spent (a second strike at the same target meets them).
+    let mut dodged: std::collections::BTreeMap<String, i64> = std::collections::BTreeMap::new();
+    let mut spent: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for (t, weapon, modifier) in plan {
+        let mut target = fighter(c, &t.name)?.clone();
+        target.used += spent.get(&t.name).copied().unwrap_or(0);
+        if let Some(d) = dodged.get(&t.name) {
+            target.dodge = Some(target.dodge.map_or(*d, |x| x.max(*d)));
+        }
+        let target = &target;
+        let ranged = weapon.ranged();
         let mut mods =
             modifier + option.attack_mod() + aim + sweep + penalty + a.condition_penalty();
         mods += size_modifier(a, target);
@@ -1431,6 +1578,8 @@ fn attack(
                     // The dodge total replaces Defence if higher; a tie hits.
                     let replaced = test.total.max(target.current_defence());
                     final_tn = tn - target.current_defence() + replaced;
+                    dodged.insert(t.name.clone(), test.total);
+                    *spent.entry(t.name.clone()).or_insert(0) += 1;
                     strike.defence = Some(DefenceRoll {
                         defence: d,
                         test,
@@ -1448,6 +1597,7 @@ fn attack(
                         + common;
                     let test = roll_test(dice, m)?;
                     strike.parried = test.total >= roll.total;
+                    *spent.entry(t.name.clone()).or_insert(0) += 1;
                     strike.defence = Some(DefenceRoll {
                         defence: d,
                         test,
@@ -1502,7 +1652,7 @@ fn attack(
                 strike.knockdown = Some((k, ktn, fell));
             }
         }
-        let stop = strike.parried;
+        let stop = strike.parried && option == AttackOption::Sweep;
         strikes.push(strike);
         if stop {
             break; // LR-14: a sweep stops at the first parry.
@@ -1694,6 +1844,18 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 f.down = false;
             }
         }
+        Event::Delayed { who, order } => {
+            // Only the fighters still in the fight, each once.
+            if order.contains(who) {
+                let mut now: Vec<String> = order
+                    .iter()
+                    .filter(|n| c.get(n).is_some())
+                    .cloned()
+                    .collect();
+                now.dedup();
+                c.order = now;
+            }
+        }
         Event::Setting { key, value } => {
             let _ = c.settings.set(key, value);
         }
@@ -1800,10 +1962,10 @@ pub fn describe(event: &Event) -> Text {
         }
         Event::Attacked {
             attacker,
+            option,
             cost,
             penalty,
             strikes,
-            ..
         } => {
             let mut ja = format!(
                 "LR-14 {attacker} の攻撃（{cost} アクション{}）",
@@ -1851,6 +2013,18 @@ pub fn describe(event: &Event) -> Text {
                 };
                 j += &format!(": {rj}");
                 e += &format!(": {re}");
+                // LR-14 stun: 「殴打攻撃はダメージのかわりにスタン効果」 — a blunt blow at the
+                // head that hits calls for the target's Stamina test (Table 9.17).
+                if s.hit && matches!(option, AttackOption::Blunt { head: true }) {
+                    j += &format!(
+                        "。{} はスタンの Stamina 判定（表9.17）: /lotr combat stun {} 修正 tn= pen= rounds=",
+                        s.target, s.target
+                    );
+                    e += &format!(
+                        "; {} makes the stun Stamina test (Table 9.17): /lotr combat stun {} MOD tn= pen= rounds=",
+                        s.target, s.target
+                    );
+                }
                 if let Some((d, t)) = &s.damage {
                     j += &format!("、ダメージ {d:?}→{t}");
                     e += &format!(", damage {d:?}→{t}");
@@ -2013,6 +2187,10 @@ pub fn describe(event: &Event) -> Text {
             format!("LR-14 {who} が立ち上がる"),
             format!("LR-14 {who} stands up"),
         ),
+        Event::Delayed { who, order } => Text::new(
+            format!("LR-14 {who} が行動を遅らせる: 順番 {}", order.join(" → ")),
+            format!("LR-14 {who} delays: order {}", order.join(" → ")),
+        ),
         Event::Setting { key, value } => Text::new(
             format!("設定 {key} = {value}"),
             format!("setting {key} = {value}"),
@@ -2100,6 +2278,11 @@ mod tests {
             panic!("{e:?}")
         };
         strikes[0].clone()
+    }
+
+    /// Runs an attack with these dice and gives its (first) strike.
+    fn struck(c: &mut Combat, cmd: Command, faces: &[u32]) -> Strike {
+        strike(&run(c, cmd, faces).expect("attack"))
     }
 
     #[test]
@@ -2248,7 +2431,7 @@ mod tests {
         // Dodge total 14 over Defence 12; attack total 14: hit.
         let mut c = two();
         // Attack 4+4+6 = 14; dodge 5+5+2 (Swiftness) + 2 = 14: TN 14, tie hits.
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2258,9 +2441,7 @@ mod tests {
                 6,
             ),
             &[4, 4, 5, 5, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (
                 s.attack.total,
@@ -2281,7 +2462,7 @@ mod tests {
         assert_eq!((strike(&e).tn, strike(&e).hit), (14, false));
         // Dodge total 11 under Defence 12: Defence stays 12.
         let mut c = two();
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2291,9 +2472,7 @@ mod tests {
                 6,
             ),
             &[4, 4, 5, 4, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.defence.as_ref().map(|d| d.test.total), s.hit),
             (Some(11), true)
@@ -2309,26 +2488,22 @@ mod tests {
             specialised: false,
         });
         // Attack 5+6+6 = 17; parry 5+5+7 = 17: parried.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
             &[5, 6, 5, 5],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.parried, s.hit, s.damage.is_none()),
             (17, true, false, true)
         );
         assert_eq!(c.get("Boromir").expect("in").used, 1);
         // Attack 11 < Defence 12 with a parry declared: a miss, no action spent, no parry rolled.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Orc", "Boromir", parry, AttackOption::Basic, 6),
             &[3, 2],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.hit, s.defence.is_none()),
             (11, false, true)
@@ -2351,7 +2526,7 @@ mod tests {
             )
             .expect("move");
         }
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Orc",
@@ -2364,9 +2539,7 @@ mod tests {
                 6,
             ),
             &[5, 6, 5, 5, 2],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         let d = s.defence.expect("rolled");
         // 5+5 + 7 + 2 (specialised) − 5 = 14 < 17: hit.
         assert_eq!((d.penalty, d.test.total, s.hit), (-5, 14, true));
@@ -2419,7 +2592,7 @@ mod tests {
             (15, 13, false)
         );
         // Dodge: no shield bonus; size does not touch the defence test.
-        let e = run(
+        let s = struck(
             &mut c,
             attack(
                 "Gimli",
@@ -2429,9 +2602,7 @@ mod tests {
                 0,
             ),
             &[6, 5, 6, 5, 3],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         // Small attacking Medium +2: 6+5+2 = 13 ≥ 10; dodge 6+5 = 11 → TN 11: hit, Complete.
         assert_eq!(
             (s.attack.total, s.defence.map(|d| d.test.total), s.degree),
@@ -2608,13 +2779,11 @@ mod tests {
         )
         .expect("aim");
         // 6+6 → +6 → +1 = 19 + 5 + 1 (aim) = 25 vs 12: margin 13, Extraordinary: max damage 6+5, no damage dice.
-        let e = run(
+        let s = struck(
             &mut c,
             attack("Boromir", "Orc", None, AttackOption::Basic, 5),
             &[6, 6, 6, 1],
-        )
-        .expect("attack");
-        let s = strike(&e);
+        );
         assert_eq!(
             (s.attack.total, s.degree, s.damage.map(|d| d.1)),
             (25, Some(Degree::ExtraordinarySuccess), Some(11))

@@ -53,6 +53,40 @@ fn damage_roll(word: &str, dice: &mut Roller<'_>) -> Result<(Vec<i64>, i64), Tex
     Ok((faces, total))
 }
 
+/// A test of the character's `modifier` against `tn`, its wound and weariness penalty on
+/// the TN (LR-9: conditions are external modifiers): the degree and the test in words.
+fn own_test(
+    state: &State,
+    ch: &Character,
+    s: &Status,
+    dice: &mut Roller<'_>,
+    modifier: i64,
+    tn: i64,
+) -> Result<(super::check::Degree, String), Text> {
+    let p = penalty(&state.settings, ch, s);
+    let (_, d, text) = test(dice, modifier, tn - p)?;
+    Ok((d, text))
+}
+
+/// A hazard's one event: the status change, with the level and penalty after it.
+fn one_change(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    delta: Delta,
+    what: (String, String),
+) -> Result<Vec<Event>, Text> {
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        delta,
+        what,
+    )])
+}
+
 fn shown(faces: &[i64], total: i64) -> String {
     if faces.is_empty() {
         total.to_string()
@@ -118,8 +152,7 @@ pub fn fall(
         ),
     };
     let (faces, full) = damage_roll(damage, dice)?;
-    let p = penalty(&state.settings, ch, s);
-    let (_, d, text) = test(dice, acrobatics + m, tn - p)?;
+    let (d, text) = own_test(state, ch, s, dice, acrobatics + m, tn)?;
     let taken = if d.is_success() {
         div_half_up(full, 2)
     } else {
@@ -130,8 +163,8 @@ pub fn fall(
     } else {
         ("失敗", "failure")
     };
-    Ok(vec![status_event(
-        &state.settings,
+    one_change(
+        state,
         name,
         ch,
         s,
@@ -154,7 +187,7 @@ pub fn fall(
                 }
             ),
         ),
-    )])
+    )
 }
 
 /// LR-4 fire (Table 9.34): `/lotr fire NAME TN [dmg=D] [+m]`. Not burning: the exposure's
@@ -183,13 +216,13 @@ pub fn fire(
     };
     let tn = number(tn)?;
     let (kv, _, m) = options(more, &["dmg"], &[]).map_err(|_| fire_usage())?;
+    // LR-4 「1ラウンドごとにダメージを受ける」: the exposure's damage each round, burning
+    // or not (a character still in the flames).
     let exposure = match kv.first() {
-        Some((_, d)) if !s.alight => Some(damage_roll(d, dice)?),
-        Some(_) => return Err(fire_usage()),
+        Some((_, d)) => Some(damage_roll(d, dice)?),
         None => None,
     };
-    let p = penalty(&state.settings, ch, s);
-    let (_, d, text) = test(dice, ch.reaction(1) + m, tn - p)?;
+    let (d, text) = own_test(state, ch, s, dice, ch.reaction(1) + m, tn)?;
     let burn = if d.is_success() {
         None
     } else {
@@ -251,8 +284,8 @@ pub fn fire(
             None
         }
     };
-    Ok(vec![status_event(
-        &state.settings,
+    one_change(
+        state,
         name,
         ch,
         s,
@@ -262,7 +295,7 @@ pub fn fire(
             ..Delta::default()
         },
         (format!("{ja}（LR-4）"), format!("{en} (LR-4)")),
-    )])
+    )
 }
 
 /// LR-4 drowning (Table 9.32): `/lotr drown NAME TN [dmg=D] [+m]` — after holding its
@@ -293,8 +326,8 @@ pub fn drown(
             .copied()
             .collect();
         let healed = faces[0].min(s.damage);
-        return Ok(vec![status_event(
-            &state.settings,
+        return one_change(
+            state,
             name,
             ch,
             s,
@@ -308,17 +341,16 @@ pub fn drown(
                     "survived drowning: 15 minutes' rest heals 1d6 {faces:?}, −{healed} (LR-4)"
                 ),
             ),
-        )]);
+        );
     }
     let [tn, more @ ..] = rest else {
         return Err(drown_usage());
     };
     let tn = number(tn)?;
     let (kv, _, m) = options(more, &["dmg"], &[]).map_err(|_| drown_usage())?;
-    let p = penalty(&state.settings, ch, s);
     let stamina = ch.reaction(0);
     let breath = super::character::breath_minutes(stamina);
-    let (_, d, text) = test(dice, stamina + m, tn - p)?;
+    let (d, text) = own_test(state, ch, s, dice, stamina + m, tn)?;
     let (damage, ja, en) = if d.is_success() {
         (0, "意識を保った".to_string(), "stays conscious".to_string())
     } else {
@@ -332,8 +364,8 @@ pub fn drown(
             format!("falls unconscious, damage {}", shown(&f, t)),
         )
     };
-    Ok(vec![status_event(
-        &state.settings,
+    one_change(
+        state,
         name,
         ch,
         s,
@@ -345,7 +377,7 @@ pub fn drown(
             format!("息を止められるのは{breath}分。溺れ: Stamina {text} → {ja}（LR-4）"),
             format!("holds its breath {breath} min; drowning: Stamina {text} → {en} (LR-4)"),
         ),
-    )])
+    )
 }
 
 /// LR-5: `/lotr weary NAME test TN [normal|encumbered|heavy|load=LB] [old|aged] [+m]` —
@@ -411,14 +443,13 @@ pub fn weary_test(
         }
     }
     let load_tn = LOAD_TN_STEP * step;
-    let p = penalty(&state.settings, ch, s);
-    let (_, d, text) = test(dice, ch.reaction(0) + age + m, tn + load_tn - p)?;
+    let (d, text) = own_test(state, ch, s, dice, ch.reaction(0) + age + m, tn + load_tn)?;
     let max = state.settings.exhausted() as i64;
     let up = i64::from(!d.is_success()).min(max - s.weariness);
     let load_name = ["通常", "重荷", "超重荷"][step as usize];
     let load_en = ["normal", "encumbered", "heavily encumbered"][step as usize];
-    Ok(vec![status_event(
-        &state.settings,
+    one_change(
+        state,
         name,
         ch,
         s,
@@ -454,7 +485,7 @@ pub fn weary_test(
                 }
             ),
         ),
-    )])
+    )
 }
 
 /// LR-3 (§1.6.1): `/lotr renown NAME +N [TRIGGER…]` — 「知名度は,シナリオ中で劇的な行動を
@@ -548,14 +579,28 @@ pub fn travel(rest: &[&str]) -> Result<Event, Text> {
         .filter(|p| p.1 == slowest)
         .map(|p| p.0)
         .collect();
+    // LR-0 rounds the days half up; what is left for the last, partial day is said too,
+    // so that a rounded-down count does not leave the group short of the goal.
     let days = div_half_up(distance, slowest);
+    let rest = distance - days * slowest;
+    let (lj, le) = if rest > 0 {
+        (
+            format!("（{days}日で{}、残り{rest}はもう1日）", days * slowest),
+            format!(
+                " ({} in {days} days; the last {rest} takes one more day)",
+                days * slowest
+            ),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     Ok(Event::Note {
         ja: format!(
-            "旅（LR-18）: 一行は最も遅い{}に合わせて1日{slowest}、距離{distance} → {days}日",
+            "旅（LR-18）: 一行は最も遅い{}に合わせて1日{slowest}、距離{distance} → {days}日{lj}",
             who.join("・")
         ),
         en: format!(
-            "travel (LR-18): the group keeps to its slowest, {}, at {slowest} a day; distance {distance} → {days} days",
+            "travel (LR-18): the group keeps to its slowest, {}, at {slowest} a day; distance {distance} → {days} days{le}",
             who.join(", ")
         ),
     })
@@ -603,11 +648,10 @@ pub fn ignore_weariness(
         None if ch.reaction(0) >= ch.reaction(2) => (ch.reaction(0), "Stamina"),
         None => (ch.reaction(2), "Willpower"),
     };
-    let p = penalty(&state.settings, ch, s);
-    let (_, d, text) = test(dice, reaction, tn - p)?;
+    let (d, text) = own_test(state, ch, s, dice, reaction, tn)?;
     let ok = d.is_success();
-    Ok(vec![status_event(
-        &state.settings,
+    one_change(
+        state,
         name,
         ch,
         s,
@@ -633,5 +677,5 @@ pub fn ignore_weariness(
                 }
             ),
         ),
-    )])
+    )
 }

@@ -454,19 +454,47 @@ pub fn report(test: &Test) -> Result<Report, OddsError> {
     })
 }
 
-/// `taku prob`'s extra lines for a LotR command, if it is one.
-pub fn report_text(command: &str) -> Option<String> {
+/// `taku prob`'s extra lines for a LotR command, if it is one, in `lang` (degree names
+/// are the rulebook's English terms in both).
+pub fn report_text(command: &str, lang: taku_dice::Lang) -> Option<String> {
+    let ja = lang == taku_dice::Lang::Ja;
     let test = super::parse_line(command)?;
     let r = report(&test).ok()?;
     let mut out = String::new();
     if let (Some(m), Some(sd)) = (r.mean, r.sd) {
-        out.push_str(&format!(
-            "exact mean of the total {m:.4}  sd {sd:.4} (explosions followed to the end, LR-9)\n"
-        ));
+        out.push_str(&if ja {
+            format!("達成値の正確な平均 {m:.4}  標準偏差 {sd:.4}（振り足しは最後まで計算、LR-9）\n")
+        } else {
+            format!(
+                "exact mean of the total {m:.4}  sd {sd:.4} (explosions followed to the end, LR-9)\n"
+            )
+        });
     }
     if !r.rows.is_empty() {
-        out.push_str("degrees (LR-9, exact):\n");
+        out.push_str(if ja {
+            "成功度（LR-9、正確な値）:\n"
+        } else {
+            "degrees (LR-9, exact):\n"
+        });
         for (label, p) in &r.rows {
+            let label = if ja {
+                label
+                    .replace(" (time ", "（時間")
+                    .replace(')', "）")
+                    .replace("left wins, ", "左の勝ち、")
+                    .replace("right wins, ", "右の勝ち、")
+                    .replace(
+                        "tie: the attack hits （dodge）",
+                        "同値: 命中（回避との同値）",
+                    )
+                    .replace(
+                        "tie: the attack hits (dodge）",
+                        "同値: 命中（回避との同値）",
+                    )
+                    .replace("tie: parried", "同値: 受け流し")
+            } else {
+                label.clone()
+            };
             let f = taku_dice::odds::to_f64(p) * 100.0;
             let frac = if p.is_zero() {
                 "0".to_string()

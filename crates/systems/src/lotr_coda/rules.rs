@@ -15,7 +15,7 @@ use super::character::{
 };
 use super::check::{self, Degree};
 use super::settings::{EXHAUSTED_PENALTY, EXHAUSTED_TN, Settings};
-use crate::table_rules::{CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,6 +58,16 @@ pub struct Status {
     /// the scene ends).
     #[serde(default)]
     pub ignoring_weariness: bool,
+    /// LR-4 医術: an infected wound's healing, as the doctor's test set it: `day`,
+    /// `week` or `none` (None: no infection).
+    #[serde(default)]
+    pub infection: Option<String>,
+    /// LR-4: died (stays dead when a setting such as `hobbit_death` changes later).
+    #[serde(default)]
+    pub dead: bool,
+    /// LR-8: Armed Combat picks, (skill, combat action), each +1 on that action.
+    #[serde(default)]
+    pub armed_picks: Vec<(String, String)>,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -89,6 +99,193 @@ pub struct State {
     pub sub: super::table::SubState,
     /// LR-1: the nine 2d6 rolled at the table for a character's random creation.
     pub creation_rolls: BTreeMap<String, Vec<i64>>,
+    /// LR-6: each character's last test, which Courage spent after it rewrites.
+    pub last_tests: BTreeMap<String, LastTest>,
+}
+
+/// LR-6 「前金で支払う必要はなく,テスト結果を見てから何点使うかを決めてよい」: a character's
+/// last test, kept so that Courage spent after seeing it is shown changing it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastTest {
+    /// The test as evaluated (`LOTR+7>=15`).
+    pub command: String,
+    /// The skill its `{…}` reference named (`Ride`), for edges that add to Courage on it.
+    #[serde(default)]
+    pub skill: Option<String>,
+    /// Its totals.
+    pub totals: TestTotals,
+    /// A secret roll: only the GM and the character's owner see it and its rewriting.
+    #[serde(default)]
+    pub secret: bool,
+    /// Courage bonus added to it so far.
+    #[serde(default)]
+    pub courage: i64,
+}
+
+/// What a test came to (LR-9 to LR-11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "form", rename_all = "snake_case")]
+pub enum TestTotals {
+    /// A single test, against a TN or for its total.
+    Single {
+        /// Total.
+        total: i64,
+        /// TN.
+        tn: Option<i64>,
+    },
+    /// An opposed test: the character's side and the other's (the deciding pair).
+    Opposed {
+        /// The character's total.
+        mine: i64,
+        /// The other side's.
+        other: i64,
+        /// The character rolled the left side (the attacker in a dodge or parry test).
+        mine_is_left: bool,
+        /// `retest`, `dodge` (a tie hits) or `parry` (a tie is parried).
+        tie: String,
+    },
+    /// A group test led by the character.
+    Group {
+        /// The leader's total.
+        leader: i64,
+        /// The helpers' bonus.
+        bonus: i64,
+        /// TN.
+        tn: i64,
+    },
+}
+
+impl LastTest {
+    /// What the test comes to with `extra` more on the character's total, as words.
+    pub fn outcome(&self, extra: i64) -> (String, String) {
+        let add = self.courage + extra;
+        if add == 0 {
+            // The test as rolled, nothing spent on it yet.
+            match &self.totals {
+                TestTotals::Single {
+                    total,
+                    tn: Some(tn),
+                } => {
+                    let d = Degree::of(total - tn);
+                    return (
+                        format!("{total} vs {tn}（{:+}）{}", total - tn, d.name()),
+                        format!("{total} vs {tn} ({:+}) {}", total - tn, d.name()),
+                    );
+                }
+                TestTotals::Single { total, tn: None } => {
+                    return (format!("達成値 {total}"), format!("total {total}"));
+                }
+                TestTotals::Group { leader, bonus, tn } => {
+                    let m = leader + bonus - tn;
+                    return (
+                        format!(
+                            "リーダー+補助 {} vs {tn}（{m:+}）{}",
+                            leader + bonus,
+                            Degree::of(m).name()
+                        ),
+                        format!(
+                            "leader + helpers {} vs {tn} ({m:+}) {}",
+                            leader + bonus,
+                            Degree::of(m).name()
+                        ),
+                    );
+                }
+                TestTotals::Opposed { .. } => {}
+            }
+        }
+        match &self.totals {
+            TestTotals::Single { total, tn: None } => (
+                format!("達成値 {total} → {}", total + add),
+                format!("total {total} → {}", total + add),
+            ),
+            TestTotals::Single {
+                total,
+                tn: Some(tn),
+            } => {
+                let before = Degree::of(total + self.courage - tn);
+                let margin = total + add - tn;
+                let d = Degree::of(margin);
+                (
+                    format!(
+                        "{} → {} vs {tn}（{margin:+}）{}（勇気の前は {}）",
+                        total + self.courage,
+                        total + add,
+                        d.name(),
+                        before.name()
+                    ),
+                    format!(
+                        "{} → {} vs {tn} ({margin:+}) {} (before the Courage: {})",
+                        total + self.courage,
+                        total + add,
+                        d.name(),
+                        before.name()
+                    ),
+                )
+            }
+            TestTotals::Group { leader, bonus, tn } => {
+                let before = leader + bonus + self.courage;
+                let margin = before + extra - tn;
+                (
+                    format!(
+                        "リーダー+補助 {before} → {} vs {tn}（{margin:+}）{}",
+                        before + extra,
+                        Degree::of(margin).name()
+                    ),
+                    format!(
+                        "leader + helpers {before} → {} vs {tn} ({margin:+}) {}",
+                        before + extra,
+                        Degree::of(margin).name()
+                    ),
+                )
+            }
+            TestTotals::Opposed {
+                mine,
+                other,
+                mine_is_left,
+                tie,
+            } => {
+                let m = mine + add;
+                let (l, r) = if *mine_is_left {
+                    (m, *other)
+                } else {
+                    (*other, m)
+                };
+                let margin = l - r;
+                let (ja, en) = match (margin.cmp(&0), tie.as_str()) {
+                    (std::cmp::Ordering::Equal, "dodge") => (
+                        "同値: 命中（回避との同値は攻撃側）".to_string(),
+                        "a tie: it hits (a tie with a dodge goes to the attack)".to_string(),
+                    ),
+                    (std::cmp::Ordering::Equal, "parry") => (
+                        "同値: 受け流し（受けとの同値は防御側）".to_string(),
+                        "a tie: parried (a tie with a parry goes to the defence)".to_string(),
+                    ),
+                    (std::cmp::Ordering::Equal, _) => {
+                        ("同値: 再判定".to_string(), "a tie: test again".to_string())
+                    }
+                    (std::cmp::Ordering::Greater, _) => (
+                        format!("左の勝ち（差{margin:+}: {}）", Degree::of(margin).name()),
+                        format!(
+                            "the left wins (margin {margin:+}: {})",
+                            Degree::of(margin).name()
+                        ),
+                    ),
+                    (std::cmp::Ordering::Less, _) => (
+                        format!("右の勝ち（差{}: {}）", -margin, Degree::of(-margin).name()),
+                        format!(
+                            "the right wins (margin {}: {})",
+                            -margin,
+                            Degree::of(-margin).name()
+                        ),
+                    ),
+                };
+                (
+                    format!("左 {l} ／ 右 {r} → {ja}"),
+                    format!("left {l} / right {r} → {en}"),
+                )
+            }
+        }
+    }
 }
 
 /// A change to a character's status, as deltas so an undone change leaves later ones
@@ -132,6 +329,19 @@ pub struct Delta {
     /// LR-5: begins (`Some(true)`) or stops ignoring its weariness penalty.
     #[serde(default)]
     pub ignore_weariness: Option<bool>,
+    /// LR-4: this change killed the character.
+    #[serde(default)]
+    pub died: bool,
+    /// LR-4: a poison neutralised (its index): no stages left.
+    #[serde(default)]
+    pub poison_cured: Option<usize>,
+    /// LR-8: an Armed Combat pick taken, (skill, combat action).
+    #[serde(default)]
+    pub armed_pick: Option<(String, String)>,
+    /// LR-4 医術: an infection's healing rate set (`day`, `week`, `none`) or ended
+    /// (`clear`).
+    #[serde(default)]
+    pub infection: Option<String>,
 }
 
 /// What happened.
@@ -198,6 +408,29 @@ pub enum Event {
         /// The event.
         event: super::table::SubEvent,
     },
+    /// LR-6: a character's test, kept for Courage spent after it (follows the roll).
+    Tested {
+        /// Whose.
+        name: String,
+        /// The test.
+        test: LastTest,
+    },
+    /// LR-6: Courage spent after a test, shown on that test (follows the spending).
+    Rewritten {
+        /// Whose test.
+        name: String,
+        /// The bonus added.
+        bonus: i64,
+        /// The test's line, and what it comes to now.
+        ja: String,
+        /// Log text.
+        en: String,
+        /// The test was secret.
+        #[serde(default)]
+        secret: bool,
+    },
+    /// The scene ended: last tests can no longer be changed by Courage.
+    TestsLapse,
 }
 
 /// The table rules.
@@ -225,14 +458,14 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Damage (LR-4, GM); shows the wound level and its penalty, and death",
     },
     CommandHelp {
-        usage: "/lotr heal エオメル skill | rest 3 | week | facility | attended 2 | 5",
-        help: "治療（LR-4、GM）: skill=Healing成功で段階の始まり−1へ、rest=1日1点、week=週のStamina成功でVIT修正（最低1）、facility=施設でHealth点、attended=付きっきりで1日2点、数=直接",
-        help_en: "Healing (LR-4, GM): skill = a Healing success (one below the level's start), rest = 1 a day, week = a weekly Stamina success (VIT mod, at least 1), facility = Health at once, attended = 2 a day, a number = directly",
+        usage: "/lotr heal エオメル skill by=アラゴルン | rest 3 | week | week ok | facility | attended 2 by=アラゴルン | 5 | infection by=アラゴルン [tn=10] | infection clear",
+        help: "治療（LR-4、GM）: skill by=治療者=Healing判定（表9.37）、成功で段階の始まり−1へ（skill だけ=GMが判定した成功）、rest=1日1点、week=週1回（治療師がいれば2回、GMが数える）のStamina判定（表9.36）、成功でVIT修正（最低1）（week ok=GMが判定した成功）、facility=施設でHealth点、attended 日数 by=治療者=毎日のHealing判定、成功した日は2点、数=直接。infection=医術: 医者のHealing判定の成功度で感染した傷の治り方（1日1点・1週1点・治らない、表 infection_rates）",
+        help_en: "Healing (LR-4, GM): skill by=HEALER = the Healing test (Table 9.37), a success sets one below the level's start (skill alone: a success the GM rolled), rest = 1 a day, week = the weekly Stamina test (Table 9.36; once a week, twice with a healer: the GM counts), a success heals VIT mod, at least 1 (week ok: a success the GM rolled), facility = Health at once, attended DAYS by=HEALER = a Healing test each day, 2 points on a success, a number = directly; infection = the doctor's Healing test sets how an infected wound heals (a point a day, a week, or none; table infection_rates)",
     },
     CommandHelp {
         usage: "/lotr poison エオメル 4 1/2d6 毒の名",
-        help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階",
-        help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage",
+        help: "毒（LR-4、GM）: 段階数（1, 1/2d6, 1d6, 2d6）を作成時に決め、Stamina判定（目標値7+強さ）の結果を全段階で使う。/lotr poison エオメル next で次の段階。/lotr poison エオメル treat by=アラゴルン 5 [identify=12] で中和（Healing 目標値10+Treatment、正体が不明なら先に特定の判定）",
+        help_en: "Poison (LR-4, GM): the stage count (1, 1/2d6, 1d6, 2d6) rolled at creation; the Stamina test (TN 7 + Potency) decides every stage; /lotr poison NAME next for the next stage; /lotr poison NAME treat by=HEALER 5 [identify=12] neutralises it (Healing vs TN 10 + Treatment, after an identifying test when the poison is unknown)",
     },
     CommandHelp {
         usage: "/lotr fall エオメル 3d6 15 | /lotr fire エオメル 10 dmg=1d6 | /lotr drown エオメル 12 dmg=2d6 | /lotr drown エオメル rest",
@@ -250,14 +483,19 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Renown for a dramatic deed (LR-3, GM). Travel (LR-18): the group keeps to its slowest member's daily pace (days rounded half up)",
     },
     CommandHelp {
-        usage: "/lotr weary エオメル +1 | /lotr recover エオメル complete",
-        help: "疲労段階の増減（LR-5、GM）。recover: Exhausted からの回復判定（Stamina−10、目標値10、助け手の Healing 成功度で −3/−5/−10、Extraordinary で即 Spent）",
-        help_en: "Weariness levels (LR-5, GM); recover: the Exhausted recovery test (Stamina −10 vs TN 10, lowered 3/5/10 by a helper's Healing degree; Extraordinary: Spent at once)",
+        usage: "/lotr weary エオメル +1 | /lotr weary エオメル rest 60 | /lotr recover エオメル complete",
+        help: "疲労段階の増減（LR-5、GM）。rest=休息の分数で表9.39の回復時間ごとに1段階回復（表 weariness_recovery）。recover: Exhausted からの回復判定（Stamina−10、目標値10、助け手の Healing 成功度で −3/−5/−10、Extraordinary で即 Spent）",
+        help_en: "Weariness levels (LR-5, GM); rest = minutes of rest recover a level per Table 9.39's time (table weariness_recovery); recover: the Exhausted recovery test (Stamina −10 vs TN 10, lowered 3/5/10 by a helper's Healing degree; Extraordinary: Spent at once)",
     },
     CommandHelp {
         usage: "/lotr courage エオメル 2 Ride | /lotr courage エオメル impossible | /lotr courage エオメル 1 selfish",
         help: "勇気の使用（LR-6）: 判定を見てから1点+3（特徴の修正を累積）。1ラウンド4点・残りの勇気まで。impossible=不可能な判定に1点。selfish=利己的（セッション終了まで戻らない）",
         help_en: "Spend Courage (LR-6): after seeing the roll, +3 a point plus edge bonuses; at most 4 a round and what is left; impossible = 1 point for an impossible test; selfish = back only at the session's end",
+    },
+    CommandHelp {
+        usage: "/lotr armed エオメル Swords sweep",
+        help: "Armed Combat の強化（LR-8）: 技能が6・9・12ランクに達するごとに戦闘行動を1つ選び、その行動に+1（同じものを重ねてよい）。攻撃は /lotr combat attack … skill=Swords で適用、parry の強化は受けに",
+        help_en: "Armed Combat picks (LR-8): at 6, 9 and 12 ranks pick a combat action for +1 on it (the same one again is allowed); applied by /lotr combat attack … skill=Swords, a parry pick on parries",
     },
     CommandHelp {
         usage: "/lotr courage エオメル weariness",
@@ -360,8 +598,10 @@ pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
     f.push(("order".into(), ch.order.clone()));
     f.push(("size".into(), ch.size.name().into()));
     f.push(("hobbit".into(), ch.hobbit.to_string()));
-    f.push(("Courage".into(), ch.courage.to_string()));
-    f.push(("Renown".into(), ch.renown.to_string()));
+    // Courage and Renown are kept by the rules (owned fields: a GM's `/char set NAME
+    // Courage 6` overrides); the sheet's values are the creation's.
+    f.push(("created.Courage".into(), ch.courage.to_string()));
+    f.push(("created.Renown".into(), ch.renown.to_string()));
     f.push(("edges".into(), join(&ch.edges)));
     f.push(("flaws".into(), join(&ch.flaws)));
     let ce: Vec<String> = ch
@@ -384,6 +624,7 @@ pub fn to_fields(ch: &Character) -> Vec<(String, String)> {
     f.push(("health_advances".into(), ch.health_advances.to_string()));
     f.push(("order_skills".into(), join(&ch.order_skills)));
     f.push(("favoured".into(), join(&ch.favoured)));
+    f.push(("abilities".into(), join(&ch.abilities)));
     f.push((
         "favoured_reaction".into(),
         ch.favoured_reaction.clone().unwrap_or_default(),
@@ -499,13 +740,14 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
         reaction_advances,
         health_advances: int("health_advances").unwrap_or(0),
         courage: int("Courage")
+            .or_else(|| int("created.Courage"))
             .unwrap_or(character::BASE_COURAGE)
             .clamp(0, 1000),
         size: fields
             .get("size")
             .and_then(|s| Size::parse(s))
             .unwrap_or_default(),
-        renown: int("Renown").unwrap_or(0),
+        renown: int("Renown").or_else(|| int("created.Renown")).unwrap_or(0),
         skills,
         edges: list("edges"),
         flaws: list("flaws"),
@@ -517,6 +759,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
             .get("favoured_reaction")
             .cloned()
             .filter(|f| !f.is_empty()),
+        abilities: list("abilities"),
     })
 }
 
@@ -530,9 +773,11 @@ pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option
         .get(name)
         .cloned()
         .or_else(|| from_fields(fields))?;
+    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1; one that is no whole
+    // number is not read (the record's stands).
     for (i, a) in ATTRIBUTES.iter().enumerate() {
         if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.attributes[i] = v.clamp(0, 1000);
+            ch.attributes[i] = v.clamp(1, 1000);
         }
     }
     // `/char set` of the record's other keys is followed too (a GM's edit is not lost).
@@ -584,6 +829,27 @@ fn with_advancement(ch: &mut Character, p: &super::advance::Progress) {
     for e in &p.edges {
         if !ch.edges.contains(e) {
             ch.edges.push(e.clone());
+            // LR-6: an edge bought later adds to Courage as the data says (Bold +2).
+            if let Some(d) = data.edges.get(e)
+                && d.courage_bonus != 0
+                && !ch.courage_edges.iter().any(|c| &c.edge == e)
+            {
+                ch.courage_edges.push(character::CourageEdge {
+                    edge: e.clone(),
+                    bonus: d.courage_bonus,
+                    skills: d.skills.clone(),
+                });
+            }
+        }
+    }
+    for (_, a) in &p.abilities {
+        if !ch.abilities.contains(a) {
+            ch.abilities.push(a.clone());
+        }
+    }
+    for f in &p.flaws {
+        if !ch.flaws.contains(f) {
+            ch.flaws.push(f.clone());
         }
     }
     for (name, n) in &p.attribute_picks {
@@ -629,6 +895,9 @@ pub(super) fn load(
         name: name.to_string(),
         character: Box::new(ch.clone()),
     };
+    // What the rules use is the record with the table's current values and what
+    // advancement bought (the import keeps the sheet's own record).
+    let ch = record(table, state, name).unwrap_or(ch);
     Ok((ch, status, vec![event]))
 }
 
@@ -656,6 +925,22 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     }
     if let Some(i) = d.ignore_weariness {
         s.ignoring_weariness = i;
+    }
+    if d.died {
+        s.dead = true;
+    }
+    if let Some(p) = &d.armed_pick {
+        s.armed_picks.push(p.clone());
+    }
+    if let Some(i) = d.poison_cured
+        && let Some(p) = s.poisons.get_mut(i)
+    {
+        p.stages_left = 0;
+    }
+    match d.infection.as_deref() {
+        Some("clear") => s.infection = None,
+        Some(rate) => s.infection = Some(rate.to_string()),
+        None => {}
     }
     if let Some(i) = d.poison_stage
         && let Some(p) = s.poisons.get_mut(i)
@@ -689,7 +974,7 @@ pub fn wound_penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
 fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, String) {
     let level = ch.body().level(s.damage, settings.hobbit_death);
     let p = penalty(settings, ch, s);
-    if level == WoundLevel::Dead {
+    if level == WoundLevel::Dead || s.dead {
         return (
             format!(
                 "ダメージ{}: 死亡（{}以上）",
@@ -703,16 +988,22 @@ fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, Stri
             ),
         );
     }
+    // LR-5 「Exhausted になったキャラクターはただちに意識不明になる」.
+    let (uj, ue) = if s.weariness >= settings.exhausted() as i64 {
+        ("（意識不明）", " (unconscious)")
+    } else {
+        ("", "")
+    };
     (
         format!(
-            "ダメージ{}/Health{}: {}、{}（判定{p:+}）",
+            "ダメージ{}/Health{}: {}、{}{uj}（判定{p:+}）",
             s.damage,
             ch.health(),
             level.name(),
             settings.weariness_name(usize::try_from(s.weariness).unwrap_or(0)),
         ),
         format!(
-            "damage {} / Health {}: {}, {} (tests {p:+})",
+            "damage {} / Health {}: {}, {}{ue} (tests {p:+})",
             s.damage,
             ch.health(),
             level.name(),
@@ -736,11 +1027,15 @@ pub(super) fn status_event(
     name: &str,
     ch: &Character,
     s: &Status,
-    delta: Delta,
+    mut delta: Delta,
     what: (String, String),
 ) -> Event {
     let mut after = s.clone();
     apply(&mut after, &delta, settings.exhausted() as i64);
+    if !s.dead && ch.body().level(after.damage, settings.hobbit_death) == WoundLevel::Dead {
+        delta.died = true;
+        after.dead = true;
+    }
     let (lj, le) = level_words(settings, ch, &after);
     changed(
         name,
@@ -810,7 +1105,7 @@ fn decide_lotr(
             // The readings of combat, battles and advancement live in their modules:
             // `/lotr set KEY VALUE` reaches them too.
             let module = match *key {
-                "stun_reduction" | "mounted_dodge_size" => Some("combat"),
+                "stun_reduction" | "mounted_dodge_size" | "two_weapon_penalty" => Some("combat"),
                 "battle_siegecraft" | "morale_bonus" | "protection" => Some("battle"),
                 "xp_timing" | "flaw_picks" => Some("xp"),
                 _ => None,
@@ -858,6 +1153,32 @@ fn decide_lotr(
                 "combat" | "battle" | "unit" | "siege" | "xp" | "money"
             ) =>
         {
+            // LR-4: a dead table character joins, acts and attacks no more.
+            if let ["combat", verb, name, ..] = words
+                && matches!(
+                    *verb,
+                    "join"
+                        | "act"
+                        | "attack"
+                        | "grab"
+                        | "escape"
+                        | "grapple"
+                        | "trip"
+                        | "fear"
+                        | "stand"
+                )
+                && let Some(ch) = record(table, state, name)
+            {
+                let s = state.status.get(*name).cloned().unwrap_or_default();
+                not_dead(state, name, &ch, &s)?;
+                // LR-5: the Exhausted are unconscious: no actions until they recover.
+                if *verb != "join" && s.weariness >= state.settings.exhausted() as i64 {
+                    return Err(Text::new(
+                        format!("LR-5: {name}は Exhausted で意識不明です（/lotr recover {name}）"),
+                        format!("LR-5: {name} is Exhausted and unconscious (/lotr recover {name})"),
+                    ));
+                }
+            }
             // LR-13: a purse belongs to a character at the table (a typo makes none).
             if let ["money", name, ..] = words
                 && *name != "convert"
@@ -867,11 +1188,11 @@ fn decide_lotr(
             }
             let import =
                 |name: &str| record(table, state, name).map(|ch| progress(&ch, &state.settings));
+            let mut notes = Vec::new();
             let (sub, words) = if *head == "combat" {
-                (
-                    std::borrow::Cow::Owned(with_wounds(table, state)),
-                    join_from_sheet(table, state, words),
-                )
+                let mut w = join_from_sheet(table, state, words);
+                notes = armed_on_attack(table, state, &mut w)?;
+                (std::borrow::Cow::Owned(with_wounds(table, state)), w)
             } else {
                 (
                     std::borrow::Cow::Borrowed(&state.sub),
@@ -890,6 +1211,9 @@ fn decide_lotr(
                         .into_iter()
                         .map(|event| Event::Sub { event })
                         .collect();
+                    if !events.is_empty() {
+                        events.extend(notes);
+                    }
                     events.extend(follow);
                     Ok(Outcome {
                         events,
@@ -909,6 +1233,9 @@ fn decide_lotr(
             may_act_for(table, name)?;
             let (ch, s, mut events) = load(table, state, name)?;
             npc_is_the_gms(table, name, &s)?;
+            if !matches!(*verb, "damage" | "renown") {
+                not_dead(state, name, &ch, &s)?;
+            }
             let more = match *verb {
                 "damage" => damage(table, state, name, &ch, &s, rest)?,
                 "heal" => heal(table, state, name, &ch, &s, rest, dice)?,
@@ -926,13 +1253,15 @@ fn decide_lotr(
                         &rest[1..],
                         dice,
                     )?,
+                    Some(&"rest") => weary_rest(table, state, name, &ch, &s, &rest[1..])?,
                     _ => weary(table, state, name, &ch, &s, rest)?,
                 },
                 "fall" => super::hazards::fall(table, state, name, &ch, &s, rest, dice)?,
                 "fire" => super::hazards::fire(table, state, name, &ch, &s, rest, dice)?,
                 "drown" => super::hazards::drown(table, state, name, &ch, &s, rest, dice)?,
                 "renown" => super::hazards::renown(table, name, &s, &ch, rest)?,
-                "recover" => recover(state, name, &ch, &s, rest, dice)?,
+                "armed" => armed_pick(state, name, &ch, &s, rest)?,
+                "recover" => recover(table, state, name, &ch, &s, rest, dice)?,
                 "courage" => courage(table, state, name, &ch, &s, rest)?,
                 "corruption" => {
                     // LR-7: the GM sets the TN (Table 9.21) and judges yielding and deeds.
@@ -993,9 +1322,152 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
         if !given("size") {
             filled.push(format!("size={}", ch.size.name()));
         }
+        // LR-14 「Swift Strikeを持った戦士…はアクション数を増加させる」: one more a round.
+        if !given("actions") && ch.abilities.iter().any(|a| a == "Swift Strike") {
+            filled.push("actions=3".into());
+        }
         out.splice(3..3, filled);
     }
+    // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
+    // from its record when the GM gives none.
+    if let ["combat", "fear", _, target, _] = words
+        && let Some(ch) = record(table, state, target)
+    {
+        out.push(format!("{:+}", ch.reaction(2)));
+    }
     out
+}
+
+/// LR-8 on LR-14: `combat attack` by a table character with Armed Combat picks adds +1
+/// per pick of the attack's action (`skill=FIELD` names the weapon skill, whose test
+/// modifier then comes from the record, `+m` being the other modifiers; without it, the
+/// one Armed Combat skill that has picks); a defender's parry takes its parry picks. The
+/// notes say so.
+fn armed_on_attack(
+    table: &dyn TableView,
+    state: &State,
+    words: &mut Vec<String>,
+) -> Result<Vec<Event>, Text> {
+    if words.len() < 4 || words[1] != "attack" {
+        return Ok(Vec::new());
+    }
+    let attacker = words[2].clone();
+    let mut notes_ja = Vec::new();
+    let mut notes_en = Vec::new();
+    let skill_word = words
+        .iter()
+        .position(|w| w.starts_with("skill="))
+        .map(|i| words.remove(i)["skill=".len()..].to_string());
+    let mut extra = 0;
+    if let Some(ch) = record(table, state, &attacker) {
+        let s = state.status.get(&attacker).cloned().unwrap_or_default();
+        // LR-14: the Ambidextrous edge takes away the two-weapon penalty.
+        if words.iter().any(|w| w == "two-weapons")
+            && ch
+                .edges
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case("Ambidextrous"))
+            && !words.iter().any(|w| w == "ambi")
+        {
+            words.push("ambi".into());
+        }
+        let skill = match &skill_word {
+            Some(w) => Some(armed_skill(&ch, w).ok_or_else(|| {
+                Text::new(
+                    format!("LR-8: {attacker}に Armed Combat の技能「{w}」はありません"),
+                    format!("LR-8: {attacker} has no Armed Combat skill '{w}'"),
+                )
+            })?),
+            None => None,
+        };
+        let action = words[4..]
+            .iter()
+            .find_map(|w| match w.as_str() {
+                "blunt" | "blunt-head" => Some("blunt"),
+                a if ARMED_ACTIONS.contains(&a) => Some(a),
+                a if a.starts_with("charge=") => Some("charge"),
+                _ => None,
+            })
+            .unwrap_or("basic")
+            .to_string();
+        if let Some(k) = &skill {
+            let m = ch.skill_modifier(k, None).unwrap_or(0);
+            extra += m;
+            notes_ja.push(format!("{attacker}の{k}（判定{m:+}）"));
+            notes_en.push(format!("{attacker}'s {k} (test {m:+})"));
+        }
+        let bonus = armed_bonus(&s, skill.as_deref(), &action);
+        if bonus > 0 {
+            extra += bonus;
+            notes_ja.push(format!("{attacker}の {action} の強化 +{bonus}"));
+            notes_en.push(format!("{attacker}'s pick on {action} +{bonus}"));
+        }
+    } else if skill_word.is_some() {
+        return Err(Text::new(
+            format!("LR-8: skill= はテーブルのキャラクターだけです（{attacker}には修正を +数 で）"),
+            format!("LR-8: skill= is for table characters (give {attacker}'s modifier as +N)"),
+        ));
+    }
+    if extra != 0 {
+        let signed_number = |w: &str| {
+            (w.starts_with('+') || w.starts_with('-'))
+                .then(|| w.trim_start_matches('+').parse::<i64>().ok())
+                .flatten()
+        };
+        let given: i64 = words[4..]
+            .iter()
+            .rev()
+            .find_map(|w| signed_number(w))
+            .unwrap_or(0);
+        let mut kept: Vec<String> = words[..4].to_vec();
+        kept.extend(
+            words[4..]
+                .iter()
+                .filter(|w| signed_number(w).is_none())
+                .cloned(),
+        );
+        kept.push(format!("{:+}", given + extra));
+        *words = kept;
+    }
+    // The defenders' parry picks.
+    let targets: Vec<String> = words[3]
+        .split(',')
+        .map(|t| match t.split_once(":parry") {
+            Some((who, m)) => {
+                let bonus = record(table, state, who).map_or(0, |_| {
+                    armed_bonus(
+                        &state.status.get(who).cloned().unwrap_or_default(),
+                        None,
+                        "parry",
+                    )
+                });
+                if bonus == 0 {
+                    return t.to_string();
+                }
+                let (num, spec) = match m.strip_suffix('s') {
+                    Some(n) => (n, "s"),
+                    None => (m, ""),
+                };
+                let base = if num.is_empty() {
+                    0
+                } else {
+                    num.trim_start_matches('+').parse::<i64>().unwrap_or(0)
+                };
+                notes_ja.push(format!("{who}の parry の強化 +{bonus}"));
+                notes_en.push(format!("{who}'s pick on parry +{bonus}"));
+                format!("{who}:parry{:+}{spec}", base + bonus)
+            }
+            None => t.to_string(),
+        })
+        .collect();
+    words[3] = targets.join(",");
+    if notes_ja.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![Event::Note {
+        ja: format!("LR-8 Armed Combat: {}", notes_ja.join("、")),
+        en: format!("LR-8 Armed Combat: {}", notes_en.join(", ")),
+    }])
 }
 
 /// What combat changes in the rest of the rules: a new round starts the Courage round
@@ -1129,7 +1601,7 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
     // LR-12: the order's skills are those its ranks bought (a sheet says which); a
     // character without that record counts every skill it has that is not a language.
     // Native Language and Lore skills are the race skills picks buy.
-    let order_skills: std::collections::BTreeSet<String> = if ch.order_skills.is_empty() {
+    let mut order_skills: std::collections::BTreeSet<String> = if ch.order_skills.is_empty() {
         ch.skills
             .keys()
             .filter(|k| !settings.is_language(k))
@@ -1138,6 +1610,10 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
     } else {
         ch.order_skills.iter().cloned().collect()
     };
+    // The order's own skill list (EXAMPLE data) besides the ranks the sheet bought.
+    if let Some(o) = super::sheet::Data::example().orders.get(&ch.order) {
+        order_skills.extend(o.skills.iter().cloned());
+    }
     p.native = ch
         .skills
         .keys()
@@ -1170,8 +1646,8 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
 
 fn unknown() -> Text {
     usage(
-        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
-        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
+        "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
     )
 }
 
@@ -1234,7 +1710,14 @@ fn heal(
     let (healed, what): (i64, (String, String)) = match rest {
         // LR-4: 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる
         // (Table 9.36)…判定に成功すると,VIT修正値(最低1)点追加で回復する」, rolled.
-        ["week", "roll"] => {
+        ["week", ..] if s.infection.as_deref() == Some("none") => (
+            0,
+            (
+                "感染した傷はまったく回復しない（LR-4 医術）".into(),
+                "the infected wound does not heal at all (LR-4)".into(),
+            ),
+        ),
+        ["week"] | ["week", "roll"] => {
             let tn = state.settings.stamina_tns[level.index().min(5)];
             let p = penalty(&state.settings, ch, s);
             let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
@@ -1300,27 +1783,142 @@ fn heal(
                 ),
             )
         }
+        // LR-4 医術: 「医者は Healing 判定を行い,傷が自然に1日回復するか, 1週間回復するか,
+        // あるいはまったく回復しないかを決定する」 — the doctor's test sets how the
+        // infected wound heals (the mapping from its degree is the GM's table).
+        ["infection", "clear"] => {
+            return Ok(vec![status_event(
+                &state.settings,
+                name,
+                ch,
+                s,
+                Delta {
+                    infection: Some("clear".into()),
+                    ..Delta::default()
+                },
+                (
+                    "感染が治まった（LR-4 医術）".into(),
+                    "the infection is over (LR-4)".into(),
+                ),
+            )]);
+        }
+        ["infection", by, more @ ..] if by.starts_with("by=") && more.len() <= 1 => {
+            let doctor = &by[3..];
+            let Some(dc) = record(table, state, doctor) else {
+                return Err(no_character(doctor));
+            };
+            let tn = match more.first() {
+                Some(t) => match t.strip_prefix("tn=") {
+                    Some(n) => number(n)?,
+                    None => {
+                        return Err(usage(
+                            "/lotr heal 名前 infection by=医者 [tn=目標値] | infection clear",
+                            "/lotr heal NAME infection by=DOCTOR [tn=TN] | infection clear",
+                        ));
+                    }
+                },
+                None => state.settings.healing_tns[level.index().min(5)],
+            };
+            let modifier = reference(&dc, "Healing").unwrap_or(0);
+            let ds = state.status.get(doctor).cloned().unwrap_or_default();
+            let p = penalty(&state.settings, &dc, &ds);
+            let (_, d, text) = test(dice, modifier, tn - p)?;
+            let rate = state.settings.infection_rate(d).to_string();
+            let (rj, re) = rate_words(&rate);
+            return Ok(vec![status_event(
+                &state.settings,
+                name,
+                ch,
+                s,
+                Delta {
+                    infection: Some(rate),
+                    ..Delta::default()
+                },
+                (
+                    format!("感染（医術）: {doctor}のHealing判定（目標値{tn}）{text} → 傷は{rj}"),
+                    format!(
+                        "infection: {doctor}'s Healing test (TN {tn}) {text} → the wound heals {re}"
+                    ),
+                ),
+            )]);
+        }
         ["rest", w] => {
             let d = days(w)?;
-            (d, (format!("{d}日の安静"), format!("{d} days' rest")))
-        }
-        ["attended", w] => {
-            let d = days(w)?;
+            let n = infected_rest(s, d);
             (
-                2 * d,
+                n,
                 (
-                    format!("付きっきりの治療で{d}日（1日2点）"),
-                    format!("{d} days under constant attendance (2 a day)"),
+                    format!("{d}日の安静{}", infected_note(s).0),
+                    format!("{d} days' rest{}", infected_note(s).1),
                 ),
             )
         }
-        ["week"] => {
+        // LR-4 「医者が付きっ切りで手当てをする場合, 毎日 Healing 判定を行って倍の速度で
+        // 負傷が回復するかどうかを決定する」: a Healing test a day; a success doubles
+        // that day's point.
+        ["attended", w, by] if by.starts_with("by=") => {
+            let d = days(w)?;
+            if d > 100 {
+                return Err(Text::new(
+                    format!("LR-4: 付きっきりの治療は一度に100日までです（{d}日は不可）"),
+                    format!(
+                        "LR-4: constant attendance is rolled 100 days at a time at most (not {d})"
+                    ),
+                ));
+            }
+            let healer = &by[3..];
+            let Some(hc) = record(table, state, healer) else {
+                return Err(no_character(healer));
+            };
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let tn = state.settings.healing_tns[level.index().min(5)];
+            let hs = state.status.get(healer).cloned().unwrap_or_default();
+            let p = penalty(&state.settings, &hc, &hs);
+            let mut successes = 0;
+            for _ in 0..d.min(100) {
+                let (_, deg, _) = test(dice, modifier, tn - p)?;
+                if deg.is_success() {
+                    successes += 1;
+                }
+            }
+            let per_day = infected_rest(s, 1).min(1);
+            let n = infected_rest(s, d) + successes * per_day;
+            (
+                n,
+                (
+                    format!(
+                        "{healer}の付きっきりの治療{d}日: Healing判定（目標値{tn}）成功{successes}日は2点{}",
+                        infected_note(s).0
+                    ),
+                    format!(
+                        "{d} days under {healer}'s constant attendance: Healing tests (TN {tn}) succeeded on {successes} days, 2 points each{}",
+                        infected_note(s).1
+                    ),
+                ),
+            )
+        }
+        ["attended", w, "ok"] => {
+            let d = days(w)?;
+            (
+                2 * infected_rest(s, d),
+                (
+                    format!("付きっきりの治療で{d}日（1日2点）{}", infected_note(s).0),
+                    format!(
+                        "{d} days under constant attendance (2 a day){}",
+                        infected_note(s).1
+                    ),
+                ),
+            )
+        }
+        ["week", "ok"] => {
             let n = character::weekly_healing(ch.attributes[VIT]);
             (
                 n,
                 (
-                    format!("週のStamina判定に成功: VIT修正（最低1）= {n}"),
-                    format!("weekly Stamina test succeeded: VIT mod (at least 1) = {n}"),
+                    format!("週のStamina判定に成功（GMが判定）: VIT修正（最低1）= {n}"),
+                    format!(
+                        "weekly Stamina test succeeded (the GM's roll): VIT mod (at least 1) = {n}"
+                    ),
                 ),
             )
         }
@@ -1337,8 +1935,8 @@ fn heal(
         }
         _ => {
             return Err(usage(
-                "/lotr heal 名前 skill [by=治療者]|week [roll]|rest 日数|attended 日数|facility|点数",
-                "/lotr heal NAME skill [by=HEALER]|week [roll]|rest DAYS|attended DAYS|facility|POINTS",
+                "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
+                "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
             ));
         }
     };
@@ -1357,6 +1955,156 @@ fn heal(
             format!("{}, −{healed}", what.1),
         ),
     )])
+}
+
+/// LR-4 医術: an infection rate in words.
+fn rate_words(rate: &str) -> (&'static str, &'static str) {
+    match rate {
+        "week" => ("1週間に1点回復する", "a point a week"),
+        "none" => ("まったく回復しない", "not at all"),
+        _ => ("1日に1点回復する（通常どおり）", "a point a day (as usual)"),
+    }
+}
+
+/// LR-4 医術: the points `days` of rest heal an infected wound at its rate (a week's
+/// point rounded half up, LR-0), or the usual one a day.
+fn infected_rest(s: &Status, days: i64) -> i64 {
+    match s.infection.as_deref() {
+        Some("week") => character::div_half_up(days, 7),
+        Some("none") => 0,
+        _ => days,
+    }
+}
+
+fn infected_note(s: &Status) -> (String, String) {
+    match s.infection.as_deref() {
+        Some(rate @ ("week" | "none")) => {
+            let (ja, en) = rate_words(rate);
+            (
+                format!("（感染: {ja}。LR-4 医術）"),
+                format!(" (infected: heals {en}; LR-4)"),
+            )
+        }
+        _ => (String::new(), String::new()),
+    }
+}
+
+/// LR-8: the combat actions an Armed Combat pick may favour (the attack options and the
+/// parry; 「特定の戦闘行動(防御攻撃,なぎ払いなど)」).
+pub const ARMED_ACTIONS: &[&str] = &[
+    "basic",
+    "blunt",
+    "defensive",
+    "power",
+    "precise",
+    "two-handed",
+    "two-weapons",
+    "sweep",
+    "charge",
+    "parry",
+];
+
+/// LR-8: the record's Armed Combat skill `word` names (`Swords`, `Armed_Combat:_Swords`,
+/// `Armed Combat: Swords`).
+pub(super) fn armed_skill(ch: &Character, word: &str) -> Option<String> {
+    let word = word.replace('_', " ");
+    ch.skills
+        .keys()
+        .filter(|k| k.starts_with("Armed Combat"))
+        .find(|k| {
+            *k == &word
+                || k.split_once(':')
+                    .is_some_and(|(_, f)| f.trim().eq_ignore_ascii_case(word.trim()))
+        })
+        .cloned()
+}
+
+/// LR-8 「Armed Combat では,スキルが6ランク,9ランク,12ランクに達したときに, 特定の戦闘行動
+/// (防御攻撃,なぎ払いなど)を1つ選び, その行動に関してだけ+1のボーナスを得る. 複数回同じものを
+/// 強化してもよい」: `/lotr armed NAME SKILL ACTION` takes one of the picks the skill's
+/// ranks have reached (owner or GM).
+fn armed_pick(
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    let _ = state;
+    let [skill, action] = rest else {
+        return Err(usage(
+            &format!(
+                "/lotr armed 名前 技能 行動（例: /lotr armed {name} Swords sweep。行動: {}）",
+                ARMED_ACTIONS.join(" ")
+            ),
+            &format!(
+                "/lotr armed NAME SKILL ACTION (e.g. /lotr armed {name} Swords sweep; actions: {})",
+                ARMED_ACTIONS.join(" ")
+            ),
+        ));
+    };
+    let Some(skill) = armed_skill(ch, skill) else {
+        return Err(Text::new(
+            format!("LR-8: {name}に Armed Combat の技能「{skill}」はありません"),
+            format!("LR-8: {name} has no Armed Combat skill '{skill}'"),
+        ));
+    };
+    if !ARMED_ACTIONS.contains(action) {
+        return Err(Text::new(
+            format!(
+                "LR-8: 戦闘行動「{action}」はありません（{}）",
+                ARMED_ACTIONS.join(" ")
+            ),
+            format!(
+                "LR-8: no combat action '{action}' ({})",
+                ARMED_ACTIONS.join(" ")
+            ),
+        ));
+    }
+    let ranks = ch.skills.get(&skill).map_or(0, |k| k.ranks);
+    let reached = [6, 9, 12].iter().filter(|r| ranks >= **r).count();
+    let taken = s.armed_picks.iter().filter(|(k, _)| *k == skill).count();
+    if taken >= reached {
+        return Err(Text::new(
+            format!(
+                "LR-8: {skill} {ranks}ランクで選べる戦闘行動は{reached}つ（6・9・12ランクで1つずつ）、選択済み{taken}つです"
+            ),
+            format!(
+                "LR-8: {skill} at {ranks} ranks gives {reached} picks (one at 6, 9 and 12 ranks); {taken} taken"
+            ),
+        ));
+    }
+    let same = s
+        .armed_picks
+        .iter()
+        .filter(|(k, a)| *k == skill && a == action)
+        .count() as i64
+        + 1;
+    Ok(vec![changed(
+        name,
+        Delta {
+            armed_pick: Some((skill.clone(), action.to_string())),
+            ..Delta::default()
+        },
+        format!("{name}: {skill}（{ranks}ランク）で {action} を強化: その行動に+{same}（LR-8）"),
+        format!("{name}: {skill} ({ranks} ranks) favours {action}: +{same} on it (LR-8)"),
+    )])
+}
+
+/// LR-8: the picks' bonus on `action` with `skill` (all its Armed Combat skills when None
+/// and only one has picks).
+pub fn armed_bonus(s: &Status, skill: Option<&str>, action: &str) -> i64 {
+    let skills: std::collections::BTreeSet<&str> =
+        s.armed_picks.iter().map(|(k, _)| k.as_str()).collect();
+    let skill = match skill {
+        Some(k) => k,
+        None if skills.len() == 1 => skills.iter().next().copied().unwrap_or_default(),
+        None => return 0,
+    };
+    s.armed_picks
+        .iter()
+        .filter(|(k, a)| k == skill && a == action)
+        .count() as i64
 }
 
 /// LR-4 (Table 9.35): poison.
@@ -1407,6 +2155,78 @@ fn poison(
                     effect.1,
                     p.stages_left - 1
                 ),
+            )])
+        }
+        // LR-4 (Table 9.35): 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合
+        // は,そのための Healing 判定(GMが設定)に成功した上で 目標値 10 + Treatment 修正の
+        // Healing 判定を行う」: `identify=TN` when the poison is unknown; success ends its
+        // stages. (「一部の毒には,Healing は無効である」: the GM does not call it then.)
+        ["treat", by, treatment, more @ ..] if by.starts_with("by=") && more.len() <= 1 => {
+            let healer = &by[3..];
+            let Some(hc) = record(table, state, healer) else {
+                return Err(no_character(healer));
+            };
+            let treatment = number(treatment)?;
+            let identify = match more.first() {
+                None => None,
+                Some(w) => match w.strip_prefix("identify=") {
+                    Some(n) => Some(number(n)?),
+                    None => {
+                        return Err(usage(
+                            "/lotr poison 名前 treat by=治療者 Treatment修正 [identify=目標値]",
+                            "/lotr poison NAME treat by=HEALER TREATMENT [identify=TN]",
+                        ));
+                    }
+                },
+            };
+            let Some(i) = s.poisons.iter().rposition(|p| p.stages_left > 0) else {
+                return Err(Text::new(
+                    format!("LR-4: {name}に段階の残った毒はありません"),
+                    format!("LR-4: {name} has no poison with stages left"),
+                ));
+            };
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let hs = state.status.get(healer).cloned().unwrap_or_default();
+            let hp = penalty(&state.settings, &hc, &hs);
+            let mut ja = format!("{name}: {healer}が毒「{}」を治療", s.poisons[i].name);
+            let mut en = format!("{name}: {healer} treats the poison '{}'", s.poisons[i].name);
+            if let Some(tn) = identify {
+                let (_, d, text) = test(dice, modifier, tn - hp)?;
+                ja += &format!("。特定のHealing判定（目標値{tn}）{text}");
+                en += &format!("; identifying Healing test (TN {tn}) {text}");
+                if !d.is_success() {
+                    ja += ": 毒の正体がわからない";
+                    en += ": the poison is not identified";
+                    return Ok(vec![changed(name, Delta::default(), ja, en)]);
+                }
+            }
+            let tn = 10 + treatment;
+            let (_, d, text) = test(dice, modifier, tn - hp)?;
+            let cured = d.is_success();
+            ja += &format!(
+                "。中和のHealing判定（目標値10+{treatment}）{text}{}",
+                if cured {
+                    ": 中和した（残りの段階なし）"
+                } else {
+                    ": 中和できない"
+                }
+            );
+            en += &format!(
+                "; neutralising Healing test (TN 10 + {treatment}) {text}{}",
+                if cured {
+                    ": neutralised (no stages left)"
+                } else {
+                    ": not neutralised"
+                }
+            );
+            Ok(vec![changed(
+                name,
+                Delta {
+                    poison_cured: cured.then_some(i),
+                    ..Delta::default()
+                },
+                ja,
+                en,
             )])
         }
         [potency, stages, label @ ..] if label.len() <= 1 => {
@@ -1464,8 +2284,8 @@ fn poison(
             )])
         }
         _ => Err(usage(
-            "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名] | /lotr poison 名前 next",
-            "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON] | /lotr poison NAME next",
+            "/lotr poison 名前 強さ 1|1/2d6|1d6|2d6 [毒の名] | /lotr poison 名前 next | /lotr poison 名前 treat by=治療者 Treatment修正 [identify=目標値]",
+            "/lotr poison NAME POTENCY 1|1/2d6|1d6|2d6 [POISON] | /lotr poison NAME next | /lotr poison NAME treat by=HEALER TREATMENT [identify=TN]",
         )),
     }
 }
@@ -1499,9 +2319,91 @@ fn weary(
     )])
 }
 
+/// LR-5 「疲労からの回復時間は,Table 9.39 の通りである」: MINUTES of rest lower the
+/// weariness one level at a time, each level taking its time from the GM's table; the
+/// time left over is not kept. Exhausted needs the recovery test, not rest.
+fn weary_rest(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    ch: &Character,
+    s: &Status,
+    rest: &[&str],
+) -> Result<Vec<Event>, Text> {
+    gm_only(table, "LR-5", ("疲労の回復", "let weariness recover"))?;
+    let [m] = rest else {
+        return Err(usage(
+            "/lotr weary 名前 rest 分",
+            "/lotr weary NAME rest MINUTES",
+        ));
+    };
+    let minutes = number(m)?;
+    if minutes < 0 {
+        return Err(Text::new(
+            format!("LR-5: 休息の時間は0分以上です（{minutes}は不可）"),
+            format!("LR-5: rest lasts 0 minutes or more (not {minutes})"),
+        ));
+    }
+    let exhausted = state.settings.exhausted() as i64;
+    if s.weariness >= exhausted {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}は{}です。休息ではなく回復判定（/lotr recover {name}）が必要です",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+            format!(
+                "LR-5: {name} is {}; it needs the recovery test (/lotr recover {name}), not rest",
+                state.settings.weariness_name(exhausted as usize)
+            ),
+        ));
+    }
+    let mut level = s.weariness;
+    let mut left = minutes;
+    while level > 0 {
+        let need = state.settings.recovery_minutes(level as usize);
+        if need > left {
+            break;
+        }
+        left -= need;
+        level -= 1;
+    }
+    let next = if level > 0 {
+        let need = state.settings.recovery_minutes(level as usize);
+        (
+            format!("。次の段階まで{need}分（表9.39）",),
+            format!("; {need} minutes to the next level (Table 9.39)"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    Ok(vec![status_event(
+        &state.settings,
+        name,
+        ch,
+        s,
+        Delta {
+            weariness: level - s.weariness,
+            ..Delta::default()
+        },
+        (
+            format!(
+                "{minutes}分の休息で疲労{}段階回復{}",
+                s.weariness - level,
+                next.0
+            ),
+            format!(
+                "{minutes} minutes' rest: {} weariness levels recovered{}",
+                s.weariness - level,
+                next.1
+            ),
+        ),
+    )])
+}
+
 /// LR-5: the Exhausted recovery test: Stamina at −10 against TN 10, lowered by a
 /// helper's Healing degree; an Extraordinary helper restores Spent at once.
 fn recover(
+    table: &dyn TableView,
     state: &State,
     name: &str,
     ch: &Character,
@@ -1522,17 +2424,55 @@ fn recover(
             ),
         ));
     }
+    // LR-5 「他のキャラクターは,目標値10のHealing判定を行うことで回復を助けることが
+    // できる」: `helper=NAME` rolls the helper's Healing test against TN 10; a degree
+    // typed by hand is the GM's (a test the GM rolled elsewhere).
+    let mut helped: Option<(String, String)> = None;
     let helper = match rest {
         [] => None,
+        [h] if h.starts_with("helper=") => {
+            let who = &h["helper=".len()..];
+            if who == name {
+                return Err(Text::new(
+                    format!("LR-5: 助け手は{name}以外のキャラクターです"),
+                    format!("LR-5: the helper is a character other than {name}"),
+                ));
+            }
+            let Some(hc) = record(table, state, who) else {
+                return Err(no_character(who));
+            };
+            let hs = state.status.get(who).cloned().unwrap_or_default();
+            not_dead(state, who, &hc, &hs)?;
+            let p = penalty(&state.settings, &hc, &hs);
+            let modifier = reference(&hc, "Healing").unwrap_or(0);
+            let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
+            helped = Some((
+                format!("{who}のHealing判定（目標値{EXHAUSTED_TN}）{text}。"),
+                format!("{who}'s Healing test (TN {EXHAUSTED_TN}) {text}; "),
+            ));
+            match d {
+                Degree::MarginalSuccess => Some(3),
+                Degree::CompleteSuccess => Some(5),
+                Degree::SuperiorSuccess => Some(10),
+                Degree::ExtraordinarySuccess => Some(i64::MAX),
+                _ => None,
+            }
+        }
         [d] => match d.to_ascii_lowercase().as_str() {
+            _ if !table.actor_is_gm() => {
+                return Err(Text::new(
+                    "LR-5: 助け手の成功度を書けるのはGMだけです。助け手の Healing 判定は /lotr recover 名前 helper=助け手 で振ります",
+                    "LR-5: only the GM may type a helper's degree; roll the helper's Healing test with /lotr recover NAME helper=HELPER",
+                ));
+            }
             "marginal" => Some(3),
             "complete" => Some(5),
             "superior" => Some(10),
             "extraordinary" => Some(i64::MAX),
             _ => {
                 return Err(usage(
-                    "/lotr recover 名前 [marginal|complete|superior|extraordinary]",
-                    "/lotr recover NAME [marginal|complete|superior|extraordinary]",
+                    "/lotr recover 名前 [helper=助け手 | marginal|complete|superior|extraordinary（GM）]",
+                    "/lotr recover NAME [helper=HELPER | marginal|complete|superior|extraordinary (GM)]",
                 ));
             }
         },
@@ -1553,6 +2493,7 @@ fn recover(
             state.settings.weariness_name((exhausted - 1) as usize)
         ),
     );
+    let (hj, he) = helped.unwrap_or_default();
     if helper == Some(i64::MAX) {
         return Ok(vec![status_event(
             &state.settings,
@@ -1564,8 +2505,8 @@ fn recover(
                 ..Delta::default()
             },
             (
-                format!("助け手の Extraordinary Success: ただちに{}", spent.0),
-                format!("a helper's Extraordinary Success: at once {}", spent.1),
+                format!("{hj}助け手の Extraordinary Success: ただちに{}", spent.0),
+                format!("{he}a helper's Extraordinary Success: at once {}", spent.1),
             ),
         )]);
     }
@@ -1587,7 +2528,7 @@ fn recover(
         delta,
         (
             format!(
-                "回復判定（Stamina−10、目標値{tn}）{text} → {}",
+                "{hj}回復判定（Stamina−10、目標値{tn}）{text} → {}",
                 if d.is_success() {
                     &spent.0
                 } else {
@@ -1595,7 +2536,7 @@ fn recover(
                 }
             ),
             format!(
-                "recovery test (Stamina −10, TN {tn}) {text} → {}",
+                "{he}recovery test (Stamina −10, TN {tn}) {text} → {}",
                 if d.is_success() {
                     &spent.1
                 } else {
@@ -1714,12 +2655,36 @@ fn courage(
                 ));
             }
             check(n)?;
+            // LR-6: the test the points go on is the character's last one; its skill
+            // (from its `{…}` reference) picks the edges when none is named.
+            let last = state.last_tests.get(name);
+            let skill: Vec<&str> = match (skill.first(), last.and_then(|l| l.skill.as_deref())) {
+                (Some(s), _) => vec![*s],
+                (None, Some(s)) => vec![s],
+                (None, None) => Vec::new(),
+            };
             let per = ch.courage_per_point(skill.first().copied());
             let bonus = per * n;
             let on = skill
                 .first()
                 .map(|s| format!("（{s}）"))
                 .unwrap_or_default();
+            let rewrite = last.map(|l| {
+                let (ja, en) = l.outcome(bonus);
+                Event::Rewritten {
+                    name: name.to_string(),
+                    bonus,
+                    ja: format!(
+                        "LR-6 {name}の勇気+{bonus}で直前の判定 {} を書き換え: {ja}",
+                        l.command
+                    ),
+                    en: format!(
+                        "LR-6 {name}'s Courage +{bonus} rewrites the last test {}: {en}",
+                        l.command
+                    ),
+                    secret: l.secret,
+                }
+            });
             Ok(vec![changed(
                 name,
                 Delta {
@@ -1751,7 +2716,10 @@ fn courage(
                     },
                     at_once_en
                 ),
-            )])
+            )]
+            .into_iter()
+            .chain(rewrite)
+            .collect())
         }
         _ => Err(usage(
             "/lotr courage 名前 点数 [技能] [selfish] | impossible | weariness",
@@ -1970,6 +2938,268 @@ fn recognise(
     done(events)
 }
 
+/// LR-6: the `Tested` event for a roll: whose test (the character its `{NAME.…}`
+/// reference names, else the roller's one character), its totals read again from the
+/// draws, and the skill its reference named. None when no character with Courage left
+/// made it.
+fn tested(
+    table: &dyn TableView,
+    state: &State,
+    command: &str,
+    result: &taku_dice::RollResult,
+) -> Option<Event> {
+    let test = super::parse_line(command)?;
+    let typed = table.typed_line().unwrap_or(command);
+    // The first `{…}` reference: `{エオメル.Ride}` names the character and the skill.
+    let reference = typed
+        .split_once('{')
+        .and_then(|(_, r)| r.split_once('}'))
+        .map(|(inner, _)| inner.to_string());
+    let (name, skill) = match reference.as_deref().and_then(|r| r.split_once('.')) {
+        Some((who, key)) if table.character(who).is_some() => {
+            (who.to_string(), Some(key.to_string()))
+        }
+        _ => (actors_character(table, state)?.0, reference),
+    };
+    let (ch, s) = (
+        record(table, state, &name)?,
+        state.status.get(&name).cloned().unwrap_or_default(),
+    );
+    if ch.courage - s.courage_spent <= 0 || s.npc {
+        return None;
+    }
+    // A secret roll made for someone else's character (the GM's hidden check) is not
+    // recorded: its owner would see what the roll kept from them.
+    if result.secret
+        && table
+            .character(&name)
+            .is_some_and(|(owner, _)| owner != table.actor())
+    {
+        return None;
+    }
+    let skill = skill.filter(|k| {
+        character::reaction(k).is_none() && !k.ends_with("修正") && !k.ends_with("mod")
+    });
+    let draws: Vec<i64> = result.rands.iter().map(|d| i64::from(d.value)).collect();
+    let totals = check::final_totals(&test, &draws)?;
+    let totals = match (&test, totals.as_slice()) {
+        (check::Test::Single { tn, .. }, [t]) => TestTotals::Single { total: *t, tn: *tn },
+        (check::Test::Opposed { variant, .. }, [l, r]) => {
+            let mine_is_left = !typed
+                .to_ascii_uppercase()
+                .find("VS")
+                .is_some_and(|at| !typed[..at].contains('{') && typed[at..].contains('{'));
+            let (mine, other) = if mine_is_left { (*l, *r) } else { (*r, *l) };
+            TestTotals::Opposed {
+                mine,
+                other,
+                mine_is_left,
+                tie: match variant {
+                    check::Variant::Retest => "retest",
+                    check::Variant::Dodge => "dodge",
+                    check::Variant::Parry => "parry",
+                }
+                .to_string(),
+            }
+        }
+        (check::Test::Group { tn, .. }, [l, b]) => TestTotals::Group {
+            leader: *l,
+            bonus: *b,
+            tn: *tn,
+        },
+        _ => return None,
+    };
+    Some(Event::Tested {
+        name,
+        test: LastTest {
+            command: command.trim().to_string(),
+            skill,
+            totals,
+            secret: result.secret,
+            courage: 0,
+        },
+    })
+}
+
+/// Full-width digits, signs, commas and `=` as ASCII; everything else as it is.
+fn fold_digits(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '＋' => '+',
+            '－' | '−' => '-',
+            '，' => ',',
+            '＝' => '=',
+            other => other,
+        })
+        .collect()
+}
+
+/// What an event brings in that later entries may rest on (see `builds_on`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Basis {
+    /// LR-14: a fighter in the fight.
+    Fighter(String),
+    /// LR-16: a unit.
+    Unit(String),
+    /// LR-17: a stronghold.
+    Stronghold(String),
+    /// LR-12: a character's XP.
+    Xp(String),
+    /// LR-12: a character's open advancement.
+    Advancement(String),
+    /// LR-8, LR-12: a character's ranks in a skill.
+    Ranks(String, String),
+    /// LR-4: a character's poison.
+    Poison(String),
+}
+
+impl Basis {
+    fn words(&self) -> (String, String) {
+        match self {
+            Basis::Fighter(n) => (
+                format!("{n}の戦闘参加（LR-14）"),
+                format!("{n} joining the fight (LR-14)"),
+            ),
+            Basis::Unit(n) => (
+                format!("部隊「{n}」（LR-16）"),
+                format!("unit '{n}' (LR-16)"),
+            ),
+            Basis::Stronghold(n) => (
+                format!("拠点「{n}」（LR-17）"),
+                format!("stronghold '{n}' (LR-17)"),
+            ),
+            Basis::Xp(n) => (format!("{n}の経験点（LR-12）"), format!("{n}'s XP (LR-12)")),
+            Basis::Advancement(n) => (
+                format!("{n}の成長（LR-12）"),
+                format!("{n}'s advancement (LR-12)"),
+            ),
+            Basis::Ranks(n, k) => (
+                format!("{n}の{k}のランク（LR-8、LR-12）"),
+                format!("{n}'s ranks in {k} (LR-8, LR-12)"),
+            ),
+            Basis::Poison(n) => (format!("{n}の毒（LR-4）"), format!("{n}'s poison (LR-4)")),
+        }
+    }
+}
+
+/// What `event` brings in (see [`Basis`]).
+fn brings(event: &Event) -> Vec<Basis> {
+    use super::advance::{Buy, Event as A};
+    use super::battle::Event as B;
+    use super::combat::Event as C;
+    use super::table::SubEvent as S;
+    match event {
+        Event::Changed { name, delta, .. } if delta.poison.is_some() => {
+            vec![Basis::Poison(name.clone())]
+        }
+        Event::Sub { event } => match event {
+            S::Combat(C::Joined { fighter }) => vec![Basis::Fighter(fighter.name.clone())],
+            S::Battle(B::UnitAdded { name, .. }) => vec![Basis::Unit(name.clone())],
+            S::Battle(B::StrongholdAdded { name, .. }) => vec![Basis::Stronghold(name.clone())],
+            S::Advance(A::Awarded { who, .. } | A::Credited { who, .. }) => {
+                vec![Basis::Xp(who.clone())]
+            }
+            S::Advance(A::Advanced { who, .. }) => vec![Basis::Advancement(who.clone())],
+            S::Advance(A::Bought {
+                who,
+                buy: Buy::Rank { skill },
+                ..
+            }) => vec![Basis::Ranks(who.clone(), skill.clone())],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// What `event` rests on (see [`Basis`]).
+fn rests_on(event: &Event) -> Vec<Basis> {
+    use super::advance::{Buy, Event as A};
+    use super::battle::Event as B;
+    use super::combat::Event as C;
+    use super::table::SubEvent as S;
+    let f = |n: &String| Basis::Fighter(n.clone());
+    match event {
+        Event::Changed { name, delta, .. } if delta.poison_stage.is_some() => {
+            vec![Basis::Poison(name.clone())]
+        }
+        // LR-8: an Armed Combat pick rests on the ranks that allowed it.
+        Event::Changed { name, delta, .. } if delta.armed_pick.is_some() => delta
+            .armed_pick
+            .iter()
+            .map(|(k, _)| Basis::Ranks(name.clone(), k.clone()))
+            .collect(),
+        Event::Sub { event } => match event {
+            S::Combat(c) => match c {
+                C::Left { name } => vec![f(name)],
+                C::Initiative { rolls, .. } => rolls.iter().map(|(n, _)| f(n)).collect(),
+                C::Acted { who, .. }
+                | C::Stunned { who, .. }
+                | C::Calmed { who }
+                | C::Stood { who }
+                | C::Delayed { who, .. } => vec![f(who)],
+                C::Attacked {
+                    attacker, strikes, ..
+                } => std::iter::once(f(attacker))
+                    .chain(strikes.iter().map(|s| f(&s.target)))
+                    .collect(),
+                C::Squeezed { who, target, .. } => vec![f(who), f(target)],
+                C::Contest { who, against, .. } => vec![f(who), f(against)],
+                C::Feared {
+                    attacker, target, ..
+                } => vec![f(attacker), f(target)],
+                _ => Vec::new(),
+            },
+            S::Battle(b) => match b {
+                B::UnitAttack {
+                    attacker, defender, ..
+                } => vec![Basis::Unit(attacker.clone()), Basis::Unit(defender.clone())],
+                B::Break { unit, .. } => vec![Basis::Unit(unit.clone())],
+                B::Locked { stronghold, .. } | B::Hit { stronghold, .. } => {
+                    vec![Basis::Stronghold(stronghold.clone())]
+                }
+                _ => Vec::new(),
+            },
+            S::Advance(a) => match a {
+                A::Advanced { who, .. } => vec![Basis::Xp(who.clone())],
+                A::Bought { who, buy, .. } => {
+                    let mut v = vec![Basis::Advancement(who.clone())];
+                    if let Buy::Rank { skill } | Buy::Specialisation { skill, .. } = buy {
+                        v.push(Basis::Ranks(who.clone(), skill.clone()));
+                    }
+                    v
+                }
+                A::Closed { who, .. } => vec![Basis::Advancement(who.clone())],
+                _ => Vec::new(),
+            },
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The character a part of a typed line tests: the one its first `{NAME.…}` reference
+/// names, or the roller's one character for a plain `{…}`; `None` without a reference.
+fn side_character(table: &dyn TableView, state: &State, text: &str) -> Option<String> {
+    let (_, after) = text.split_once('{')?;
+    let (inner, _) = after.split_once('}')?;
+    match inner.split_once('.') {
+        Some((who, _)) if table.character(who).is_some() => Some(who.to_string()),
+        _ => actors_character(table, state).map(|(n, _)| n),
+    }
+}
+
+/// LR-4: 「Near Death … の次で死亡」 — a dead character takes no more tests, healing or
+/// actions (the GM may `/void` the line that killed it).
+pub(super) fn not_dead(state: &State, name: &str, ch: &Character, s: &Status) -> Result<(), Text> {
+    if s.dead || ch.body().level(s.damage, state.settings.hobbit_death) == WoundLevel::Dead {
+        return Err(Text::new(
+            format!("LR-4: {name}は死亡しています（GM は死亡させた行を /void で無効にできます）"),
+            format!("LR-4: {name} is dead (the GM can /void the line that killed it)"),
+        ));
+    }
+    Ok(())
+}
+
 /// The actor's one character (by ownership), if exactly one.
 fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Character)> {
     let mine: Vec<(String, Character)> = table
@@ -2014,9 +3244,103 @@ pub fn reference(ch: &Character, key: &str) -> Option<i64> {
     })
 }
 
+/// The character fields LotR's rules keep (derived from the record, or tracked by
+/// `/lotr` commands): a hand-set value would sit on the sheet beside the rules' own and be
+/// ignored by them. Courage and Renown stay the GM's to set (the seed leaves Courage's
+/// race and order changes and Renown's triggers to the GM).
+const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &["Courage", "勇気"],
+        how: "勇気の上限はシート（種族・職業）から、使うのは /lotr courage です（LR-6）。GM は /char set で上限を変えられます",
+        how_en: "Courage comes from the sheet (race and order) and is spent with /lotr courage (LR-6); a GM may set its maximum with /char set",
+        gm_may_set: true,
+    },
+    OwnedField {
+        keys: &["Renown", "名声", "知名度"],
+        how: "Renown は劇的な行動でGMが /lotr renown 名前 +1 で上げます（LR-3）",
+        how_en: "Renown rises for dramatic deeds with the GM's /lotr renown NAME +1 (LR-3)",
+        gm_may_set: true,
+    },
+    OwnedField {
+        keys: &["Health", "生命点"],
+        how: "Health は VIT + STR修正 から算出され（LR-3）、成長の pick で上がります（/lotr xp pick 名前 health）",
+        how_en: "Health is VIT + STR mod (LR-3) and rises by advancement picks (/lotr xp pick NAME health)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["Defence", "Defense", "防御値"],
+        how: "Defence は 10 + NIM修正 です（LR-3）。NIM を変えてください",
+        how_en: "Defence is 10 + NIM mod (LR-3); change NIM instead",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "Stamina",
+            "Swiftness",
+            "Willpower",
+            "Wisdom",
+            "耐久",
+            "敏速",
+            "意志",
+            "英知",
+        ],
+        how: "反応値は作成時の能力修正から算出され（LR-3）、成長の pick で上がります（/lotr xp pick 名前 reaction Stamina）",
+        how_en: "reactions come from the creation attributes' modifiers (LR-3) and rise by advancement picks (/lotr xp pick NAME reaction Stamina)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "damage",
+            "ダメージ",
+            "wounds",
+            "wound level",
+            "負傷",
+            "負傷段階",
+        ],
+        how: "ダメージと負傷段階は /lotr damage と /lotr heal、戦闘の命中で変わります（LR-4）",
+        how_en: "damage and the wound level change with /lotr damage, /lotr heal and hits in combat (LR-4)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["weariness", "疲労"],
+        how: "疲労は /lotr weary と /lotr recover で変わります（LR-5）",
+        how_en: "weariness changes with /lotr weary and /lotr recover (LR-5)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["Corruption", "堕落"],
+        how: "堕落はGMの /lotr corruption で変わります（LR-7）",
+        how_en: "Corruption changes with the GM's /lotr corruption (LR-7)",
+        gm_may_set: false,
+    },
+];
+
 impl TableRules for LotrRules {
     type State = State;
     type Event = Event;
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
+    }
+
+    /// A later entry rests on what an undone line brought in: a fighter's actions on its
+    /// joining the fight (LR-14), a unit's or stronghold's on its being added (LR-16,
+    /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
+    /// (LR-12), a skill's later picks on its rank, an Armed Combat pick on the ranks it
+    /// needs (LR-8), a poison's stages on the poison (LR-4).
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let needs = rests_on(later);
+        if needs.is_empty() {
+            return None;
+        }
+        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
+        let hit = needs.iter().find(|n| brought.contains(n))?;
+        let (ja, en) = hit.words();
+        Some(Text::new(
+            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
+            format!("{} rests on {en}", self.describe(later).en()),
+        ))
+    }
 
     fn commands(&self) -> &'static [CommandHelp] {
         // The core's commands, then combat, battles, advancement and money's.
@@ -2038,7 +3362,13 @@ impl TableRules for LotrRules {
         dice: &mut Roller<'_>,
     ) -> Option<Result<Outcome<Event>, Text>> {
         match words {
-            ["lotr", rest @ ..] => Some(decide_lotr(table, state, rest, dice)),
+            ["lotr", rest @ ..] => {
+                // Full-width digits and signs read as ASCII everywhere (`/lotr create B2 pick
+                // １２,１１,…`, `/lotr xp award 新人 rp ５００`), as dice lines read them.
+                let folded: Vec<String> = rest.iter().map(|w| fold_digits(w)).collect();
+                let rest: Vec<&str> = folded.iter().map(String::as_str).collect();
+                Some(decide_lotr(table, state, &rest, dice))
+            }
             _ => None,
         }
     }
@@ -2073,6 +3403,15 @@ impl TableRules for LotrRules {
                     .or_insert_with(|| rolls.clone());
             }
             Event::Note { .. } => {}
+            Event::Tested { name, test } => {
+                state.last_tests.insert(name.clone(), test.clone());
+            }
+            Event::Rewritten { name, bonus, .. } => {
+                if let Some(t) = state.last_tests.get_mut(name) {
+                    t.courage += bonus;
+                }
+            }
+            Event::TestsLapse => state.last_tests.clear(),
             Event::WearinessHeeded => {
                 for s in state.status.values_mut() {
                     s.ignoring_weariness = false;
@@ -2100,9 +3439,26 @@ impl TableRules for LotrRules {
                 format!("{name}をシートから読み込み"),
                 format!("{name} read from the sheet"),
             ),
-            Event::Changed { ja, en, .. } | Event::Note { ja, en } => {
-                Text::new(ja.clone(), en.clone())
+            Event::Changed { ja, en, .. }
+            | Event::Note { ja, en }
+            | Event::Rewritten { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Tested { name, test } => {
+                let (ja, en) = test.outcome(0);
+                Text::new(
+                    format!(
+                        "LR-6 {name}の判定 {}: {ja}。見てから勇気を使えます（/lotr courage {name} 点数）",
+                        test.command
+                    ),
+                    format!(
+                        "LR-6 {name}'s test {}: {en}; Courage may still be spent on it (/lotr courage {name} POINTS)",
+                        test.command
+                    ),
+                )
             }
+            Event::TestsLapse => Text::new(
+                "シーン終了: 以前の判定には勇気を使えなくなる（LR-6）",
+                "scene end: earlier tests can no longer take Courage (LR-6)",
+            ),
             Event::CreationRolls { name, rolls } => super::create::describe_rolls(name, rolls),
             Event::WearinessHeeded => Text::new(
                 "シーン終了: 疲労を無視する効果が切れる（LR-5）",
@@ -2136,7 +3492,35 @@ impl TableRules for LotrRules {
         if state.status.values().any(|s| s.ignoring_weariness) {
             out.push(Event::WearinessHeeded);
         }
+        if !state.last_tests.is_empty() {
+            out.push(Event::TestsLapse);
+        }
         out
+    }
+
+    /// A secret test, and Courage rewriting it, are the GM's and the owner's to see.
+    fn audience(&self, event: &Event) -> crate::table_rules::Audience {
+        match event {
+            Event::Tested { name, test } if test.secret => {
+                crate::table_rules::Audience::GmAndOwnerOf(name.clone())
+            }
+            Event::Rewritten {
+                name, secret: true, ..
+            } => crate::table_rules::Audience::GmAndOwnerOf(name.clone()),
+            _ => crate::table_rules::Audience::All,
+        }
+    }
+
+    /// LR-6: a character's LotR test is kept (a `Tested` event after the roll) while it
+    /// has Courage left, so that points spent after seeing it are shown changing it.
+    fn after_roll(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        command: &str,
+        result: &taku_dice::RollResult,
+    ) -> Vec<Event> {
+        tested(table, state, command, result).into_iter().collect()
     }
 
     fn on_session_end(&self, state: &State) -> Vec<Event> {
@@ -2182,8 +3566,11 @@ impl TableRules for LotrRules {
         out
     }
 
-    /// LR-4, LR-5, LR-9: the actor's character's wound and weariness penalties go on the
-    /// TN of a LotR test (external modifiers), on the total when there is no TN.
+    /// LR-4, LR-5, LR-9: the tested character's wound and weariness penalties go on the
+    /// TN of a LotR test (external modifiers), on the total when there is no TN. The
+    /// tested character is the one a side's `{NAME.…}` reference names, whoever rolls (the
+    /// GM for an NPC, a player with two characters), or the roller's one character for a
+    /// plain `{…}` or no reference; in an opposed test each side takes its own.
     fn prepare_check(
         &self,
         table: &dyn TableView,
@@ -2198,20 +3585,37 @@ impl TableRules for LotrRules {
         let Some(test) = super::parse_line(command) else {
             return Ok(unchanged);
         };
-        let actor = actors_character(table, state);
-        if let Some((name, _)) = &actor {
+        let typed = table.typed_line().unwrap_or(command).to_string();
+        let upper = typed.to_ascii_uppercase();
+        let (left_text, right_text) = match upper.find("VS") {
+            Some(at) if matches!(test, check::Test::Opposed { .. }) => {
+                (typed[..at].to_string(), typed[at..].to_string())
+            }
+            _ => (typed.clone(), String::new()),
+        };
+        let mut left = side_character(table, state, &left_text);
+        let right = side_character(table, state, &right_text);
+        if left.is_none() && right.is_none() {
+            left = actors_character(table, state).map(|(n, _)| n);
+        }
+        let mut sides = Vec::new();
+        for name in [&left, &right].into_iter().flatten() {
             let s = state.status.get(name).cloned().unwrap_or_default();
             npc_is_the_gms(table, name, &s)?;
+            let Some(ch) = record(table, state, name) else {
+                continue;
+            };
+            not_dead(state, name, &ch, &s)?;
+            sides.push((name.clone(), penalty(&state.settings, &ch, &s), ch, s));
         }
-        let p = actor.as_ref().map_or(0, |(name, ch)| {
-            penalty(
-                &state.settings,
-                ch,
-                &state.status.get(name).cloned().unwrap_or_default(),
-            )
-        });
+        let pen = |who: &Option<String>| {
+            who.as_ref()
+                .and_then(|n| sides.iter().find(|x| &x.0 == n))
+                .map_or(0, |x| x.1)
+        };
+        let (pl, pr) = (pen(&left), pen(&right));
         let group_mp = state.settings.group_marginal_plus_one;
-        if p == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
+        if pl == 0 && pr == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
             return Ok(unchanged);
         }
         let secret = command
@@ -2227,38 +3631,25 @@ impl TableRules for LotrRules {
                 tn,
                 versus,
             } => check::Test::Single {
-                modifier: if tn.is_none() { modifier + p } else { modifier },
-                tn: tn.map(|t| t - p),
+                modifier: if tn.is_none() {
+                    modifier + pl
+                } else {
+                    modifier
+                },
+                tn: tn.map(|t| t - pl),
                 versus,
             },
-            // LR-9/LR-11: an opposed test has no TN: the penalty comes off the penalised
-            // side's total — the side whose `{…}` reference is the character's (the right
-            // when only it has one), else the roller's own, the left.
+            // LR-9/LR-11: an opposed test has no TN: each side's penalty comes off its
+            // own total.
             check::Test::Opposed {
                 left,
                 right,
                 variant,
-            } => {
-                let right_is_mine = table.typed_line().is_some_and(|typed| {
-                    let upper = typed.to_ascii_uppercase();
-                    upper
-                        .find("VS")
-                        .is_some_and(|at| !typed[..at].contains('{') && typed[at..].contains('{'))
-                });
-                if right_is_mine {
-                    check::Test::Opposed {
-                        left,
-                        right: right + p,
-                        variant,
-                    }
-                } else {
-                    check::Test::Opposed {
-                        left: left + p,
-                        right,
-                        variant,
-                    }
-                }
-            }
+            } => check::Test::Opposed {
+                left: left + pl,
+                right: right + pr,
+                variant,
+            },
             // LR-10: the leader's condition is the leader's: its total, not the group's TN
             // (the helpers test at TN − 5 with their own modifiers).
             check::Test::Group {
@@ -2267,7 +3658,7 @@ impl TableRules for LotrRules {
                 helpers,
                 marginal_plus_one,
             } => check::Test::Group {
-                leader: leader + p,
+                leader: leader + pl,
                 tn,
                 helpers,
                 marginal_plus_one: marginal_plus_one || group_mp,
@@ -2275,25 +3666,34 @@ impl TableRules for LotrRules {
         };
         let on_tn = matches!(changed, check::Test::Single { tn: Some(_), .. });
         let printed = check::print(&changed).replace(' ', "");
-        let note = actor.filter(|_| p != 0).map(|(name, ch)| {
-            let s = state.status.get(&name).cloned().unwrap_or_default();
-            let (lj, le) = level_words(&state.settings, &ch, &s);
-            if on_tn {
-                Text::new(
-                    format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
-                    format!(
-                        "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
-                        -p
-                    ),
-                )
-            } else {
-                Text::new(
-                    format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
-                    format!(
-                        "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
-                    ),
-                )
-            }
+        let notes: Vec<Text> = sides
+            .iter()
+            .filter(|x| x.1 != 0)
+            .map(|(name, p, ch, s)| {
+                let (lj, le) = level_words(&state.settings, ch, s);
+                if on_tn {
+                    Text::new(
+                        format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
+                        format!(
+                            "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                            -p
+                        ),
+                    )
+                } else {
+                    Text::new(
+                        format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
+                        format!(
+                            "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
+                        ),
+                    )
+                }
+            })
+            .collect();
+        let note = (!notes.is_empty()).then(|| {
+            Text::new(
+                notes.iter().map(|n| n.ja()).collect::<Vec<_>>().join("／"),
+                notes.iter().map(|n| n.en()).collect::<Vec<_>>().join(" / "),
+            )
         });
         Ok(Prepared {
             command: format!("{}{printed}{comment}", if secret { "S" } else { "" }),
@@ -2395,7 +3795,11 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             Value::Number(character::breath_minutes(ch.reaction(0))),
         ),
     ];
-    let level = ch.body().level(s.damage, state.settings.hobbit_death);
+    let level = if s.dead {
+        WoundLevel::Dead
+    } else {
+        ch.body().level(s.damage, state.settings.hobbit_death)
+    };
     let p = penalty(&state.settings, ch, &s);
     let wounds = if level == WoundLevel::Healthy {
         0
@@ -2429,13 +3833,23 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "weariness",
             Value::Text(Text::new(
                 format!(
-                    "{weariness_name}（{:+}）",
+                    "{weariness_name}{}（{:+}）",
+                    if s.weariness >= state.settings.exhausted() as i64 {
+                        "・意識不明"
+                    } else {
+                        ""
+                    },
                     state
                         .settings
                         .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
                 ),
                 format!(
-                    "{weariness_name} ({:+})",
+                    "{weariness_name}{} ({:+})",
+                    if s.weariness >= state.settings.exhausted() as i64 {
+                        ", unconscious"
+                    } else {
+                        ""
+                    },
                     state
                         .settings
                         .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
@@ -2447,6 +3861,17 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "炎（LR-4）",
             "on fire (LR-4)",
             Value::Plain(if s.alight { "yes" } else { "no" }.into()),
+        ),
+        d(
+            "感染（LR-4 医術）",
+            "infection (LR-4)",
+            Value::Text(match s.infection.as_deref() {
+                None => Text::new("なし", "none"),
+                Some(rate) => {
+                    let (ja, en) = rate_words(rate);
+                    Text::new(format!("傷は{ja}"), format!("the wound heals {en}"))
+                }
+            }),
         ),
         d(
             "勇気",
@@ -2553,6 +3978,18 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
         Section {
             title: Text::new("技能", "Skills"),
             fields: vec![d("技能", "skills", Value::List(skills))],
+        },
+        Section {
+            title: Text::new("特徴・欠点・職業能力", "Edges, flaws, order abilities"),
+            fields: vec![
+                d("特徴", "edges", Value::Plain(ch.edges.join(", "))),
+                d("欠点", "flaws", Value::Plain(ch.flaws.join(", "))),
+                d(
+                    "職業能力",
+                    "order abilities",
+                    Value::Plain(ch.abilities.join(", ")),
+                ),
+            ],
         },
     ]
 }

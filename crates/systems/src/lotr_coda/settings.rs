@@ -42,6 +42,26 @@ pub struct Settings {
     /// LR-1: skills counting against the language budget (default: Language, Lore:
     /// Realm, Lore: History, Lore: Heraldry, by name prefix).
     pub language_skills: Vec<String>,
+    /// LR-5 Table 9.39: minutes of rest that take a character from each weariness level
+    /// to the one below (EXAMPLE; the first, fresh, and the last, Exhausted, are unused:
+    /// Exhausted needs the recovery test).
+    #[serde(default = "default_recovery")]
+    pub weariness_recovery: Vec<i64>,
+    /// LR-4 医術: how an infected wound heals after the doctor's Healing test, by its
+    /// degree from Disastrous Failure to Extraordinary Success: `day` (a point a day, as
+    /// usual), `week` (a point a week) or `none` (EXAMPLE; the mapping is the GM's).
+    #[serde(default = "default_infection")]
+    pub infection_rates: Vec<String>,
+}
+
+fn default_recovery() -> Vec<i64> {
+    vec![0, 5, 30, 60, 240, 0]
+}
+
+fn default_infection() -> Vec<String> {
+    ["none", "none", "week", "day", "day", "day", "day"]
+        .map(String::from)
+        .to_vec()
 }
 
 impl Default for Settings {
@@ -70,6 +90,8 @@ impl Default for Settings {
             language_skills: ["Language", "Lore: Realm", "Lore: History", "Lore: Heraldry"]
                 .map(String::from)
                 .to_vec(),
+            weariness_recovery: default_recovery(),
+            infection_rates: default_infection(),
         }
     }
 }
@@ -88,6 +110,17 @@ fn bad(key: &str, value: &str) -> Text {
     )
 }
 
+/// An example value of a number table, as its error shows it.
+fn example(key: &str) -> &'static str {
+    match key {
+        "wound_penalties" => "0,-1,-2,-4,-8,-10",
+        "stamina_tns" | "healing_tns" => "5,5,10,15,20,25",
+        "weariness_penalties" => "0,-1,-3,-5,-7,-9",
+        "weariness_recovery" => "0,5,30,60,240,0",
+        _ => "-2",
+    }
+}
+
 fn numbers(key: &str, value: &str, len: Option<usize>) -> Result<Vec<i64>, Text> {
     let v: Option<Vec<i64>> = value
         .split(',')
@@ -97,12 +130,14 @@ fn numbers(key: &str, value: &str, len: Option<usize>) -> Result<Vec<i64>, Text>
         Some(v) if len.is_none_or(|l| v.len() == l) && !v.is_empty() => Ok(v),
         _ => Err(Text::new(
             format!(
-                "表 {key} には{}個の整数をカンマ区切りで書いてください（例: 0,-1,-2,-4,-8,-10）",
-                len.map_or("1".to_string(), |l| l.to_string())
+                "表 {key} には{}個の整数をカンマ区切りで書いてください（例: {}）",
+                len.map_or("1".to_string(), |l| l.to_string()),
+                example(key)
             ),
             format!(
-                "table {key} takes {} whole numbers separated by commas (e.g. 0,-1,-2,-4,-8,-10)",
-                len.map_or("some".to_string(), |l| l.to_string())
+                "table {key} takes {} whole numbers separated by commas (e.g. {})",
+                len.map_or("some".to_string(), |l| l.to_string()),
+                example(key)
             ),
         )),
     }
@@ -150,10 +185,10 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "設定「{key}」はありません: hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie（表は /lotr table）"
+                        "設定「{key}」はありません: hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie, stun_reduction, mounted_dodge_size, battle_siegecraft, morale_bonus, protection, xp_timing, flaw_picks（表は /lotr table、一覧と値は /lotr settings）"
                     ),
                     format!(
-                        "no setting '{key}': hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie (tables: /lotr table)"
+                        "no setting '{key}': hobbit_death, group_bonus, ignore_weariness_by_test, multi_field_specialisation, courage_return, fear_tie, stun_reduction, mounted_dodge_size, battle_siegecraft, morale_bonus, protection, xp_timing, flaw_picks (tables: /lotr table; values: /lotr settings)"
                     ),
                 ));
             }
@@ -174,18 +209,51 @@ impl Settings {
                 self.weariness_penalties = numbers(key, value, Some(self.weariness_levels.len()))?
             }
             "weariness_levels" => {
-                let names: Vec<String> = value
+                // `Hale,Winded,…` renames the levels (as many as there are); a different
+                // number of levels comes with each one's penalty and recovery minutes,
+                // `NAME:PENALTY:MINUTES`, so that no other table is rewritten silently.
+                let rows: Vec<&str> = value
                     .split(',')
-                    .map(|s| s.trim().to_string())
+                    .map(str::trim)
                     .filter(|s| !s.is_empty())
                     .collect();
-                if names.len() < 2 || names.len() > 20 {
+                if rows.len() < 2 || rows.len() > 20 {
                     return Err(bad(key, value));
                 }
-                // Penalties follow the new length: kept where they exist, the worst repeated.
-                let last = self.weariness_penalties.last().copied().unwrap_or(0);
-                self.weariness_penalties.resize(names.len(), last);
-                self.weariness_levels = names;
+                let full: Option<Vec<(String, i64, i64)>> = rows
+                    .iter()
+                    .map(|r| {
+                        let mut it = r.split(':');
+                        let name = it.next()?.trim().to_string();
+                        let p = it.next()?.trim().parse::<i64>().ok()?;
+                        let m = it.next()?.trim().parse::<i64>().ok()?;
+                        (it.next().is_none()
+                            && !name.is_empty()
+                            && p.abs() <= 1000
+                            && (0..=100_000).contains(&m))
+                        .then_some((name, p, m))
+                    })
+                    .collect();
+                if let Some(full) = full {
+                    self.weariness_levels = full.iter().map(|r| r.0.clone()).collect();
+                    self.weariness_penalties = full.iter().map(|r| r.1).collect();
+                    self.weariness_recovery = full.iter().map(|r| r.2).collect();
+                } else if rows.len() == self.weariness_levels.len()
+                    && rows.iter().all(|r| !r.contains(':'))
+                {
+                    self.weariness_levels = rows.iter().map(|r| r.to_string()).collect();
+                } else {
+                    return Err(Text::new(
+                        format!(
+                            "表 weariness_levels: 名前だけなら今と同じ{}個です。段階の数を変えるときは各段階を 名前:ペナルティ:回復分数 で書いてください（例: Hale:0:0,Winded:-1:5,Tired:-3:30,Exhausted:-9:0）",
+                            self.weariness_levels.len()
+                        ),
+                        format!(
+                            "table weariness_levels: names alone must be as many as now ({}); to change the number of levels write each as NAME:PENALTY:MINUTES (e.g. Hale:0:0,Winded:-1:5,Tired:-3:30,Exhausted:-9:0)",
+                            self.weariness_levels.len()
+                        ),
+                    ));
+                }
             }
             "recognition_tns" => {
                 let rows: Option<Vec<(String, i64)>> = value
@@ -200,6 +268,30 @@ impl Settings {
                     .ok_or_else(|| bad(key, value))?;
             }
             "recognition_shared" => self.recognition_shared = numbers(key, value, Some(1))?[0],
+            "weariness_recovery" => {
+                let v = numbers(key, value, Some(self.weariness_levels.len()))?;
+                if v.iter().any(|m| *m < 0) {
+                    return Err(bad(key, value));
+                }
+                self.weariness_recovery = v;
+            }
+            "infection_rates" => {
+                let v: Vec<String> = value.split(',').map(|x| x.trim().to_string()).collect();
+                if v.len() != 7
+                    || v.iter()
+                        .any(|r| !matches!(r.as_str(), "day" | "week" | "none"))
+                {
+                    return Err(Text::new(
+                        format!(
+                            "表 infection_rates には成功度ごと（Disastrous Failure〜Extraordinary Success）に day・week・none を7つ書いてください（「{value}」は不可）"
+                        ),
+                        format!(
+                            "table infection_rates takes seven of day, week, none, one per degree from Disastrous Failure to Extraordinary Success (not '{value}')"
+                        ),
+                    ));
+                }
+                self.infection_rates = v;
+            }
             "language_skills" => {
                 self.language_skills = value
                     .split(',')
@@ -210,10 +302,10 @@ impl Settings {
             _ => {
                 return Err(Text::new(
                     format!(
-                        "表「{key}」はありません: wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                        "表「{key}」はありません: wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills, weariness_recovery, infection_rates"
                     ),
                     format!(
-                        "no table '{key}': wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills"
+                        "no table '{key}': wound_penalties, stamina_tns, healing_tns, weariness_levels, weariness_penalties, recognition_tns, recognition_shared, language_skills, weariness_recovery, infection_rates"
                     ),
                 ));
             }
@@ -232,7 +324,7 @@ impl Settings {
             .collect();
         let body = |default: &str, example: &str| {
             format!(
-                "hobbit_death = {} (LR-4: overflow | on_incapacitated, {default} overflow)\ngroup_bonus = {} (LR-10: literal | marginal_plus_one, {default} literal)\nignore_weariness_by_test = {} (LR-5: off | on, {default} off)\nmulti_field_specialisation = {} (LR-8: off | on, {default} off)\ncourage_return = {} (LR-6: scene | at_once, {default} scene)\nfear_tie = {} (LR-11: marginal | retest, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)",
+                "hobbit_death = {} (LR-4: overflow | on_incapacitated, {default} overflow)\ngroup_bonus = {} (LR-10: literal | marginal_plus_one, {default} literal)\nignore_weariness_by_test = {} (LR-5: off | on, {default} off)\nmulti_field_specialisation = {} (LR-8: off | on, {default} off)\ncourage_return = {} (LR-6: scene | at_once, {default} scene)\nfear_tie = {} (LR-11: marginal | retest, {default} marginal)\n{example}:\nwound_penalties = {} (LR-4, Healthy..Near Death)\nstamina_tns = {} (LR-4 Table 9.36)\nhealing_tns = {} (LR-4 Table 9.37)\nweariness_levels = {} (LR-5 Table 9.39)\nweariness_penalties = {}\nrecognition_tns = {} (LR-3 Table 2.3; local 5, area 10 from the seed)\nrecognition_shared = {}\nlanguage_skills = {} (LR-1)\nweariness_recovery = {} (LR-5 Table 9.39, minutes from each level to the one below)\ninfection_rates = {} (LR-4 医術, by the doctor's degree, Disastrous..Extraordinary)",
                 match self.hobbit_death {
                     HobbitDeath::Overflow => "overflow",
                     HobbitDeath::OnIncapacitated => "on_incapacitated",
@@ -262,6 +354,8 @@ impl Settings {
                 rec.join(","),
                 self.recognition_shared,
                 self.language_skills.join(","),
+                list(&self.weariness_recovery),
+                self.infection_rates.join(","),
             )
         };
         Text::new(
@@ -318,5 +412,25 @@ impl Settings {
         self.language_skills
             .iter()
             .any(|p| skill.starts_with(p.as_str()))
+    }
+}
+
+impl Settings {
+    /// LR-5 Table 9.39: the minutes of rest from weariness level `level` to the one below.
+    pub fn recovery_minutes(&self, level: usize) -> i64 {
+        self.weariness_recovery
+            .get(level)
+            .or(self.weariness_recovery.last())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// LR-4 医術: how an infected wound heals after a doctor's test of degree `d`.
+    pub fn infection_rate(&self, d: super::check::Degree) -> &str {
+        let i = super::check::Degree::ALL
+            .iter()
+            .position(|x| *x == d)
+            .unwrap_or(0);
+        self.infection_rates.get(i).map_or("day", String::as_str)
     }
 }

@@ -11,7 +11,7 @@ use super::settings::Settings;
 use crate::view::Sheet as View;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use taku_dice::Lang;
+use taku_dice::{Lang, Text};
 
 /// LR-1: the pick method's array and its free points.
 pub const PICK_ARRAY: [i64; 6] = [10, 9, 7, 7, 5, 4];
@@ -64,6 +64,9 @@ pub struct Order {
     /// Its order abilities.
     #[serde(default)]
     pub abilities: Vec<String>,
+    /// Its order skills (what advancement picks buy as order skills, LR-12; EXAMPLE).
+    #[serde(default)]
+    pub skills: Vec<String>,
 }
 
 /// An edge (EXAMPLE data).
@@ -224,7 +227,59 @@ pub struct Violation {
 impl Sheet {
     /// Parses the TOML.
     pub fn from_toml(text: &str) -> Result<Sheet, String> {
-        toml::from_str(text).map_err(|e| e.message().to_string())
+        toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|sp| text[..sp.start.min(text.len())].matches('\n').count() + 1);
+            match line {
+                Some(l) => format!("line {l}: {}", e.message()),
+                None => e.message().to_string(),
+            }
+        })
+    }
+
+    /// Why a file is not a LotR sheet ([`Sheet::from_toml`]'s message), in Japanese and
+    /// English: the TOML reader's usual messages (a missing or unknown key, a value of
+    /// the wrong kind) said in Japanese too, with the line; anything else as it is.
+    pub fn parse_error(file: Option<&str>, why: &str) -> Text {
+        let (line, rest) = match why.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+            Some((n, r)) => (Some(n), r),
+            None => (None, why),
+        };
+        let quoted = |r: &str| r.split('`').nth(1).map(str::to_string);
+        let ja_why = if let Some(k) = rest
+            .strip_prefix("missing field")
+            .and_then(|_| quoted(rest))
+        {
+            format!("必要な項目「{k}」がありません")
+        } else if let Some(k) = rest
+            .strip_prefix("unknown field")
+            .and_then(|_| quoted(rest))
+        {
+            format!(
+                "知らない項目「{k}」があります（name, race, order, method, base … は example-sheet.toml を参照）"
+            )
+        } else if rest.starts_with("invalid type") {
+            format!("値の種類が違います（{rest}）")
+        } else if rest.starts_with("invalid value") {
+            format!("値が正しくありません（{rest}）")
+        } else if rest.starts_with("duplicate key") {
+            format!("同じ項目が二度あります（{rest}）")
+        } else {
+            format!("TOML として読めません（{rest}）")
+        };
+        let at_ja = line.map(|l| format!("{l}行目: ")).unwrap_or_default();
+        let at_en = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let (fj, fe) = match file {
+            Some(f) => (format!("{f} は"), f.to_string()),
+            None => ("シートは".to_string(), "the sheet".to_string()),
+        };
+        Text::new(
+            format!(
+                "{fj}ロード・オブ・ザ・リングのキャラクターシートとして読めません: {at_ja}{ja_why}"
+            ),
+            format!("{fe} is not a Lord of the Rings character sheet: {at_en}{rest}"),
+        )
     }
 
     fn attr(map: &BTreeMap<String, i64>, i: usize) -> i64 {
@@ -304,6 +359,7 @@ impl Sheet {
                 .collect(),
             favoured: self.favoured.clone(),
             favoured_reaction: self.favoured_reaction.clone(),
+            abilities: self.order_abilities.clone(),
         }
     }
 
@@ -601,14 +657,16 @@ impl Sheet {
         // ある」 (and Armed Combat's weapon groups): a group needs its field.
         for name in self.skills.keys() {
             if SKILL_GROUPS.contains(&name.trim()) {
+                let example = match name.trim() {
+                    "Armed Combat" => "Armed Combat: Blades",
+                    "Language" => "Language: Westron",
+                    "Craft" => "Craft: Smithing",
+                    _ => "Lore: Realm (Gondor)",
+                };
                 push(
                     "LR-8",
-                    format!(
-                        "技能グループ「{name}」には分野が要ります（例: {name}: Realm (Gondor)、Armed Combat: Swords）"
-                    ),
-                    format!(
-                        "the skill group '{name}' needs a field (e.g. {name}: Realm (Gondor), Armed Combat: Swords)"
-                    ),
+                    format!("技能グループ「{name}」には分野が要ります（例: {example}）"),
+                    format!("the skill group '{name}' needs a field (e.g. {example})"),
                 );
             }
         }
@@ -724,6 +782,45 @@ impl Sheet {
 
 #[cfg(test)]
 mod tests {
+
+    /// The sheet's parse errors in Japanese and English (issue 16): a missing key, an
+    /// unknown one, with the line.
+    #[test]
+    fn parse_errors_speak_both_languages() {
+        let e = Sheet::from_toml("race = \"Men\"\n").expect_err("no name");
+        let t = Sheet::parse_error(Some("a.toml"), &e);
+        assert!(
+            t.ja().contains("a.toml はロード・オブ・ザ・リング"),
+            "{}",
+            t.ja()
+        );
+        assert!(
+            t.ja().contains("必要な項目「name」がありません"),
+            "{}",
+            t.ja()
+        );
+        assert!(
+            t.en()
+                .contains("a.toml is not a Lord of the Rings character sheet")
+        );
+        assert!(t.en().contains("missing field `name`"), "{}", t.en());
+        let sheet =
+            include_str!("example-sheet.toml").replace("renown = 0", "renown = 0\nbogus = 1");
+        let e = Sheet::from_toml(&sheet).expect_err("unknown key");
+        let t = Sheet::parse_error(None, &e);
+        assert!(
+            t.ja().starts_with("シートは") && t.ja().contains("知らない項目「bogus」"),
+            "{}",
+            t.ja()
+        );
+        assert!(t.ja().contains("行目"), "{}", t.ja());
+        assert!(
+            t.en().contains("line ") && t.en().contains("bogus"),
+            "{}",
+            t.en()
+        );
+    }
+
     use super::*;
 
     const EXAMPLE: &str = include_str!("example-sheet.toml");

@@ -62,8 +62,8 @@ pub const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/lotr combat attack ボロミア オーク:parry+7s power dmg=2d6+4 +8 | attack レゴラス オーク:dodge+1 dmg=2d6+3 bow range=1 +9",
-        help: "攻撃（LR-14）: 目標値は相手の Defence（回避で上書き、同値は命中）。防御は対象:dodge+修正 / parry+修正（sで専門+2、同値は防御成功、外れならアクション不要）。オプション basic blunt blunt-head defensive power precise two-handed sweep charge=ヤード[:horse] grab whip。break=物 で大成功時に破壊（既定は最大ダメージ）",
-        help_en: "Attack (LR-14): TN = the target's Defence (a dodge replaces it, a tie hits); defences TARGET:dodge+m / parry+m (s: specialised +2; a tie is parried; a miss costs no action); options basic blunt blunt-head defensive power precise two-handed sweep charge=YARDS[:horse] grab whip; break=ITEM on an Extraordinary Success (default: maximum damage)",
+        help: "攻撃（LR-14）: 目標値は相手の Defence（回避で上書き、同値は命中）。防御は対象:dodge+修正 / parry+修正（sで専門+2、同値は防御成功、外れならアクション不要）。オプション basic blunt blunt-head defensive power precise two-handed sweep charge=ヤード[:horse] grab whip、two-weapons（両手に武器: 1アクションで2回、off=逆手のダメージ offmod=逆手の修正、Ambidextrous でなければ two_weapon_penalty）。dmg= なしは punch/kick（1d6+2+STR修正）。break=物 で大成功時に破壊（既定は最大ダメージ）。skill=分野 でシートの Armed Combat 技能（+修正はその他の修正）と LR-8 の強化（/lotr armed）",
+        help_en: "Attack (LR-14): TN = the target's Defence (a dodge replaces it, a tie hits); defences TARGET:dodge+m / parry+m (s: specialised +2; a tie is parried; a miss costs no action); options basic blunt blunt-head defensive power precise two-handed sweep charge=YARDS[:horse] grab whip, two-weapons (one action, an attack with each hand: off= the off hand's damage, offmod= its modifier; two_weapon_penalty unless Ambidextrous); without dmg= a punch/kick (1d6 + 2 + STR mod); break=ITEM on an Extraordinary Success (default: maximum damage); skill=FIELD takes the sheet's Armed Combat skill (+m is then the other modifiers) and its LR-8 picks (/lotr armed)",
     },
     CommandHelp {
         usage: "/lotr combat grab ボロミア pin|squeeze|slam | escape オーク +1 +2 | grapple ボロミア +1 +0 down|helpless | trip サム オーク +1 +0",
@@ -71,9 +71,9 @@ pub const COMMANDS: &[CommandHelp] = &[
         help_en: "Grappling (LR-14): the grabber's action (pin = +3 on opposed STR, 1d6 + STR mod, slam 1d6), breaking free (opposed STR, 1 action), a whip's grapple (opposed STR, attacker +4), trip",
     },
     CommandHelp {
-        usage: "/lotr combat stun オーク +2 tn=12 pen=4 rounds=3 | fear ナズグル フロド +6 +1 | calm フロド | stand オーク",
-        help: "スタン（LR-14、表9.17の値をGMが指定。Superior で時間半分、Extraordinary で無効）、恐怖（威圧 対 意志力、同値は Marginal）、恐怖の解除、立ち上がる",
-        help_en: "Stun (LR-14, the GM gives Table 9.17's values; Superior halves the duration, Extraordinary ignores it), fear (Intimidate vs Willpower, a tie is Marginal), fear lifted, standing up",
+        usage: "/lotr combat stun オーク +2 tn=12 pen=4 rounds=3 | fear ナズグル フロド +6 [+1] | calm フロド | stand オーク | delay フロド [after=サム]",
+        help: "スタン（LR-14、表9.17の値をGMが指定。Superior で時間半分、Extraordinary で無効）、恐怖（威圧 対 意志力、同値は Marginal。テーブルのキャラクターの意志力はシートから）、恐怖の解除、立ち上がる、行動を遅らせる（イニシアチブ順で後ろへ、after=名前 でその後）",
+        help_en: "Stun (LR-14, the GM gives Table 9.17's values; Superior halves the duration, Extraordinary ignores it), fear (Intimidate vs Willpower, a tie is Marginal; a table character's Willpower from its sheet), fear lifted, standing up, delaying (later in the initiative order; after=NAME: right after them)",
     },
     CommandHelp {
         usage: "/lotr battle start [+2] | round [指揮官Siegecraft 敵Siegecraft] | hero アラゴルン [thick] | odds [0] [5] | end",
@@ -132,19 +132,27 @@ fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     }
 }
 
-/// `+3`, `-2`, `4` within ±100,000.
+/// `+3`, `-2`, `4` (full-width digits read as ASCII) within ±100,000.
 fn num(word: &str) -> Result<i64, Text> {
-    word.strip_prefix('+')
-        .unwrap_or(word)
-        .parse::<i64>()
-        .ok()
-        .filter(|n| n.abs() <= 100_000)
-        .ok_or_else(|| {
-            Text::new(
-                format!("「{word}」は数ではありません（例: +3, -2, 12）"),
-                format!("'{word}' is not a number (e.g. +3, -2, 12)"),
-            )
-        })
+    let folded = taku_dice::normalize::fold(word).text;
+    let w = folded.strip_prefix('+').unwrap_or(&folded);
+    let digits = w.strip_prefix('-').unwrap_or(w);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return w
+            .parse::<i64>()
+            .ok()
+            .filter(|n| n.abs() <= 100_000)
+            .ok_or_else(|| {
+                Text::new(
+                    format!("「{word}」は大きすぎます（−100000〜100000）"),
+                    format!("'{word}' is too large (−100000 to 100000)"),
+                )
+            });
+    }
+    Err(Text::new(
+        format!("「{word}」は数ではありません（例: +3, -2, 12）"),
+        format!("'{word}' is not a number (e.g. +3, -2, 12)"),
+    ))
 }
 
 fn signed(word: &str) -> bool {
@@ -212,8 +220,8 @@ fn reply(text: Text) -> Result<Decided, Text> {
 
 fn combat_usage() -> Text {
     usage(
-        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|set|settings（/help に例）",
-        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|set|settings (examples in /help)",
+        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|delay|set|settings（/help に例）",
+        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|delay|set|settings (examples in /help)",
     )
 }
 
@@ -413,6 +421,31 @@ fn decide_combat(
                 dice,
             )
         }
+        ["fear", _, target, _] => Err(Text::new(
+            format!(
+                "LR-14: {target} の Willpower の修正を威圧の修正の後に書いてください（例: +6 +1）"
+            ),
+            format!(
+                "LR-14: give {target}'s Willpower modifier after the Intimidate one (e.g. +6 +1)"
+            ),
+        )),
+        ["delay", who, rest @ ..] if rest.len() <= 1 => {
+            may_act_for(table, who)?;
+            let after = match rest.first() {
+                None => None,
+                Some(w) => match w.strip_prefix("after=") {
+                    Some(n) => Some(n.to_string()),
+                    None => return Err(combat_usage()),
+                },
+            };
+            run(
+                combat::Command::Delay {
+                    who: who.to_string(),
+                    after,
+                },
+                dice,
+            )
+        }
         ["fear", who, target, m, w] => {
             may_act_for(table, who)?;
             run(
@@ -508,6 +541,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
     let mut chosen: Option<&str> = None;
     let mut kind = WeaponKind::Melee;
     let mut modifier = 0;
+    let mut ambidextrous = false;
     for w in plain {
         let picked = match w {
             "basic" => AttackOption::Basic,
@@ -520,6 +554,27 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             "sweep" => AttackOption::Sweep,
             "grab" => AttackOption::Grab,
             "whip" => AttackOption::Whip,
+            "two-weapons" => AttackOption::TwoWeapons {
+                off: Weapon::punch(),
+                off_modifier: 0,
+                ambidextrous: false,
+            },
+            "ambi" | "ambidextrous" => {
+                ambidextrous = true;
+                continue;
+            }
+            // LR-14 punch/kick: 1d6 + 2 + STR mod, the damage of an attack without `dmg=`.
+            "punch" | "kick" => {
+                if k.contains_key("dmg") {
+                    return Err(Text::new(
+                        format!(
+                            "LR-14: {w} のダメージは 1d6+2+STR修正 です（dmg= と一緒には使えません）"
+                        ),
+                        format!("LR-14: {w} deals 1d6 + 2 + STR mod (not with dmg=)"),
+                    ));
+                }
+                continue;
+            }
             "bow" => {
                 kind = WeaponKind::Bow;
                 continue;
@@ -535,10 +590,10 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             other => {
                 return Err(Text::new(
                     format!(
-                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed sweep grab whip、bow thrown、charge=ヤード、dmg=、+修正）"
+                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick、bow thrown、charge=ヤード、dmg=、off=、+修正）"
                     ),
                     format!(
-                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed sweep grab whip, bow thrown, charge=YARDS, dmg=, +m)"
+                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick, bow thrown, charge=YARDS, dmg=, off=, +m)"
                     ),
                 ));
             }
@@ -571,6 +626,28 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
         };
     }
     let (dice, bonus) = parse_damage(k.get("dmg").copied().unwrap_or("punch"))?;
+    // LR-14 two weapons: the off hand's damage (`off=`, else the main hand's) and modifier
+    // (`offmod=`, else the main hand's).
+    if let AttackOption::TwoWeapons { .. } = option {
+        let (od, ob) = match k.get("off") {
+            Some(d) => parse_damage(d)?,
+            None => (dice, bonus),
+        };
+        option = AttackOption::TwoWeapons {
+            off: Weapon {
+                dice: od,
+                bonus: ob,
+                kind: WeaponKind::Melee,
+            },
+            off_modifier: key_num(&k, "offmod", Some(modifier))?,
+            ambidextrous,
+        };
+    } else if ambidextrous || k.contains_key("off") || k.contains_key("offmod") {
+        return Err(Text::new(
+            "LR-14: ambi・off=・offmod= は two-weapons（両手に武器）の攻撃だけです",
+            "LR-14: ambi, off= and offmod= belong to a two-weapons attack",
+        ));
+    }
     let range_steps = u32::try_from(key_num(&k, "range", Some(0))?).map_err(|_| combat_usage())?;
     let extraordinary = match k.get("break") {
         Some(item) => Extraordinary::Break {
@@ -592,8 +669,8 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
 
 fn battle_usage() -> Text {
     usage(
-        "/lotr battle start|round|hero|odds|end|set|settings、/lotr unit add|attack|break、/lotr siege add|lock|hit|fortify（/help に例）",
-        "/lotr battle start|round|hero|odds|end|set|settings, /lotr unit add|attack|break, /lotr siege add|lock|hit|fortify (examples in /help)",
+        "/lotr battle start|round|hero|odds|end|set|settings、/lotr unit add|attack|break|list、/lotr siege add|lock|hit|fortify|list（/help に例）",
+        "/lotr battle start|round|hero|odds|end|set|settings, /lotr unit add|attack|break|list, /lotr siege add|lock|hit|fortify|list (examples in /help)",
     )
 }
 
@@ -606,8 +683,69 @@ fn decide_battle(
 ) -> Result<Decided, Text> {
     use battle::Command as C;
     // Reading the settings and the odds is open to all; the rest is the GM's.
+    // LR-15: a hero is a character at the table; LR-16: a named commander too.
+    let known = |name: &str| -> Result<(), Text> {
+        if table.character(name).is_some() {
+            Ok(())
+        } else {
+            Err(Text::new(
+                format!("「{name}」というキャラクターはいません（/char list）"),
+                format!("no character named '{name}' (/char list)"),
+            ))
+        }
+    };
+    if let ("battle", ["hero", hero, ..]) = (head, words) {
+        known(hero)?;
+    }
+    if let ("unit", ["attack", _, _, _, rest @ ..]) = (head, words)
+        && let Some(by) = split(rest).0.get("by")
+    {
+        known(by)?;
+    }
     let cmd = match (head, words) {
         ("battle", ["settings"]) => return reply(s.settings.describe()),
+        // LR-16, LR-17: the units and strongholds as they stand.
+        ("unit" | "siege", ["list"]) => {
+            let mut ja = Vec::new();
+            let mut en = Vec::new();
+            if head == "unit" {
+                for (n, u) in &s.units {
+                    let b = if u.broken { "（崩壊）" } else { "" };
+                    ja.push(format!(
+                        "{n}: サイズ {} Strength {} Toughness {} Mobility {} 士気 {}{b}",
+                        u.size,
+                        u.strength,
+                        u.toughness,
+                        u.mobility(),
+                        u.morale()
+                    ));
+                    en.push(format!(
+                        "{n}: Size {} Strength {} Toughness {} Mobility {} Morale {}{}",
+                        u.size,
+                        u.strength,
+                        u.toughness,
+                        u.mobility(),
+                        u.morale(),
+                        if u.broken { " (broken)" } else { "" }
+                    ));
+                }
+            } else {
+                for (n, h) in &s.strongholds {
+                    ja.push(format!(
+                        "{n}: Protection {}（錠 {:?}）Structure {}",
+                        h.protection, h.locks, h.structure
+                    ));
+                    en.push(format!(
+                        "{n}: Protection {} (locks {:?}) Structure {}",
+                        h.protection, h.locks, h.structure
+                    ));
+                }
+            }
+            if ja.is_empty() {
+                return reply(Text::new("（まだありません）", "(none yet)"));
+            }
+            return reply(Text::new(ja.join("\n"), en.join("\n")));
+        }
         ("battle", ["odds", rest @ ..]) if rest.len() <= 4 => {
             let step = match (rest.first(), s.battle) {
                 (Some(v), _) => num(v)?,
@@ -932,12 +1070,14 @@ fn decide_xp(
             ensure(name, &mut state, &mut events)?;
             let (k, plain) = split(what);
             let buy = match plain.as_slice() {
+                // A skill's spaces are typed as `_` (`Armed_Combat:_Swords`), as the
+                // sheet's fields keep them.
                 ["rank", skill] => Buy::Rank {
-                    skill: skill.to_string(),
+                    skill: skill.replace('_', " "),
                 },
                 ["spec", skill, field] => Buy::Specialisation {
-                    skill: skill.to_string(),
-                    field: field.to_string(),
+                    skill: skill.replace('_', " "),
+                    field: field.replace('_', " "),
                 },
                 ["edge", n] => Buy::Edge {
                     name: n.to_string(),
@@ -960,10 +1100,18 @@ fn decide_xp(
                             Some(v) if v.len() == 2 => Some([v[0].to_string(), v[1].to_string()]),
                             Some(_) => return Err(xp_usage()),
                         };
+                    // LR-12: the order's skills, as the GM's data lists them (EXAMPLE), unless
+                    // `skills=` names them.
                     let skills = k
                         .get("skills")
                         .map(|v| v.split(',').map(str::to_string).collect())
-                        .unwrap_or_default();
+                        .unwrap_or_else(|| {
+                            super::sheet::Data::example()
+                                .orders
+                                .get(*o)
+                                .map(|d| d.skills.iter().cloned().collect())
+                                .unwrap_or_default()
+                        });
                     Buy::Order {
                         order: o.to_string(),
                         skills,
@@ -1316,8 +1464,19 @@ mod tests {
             s.advance.progress["Frodo"].open.as_ref().map(|o| o.picks),
             Some(6)
         );
-        line(&mut s, "bob", "xp pick Frodo rank Armed_Combat", &[])
-            .expect_err("not an order skill");
+        line(&mut s, "bob", "xp pick Frodo rank Stealth", &[]).expect_err("not an order skill");
+        // `_` stands for a space; `Armed Combat: Swords` is an order skill by its group.
+        line(
+            &mut s,
+            "bob",
+            "xp pick Frodo rank Armed_Combat:_Swords",
+            &[],
+        )
+        .expect("an Armed Combat skill");
+        assert_eq!(
+            s.advance.progress["Frodo"].skills["Armed Combat: Swords"],
+            1
+        );
         line(&mut s, "bob", "xp close Frodo", &[]).expect("close");
         assert!(line(&mut s, "gm", "xp award Gandalf scene", &[]).is_err());
 
