@@ -815,9 +815,11 @@ async fn state(
         .iter()
         .map(|(name, c)| {
             let theirs = is_gm || c.owner == member.name;
-            let fields: std::collections::BTreeMap<&String, &String> = c
-                .fields
-                .iter()
+            // An enemy not yet identified (Another World, 対象識別) shows no fields.
+            let fields: std::collections::BTreeMap<&String, &String> = t
+                .visible_fields(name, &member.name)
+                .into_iter()
+                .flatten()
                 .filter(|(k, _)| theirs || !palette(k))
                 .collect();
             let sheet = t.sheet(name, &member.name).map(|mut s| {

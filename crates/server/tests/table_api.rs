@@ -707,3 +707,61 @@ async fn the_openapi_document_offers_exactly_the_registered_game_systems() {
         "openapi.json's system enum must list GET /v2/game_system's ids, in its order"
     );
 }
+
+/// AW-3 (seed 000: 対象識別 tells the enemy's data): an enemy the GM made is not shown to
+/// players through the table's state until it is identified; the GM sees its fields.
+#[tokio::test]
+async fn an_unidentified_enemys_fields_stay_out_of_a_players_table_state() {
+    let api = api("aw-hidden", 0).await;
+    let created = api
+        .ok(
+            "POST",
+            "/api/v1/tables",
+            None,
+            r#"{"system":"AnotherWorld","name":"卓","gm":"gm","invites":1}"#,
+        )
+        .await;
+    let id = created["id"].as_str().expect("id").to_string();
+    let gm = created["token"].as_str().expect("token").to_string();
+    let invite = created["invites"][0]["token"].as_str().expect("invite");
+    let joined = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/join"),
+            None,
+            &json!({"invite": invite, "name": "alice"}).to_string(),
+        )
+        .await;
+    let alice = joined["token"].as_str().expect("token").to_string();
+    for line in [
+        "/char new 影",
+        "/char set 影 HP 30",
+        "/char set 影 識別難易度 3",
+    ] {
+        api.ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&gm),
+            &json!({ "line": line }).to_string(),
+        )
+        .await;
+    }
+    let fields = |state: &Value| {
+        state["characters"]
+            .as_array()
+            .expect("characters")
+            .iter()
+            .find(|c| c["name"] == "影")
+            .expect("影 is listed")["fields"]
+            .clone()
+    };
+    let path = format!("/api/v1/tables/{id}");
+    let seen_by_gm = api.ok("GET", &path, Some(&gm), "").await;
+    assert_eq!(fields(&seen_by_gm)["HP"], "30", "{seen_by_gm}");
+    let seen_by_alice = api.ok("GET", &path, Some(&alice), "").await;
+    assert_eq!(fields(&seen_by_alice), json!({}), "{seen_by_alice}");
+    assert!(
+        !seen_by_alice.to_string().contains("識別難易度"),
+        "{seen_by_alice}"
+    );
+}
