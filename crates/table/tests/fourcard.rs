@@ -154,7 +154,7 @@ fn fc5_learning_costs_and_specialisations_at_creation() {
 #[test]
 fn fc5_a_weapon_skill_with_fields() {
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "alice", "/char set ミナ xp 40 unspent_xp 25");
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     // Expertise 2 (the example list's 接近戦): 1 TP costs 2; the first field is free.
@@ -184,7 +184,7 @@ fn fc5_a_weapon_skill_with_fields() {
 fn fc5_the_caps_are_refused_and_change_nothing() {
     let mut t = table([3; 32]);
     // Total XP 100: total LV 4.
-    run(&mut t, "alice", "/char set ミナ 経験点 100 未使用経験点 85");
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 85");
     run(&mut t, "gm", "/fc approve ミナ");
     run(
         &mut t,
@@ -203,7 +203,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
     let why = refused(&mut t, "alice", "/fc learn ミナ 剣技 3");
     assert!(why.contains("restricting skill 【接近戦】"), "{why}");
     // A prerequisite: 魔術知識 needs 魔術 (ロイ has none).
-    run(&mut t, "bob", "/char set ロイ 経験点 100 未使用経験点 85");
+    run(&mut t, "bob", "/char set ロイ xp 100 unspent_xp 85");
     run(&mut t, "gm", "/fc approve ロイ");
     let why = refused(&mut t, "bob", "/fc learn ロイ 魔術知識 1");
     assert!(why.contains("prerequisite"), "{why}");
@@ -212,7 +212,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
 #[test]
 fn fc15_spending_xp_only_in_an_interlude() {
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "alice", "/char set ミナ xp 40 unspent_xp 25");
     run(&mut t, "gm", "/fc approve ミナ");
     let why = refused(&mut t, "alice", "/fc learn ミナ 知覚 1");
     assert!(
@@ -375,11 +375,7 @@ fn fc14_xp_awards_at_least_one() {
 #[test]
 fn fc15_attribute_growth_prices_and_the_plus_two_limit() {
     let mut t = table([3; 32]);
-    run(
-        &mut t,
-        "alice",
-        "/char set ミナ 経験点 200 未使用経験点 185",
-    );
+    run(&mut t, "alice", "/char set ミナ xp 200 unspent_xp 185");
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     let out = run(&mut t, "alice", "/fc raise ミナ ST");
@@ -416,7 +412,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
+        "/char set ミナ xp 40 unspent_xp 25 スキル.接近戦 1",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
@@ -426,7 +422,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
+        "/char set ミナ xp 40 unspent_xp 25 スキル.接近戦 1",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(
@@ -951,7 +947,7 @@ fn fc1_fc4_a_players_sheet_waits_for_the_gms_approval() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ IQ 7 DX 7 ST 7 WP 7 VT 7 経験点 360 スキル.接近戦 9 特化.接近戦 剣",
+        "/char set ミナ IQ 7 DX 7 ST 7 WP 7 VT 7 xp 360 スキル.接近戦 9 特化.接近戦 剣",
     );
     // Not usable: no /fc command, no check naming it, no derived value.
     for line in [
@@ -983,7 +979,7 @@ fn fc1_fc4_a_players_sheet_waits_for_the_gms_approval() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5 経験点 15 スキル.接近戦 3",
+        "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5 xp 15 スキル.接近戦 3",
     );
     let out = run(&mut t, "gm", "/fc approve ミナ");
     assert!(
@@ -1020,20 +1016,155 @@ fn fc1_the_gms_own_sheet_character_needs_no_approval() {
 }
 
 #[test]
-fn fc2_fc3_fc14_derived_references_come_from_the_rules_not_typed_fields() {
-    // FC-2 (l.49 「衰弱ラインのHPは、「ST×2+VT」で算出」), FC-3 (l.60 「DX+5」): a field of
-    // the same name typed in with /char set never stands for the derived value.
+fn fc2_fc3_fc14_derived_and_tracked_fields_are_the_rules_own() {
+    // FC-2 (l.49 「衰弱ラインのHPは、「ST×2+VT」で算出」), FC-3 (l.60 「DX+5」), FC-13
+    // (fatigue and injury come from damage and recovery), FC-14 (XP from awards): nobody
+    // types them in. /char set of one is refused, for the GM too, saying what changes it
+    // in both languages; a refusal changes nothing.
     let mut t = table([3; 32]);
-    run(
-        &mut t,
-        "alice",
-        "/char set ミナ 衰弱ライン 99 移動力 20 経験点 500 疲労 0",
-    );
+    for (who, line, how) in [
+        ("alice", "/char set ミナ 衰弱ライン 99", "ST, WP and VT"),
+        ("alice", "/char set ミナ 移動力 20", "/fc equip"),
+        ("alice", "/char set ミナ 経験点 500", "/fc xp"),
+        ("alice", "/char set ミナ 未使用経験点 500", "/fc learn"),
+        ("alice", "/char set ミナ 所持金 99999", "/fc money"),
+        ("gm", "/char set ミナ 疲労 0", "/fc heal"),
+        ("gm", "/char set ミナ 【死亡ライン】 40", "ST, WP and VT"),
+        ("alice", "/char set ミナ 総合LV 9", "/fc xp"),
+    ] {
+        let why = refused(&mut t, who, line);
+        assert!(
+            why.contains("kept by the rules") && why.contains(how),
+            "{line}: {why}"
+        );
+        let ja = t
+            .exec(who, line)
+            .expect_err("refused")
+            .render(taku_dice::Lang::Ja);
+        assert!(ja.contains("ルールが管理する欄"), "{ja}");
+    }
+    // The references read the record.
     run(&mut t, "gm", "/fc fatigue ミナ 2");
     let out = run(&mut t, "alice", "FCA+{衰弱ライン}+{移動力}");
     assert!(out[0].contains("(FCA+25)"), "{out:?}");
     let out = run(&mut t, "alice", "FCA+{経験点}+{疲労}");
     assert!(out[0].contains("(FCA+17)"), "{out:?}");
+    // A sheet file (or a flat sheet) carrying one of them is refused as a whole.
+    let sheet = "name = \"ユキ\"\nsex = \"male\"\nIQ = 5\nDX = 5\nST = 5\nWP = 5\nVT = 5\n";
+    t.decide_sheet("bob", sheet)
+        .expect("the sheet format's own keys load");
+    let why = t
+        .decide_sheet_with("bob", sheet, &[("疲労".into(), "3".into())])
+        .expect_err("fatigue beside the sheet")
+        .render(taku_dice::Lang::En);
+    assert!(why.contains("/fc fatigue"), "{why}");
+}
+
+#[test]
+fn fc8_money_changes_through_the_rules() {
+    // FC-8: money starts at the sheet's (approved) amount and changes with /fc money;
+    // no paying more than is held.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ money 2000");
+    run(&mut t, "gm", "/fc approve ミナ");
+    let out = run(&mut t, "alice", "/fc money ミナ -300 剣を購入");
+    assert!(
+        out[0].contains("所持金 -300CP（剣を購入） → 1700CP"),
+        "{out:?}"
+    );
+    let why = refused(&mut t, "alice", "/fc money ミナ -2000");
+    assert!(why.contains("FC-8") && why.contains("1700 CP"), "{why}");
+    assert!(refused(&mut t, "bob", "/fc money ミナ 100").contains("belongs to alice"));
+    let out = run(&mut t, "alice", "FCA+{所持金}");
+    assert!(out[0].contains("(FCA+1700)"), "{out:?}");
+}
+
+// ---- /undo of what later entries rest on ------------------------------------------------
+
+/// The seq of the last event.
+fn last_seq(t: &Table) -> u64 {
+    t.events().last().expect("events").seq
+}
+
+#[test]
+fn fc4_fc14_undoing_creations_end_after_an_xp_award_is_refused() {
+    // FC-4 (starting XP spent at creation, leftovers lost at its end) and FC-14 (XP is
+    // awarded at a scenario's end): an award made after /fc done rests on it, so the
+    // undo of /fc done is refused while the award stands, and allowed once it is undone.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ male");
+    run(&mut t, "alice", "/fc done ユキ");
+    let done = last_seq(&t);
+    run(&mut t, "gm", "/fc xp ユキ 5");
+    let award = last_seq(&t);
+    let why = refused(&mut t, "alice", &format!("/undo #{done}"));
+    assert!(
+        why.contains(&format!("the later #{award} rests on it")) && why.contains("FC-14"),
+        "{why}"
+    );
+    let ja = t
+        .exec("alice", &format!("/undo #{done}"))
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(
+        ja.contains("取り消せません") && ja.contains("作成終了"),
+        "{ja}"
+    );
+    run(&mut t, "gm", &format!("/undo #{award}"));
+    run(&mut t, "alice", &format!("/undo #{done}"));
+    assert_eq!(state(&t)["characters"]["ユキ"]["creating"], true);
+}
+
+#[test]
+fn fc5_undoing_a_prerequisite_under_a_skill_that_needs_it_is_refused() {
+    // FC-5: 魔術知識 (example list) requires 魔術 and is restricted by it: learned on
+    // 魔術's TP, so 魔術's raise cannot be undone while 魔術知識's stands. A skill's
+    // later TP rests on its earlier one, a specialisation on the first TP, a second
+    // attribute raise on the first (FC-15: 10 then 20), spending on the XP awarded.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 100");
+    run(&mut t, "gm", "/fc approve ミナ");
+    gm(&mut t, &["/fc interlude start"]);
+    run(&mut t, "alice", "/fc learn ミナ 魔術 1");
+    let magic = last_seq(&t);
+    run(&mut t, "alice", "/fc learn ミナ 魔術知識 1");
+    let lore = last_seq(&t);
+    let why = refused(&mut t, "alice", &format!("/undo #{magic}"));
+    assert!(
+        why.contains(&format!("#{lore}")) && why.contains("prerequisite or restricting skill"),
+        "{why}"
+    );
+    // The GM may void the later line, after which the earlier one can be undone.
+    run(&mut t, "gm", &format!("/void {lore}"));
+    run(&mut t, "alice", &format!("/undo #{magic}"));
+    assert_eq!(
+        state(&t)["characters"]["ミナ"]["skills"]["魔術"]["tp"]
+            .as_i64()
+            .unwrap_or(0),
+        0
+    );
+    // The same skill raised again.
+    run(&mut t, "alice", "/fc learn ミナ 接近戦 1 剣");
+    let first = last_seq(&t) - 1;
+    run(&mut t, "alice", "/fc learn ミナ 接近戦 2");
+    let why = refused(&mut t, "alice", &format!("/undo #{first}"));
+    assert!(why.contains("raised further"), "{why}");
+    // Attributes: the second raise costs 20 because of the first.
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let st = last_seq(&t);
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let why = refused(&mut t, "alice", &format!("/undo #{st}"));
+    assert!(
+        why.contains("FC-15") && why.contains("raised again"),
+        "{why}"
+    );
+    // XP spent out of an award: ロイ had none left before it.
+    run(&mut t, "gm", "/fc xp ロイ 10");
+    let award = last_seq(&t);
+    run(&mut t, "bob", "/fc raise ロイ VT");
+    let why = refused(&mut t, "gm", &format!("/undo #{award}"));
+    assert!(why.contains("spent XP from this award"), "{why}");
 }
 
 #[test]

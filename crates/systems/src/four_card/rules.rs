@@ -14,7 +14,7 @@ use super::check::{self, Check};
 use super::damage;
 use super::settings::Settings;
 use super::skills::{self, Skill};
-use crate::table_rules::{CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -139,6 +139,21 @@ pub struct Delta {
     /// FC-13 (l.235): the day's injury roll was made.
     #[serde(default)]
     pub injury_rolled: bool,
+    /// FC-8: money gained (negative: spent), `/fc money`.
+    #[serde(default)]
+    pub money: i64,
+    /// FC-5: the skill's TP before this raise (with `skill`), so that an undo knows
+    /// whether a specialisation rests on it (the first field comes with the first TP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_from: Option<i64>,
+    /// FC-5: the prerequisite and restricting skills this raise was allowed on; an undo
+    /// of one of them is refused while this raise stands ([`TableRules::builds_on`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rests_on: Vec<String>,
+    /// FC-14/FC-15: unspent XP left after this spend; an undo of an award larger than
+    /// this is refused while the spend stands (the XP it bought would be gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xp_left: Option<i64>,
 }
 
 /// What happened.
@@ -218,6 +233,81 @@ const ATTRIBUTE_NAMES: [(&str, &str); 5] = [
     ("筋力", "strength"),
     ("精神力", "willpower"),
     ("生命力", "vitality"),
+];
+
+/// What Four Card's rules derive or track, which nobody types in (`/char set`, a sheet's
+/// fields): the sheet proposes the initial attributes, skills, XP (`xp`, `unspent_xp`) and
+/// money (`money`) for the GM's approval (FC-1/FC-4); from then on these change only
+/// through the rules' commands.
+const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &[
+            "衰弱ライン",
+            "昏倒ライン",
+            "死亡ライン",
+            "weakened line",
+            "unconscious line",
+            "death line",
+        ],
+        how: "衰弱・昏倒・死亡ラインはST・WP・VTから算出されます（FC-2）。能力値はシートの IQ〜VT（GMの承認、FC-1/FC-4）か /fc raise（FC-15）で変わります",
+        how_en: "the weakened, unconscious and death lines are derived from ST, WP and VT (FC-2); attributes change through the sheet's IQ..VT (the GM's approval, FC-1/FC-4) or /fc raise (FC-15)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["移動力", "movement"],
+        how: "移動力はDX+5−装備の移動力修正から算出されます（FC-3）。装備は /fc equip で変えます",
+        how_en: "movement is DX + 5 − the equipment's movement modifiers (FC-3); change the equipment with /fc equip",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "総合LV",
+            "総LV",
+            "total LV",
+            "VT抵抗",
+            "WP抵抗",
+            "VT resistance",
+            "WP resistance",
+        ],
+        how: "総合LVは獲得経験点から表で決まり（FC-6）、VT抵抗・WP抵抗は能力値＋総合LVです（FC-10）。経験点は /fc xp（GM）で与えます",
+        how_en: "total LV comes from the XP earned through the table (FC-6), and VT/WP resistance is the attribute + total LV (FC-10); the GM awards XP with /fc xp",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "疲労",
+            "負傷",
+            "累積ダメージ",
+            "空腹",
+            "状態",
+            "fatigue",
+            "injury",
+            "cumulative damage",
+            "hunger",
+            "condition",
+        ],
+        how: "疲労・負傷はルールが記録します（FC-13）: /fc damage・/fc fatigue・/fc heal（GM）、/fc time・/fc rest（GM）、/fc meal・/fc miss・/fc day。累積ダメージと状態（衰弱・昏倒・死亡）はそこから算出されます",
+        how_en: "fatigue and injury are kept by the rules (FC-13): /fc damage, /fc fatigue, /fc heal (GM), /fc time, /fc rest (GM), /fc meal, /fc miss, /fc day; cumulative damage and the state (weakened, unconscious, dead) are derived from them",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "経験点",
+            "未使用経験点",
+            "獲得経験点",
+            "experience",
+            "unspent experience",
+        ],
+        how: "経験点はルールが記録します: /fc xp（GM、FC-14）で与え、/fc learn・/fc special・/fc raise（FC-5/FC-15）で使います。GMの承認前のシートの値は xp・unspent_xp に書きます（FC-1/FC-4）",
+        how_en: "XP is kept by the rules: the GM awards it with /fc xp (FC-14), it is spent with /fc learn, /fc special and /fc raise (FC-5/FC-15); a sheet awaiting the GM's approval gives it as xp and unspent_xp (FC-1/FC-4)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["所持金"],
+        how: "所持金は作成時の 3D6×100+1000CP（FC-8）から /fc money 名前 ±額 で出入りします。GMの承認前のシートの値は money に書きます（FC-1/FC-4）",
+        how_en: "money starts at 3D6×100+1000 CP (FC-8) and changes with /fc money NAME ±AMOUNT; a sheet awaiting the GM's approval gives it as money (FC-1/FC-4)",
+        gm_may_set: false,
+    },
 ];
 
 /// Four Card's table rules.
@@ -325,6 +415,11 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "A day ends (6:00): the injury target roll (VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury",
     },
     CommandHelp {
+        usage: "/fc money ミナ -300 剣を購入",
+        help: "所持金の出入り（FC-8: 作成時は3D6×100+1000CP）。所持金を超えて払うことはできない",
+        help_en: "Money in or out (FC-8: 3D6×100+1000 CP at creation); no paying more than is held",
+    },
+    CommandHelp {
         usage: "/fc xp ミナ 5 -1 +1",
         help: "経験点（FC-14、GM）: シナリオ経験点と個人別の増減。合計は最低1",
         help_en: "XP award (FC-14, GM): the scenario's and per-character adjustments; at least 1 in total",
@@ -421,7 +516,7 @@ fn amount(word: &str) -> Result<i64, Text> {
 }
 
 /// FC fields a sheet gives: `IQ`…`VT` (initial values), `性別`, `スキル.X` TP,
-/// `特化.X` fields, `経験点` earned, `未使用経験点`, `移動力修正`.
+/// `特化.X` fields, `xp` earned, `unspent_xp`, `money`, `移動力修正`, `装備`, `利き腕`.
 pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     let mut initial = [0; 5];
     for (i, a) in ATTRIBUTES.iter().enumerate() {
@@ -433,10 +528,15 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
         .unwrap_or(Sex::Male);
     let get = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
     let mut ch = Character::new(sex, initial, get("追加初期経験点").unwrap_or(0));
-    if let Some(xp) = get("経験点") {
+    // The sheet's proposal (`xp`, `unspent_xp`, `money`); a log from before these
+    // keys wrote 経験点, 未使用経験点 and 所持金, which the rules keep now.
+    if let Some(xp) = get("xp").or_else(|| get("経験点")) {
         ch.xp_earned = xp;
     }
-    ch.xp_spent = ch.xp_earned - get("未使用経験点").unwrap_or(0);
+    ch.xp_spent = ch.xp_earned
+        - get("unspent_xp")
+            .or_else(|| get("未使用経験点"))
+            .unwrap_or(0);
     ch.creating = false;
     ch.equipment = get("移動力修正").unwrap_or(0);
     ch.items = fields
@@ -452,7 +552,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     ch.injury = get("負傷").unwrap_or(0).max(0);
     ch.sheet = Some(sheet_fields(fields));
     ch.hand = fields.get("利き腕").cloned().unwrap_or_default();
-    ch.money = get("所持金").unwrap_or(0);
+    ch.money = get("money").or_else(|| get("所持金")).unwrap_or(0);
     for (k, v) in fields {
         if let Some(skill) = k.strip_prefix("スキル.") {
             let tp = v.trim().parse().ok()?;
@@ -480,6 +580,9 @@ const SHEET_KEYS: &[&str] = &[
     "追加初期経験点",
     "経験点",
     "未使用経験点",
+    "xp",
+    "unspent_xp",
+    "money",
     "移動力修正",
     "装備",
     "利き腕",
@@ -691,6 +794,7 @@ fn apply(ch: &mut Character, d: &Delta) {
     }
     ch.xp_earned += d.xp_earned;
     ch.xp_spent += d.xp_spent;
+    ch.money += d.money;
     if d.creation_done {
         ch.creating = false;
     }
@@ -1717,6 +1821,9 @@ fn character_command(
             }
             let cost = skills::tp_cost(s.expertise, from, to);
             let earmark_spent = afford(ch, name, cost, Some(skill))?;
+            // FC-5: the skills this raise was allowed on (an undo of them is refused).
+            let mut rests_on: Vec<String> = s.requires.clone();
+            rests_on.extend(s.limit.iter().cloned());
             let mut events = vec![changed(
                 name,
                 Delta {
@@ -1724,6 +1831,9 @@ fn character_command(
                     skill: Some((skill.to_string(), to)),
                     step: Some(skill.to_string()),
                     earmark_spent,
+                    skill_from: Some(from),
+                    rests_on,
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!(
@@ -1795,6 +1905,7 @@ fn character_command(
                     xp_spent: cost,
                     field: Some((skill.to_string(), field.to_string())),
                     earmark_spent,
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!("{name}: 【{skill}】の【{field}】を特化（経験点{cost}）"),
@@ -1836,6 +1947,7 @@ fn character_command(
                     xp_spent: cost,
                     attribute: Some((i, raised, lost)),
                     step: Some(a.to_string()),
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!(
@@ -2174,6 +2286,46 @@ fn character_command(
             }
             Ok(vec![injury_roll(state, name, ch, at_rest, None, dice)?])
         }
+        // FC-8: money in and out after creation (the seed prices nothing; the table
+        // keeps the sum).
+        ("money", [n, why @ ..]) => {
+            let n = number(n)?;
+            if n == 0 {
+                return Err(usage(
+                    "/fc money ミナ -300 剣を購入",
+                    "/fc money NAME ±AMOUNT [WHAT]",
+                ));
+            }
+            if ch.money + n < 0 {
+                return Err(Text::new(
+                    format!(
+                        "FC-8: {name}の所持金は{}CPです（{}CPは払えません）",
+                        ch.money, -n
+                    ),
+                    format!("FC-8: {name} has {} CP (cannot pay {} CP)", ch.money, -n),
+                ));
+            }
+            let why = why.join(" ");
+            let note = if why.is_empty() {
+                String::new()
+            } else {
+                format!("（{why}）")
+            };
+            let note_en = if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            };
+            Ok(vec![changed(
+                name,
+                Delta {
+                    money: n,
+                    ..Delta::default()
+                },
+                format!("{name}: 所持金 {n:+}CP{note} → {}CP", ch.money + n),
+                format!("{name}: money {n:+} CP{note_en} → {} CP", ch.money + n),
+            )])
+        }
         // FC-14: XP awards, at least 1 in total.
         ("xp", parts) if !parts.is_empty() => {
             gm_only(table, ("経験点の付与", "award XP"))?;
@@ -2408,6 +2560,86 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     }
 }
 
+/// Whether change `d` of `name` rests on an earlier change `u` of the same character
+/// (see [`FcRules::builds_on`]), and how.
+fn fc_rests_on(name: &str, d: &Delta, u: &Delta) -> Option<Text> {
+    // FC-4/FC-14: XP is awarded after creation ends; taking back `/fc done` would put
+    // an award among the starting XP.
+    if u.creation_done && d.xp_earned != 0 {
+        return Some(Text::new(
+            format!("FC-14: {name}への経験点の付与は作成終了（/fc done）の後です"),
+            format!("FC-14: XP was awarded to {name} after creation finished (/fc done)"),
+        ));
+    }
+    if let Some((skill, _)) = &u.skill {
+        // FC-5: prerequisite (前提) and restricting (制限) skills.
+        if d.rests_on.contains(skill)
+            && let Some((later, _)) = &d.skill
+        {
+            return Some(Text::new(
+                format!(
+                    "FC-5: {name}の【{later}】はこの【{skill}】を前提・制限スキルとして習得されました"
+                ),
+                format!(
+                    "FC-5: {name}'s 【{later}】 was learned on 【{skill}】 as its prerequisite or restricting skill"
+                ),
+            ));
+        }
+        // FC-5: TP is bought step by step, each step at the new TP's cost.
+        if let Some((later, _)) = &d.skill
+            && later == skill
+        {
+            return Some(Text::new(
+                format!("FC-5: {name}の【{skill}】はこの後さらに上げられています"),
+                format!("FC-5: {name}'s 【{skill}】 was raised further after this"),
+            ));
+        }
+        // FC-5: a specialisation needs the skill (the first field with the first TP).
+        if u.skill_from.is_none_or(|from| from == 0)
+            && let Some((later, field)) = &d.field
+            && later == skill
+        {
+            return Some(Text::new(
+                format!("FC-5: {name}の【{skill}】の【{field}】の特化はこの習得の上にあります"),
+                format!(
+                    "FC-5: {name}'s specialisation 【{field}】 of 【{skill}】 rests on learning it"
+                ),
+            ));
+        }
+    }
+    // FC-15: an attribute's second raise costs more than the first (10 then 20, 15
+    // then 30).
+    if let (Some((i, 1.., _)), Some((j, 1.., _))) = (u.attribute, d.attribute)
+        && i == j
+    {
+        let a = ATTRIBUTES.get(i).copied().unwrap_or("?");
+        return Some(Text::new(
+            format!("FC-15: {name}の{a}はこの後さらに上げられています（2回目は費用が上がります）"),
+            format!(
+                "FC-15: {name}'s {a} was raised again after this (the second raise costs more)"
+            ),
+        ));
+    }
+    // FC-14/FC-15: XP spent out of this award.
+    if u.xp_earned > 0
+        && d.xp_spent > 0
+        && let Some(left) = d.xp_left
+        && left < u.xp_earned
+    {
+        return Some(Text::new(
+            format!(
+                "FC-14/FC-15: {name}はこの経験点{}を使いました（使った後の残り{left}）",
+                u.xp_earned
+            ),
+            format!(
+                "FC-14/FC-15: {name} spent XP from this award of {} ({left} left after spending)",
+                u.xp_earned
+            ),
+        ));
+    }
+    None
+}
+
 /// FC-9: the value a `{KEY}` names for a character: a skill (`{接近戦}`) or a field
 /// (`{剣}`, −2 unless specialised; an unskilled attempt at attribute ÷ 2), an attribute,
 /// `{総合LV}`, `{VT抵抗}`/`{WP抵抗}` (attribute + total LV, FC-10).
@@ -2521,6 +2753,32 @@ impl TableRules for FcRules {
                 state.refused.insert(name.clone(), sheet.clone());
             }
         }
+    }
+
+    /// What a later change of a character rests on, so that `/undo` of it is refused
+    /// while the later one stands: a record made or approved (`/fc approve`), creation
+    /// finished before XP was awarded (FC-4, FC-14), a prerequisite or restricting skill
+    /// (FC-5), a skill's earlier TP before a later one or its first specialisation
+    /// (FC-5), an attribute's first raise before its second (FC-15, 10 then 20), XP
+    /// awarded and spent since (FC-14, FC-15).
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let Event::Changed { name, delta: d, .. } = later else {
+            return None;
+        };
+        undone.iter().find_map(|u| match u {
+            Event::Created { name: n, .. } if n == name => Some(Text::new(
+                format!("{name}の記録（作成・承認）の後の変更です"),
+                format!("a change to {name}'s record made (or approved) by it"),
+            )),
+            Event::Changed {
+                name: n, delta: u, ..
+            } if n == name => fc_rests_on(name, d, u),
+            _ => None,
+        })
+    }
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
     }
 
     fn describe(&self, event: &Event) -> Text {
