@@ -189,7 +189,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2",
+        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2 unspent_xp 4",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(
@@ -1271,4 +1271,54 @@ fn fc5_a_skill_definition_says_its_fields_and_who_holds_it() {
         r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"foo":3}]}"#,
     );
     assert!(why.contains("foo"), "{why}");
+}
+
+#[test]
+fn fc1_fc4_an_approval_names_what_the_rules_could_not_have_made() {
+    // FC-1 (l.37 「能力値は「3〜7」の範囲に収まるはず」), FC-4 (l.68 starting XP 15 +
+    // extra), FC-5 (skills cost XP): /fc approve of a sheet that breaks them is refused
+    // with the list; the GM may approve it knowingly (force), and the log says what.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char set ロイ DX 99 xp 10 スキル.接近戦 9");
+    let why = refused(&mut t, "gm", "/fc approve ロイ");
+    for part in [
+        "FC-1: DX 99 is outside the initial range 3..7",
+        "FC-4: XP earned 10 cannot be below the starting XP (15 + extra 0)",
+        "the skills cost 90 XP but 10 was spent",
+        "/fc approve ロイ force",
+    ] {
+        assert!(why.contains(part), "{part}: {why}");
+    }
+    // The old record stands meanwhile: DX 5.
+    let out = run(&mut t, "bob", "FC+{DX}");
+    assert!(out[0].starts_with("(FC+5)"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc approve ロイ force");
+    assert!(
+        out[0].contains("ルール外を承知で承認") && out[0].contains("DX 99"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc13_the_morning_comes_for_every_character() {
+    // FC-13 (l.218 missed meals, l.235 the day's injury roll): a span the GM gives to
+    // some characters that reaches 6:00 ends the day for the others too (they ate
+    // nothing: 3 missed; ロイ injured rolls, at rest since nothing says otherwise).
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ロイ 2"]);
+    let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && !l.contains("安静でない")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ロイ"]["hungry"], true);
+    // Within a day, only the named characters' lines.
+    let out = run(&mut t, "gm", "/fc time 2 rest ミナ");
+    assert!(!out.iter().any(|l| l.starts_with("ロイ")), "{out:?}");
 }

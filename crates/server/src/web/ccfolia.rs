@@ -459,7 +459,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("a Sengensho sheet: {e:?}\n{sheet}"));
         assert!(
             read.fields
-                .contains(&("類型候補".into(), "剣士・学者・旅人".into())),
+                .contains(&("類型候補".into(), "剣士、学者、旅人".into())),
             "{sheet}"
         );
         assert!(

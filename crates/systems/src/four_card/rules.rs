@@ -320,9 +320,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new NAME",
     },
     CommandHelp {
-        usage: "/fc approve ミナ | /fc reject ミナ 経験点が多すぎます",
-        help: "プレイヤーのシート（/char set やシートファイルの IQ〜VT・スキル・経験点など）の承認・却下（FC-1/FC-4、GM）。承認されるまでそのキャラクターは判定にも /fc にも使えず、承認後のシートの変更も承認まで反映されない",
-        help_en: "Approve or refuse a player's sheet (IQ to VT, skills, XP… from /char set or a sheet file; FC-1/FC-4, GM). Until approved the character is not used by checks or /fc, and later changes to the sheet wait for approval too",
+        usage: "/fc approve ミナ | /fc approve ミナ force | /fc reject ミナ 経験点が多すぎます",
+        help: "プレイヤーのシート（/char set やシートファイルの IQ〜VT・スキル・xp・unspent_xp・money など）の承認・却下（FC-1/FC-4、GM）。ルールに合わないシートは違反を示して断り、force で承知の上で承認。承認されるまでそのキャラクターは判定にも /fc にも使えず、承認後のシートの変更も承認まで反映されない",
+        help_en: "Approve or refuse a player's sheet (IQ to VT, skills, xp, unspent_xp, money… from /char set or a sheet file; FC-1/FC-4, GM); a sheet breaking the rules is refused with what it breaks, force approves it knowingly. Until approved the character is not used by checks or /fc, and later changes to the sheet wait for approval too",
     },
     CommandHelp {
         usage: "/fc extra ミナ 5 魔術,魔術知識",
@@ -675,6 +675,114 @@ fn proposal(table: &dyn TableView, state: &State, name: &str) -> Option<(Charact
         None => from_fields(fields)?,
     };
     Some((proposed, refused))
+}
+
+/// FC-5: the XP a record's skills and specialisations cost from nothing.
+fn skill_cost(state: &State, ch: &Character) -> i64 {
+    ch.skills
+        .iter()
+        .filter_map(|(n, l)| {
+            let s = state.skills.get(n)?;
+            Some(
+                skills::tp_cost(s.expertise, 0, l.tp.clamp(0, skills::MAX_TP))
+                    + s.field_cost * (l.fields.len() as i64 - 1).max(0),
+            )
+        })
+        .sum()
+}
+
+/// FC-1, FC-4, FC-5: what a proposed record breaks that the rules could not have made:
+/// initial attributes outside 3..7 (l.37), less than 15 + extra XP earned (l.68), more
+/// XP unspent than earned, TP outside 0..9, skills and fields the table's list lacks,
+/// the skill caps, prerequisites and restricting skills, skills costing more XP than
+/// was spent.
+fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
+    let mut out = Vec::new();
+    for (a, v) in ATTRIBUTES.iter().zip(ch.initial) {
+        if !(3..=7).contains(&v) {
+            out.push(Text::new(
+                format!("FC-1: {a} {v} は初期能力値の範囲（3〜7）の外です"),
+                format!("FC-1: {a} {v} is outside the initial range 3..7"),
+            ));
+        }
+    }
+    let extra = ch
+        .sheet
+        .as_ref()
+        .and_then(|f| f.get("追加初期経験点"))
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    if ch.xp_earned < STARTING_XP + extra {
+        out.push(Text::new(
+            format!(
+                "FC-4: 獲得経験点{}は初期経験点（15＋追加{extra}）より少なくなりません",
+                ch.xp_earned
+            ),
+            format!(
+                "FC-4: XP earned {} cannot be below the starting XP (15 + extra {extra})",
+                ch.xp_earned
+            ),
+        ));
+    }
+    if ch.xp_left() < 0 || ch.xp_left() > ch.xp_earned {
+        out.push(Text::new(
+            format!(
+                "FC-14: 未使用経験点{}は0〜獲得経験点{}の間です",
+                ch.xp_left(),
+                ch.xp_earned
+            ),
+            format!(
+                "FC-14: unspent XP {} must lie between 0 and the XP earned, {}",
+                ch.xp_left(),
+                ch.xp_earned
+            ),
+        ));
+    }
+    let lv = ch.total_lv(&state.settings);
+    for (name, l) in &ch.skills {
+        if !(0..=skills::MAX_TP).contains(&l.tp) {
+            out.push(Text::new(
+                format!("FC-5: 【{name}】{}TP は0〜9の範囲外です", l.tp),
+                format!("FC-5: 【{name}】 {} TP is outside 0..9", l.tp),
+            ));
+            continue;
+        }
+        let Some(s) = state.skills.get(name) else {
+            out.push(Text::new(
+                format!("FC-5: 【{name}】はこの卓のスキル一覧にありません（/fc skills、GMは /fc skill で定義）"),
+                format!("FC-5: 【{name}】 is not in this table's skill list (/fc skills; the GM defines more with /fc skill)"),
+            ));
+            continue;
+        };
+        if l.tp > 0
+            && let Some(why) = skills::refuse_raise(s, ch, l.tp, lv, &state.skills)
+        {
+            out.push(why);
+        }
+        for f in &l.fields {
+            if !s.fields.contains(f) {
+                out.push(unknown_field(s, f));
+            }
+        }
+    }
+    let cost = skill_cost(state, ch);
+    if cost > ch.xp_spent {
+        out.push(Text::new(
+            format!(
+                "FC-4/FC-5: スキルに経験点{cost}が必要ですが、使った経験点は{}です（獲得{}−未使用{}）",
+                ch.xp_spent,
+                ch.xp_earned,
+                ch.xp_left()
+            ),
+            format!(
+                "FC-4/FC-5: the skills cost {cost} XP but {} was spent ({} earned − {} unspent)",
+                ch.xp_spent,
+                ch.xp_earned,
+                ch.xp_left()
+            ),
+        ));
+    }
+    out
 }
 
 /// The refusal for a player's character whose sheet waits for the GM.
@@ -1247,7 +1355,7 @@ fn decide_fc(
             "/fc create NAME female|male",
         )),
         // FC-1/FC-4: a player's sheet is a proposal the GM approves or refuses.
-        ["approve", name] => {
+        ["approve", name, rest @ ..] if rest.is_empty() || rest == ["force"] => {
             gm_only(
                 table,
                 ("シートの承認（FC-1/FC-4）", "approve a sheet (FC-1/FC-4)"),
@@ -1257,6 +1365,33 @@ fn decide_fc(
             }
             let Some((ch, _)) = proposal(table, state, name) else {
                 return Err(nothing_waits(name));
+            };
+            // FC-1, FC-4, FC-5: what the rules cannot have made is refused, listed; the
+            // GM may still approve it knowingly (`force`), and the log says what.
+            let broken = proposal_violations(state, &ch);
+            if !broken.is_empty() && rest.is_empty() {
+                let ja: Vec<&str> = broken.iter().map(|t| t.ja()).collect();
+                let en: Vec<&str> = broken.iter().map(|t| t.en()).collect();
+                return Err(Text::new(
+                    format!(
+                        "{name}のシートはルールに合いません:\n  {}\n直してもらうか（/fc reject {name} 理由）、承知の上で認めるなら /fc approve {name} force",
+                        ja.join("\n  ")
+                    ),
+                    format!(
+                        "{name}'s sheet breaks the rules:\n  {}\nhave it changed (/fc reject {name} REASON), or approve it knowingly with /fc approve {name} force",
+                        en.join("\n  ")
+                    ),
+                ));
+            }
+            let forced = if broken.is_empty() {
+                (String::new(), String::new())
+            } else {
+                let ja: Vec<&str> = broken.iter().map(|t| t.ja()).collect();
+                let en: Vec<&str> = broken.iter().map(|t| t.en()).collect();
+                (
+                    format!(" ／ ルール外を承知で承認: {}", ja.join("、")),
+                    format!(" / approved outside the rules: {}", en.join("; ")),
+                )
             };
             let again = state.characters.contains_key(*name);
             let attrs = ATTRIBUTES
@@ -1270,16 +1405,20 @@ fn decide_fc(
                 name: name.to_string(),
                 character: ch.clone(),
                 ja: format!(
-                    "GMが{name}のシート{}を承認（FC-1/FC-4）: {attrs} ／ 経験点 獲得{} 残り{} 総合LV{lv}",
+                    "GMが{name}のシート{}を承認（FC-1/FC-4）: {attrs} ／ 経験点 獲得{} 残り{}（スキルに{}） 総合LV{lv}{}",
                     if again { "の変更" } else { "" },
                     ch.xp_earned,
                     ch.xp_left(),
+                    skill_cost(state, &ch),
+                    forced.0,
                 ),
                 en: format!(
-                    "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} total LV {lv}",
+                    "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} ({} on skills) total LV {lv}{}",
                     if again { " as changed" } else { "" },
                     ch.xp_earned,
                     ch.xp_left(),
+                    skill_cost(state, &ch),
+                    forced.1,
                 ),
             }])
         }
@@ -1305,8 +1444,8 @@ fn decide_fc(
             }
         }
         ["approve" | "reject", ..] => Err(usage(
-            "/fc approve 名前 | /fc reject 名前 [理由]",
-            "/fc approve NAME | /fc reject NAME [REASON]",
+            "/fc approve 名前 [force] | /fc reject 名前 [理由]",
+            "/fc approve NAME [force] | /fc reject NAME [REASON]",
         )),
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
@@ -1360,6 +1499,9 @@ fn time_passes(
         Active,
         Rest,
         Lying,
+        /// A character the GM did not name, when the span reaches 6:00: the morning
+        /// comes for everyone (FC-13, l.218, l.235), with no rest or activity claimed.
+        Unnamed,
     }
     let (mode, names) = match rest.split_first() {
         Some((&("active" | "行動"), names)) => (Mode::Active, names),
@@ -1378,14 +1520,29 @@ fn time_passes(
         names.iter().map(|n| n.to_string()).collect()
     };
     let boundaries = (state.clock + hours).div_euclid(24) - state.clock.div_euclid(24);
+    let named = names.len();
+    let mut names = names;
+    if boundaries > 0 {
+        for (n, _) in table.characters() {
+            if !names.iter().any(|m| m == n) && record(table, state, n).is_some() {
+                names.push(n.to_string());
+            }
+        }
+    }
+    let outer_mode = mode;
     let mut events = Vec::new();
-    for name in &names {
+    for (i, name) in names.iter().enumerate() {
+        let mode = if i < named { outer_mode } else { Mode::Unnamed };
         let (mut cur, imported) = load(table, state, name)?;
         events.extend(imported);
         if cur.condition() == Condition::Dead {
             continue;
         }
         let delta = match mode {
+            Mode::Unnamed => Delta {
+                hours,
+                ..Delta::default()
+            },
             Mode::Active => Delta {
                 hours,
                 active: true,
@@ -1403,6 +1560,7 @@ fn time_passes(
             }
         };
         let what = match mode {
+            Mode::Unnamed => (format!("{hours}時間経過"), format!("{hours} hours pass")),
             Mode::Active => (
                 format!("{hours}時間経過（安静でない）"),
                 format!("{hours} hours pass (not at rest)"),
@@ -1432,7 +1590,7 @@ fn time_passes(
                 ),
             ),
         };
-        let (hj, he) = if cur.hungry && mode != Mode::Active {
+        let (hj, he) = if cur.hungry && matches!(mode, Mode::Rest | Mode::Lying) {
             (
                 "（空腹のため疲労は回復しない）",
                 " (hungry: no fatigue recovers)",
@@ -2762,6 +2920,19 @@ impl TableRules for FcRules {
     /// (FC-5), an attribute's first raise before its second (FC-15, 10 then 20), XP
     /// awarded and spent since (FC-14, FC-15).
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        // FC-15 (l.262): XP is spent in an interlude; once it closes, what was bought
+        // in it stands.
+        if let Event::Interlude { open: false } = later {
+            return undone.iter().find_map(|u| match u {
+                Event::Changed { name, delta: u, .. } if u.xp_spent > 0 && !u.creation_done => {
+                    Some(Text::new(
+                        format!("FC-15: {name}が経験点を使った後で幕間が終わっています"),
+                        format!("FC-15: the interlude closed after {name} spent this XP"),
+                    ))
+                }
+                _ => None,
+            });
+        }
         let Event::Changed { name, delta: d, .. } = later else {
             return None;
         };

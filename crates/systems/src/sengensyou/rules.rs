@@ -149,6 +149,10 @@ pub struct State {
     /// SG-2: bonds, re-ties and level rises players proposed, waiting for the GM.
     #[serde(default)]
     pub proposals: Vec<Proposal>,
+    /// SG-3/SG-5: abilities used (or borrowed for) this scene, as (character,
+    /// `type/ability`, hidden): the scene's end settles them ([`Event::UsesSettled`]).
+    #[serde(default)]
+    pub scene_uses: Vec<(String, String, bool)>,
 }
 
 /// SG-2 (l.15 「プレイヤーはその制限の範囲内であれば自由に縁故の設定をGMに申請してよい。
@@ -400,6 +404,14 @@ pub enum Event {
     },
     /// SG-3: `ability_reset = scenario`: the scenario ended.
     ScenarioEnd,
+    /// SG-3/SG-5: the scene in which these abilities were used ended: their uses (and
+    /// any borrowing) stand, and `/undo` of them is refused (the GM may `/void`).
+    UsesSettled {
+        /// (character, `type/ability`).
+        uses: Vec<(String, String)>,
+        /// A hidden character's: GM and owners only.
+        secret: bool,
+    },
     /// SG-2: a player proposed a bond, a re-tie or a level rise.
     Proposed {
         /// The proposal.
@@ -867,7 +879,7 @@ impl SgRules {
                 from_sheet = table
                     .character(name)
                     .and_then(|(_, f)| f.get("類型候補").or_else(|| f.get("類型")))
-                    .map(|t| t.split('・').map(str::to_string).collect())
+                    .map(|t| super::sheet::split_types(t))
                     .unwrap_or_default();
                 let [a, b, c] = from_sheet.as_slice() else {
                     return Err(usage("/sg choose ミナ 類型1 類型2 類型3"));
@@ -2249,6 +2261,85 @@ fn modifier(table: &dyn TableView, name: &str, word: &str) -> Result<i64, Text> 
 /// later entry only to members who may see it).
 fn sg_rests_on(later: &Event, undone: &Event) -> Option<Text> {
     match (later, undone) {
+        // SG-3 (l.20, once a session), SG-5: a use whose scene (or session) has ended
+        // stands; the GM may void it.
+        (
+            Event::UsesSettled { uses, .. },
+            Event::AbilityUsed {
+                character,
+                type_name,
+                ability,
+                ..
+            },
+        ) if uses
+            .iter()
+            .any(|(c, k)| c == character && *k == format!("{type_name}/{ability}")) =>
+        {
+            Some(Text::new(
+                format!(
+                    "SG-3: {character}の{ability}を使ったシーンは終わっています（使用は確定。GMは /void できます）"
+                ),
+                format!(
+                    "SG-3: the scene in which {character} used {ability} has ended (the use stands; the GM can /void it)"
+                ),
+            ))
+        }
+        (
+            Event::SessionReset { .. },
+            Event::AbilityUsed {
+                character, ability, ..
+            },
+        ) => Some(Text::new(
+            format!("SG-3: {character}が{ability}を使ったセッションは終わっています"),
+            format!("SG-3: the session in which {character} used {ability} has ended"),
+        )),
+        // SG-1/SG-2: a bond tied under one of the types chosen.
+        (
+            Event::Bonded {
+                character,
+                bond,
+                retie: false,
+                ..
+            },
+            Event::TypesChosen {
+                character: c,
+                types,
+                ..
+            },
+        ) if c == character && types.contains(&bond.type_name) => Some(Text::new(
+            format!(
+                "SG-1/SG-2: {character}の{}への縁故はこの類型の選択の上に結ばれました",
+                bond.target
+            ),
+            format!(
+                "SG-1/SG-2: {character}'s bond to {} was tied under the types this chose",
+                bond.target
+            ),
+        )),
+        // SG-2: the GM already decided this proposal.
+        (
+            Event::ProposalClosed {
+                character,
+                target,
+                approved,
+                ..
+            },
+            Event::Proposed { proposal, .. },
+        ) if proposal.character == *character && proposal.target == *target => Some(if *approved {
+            Text::new(
+                format!(
+                    "SG-2: GMが{character}の{target}への申請を承認済みです（縁故を外すには /sg discard）"
+                ),
+                format!(
+                    "SG-2: the GM already approved {character}'s proposal about {target} (discard the bond with /sg discard)"
+                ),
+            )
+        } else {
+            Text::new(
+                format!("SG-2: GMが{character}の{target}への申請をすでに却下しています"),
+                format!("SG-2: the GM already refused {character}'s proposal about {target}"),
+            )
+        }),
         (
             Event::AbilityUsed {
                 character,
@@ -2477,6 +2568,13 @@ impl TableRules for SgRules {
             } => {
                 let c = state.chars.entry(character.clone()).or_default();
                 c.used.insert(format!("{type_name}/{ability}"));
+                let hidden = c.hidden;
+                state.scene_uses.push((
+                    character.clone(),
+                    format!("{type_name}/{ability}"),
+                    hidden,
+                ));
+                let c = state.chars.entry(character.clone()).or_default();
                 if let Some(v) = borrowed {
                     c.borrowed.insert(type_name.clone(), *v);
                 }
@@ -2571,10 +2669,14 @@ impl TableRules for SgRules {
                     c.used.clear();
                 }
             }
+            Event::UsesSettled { uses, .. } => state
+                .scene_uses
+                .retain(|(c, k, _)| !uses.iter().any(|(uc, uk)| uc == c && uk == k)),
             Event::SessionReset { .. } => {
                 let s = state.settings.clone();
                 state.climax = false;
                 state.proposals.clear();
+                state.scene_uses.clear();
                 for c in state.chars.values_mut() {
                     c.types.clear();
                     // SG-1: types are chosen anew, so what was found or hidden goes too.
@@ -3026,11 +3128,52 @@ impl TableRules for SgRules {
                 "SG-3: シナリオ終了（能力の使用を戻す）",
                 "SG-3: scenario end (ability uses reset)",
             ),
+            Event::UsesSettled { uses, .. } => {
+                let list: Vec<String> = uses
+                    .iter()
+                    .map(|(c, k)| {
+                        format!("{c}: {}", k.split_once('/').map_or(k.as_str(), |(_, a)| a))
+                    })
+                    .collect();
+                Text::new(
+                    format!(
+                        "SG-3: シーン終了。このシーンの幻想能力の使用は確定（{}）",
+                        list.join("、")
+                    ),
+                    format!(
+                        "SG-3: scene over; the fantasy abilities used in it stand ({})",
+                        list.join(", ")
+                    ),
+                )
+            }
         }
+    }
+
+    /// SG-3/SG-5: the abilities used in the scene now ending stand: a hidden
+    /// character's in a line for the GM and its owner.
+    fn on_scene_end(&self, state: &State, _dice: &mut Roller<'_>) -> Vec<Event> {
+        let mut out = Vec::new();
+        for secret in [false, true] {
+            let uses: Vec<(String, String)> = state
+                .scene_uses
+                .iter()
+                .filter(|(_, _, hidden)| *hidden == secret)
+                .map(|(c, k, _)| (c.clone(), k.clone()))
+                .collect();
+            if !uses.is_empty() {
+                out.push(Event::UsesSettled { uses, secret });
+            }
+        }
+        out
     }
 
     fn audience(&self, event: &Event) -> Audience {
         match event {
+            Event::UsesSettled { uses, secret: true } => {
+                let mut owners: Vec<String> = uses.iter().map(|(c, _)| c.clone()).collect();
+                owners.dedup();
+                Audience::GmAndOwnersOf(owners)
+            }
             // SG-6: what names a hidden character's types goes to the GM and the
             // character's owner (a hidden PC's player sees its own lines; an NPC's owner
             // is the GM); the last boss until the climax.

@@ -22,13 +22,28 @@ use taku_dice::{Lang, Text};
 /// rules': the types chosen this session).
 pub const TYPES_FIELD: &str = "類型候補";
 
+/// What separates the three types in [`TYPES_FIELD`] (type names may hold `・`, as the
+/// shipped examples' do).
+pub const TYPES_SEPARATOR: &str = "、";
+
+/// The three types a [`TYPES_FIELD`] value names (a value from before the separator
+/// was `、` joined them with `・`).
+pub fn split_types(value: &str) -> Vec<String> {
+    let sep = if value.contains(TYPES_SEPARATOR) {
+        TYPES_SEPARATOR
+    } else {
+        "・"
+    };
+    value.split(sep).map(|t| t.trim().to_string()).collect()
+}
+
 /// A sheet read and checked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Sheet {
     /// The character's name.
     pub name: String,
-    /// The fields a table stores, in order (the types joined with `・` under
-    /// [`TYPES_FIELD`]).
+    /// The fields a table stores, in order (the types joined with
+    /// [`TYPES_SEPARATOR`] under [`TYPES_FIELD`]).
     pub fields: Vec<(String, String)>,
 }
 
@@ -103,12 +118,12 @@ pub fn read(text: &str) -> Result<Sheet, Vec<Violation>> {
                     ));
                 } else if names
                     .iter()
-                    .any(|n| n.is_empty() || n.contains('・') || n.chars().any(char::is_whitespace))
+                    .any(|n| n.is_empty() || n.contains('、') || n.chars().any(char::is_whitespace))
                 {
                     errors.push(Violation::new(
                         "SG-1",
-                        "類型名は空でなく、「・」や空白を含みません",
-                        "a type name is not empty and has no ・ or spaces",
+                        "類型名は空でなく、「、」や空白を含みません",
+                        "a type name is not empty and has no 、 or spaces",
                     ));
                 } else {
                     types = Some(names);
@@ -166,7 +181,7 @@ pub fn read(text: &str) -> Result<Sheet, Vec<Violation>> {
     }
     let mut out = vec![("種別".to_string(), kind)];
     if let Some(types) = types {
-        out.push((TYPES_FIELD.to_string(), types.join("・")));
+        out.push((TYPES_FIELD.to_string(), types.join(TYPES_SEPARATOR)));
     }
     out.extend(fields);
     Ok(Sheet {
@@ -186,9 +201,7 @@ impl Sheet {
 
     /// The three types proposed, if any.
     pub fn types(&self) -> Vec<String> {
-        self.get(TYPES_FIELD)
-            .map(|t| t.split('・').map(str::to_string).collect())
-            .unwrap_or_default()
+        self.get(TYPES_FIELD).map(split_types).unwrap_or_default()
     }
 
     /// Types the shipped example list does not have: a table's GM loads its own list
@@ -214,7 +227,7 @@ impl Sheet {
                     "類型候補（/sg choose で選ぶ）",
                     "types proposed (/sg choose takes them)",
                 ),
-                Value::Plain(types.join("・")),
+                Value::Plain(types.join(TYPES_SEPARATOR)),
             ));
         }
         for (k, v) in &self.fields {
@@ -281,7 +294,7 @@ mod tests {
 "#,
         )
         .expect("sheet");
-        assert!(ok.fields.contains(&(TYPES_FIELD.into(), "A・B・C".into())));
+        assert!(ok.fields.contains(&(TYPES_FIELD.into(), "A、B、C".into())));
         assert_eq!(ok.unknown_types(), ["A", "B", "C"]);
         let bad = read("\"類型\" = [\"A\", \"A\", \"C\"]\n").expect_err("bad");
         let rules: Vec<&str> = bad.iter().map(|v| v.rule).collect();
