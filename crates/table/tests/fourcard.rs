@@ -1322,3 +1322,40 @@ fn fc13_the_morning_comes_for_every_character() {
     let out = run(&mut t, "gm", "/fc time 2 rest ミナ");
     assert!(!out.iter().any(|l| l.starts_with("ロイ")), "{out:?}");
 }
+
+#[test]
+fn fc2_fc11_a_bare_reference_on_the_right_is_the_rollers_side() {
+    // FC-2 (l.50) with FC-11: `FC+5 VS FC+{剣}` typed by ミナ's player compares a fixed
+    // base 5 with ミナ's own 剣: ミナ's −2 goes to the right side, not to the 5.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    // DX 5 on the right: 5 − 2 = 3.
+    let out = run(&mut t, "alice", "FC+5 VS FC+{DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    // FC-9: with no character to read it from, a skill reference is refused.
+    let why = refused(&mut t, "gm", "FC+{剣}>=10");
+    assert!(
+        why.contains("FC-9") && why.contains("no character"),
+        "{why}"
+    );
+}
+
+#[test]
+fn fc15_lowering_by_nothing_is_refused_and_a_lost_line_is_reported() {
+    // FC-15 (l.272: a lowered attribute is won back for 5 XP): /fc lose by 0 is refused,
+    // not read as 1; a loss that moves the lines past the damage reports the new state
+    // (FC-2), and an attribute below 1 is pointed out.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc lose ミナ VT 0");
+    assert!(why.contains("FC-15") && why.contains("1 or more"), "{why}");
+    gm(&mut t, &["/fc damage ミナ 12"]);
+    // ST 5 VT 5: weakened line 15; ST 3: 11 ≤ 12.
+    let out = run(&mut t, "gm", "/fc lose ミナ ST 2");
+    assert!(
+        out[0].contains("ST −2（低下、現在3）") && out[0].contains("衰弱（ロール値−2）に達した"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "gm", "/fc lose ミナ ST 3");
+    assert!(out[0].contains("能力値が1未満"), "{out:?}");
+}

@@ -2127,16 +2127,38 @@ fn character_command(
             let Some(i) = character::attribute(attr) else {
                 return Err(unknown_attribute(attr));
             };
-            let n = rest.first().map_or(Ok(1), |w| amount(w))?.max(1);
+            let n = rest.first().map_or(Ok(1), |w| amount(w))?;
+            if n == 0 {
+                return Err(Text::new(
+                    "FC-15: 低下させる点数は1以上です（/fc lose 名前 能力値 [点数]）",
+                    "FC-15: an attribute is lowered by 1 or more (/fc lose NAME ATTRIBUTE [POINTS])",
+                ));
+            }
             let a = ATTRIBUTES[i];
+            let delta = Delta {
+                attribute: Some((i, 0, n)),
+                ..Delta::default()
+            };
+            let mut after = ch.clone();
+            apply(&mut after, &delta);
+            let now = after.attributes()[i];
+            // FC-1 (l.37): attributes run 3..7; the seed sets no floor for a loss, so the
+            // GM is told when one falls below 1. FC-2: a lowered ST, WP or VT moves the
+            // lines, and the state they give is reported as damage's is.
+            let low = if now < 1 {
+                (
+                    "。能力値が1未満です（GMの判断）",
+                    "; the attribute is below 1 (the GM's call)",
+                )
+            } else {
+                ("", "")
+            };
+            let (cj, ce) = crossing(ch, &after);
             Ok(vec![changed(
                 name,
-                Delta {
-                    attribute: Some((i, 0, n)),
-                    ..Delta::default()
-                },
-                format!("{name}: {a} −{n}（低下、現在{}）", ch.attributes()[i] - n),
-                format!("{name}: {a} −{n} (lost, now {})", ch.attributes()[i] - n),
+                delta,
+                format!("{name}: {a} −{n}（低下、現在{now}）{}{cj}", low.0),
+                format!("{name}: {a} −{n} (lost, now {now}){}{ce}", low.1),
             )])
         }
         // FC-4: leftover starting XP is lost.
@@ -2164,8 +2186,8 @@ fn character_command(
             let (bare, list): (i64, Vec<String>) = match items {
                 [n] if number(n).is_ok() => (amount(n).map_err(|_| {
                     Text::new(
-                        "FC-3: 装備の移動力修正は移動力から引く0以上の数です（DX+5を超えることはありません）",
-                        "FC-3: equipment's movement modifier is 0 or more, subtracted from movement (never above DX + 5)",
+                        "FC-3: 装備の移動力修正は0以上の数で、移動力（DX+5）から引かれます（身に着けた一覧の装備の修正に加わります。外すのは /fc equip 名前 none）",
+                        "FC-3: equipment's movement modifier is 0 or more, subtracted from movement (DX + 5), on top of the listed items worn (/fc equip NAME none takes everything off)",
                     )
                 })?, ch.items.clone()),
                 ["none" | "なし"] => (0, Vec::new()),
@@ -2203,13 +2225,17 @@ fn character_command(
             } else {
                 ("", "")
             };
-            let (ij, ie) = if list.is_empty() {
-                (String::new(), String::new())
-            } else {
-                (
+            let (ij, ie) = match (list.is_empty(), bare) {
+                (true, _) => (String::new(), String::new()),
+                (false, 0) => (
                     format!("（{}）", list.join("・")),
                     format!(" ({})", list.join(", ")),
-                )
+                ),
+                // FC-3: a bare modifier adds to the listed items worn.
+                (false, b) => (
+                    format!("（{}＋修正{b}）", list.join("・")),
+                    format!(" ({} + modifier {b})", list.join(", ")),
+                ),
             };
             Ok(vec![changed(
                 name,
@@ -2278,6 +2304,22 @@ fn character_command(
                         "/fc heal NAME injury|fatigue N",
                     ));
                 }
+            };
+            // FC-2 (l.53): at the death line the character dies; bringing it back is
+            // nothing the rules do, so the log says the GM chose it.
+            let what = if ch.condition() == Condition::Dead {
+                (
+                    format!(
+                        "{}（死亡していたキャラクターをGMの判断で回復。FC-2では死亡ラインで死亡）",
+                        what.0
+                    ),
+                    format!(
+                        "{} (a dead character healed by the GM's decision; under FC-2 the death line kills)",
+                        what.1
+                    ),
+                )
+            } else {
+                what
             };
             Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
         }
@@ -2706,6 +2748,17 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             (l, None)
         }
         Some(r) => {
+            // FC-2/FC-11: a bare `{KEY}` reads the roller's character; when only the
+            // right side has one (`FC+5 VS FC+{剣}`), the right side is the roller's and
+            // the bare number on the left is the other party's.
+            let bare = |side: &str| {
+                side.split('{')
+                    .skip(1)
+                    .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
+            };
+            if !left.contains('{') && bare(r) {
+                return (None, actors_character(table, state));
+            }
             // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
             // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
             let l = if named(left, &any).is_some() {
@@ -3134,6 +3187,27 @@ impl TableRules for FcRules {
             events: Vec::new(),
             note: None,
         };
+        // FC-11 compares two roll values: a third `VS` side is no check (see
+        // `FourCard::rewrite_line`); say so before anything else.
+        if let Some(typed) = table.typed_line()
+            && typed
+                .trim_start()
+                .to_ascii_uppercase()
+                .trim_start_matches('S')
+                .starts_with("FC")
+            && typed
+                .to_ascii_uppercase()
+                .split_whitespace()
+                .filter(|w| *w == "VS")
+                .count()
+                + typed.to_ascii_uppercase().matches(")VS").count()
+                > 1
+        {
+            return Err(Text::new(
+                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
+                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
+            ));
+        }
         let Some(check) = super::parse_line(command) else {
             return Ok(unchanged);
         };
@@ -3200,6 +3274,18 @@ impl TableRules for FcRules {
                         .values()
                         .find(|s| s.fields.iter().any(|f| f == key))
                 });
+                // FC-9: a skill's level is a character's; with none to read it from, the
+                // reference would stand in as 0.
+                if who.is_none() && skill.is_some() {
+                    return Err(Text::new(
+                        format!(
+                            "FC-9: {{{inner}}} を読むキャラクターがいません。{{キャラクター名.{key}}} と書くか、キャラクターを1人持ってください"
+                        ),
+                        format!(
+                            "FC-9: no character to read {{{inner}}} from; write {{CHARACTER.{key}}} or own exactly one character"
+                        ),
+                    ));
+                }
                 if let (Some((name, ch)), Some(skill)) = (who, skill)
                     && !skill.unskilled
                     && ch.skills.get(&skill.name).is_none_or(|l| l.tp == 0)
@@ -3257,21 +3343,6 @@ impl TableRules for FcRules {
             } else {
                 format!(" {r}")
             };
-        }
-        // FC-11 compares two roll values: a third `VS` would be read as a comment.
-        if let Some(typed) = table.typed_line()
-            && typed
-                .to_ascii_uppercase()
-                .split_whitespace()
-                .filter(|w| *w == "VS")
-                .count()
-                + typed.to_ascii_uppercase().matches(")VS").count()
-                > 1
-        {
-            return Err(Text::new(
-                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
-                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
-            ));
         }
         let (_, right_side) = roll_characters(table, state);
         // FC-2 (l.50): −2 on every roll value of a weakened character, on the side of
