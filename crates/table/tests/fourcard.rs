@@ -1359,3 +1359,22 @@ fn fc15_lowering_by_nothing_is_refused_and_a_lost_line_is_reported() {
     let out = run(&mut t, "gm", "/fc lose ミナ ST 3");
     assert!(out[0].contains("能力値が1未満"), "{out:?}");
 }
+
+#[test]
+fn fc15_one_interlude_at_a_time_and_full_width_attributes() {
+    // FC-15 (l.262): XP is spent in the interlude between scenarios; a second start
+    // (which would renew one_step_per_interlude's step) or an end with none open is
+    // refused. Attributes typed full-width read as ASCII.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc interlude end");
+    assert!(
+        why.contains("FC-15") && why.contains("no interlude"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/fc interlude start");
+    let why = refused(&mut t, "gm", "/fc interlude start");
+    assert!(why.contains("already open"), "{why}");
+    run(&mut t, "gm", "/fc xp ミナ 10");
+    let out = run(&mut t, "alice", "/fc raise ミナ ＳＴ");
+    assert!(out[0].contains("ST 5→6"), "{out:?}");
+}

@@ -1277,6 +1277,21 @@ fn decide_fc(
                 "end" => false,
                 _ => return Err(usage("/fc interlude start|end", "/fc interlude start|end")),
             };
+            // FC-15: one interlude at a time (a second start would renew
+            // `one_step_per_interlude`'s step).
+            if open == state.interlude {
+                return Err(if open {
+                    Text::new(
+                        "FC-15: 幕間はすでに始まっています（/fc interlude end で終了）",
+                        "FC-15: an interlude is already open (/fc interlude end closes it)",
+                    )
+                } else {
+                    Text::new(
+                        "FC-15: 幕間は開いていません（/fc interlude start で開始）",
+                        "FC-15: no interlude is open (/fc interlude start opens one)",
+                    )
+                });
+            }
             done(vec![Event::Interlude { open }])
         }
         ["create", name, sex] => create(table, state, name, sex, dice),
