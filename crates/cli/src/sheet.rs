@@ -28,31 +28,7 @@ pub struct SheetArgs {
 pub fn run(args: &SheetArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
     if system.id() == taku_systems::sengensyou::Sengensyou.id() {
-        let file = args.file.display();
-        let text =
-            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
-        return Ok(match taku_systems::sengensyou::sheet::read(&text) {
-            Ok(sheet) => {
-                if args.json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&sheet).context("serialising the sheet")?
-                    );
-                } else {
-                    println!("{}", sheet.name);
-                    for (k, v) in &sheet.fields {
-                        println!("  {k} = {v}");
-                    }
-                }
-                true
-            }
-            Err(errors) => {
-                for e in errors {
-                    println!("{file}: {e}");
-                }
-                false
-            }
-        });
+        return sengensho(args);
     }
     if system.id() != AnotherWorld.id()
         && system.id() != FourCard.id()
@@ -126,4 +102,48 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
         print!("{}", sheet.render());
     }
     Ok(report.violations.is_empty())
+}
+
+/// `taku sheet --system Sengensyou FILE`: the sheet as a table stores it, types the
+/// example list lacks noted, and every rule it breaks (SG-1, SG-6, the fields the rules
+/// keep), in the reader's language (Japanese by default).
+fn sengensho(args: &SheetArgs) -> Result<bool> {
+    let lang = crate::lang::human();
+    let file = args.file.display();
+    let text = std::fs::read_to_string(&args.file).with_context(|| {
+        taku_dice::Text::new(
+            format!("{file} を読めません"),
+            format!("cannot read {file}"),
+        )
+        .get(lang)
+        .to_string()
+    })?;
+    match taku_systems::sengensyou::sheet::read(&text) {
+        Ok(sheet) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&sheet.report(lang))
+                        .context("serialising the report")?
+                );
+            } else {
+                print!("{}", sheet.render(lang));
+            }
+            Ok(true)
+        }
+        Err(violations) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({ "violations": violations }))
+                        .context("serialising the report")?
+                );
+            } else {
+                for v in &violations {
+                    println!("{file}: {}", v.text().get(lang));
+                }
+            }
+            Ok(false)
+        }
+    }
 }

@@ -182,3 +182,72 @@ fn system_is_required() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--system"), "{}", stderr(&o));
 }
+
+/// SG-1, SG-6 and the fields the rules keep: `taku sheet --system Sengensyou` lists every
+/// rule a sheet breaks, in Japanese by default and in English with `--lang en`, and
+/// exits 1; a valid sheet shows its proposed types (noting ones the example list lacks)
+/// and exits 0.
+#[test]
+fn a_sengensho_sheet_is_validated_in_both_languages() {
+    let bad = sheet_file(
+        "sg-bad.toml",
+        "name = \"テスト\"\n\"種別\" = \"NPC\"\n\"類型\" = [\"例・芸術家\", \"例・芸術家\", \"例・策士\"]\n\"幻想値\" = 99\n",
+    );
+    let path = bad.to_str().expect("utf-8 path");
+    let o = taku(&["sheet", "--system", "Sengensyou", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("SG-1: 類型は異なる3つ"), "{out}");
+    assert!(
+        out.contains("ルールが管理する") && out.contains("/sg bond"),
+        "{out}"
+    );
+    let o = taku(&["--lang", "en", "sheet", "--system", "Sengensyou", path]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("SG-1: 類型 must be an array of three different names"),
+        "{out}"
+    );
+    assert!(out.contains("kept by the rules"), "{out}");
+    let o = taku(&["sheet", "--system", "Sengensyou", path, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON output");
+    let rules: Vec<&str> = v["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .filter_map(|x| x["rule"].as_str())
+        .collect();
+    assert!(rules.contains(&"SG-1") && rules.contains(&"SG"), "{v}");
+    // SG-6: an NPC's sheet does not carry its types.
+    let npc = sheet_file(
+        "sg-npc.toml",
+        "name = \"影\"\n\"種別\" = \"NPC\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"例・策士\"]\n",
+    );
+    let o = taku(&[
+        "sheet",
+        "--system",
+        "Sengensyou",
+        npc.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("SG-6"), "{}", stdout(&o));
+    let good = sheet_file(
+        "sg-good.toml",
+        "name = \"ミナ\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"剣士\"]\n\"知性\" = 3\n",
+    );
+    let o = taku(&[
+        "sheet",
+        "--system",
+        "Sengensyou",
+        good.to_str().expect("path"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("例・芸術家、例・守護者、剣士"), "{out}");
+    assert!(
+        out.contains("類型「剣士」は同梱の例の類型リストにありません"),
+        "{out}"
+    );
+    assert!(out.contains("ルール違反なし"), "{out}");
+}

@@ -35,9 +35,22 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
                 fields: s.fields,
             })
             .map_err(|errors| {
+                let list = |lang| {
+                    errors
+                        .iter()
+                        .map(|e| e.text().get(lang).to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n  ")
+                };
                 Text::new(
-                    format!("千幻抄のシートとして読めません:\n  {}", errors.join("\n  ")),
-                    format!("not a Sengensyou sheet:\n  {}", errors.join("\n  ")),
+                    format!(
+                        "千幻抄のシートとして読めません（taku sheet --system Sengensyou FILE で確かめられます）:\n  {}",
+                        list(taku_dice::Lang::Ja)
+                    ),
+                    format!(
+                        "not a Sengensyou sheet (check it with taku sheet --system Sengensyou FILE):\n  {}",
+                        list(taku_dice::Lang::En)
+                    ),
                 )
             });
     }

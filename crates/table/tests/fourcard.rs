@@ -154,7 +154,7 @@ fn fc5_learning_costs_and_specialisations_at_creation() {
 #[test]
 fn fc5_a_weapon_skill_with_fields() {
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "alice", "/char set ミナ xp 40 unspent_xp 25");
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     // Expertise 2 (the example list's 接近戦): 1 TP costs 2; the first field is free.
@@ -184,12 +184,12 @@ fn fc5_a_weapon_skill_with_fields() {
 fn fc5_the_caps_are_refused_and_change_nothing() {
     let mut t = table([3; 32]);
     // Total XP 100: total LV 4.
-    run(&mut t, "alice", "/char set ミナ 経験点 100 未使用経験点 85");
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 85");
     run(&mut t, "gm", "/fc approve ミナ");
     run(
         &mut t,
         "alice",
-        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2",
+        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2 unspent_xp 4",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(
@@ -203,7 +203,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
     let why = refused(&mut t, "alice", "/fc learn ミナ 剣技 3");
     assert!(why.contains("restricting skill 【接近戦】"), "{why}");
     // A prerequisite: 魔術知識 needs 魔術 (ロイ has none).
-    run(&mut t, "bob", "/char set ロイ 経験点 100 未使用経験点 85");
+    run(&mut t, "bob", "/char set ロイ xp 100 unspent_xp 85");
     run(&mut t, "gm", "/fc approve ロイ");
     let why = refused(&mut t, "bob", "/fc learn ロイ 魔術知識 1");
     assert!(why.contains("prerequisite"), "{why}");
@@ -212,7 +212,7 @@ fn fc5_the_caps_are_refused_and_change_nothing() {
 #[test]
 fn fc15_spending_xp_only_in_an_interlude() {
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 経験点 40 未使用経験点 25");
+    run(&mut t, "alice", "/char set ミナ xp 40 unspent_xp 25");
     run(&mut t, "gm", "/fc approve ミナ");
     let why = refused(&mut t, "alice", "/fc learn ミナ 知覚 1");
     assert!(
@@ -375,11 +375,7 @@ fn fc14_xp_awards_at_least_one() {
 #[test]
 fn fc15_attribute_growth_prices_and_the_plus_two_limit() {
     let mut t = table([3; 32]);
-    run(
-        &mut t,
-        "alice",
-        "/char set ミナ 経験点 200 未使用経験点 185",
-    );
+    run(&mut t, "alice", "/char set ミナ xp 200 unspent_xp 185");
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
     let out = run(&mut t, "alice", "/fc raise ミナ ST");
@@ -416,7 +412,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
+        "/char set ミナ xp 40 unspent_xp 25 スキル.接近戦 1",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(&mut t, &["/fc interlude start"]);
@@ -426,7 +422,7 @@ fn fc15_one_step_per_interlude_is_a_setting() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ 経験点 40 未使用経験点 25 スキル.接近戦 1",
+        "/char set ミナ xp 40 unspent_xp 25 スキル.接近戦 1",
     );
     run(&mut t, "gm", "/fc approve ミナ");
     gm(
@@ -951,7 +947,7 @@ fn fc1_fc4_a_players_sheet_waits_for_the_gms_approval() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ IQ 7 DX 7 ST 7 WP 7 VT 7 経験点 360 スキル.接近戦 9 特化.接近戦 剣",
+        "/char set ミナ IQ 7 DX 7 ST 7 WP 7 VT 7 xp 360 スキル.接近戦 9 特化.接近戦 剣",
     );
     // Not usable: no /fc command, no check naming it, no derived value.
     for line in [
@@ -983,7 +979,7 @@ fn fc1_fc4_a_players_sheet_waits_for_the_gms_approval() {
     run(
         &mut t,
         "alice",
-        "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5 経験点 15 スキル.接近戦 3",
+        "/char set ミナ IQ 5 DX 5 ST 5 WP 5 VT 5 xp 15 スキル.接近戦 3",
     );
     let out = run(&mut t, "gm", "/fc approve ミナ");
     assert!(
@@ -1020,20 +1016,155 @@ fn fc1_the_gms_own_sheet_character_needs_no_approval() {
 }
 
 #[test]
-fn fc2_fc3_fc14_derived_references_come_from_the_rules_not_typed_fields() {
-    // FC-2 (l.49 「衰弱ラインのHPは、「ST×2+VT」で算出」), FC-3 (l.60 「DX+5」): a field of
-    // the same name typed in with /char set never stands for the derived value.
+fn fc2_fc3_fc14_derived_and_tracked_fields_are_the_rules_own() {
+    // FC-2 (l.49 「衰弱ラインのHPは、「ST×2+VT」で算出」), FC-3 (l.60 「DX+5」), FC-13
+    // (fatigue and injury come from damage and recovery), FC-14 (XP from awards): nobody
+    // types them in. /char set of one is refused, for the GM too, saying what changes it
+    // in both languages; a refusal changes nothing.
     let mut t = table([3; 32]);
-    run(
-        &mut t,
-        "alice",
-        "/char set ミナ 衰弱ライン 99 移動力 20 経験点 500 疲労 0",
-    );
+    for (who, line, how) in [
+        ("alice", "/char set ミナ 衰弱ライン 99", "ST, WP and VT"),
+        ("alice", "/char set ミナ 移動力 20", "/fc equip"),
+        ("alice", "/char set ミナ 経験点 500", "/fc xp"),
+        ("alice", "/char set ミナ 未使用経験点 500", "/fc learn"),
+        ("alice", "/char set ミナ 所持金 99999", "/fc money"),
+        ("gm", "/char set ミナ 疲労 0", "/fc heal"),
+        ("gm", "/char set ミナ 【死亡ライン】 40", "ST, WP and VT"),
+        ("alice", "/char set ミナ 総合LV 9", "/fc xp"),
+    ] {
+        let why = refused(&mut t, who, line);
+        assert!(
+            why.contains("kept by the rules") && why.contains(how),
+            "{line}: {why}"
+        );
+        let ja = t
+            .exec(who, line)
+            .expect_err("refused")
+            .render(taku_dice::Lang::Ja);
+        assert!(ja.contains("ルールが管理する欄"), "{ja}");
+    }
+    // The references read the record.
     run(&mut t, "gm", "/fc fatigue ミナ 2");
     let out = run(&mut t, "alice", "FCA+{衰弱ライン}+{移動力}");
     assert!(out[0].contains("(FCA+25)"), "{out:?}");
     let out = run(&mut t, "alice", "FCA+{経験点}+{疲労}");
     assert!(out[0].contains("(FCA+17)"), "{out:?}");
+    // A sheet file (or a flat sheet) carrying one of them is refused as a whole.
+    let sheet = "name = \"ユキ\"\nsex = \"male\"\nIQ = 5\nDX = 5\nST = 5\nWP = 5\nVT = 5\n";
+    t.decide_sheet("bob", sheet)
+        .expect("the sheet format's own keys load");
+    let why = t
+        .decide_sheet_with("bob", sheet, &[("疲労".into(), "3".into())])
+        .expect_err("fatigue beside the sheet")
+        .render(taku_dice::Lang::En);
+    assert!(why.contains("/fc fatigue"), "{why}");
+}
+
+#[test]
+fn fc8_money_changes_through_the_rules() {
+    // FC-8: money starts at the sheet's (approved) amount and changes with /fc money;
+    // no paying more than is held.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ money 2000");
+    run(&mut t, "gm", "/fc approve ミナ");
+    let out = run(&mut t, "alice", "/fc money ミナ -300 剣を購入");
+    assert!(
+        out[0].contains("所持金 -300CP（剣を購入） → 1700CP"),
+        "{out:?}"
+    );
+    let why = refused(&mut t, "alice", "/fc money ミナ -2000");
+    assert!(why.contains("FC-8") && why.contains("1700 CP"), "{why}");
+    assert!(refused(&mut t, "bob", "/fc money ミナ 100").contains("belongs to alice"));
+    let out = run(&mut t, "alice", "FCA+{所持金}");
+    assert!(out[0].contains("(FCA+1700)"), "{out:?}");
+}
+
+// ---- /undo of what later entries rest on ------------------------------------------------
+
+/// The seq of the last event.
+fn last_seq(t: &Table) -> u64 {
+    t.events().last().expect("events").seq
+}
+
+#[test]
+fn fc4_fc14_undoing_creations_end_after_an_xp_award_is_refused() {
+    // FC-4 (starting XP spent at creation, leftovers lost at its end) and FC-14 (XP is
+    // awarded at a scenario's end): an award made after /fc done rests on it, so the
+    // undo of /fc done is refused while the award stands, and allowed once it is undone.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ male");
+    run(&mut t, "alice", "/fc done ユキ");
+    let done = last_seq(&t);
+    run(&mut t, "gm", "/fc xp ユキ 5");
+    let award = last_seq(&t);
+    let why = refused(&mut t, "alice", &format!("/undo #{done}"));
+    assert!(
+        why.contains(&format!("the later #{award} rests on it")) && why.contains("FC-14"),
+        "{why}"
+    );
+    let ja = t
+        .exec("alice", &format!("/undo #{done}"))
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(
+        ja.contains("取り消せません") && ja.contains("作成終了"),
+        "{ja}"
+    );
+    run(&mut t, "gm", &format!("/undo #{award}"));
+    run(&mut t, "alice", &format!("/undo #{done}"));
+    assert_eq!(state(&t)["characters"]["ユキ"]["creating"], true);
+}
+
+#[test]
+fn fc5_undoing_a_prerequisite_under_a_skill_that_needs_it_is_refused() {
+    // FC-5: 魔術知識 (example list) requires 魔術 and is restricted by it: learned on
+    // 魔術's TP, so 魔術's raise cannot be undone while 魔術知識's stands. A skill's
+    // later TP rests on its earlier one, a specialisation on the first TP, a second
+    // attribute raise on the first (FC-15: 10 then 20), spending on the XP awarded.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 100");
+    run(&mut t, "gm", "/fc approve ミナ");
+    gm(&mut t, &["/fc interlude start"]);
+    run(&mut t, "alice", "/fc learn ミナ 魔術 1");
+    let magic = last_seq(&t);
+    run(&mut t, "alice", "/fc learn ミナ 魔術知識 1");
+    let lore = last_seq(&t);
+    let why = refused(&mut t, "alice", &format!("/undo #{magic}"));
+    assert!(
+        why.contains(&format!("#{lore}")) && why.contains("prerequisite or restricting skill"),
+        "{why}"
+    );
+    // The GM may void the later line, after which the earlier one can be undone.
+    run(&mut t, "gm", &format!("/void {lore}"));
+    run(&mut t, "alice", &format!("/undo #{magic}"));
+    assert_eq!(
+        state(&t)["characters"]["ミナ"]["skills"]["魔術"]["tp"]
+            .as_i64()
+            .unwrap_or(0),
+        0
+    );
+    // The same skill raised again.
+    run(&mut t, "alice", "/fc learn ミナ 接近戦 1 剣");
+    let first = last_seq(&t) - 1;
+    run(&mut t, "alice", "/fc learn ミナ 接近戦 2");
+    let why = refused(&mut t, "alice", &format!("/undo #{first}"));
+    assert!(why.contains("raised further"), "{why}");
+    // Attributes: the second raise costs 20 because of the first.
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let st = last_seq(&t);
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let why = refused(&mut t, "alice", &format!("/undo #{st}"));
+    assert!(
+        why.contains("FC-15") && why.contains("raised again"),
+        "{why}"
+    );
+    // XP spent out of an award: ロイ had none left before it.
+    run(&mut t, "gm", "/fc xp ロイ 10");
+    let award = last_seq(&t);
+    run(&mut t, "bob", "/fc raise ロイ VT");
+    let why = refused(&mut t, "gm", &format!("/undo #{award}"));
+    assert!(why.contains("spent XP from this award"), "{why}");
 }
 
 #[test]
@@ -1140,4 +1271,110 @@ fn fc5_a_skill_definition_says_its_fields_and_who_holds_it() {
         r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"foo":3}]}"#,
     );
     assert!(why.contains("foo"), "{why}");
+}
+
+#[test]
+fn fc1_fc4_an_approval_names_what_the_rules_could_not_have_made() {
+    // FC-1 (l.37 「能力値は「3〜7」の範囲に収まるはず」), FC-4 (l.68 starting XP 15 +
+    // extra), FC-5 (skills cost XP): /fc approve of a sheet that breaks them is refused
+    // with the list; the GM may approve it knowingly (force), and the log says what.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char set ロイ DX 99 xp 10 スキル.接近戦 9");
+    let why = refused(&mut t, "gm", "/fc approve ロイ");
+    for part in [
+        "FC-1: DX 99 is outside the initial range 3..7",
+        "FC-4: XP earned 10 cannot be below the starting XP (15 + extra 0)",
+        "the skills cost 90 XP but 10 was spent",
+        "/fc approve ロイ force",
+    ] {
+        assert!(why.contains(part), "{part}: {why}");
+    }
+    // The old record stands meanwhile: DX 5.
+    let out = run(&mut t, "bob", "FC+{DX}");
+    assert!(out[0].starts_with("(FC+5)"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc approve ロイ force");
+    assert!(
+        out[0].contains("ルール外を承知で承認") && out[0].contains("DX 99"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc13_the_morning_comes_for_every_character() {
+    // FC-13 (l.218 missed meals, l.235 the day's injury roll): a span the GM gives to
+    // some characters that reaches 6:00 ends the day for the others too (they ate
+    // nothing: 3 missed; ロイ injured rolls, at rest since nothing says otherwise).
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ロイ 2"]);
+    let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && !l.contains("安静でない")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ロイ"]["hungry"], true);
+    // Within a day, only the named characters' lines.
+    let out = run(&mut t, "gm", "/fc time 2 rest ミナ");
+    assert!(!out.iter().any(|l| l.starts_with("ロイ")), "{out:?}");
+}
+
+#[test]
+fn fc2_fc11_a_bare_reference_on_the_right_is_the_rollers_side() {
+    // FC-2 (l.50) with FC-11: `FC+5 VS FC+{剣}` typed by ミナ's player compares a fixed
+    // base 5 with ミナ's own 剣: ミナ's −2 goes to the right side, not to the 5.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    // DX 5 on the right: 5 − 2 = 3.
+    let out = run(&mut t, "alice", "FC+5 VS FC+{DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    // FC-9: with no character to read it from, a skill reference is refused.
+    let why = refused(&mut t, "gm", "FC+{剣}>=10");
+    assert!(
+        why.contains("FC-9") && why.contains("no character"),
+        "{why}"
+    );
+}
+
+#[test]
+fn fc15_lowering_by_nothing_is_refused_and_a_lost_line_is_reported() {
+    // FC-15 (l.272: a lowered attribute is won back for 5 XP): /fc lose by 0 is refused,
+    // not read as 1; a loss that moves the lines past the damage reports the new state
+    // (FC-2), and an attribute below 1 is pointed out.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc lose ミナ VT 0");
+    assert!(why.contains("FC-15") && why.contains("1 or more"), "{why}");
+    gm(&mut t, &["/fc damage ミナ 12"]);
+    // ST 5 VT 5: weakened line 15; ST 3: 11 ≤ 12.
+    let out = run(&mut t, "gm", "/fc lose ミナ ST 2");
+    assert!(
+        out[0].contains("ST −2（低下、現在3）") && out[0].contains("衰弱（ロール値−2）に達した"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "gm", "/fc lose ミナ ST 3");
+    assert!(out[0].contains("能力値が1未満"), "{out:?}");
+}
+
+#[test]
+fn fc15_one_interlude_at_a_time_and_full_width_attributes() {
+    // FC-15 (l.262): XP is spent in the interlude between scenarios; a second start
+    // (which would renew one_step_per_interlude's step) or an end with none open is
+    // refused. Attributes typed full-width read as ASCII.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc interlude end");
+    assert!(
+        why.contains("FC-15") && why.contains("no interlude"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/fc interlude start");
+    let why = refused(&mut t, "gm", "/fc interlude start");
+    assert!(why.contains("already open"), "{why}");
+    run(&mut t, "gm", "/fc xp ミナ 10");
+    let out = run(&mut t, "alice", "/fc raise ミナ ＳＴ");
+    assert!(out[0].contains("ST 5→6"), "{out:?}");
 }

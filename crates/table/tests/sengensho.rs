@@ -815,7 +815,10 @@ fn sg2_a_bond_left_under_a_type_no_longer_held_is_shown() {
     let choose = t.next_seq();
     run(&mut t, "gm", "/sg choose サラ 例・旅人 例・守護者 例・策士");
     run(&mut t, "gm", "/sg bond サラ 例・旅人 霧 memory");
-    run(&mut t, "gm", &format!("/undo #{choose}"));
+    // The bond rests on the choice, so the choice is not undone under it; the GM voids.
+    let e = refused(&mut t, "gm", &format!("/undo #{choose}"));
+    assert!(e.contains("SG-1/SG-2") && e.contains("rests on it"), "{e}");
+    run(&mut t, "gm", &format!("/void {choose}"));
     let s = sheet(&t, "carol", "サラ");
     assert!(
         s.contains("今の類型にない縁故") && s.contains("例・旅人 Lv1"),
@@ -833,4 +836,115 @@ fn sg2_a_bond_left_under_a_type_no_longer_held_is_shown() {
         e.contains("SG-1") && e.contains("not in the type list") || e.contains("no type"),
         "{e}"
     );
+}
+
+#[test]
+fn sg3_sg5_an_ability_used_in_an_ended_scene_is_not_undone() {
+    // SG-3 (l.20 「1セッションに1回」): a use stands once its scene is over, so a
+    // player cannot undo it scenes later and use the ability again; within the scene a
+    // slip may still be undone. Borrowing (SG-5) is a use too. The GM may void.
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 老人");
+    // 例・守護者's first ability unlocks at 1.
+    let slip = t.next_seq();
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    run(&mut t, "alice", &format!("/undo #{slip}"));
+    let used = t.next_seq();
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    let out = run(&mut t, "gm", "/scene next");
+    assert!(
+        out.iter().any(|l| l.contains("幻想能力の使用は確定")),
+        "{out:?}"
+    );
+    let e = refused(&mut t, "alice", &format!("/undo #{used}"));
+    assert!(e.contains("SG-3") && e.contains("has ended"), "{e}");
+    let e = refused(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    assert!(e.contains("once per session"), "{e}");
+    run(&mut t, "gm", &format!("/void {used}"));
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+}
+
+#[test]
+fn sg3_an_ability_rests_on_the_bond_that_unlocked_it() {
+    // SG-3: an ability is usable once the type's fantasy value reaches its threshold;
+    // the bond that gave the value cannot be undone under a use that needed it, but a
+    // bond the use did not need can.
+    let mut t = table();
+    let first = t.next_seq();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/scene next");
+    let rise = t.next_seq();
+    run(&mut t, "gm", "/sg raise ミナ 老人");
+    run(&mut t, "alice", "/sg use ミナ 例・芸術家 例・閃き");
+    let e = refused(&mut t, "gm", &format!("/undo #{rise}"));
+    assert!(e.contains("SG-3") && e.contains("例・閃き"), "{e}");
+    let e = refused(&mut t, "gm", &format!("/undo #{first}"));
+    assert!(e.contains("rests on it"), "{e}");
+    // 例・守護者's first ability needs 1: ロイ's level-1 bond gives it, 影 adds more.
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 老兵");
+    run(&mut t, "gm", "/scene next");
+    let spare = t.next_seq();
+    run(&mut t, "gm", "/sg raise ミナ 老兵");
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    // Value 2, threshold 1: the rise was not needed.
+    run(&mut t, "gm", &format!("/undo #{spare}"));
+}
+
+#[test]
+fn sg2_an_approved_proposal_is_not_undone() {
+    // SG-2 (l.15): the GM approved the player's proposal, so the bond exists; undoing the
+    // proposal would change nothing the log says. Refused, naming /sg discard.
+    let mut t = table();
+    let asked = t.next_seq();
+    run(&mut t, "alice", "/sg bond ミナ 例・芸術家 早苗");
+    run(&mut t, "gm", "/sg approve ミナ 早苗");
+    let e = refused(&mut t, "alice", &format!("/undo #{asked}"));
+    assert!(
+        e.contains("already approved") && e.contains("/sg discard"),
+        "{e}"
+    );
+}
+
+#[test]
+fn sg1_sg6_types_and_what_the_rules_keep_are_not_typed_in() {
+    // SG-1/SG-6: /char set 類型 of a hidden NPC would show its types to every player;
+    // SG-3: fantasy value is derived from bonds. Refused for the GM too, in both
+    // languages, saying what changes them.
+    let mut t = table();
+    let e = refused(&mut t, "gm", "/char set 影 類型 例・策士");
+    assert!(
+        e.contains("kept by the rules") && e.contains("/sg choose"),
+        "{e}"
+    );
+    let ja = t
+        .exec("gm", "/char set 影 類型 例・策士")
+        .expect_err("refused")
+        .render(Lang::Ja);
+    assert!(
+        ja.contains("ルールが管理する欄") && ja.contains("SG-6"),
+        "{ja}"
+    );
+    let e = refused(&mut t, "alice", "/char set ミナ 幻想値 99");
+    assert!(e.contains("/sg bond"), "{e}");
+    // A sheet proposes a PC's types as 類型候補, which /sg choose NAME takes.
+    let sheet = "name = \"ユキ\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"例・策士\"]\n";
+    let d = t.decide_sheet("bob", sheet).expect("a PC's sheet");
+    t.apply("bob", d.events);
+    run(&mut t, "bob", "/sg choose ユキ");
+    let s = sheet_of(&t, "ユキ");
+    assert!(s.contains("例・芸術家・例・守護者・例・策士"), "{s}");
+    // An NPC's sheet with types is refused (SG-6), naming /sg choose.
+    let npc = "name = \"霧\"\n\"種別\" = \"NPC\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"例・策士\"]\n";
+    let e = t
+        .decide_sheet("gm", npc)
+        .expect_err("an NPC's types")
+        .render(Lang::En);
+    assert!(e.contains("SG-6") && e.contains("/sg choose"), "{e}");
+    let flat = "name = \"霧\"\n\"幻想値\" = 5\n";
+    assert!(t.decide_sheet("gm", flat).is_err());
+}
+
+fn sheet_of(t: &Table, name: &str) -> String {
+    t.sheet(name, "gm").expect("sheet").render_text(Lang::Ja)
 }

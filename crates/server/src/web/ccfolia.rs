@@ -205,6 +205,56 @@ fn four_card(
         sheet.push_str(&format!("{k} = {n}\n"));
         used.push(i);
     }
+    // XP and money go on the sheet, as its proposal for the GM's approval (FC-1/FC-4,
+    // FC-8, FC-14): the fields 経験点, 未使用経験点 and 所持金 are the rules' own.
+    let named = |names: &[&str]| {
+        fields.iter().position(|(key, _)| {
+            let key = taku_systems::table_rules::field_name(key);
+            names
+                .iter()
+                .any(|n| taku_systems::table_rules::field_name(n) == key)
+        })
+    };
+    for (names, sheet_key, what) in [
+        (&["経験点", "獲得経験点", "xp"][..], "xp", "FC-14"),
+        (&["未使用経験点", "unspent_xp"][..], "unspent_xp", "FC-14"),
+        (&["所持金", "money"][..], "money", "FC-8"),
+    ] {
+        if let Some(i) = named(names) {
+            let v = fields[i].1.trim();
+            let n: i64 =
+                v.trim_end_matches("CP").trim().parse().map_err(|_| {
+                    format!("{} is '{v}', not a whole number ({what})", fields[i].0)
+                })?;
+            sheet.push_str(&format!("{sheet_key} = {n}\n"));
+            used.push(i);
+        }
+    }
+    // What the rules derive (FC-2, FC-3, FC-6, FC-10, FC-13) is computed again, not
+    // carried over; fatigue and injury at 0 are what a new record has (more is the
+    // GM's, with /fc fatigue and /fc damage: the table refuses the field and says so).
+    let derived = [
+        "衰弱ライン",
+        "昏倒ライン",
+        "死亡ライン",
+        "移動力",
+        "総合LV",
+        "総LV",
+        "VT抵抗",
+        "WP抵抗",
+        "累積ダメージ",
+    ];
+    for (i, (key, value)) in fields.iter().enumerate() {
+        let key = taku_systems::table_rules::field_name(key);
+        let zero = value.trim() == "0";
+        if derived
+            .iter()
+            .any(|d| taku_systems::table_rules::field_name(d) == key)
+            || (zero && (key == "疲労" || key == "負傷"))
+        {
+            used.push(i);
+        }
+    }
     let extra = fields
         .into_iter()
         .enumerate()
@@ -217,7 +267,8 @@ fn four_card(
 /// Sengensho (SG-1): the three types, as one param or status 類型 (`A・B・C`, or split
 /// by 、, commas or spaces) or as 類型1, 類型2 and 類型3, make the system's sheet with
 /// its 種別 (a param 種別 of PC or NPC; PC when there is none); every other status,
-/// param and palette line is an extra field.
+/// param and palette line is an extra field. The sheet's reader refuses an NPC's types
+/// (SG-6: a sheet's fields are seen by every member) and fields the rules keep.
 fn sengensho(
     name: &str,
     fields: Vec<(String, String)>,
@@ -376,7 +427,9 @@ mod tests {
         let json = r#"{"kind":"character","data":{"name":"ミナ",
             "status":[{"label":"HP","value":3,"max":15}],
             "params":[{"label":"IQ","value":"5"},{"label":"dx","value":6},{"label":"【ST】","value":4},
-                {"label":"WP","value":6},{"label":"VT","value":5},{"label":"性別","value":"女性"}],
+                {"label":"WP","value":6},{"label":"VT","value":5},{"label":"性別","value":"女性"},
+                {"label":"経験点","value":"15"},{"label":"所持金","value":"2000"},
+                {"label":"衰弱ライン","value":"13"},{"label":"疲労","value":"0"}],
             "commands":"FC+{IQ} 調べる"}}"#;
         let (sheet, extra) = for_system("FourCard", json).expect("sheet");
         let fc = taku_systems::sheet::read(taku_systems::find("FourCard").expect("FC"), &sheet)
@@ -384,6 +437,13 @@ mod tests {
         assert_eq!(fc.name, "ミナ");
         assert!(
             sheet.contains("sex = \"female\"") && sheet.contains("DX = 6"),
+            "{sheet}"
+        );
+        // FC-14, FC-8: XP and money go on the sheet as its proposal; the derived line
+        // and zero fatigue are the rules' own and are left out.
+        assert!(
+            fc.fields.contains(&("xp".into(), "15".into()))
+                && fc.fields.contains(&("money".into(), "2000".into())),
             "{sheet}"
         );
         assert_eq!(
@@ -413,7 +473,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("a Sengensho sheet: {e:?}\n{sheet}"));
         assert!(
             read.fields
-                .contains(&("類型".into(), "剣士・学者・旅人".into())),
+                .contains(&("類型候補".into(), "剣士、学者、旅人".into())),
             "{sheet}"
         );
         assert!(
@@ -431,10 +491,11 @@ mod tests {
             "params":[{"label":"類型1","value":"剣士"},{"label":"類型2","value":"学者"},
                 {"label":"類型3","value":"旅人"},{"label":"種別","value":"NPC"}]}}"#;
         let (sheet, extra) = for_system("Sengensyou", split).expect("sheet");
-        let read = taku_systems::sheet::read(sg, &sheet).expect("a Sengensho sheet");
+        // SG-6: an NPC's types are hidden; a sheet's fields are seen by everyone.
+        let err = taku_systems::sheet::read(sg, &sheet).expect_err("an NPC's types");
         assert!(
-            read.fields.contains(&("種別".into(), "NPC".into())),
-            "{sheet}"
+            err.ja().contains("SG-6") && err.en().contains("/sg choose"),
+            "{err:?}"
         );
         assert!(extra.is_empty());
         let err = for_system("Sengensyou", &json.replace("・旅人", "")).expect_err("two types");

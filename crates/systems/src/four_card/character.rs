@@ -28,7 +28,15 @@ pub const WIN_BACK_COST: i64 = 5;
 
 /// The attribute named `name` (`st`, `ＳＴ` folded by the caller).
 pub fn attribute(name: &str) -> Option<usize> {
-    let upper = name.to_ascii_uppercase();
+    // Full-width letters (`ＳＴ`) read as ASCII, as dice commands do.
+    let upper: String = name
+        .chars()
+        .map(|c| match c {
+            '\u{FF21}'..='\u{FF5A}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect::<String>()
+        .to_ascii_uppercase();
     ATTRIBUTES.iter().position(|a| *a == upper)
 }
 

@@ -14,7 +14,7 @@ use super::check::{self, Check};
 use super::damage;
 use super::settings::Settings;
 use super::skills::{self, Skill};
-use crate::table_rules::{CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -139,6 +139,21 @@ pub struct Delta {
     /// FC-13 (l.235): the day's injury roll was made.
     #[serde(default)]
     pub injury_rolled: bool,
+    /// FC-8: money gained (negative: spent), `/fc money`.
+    #[serde(default)]
+    pub money: i64,
+    /// FC-5: the skill's TP before this raise (with `skill`), so that an undo knows
+    /// whether a specialisation rests on it (the first field comes with the first TP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_from: Option<i64>,
+    /// FC-5: the prerequisite and restricting skills this raise was allowed on; an undo
+    /// of one of them is refused while this raise stands ([`TableRules::builds_on`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rests_on: Vec<String>,
+    /// FC-14/FC-15: unspent XP left after this spend; an undo of an award larger than
+    /// this is refused while the spend stands (the XP it bought would be gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xp_left: Option<i64>,
 }
 
 /// What happened.
@@ -220,6 +235,81 @@ const ATTRIBUTE_NAMES: [(&str, &str); 5] = [
     ("生命力", "vitality"),
 ];
 
+/// What Four Card's rules derive or track, which nobody types in (`/char set`, a sheet's
+/// fields): the sheet proposes the initial attributes, skills, XP (`xp`, `unspent_xp`) and
+/// money (`money`) for the GM's approval (FC-1/FC-4); from then on these change only
+/// through the rules' commands.
+const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &[
+            "衰弱ライン",
+            "昏倒ライン",
+            "死亡ライン",
+            "weakened line",
+            "unconscious line",
+            "death line",
+        ],
+        how: "衰弱・昏倒・死亡ラインはST・WP・VTから算出されます（FC-2）。能力値はシートの IQ〜VT（GMの承認、FC-1/FC-4）か /fc raise（FC-15）で変わります",
+        how_en: "the weakened, unconscious and death lines are derived from ST, WP and VT (FC-2); attributes change through the sheet's IQ..VT (the GM's approval, FC-1/FC-4) or /fc raise (FC-15)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["移動力", "movement"],
+        how: "移動力はDX+5−装備の移動力修正から算出されます（FC-3）。装備は /fc equip で変えます",
+        how_en: "movement is DX + 5 − the equipment's movement modifiers (FC-3); change the equipment with /fc equip",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "総合LV",
+            "総LV",
+            "total LV",
+            "VT抵抗",
+            "WP抵抗",
+            "VT resistance",
+            "WP resistance",
+        ],
+        how: "総合LVは獲得経験点から表で決まり（FC-6）、VT抵抗・WP抵抗は能力値＋総合LVです（FC-10）。経験点は /fc xp（GM）で与えます",
+        how_en: "total LV comes from the XP earned through the table (FC-6), and VT/WP resistance is the attribute + total LV (FC-10); the GM awards XP with /fc xp",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "疲労",
+            "負傷",
+            "累積ダメージ",
+            "空腹",
+            "状態",
+            "fatigue",
+            "injury",
+            "cumulative damage",
+            "hunger",
+            "condition",
+        ],
+        how: "疲労・負傷はルールが記録します（FC-13）: /fc damage・/fc fatigue・/fc heal（GM）、/fc time・/fc rest（GM）、/fc meal・/fc miss・/fc day。累積ダメージと状態（衰弱・昏倒・死亡）はそこから算出されます",
+        how_en: "fatigue and injury are kept by the rules (FC-13): /fc damage, /fc fatigue, /fc heal (GM), /fc time, /fc rest (GM), /fc meal, /fc miss, /fc day; cumulative damage and the state (weakened, unconscious, dead) are derived from them",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "経験点",
+            "未使用経験点",
+            "獲得経験点",
+            "experience",
+            "unspent experience",
+        ],
+        how: "経験点はルールが記録します: /fc xp（GM、FC-14）で与え、/fc learn・/fc special・/fc raise（FC-5/FC-15）で使います。GMの承認前のシートの値は xp・unspent_xp に書きます（FC-1/FC-4）",
+        how_en: "XP is kept by the rules: the GM awards it with /fc xp (FC-14), it is spent with /fc learn, /fc special and /fc raise (FC-5/FC-15); a sheet awaiting the GM's approval gives it as xp and unspent_xp (FC-1/FC-4)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["所持金"],
+        how: "所持金は作成時の 3D6×100+1000CP（FC-8）から /fc money 名前 ±額 で出入りします。GMの承認前のシートの値は money に書きます（FC-1/FC-4）",
+        how_en: "money starts at 3D6×100+1000 CP (FC-8) and changes with /fc money NAME ±AMOUNT; a sheet awaiting the GM's approval gives it as money (FC-1/FC-4)",
+        gm_may_set: false,
+    },
+];
+
 /// Four Card's table rules.
 pub struct FcRules;
 
@@ -230,9 +320,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Create a character (FC-1 to FC-8): attributes 2D3+1 each, sex modifier, handedness 2D6, money 3D6×100+1000 CP; after /char new NAME",
     },
     CommandHelp {
-        usage: "/fc approve ミナ | /fc reject ミナ 経験点が多すぎます",
-        help: "プレイヤーのシート（/char set やシートファイルの IQ〜VT・スキル・経験点など）の承認・却下（FC-1/FC-4、GM）。承認されるまでそのキャラクターは判定にも /fc にも使えず、承認後のシートの変更も承認まで反映されない",
-        help_en: "Approve or refuse a player's sheet (IQ to VT, skills, XP… from /char set or a sheet file; FC-1/FC-4, GM). Until approved the character is not used by checks or /fc, and later changes to the sheet wait for approval too",
+        usage: "/fc approve ミナ | /fc approve ミナ force | /fc reject ミナ 経験点が多すぎます",
+        help: "プレイヤーのシート（/char set やシートファイルの IQ〜VT・スキル・xp・unspent_xp・money など）の承認・却下（FC-1/FC-4、GM）。ルールに合わないシートは違反を示して断り、force で承知の上で承認。承認されるまでそのキャラクターは判定にも /fc にも使えず、承認後のシートの変更も承認まで反映されない",
+        help_en: "Approve or refuse a player's sheet (IQ to VT, skills, xp, unspent_xp, money… from /char set or a sheet file; FC-1/FC-4, GM); a sheet breaking the rules is refused with what it breaks, force approves it knowingly. Until approved the character is not used by checks or /fc, and later changes to the sheet wait for approval too",
     },
     CommandHelp {
         usage: "/fc extra ミナ 5 魔術,魔術知識",
@@ -323,6 +413,11 @@ const COMMANDS: &[CommandHelp] = &[
         usage: "/fc day ミナ rest | /fc day ミナ norest",
         help: "1日の終わり（朝6時）: 負傷の目標ロール（VT+総合LV、難易度=累積ダメージ、安静でなければ−4）。成功で負傷1回復",
         help_en: "A day ends (6:00): the injury target roll (VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury",
+    },
+    CommandHelp {
+        usage: "/fc money ミナ -300 剣を購入",
+        help: "所持金の出入り（FC-8: 作成時は3D6×100+1000CP）。所持金を超えて払うことはできない",
+        help_en: "Money in or out (FC-8: 3D6×100+1000 CP at creation); no paying more than is held",
     },
     CommandHelp {
         usage: "/fc xp ミナ 5 -1 +1",
@@ -421,7 +516,7 @@ fn amount(word: &str) -> Result<i64, Text> {
 }
 
 /// FC fields a sheet gives: `IQ`…`VT` (initial values), `性別`, `スキル.X` TP,
-/// `特化.X` fields, `経験点` earned, `未使用経験点`, `移動力修正`.
+/// `特化.X` fields, `xp` earned, `unspent_xp`, `money`, `移動力修正`, `装備`, `利き腕`.
 pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     let mut initial = [0; 5];
     for (i, a) in ATTRIBUTES.iter().enumerate() {
@@ -433,10 +528,15 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
         .unwrap_or(Sex::Male);
     let get = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
     let mut ch = Character::new(sex, initial, get("追加初期経験点").unwrap_or(0));
-    if let Some(xp) = get("経験点") {
+    // The sheet's proposal (`xp`, `unspent_xp`, `money`); a log from before these
+    // keys wrote 経験点, 未使用経験点 and 所持金, which the rules keep now.
+    if let Some(xp) = get("xp").or_else(|| get("経験点")) {
         ch.xp_earned = xp;
     }
-    ch.xp_spent = ch.xp_earned - get("未使用経験点").unwrap_or(0);
+    ch.xp_spent = ch.xp_earned
+        - get("unspent_xp")
+            .or_else(|| get("未使用経験点"))
+            .unwrap_or(0);
     ch.creating = false;
     ch.equipment = get("移動力修正").unwrap_or(0);
     ch.items = fields
@@ -452,7 +552,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     ch.injury = get("負傷").unwrap_or(0).max(0);
     ch.sheet = Some(sheet_fields(fields));
     ch.hand = fields.get("利き腕").cloned().unwrap_or_default();
-    ch.money = get("所持金").unwrap_or(0);
+    ch.money = get("money").or_else(|| get("所持金")).unwrap_or(0);
     for (k, v) in fields {
         if let Some(skill) = k.strip_prefix("スキル.") {
             let tp = v.trim().parse().ok()?;
@@ -480,6 +580,9 @@ const SHEET_KEYS: &[&str] = &[
     "追加初期経験点",
     "経験点",
     "未使用経験点",
+    "xp",
+    "unspent_xp",
+    "money",
     "移動力修正",
     "装備",
     "利き腕",
@@ -572,6 +675,114 @@ fn proposal(table: &dyn TableView, state: &State, name: &str) -> Option<(Charact
         None => from_fields(fields)?,
     };
     Some((proposed, refused))
+}
+
+/// FC-5: the XP a record's skills and specialisations cost from nothing.
+fn skill_cost(state: &State, ch: &Character) -> i64 {
+    ch.skills
+        .iter()
+        .filter_map(|(n, l)| {
+            let s = state.skills.get(n)?;
+            Some(
+                skills::tp_cost(s.expertise, 0, l.tp.clamp(0, skills::MAX_TP))
+                    + s.field_cost * (l.fields.len() as i64 - 1).max(0),
+            )
+        })
+        .sum()
+}
+
+/// FC-1, FC-4, FC-5: what a proposed record breaks that the rules could not have made:
+/// initial attributes outside 3..7 (l.37), less than 15 + extra XP earned (l.68), more
+/// XP unspent than earned, TP outside 0..9, skills and fields the table's list lacks,
+/// the skill caps, prerequisites and restricting skills, skills costing more XP than
+/// was spent.
+fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
+    let mut out = Vec::new();
+    for (a, v) in ATTRIBUTES.iter().zip(ch.initial) {
+        if !(3..=7).contains(&v) {
+            out.push(Text::new(
+                format!("FC-1: {a} {v} は初期能力値の範囲（3〜7）の外です"),
+                format!("FC-1: {a} {v} is outside the initial range 3..7"),
+            ));
+        }
+    }
+    let extra = ch
+        .sheet
+        .as_ref()
+        .and_then(|f| f.get("追加初期経験点"))
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    if ch.xp_earned < STARTING_XP + extra {
+        out.push(Text::new(
+            format!(
+                "FC-4: 獲得経験点{}は初期経験点（15＋追加{extra}）より少なくなりません",
+                ch.xp_earned
+            ),
+            format!(
+                "FC-4: XP earned {} cannot be below the starting XP (15 + extra {extra})",
+                ch.xp_earned
+            ),
+        ));
+    }
+    if ch.xp_left() < 0 || ch.xp_left() > ch.xp_earned {
+        out.push(Text::new(
+            format!(
+                "FC-14: 未使用経験点{}は0〜獲得経験点{}の間です",
+                ch.xp_left(),
+                ch.xp_earned
+            ),
+            format!(
+                "FC-14: unspent XP {} must lie between 0 and the XP earned, {}",
+                ch.xp_left(),
+                ch.xp_earned
+            ),
+        ));
+    }
+    let lv = ch.total_lv(&state.settings);
+    for (name, l) in &ch.skills {
+        if !(0..=skills::MAX_TP).contains(&l.tp) {
+            out.push(Text::new(
+                format!("FC-5: 【{name}】{}TP は0〜9の範囲外です", l.tp),
+                format!("FC-5: 【{name}】 {} TP is outside 0..9", l.tp),
+            ));
+            continue;
+        }
+        let Some(s) = state.skills.get(name) else {
+            out.push(Text::new(
+                format!("FC-5: 【{name}】はこの卓のスキル一覧にありません（/fc skills、GMは /fc skill で定義）"),
+                format!("FC-5: 【{name}】 is not in this table's skill list (/fc skills; the GM defines more with /fc skill)"),
+            ));
+            continue;
+        };
+        if l.tp > 0
+            && let Some(why) = skills::refuse_raise(s, ch, l.tp, lv, &state.skills)
+        {
+            out.push(why);
+        }
+        for f in &l.fields {
+            if !s.fields.contains(f) {
+                out.push(unknown_field(s, f));
+            }
+        }
+    }
+    let cost = skill_cost(state, ch);
+    if cost > ch.xp_spent {
+        out.push(Text::new(
+            format!(
+                "FC-4/FC-5: スキルに経験点{cost}が必要ですが、使った経験点は{}です（獲得{}−未使用{}）",
+                ch.xp_spent,
+                ch.xp_earned,
+                ch.xp_left()
+            ),
+            format!(
+                "FC-4/FC-5: the skills cost {cost} XP but {} was spent ({} earned − {} unspent)",
+                ch.xp_spent,
+                ch.xp_earned,
+                ch.xp_left()
+            ),
+        ));
+    }
+    out
 }
 
 /// The refusal for a player's character whose sheet waits for the GM.
@@ -691,6 +902,7 @@ fn apply(ch: &mut Character, d: &Delta) {
     }
     ch.xp_earned += d.xp_earned;
     ch.xp_spent += d.xp_spent;
+    ch.money += d.money;
     if d.creation_done {
         ch.creating = false;
     }
@@ -1065,6 +1277,21 @@ fn decide_fc(
                 "end" => false,
                 _ => return Err(usage("/fc interlude start|end", "/fc interlude start|end")),
             };
+            // FC-15: one interlude at a time (a second start would renew
+            // `one_step_per_interlude`'s step).
+            if open == state.interlude {
+                return Err(if open {
+                    Text::new(
+                        "FC-15: 幕間はすでに始まっています（/fc interlude end で終了）",
+                        "FC-15: an interlude is already open (/fc interlude end closes it)",
+                    )
+                } else {
+                    Text::new(
+                        "FC-15: 幕間は開いていません（/fc interlude start で開始）",
+                        "FC-15: no interlude is open (/fc interlude start opens one)",
+                    )
+                });
+            }
             done(vec![Event::Interlude { open }])
         }
         ["create", name, sex] => create(table, state, name, sex, dice),
@@ -1143,7 +1370,7 @@ fn decide_fc(
             "/fc create NAME female|male",
         )),
         // FC-1/FC-4: a player's sheet is a proposal the GM approves or refuses.
-        ["approve", name] => {
+        ["approve", name, rest @ ..] if rest.is_empty() || rest == ["force"] => {
             gm_only(
                 table,
                 ("シートの承認（FC-1/FC-4）", "approve a sheet (FC-1/FC-4)"),
@@ -1153,6 +1380,33 @@ fn decide_fc(
             }
             let Some((ch, _)) = proposal(table, state, name) else {
                 return Err(nothing_waits(name));
+            };
+            // FC-1, FC-4, FC-5: what the rules cannot have made is refused, listed; the
+            // GM may still approve it knowingly (`force`), and the log says what.
+            let broken = proposal_violations(state, &ch);
+            if !broken.is_empty() && rest.is_empty() {
+                let ja: Vec<&str> = broken.iter().map(|t| t.ja()).collect();
+                let en: Vec<&str> = broken.iter().map(|t| t.en()).collect();
+                return Err(Text::new(
+                    format!(
+                        "{name}のシートはルールに合いません:\n  {}\n直してもらうか（/fc reject {name} 理由）、承知の上で認めるなら /fc approve {name} force",
+                        ja.join("\n  ")
+                    ),
+                    format!(
+                        "{name}'s sheet breaks the rules:\n  {}\nhave it changed (/fc reject {name} REASON), or approve it knowingly with /fc approve {name} force",
+                        en.join("\n  ")
+                    ),
+                ));
+            }
+            let forced = if broken.is_empty() {
+                (String::new(), String::new())
+            } else {
+                let ja: Vec<&str> = broken.iter().map(|t| t.ja()).collect();
+                let en: Vec<&str> = broken.iter().map(|t| t.en()).collect();
+                (
+                    format!(" ／ ルール外を承知で承認: {}", ja.join("、")),
+                    format!(" / approved outside the rules: {}", en.join("; ")),
+                )
             };
             let again = state.characters.contains_key(*name);
             let attrs = ATTRIBUTES
@@ -1166,16 +1420,20 @@ fn decide_fc(
                 name: name.to_string(),
                 character: ch.clone(),
                 ja: format!(
-                    "GMが{name}のシート{}を承認（FC-1/FC-4）: {attrs} ／ 経験点 獲得{} 残り{} 総合LV{lv}",
+                    "GMが{name}のシート{}を承認（FC-1/FC-4）: {attrs} ／ 経験点 獲得{} 残り{}（スキルに{}） 総合LV{lv}{}",
                     if again { "の変更" } else { "" },
                     ch.xp_earned,
                     ch.xp_left(),
+                    skill_cost(state, &ch),
+                    forced.0,
                 ),
                 en: format!(
-                    "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} total LV {lv}",
+                    "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} ({} on skills) total LV {lv}{}",
                     if again { " as changed" } else { "" },
                     ch.xp_earned,
                     ch.xp_left(),
+                    skill_cost(state, &ch),
+                    forced.1,
                 ),
             }])
         }
@@ -1201,8 +1459,8 @@ fn decide_fc(
             }
         }
         ["approve" | "reject", ..] => Err(usage(
-            "/fc approve 名前 | /fc reject 名前 [理由]",
-            "/fc approve NAME | /fc reject NAME [REASON]",
+            "/fc approve 名前 [force] | /fc reject 名前 [理由]",
+            "/fc approve NAME [force] | /fc reject NAME [REASON]",
         )),
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
@@ -1256,6 +1514,9 @@ fn time_passes(
         Active,
         Rest,
         Lying,
+        /// A character the GM did not name, when the span reaches 6:00: the morning
+        /// comes for everyone (FC-13, l.218, l.235), with no rest or activity claimed.
+        Unnamed,
     }
     let (mode, names) = match rest.split_first() {
         Some((&("active" | "行動"), names)) => (Mode::Active, names),
@@ -1274,14 +1535,29 @@ fn time_passes(
         names.iter().map(|n| n.to_string()).collect()
     };
     let boundaries = (state.clock + hours).div_euclid(24) - state.clock.div_euclid(24);
+    let named = names.len();
+    let mut names = names;
+    if boundaries > 0 {
+        for (n, _) in table.characters() {
+            if !names.iter().any(|m| m == n) && record(table, state, n).is_some() {
+                names.push(n.to_string());
+            }
+        }
+    }
+    let outer_mode = mode;
     let mut events = Vec::new();
-    for name in &names {
+    for (i, name) in names.iter().enumerate() {
+        let mode = if i < named { outer_mode } else { Mode::Unnamed };
         let (mut cur, imported) = load(table, state, name)?;
         events.extend(imported);
         if cur.condition() == Condition::Dead {
             continue;
         }
         let delta = match mode {
+            Mode::Unnamed => Delta {
+                hours,
+                ..Delta::default()
+            },
             Mode::Active => Delta {
                 hours,
                 active: true,
@@ -1299,6 +1575,7 @@ fn time_passes(
             }
         };
         let what = match mode {
+            Mode::Unnamed => (format!("{hours}時間経過"), format!("{hours} hours pass")),
             Mode::Active => (
                 format!("{hours}時間経過（安静でない）"),
                 format!("{hours} hours pass (not at rest)"),
@@ -1328,7 +1605,7 @@ fn time_passes(
                 ),
             ),
         };
-        let (hj, he) = if cur.hungry && mode != Mode::Active {
+        let (hj, he) = if cur.hungry && matches!(mode, Mode::Rest | Mode::Lying) {
             (
                 "（空腹のため疲労は回復しない）",
                 " (hungry: no fatigue recovers)",
@@ -1717,6 +1994,9 @@ fn character_command(
             }
             let cost = skills::tp_cost(s.expertise, from, to);
             let earmark_spent = afford(ch, name, cost, Some(skill))?;
+            // FC-5: the skills this raise was allowed on (an undo of them is refused).
+            let mut rests_on: Vec<String> = s.requires.clone();
+            rests_on.extend(s.limit.iter().cloned());
             let mut events = vec![changed(
                 name,
                 Delta {
@@ -1724,6 +2004,9 @@ fn character_command(
                     skill: Some((skill.to_string(), to)),
                     step: Some(skill.to_string()),
                     earmark_spent,
+                    skill_from: Some(from),
+                    rests_on,
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!(
@@ -1795,6 +2078,7 @@ fn character_command(
                     xp_spent: cost,
                     field: Some((skill.to_string(), field.to_string())),
                     earmark_spent,
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!("{name}: 【{skill}】の【{field}】を特化（経験点{cost}）"),
@@ -1836,6 +2120,7 @@ fn character_command(
                     xp_spent: cost,
                     attribute: Some((i, raised, lost)),
                     step: Some(a.to_string()),
+                    xp_left: Some(ch.xp_left() - cost),
                     ..Delta::default()
                 },
                 format!(
@@ -1857,16 +2142,38 @@ fn character_command(
             let Some(i) = character::attribute(attr) else {
                 return Err(unknown_attribute(attr));
             };
-            let n = rest.first().map_or(Ok(1), |w| amount(w))?.max(1);
+            let n = rest.first().map_or(Ok(1), |w| amount(w))?;
+            if n == 0 {
+                return Err(Text::new(
+                    "FC-15: 低下させる点数は1以上です（/fc lose 名前 能力値 [点数]）",
+                    "FC-15: an attribute is lowered by 1 or more (/fc lose NAME ATTRIBUTE [POINTS])",
+                ));
+            }
             let a = ATTRIBUTES[i];
+            let delta = Delta {
+                attribute: Some((i, 0, n)),
+                ..Delta::default()
+            };
+            let mut after = ch.clone();
+            apply(&mut after, &delta);
+            let now = after.attributes()[i];
+            // FC-1 (l.37): attributes run 3..7; the seed sets no floor for a loss, so the
+            // GM is told when one falls below 1. FC-2: a lowered ST, WP or VT moves the
+            // lines, and the state they give is reported as damage's is.
+            let low = if now < 1 {
+                (
+                    "。能力値が1未満です（GMの判断）",
+                    "; the attribute is below 1 (the GM's call)",
+                )
+            } else {
+                ("", "")
+            };
+            let (cj, ce) = crossing(ch, &after);
             Ok(vec![changed(
                 name,
-                Delta {
-                    attribute: Some((i, 0, n)),
-                    ..Delta::default()
-                },
-                format!("{name}: {a} −{n}（低下、現在{}）", ch.attributes()[i] - n),
-                format!("{name}: {a} −{n} (lost, now {})", ch.attributes()[i] - n),
+                delta,
+                format!("{name}: {a} −{n}（低下、現在{now}）{}{cj}", low.0),
+                format!("{name}: {a} −{n} (lost, now {now}){}{ce}", low.1),
             )])
         }
         // FC-4: leftover starting XP is lost.
@@ -1894,8 +2201,8 @@ fn character_command(
             let (bare, list): (i64, Vec<String>) = match items {
                 [n] if number(n).is_ok() => (amount(n).map_err(|_| {
                     Text::new(
-                        "FC-3: 装備の移動力修正は移動力から引く0以上の数です（DX+5を超えることはありません）",
-                        "FC-3: equipment's movement modifier is 0 or more, subtracted from movement (never above DX + 5)",
+                        "FC-3: 装備の移動力修正は0以上の数で、移動力（DX+5）から引かれます（身に着けた一覧の装備の修正に加わります。外すのは /fc equip 名前 none）",
+                        "FC-3: equipment's movement modifier is 0 or more, subtracted from movement (DX + 5), on top of the listed items worn (/fc equip NAME none takes everything off)",
                     )
                 })?, ch.items.clone()),
                 ["none" | "なし"] => (0, Vec::new()),
@@ -1933,13 +2240,17 @@ fn character_command(
             } else {
                 ("", "")
             };
-            let (ij, ie) = if list.is_empty() {
-                (String::new(), String::new())
-            } else {
-                (
+            let (ij, ie) = match (list.is_empty(), bare) {
+                (true, _) => (String::new(), String::new()),
+                (false, 0) => (
                     format!("（{}）", list.join("・")),
                     format!(" ({})", list.join(", ")),
-                )
+                ),
+                // FC-3: a bare modifier adds to the listed items worn.
+                (false, b) => (
+                    format!("（{}＋修正{b}）", list.join("・")),
+                    format!(" ({} + modifier {b})", list.join(", ")),
+                ),
             };
             Ok(vec![changed(
                 name,
@@ -2008,6 +2319,22 @@ fn character_command(
                         "/fc heal NAME injury|fatigue N",
                     ));
                 }
+            };
+            // FC-2 (l.53): at the death line the character dies; bringing it back is
+            // nothing the rules do, so the log says the GM chose it.
+            let what = if ch.condition() == Condition::Dead {
+                (
+                    format!(
+                        "{}（死亡していたキャラクターをGMの判断で回復。FC-2では死亡ラインで死亡）",
+                        what.0
+                    ),
+                    format!(
+                        "{} (a dead character healed by the GM's decision; under FC-2 the death line kills)",
+                        what.1
+                    ),
+                )
+            } else {
+                what
             };
             Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
         }
@@ -2173,6 +2500,46 @@ fn character_command(
                 ));
             }
             Ok(vec![injury_roll(state, name, ch, at_rest, None, dice)?])
+        }
+        // FC-8: money in and out after creation (the seed prices nothing; the table
+        // keeps the sum).
+        ("money", [n, why @ ..]) => {
+            let n = number(n)?;
+            if n == 0 {
+                return Err(usage(
+                    "/fc money ミナ -300 剣を購入",
+                    "/fc money NAME ±AMOUNT [WHAT]",
+                ));
+            }
+            if ch.money + n < 0 {
+                return Err(Text::new(
+                    format!(
+                        "FC-8: {name}の所持金は{}CPです（{}CPは払えません）",
+                        ch.money, -n
+                    ),
+                    format!("FC-8: {name} has {} CP (cannot pay {} CP)", ch.money, -n),
+                ));
+            }
+            let why = why.join(" ");
+            let note = if why.is_empty() {
+                String::new()
+            } else {
+                format!("（{why}）")
+            };
+            let note_en = if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            };
+            Ok(vec![changed(
+                name,
+                Delta {
+                    money: n,
+                    ..Delta::default()
+                },
+                format!("{name}: 所持金 {n:+}CP{note} → {}CP", ch.money + n),
+                format!("{name}: money {n:+} CP{note_en} → {} CP", ch.money + n),
+            )])
         }
         // FC-14: XP awards, at least 1 in total.
         ("xp", parts) if !parts.is_empty() => {
@@ -2396,6 +2763,17 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             (l, None)
         }
         Some(r) => {
+            // FC-2/FC-11: a bare `{KEY}` reads the roller's character; when only the
+            // right side has one (`FC+5 VS FC+{剣}`), the right side is the roller's and
+            // the bare number on the left is the other party's.
+            let bare = |side: &str| {
+                side.split('{')
+                    .skip(1)
+                    .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
+            };
+            if !left.contains('{') && bare(r) {
+                return (None, actors_character(table, state));
+            }
             // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
             // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
             let l = if named(left, &any).is_some() {
@@ -2406,6 +2784,86 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             (l, named(r, &any).or_else(|| first_word.and_then(any)))
         }
     }
+}
+
+/// Whether change `d` of `name` rests on an earlier change `u` of the same character
+/// (see [`FcRules::builds_on`]), and how.
+fn fc_rests_on(name: &str, d: &Delta, u: &Delta) -> Option<Text> {
+    // FC-4/FC-14: XP is awarded after creation ends; taking back `/fc done` would put
+    // an award among the starting XP.
+    if u.creation_done && d.xp_earned != 0 {
+        return Some(Text::new(
+            format!("FC-14: {name}への経験点の付与は作成終了（/fc done）の後です"),
+            format!("FC-14: XP was awarded to {name} after creation finished (/fc done)"),
+        ));
+    }
+    if let Some((skill, _)) = &u.skill {
+        // FC-5: prerequisite (前提) and restricting (制限) skills.
+        if d.rests_on.contains(skill)
+            && let Some((later, _)) = &d.skill
+        {
+            return Some(Text::new(
+                format!(
+                    "FC-5: {name}の【{later}】はこの【{skill}】を前提・制限スキルとして習得されました"
+                ),
+                format!(
+                    "FC-5: {name}'s 【{later}】 was learned on 【{skill}】 as its prerequisite or restricting skill"
+                ),
+            ));
+        }
+        // FC-5: TP is bought step by step, each step at the new TP's cost.
+        if let Some((later, _)) = &d.skill
+            && later == skill
+        {
+            return Some(Text::new(
+                format!("FC-5: {name}の【{skill}】はこの後さらに上げられています"),
+                format!("FC-5: {name}'s 【{skill}】 was raised further after this"),
+            ));
+        }
+        // FC-5: a specialisation needs the skill (the first field with the first TP).
+        if u.skill_from.is_none_or(|from| from == 0)
+            && let Some((later, field)) = &d.field
+            && later == skill
+        {
+            return Some(Text::new(
+                format!("FC-5: {name}の【{skill}】の【{field}】の特化はこの習得の上にあります"),
+                format!(
+                    "FC-5: {name}'s specialisation 【{field}】 of 【{skill}】 rests on learning it"
+                ),
+            ));
+        }
+    }
+    // FC-15: an attribute's second raise costs more than the first (10 then 20, 15
+    // then 30).
+    if let (Some((i, 1.., _)), Some((j, 1.., _))) = (u.attribute, d.attribute)
+        && i == j
+    {
+        let a = ATTRIBUTES.get(i).copied().unwrap_or("?");
+        return Some(Text::new(
+            format!("FC-15: {name}の{a}はこの後さらに上げられています（2回目は費用が上がります）"),
+            format!(
+                "FC-15: {name}'s {a} was raised again after this (the second raise costs more)"
+            ),
+        ));
+    }
+    // FC-14/FC-15: XP spent out of this award.
+    if u.xp_earned > 0
+        && d.xp_spent > 0
+        && let Some(left) = d.xp_left
+        && left < u.xp_earned
+    {
+        return Some(Text::new(
+            format!(
+                "FC-14/FC-15: {name}はこの経験点{}を使いました（使った後の残り{left}）",
+                u.xp_earned
+            ),
+            format!(
+                "FC-14/FC-15: {name} spent XP from this award of {} ({left} left after spending)",
+                u.xp_earned
+            ),
+        ));
+    }
+    None
 }
 
 /// FC-9: the value a `{KEY}` names for a character: a skill (`{接近戦}`) or a field
@@ -2521,6 +2979,45 @@ impl TableRules for FcRules {
                 state.refused.insert(name.clone(), sheet.clone());
             }
         }
+    }
+
+    /// What a later change of a character rests on, so that `/undo` of it is refused
+    /// while the later one stands: a record made or approved (`/fc approve`), creation
+    /// finished before XP was awarded (FC-4, FC-14), a prerequisite or restricting skill
+    /// (FC-5), a skill's earlier TP before a later one or its first specialisation
+    /// (FC-5), an attribute's first raise before its second (FC-15, 10 then 20), XP
+    /// awarded and spent since (FC-14, FC-15).
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        // FC-15 (l.262): XP is spent in an interlude; once it closes, what was bought
+        // in it stands.
+        if let Event::Interlude { open: false } = later {
+            return undone.iter().find_map(|u| match u {
+                Event::Changed { name, delta: u, .. } if u.xp_spent > 0 && !u.creation_done => {
+                    Some(Text::new(
+                        format!("FC-15: {name}が経験点を使った後で幕間が終わっています"),
+                        format!("FC-15: the interlude closed after {name} spent this XP"),
+                    ))
+                }
+                _ => None,
+            });
+        }
+        let Event::Changed { name, delta: d, .. } = later else {
+            return None;
+        };
+        undone.iter().find_map(|u| match u {
+            Event::Created { name: n, .. } if n == name => Some(Text::new(
+                format!("{name}の記録（作成・承認）の後の変更です"),
+                format!("a change to {name}'s record made (or approved) by it"),
+            )),
+            Event::Changed {
+                name: n, delta: u, ..
+            } if n == name => fc_rests_on(name, d, u),
+            _ => None,
+        })
+    }
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
     }
 
     fn describe(&self, event: &Event) -> Text {
@@ -2705,6 +3202,27 @@ impl TableRules for FcRules {
             events: Vec::new(),
             note: None,
         };
+        // FC-11 compares two roll values: a third `VS` side is no check (see
+        // `FourCard::rewrite_line`); say so before anything else.
+        if let Some(typed) = table.typed_line()
+            && typed
+                .trim_start()
+                .to_ascii_uppercase()
+                .trim_start_matches('S')
+                .starts_with("FC")
+            && typed
+                .to_ascii_uppercase()
+                .split_whitespace()
+                .filter(|w| *w == "VS")
+                .count()
+                + typed.to_ascii_uppercase().matches(")VS").count()
+                > 1
+        {
+            return Err(Text::new(
+                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
+                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
+            ));
+        }
         let Some(check) = super::parse_line(command) else {
             return Ok(unchanged);
         };
@@ -2771,6 +3289,18 @@ impl TableRules for FcRules {
                         .values()
                         .find(|s| s.fields.iter().any(|f| f == key))
                 });
+                // FC-9: a skill's level is a character's; with none to read it from, the
+                // reference would stand in as 0.
+                if who.is_none() && skill.is_some() {
+                    return Err(Text::new(
+                        format!(
+                            "FC-9: {{{inner}}} を読むキャラクターがいません。{{キャラクター名.{key}}} と書くか、キャラクターを1人持ってください"
+                        ),
+                        format!(
+                            "FC-9: no character to read {{{inner}}} from; write {{CHARACTER.{key}}} or own exactly one character"
+                        ),
+                    ));
+                }
                 if let (Some((name, ch)), Some(skill)) = (who, skill)
                     && !skill.unskilled
                     && ch.skills.get(&skill.name).is_none_or(|l| l.tp == 0)
@@ -2828,21 +3358,6 @@ impl TableRules for FcRules {
             } else {
                 format!(" {r}")
             };
-        }
-        // FC-11 compares two roll values: a third `VS` would be read as a comment.
-        if let Some(typed) = table.typed_line()
-            && typed
-                .to_ascii_uppercase()
-                .split_whitespace()
-                .filter(|w| *w == "VS")
-                .count()
-                + typed.to_ascii_uppercase().matches(")VS").count()
-                > 1
-        {
-            return Err(Text::new(
-                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
-                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
-            ));
         }
         let (_, right_side) = roll_characters(table, state);
         // FC-2 (l.50): −2 on every roll value of a weakened character, on the side of

@@ -249,8 +249,10 @@ impl Sheet {
         let ch = self.character();
         f.push(("性別".into(), ch.sex.ja().into()));
         f.push(("追加初期経験点".into(), self.extra_xp.to_string()));
-        f.push(("経験点".into(), ch.xp_earned.to_string()));
-        f.push(("未使用経験点".into(), self.unspent_xp.to_string()));
+        // The sheet's proposal of XP and money, for the GM's approval (FC-1/FC-4):
+        // 経験点, 未使用経験点 and 所持金 are the rules' own from then on.
+        f.push(("xp".into(), ch.xp_earned.to_string()));
+        f.push(("unspent_xp".into(), self.unspent_xp.to_string()));
         f.push(("移動力修正".into(), self.equipment.to_string()));
         if !self.items.is_empty() {
             f.push(("装備".into(), self.items.join(",")));
@@ -258,7 +260,7 @@ impl Sheet {
         if !self.hand.is_empty() {
             f.push(("利き腕".into(), self.hand.clone()));
         }
-        f.push(("所持金".into(), self.money.to_string()));
+        f.push(("money".into(), self.money.to_string()));
         for (n, s) in &self.skills {
             f.push((format!("スキル.{n}"), s.tp.to_string()));
             if !s.fields.is_empty() {

@@ -10,7 +10,9 @@
 
 use super::check::{self, Tie};
 use super::types::{LAST_BOSS, TypeDef, TypeList};
-use crate::table_rules::{Audience, CommandHelp, Outcome, Prepared, TableRules, TableView};
+use crate::table_rules::{
+    Audience, CommandHelp, Outcome, OwnedField, Prepared, TableRules, TableView,
+};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -147,6 +149,10 @@ pub struct State {
     /// SG-2: bonds, re-ties and level rises players proposed, waiting for the GM.
     #[serde(default)]
     pub proposals: Vec<Proposal>,
+    /// SG-3/SG-5: abilities used (or borrowed for) this scene, as (character,
+    /// `type/ability`, hidden): the scene's end settles them ([`Event::UsesSettled`]).
+    #[serde(default)]
+    pub scene_uses: Vec<(String, String, bool)>,
 }
 
 /// SG-2 (l.15 「プレイヤーはその制限の範囲内であれば自由に縁故の設定をGMに申請してよい。
@@ -255,6 +261,9 @@ pub enum Event {
         scene: u64,
         /// GM-only.
         secret: bool,
+        /// The type the bond is under (whose fantasy value rises, SG-3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        type_name: Option<String>,
     },
     /// SG-2: a bond discarded.
     Discarded {
@@ -277,6 +286,10 @@ pub enum Event {
         borrowed: Option<i64>,
         /// GM-only.
         secret: bool,
+        /// SG-3: the type's fantasy value when used, and the ability's threshold: an
+        /// undo of a bond this value counted is refused when the rest falls short.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unlocked: Option<(i64, i64)>,
     },
     /// SG-4: an impression in effect.
     Impression {
@@ -391,6 +404,14 @@ pub enum Event {
     },
     /// SG-3: `ability_reset = scenario`: the scenario ended.
     ScenarioEnd,
+    /// SG-3/SG-5: the scene in which these abilities were used ended: their uses (and
+    /// any borrowing) stand, and `/undo` of them is refused (the GM may `/void`).
+    UsesSettled {
+        /// (character, `type/ability`).
+        uses: Vec<(String, String)>,
+        /// A hidden character's: GM and owners only.
+        secret: bool,
+    },
     /// SG-2: a player proposed a bond, a re-tie or a level rise.
     Proposed {
         /// The proposal.
@@ -453,6 +474,47 @@ pub enum Event {
         attacker_wins: Option<bool>,
     },
 }
+
+/// What Sengensho's rules track, which nobody types in (`/char set`, a sheet's fields):
+/// a typed-in value would stand beside the rules' own, and an NPC's types typed into a
+/// field would show them to every player (SG-6). A sheet proposes its types as
+/// `類型候補`, which `/sg choose NAME` takes.
+pub(crate) const OWNED: &[OwnedField] = &[
+    OwnedField {
+        keys: &["類型", "types"],
+        how: "類型はセッション開始時に /sg choose 名前 類型1 類型2 類型3 で選びます（SG-1、変えるのはGM）。NPCの類型はプレイヤーに秘匿されます（SG-6）。シートでは「類型候補」に書けます",
+        how_en: "types are chosen at the session's start with /sg choose NAME TYPE1 TYPE2 TYPE3 (SG-1; the GM changes them); an NPC's are hidden from players (SG-6); a sheet gives them as 類型候補",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["幻想値", "fantasy value", "fantasy values"],
+        how: "幻想値は類型ごとの縁故のレベルから算出されます（SG-3）。/sg bond・/sg raise で縁故を結び・上げ、/sg borrow で前借りします（SG-5）",
+        how_en: "fantasy value is derived per type from the bonds' levels (SG-3); tie and raise bonds with /sg bond and /sg raise, borrow with /sg borrow (SG-5)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &["縁故", "bond", "bonds"],
+        how: "縁故は /sg bond・/sg retie・/sg raise・/sg discard で変わります（SG-2、プレイヤーの申請はGMが /sg approve で承認）。NPCの事前縁故は /sg preset（SG-7）",
+        how_en: "bonds change with /sg bond, /sg retie, /sg raise and /sg discard (SG-2; a player's proposal waits for the GM's /sg approve); an NPC's preset bonds with /sg preset (SG-7)",
+        gm_may_set: false,
+    },
+    OwnedField {
+        keys: &[
+            "前借り",
+            "debt",
+            "borrowed",
+            "幻想能力",
+            "abilities",
+            "印象",
+            "impression",
+            "ラスボス",
+            "last boss",
+        ],
+        how: "幻想能力は /sg use、前借りは /sg borrow（SG-3/SG-5）、印象効果は /sg impress（SG-4）、ラスボスは /sg boss（GM、SG-1）で記録されます",
+        how_en: "fantasy abilities are recorded with /sg use, borrowing with /sg borrow (SG-3/SG-5), impressions with /sg impress (SG-4), the last boss with /sg boss (GM, SG-1)",
+        gm_may_set: false,
+    },
+];
 
 /// Sengensho's table rules.
 pub struct SgRules;
@@ -812,11 +874,12 @@ impl SgRules {
                 (*name, a.as_str(), b.as_str(), c.as_str())
             }
             [_, name] => {
-                // The sheet's 類型 field (`taku sheet --system Sengensyou`).
+                // The sheet's 類型候補 field (`taku sheet --system Sengensyou`; 類型 in a
+                // log from before the rules kept 類型).
                 from_sheet = table
                     .character(name)
-                    .and_then(|(_, f)| f.get("類型"))
-                    .map(|t| t.split('・').map(str::to_string).collect())
+                    .and_then(|(_, f)| f.get("類型候補").or_else(|| f.get("類型")))
+                    .map(|t| super::sheet::split_types(t))
                     .unwrap_or_default();
                 let [a, b, c] = from_sheet.as_slice() else {
                     return Err(usage("/sg choose ミナ 類型1 類型2 類型3"));
@@ -1353,6 +1416,7 @@ impl SgRules {
                     target: target.to_string(),
                     scene: now,
                     secret,
+                    type_name: Some(bond.type_name.clone()),
                 }])
             }
             _ => events(vec![Event::Discarded {
@@ -1448,6 +1512,7 @@ impl SgRules {
             ability: ability.to_string(),
             borrowed,
             secret: ch.hidden,
+            unlocked: borrowed.is_none().then_some((value, a.threshold)),
         }])
     }
 
@@ -2191,6 +2256,167 @@ fn modifier(table: &dyn TableView, name: &str, word: &str) -> Result<i64, Text> 
     Ok(total)
 }
 
+/// Whether `later` rests on the earlier `undone` (see [`SgRules::builds_on`]), and how.
+/// The words name only what the later entry's audience sees (the table names the
+/// later entry only to members who may see it).
+fn sg_rests_on(later: &Event, undone: &Event) -> Option<Text> {
+    match (later, undone) {
+        // SG-3 (l.20, once a session), SG-5: a use whose scene (or session) has ended
+        // stands; the GM may void it.
+        (
+            Event::UsesSettled { uses, .. },
+            Event::AbilityUsed {
+                character,
+                type_name,
+                ability,
+                ..
+            },
+        ) if uses
+            .iter()
+            .any(|(c, k)| c == character && *k == format!("{type_name}/{ability}")) =>
+        {
+            Some(Text::new(
+                format!(
+                    "SG-3: {character}の{ability}を使ったシーンは終わっています（使用は確定。GMは /void できます）"
+                ),
+                format!(
+                    "SG-3: the scene in which {character} used {ability} has ended (the use stands; the GM can /void it)"
+                ),
+            ))
+        }
+        (
+            Event::SessionReset { .. },
+            Event::AbilityUsed {
+                character, ability, ..
+            },
+        ) => Some(Text::new(
+            format!("SG-3: {character}が{ability}を使ったセッションは終わっています"),
+            format!("SG-3: the session in which {character} used {ability} has ended"),
+        )),
+        // SG-1/SG-2: a bond tied under one of the types chosen.
+        (
+            Event::Bonded {
+                character,
+                bond,
+                retie: false,
+                ..
+            },
+            Event::TypesChosen {
+                character: c,
+                types,
+                ..
+            },
+        ) if c == character && types.contains(&bond.type_name) => Some(Text::new(
+            format!(
+                "SG-1/SG-2: {character}の{}への縁故はこの類型の選択の上に結ばれました",
+                bond.target
+            ),
+            format!(
+                "SG-1/SG-2: {character}'s bond to {} was tied under the types this chose",
+                bond.target
+            ),
+        )),
+        // SG-2: the GM already decided this proposal.
+        (
+            Event::ProposalClosed {
+                character,
+                target,
+                approved,
+                ..
+            },
+            Event::Proposed { proposal, .. },
+        ) if proposal.character == *character && proposal.target == *target => Some(if *approved {
+            Text::new(
+                format!(
+                    "SG-2: GMが{character}の{target}への申請を承認済みです（縁故を外すには /sg discard）"
+                ),
+                format!(
+                    "SG-2: the GM already approved {character}'s proposal about {target} (discard the bond with /sg discard)"
+                ),
+            )
+        } else {
+            Text::new(
+                format!("SG-2: GMが{character}の{target}への申請をすでに却下しています"),
+                format!("SG-2: the GM already refused {character}'s proposal about {target}"),
+            )
+        }),
+        (
+            Event::AbilityUsed {
+                character,
+                type_name,
+                ability,
+                borrowed: None,
+                unlocked,
+                ..
+            },
+            u,
+        ) => {
+            // How much of the value the undone entry gave (a PC bond may count half,
+            // so its level is the most it gave).
+            let gave = match u {
+                Event::Bonded {
+                    character: c,
+                    bond,
+                    retie: false,
+                    ..
+                } if c == character && bond.type_name == *type_name => bond.level,
+                Event::Raised {
+                    character: c,
+                    type_name: t,
+                    ..
+                } if c == character && t.as_ref().is_none_or(|t| t == type_name) => 1,
+                Event::TypesChosen {
+                    character: c,
+                    types,
+                    ..
+                } if c == character && types.contains(type_name) => {
+                    return Some(Text::new(
+                        format!(
+                            "SG-1/SG-3: {character}は{type_name}を類型として{ability}を使いました"
+                        ),
+                        format!("SG-1/SG-3: {character} used {ability} as a {type_name}"),
+                    ));
+                }
+                _ => return None,
+            };
+            let short = unlocked.is_none_or(|(value, threshold)| value - gave < threshold);
+            short.then(|| {
+                Text::new(
+                    format!(
+                        "SG-3: {character}の{ability}はこの縁故で届いた{type_name}の幻想値で使われました"
+                    ),
+                    format!(
+                        "SG-3: {character} used {ability} on the {type_name} fantasy value this bond gave"
+                    ),
+                )
+            })
+        }
+        (
+            Event::Raised {
+                character, target, ..
+            }
+            | Event::Discarded {
+                character, target, ..
+            }
+            | Event::Retargeted {
+                character,
+                from: target,
+                ..
+            },
+            Event::Bonded {
+                character: c,
+                bond,
+                retie: false,
+                ..
+            },
+        ) if c == character && bond.target == *target => Some(Text::new(
+            format!("SG-2: {character}の{target}への縁故はこの後に変えられています"),
+            format!("SG-2: {character}'s bond to {target} was changed after this"),
+        )),
+        _ => None,
+    }
+}
+
 impl TableRules for SgRules {
     type State = State;
     type Event = Event;
@@ -2342,6 +2568,13 @@ impl TableRules for SgRules {
             } => {
                 let c = state.chars.entry(character.clone()).or_default();
                 c.used.insert(format!("{type_name}/{ability}"));
+                let hidden = c.hidden;
+                state.scene_uses.push((
+                    character.clone(),
+                    format!("{type_name}/{ability}"),
+                    hidden,
+                ));
+                let c = state.chars.entry(character.clone()).or_default();
                 if let Some(v) = borrowed {
                     c.borrowed.insert(type_name.clone(), *v);
                 }
@@ -2436,10 +2669,14 @@ impl TableRules for SgRules {
                     c.used.clear();
                 }
             }
+            Event::UsesSettled { uses, .. } => state
+                .scene_uses
+                .retain(|(c, k, _)| !uses.iter().any(|(uc, uk)| uc == c && uk == k)),
             Event::SessionReset { .. } => {
                 let s = state.settings.clone();
                 state.climax = false;
                 state.proposals.clear();
+                state.scene_uses.clear();
                 for c in state.chars.values_mut() {
                     c.types.clear();
                     // SG-1: types are chosen anew, so what was found or hidden goes too.
@@ -2461,6 +2698,17 @@ impl TableRules for SgRules {
                 }
             }
         }
+    }
+
+    /// What a later entry rests on, so that `/undo` of it is refused while the later one
+    /// stands: an ability used on a type's fantasy value a bond or a level rise gave, or
+    /// on a type chosen (SG-1, SG-3); a bond's later rise, re-target or discard (SG-2).
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        undone.iter().find_map(|u| sg_rests_on(later, u))
+    }
+
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
     }
 
     fn describe(&self, event: &Event) -> Text {
@@ -2880,11 +3128,52 @@ impl TableRules for SgRules {
                 "SG-3: シナリオ終了（能力の使用を戻す）",
                 "SG-3: scenario end (ability uses reset)",
             ),
+            Event::UsesSettled { uses, .. } => {
+                let list: Vec<String> = uses
+                    .iter()
+                    .map(|(c, k)| {
+                        format!("{c}: {}", k.split_once('/').map_or(k.as_str(), |(_, a)| a))
+                    })
+                    .collect();
+                Text::new(
+                    format!(
+                        "SG-3: シーン終了。このシーンの幻想能力の使用は確定（{}）",
+                        list.join("、")
+                    ),
+                    format!(
+                        "SG-3: scene over; the fantasy abilities used in it stand ({})",
+                        list.join(", ")
+                    ),
+                )
+            }
         }
+    }
+
+    /// SG-3/SG-5: the abilities used in the scene now ending stand: a hidden
+    /// character's in a line for the GM and its owner.
+    fn on_scene_end(&self, state: &State, _dice: &mut Roller<'_>) -> Vec<Event> {
+        let mut out = Vec::new();
+        for secret in [false, true] {
+            let uses: Vec<(String, String)> = state
+                .scene_uses
+                .iter()
+                .filter(|(_, _, hidden)| *hidden == secret)
+                .map(|(c, k, _)| (c.clone(), k.clone()))
+                .collect();
+            if !uses.is_empty() {
+                out.push(Event::UsesSettled { uses, secret });
+            }
+        }
+        out
     }
 
     fn audience(&self, event: &Event) -> Audience {
         match event {
+            Event::UsesSettled { uses, secret: true } => {
+                let mut owners: Vec<String> = uses.iter().map(|(c, _)| c.clone()).collect();
+                owners.dedup();
+                Audience::GmAndOwnersOf(owners)
+            }
             // SG-6: what names a hidden character's types goes to the GM and the
             // character's owner (a hidden PC's player sees its own lines; an NPC's owner
             // is the GM); the last boss until the climax.
