@@ -236,7 +236,7 @@ impl Engine {
         &self.config
     }
 
-    /// Requests the engine holds at once: [`DEPTH`] for each worker.
+    /// Requests the engine holds at once: three for each worker (one evaluating, two waiting in its pipe).
     pub fn capacity(&self) -> usize {
         self.config.workers.max(1) * DEPTH
     }
