@@ -859,3 +859,13 @@ fn aw13c_a_purposeless_repeat_is_refused_and_a_boost_made_certainty_says_so() {
     );
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// Attack pass 3, A3-4: at a table where no PC has a library, the GM's `/turn end` says
+/// there is no turn to end, not that an unnamed PC's check is open.
+#[test]
+fn a_turn_end_with_no_library_says_so() {
+    let mut t = table();
+    let why = refused(&mut t, "gm", "/turn end");
+    assert!(why.contains("no PC has a library"), "{why}");
+    assert!(!why.contains("open check"), "{why}");
+}

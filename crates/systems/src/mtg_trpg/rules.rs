@@ -1256,7 +1256,14 @@ fn turn_end(
     let (waiting, ending): (Vec<&String>, Vec<&String>) =
         pcs.into_iter().partition(|pc| state[*pc].open.is_some());
     if ending.is_empty() {
-        return Err(open_check(waiting.first().map_or("", |s| s.as_str())));
+        return Err(match waiting.first() {
+            Some(pc) => open_check(pc),
+            // Attack pass 3, A3-4: with no library at all nothing is pending either.
+            None => Text::new(
+                "ライブラリーのあるPCがいないので、終了するターンがありません。/deck load PC名 デッキリスト で作成してください",
+                "no PC has a library, so there is no turn to end; load one with /deck load PC LIST",
+            ),
+        });
     }
     let mut events = Vec::new();
     // The seed's turn is the game's turn, which the GM runs: a player's own `/turn end`
