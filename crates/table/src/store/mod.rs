@@ -1249,18 +1249,33 @@ impl<S: EventStore> Tables<S> {
             let decided = wait_on_reference(&table, || decide(&table));
             return Ok((table, decided));
         }
+        let decide = decide.clone();
+        self.charged(id, actor, move || {
+            let decided = decide(&table);
+            (table, decided)
+        })
+        .await
+    }
+
+    /// Runs `work` on a worker, within `actor`'s budget at table `id`, and charges what
+    /// it cost ([`StoreError::Busy`] when the budget is spent or no worker is free).
+    async fn charged<R: Send + 'static>(
+        &self,
+        id: &str,
+        actor: &str,
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, StoreError> {
         let heavy = self.within_budget(id, actor)?;
         let permit = self.worker(heavy).await?;
-        let decide = decide.clone();
-        let (table, decided, cost) = off_runtime(move || {
+        let (done, cost) = off_runtime(move || {
             let _permit = permit;
             let start = std::time::Instant::now();
-            let decided = decide(&table);
-            (table, decided, start.elapsed())
+            let done = work();
+            (done, start.elapsed())
         })
         .await;
         self.charge(id, actor, cost);
-        Ok((table, decided))
+        Ok(done)
     }
 
     /// Runs one line as `actor` at table `id`: decide, append durably, and if another
@@ -1304,17 +1319,9 @@ impl<S: EventStore> Tables<S> {
         if self.limits.workers == 0 {
             return Ok(Some(off_runtime(move || planned.roll()).await));
         }
-        let heavy = self.within_budget(id, actor)?;
-        let permit = self.worker(heavy).await?;
-        let (rolled, cost) = off_runtime(move || {
-            let _permit = permit;
-            let start = std::time::Instant::now();
-            let rolled = planned.roll();
-            (rolled, start.elapsed())
-        })
-        .await;
-        self.charge(id, actor, cost);
-        Ok(Some(rolled))
+        self.charged(id, actor, move || planned.roll())
+            .await
+            .map(Some)
     }
 
     /// Imports a character sheet as `actor` at table `id` ([`Table::decide_sheet`]), like
