@@ -105,6 +105,16 @@ pub enum EvalError {
         /// The limit.
         limit: usize,
     },
+    /// More than [`crate::roller::MAX_BLANK_DICE`] dice that draw nothing (no sides, or more
+    /// than 10,000) in one evaluation: BCDice lists a 0 for each, so `10^18 U0[6]` would
+    /// never finish.
+    #[error(
+        "too many dice without sides: at most {limit} dice of 0 sides or more than 10000 sides may be listed in one command"
+    )]
+    TooManyBlankDice {
+        /// The limit.
+        limit: usize,
+    },
     /// A division by zero where BCDice raises (B/R/U/TY numbers, Calc's rounding divisions).
     #[error("division by zero")]
     DivisionByZero,
@@ -260,6 +270,9 @@ impl EvalError {
             EvalError::TooManyDice { limit } => {
                 format!("ダイスが多すぎます。1 回のコマンドで振れるのは {limit} 個までです")
             }
+            EvalError::TooManyBlankDice { limit } => format!(
+                "面数が 0 か 10000 を超えるダイスが多すぎます。1 回のコマンドで並べられるのは {limit} 個までです"
+            ),
             EvalError::DivisionByZero => "0 で割っています".to_string(),
             EvalError::NegativeKeep => "残す・除くダイスの数は負にできません".to_string(),
             EvalError::NegativeCount => "ここではダイスの数を負にできません".to_string(),

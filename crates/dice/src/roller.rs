@@ -13,6 +13,10 @@ pub const MAX_DRAWS: usize = 10_000;
 pub const MAX_DICE_PER_GROUP: i64 = 200;
 /// Most sides of a die; a larger die draws nothing and counts as 0.
 pub const MAX_SIDES: i64 = 10_000;
+/// Most dice in one evaluation that draw nothing (0 sides, or more than [`MAX_SIDES`]).
+/// BCDice lists a 0 for each however many there are; past this taku refuses, so that a
+/// count like `1471264588677015432U0[6]` cannot grow without bound.
+pub const MAX_BLANK_DICE: usize = 100_000;
 
 /// The dice of one group; small groups (the common case) need no allocation.
 pub type Dice = smallvec::SmallVec<[i64; 12]>;
@@ -22,6 +26,7 @@ pub struct Roller<'s> {
     source: &'s mut dyn DiceSource,
     log: Vec<Draw>,
     repetitions: usize,
+    blank: usize,
     mode: Mode,
 }
 
@@ -35,6 +40,7 @@ impl<'s> Roller<'s> {
             source,
             log: Vec::with_capacity(8),
             repetitions: 0,
+            blank: 0,
             mode: Mode::Normalize,
         }
     }
@@ -72,7 +78,8 @@ impl<'s> Roller<'s> {
         std::mem::take(&mut self.log)
     }
 
-    /// Draws one die. A die with no sides or more than [`MAX_SIDES`] gives 0 without drawing.
+    /// Draws one die. A die with no sides or more than [`MAX_SIDES`] gives 0 without drawing;
+    /// more than [`MAX_BLANK_DICE`] of those in one evaluation is an error.
     pub fn roll_once(&mut self, sides: i64) -> Result<i64, EvalError> {
         self.draw(sides, DrawKind::Normal)
     }
@@ -125,6 +132,12 @@ impl<'s> Roller<'s> {
 
     fn draw(&mut self, sides: i64, kind: DrawKind) -> Result<i64, EvalError> {
         if !(1..=MAX_SIDES).contains(&sides) {
+            self.blank += 1;
+            if self.blank > MAX_BLANK_DICE {
+                return Err(EvalError::TooManyBlankDice {
+                    limit: MAX_BLANK_DICE,
+                });
+            }
             return Ok(0);
         }
         if self.log.len() >= MAX_DRAWS {

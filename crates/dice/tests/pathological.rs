@@ -100,6 +100,33 @@ fn endless_rerolls_stop_at_the_draw_limit() {
 }
 
 #[test]
+fn dice_without_sides_are_listed_up_to_a_limit() {
+    on_default_stack("blank dice", || {
+        for mode in MODES {
+            // BCDice lists a 0 for each die of 0 sides, drawing nothing; so does taku.
+            let listed = eval_seeded("300U0[6]", mode).expect("300 zeros");
+            let zeros = vec!["0"; 300].join(",");
+            assert_eq!(listed.text, format!("(300U0[6]) ＞ {zeros} ＞ 0/0(最大/合計)"));
+            assert!(listed.rands.is_empty());
+            // A count no evaluation could list (a proptest case once grew to 24 GB on this)
+            // ends at the limit instead, alone or repeated.
+            for huge in [
+                "s1471264588677015432u0+12u(1+3)+2u1@11+8",
+                "100001U0[6]",
+                "x100 2000U0[6]",
+                "x100 200D0+200D0+200D0+200D0+200D0+200D0",
+            ] {
+                assert_eq!(
+                    eval_seeded(huge, mode),
+                    Err(EvalError::TooManyBlankDice { limit: 100_000 }),
+                    "{huge}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
 fn nested_repeats_are_refused_or_stopped() {
     on_default_stack("nested repeats", || {
         for mode in MODES {
