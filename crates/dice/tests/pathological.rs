@@ -106,7 +106,10 @@ fn dice_without_sides_are_listed_up_to_a_limit() {
             // BCDice lists a 0 for each die of 0 sides, drawing nothing; so does taku.
             let listed = eval_seeded("300U0[6]", mode).expect("300 zeros");
             let zeros = vec!["0"; 300].join(",");
-            assert_eq!(listed.text, format!("(300U0[6]) ＞ {zeros} ＞ 0/0(最大/合計)"));
+            assert_eq!(
+                listed.text,
+                format!("(300U0[6]) ＞ {zeros} ＞ 0/0(最大/合計)")
+            );
             assert!(listed.rands.is_empty());
             // A count no evaluation could list (a proptest case once grew to 24 GB on this)
             // ends at the limit instead, alone or repeated.
