@@ -758,8 +758,16 @@ async fn off_runtime<R: Send + 'static>(
     if s.engine() == taku_systems::EngineKind::Native {
         return Ok(f());
     }
-    // As many evaluations on blocking threads as the engine's workers hold at once; the
-    // rest wait here, asleep on the runtime, rather than as threads parked on the pool.
+    let _permit = reference_permit().await?;
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| stopped(&e))
+}
+
+/// A place among the evaluations the reference engine holds at once (its workers ×
+/// their queue); the rest wait here, asleep on the runtime, up to the engine's time limit
+/// (then 503).
+async fn reference_permit() -> Result<tokio::sync::SemaphorePermit<'static>, Response> {
     static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
     let (gate, wait) = GATE.get_or_init(|| match taku_systems::reference::engine() {
         Some(e) => (
@@ -771,20 +779,19 @@ async fn off_runtime<R: Send + 'static>(
             std::time::Duration::from_secs(2),
         ),
     });
-    let stopped = |e: &dyn std::fmt::Display| {
-        json_with(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            json!({"ok": false, "reason": format!("the evaluation stopped: {e}")}),
-        )
-    };
-    let _permit = match tokio::time::timeout(*wait, gate.acquire()).await {
-        Ok(Ok(permit)) => permit,
-        Ok(Err(e)) => return Err(stopped(&e)),
-        Err(_) => return Err(busy(&EvalError::Engine(taku_dice::EngineFailure::Busy))),
-    };
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| stopped(&e))
+    match tokio::time::timeout(*wait, gate.acquire()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        Ok(Err(e)) => Err(stopped(&e)),
+        Err(_) => Err(busy(&EvalError::Engine(taku_dice::EngineFailure::Busy))),
+    }
+}
+
+/// 500: an evaluation stopped without an answer.
+fn stopped(e: &dyn std::fmt::Display) -> Response {
+    json_with(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        json!({"ok": false, "reason": format!("the evaluation stopped: {e}")}),
+    )
 }
 
 /// 503 with Retry-After: every reference-engine worker was busy.
@@ -861,14 +868,20 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         Some(c) if !c.is_empty() => c,
         _ => return refuse("unsupported command"),
     };
-    let result = match off_runtime(s, move || {
+    let engine = match s.engine() {
+        taku_systems::EngineKind::Reference => taku_systems::reference::engine(),
+        _ => None,
+    };
+    let result = match engine {
+        // A reference system's roll waits on the runtime for its worker's answer.
+        Some(engine) => match reference_permit().await {
+            Ok(_permit) => Ok(engine.roll_unrecorded(s.id(), &command).await),
+            Err(response) => return response,
+        },
         // Nothing records these dice: the reference engine may draw ahead of its worker.
-        with_dice(|dice| taku_systems::evaluate(s, &command, &mut Unrecorded(dice), Mode::Strict))
-    })
-    .await
-    {
-        Ok(result) => result,
-        Err(response) => return response,
+        None => with_dice(|dice| {
+            taku_systems::evaluate(s, &command, &mut Unrecorded(dice), Mode::Strict)
+        }),
     };
     match result {
         Ok(Ok(r)) => {

@@ -397,3 +397,92 @@ fn a_request_behind_a_hung_one_is_answered_by_a_new_worker() {
         assert_eq!(behind.expect("answered").text, "behind > 4");
     });
 }
+
+/// A runtime for [`Engine::roll_unrecorded`], as the server's would be.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+#[test]
+fn rolls_on_the_runtime_draw_their_own_dice_and_survive_hung_crashed_and_greedy_commands() {
+    let engine: &'static Engine = Box::leak(Box::new(fake_engine("lanes", 1)));
+    runtime().block_on(async {
+        // Thirty at once through one worker's lane: each result's text names its own draw.
+        let rolls = (0..30).map(|i| {
+            let input = format!("n{i}");
+            async move { (input.clone(), engine.roll_unrecorded("Echo", &input).await) }
+        });
+        for (input, result) in futures_join_all(rolls).await {
+            let r = result.expect("an answer");
+            assert_eq!(r.rands.len(), 1, "{input}");
+            let face = r.rands[0].value;
+            assert!((1..=6).contains(&face));
+            assert_eq!(r.text, format!("{input} > {face}"));
+        }
+        // A command that never ends times out; the one queued behind it is answered by
+        // a new worker.
+        let (hung, behind) = tokio::join!(
+            engine.roll_unrecorded("Loop", "x"),
+            engine.roll_unrecorded("Echo", "behind")
+        );
+        assert_eq!(
+            hung,
+            Err(EvalError::Engine(EngineFailure::TimedOut { ms: 1500 }))
+        );
+        assert!(behind.expect("answered").text.starts_with("behind > "));
+        // A worker that exits is reported and replaced.
+        assert!(matches!(
+            engine.roll_unrecorded("Crash", "x").await,
+            Err(EvalError::Engine(EngineFailure::Crashed(_)))
+        ));
+        // Past 10,000 draws the command is refused, as on any other path.
+        assert_eq!(
+            engine.roll_unrecorded("Many", "x").await,
+            Err(EvalError::TooManyDice { limit: 10_000 })
+        );
+        assert!(engine.roll_unrecorded("Echo", "after").await.is_ok());
+    });
+    // The lanes lived on that runtime, now gone: the next runtime starts its own.
+    let again = runtime().block_on(engine.roll_unrecorded("Echo", "again"));
+    assert!(again.expect("answered").text.starts_with("again > "));
+}
+
+/// Awaits every future, in order, on one task.
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl IntoIterator<Item = F>,
+) -> Vec<F::Output> {
+    let handles: Vec<_> = futures.into_iter().map(Box::pin).collect();
+    let mut out = Vec::with_capacity(handles.len());
+    // Polled together: each is started before any is awaited to the end.
+    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> = handles.into_iter().map(Some).collect();
+    let mut results: Vec<Option<F::Output>> = (0..pending.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all = true;
+        for (slot, result) in pending.iter_mut().zip(results.iter_mut()) {
+            if let Some(f) = slot {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => {
+                        *result = Some(v);
+                        *slot = None;
+                    }
+                    std::task::Poll::Pending => all = false,
+                }
+            }
+        }
+        if all {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    out.extend(
+        results
+            .into_iter()
+            .map(|r| r.expect("every future finished")),
+    );
+    out
+}

@@ -29,6 +29,8 @@ use taku_dice::{
 
 use crate::{EngineKind, GameSystem};
 
+mod pump;
+
 /// The npm `bcdice` version the reference engine is pinned to (BCDice 3.16.1).
 pub const PINNED_VERSION: &str = "4.9.0";
 
@@ -142,6 +144,9 @@ pub struct Engine {
     freed: Condvar,
     /// The sides each recent command drew, by [`sides_key`], for [`Engine::draw_ahead`].
     sides_seen: Mutex<HashMap<u64, Box<[u32]>>>,
+    /// The workers serving [`Engine::roll_unrecorded`], started on its first call (and
+    /// again if the runtime they ran on has shut down).
+    lanes: Mutex<Option<Arc<pump::Lanes>>>,
 }
 
 /// The live workers, each with how many requests it holds (evaluating or waiting in its
@@ -218,6 +223,7 @@ impl Engine {
             }),
             freed: Condvar::new(),
             sides_seen: Mutex::new(HashMap::new()),
+            lanes: Mutex::new(None),
         })
     }
 
@@ -338,6 +344,15 @@ impl Engine {
         input: &str,
         source: &mut dyn DiceSource,
     ) -> Result<RollResult, EvalError> {
+        let ask = self.ask(id, input, source)?;
+        let (answer, asked) = self.call(&ask.request, id, ask.ahead.len(), Some(source))?;
+        self.finish(ask, &answer, asked)
+    }
+
+    /// The request for one evaluation, with the draws taken ahead from `source` (only
+    /// dice nothing records are drawn ahead); refused before any worker sees it when it
+    /// is empty or nests too deep.
+    fn ask(&self, id: &str, input: &str, source: &mut dyn DiceSource) -> Result<Ask, EvalError> {
         if input.trim().is_empty() {
             return Err(EvalError::Empty);
         }
@@ -348,7 +363,6 @@ impl Engine {
                 limit: MAX_NESTING,
             }));
         }
-        // Only dice nothing records are drawn ahead (and their sides remembered).
         let key = source.may_draw_ahead().then(|| sides_key(id, input));
         let ahead = self.draw_ahead(key, source);
         let request = if ahead.is_empty() {
@@ -356,7 +370,22 @@ impl Engine {
         } else {
             json!({ "op": "eval", "system": id, "input": input, "ahead": ahead })
         };
-        let (answer, asked) = self.call(&request, id, ahead.len(), Some(source))?;
+        Ok(Ask {
+            request,
+            key,
+            ahead,
+        })
+    }
+
+    /// The result of an evaluation from the worker's answer and the draws it asked for
+    /// (after those taken ahead).
+    fn finish(
+        &self,
+        ask: Ask,
+        answer: &Value,
+        asked: Vec<(u32, u32)>,
+    ) -> Result<RollResult, EvalError> {
+        let Ask { key, ahead, .. } = ask;
         // The draws taken ahead that the worker used come first; the rest are thrown away.
         let used = answer["used"]
             .as_u64()
@@ -574,6 +603,15 @@ fn nesting(input: &str) -> usize {
 
 fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
+}
+
+/// One evaluation's request, as [`Engine::ask`] made it.
+struct Ask {
+    request: Value,
+    /// The key its sides are remembered under, when its dice may be drawn ahead.
+    key: Option<u64>,
+    /// The draws taken ahead and sent with it.
+    ahead: Vec<(u32, u32)>,
 }
 
 /// Why a call ended without an answer.
