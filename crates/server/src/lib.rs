@@ -17,6 +17,7 @@ mod auth;
 mod form;
 pub mod limits;
 pub mod live;
+pub mod speak;
 pub mod web;
 
 use axum::Router;
@@ -210,6 +211,8 @@ pub struct Server {
     odds: web::odds::Pool,
     /// Exports being sent ([`web::Exports`]).
     exports: web::Exports,
+    /// Long answers being sent ([`web::Replies`]).
+    replies: web::Replies,
     config: Config,
 }
 
@@ -235,8 +238,14 @@ impl Server {
             )),
             odds: web::odds::Pool::new(),
             exports: web::Exports::new(config.export_stall),
+            replies: web::Replies::new(config.export_stall),
             config: config.clone(),
         })
+    }
+
+    /// Long answers being sent now ([`web::Replies`]).
+    pub fn replies_sending(&self) -> usize {
+        self.replies.sending()
     }
 
     /// The open tables.
@@ -409,8 +418,16 @@ pub fn router() -> Router {
 /// limits.
 pub fn app(server: Arc<Server>) -> Router {
     let routes = bcdice_routes()
-        .merge(api::routes().with_state(server.clone()))
-        .merge(web::routes().with_state(server.clone()));
+        .merge(
+            api::routes()
+                .with_state(server.clone())
+                .layer(middleware::from_fn(speak::middleware)),
+        )
+        .merge(
+            web::routes()
+                .with_state(server.clone())
+                .layer(middleware::from_fn(speak::middleware)),
+        );
     finish(routes)
         .layer(middleware::from_fn_with_state(
             server.clone(),
@@ -567,11 +584,19 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
                 Ok(_evaluating) => next.run(request).await,
                 Err(wait) => {
                     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    // In the client's language: no table to take one from.
+                    let lang = speak::client_lang(request.uri().query(), request.headers());
+                    let reason = taku_dice::Text::new(
+                        format!(
+                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ"
+                        ),
+                        format!(
+                            "this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
+                        ),
+                    );
                     let mut response = json_with(
                         StatusCode::TOO_MANY_REQUESTS,
-                        json!({"ok": false, "reason": format!(
-                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ / this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
-                        )}),
+                        json!({"ok": false, "reason": reason.get(lang)}),
                     );
                     response
                         .headers_mut()
@@ -582,13 +607,19 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         }
         Ok(()) => next.run(request).await,
         Err(wait) => {
+            let (rate, ms) = (server.limiter.rate(), wait.as_millis().max(1));
+            let reason = taku_dice::Text::new(
+                format!(
+                    "リクエストが多すぎます: 1 つの接続元から毎秒 {rate} 件までです。{ms} ミリ秒後にもう一度どうぞ"
+                ),
+                format!(
+                    "too many requests: at most {rate} a second from one client; retry after {ms} ms"
+                ),
+            );
+            let lang = speak::client_lang(request.uri().query(), request.headers());
             let mut response = json_with(
                 StatusCode::TOO_MANY_REQUESTS,
-                json!({"ok": false, "reason": format!(
-                    "too many requests: at most {} a second from one client; retry after {} ms",
-                    server.limiter.rate(),
-                    wait.as_millis().max(1)
-                )}),
+                json!({"ok": false, "reason": reason.get(lang)}),
             );
             let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
@@ -725,12 +756,17 @@ fn system(id: &str) -> Option<&'static dyn GameSystem> {
     taku_systems::find(id)
 }
 
-async fn game_system(Path(id): Path<String>) -> Response {
+async fn game_system(
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let Some(s) = system(&id) else {
         return refuse("unsupported game system");
     };
+    let lang = || speak::client_lang(query.as_deref(), &headers);
     // A reference system's help and pattern come from a worker process: off the runtime.
-    let (pattern, help) = match off_runtime(s, move || {
+    let (pattern, help) = match off_runtime(s, lang, move || {
         (taku_systems::command_pattern(s), s.help().ja().to_string())
     })
     .await
@@ -750,9 +786,11 @@ async fn game_system(Path(id): Path<String>) -> Response {
 
 /// Runs `f` on the blocking pool when `s` is evaluated by the reference engine (whose
 /// answers wait on a worker process), inline otherwise. `Err`: the response to give
-/// instead (every worker busy for the engine's time limit: 503; the task died: 500).
+/// instead (every worker busy for the engine's time limit: 503 in the language `lang`
+/// gives; the task died: 500).
 async fn off_runtime<R: Send + 'static>(
     s: &'static dyn GameSystem,
+    lang: impl FnOnce() -> taku_dice::Lang,
     f: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, Response> {
     if s.engine() == taku_systems::EngineKind::Native {
@@ -780,18 +818,24 @@ async fn off_runtime<R: Send + 'static>(
     let _permit = match tokio::time::timeout(*wait, gate.acquire()).await {
         Ok(Ok(permit)) => permit,
         Ok(Err(e)) => return Err(stopped(&e)),
-        Err(_) => return Err(busy(&EvalError::Engine(taku_dice::EngineFailure::Busy))),
+        Err(_) => {
+            return Err(busy(
+                &EvalError::Engine(taku_dice::EngineFailure::Busy),
+                lang(),
+            ));
+        }
     };
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| stopped(&e))
 }
 
-/// 503 with Retry-After: every reference-engine worker was busy.
-fn busy(e: &EvalError) -> Response {
+/// 503 with Retry-After: every reference-engine worker was busy; said in `lang` (the
+/// client's, [`speak`]).
+fn busy(e: &EvalError, lang: taku_dice::Lang) -> Response {
     let mut response = json_with(
         StatusCode::SERVICE_UNAVAILABLE,
-        json!({"ok": false, "reason": e.to_string()}),
+        json!({"ok": false, "reason": e.text().get(lang)}),
     );
     response
         .headers_mut()
@@ -843,6 +887,12 @@ thread_local! {
 async fn roll(Path(id): Path<String>, request: Request) -> Response {
     let post = request.method() == Method::POST;
     let query = request.uri().query().map(str::to_owned);
+    // Only a reference system's refusal (every worker busy) reads it.
+    let accept = if post || query.is_some() {
+        request.headers().get(header::ACCEPT_LANGUAGE).cloned()
+    } else {
+        None
+    };
     let content_type = if post {
         request.headers().get(header::CONTENT_TYPE).cloned()
     } else {
@@ -861,7 +911,14 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         Some(c) if !c.is_empty() => c,
         _ => return refuse("unsupported command"),
     };
-    let result = match off_runtime(s, move || {
+    let lang = || {
+        let mut headers = HeaderMap::new();
+        if let Some(v) = accept.clone() {
+            headers.insert(header::ACCEPT_LANGUAGE, v);
+        }
+        speak::client_lang(query.as_deref(), &headers)
+    };
+    let result = match off_runtime(s, &lang, move || {
         // Nothing records these dice: the reference engine may draw ahead of its worker.
         with_dice(|dice| taku_systems::evaluate(s, &command, &mut Unrecorded(dice), Mode::Strict))
     })
@@ -889,7 +946,7 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         // The reference engine: every worker busy is a 503 to retry; a worker that died
         // is the server's fault; a command that ran too long or that BCDice raised on is
         // the command's (400, like any refused command).
-        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e),
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e, lang()),
         Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e.to_string()}),

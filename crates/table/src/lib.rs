@@ -116,17 +116,47 @@ pub enum LoadError {
     UnknownSystem(String),
 }
 
-/// Why a table's system is unknown here, and what would make it known.
+/// Why a table's system is unknown here, and what would make it known (English).
 fn unknown_system(system: &str) -> String {
-    let hint = if taku_systems::reference::engine().is_none() {
-        format!(
-            "; if it is one of BCDice's systems, the reference engine is not set up: {}",
-            taku_systems::reference::how_to_enable().en()
+    unknown_system_text(system).en().to_string()
+}
+
+/// Why a table's system is unknown here, and what would make it known, in Japanese and
+/// English: what [`LoadError::UnknownSystem`] says.
+pub fn unknown_system_text(system: &str) -> Text {
+    if taku_systems::reference::engine().is_none() {
+        let how = taku_systems::reference::how_to_enable();
+        Text::new(
+            format!(
+                "このテーブルのゲームシステム「{system}」はこの taku にはありません。BCDice のシステムなら、参照エンジンが用意されていません: {}",
+                how.ja()
+            ),
+            format!(
+                "the table's game system '{system}' is not one this taku carries; if it is one of BCDice's systems, the reference engine is not set up: {}",
+                how.en()
+            ),
         )
     } else {
-        "; `taku systems` lists the systems this taku carries".to_string()
-    };
-    format!("the table's game system '{system}' is not one this taku carries{hint}")
+        Text::new(
+            format!(
+                "このテーブルのゲームシステム「{system}」はこの taku にはありません（`taku systems` で使えるシステムを一覧できます）"
+            ),
+            format!(
+                "the table's game system '{system}' is not one this taku carries; `taku systems` lists the systems this taku carries"
+            ),
+        )
+    }
+}
+
+impl LoadError {
+    /// What went wrong, in Japanese and English where the error says so in both
+    /// ([`LoadError::UnknownSystem`]); in English otherwise.
+    pub fn text(&self) -> Text {
+        match self {
+            LoadError::UnknownSystem(system) => unknown_system_text(system),
+            e => Text::verbatim(e.to_string()),
+        }
+    }
 }
 
 /// What a line produced: the events to append and a reply only the sender sees
@@ -552,7 +582,12 @@ impl Table {
             });
         }
         let mut fields = Vec::new();
+        // A chat palette is its owner's own notes: the owner's and the GMs' (A3-3).
+        let theirs = viewer == self.gm || self.is_gm(viewer) || self.owns(viewer, name);
         for (key, value) in &ch.fields {
+            if !theirs && key.starts_with(PALETTE_FIELD) {
+                continue;
+            }
             if let Some(base) = key.strip_suffix(".max")
                 && ch.fields.contains_key(base)
             {
@@ -613,6 +648,21 @@ impl Table {
     /// A refusal when `line` reads a field of a character hidden from `actor` through a
     /// `{NAME.KEY}` reference: the value would show in the roll.
     fn reads_hidden(&self, line: &str, actor: &str) -> Result<(), Text> {
+        // Another's chat palette is theirs alone (A3-3): `{NAME.palette.N}` would print it.
+        for (name, key) in check::named_keys(line, &self.state.characters) {
+            if key.starts_with(PALETTE_FIELD)
+                && !(actor == self.gm || self.is_gm(actor) || self.owns(actor, name))
+            {
+                return Err(Text::new(
+                    format!(
+                        "{{{name}.{key}}}: チャットパレットは持ち主と GM だけのものなので参照できません"
+                    ),
+                    format!(
+                        "{{{name}.{key}}}: a chat palette is for its owner and the GM only, so it cannot be read"
+                    ),
+                ));
+            }
+        }
         for name in check::named(line, &self.state.characters) {
             if let Some(why) = self.hidden(name, actor) {
                 return Err(Text::new(
@@ -2055,6 +2105,11 @@ pub const MAX_TAB_NAME: usize = 20;
 
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;
+
+/// The prefix of the fields that hold a character's chat palette, one line each
+/// (`palette.1`, `palette.2`, …; a CCFOLIA import writes them): seen only by the
+/// character's owner and the GMs, in the state and in the log alike.
+pub const PALETTE_FIELD: &str = "palette.";
 
 /// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
 /// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).

@@ -634,3 +634,64 @@ async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
         .expect("a line at another table is decided");
     drop(first);
 }
+
+/// A3-2's last bit: where a log counts as full is drawn per table from its secret seed,
+/// within the last two headrooms below the limit, so a member filling it cannot tell
+/// from the first refused line how large the entries hidden from them are. The mark is
+/// the same after a reload; lines are taken while the stored log is below it.
+#[tokio::test]
+async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
+    use taku_table::store::{byte_headroom, fill_mark};
+    let max = 40_000u64;
+    let h = byte_headroom(max);
+    let marks: Vec<u64> = (0u8..16).map(|i| fill_mark(max, &[i; 32])).collect();
+    for &m in &marks {
+        assert!((max - 2 * h..=max - h).contains(&m), "{m}");
+    }
+    let distinct: std::collections::BTreeSet<_> = marks.iter().collect();
+    assert!(distinct.len() > 8, "{marks:?}");
+    let stored = |events: &[taku_table::Event]| -> u64 {
+        events
+            .iter()
+            .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
+            .sum()
+    };
+    for seed in [[2u8; 32], [9u8; 32]] {
+        let store = Store::open(&temp_db(&format!("mark-{}", seed[0])))
+            .await
+            .expect("store");
+        let tables = Tables::new(store).with_limits(Limits {
+            max_bytes: max,
+            ..Limits::default()
+        });
+        let id = tables
+            .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
+            .await
+            .expect("create");
+        let mark = fill_mark(max, &seed);
+        let line = "x".repeat(100);
+        let mut before = 0;
+        loop {
+            let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+            match tables.exec(&id, "gm", &line, None).await.expect("store") {
+                Ok(_) => assert!(now < mark, "taken at {now} past the mark {mark}"),
+                Err(_) => {
+                    assert!(now >= mark, "refused at {now} below the mark {mark}");
+                    assert!(before < mark);
+                    break;
+                }
+            }
+            before = now;
+        }
+        // Reloaded from the store, the table is as full as before.
+        tables.evict_idle(|_| false);
+        tables.evict_idle(|_| false);
+        assert!(
+            tables
+                .exec(&id, "gm", "a", None)
+                .await
+                .expect("store")
+                .is_err()
+        );
+    }
+}

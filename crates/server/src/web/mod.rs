@@ -201,8 +201,10 @@ async fn entries(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     headers: HeaderMap,
 ) -> Response {
+    let seat = seat.map(|axum::Extension(s)| s);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         let q = api::query_pairs(query.as_deref());
@@ -247,12 +249,20 @@ async fn entries(
             .iter()
             .map(|page| page::entries(page, page.events().iter(), &member.name).into_string())
             .collect();
-        Ok::<_, ApiError>((body, older, newer))
+        let lang = match runs.first() {
+            Some(t) => t.lang(),
+            None => server.tables.peek(&id, |t| t.lang()).await?,
+        };
+        // Up to about 1 MB: within the server's bounds for long answers (a client that
+        // never reads is cut off).
+        let response = server
+            .replies
+            .send(&id, &member.name, lang, HTML, body, seat)?;
+        Ok::<_, ApiError>((response, older, newer))
     }
     .await;
     match result {
-        Ok((body, older, newer)) => {
-            let mut response = Html(body).into_response();
+        Ok((mut response, older, newer)) => {
             for (name, value) in [("x-taku-older", older), ("x-taku-newer", newer)] {
                 response
                     .headers_mut()
@@ -347,8 +357,10 @@ fn runs_of(indices: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + 
 async fn side(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     headers: HeaderMap,
 ) -> Response {
+    let seat = seat.map(|axum::Extension(s)| s);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         // The state without the log, rendered after letting go of the table (issue 18).
@@ -361,12 +373,19 @@ async fn side(
         let (markup, pending) = page::side_with(&now, &member.name, &mut |system, line| {
             server.odds.lookup(system, line, &owner)
         });
-        Ok::<_, ApiError>((markup.into_string(), pending))
+        let response = server.replies.send(
+            &id,
+            &member.name,
+            now.lang(),
+            HTML,
+            markup.into_string(),
+            seat,
+        )?;
+        Ok::<_, ApiError>((response, pending))
     }
     .await;
     match result {
-        Ok((body, pending)) => {
-            let mut response = Html(body).into_response();
+        Ok((mut response, pending)) => {
             // The page asks again for the pane while odds are still being computed.
             response
                 .headers_mut()
@@ -557,9 +576,9 @@ impl Exports {
 /// gone; a client that reads nothing for [`EXPORT_STALL`], or reads slower than
 /// [`EXPORT_MIN_RATE`] on average after that, has its connection closed (through its
 /// seat, when served by [`crate::serve`]).
-fn sent_in_chunks(
+fn sent_in_chunks<G: Send + Sync + 'static>(
     body: String,
-    sending: Sending,
+    sending: G,
     seat: Option<crate::limits::ConnectionSeat>,
     stall: std::time::Duration,
 ) -> axum::body::Body {
@@ -586,7 +605,7 @@ fn sent_in_chunks(
                 let stalled = now.saturating_sub(last) > stall;
                 let owed = now.saturating_sub(stall).as_secs() * EXPORT_MIN_RATE;
                 if stalled || (sent < total && sent < owed) {
-                    tracing::info!(target: "taku::http", sent, total, "an export's client stopped reading; connection closed");
+                    tracing::info!(target: "taku::http", sent, total, "a client stopped reading a long answer; connection closed");
                     seat.0.evicted.notify_one();
                     return;
                 }
@@ -670,6 +689,140 @@ async fn export(
             response
         }
         Err(e) => e.into_response(),
+    }
+}
+
+/// The type of the web table's HTML pages and fragments.
+const HTML: &str = "text/html; charset=utf-8";
+
+/// Bytes of long answers (log pages, the web log's entries, side panes, the table's
+/// state) rendered and not yet sent, all clients together: past it a long answer is
+/// refused (503, Retry-After) until others have gone.
+pub const REPLIES_SENDING: usize = 32 * 1024 * 1024;
+
+/// Long answers one member at one table may have rendered and not yet sent.
+pub const REPLIES_PER_MEMBER: usize = 4;
+
+/// An answer this long or shorter is sent as it is (the connection's buffers take it);
+/// a longer one is [`Replies::send`]'s.
+pub const SHORT_REPLY: usize = 64 * 1024;
+
+/// Long answers being sent (attack pass 3's leftover: a log page of about 1 MB to a
+/// client that never reads stayed in memory as long as the connection lasted, so one
+/// member with many connections pinned as many MB). Each is held from rendering until
+/// sent, [`REPLIES_PER_MEMBER`] per member and table and [`REPLIES_SENDING`] bytes in
+/// all, and sent in chunks with the export's cut-off: a client reading nothing for
+/// [`EXPORT_STALL`], or slower than [`EXPORT_MIN_RATE`] after, is disconnected.
+#[derive(Debug)]
+pub struct Replies {
+    bytes: Arc<tokio::sync::Semaphore>,
+    members: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), usize>>>,
+    stall: std::time::Duration,
+}
+
+/// A long answer's place until it is sent (or its connection gone).
+struct Replying {
+    _bytes: tokio::sync::OwnedSemaphorePermit,
+    key: (String, String),
+    members: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), usize>>>,
+}
+
+impl Drop for Replying {
+    fn drop(&mut self) {
+        let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = members.get_mut(&self.key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                members.remove(&self.key);
+            }
+        }
+    }
+}
+
+impl Replies {
+    /// Nothing being sent; a client reading nothing for `stall` is cut off.
+    pub fn new(stall: std::time::Duration) -> Replies {
+        Replies {
+            bytes: Arc::new(tokio::sync::Semaphore::new(REPLIES_SENDING / 1024)),
+            members: Arc::default(),
+            stall,
+        }
+    }
+
+    /// How many long answers are being sent now.
+    pub fn sending(&self) -> usize {
+        self.members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .sum()
+    }
+
+    /// `body` as a response to `member` of table `id`: as it is when short; else within
+    /// this server's bounds (a refusal in `lang` past them) and sent in chunks, cut off
+    /// through `seat` when its client stops reading.
+    pub fn send(
+        &self,
+        id: &str,
+        member: &str,
+        lang: Lang,
+        kind: &'static str,
+        body: String,
+        seat: Option<crate::limits::ConnectionSeat>,
+    ) -> Result<Response, ApiError> {
+        let content_type = [(header::CONTENT_TYPE, HeaderValue::from_static(kind))];
+        if body.len() <= SHORT_REPLY {
+            return Ok((content_type, body).into_response());
+        }
+        let busy = |ja: &str, en: &str| {
+            ApiError::Busy(
+                taku_dice::Text::new(ja, en).get(lang).to_string(),
+                std::time::Duration::from_secs(5),
+            )
+        };
+        let key = (id.to_string(), member.to_string());
+        {
+            let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
+            let n = members.entry(key.clone()).or_default();
+            if *n >= REPLIES_PER_MEMBER {
+                return Err(busy(
+                    "前に頼んだページをまだ送っています。受け取り終えてからもう一度どうぞ",
+                    "the pages you asked for before are still being sent; ask again once they have arrived",
+                ));
+            }
+            *n += 1;
+        }
+        // From here a refusal gives the member's place back through the guard's drop.
+        let kib = u32::try_from(body.len().div_ceil(1024)).unwrap_or(u32::MAX);
+        let held = self.bytes.clone().try_acquire_many_owned(kib);
+        let replying = |permit| Replying {
+            _bytes: permit,
+            key: key.clone(),
+            members: self.members.clone(),
+        };
+        let Ok(permit) = held else {
+            let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = members.get_mut(&key) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    members.remove(&key);
+                }
+            }
+            return Err(busy(
+                "ほかの長い応答を送っている最中です。少し待ってからもう一度どうぞ",
+                "other long answers are being sent just now; ask again in a moment",
+            ));
+        };
+        let length = body.len();
+        let mut response = (
+            content_type,
+            sent_in_chunks(body, replying(permit), seat, self.stall),
+        )
+            .into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(length as u64));
+        Ok(response)
     }
 }
 
