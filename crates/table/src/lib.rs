@@ -637,6 +637,14 @@ impl Table {
         rules.hidden_character(&self.view_as(viewer), state, name)
     }
 
+    /// Whether character `name`'s data is hidden from any member ([`Table::hidden`]).
+    fn hidden_from_someone(&self, name: &str) -> bool {
+        self.state
+            .members
+            .keys()
+            .any(|member| self.hidden(name, member).is_some())
+    }
+
     /// Character `name`'s fields as `viewer` may see them: `None` when there is no such
     /// character or its data is hidden from them ([`Table::hidden`]). What an API shows
     /// as a character's raw fields.
@@ -1087,6 +1095,25 @@ impl Table {
             note = prepared.note;
             let ctx = self.view_rolling(actor, line);
             effects.extend(rules.after_roll(&ctx, state, &command, &result));
+        }
+        // A4-3: a roll others can read that used the values of a character hidden from
+        // some member (an enemy not yet identified, by its GM) would show them those
+        // values in its command, its typed line and its total: refused, saying to roll
+        // it secretly. Checked on the line as typed and as the system expanded it.
+        if !result.secret
+            && let Some(name) = check::targets(line, actor, &self.state.characters)
+                .into_iter()
+                .chain(check::targets(&expanded, actor, &self.state.characters))
+                .find(|name| self.hidden_from_someone(name))
+        {
+            return refuse(
+                format!(
+                    "{name} のデータは公開されていないメンバーがいるので、その値を使ったダイスを公開では振れません（結果に値が出ます）。先頭に S をつけてシークレットダイスにしてください（例: S{line}）"
+                ),
+                format!(
+                    "{name}'s data is hidden from some members, so a roll using its values cannot be public (they would show in the result); put S in front to roll it secretly (S{line})"
+                ),
+            );
         }
         let mut roll = Roll {
             typed: (command != line).then(|| line.to_string()),
