@@ -850,6 +850,7 @@ async fn state(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
@@ -944,9 +945,11 @@ async fn state(
     });
     // Sent within the server's bounds for long answers to slow clients.
     let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     server.replies.send(
         &id,
         &member.name,
+        client,
         t.lang(),
         "application/json",
         body.to_string(),
@@ -960,6 +963,7 @@ async fn log(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
@@ -999,9 +1003,11 @@ async fn log(
     // A page of up to about 1 MB: sent within the server's bounds for long answers to
     // clients that do not read.
     let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     server.replies.send(
         &id,
         &member.name,
+        client,
         page.lang(),
         "application/json",
         json!({"ok": true, "events": events, "last_seq": last, "more": last < head}).to_string(),
@@ -1035,26 +1041,59 @@ async fn line(
 /// Counts a write of `size` bytes by `member` against their share of lines a minute at
 /// the table (attack pass 2, A2-16); refused past it, in both languages, before anything
 /// is decided: a refused write changes nothing.
-pub(crate) fn take_write(server: &Server, member: &Member, size: usize) -> Result<(), ApiError> {
-    server
-        .writes
-        .take(&member.table, &member.name, size, std::time::Instant::now())
-        .map_err(|over| {
-            let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
-            let (lines, kib) = (over.lines, over.bytes / 1024);
-            let name = &member.name;
-            ApiError::OverQuota(
-                format!(
-                    "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {lines} 行・{kib} KiB まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください / {name} has written too much at this table just now (each member at most {lines} lines and {kib} KiB a minute); nothing changed. Send it again in about {secs} s"
-                ),
-                over.wait,
-            )
-        })
+pub(crate) async fn take_write(
+    server: &Server,
+    member: &Member,
+    size: usize,
+) -> Result<(), ApiError> {
+    let Err(over) =
+        server
+            .writes
+            .take(&member.table, &member.name, size, std::time::Instant::now())
+    else {
+        return Ok(());
+    };
+    let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
+    let (lines, kib) = (over.lines, over.bytes / 1024);
+    let name = &member.name;
+    // In the table's language, as its other refusals.
+    let lang = server
+        .tables
+        .peek(&member.table, |t| t.lang())
+        .await
+        .unwrap_or_default();
+    Err(ApiError::OverQuota(
+        taku_dice::Text::new(
+            format!(
+                "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {lines} 行・ログに {kib} KiB まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください"
+            ),
+            format!(
+                "{name} has written too much at this table just now (each member at most {lines} lines and {kib} KiB of log a minute); nothing changed. Send it again in about {secs} s"
+            ),
+        )
+        .get(lang)
+        .to_string(),
+        over.wait,
+    ))
+}
+
+/// Charges `member`'s write quota with what `events` added to the log beyond the
+/// `typed` bytes their write was taken for (A4-4: a short repeat line appends hundreds
+/// of times its size; the quota holds what reaches the log, as the table's byte limit
+/// counts it).
+fn charge_appended(server: &Server, member: &Member, typed: usize, events: &[Event]) {
+    let appended: usize = events.iter().map(weight).sum();
+    server.writes.charge(
+        &member.table,
+        &member.name,
+        appended.saturating_sub(typed),
+        std::time::Instant::now(),
+    );
 }
 
 /// Runs `line` as `member`; answers with the reply and the events as the member sees them.
 async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
-    take_write(server, member, line.len())?;
+    take_write(server, member, line.len()).await?;
     let done = match server
         .tables
         .exec(&member.table, &member.name, line, None)
@@ -1063,6 +1102,9 @@ async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
         Ok(done) => done,
         Err(e) => return Err(ApiError::at_table(server, &member.table, e).await),
     };
+    if let Ok(done) = &done {
+        charge_appended(server, member, line.len(), &done.events);
+    }
     answer(server, member, done).await
 }
 
@@ -1104,7 +1146,7 @@ async fn character_sheet(
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
     let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n\"知覚\" = 3"}"#)?;
-    take_write(&server, &member, request.sheet.len())?;
+    take_write(&server, &member, request.sheet.len()).await?;
     // Its size is the table's to refuse (422), like any sheet the rules refuse.
     let done = match server
         .tables

@@ -287,9 +287,10 @@ impl Server {
 /// Whether a browser says the request comes from another origin's page: a
 /// `Sec-Fetch-Site` other than `same-origin` or `none` (a page on another port of the
 /// same host is `same-site`, and another origin too), or an `Origin` whose host is not the
-/// `Host` the request was sent to (which a rebound DNS name also fails). `Origin: null`
-/// alone decides nothing (our own pages' form posts send it, their referrer policy being
-/// `no-referrer`). Requests without these headers (curl, other servers) are no browser
+/// `Host` the request was sent to (which a rebound DNS name also fails), or `Origin: null`
+/// (attack pass 4, A4-6: what a sandboxed frame, a `data:` page or a cross-site redirect
+/// sends; our own pages send their real origin, their referrer policy being
+/// `same-origin`). Requests without these headers (curl, other servers) are no browser
 /// page's and pass.
 fn cross_site(headers: &HeaderMap) -> bool {
     let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
@@ -297,7 +298,7 @@ fn cross_site(headers: &HeaderMap) -> bool {
         return !matches!(site, "same-origin" | "none");
     }
     match (value(header::ORIGIN), value(header::HOST)) {
-        (Some("null"), _) => false,
+        (Some("null"), _) => true,
         (Some(origin), Some(host)) => origin
             .split_once("://")
             .is_none_or(|(_, rest)| !rest.eq_ignore_ascii_case(host)),
@@ -551,7 +552,11 @@ const REFERENCE_WAIT: Duration = Duration::from_secs(2);
 
 /// 429 past the client's rate limit (the client a trusted proxy names, or the peer);
 /// `/healthz` is never limited.
-async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+async fn rate_limit(
+    State(server): State<Arc<Server>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     if request.uri().path() == "/healthz" {
         return next.run(request).await;
     }
@@ -560,6 +565,10 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         request.headers(),
         &server.config.trusted_proxies,
     );
+    // Keyed as the limiter keys it (an IPv6 /64 is one client).
+    request
+        .extensions_mut()
+        .insert(limits::ClientKey(client.map(limits::holder)));
     match server.limiter.take(client, Instant::now()) {
         Ok(()) if server.config.reference_share && reference_roll(request.uri().path()) => {
             // A2-4: one reference evaluation at a time per client (the next waits for

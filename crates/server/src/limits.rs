@@ -197,6 +197,11 @@ impl Cidr {
     }
 }
 
+/// The client a request is from ([`client_behind`], as the rate limiter keys it), put on
+/// the request for handlers that share things out per client.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientKey(pub Option<IpAddr>);
+
 /// The client a request is from: the peer, unless the peer is a trusted proxy; then the
 /// rightmost `X-Forwarded-For` address that is not itself a trusted proxy (those to its
 /// left could be written by the client, so they are never believed).
@@ -627,6 +632,32 @@ impl MemberQuota {
             bucket.bytes -= size;
         }
         Ok(())
+    }
+
+    /// Charges `member` at `table` `extra` bytes more than their write was taken for
+    /// (what a line appended beyond what was typed: attack pass 4, A4-4, `x100 choice[…]`
+    /// stored 257× its size). The bucket may go below empty: the member's next write
+    /// waits until it has refilled past the debt.
+    pub fn charge(&self, table: &str, member: &str, extra: usize, now: Instant) {
+        if self.bytes == 0.0 || extra == 0 {
+            return;
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let bucket = buckets
+            .entry((table.to_string(), member.to_string()))
+            .or_insert(WriteBucket {
+                lines: self.lines,
+                bytes: self.bytes,
+                at: now,
+            });
+        let minutes = now.saturating_duration_since(bucket.at).as_secs_f64() / 60.0;
+        bucket.lines = (bucket.lines + minutes * self.lines).min(self.lines);
+        bucket.bytes = (bucket.bytes + minutes * self.bytes).min(self.bytes);
+        bucket.at = now;
+        #[allow(clippy::cast_precision_loss)]
+        {
+            bucket.bytes -= extra as f64;
+        }
     }
 }
 

@@ -668,12 +668,17 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
             .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
             .await
             .expect("create");
+        tables
+            .exec(&id, "gm", "/join alice", None)
+            .await
+            .expect("store")
+            .expect("joined");
         let mark = fill_mark(max, &seed);
         let line = "x".repeat(100);
         let mut before = 0;
         loop {
             let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
-            match tables.exec(&id, "gm", &line, None).await.expect("store") {
+            match tables.exec(&id, "alice", &line, None).await.expect("store") {
                 Ok(_) => assert!(now < mark, "taken at {now} past the mark {mark}"),
                 Err(_) => {
                     assert!(now >= mark, "refused at {now} below the mark {mark}");
@@ -683,15 +688,31 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
             }
             before = now;
         }
-        // Reloaded from the store, the table is as full as before.
+        // Reloaded from the store, the table is as full as before for its players.
         tables.evict_idle(|_| false);
         tables.evict_idle(|_| false);
         assert!(
             tables
-                .exec(&id, "gm", "a", None)
+                .exec(&id, "alice", "a", None)
                 .await
                 .expect("store")
                 .is_err()
         );
+        // Its GM, who sees every entry and so learns nothing from where it fills, keeps
+        // the room up to the limit itself (A4-4: a table its players filled can still
+        // be run and closed).
+        let mut gm_lines = 0;
+        while tables
+            .exec(&id, "gm", &line, None)
+            .await
+            .expect("store")
+            .is_ok()
+        {
+            gm_lines += 1;
+            assert!(gm_lines < 1000, "the limit holds for the GM too");
+        }
+        assert!(gm_lines > 0);
+        let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+        assert!((max..max + 300).contains(&now), "{now}");
     }
 }

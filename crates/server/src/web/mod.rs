@@ -13,7 +13,14 @@
 pub mod ccfolia;
 pub mod odds;
 pub mod page;
+mod sending;
 pub mod text;
+
+use sending::sent_in_chunks;
+pub use sending::{
+    CUT_OFF_PAUSE, EXPORT_MIN_RATE, EXPORT_STALL, EXPORTS_PER_ADDRESS, EXPORTS_SENDING, Exports,
+    REPLIES_PER_ADDRESS, REPLIES_PER_MEMBER, REPLIES_SENDING, Replies, SHORT_EXPORT, SHORT_REPLY,
+};
 
 use crate::Server;
 use crate::api::{self, ApiError};
@@ -98,7 +105,10 @@ fn html(markup: maud::Markup) -> Response {
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        // Not `no-referrer`: with it a browser sends our own form posts as `Origin: null`,
+        // which a sandboxed frame of any site sends too (A4-6). `same-origin` gives other
+        // sites no referrer and our own requests their real origin.
+        HeaderValue::from_static("same-origin"),
     );
     response
 }
@@ -202,9 +212,11 @@ async fn entries(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         let q = api::query_pairs(query.as_deref());
@@ -257,7 +269,7 @@ async fn entries(
         // never reads is cut off).
         let response = server
             .replies
-            .send(&id, &member.name, lang, HTML, body, seat)?;
+            .send(&id, &member.name, client, lang, HTML, body, seat)?;
         Ok::<_, ApiError>((response, older, newer))
     }
     .await;
@@ -358,9 +370,11 @@ async fn side(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         // The state without the log, rendered after letting go of the table (issue 18).
@@ -376,6 +390,7 @@ async fn side(
         let response = server.replies.send(
             &id,
             &member.name,
+            client,
             now.lang(),
             HTML,
             markup.into_string(),
@@ -402,12 +417,20 @@ async fn export_html(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
-    export(&server, &id, &headers, seat, "html", |pages, member| {
-        page::export_pages(pages, member).into_string()
-    })
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    export(
+        &server,
+        &id,
+        &headers,
+        seat,
+        client,
+        "html",
+        |pages, member| page::export_pages(pages, member).into_string(),
+    )
     .await
 }
 
@@ -417,25 +440,35 @@ async fn export_json(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
-    export(&server, &id, &headers, seat, "json", |pages, member| {
-        let Some(first) = pages.first() else {
-            return String::new();
-        };
-        let entries: Vec<serde_json::Value> = pages
-            .iter()
-            .flat_map(|p| p.events().iter().map(move |e| api::seen(p, e, member)))
-            .collect();
-        serde_json::json!({
-            "name": first.name(),
-            "system": first.system().id(),
-            "lang": first.lang().code(),
-            "entries": entries,
-        })
-        .to_string()
-    })
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    export(
+        &server,
+        &id,
+        &headers,
+        seat,
+        client,
+        "json",
+        |pages, member| {
+            let Some(first) = pages.first() else {
+                return String::new();
+            };
+            let entries: Vec<serde_json::Value> = pages
+                .iter()
+                .flat_map(|p| p.events().iter().map(move |e| api::seen(p, e, member)))
+                .collect();
+            serde_json::json!({
+                "name": first.name(),
+                "system": first.system().id(),
+                "lang": first.lang().code(),
+                "entries": entries,
+            })
+            .to_string()
+        },
+    )
     .await
 }
 
@@ -482,157 +515,12 @@ pub async fn log_in_pages<S: EventStore>(
     Ok(Some(pages))
 }
 
-/// Export bodies rendered and not yet sent, all members together (attack pass 3, A3-5:
-/// a rendered export, ~65 MB for a full log, stayed in memory while a client that never
-/// read held its connection: one spectator pinned 1 GB a minute).
-pub const EXPORTS_SENDING: usize = 2;
-
-/// How long an export's client may read nothing before its connection is closed.
-pub const EXPORT_STALL: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// The slowest an export may be read, on average, after its first [`EXPORT_STALL`].
-pub const EXPORT_MIN_RATE: u64 = 64 * 1024;
-
-/// Exports being sent: one per member and table, [`EXPORTS_SENDING`] in all.
-#[derive(Debug)]
-pub struct Exports {
-    bodies: Arc<tokio::sync::Semaphore>,
-    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
-    stall: std::time::Duration,
-}
-
-impl Exports {
-    /// Nothing being sent; a client reading nothing for `stall` is cut off
-    /// ([`EXPORT_STALL`] by default).
-    pub fn new(stall: std::time::Duration) -> Exports {
-        Exports {
-            bodies: Arc::new(tokio::sync::Semaphore::new(EXPORTS_SENDING)),
-            sending: Arc::default(),
-            stall,
-        }
-    }
-}
-
-/// A member's export from rendering until its body is sent (or its connection gone).
-struct Sending {
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    key: (String, String),
-    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
-}
-
-impl Drop for Sending {
-    fn drop(&mut self) {
-        self.sending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.key);
-    }
-}
-
-impl Exports {
-    /// A place to render and send `member`'s export at table `id`, or why not: the
-    /// member's previous export is still being sent, or [`EXPORTS_SENDING`] are.
-    fn take(&self, id: &str, member: &str, lang: Lang) -> Result<Sending, ApiError> {
-        let key = (id.to_string(), member.to_string());
-        let busy = |ja: &str, en: &str| {
-            ApiError::Busy(
-                taku_dice::Text::new(ja, en).get(lang).to_string(),
-                std::time::Duration::from_secs(5),
-            )
-        };
-        if !self
-            .sending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.clone())
-        {
-            return Err(busy(
-                "前の書き出しをまだ送っています。受け取り終えてからもう一度どうぞ",
-                "your previous export is still being sent; ask again once it has arrived",
-            ));
-        }
-        let sending = Sending {
-            _permit: match self.bodies.clone().try_acquire_owned() {
-                Ok(p) => p,
-                Err(_) => {
-                    self.sending
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&key);
-                    return Err(busy(
-                        "ほかの書き出しを送っている最中です。少し待ってからもう一度どうぞ",
-                        "other exports are being sent just now; ask again in a moment",
-                    ));
-                }
-            },
-            key,
-            sending: self.sending.clone(),
-        };
-        Ok(sending)
-    }
-}
-
-/// `body` sent in chunks, holding `sending` until it is all sent or the connection is
-/// gone; a client that reads nothing for [`EXPORT_STALL`], or reads slower than
-/// [`EXPORT_MIN_RATE`] on average after that, has its connection closed (through its
-/// seat, when served by [`crate::serve`]).
-fn sent_in_chunks<G: Send + Sync + 'static>(
-    body: String,
-    sending: G,
-    seat: Option<crate::limits::ConnectionSeat>,
-    stall: std::time::Duration,
-) -> axum::body::Body {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    const CHUNK: usize = 64 * 1024;
-    let bytes = Bytes::from(body);
-    let total = bytes.len() as u64;
-    let start = tokio::time::Instant::now();
-    // Milliseconds since `start` of the last chunk taken, and bytes taken.
-    let progress = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
-    let alive = Arc::new(sending);
-    if let Some(seat) = seat {
-        let (progress, alive) = (progress.clone(), Arc::downgrade(&alive));
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
-            loop {
-                tick.tick().await;
-                if alive.strong_count() == 0 {
-                    return;
-                }
-                let now = start.elapsed();
-                let last = std::time::Duration::from_millis(progress.0.load(Ordering::Acquire));
-                let sent = progress.1.load(Ordering::Acquire);
-                let stalled = now.saturating_sub(last) > stall;
-                let owed = now.saturating_sub(stall).as_secs() * EXPORT_MIN_RATE;
-                if stalled || (sent < total && sent < owed) {
-                    tracing::info!(target: "taku::http", sent, total, "a client stopped reading a long answer; connection closed");
-                    seat.0.evicted.notify_one();
-                    return;
-                }
-            }
-        });
-    }
-    let chunks = futures_util::stream::unfold((bytes, alive), move |(mut rest, alive)| {
-        let progress = progress.clone();
-        async move {
-            if rest.is_empty() {
-                return None;
-            }
-            let chunk = rest.split_to(CHUNK.min(rest.len()));
-            let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-            progress.0.store(ms, Ordering::Release);
-            progress.1.fetch_add(chunk.len() as u64, Ordering::AcqRel);
-            Some((Ok::<_, std::convert::Infallible>(chunk), (rest, alive)))
-        }
-    });
-    axum::body::Body::from_stream(chunks)
-}
-
 async fn export(
     server: &Server,
     id: &str,
     headers: &HeaderMap,
     seat: Option<crate::limits::ConnectionSeat>,
+    client: Option<std::net::IpAddr>,
     ext: &'static str,
     render: impl FnOnce(&[taku_table::Table], &str) -> String + Send + 'static,
 ) -> Response {
@@ -658,7 +546,11 @@ async fn export(
             )));
         };
         let name = member.name.clone();
-        Ok((computing.run(move || render(&pages, &name)).await, sending))
+        let body = computing.run(move || render(&pages, &name)).await;
+        // A long body takes one of the server's places, within the address's share
+        // (A4-1); a short one goes as it is.
+        let sending = server.exports.room(sending, body.len(), client, lang)?;
+        Ok((body, sending))
     }
     .await;
     match result {
@@ -695,137 +587,6 @@ async fn export(
 /// The type of the web table's HTML pages and fragments.
 const HTML: &str = "text/html; charset=utf-8";
 
-/// Bytes of long answers (log pages, the web log's entries, side panes, the table's
-/// state) rendered and not yet sent, all clients together: past it a long answer is
-/// refused (503, Retry-After) until others have gone.
-pub const REPLIES_SENDING: usize = 32 * 1024 * 1024;
-
-/// Long answers one member at one table may have rendered and not yet sent.
-pub const REPLIES_PER_MEMBER: usize = 4;
-
-/// An answer this long or shorter is sent as it is (the connection's buffers take it);
-/// a longer one is [`Replies::send`]'s.
-pub const SHORT_REPLY: usize = 64 * 1024;
-
-/// Long answers being sent (attack pass 3's leftover: a log page of about 1 MB to a
-/// client that never reads stayed in memory as long as the connection lasted, so one
-/// member with many connections pinned as many MB). Each is held from rendering until
-/// sent, [`REPLIES_PER_MEMBER`] per member and table and [`REPLIES_SENDING`] bytes in
-/// all, and sent in chunks with the export's cut-off: a client reading nothing for
-/// [`EXPORT_STALL`], or slower than [`EXPORT_MIN_RATE`] after, is disconnected.
-#[derive(Debug)]
-pub struct Replies {
-    bytes: Arc<tokio::sync::Semaphore>,
-    members: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), usize>>>,
-    stall: std::time::Duration,
-}
-
-/// A long answer's place until it is sent (or its connection gone).
-struct Replying {
-    _bytes: tokio::sync::OwnedSemaphorePermit,
-    key: (String, String),
-    members: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), usize>>>,
-}
-
-impl Drop for Replying {
-    fn drop(&mut self) {
-        let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = members.get_mut(&self.key) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                members.remove(&self.key);
-            }
-        }
-    }
-}
-
-impl Replies {
-    /// Nothing being sent; a client reading nothing for `stall` is cut off.
-    pub fn new(stall: std::time::Duration) -> Replies {
-        Replies {
-            bytes: Arc::new(tokio::sync::Semaphore::new(REPLIES_SENDING / 1024)),
-            members: Arc::default(),
-            stall,
-        }
-    }
-
-    /// How many long answers are being sent now.
-    pub fn sending(&self) -> usize {
-        self.members
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .sum()
-    }
-
-    /// `body` as a response to `member` of table `id`: as it is when short; else within
-    /// this server's bounds (a refusal in `lang` past them) and sent in chunks, cut off
-    /// through `seat` when its client stops reading.
-    pub fn send(
-        &self,
-        id: &str,
-        member: &str,
-        lang: Lang,
-        kind: &'static str,
-        body: String,
-        seat: Option<crate::limits::ConnectionSeat>,
-    ) -> Result<Response, ApiError> {
-        let content_type = [(header::CONTENT_TYPE, HeaderValue::from_static(kind))];
-        if body.len() <= SHORT_REPLY {
-            return Ok((content_type, body).into_response());
-        }
-        let busy = |ja: &str, en: &str| {
-            ApiError::Busy(
-                taku_dice::Text::new(ja, en).get(lang).to_string(),
-                std::time::Duration::from_secs(5),
-            )
-        };
-        let key = (id.to_string(), member.to_string());
-        {
-            let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
-            let n = members.entry(key.clone()).or_default();
-            if *n >= REPLIES_PER_MEMBER {
-                return Err(busy(
-                    "前に頼んだページをまだ送っています。受け取り終えてからもう一度どうぞ",
-                    "the pages you asked for before are still being sent; ask again once they have arrived",
-                ));
-            }
-            *n += 1;
-        }
-        // From here a refusal gives the member's place back through the guard's drop.
-        let kib = u32::try_from(body.len().div_ceil(1024)).unwrap_or(u32::MAX);
-        let held = self.bytes.clone().try_acquire_many_owned(kib);
-        let replying = |permit| Replying {
-            _bytes: permit,
-            key: key.clone(),
-            members: self.members.clone(),
-        };
-        let Ok(permit) = held else {
-            let mut members = self.members.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(n) = members.get_mut(&key) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    members.remove(&key);
-                }
-            }
-            return Err(busy(
-                "ほかの長い応答を送っている最中です。少し待ってからもう一度どうぞ",
-                "other long answers are being sent just now; ask again in a moment",
-            ));
-        };
-        let length = body.len();
-        let mut response = (
-            content_type,
-            sent_in_chunks(body, replying(permit), seat, self.stall),
-        )
-            .into_response();
-        response
-            .headers_mut()
-            .insert(header::CONTENT_LENGTH, HeaderValue::from(length as u64));
-        Ok(response)
-    }
-}
-
 /// `POST /t/{id}/import` (Bearer token): a character pasted as CCFOLIA's clipboard JSON,
 /// or as the system's sheet file, becomes (or updates) the member's character through
 /// the same sheet path as the API's `/characters`.
@@ -842,7 +603,7 @@ async fn import(
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
         }
-        api::take_write(&server, &member, text.len())?;
+        api::take_write(&server, &member, text.len()).await?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
             let system = server
                 .tables
