@@ -1054,8 +1054,16 @@ pub(crate) async fn take_write(
         return Ok(());
     };
     let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
-    let (lines, kib) = (over.lines, over.bytes / 1024);
     let name = &member.name;
+    // The shares that are on (0: off).
+    let (ja, en) = match (over.lines, over.bytes / 1024) {
+        (0, kib) => (format!("ログに {kib} KiB"), format!("{kib} KiB of log")),
+        (lines, 0) => (format!("{lines} 行"), format!("{lines} lines")),
+        (lines, kib) => (
+            format!("{lines} 行・ログに {kib} KiB"),
+            format!("{lines} lines and {kib} KiB of log"),
+        ),
+    };
     // In the table's language, as its other refusals.
     let lang = server
         .tables
@@ -1065,10 +1073,10 @@ pub(crate) async fn take_write(
     Err(ApiError::OverQuota(
         taku_dice::Text::new(
             format!(
-                "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {lines} 行・ログに {kib} KiB まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください"
+                "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {ja} まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください"
             ),
             format!(
-                "{name} has written too much at this table just now (each member at most {lines} lines and {kib} KiB of log a minute); nothing changed. Send it again in about {secs} s"
+                "{name} has written too much at this table just now (each member at most {en} a minute); nothing changed. Send it again in about {secs} s"
             ),
         )
         .get(lang)

@@ -582,27 +582,39 @@ async fn rate_limit(
                     Err(limits::NotYet::Running) => {
                         let left = REFERENCE_WAIT.saturating_sub(waited.elapsed());
                         if left.is_zero() || tokio::time::timeout(left, ended).await.is_err() {
-                            break Err(Duration::from_secs(1));
+                            break Err((Duration::from_secs(1), false));
                         }
                     }
-                    Err(limits::NotYet::Spent(wait)) => break Err(wait),
+                    Err(limits::NotYet::Spent(wait)) => break Err((wait, false)),
+                    Err(limits::NotYet::AllSpent(wait)) => break Err((wait, true)),
                     Ok(turn) => break Ok(turn),
                 }
             };
             match turn {
                 Ok(_evaluating) => next.run(request).await,
-                Err(wait) => {
+                Err((wait, all)) => {
                     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
                     // In the client's language: no table to take one from.
                     let lang = speak::client_lang(request.uri().query(), request.headers());
-                    let reason = taku_dice::Text::new(
-                        format!(
-                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ"
-                        ),
-                        format!(
-                            "this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
-                        ),
-                    );
+                    let reason = if all {
+                        taku_dice::Text::new(
+                            format!(
+                                "BCDice の評価は今、このサーバーの bcdice-api 全体で使える分を使い切っています（テーブルのプレイヤーのために残しています）。{secs} 秒ほど後にもう一度どうぞ"
+                            ),
+                            format!(
+                                "the BCDice engine's share for bcdice-api clients of this server is used up just now (the rest is kept for the tables' players); retry in about {secs} s"
+                            ),
+                        )
+                    } else {
+                        taku_dice::Text::new(
+                            format!(
+                                "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ"
+                            ),
+                            format!(
+                                "this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
+                            ),
+                        )
+                    };
                     let mut response = json_with(
                         StatusCode::TOO_MANY_REQUESTS,
                         json!({"ok": false, "reason": reason.get(lang)}),
@@ -805,12 +817,14 @@ async fn off_runtime<R: Send + 'static>(
     if s.engine() == taku_systems::EngineKind::Native {
         return Ok(f());
     }
-    // As many evaluations on blocking threads as the engine's workers hold at once; the
-    // rest wait here, asleep on the runtime, rather than as threads parked on the pool.
+    // As many evaluations on blocking threads as the engine's workers hold at once, but
+    // one: that one is kept for the tables' lines, so anonymous bcdice-api traffic from
+    // any number of addresses never holds every worker (attack pass 4, A4-2). The rest
+    // wait here, asleep on the runtime, rather than as threads parked on the pool.
     static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
     let (gate, wait) = GATE.get_or_init(|| match taku_systems::reference::engine() {
         Some(e) => (
-            tokio::sync::Semaphore::new(e.capacity()),
+            tokio::sync::Semaphore::new(e.capacity().saturating_sub(1).max(1)),
             e.config().time_limit,
         ),
         None => (

@@ -398,6 +398,39 @@ mod tests {
         );
     }
 
+    /// A4-2: fresh addresses do not add up to more than all clients' share together.
+    #[test]
+    fn all_clients_together_keep_within_one_share() {
+        let share = ReferenceShare::default();
+        let t0 = Instant::now();
+        // Eight addresses each spend one second of engine time at once.
+        for i in 0..8u8 {
+            let mut e = share
+                .begin(Some(IpAddr::from([10, 0, 0, i])), t0)
+                .expect("within the share");
+            e.start = t0.checked_sub(Duration::from_secs(1)).unwrap_or(t0);
+        }
+        // A ninth, fresh address finds the share of all spent, and when it comes back.
+        let Err(NotYet::AllSpent(wait)) = share
+            .begin(Some(IpAddr::from([10, 0, 1, 0])), t0)
+            .map(|_| ())
+        else {
+            panic!("all clients' share spent");
+        };
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(1),
+            "{wait:?}"
+        );
+        assert!(
+            share
+                .begin(
+                    Some(IpAddr::from([10, 0, 1, 0])),
+                    t0 + Duration::from_secs(2)
+                )
+                .is_ok()
+        );
+    }
+
     /// Whether `f` is ready when first polled.
     fn futures_ready(f: std::pin::Pin<&mut impl std::future::Future>) -> bool {
         let waker = std::task::Waker::noop();
@@ -670,6 +703,10 @@ impl MemberQuota {
 #[derive(Debug, Default)]
 pub struct ReferenceShare {
     clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
+    /// All clients together (attack pass 4, A4-2: the share was per address only, and
+    /// three addresses held both workers): [`ReferenceShare::BURST_ALL`] at once,
+    /// [`ReferenceShare::PER_SECOND_ALL`] a second after; `None` until first used.
+    all: Mutex<Option<(f64, Instant)>>,
     /// Notified whenever an evaluation ends.
     pub ended: tokio::sync::Notify,
 }
@@ -681,6 +718,8 @@ pub enum NotYet {
     Running,
     /// Its budget is spent: refused, with the time until it has room again.
     Spent(Duration),
+    /// All clients' budget together is spent: refused, with the time until it has room.
+    AllSpent(Duration),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -708,6 +747,15 @@ impl Drop for Evaluating<'_> {
             spend.level -= cost;
         }
         drop(clients);
+        if let Some((level, _)) = self
+            .share
+            .all
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_mut()
+        {
+            *level -= cost;
+        }
         self.share.ended.notify_waiters();
     }
 }
@@ -717,6 +765,12 @@ impl ReferenceShare {
     pub const BURST: f64 = 4.0;
     /// Seconds of evaluation a client regains a second: half a worker.
     pub const PER_SECOND: f64 = 0.5;
+    /// Seconds of evaluation all bcdice-api clients together may spend at once.
+    pub const BURST_ALL: f64 = 8.0;
+    /// Seconds of evaluation all bcdice-api clients together regain a second: one
+    /// worker's worth, so anonymous traffic from any number of addresses leaves the
+    /// others to the tables' players.
+    pub const PER_SECOND_ALL: f64 = 1.0;
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
         // Every change is whole under the lock.
@@ -752,6 +806,19 @@ impl ReferenceShare {
             return Err(NotYet::Spent(Duration::from_secs_f64(
                 (-spend.level + 1e-3) / Self::PER_SECOND,
             )));
+        }
+        {
+            let mut all = self.all.lock().unwrap_or_else(|p| p.into_inner());
+            let (level, at) = all.get_or_insert((Self::BURST_ALL, now));
+            *level = (*level
+                + now.saturating_duration_since(*at).as_secs_f64() * Self::PER_SECOND_ALL)
+                .min(Self::BURST_ALL);
+            *at = now;
+            if *level <= 0.0 {
+                return Err(NotYet::AllSpent(Duration::from_secs_f64(
+                    (-*level + 1e-3) / Self::PER_SECOND_ALL,
+                )));
+            }
         }
         spend.running = true;
         Ok(Evaluating {

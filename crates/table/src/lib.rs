@@ -850,7 +850,7 @@ impl Table {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
-                self.room_for_a_character()?;
+                self.room_for_a_character(actor)?;
                 let fields: Vec<(String, String)> =
                     changes(self.rules(), &Character::default(), read.fields)?
                         .into_iter()
@@ -892,11 +892,42 @@ impl Table {
     }
 
     /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
-    fn room_for_a_character(&self) -> Result<(), Refusal> {
+    fn room_for_a_character(&self, actor: &str) -> Result<(), Refusal> {
         if self.state.characters.len() >= MAX_CHARACTERS {
             return refuse(
                 format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
                 format!("a table has at most {MAX_CHARACTERS} characters"),
+            );
+        }
+        // A4-5: one player took every slot, and the GM could make no NPC. The GMs keep
+        // the last [`GM_CHARACTERS`]; a player has [`PLAYER_CHARACTERS`] of their own.
+        if actor == self.gm || self.is_gm(actor) {
+            return Ok(());
+        }
+        if self.state.characters.len() >= MAX_CHARACTERS - GM_CHARACTERS {
+            return refuse(
+                format!(
+                    "このテーブルのキャラクターは上限近くです（残りの {GM_CHARACTERS} 人分は GM のために取ってあります）"
+                ),
+                format!(
+                    "this table's characters are near its limit (the last {GM_CHARACTERS} are kept for the GM)"
+                ),
+            );
+        }
+        let own = self
+            .state
+            .characters
+            .values()
+            .filter(|c| c.owner == actor)
+            .count();
+        if own >= PLAYER_CHARACTERS {
+            return refuse(
+                format!(
+                    "キャラクターは 1 人 {PLAYER_CHARACTERS} 人までです（GM は別）。使わないキャラクターを GM に /undo で取り消してもらってください"
+                ),
+                format!(
+                    "a player has at most {PLAYER_CHARACTERS} characters (the GM more); ask the GM to /undo one you no longer use"
+                ),
             );
         }
         Ok(())
@@ -1344,7 +1375,7 @@ impl Table {
                     );
                 }
                 self.unlike_other_characters(&name)?;
-                self.room_for_a_character()?;
+                self.room_for_a_character(actor)?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -2141,6 +2172,12 @@ pub const PALETTE_FIELD: &str = "palette.";
 /// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
 /// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
 pub const MAX_CHARACTERS: usize = 100;
+
+/// Characters one player (not a GM) may own at a table (attack pass 4, A4-5).
+pub const PLAYER_CHARACTERS: usize = 10;
+
+/// Characters of a table's [`MAX_CHARACTERS`] kept for its GMs (A4-5).
+pub const GM_CHARACTERS: usize = 10;
 
 /// Fields one character may have (its palette lines included).
 pub const MAX_FIELDS: usize = 300;

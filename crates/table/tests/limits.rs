@@ -716,3 +716,58 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
         assert!((max..max + 300).contains(&now), "{now}");
     }
 }
+
+/// Attack pass 4, A4-5: one player took all 100 character slots and the GM could make
+/// no NPC. A player owns at most `PLAYER_CHARACTERS`, players together leave the last
+/// `GM_CHARACTERS` to the GMs, and the GM's own fill the table to `MAX_CHARACTERS`;
+/// each refusal says the limit and changes nothing.
+#[test]
+fn players_have_a_share_of_the_characters_and_the_gm_keeps_room() {
+    use taku_table::{GM_CHARACTERS, MAX_CHARACTERS, PLAYER_CHARACTERS};
+    let mut t = Table::create("DiceBot", "卓", "gm", [4; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([4; 32]));
+    let players: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+    for p in &players {
+        t.exec("gm", &format!("/join {p}")).expect("join");
+    }
+    for n in 0..PLAYER_CHARACTERS {
+        t.exec("p0", &format!("/char new a{n}"))
+            .expect("within the share");
+    }
+    let before = t.events().len();
+    let refusal = t
+        .exec("p0", "/char new 多すぎ")
+        .expect_err("past the share");
+    assert!(
+        refusal.render(Lang::Ja).contains("1 人 10 人まで")
+            && refusal.render(Lang::En).contains("at most 10 characters"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    assert_eq!(t.events().len(), before);
+    // Other players fill the table up to the GM's reserve.
+    'fill: for p in &players[1..] {
+        for n in 0..PLAYER_CHARACTERS {
+            if t.characters().len() == MAX_CHARACTERS - GM_CHARACTERS {
+                break 'fill;
+            }
+            t.exec(p, &format!("/char new {p}c{n}")).expect("room");
+        }
+    }
+    assert_eq!(t.characters().len(), MAX_CHARACTERS - GM_CHARACTERS);
+    let refusal = t
+        .exec("p11", "/char new 最後")
+        .expect_err("the GM's reserve");
+    assert!(
+        refusal.render(Lang::En).contains("kept for the GM"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    for n in 0..GM_CHARACTERS {
+        t.exec("gm", &format!("/char new npc{n}"))
+            .expect("the GM's room");
+    }
+    assert_eq!(t.characters().len(), MAX_CHARACTERS);
+    assert!(t.exec("gm", "/char new もう一人").is_err());
+}

@@ -545,11 +545,17 @@ async fn export(
                 member.name
             )));
         };
+        // A long export takes one of the server's places, within the address's share
+        // (A4-1), before it is rendered; a short one goes as it is. Its length is
+        // foreseen from its entries' weights.
+        let foreseen: usize = pages
+            .iter()
+            .flat_map(|p| p.events().iter())
+            .map(api::weight)
+            .sum();
+        let sending = server.exports.room(sending, foreseen, client, lang)?;
         let name = member.name.clone();
         let body = computing.run(move || render(&pages, &name)).await;
-        // A long body takes one of the server's places, within the address's share
-        // (A4-1); a short one goes as it is.
-        let sending = server.exports.room(sending, body.len(), client, lang)?;
         Ok((body, sending))
     }
     .await;

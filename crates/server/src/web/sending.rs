@@ -6,7 +6,8 @@
 //! pages of about 1 MB). So each is sent in chunks, and a client that reads nothing for
 //! [`EXPORT_STALL`], or slower than [`EXPORT_MIN_RATE`] on average after that, is cut off
 //! through its connection's seat. Places are bounded per member, per client address and
-//! in all; a member cut off for not reading waits [`CUT_OFF_PAUSE`] before asking again,
+//! in all; a member cut off for not reading waits [`CUT_OFF_PAUSE`] stalls before asking
+//! again,
 //! and one address holds at most its share of the server-wide places, so one client
 //! re-asking as fast as it can does not keep everyone else's exports refused (attack pass
 //! 4, A4-1: two stalled exports re-asked every 0.2 s held both places, 60 of 60 other
@@ -20,8 +21,9 @@ use axum::response::{IntoResponse, Response};
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use taku_dice::{Lang, Text};
+use tokio::time::Instant;
 
 /// Long exports being sent at once, all clients together: each may be a whole log
 /// rendered (~65 MB for a full one).
@@ -40,8 +42,9 @@ pub const EXPORT_STALL: Duration = Duration::from_secs(30);
 pub const EXPORT_MIN_RATE: u64 = 64 * 1024;
 
 /// How long a member whose client was cut off for not reading waits before a long
-/// answer of the same kind is sent to them again.
-pub const CUT_OFF_PAUSE: Duration = Duration::from_secs(60);
+/// answer of the same kind is sent to them again, in stalls ([`EXPORT_STALL`] by
+/// default: a minute).
+pub const CUT_OFF_PAUSE: u32 = 2;
 
 /// Bytes of long answers (log pages, the web log's entries, side panes, the table's
 /// state) rendered and not yet sent, all clients together: past it a long answer is
@@ -76,13 +79,13 @@ struct CutOff(HashMap<Key, Instant>);
 
 impl CutOff {
     /// How long `key` must still wait, if it must.
-    fn wait(&mut self, key: &Key, now: Instant) -> Option<Duration> {
+    fn wait(&mut self, key: &Key, now: Instant, pause: Duration) -> Option<Duration> {
         if self.0.len() > 4096 {
             self.0
-                .retain(|_, at| now.saturating_duration_since(*at) < CUT_OFF_PAUSE);
+                .retain(|_, at| now.saturating_duration_since(*at) < pause);
         }
         let at = *self.0.get(key)?;
-        let left = CUT_OFF_PAUSE.saturating_sub(now.saturating_duration_since(at));
+        let left = pause.saturating_sub(now.saturating_duration_since(at));
         if left.is_zero() {
             self.0.remove(key);
             return None;
@@ -131,7 +134,10 @@ impl Exports {
     pub(crate) fn take(&self, id: &str, member: &str, lang: Lang) -> Result<Sending, ApiError> {
         let key = (id.to_string(), member.to_string());
         let mut state = lock(&self.state);
-        if let Some(wait) = state.cut.wait(&key, Instant::now()) {
+        if let Some(wait) = state
+            .cut
+            .wait(&key, Instant::now(), self.stall * CUT_OFF_PAUSE)
+        {
             return Err(busy(
                 lang,
                 wait,
@@ -154,7 +160,7 @@ impl Exports {
         })
     }
 
-    /// `sending` with room for a rendered body of `len` bytes for `client`: nothing more
+    /// `sending` with room for a body of about `len` bytes for `client`: nothing more
     /// when it is short; else one of the server-wide places, within the address's share.
     pub(crate) fn room(
         &self,
@@ -311,7 +317,10 @@ impl Replies {
         let kib = body.len().div_ceil(1024);
         let replying = {
             let mut state = lock(&self.state);
-            if let Some(wait) = state.cut.wait(&key, Instant::now()) {
+            if let Some(wait) = state
+                .cut
+                .wait(&key, Instant::now(), self.stall * CUT_OFF_PAUSE)
+            {
                 return Err(busy(
                     lang,
                     wait,
@@ -420,4 +429,138 @@ pub(crate) fn sent_in_chunks<G: Held>(
         }
     });
     axum::body::Body::from_stream(chunks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::{ConnectionSeat, Connections};
+
+    fn seat(ip: IpAddr) -> ConnectionSeat {
+        let connections = Arc::new(Connections::new(100, 100));
+        ConnectionSeat(Arc::new(connections.admit(ip).expect("admitted")))
+    }
+
+    fn refused(r: Result<Response, ApiError>) -> String {
+        match r {
+            Err(ApiError::Busy(reason, wait)) => {
+                assert!(wait > Duration::ZERO);
+                reason
+            }
+            Err(e) => panic!("refused otherwise: {:?}", e.status_and_reason()),
+            Ok(_) => panic!("not refused"),
+        }
+    }
+
+    /// Long answers (log pages and the like) are held per member, per address and in
+    /// all while unsent; short ones need no place; a client cut off for not reading
+    /// frees its places and pauses its member for two stalls.
+    #[tokio::test(start_paused = true)]
+    async fn long_answers_are_shared_out_and_a_cut_off_member_pauses() {
+        let replies = Replies::new(Duration::from_secs(1));
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let long = |kb: usize| "x".repeat(kb * 1024);
+        let send = |member: &str, ip: IpAddr, body: String, seat: Option<ConnectionSeat>| {
+            replies.send(
+                "t",
+                member,
+                Some(ip),
+                Lang::Ja,
+                "application/json",
+                body,
+                seat,
+            )
+        };
+        // Four per member.
+        let mut held = Vec::new();
+        let alice_seat = seat(a);
+        for _ in 0..REPLIES_PER_MEMBER {
+            held.push(send("alice", a, long(100), Some(alice_seat.clone())).expect("a place"));
+        }
+        let why = refused(send("alice", a, long(100), None));
+        assert!(why.contains("まだ送って"), "{why}");
+        // A short answer needs no place.
+        assert!(send("alice", a, long(10), None).is_ok());
+        assert_eq!(replies.sending(), REPLIES_PER_MEMBER);
+        // Per address: bob from alice's address until the address's share is held.
+        let mut bobs = Vec::new();
+        let mut refusal = None;
+        for _ in 0..REPLIES_PER_MEMBER {
+            match send("bob", a, long(3 * 1024), None) {
+                Ok(r) => bobs.push(r),
+                Err(e) => {
+                    refusal = Some(e);
+                    break;
+                }
+            }
+        }
+        assert_eq!(bobs.len(), 2, "8 MiB an address");
+        let why = refused(Err(refusal.expect("the address's share")));
+        assert!(why.contains("ほかの長い応答"), "{why}");
+        // From another address, bob is served.
+        assert!(send("bob", b, long(3 * 1024), None).is_ok());
+        // Alice's client reads nothing: after a stall it is cut off, its seat told.
+        let evicted = alice_seat.0.evicted.clone();
+        tokio::time::timeout(Duration::from_secs(5), evicted.notified())
+            .await
+            .expect("cut off");
+        let why = refused(send("alice", a, long(100), None));
+        assert!(why.contains("受け取らない"), "{why}");
+        // The connection gone, its places are free; after two stalls she is served.
+        held.clear();
+        drop(bobs);
+        assert_eq!(replies.sending(), 0);
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert!(send("alice", a, long(100), None).is_ok());
+    }
+
+    /// A4-1: a long export takes one of the server's places, one per address; a short
+    /// one none; a member cut off pauses, then may export again.
+    #[tokio::test(start_paused = true)]
+    async fn long_exports_have_one_place_per_address_and_short_ones_none() {
+        let exports = Exports::new(Duration::from_secs(1));
+        let ip = |n: u8| Some(IpAddr::from([10, 0, 0, n]));
+        let big = SHORT_EXPORT + 1;
+        let alice = exports.take("t", "alice", Lang::En).expect("alice");
+        let alice = exports.room(alice, big, ip(1), Lang::En).expect("a place");
+        assert!(
+            exports.take("t", "alice", Lang::En).is_err(),
+            "one per member"
+        );
+        let bob = exports.take("t", "bob", Lang::En).expect("bob");
+        assert!(
+            exports.room(bob, big, ip(1), Lang::En).is_err(),
+            "one per address"
+        );
+        let mut others = Vec::new();
+        for (n, member) in ["bob", "carol", "dave"].into_iter().enumerate() {
+            let s = exports.take("t", member, Lang::En).expect("member");
+            others.push(
+                exports
+                    .room(s, big, ip(2 + n as u8), Lang::En)
+                    .expect("a place"),
+            );
+        }
+        let eve = exports.take("t", "eve", Lang::En).expect("eve");
+        let Err(ApiError::Busy(why, _)) = exports.room(eve, big, ip(9), Lang::En) else {
+            panic!("every place held");
+        };
+        assert!(why.contains("other exports"), "{why}");
+        // A short export needs no place.
+        let small = exports.take("u", "gm", Lang::En).expect("gm");
+        let small = exports
+            .room(small, 1000, ip(9), Lang::En)
+            .expect("no place needed");
+        drop(small);
+        // Alice is cut off for not reading: paused for two stalls, then served.
+        alice.cut_off();
+        drop(alice);
+        let Err(ApiError::Busy(why, wait)) = exports.take("t", "alice", Lang::Ja) else {
+            panic!("paused");
+        };
+        assert!(why.contains("受け取らない"), "{why}");
+        assert!(wait <= Duration::from_secs(2), "{wait:?}");
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert!(exports.take("t", "alice", Lang::Ja).is_ok());
+    }
 }
