@@ -740,6 +740,10 @@ impl Table {
             );
         }
         check_line(line)?;
+        // A4-10: typed with the IME on, `／ｗ alice …` is the whisper `/w alice …`, not
+        // public chat: a leading full-width slash and a command word in full-width
+        // letters are read as the command (the text after it is kept as typed).
+        let line = &*command_form(line);
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line, ahead);
@@ -1258,6 +1262,23 @@ impl Table {
                         format!("no tab '{tab}' (tabs: {})", self.tab_names().join(", ")),
                     );
                 };
+                // A table command typed in a tab (`/tab 雑談 /w alice …`, which the web
+                // table sends for a line typed in 雑談) is that command, never talk that
+                // shows it to everyone (A4-10); a tab in a tab is refused.
+                let inner = command_form(text.trim()).into_owned();
+                if inner.starts_with('/') {
+                    if matches!(
+                        command::parse(&inner),
+                        Ok(TableCommand::TabChat { .. } | TableCommand::TabNew(_))
+                    ) {
+                        return refuse(
+                            "/tab の中に /tab は書けません",
+                            "a /tab line cannot hold another /tab",
+                        );
+                    }
+                    let cmd = command::parse(&inner)?;
+                    return self.decide_command(actor, role, cmd, &inner, ahead);
+                }
                 // A dice line or a status command typed in a tab is played like any
                 // other (it lands in メイン, the game's record); only talk stays there.
                 if taku_systems::looks_like_command(self.system, &check::placeholder(text.trim())) {
@@ -2194,6 +2215,35 @@ fn check_line(line: &str) -> Result<(), Refusal> {
         );
     }
     Ok(())
+}
+
+/// `line` as a table command reads it: a leading full-width `／` followed by a letter
+/// (`／ｗ`, `／char`) is `/`, and the command word (up to the first space) is folded
+/// from full-width to ASCII lower case (`／Ｗ` is `/w`); the rest, the command's text, is
+/// kept as typed. Other lines (chat such as `／(^o^)＼`) are returned as they are.
+pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
+    let fold = |c: char| match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        c => c,
+    };
+    let Some(rest) = line.strip_prefix('／').or_else(|| line.strip_prefix('/')) else {
+        return std::borrow::Cow::Borrowed(line);
+    };
+    let end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+    let (word, tail) = rest.split_at(end);
+    let folded: String = word
+        .chars()
+        .map(fold)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if line.starts_with('/') && folded == word {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    if line.starts_with('／') && !folded.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    // An ideographic space after the word separates like a space.
+    std::borrow::Cow::Owned(format!("/{folded}{tail}"))
 }
 
 /// A line as it will be kept (issue 18): no raw control characters, so no one can clear
