@@ -611,11 +611,16 @@ async fn import(
         }
         api::take_write(&server, &member, text.len()).await?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
-            let system = server
+            let (system, gm) = server
                 .tables
-                .read(&member.table, |t| t.system().id())
+                .read(&member.table, |t| {
+                    (
+                        t.system().id(),
+                        t.members().get(&member.name) == Some(&Role::Gm),
+                    )
+                })
                 .await?;
-            ccfolia::for_system(system, text).map_err(|e| {
+            ccfolia::for_system_by(system, text, gm).map_err(|e| {
                 ApiError::BadRequest(format!(
                     "ココフォリアのキャラクターとして読めません / not a CCFOLIA character: {e}"
                 ))
