@@ -33,12 +33,12 @@ fn query_lang(query: &str) -> Option<Lang> {
     query
         .split('&')
         .filter_map(|pair| pair.strip_prefix("lang="))
-        .filter_map(|v| match v {
+        .rev()
+        .find_map(|v| match v {
             "ja" => Some(Lang::Ja),
             "en" => Some(Lang::En),
             _ => None,
         })
-        .last()
 }
 
 /// The most preferred of Japanese and English in an `Accept-Language` value (RFC 9110
