@@ -58,7 +58,7 @@ pub const REPLIES_PER_ADDRESS: usize = 8 * 1024 * 1024;
 pub const REPLIES_PER_MEMBER: usize = 4;
 
 /// An answer this long or shorter is sent as it is (the connection's buffers take it);
-/// a longer one is [`Replies::send`]'s.
+/// a longer one is held by [`Replies`] until sent.
 pub const SHORT_REPLY: usize = 64 * 1024;
 
 /// A member at a table.
