@@ -160,16 +160,19 @@ pub enum ApiError {
     /// 503 with `Retry-After`: the member's computing budget is spent, or every worker
     /// is taken ([`StoreError::Busy`]); nothing was done.
     Busy(String, std::time::Duration),
+    /// 503 with `Retry-After`, said where no table's language is at hand: in the
+    /// client's ([`crate::speak`]).
+    BusyUnsaid(taku_dice::Text, std::time::Duration),
 }
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            // Said in both languages where the table's is not at hand.
+            // Said in the client's language where the table's is not at hand.
             StoreError::Busy {
                 reason,
                 retry_after,
-            } => ApiError::Busy(format!("{} / {}", reason.ja(), reason.en()), retry_after),
+            } => ApiError::BusyUnsaid(reason, retry_after),
             e => ApiError::Store(e),
         }
     }
@@ -210,6 +213,8 @@ impl ApiError {
                 (StatusCode::TOO_MANY_REQUESTS, r.clone())
             }
             ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
+            // Japanese until [`crate::speak::middleware`] says it in the client's language.
+            ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.ja().to_string()),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
             ApiError::Store(StoreError::NoSuchTable(_)) => {
@@ -228,9 +233,11 @@ impl ApiError {
                 )
             }
             // A system this server does not carry (the reference engine not set up).
-            ApiError::Store(e @ StoreError::Unavailable { .. }) => {
+            // Its table cannot be read for its language: Japanese until
+            // [`crate::speak::middleware`] says it in the client's.
+            ApiError::Store(e @ StoreError::Unavailable { reason, .. }) => {
                 tracing::warn!(error = %e, "table of a system not carried here");
-                (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+                (StatusCode::SERVICE_UNAVAILABLE, reason.ja().to_string())
             }
             ApiError::Store(e) => {
                 // The details (paths, database errors) go to the operator's log only.
@@ -260,7 +267,19 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        if let ApiError::Busy(_, wait) | ApiError::OverQuota(_, wait) = self {
+        match &self {
+            ApiError::BusyUnsaid(text, _)
+            | ApiError::Store(StoreError::Unavailable { reason: text, .. }) => {
+                response
+                    .extensions_mut()
+                    .insert(crate::speak::Said(text.clone()));
+            }
+            _ => {}
+        }
+        if let ApiError::Busy(_, wait)
+        | ApiError::OverQuota(_, wait)
+        | ApiError::BusyUnsaid(_, wait) = self
+        {
             let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
                 .headers_mut()
@@ -491,12 +510,42 @@ pub(crate) async fn put(
     Ok(token)
 }
 
+/// The most unused invites one table may hold: twice the default member cap, so a GM
+/// always has links to hand out, and a GM minting invites in a loop (32,000 in 66 s in
+/// attack pass 3) cannot grow the store without end.
+pub const MAX_UNUSED_INVITES: u64 = 2 * crate::DEFAULT_MAX_MEMBERS as u64;
+
+/// `n` new invites of `role` at table `table`, within [`MAX_UNUSED_INVITES`] (refused in
+/// the table's language, nothing made, past it).
 pub(crate) async fn make_invites(
     server: &Server,
     table: &str,
     role: Role,
     n: u32,
 ) -> Result<Vec<Value>, ApiError> {
+    // One minting at a time in this server, so two at once cannot both fit the count.
+    static MINTING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _minting = MINTING.lock().await;
+    let unused = server.tables.store().unused_invites(table).await?;
+    if unused.saturating_add(u64::from(n)) > MAX_UNUSED_INVITES {
+        let lang = server
+            .tables
+            .peek(table, |t| t.lang())
+            .await
+            .unwrap_or_default();
+        return Err(ApiError::Refused(
+            taku_dice::Text::new(
+                format!(
+                    "このテーブルにはまだ使われていない招待が {unused} 件あります。未使用の招待は {MAX_UNUSED_INVITES} 件までです。使われていない招待を無効にする（DELETE /api/v1/tables/{{id}}/invites）か、参加してもらってからもう一度どうぞ"
+                ),
+                format!(
+                    "this table has {unused} unused invites, and at most {MAX_UNUSED_INVITES} may be unused at once; revoke the unused ones (DELETE /api/v1/tables/{{id}}/invites) or have people join with them first"
+                ),
+            )
+            .get(lang)
+            .to_string(),
+        ));
+    }
     let mut invites = Vec::new();
     for _ in 0..n {
         let token = put(server, table, None, role).await?;
@@ -785,13 +834,27 @@ pub(crate) fn published(server: &Server, id: &str, events: &[Event]) {
     }
 }
 
-/// `GET /api/v1/tables/{id}`: the table's state as the member sees it.
+/// The most a page of the table's state carries of its characters' fields (keys and
+/// values, as the member may see them), past the page's first character: a table of
+/// large characters is read in several pages, each a few hundred KB of JSON and a few
+/// milliseconds (attack pass 3, A3-6's second half: 100 characters of 32 KiB made one
+/// request ~7 MB of JSON).
+pub const STATE_PAGE_BYTES: usize = 256 * 1024;
+
+/// `GET /api/v1/tables/{id}[?after_character=NAME]`: the table's state as the member
+/// sees it, with its characters in name order from after `NAME`, a page of at most
+/// [`STATE_PAGE_BYTES`] of fields; `more_characters` says whether a next page (from
+/// after this page's last character) has more.
 async fn state(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
+    let after = query_pairs(query.as_deref()).remove("after_character");
     // The state without the log ([`Table::excerpt`] of no events, sharing the folded
     // state), taken under the table's lock; the sheets are built after letting go of it
     // (issue 18), so a table of many characters never holds up its players.
@@ -810,9 +873,35 @@ async fn state(
     // secret checks among them: only its owner and the GMs get it (attack pass 3, A3-3).
     let is_gm = t.members().get(&member.name) == Some(&taku_table::Role::Gm);
     let palette = |key: &str| key.starts_with(crate::web::page::PALETTE_FIELD);
-    let characters: Vec<Value> = t
+    let from = match &after {
+        Some(name) => std::ops::Bound::Excluded(name.as_str()),
+        None => std::ops::Bound::Unbounded,
+    };
+    let (mut bytes, mut taken, mut more) = (0usize, 0usize, false);
+    let page: Vec<(&String, &taku_table::Character)> = t
         .characters()
-        .iter()
+        .range::<str, _>((from, std::ops::Bound::Unbounded))
+        .take_while(|(name, c)| {
+            let size: usize = t
+                .visible_fields(name, &member.name)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| k.len() + v.len() + 8)
+                .sum::<usize>()
+                + name.len()
+                + c.owner.len();
+            bytes = bytes.saturating_add(size);
+            // At least one character a page, however large.
+            if bytes > STATE_PAGE_BYTES && taken > 0 {
+                more = true;
+                return false;
+            }
+            taken += 1;
+            true
+        })
+        .collect();
+    let characters: Vec<Value> = page
+        .into_iter()
         .map(|(name, c)| {
             let theirs = is_gm || c.owner == member.name;
             // An enemy not yet identified (Another World, 対象識別) shows no fields.
@@ -849,11 +938,23 @@ async fn state(
         "you": {"name": member.name, "role": t.members().get(&member.name).map(|r| r.as_str())},
         "members": members,
         "characters": characters,
+        "more_characters": more,
         "scene": scene,
         "session": session,
         "last_seq": t.next_seq() - 1,
     });
-    ok(StatusCode::OK, body)
+    // Sent within the server's bounds for long answers to slow clients.
+    let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    server.replies.send(
+        &id,
+        &member.name,
+        client,
+        t.lang(),
+        "application/json",
+        body.to_string(),
+        seat,
+    )
 }
 
 /// `GET /api/v1/tables/{id}/log?after=N&limit=M`: the log as the member sees it.
@@ -861,6 +962,8 @@ async fn log(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
@@ -897,9 +1000,18 @@ async fn log(
         .map(|e| seen(&page, e, &member.name))
         .collect();
     let last = page.events().last().map_or(after.min(head), |e| e.seq);
-    ok(
-        StatusCode::OK,
-        json!({"ok": true, "events": events, "last_seq": last, "more": last < head}),
+    // A page of up to about 1 MB: sent within the server's bounds for long answers to
+    // clients that do not read.
+    let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    server.replies.send(
+        &id,
+        &member.name,
+        client,
+        page.lang(),
+        "application/json",
+        json!({"ok": true, "events": events, "last_seq": last, "more": last < head}).to_string(),
+        seat,
     )
 }
 
@@ -929,26 +1041,67 @@ async fn line(
 /// Counts a write of `size` bytes by `member` against their share of lines a minute at
 /// the table (attack pass 2, A2-16); refused past it, in both languages, before anything
 /// is decided: a refused write changes nothing.
-pub(crate) fn take_write(server: &Server, member: &Member, size: usize) -> Result<(), ApiError> {
-    server
-        .writes
-        .take(&member.table, &member.name, size, std::time::Instant::now())
-        .map_err(|over| {
-            let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
-            let (lines, kib) = (over.lines, over.bytes / 1024);
-            let name = &member.name;
-            ApiError::OverQuota(
-                format!(
-                    "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {lines} 行・{kib} KiB まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください / {name} has written too much at this table just now (each member at most {lines} lines and {kib} KiB a minute); nothing changed. Send it again in about {secs} s"
-                ),
-                over.wait,
-            )
-        })
+pub(crate) async fn take_write(
+    server: &Server,
+    member: &Member,
+    size: usize,
+) -> Result<(), ApiError> {
+    let Err(over) =
+        server
+            .writes
+            .take(&member.table, &member.name, size, std::time::Instant::now())
+    else {
+        return Ok(());
+    };
+    let secs = over.wait.as_secs() + u64::from(over.wait.subsec_nanos() > 0);
+    let name = &member.name;
+    // The shares that are on (0: off).
+    let (ja, en) = match (over.lines, over.bytes / 1024) {
+        (0, kib) => (format!("ログに {kib} KiB"), format!("{kib} KiB of log")),
+        (lines, 0) => (format!("{lines} 行"), format!("{lines} lines")),
+        (lines, kib) => (
+            format!("{lines} 行・ログに {kib} KiB"),
+            format!("{lines} lines and {kib} KiB of log"),
+        ),
+    };
+    // In the table's language, as its other refusals.
+    let lang = server
+        .tables
+        .peek(&member.table, |t| t.lang())
+        .await
+        .unwrap_or_default();
+    Err(ApiError::OverQuota(
+        taku_dice::Text::new(
+            format!(
+                "{name} さんはこのテーブルに短い間に書き込みすぎました（1 人 1 分に {ja} まで）。何も変わっていません。{secs} 秒ほど待ってからもう一度送ってください"
+            ),
+            format!(
+                "{name} has written too much at this table just now (each member at most {en} a minute); nothing changed. Send it again in about {secs} s"
+            ),
+        )
+        .get(lang)
+        .to_string(),
+        over.wait,
+    ))
+}
+
+/// Charges `member`'s write quota with what `events` added to the log beyond the
+/// `typed` bytes their write was taken for (A4-4: a short repeat line appends hundreds
+/// of times its size; the quota holds what reaches the log, as the table's byte limit
+/// counts it).
+fn charge_appended(server: &Server, member: &Member, typed: usize, events: &[Event]) {
+    let appended: usize = events.iter().map(weight).sum();
+    server.writes.charge(
+        &member.table,
+        &member.name,
+        appended.saturating_sub(typed),
+        std::time::Instant::now(),
+    );
 }
 
 /// Runs `line` as `member`; answers with the reply and the events as the member sees them.
 async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
-    take_write(server, member, line.len())?;
+    take_write(server, member, line.len()).await?;
     let done = match server
         .tables
         .exec(&member.table, &member.name, line, None)
@@ -957,6 +1110,9 @@ async fn run(server: &Server, member: &Member, line: &str) -> ApiResult {
         Ok(done) => done,
         Err(e) => return Err(ApiError::at_table(server, &member.table, e).await),
     };
+    if let Ok(done) = &done {
+        charge_appended(server, member, line.len(), &done.events);
+    }
     answer(server, member, done).await
 }
 
@@ -998,7 +1154,7 @@ async fn character_sheet(
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
     let request: SheetRequest = body(&bytes, r#"{"sheet":"name = \"ミナ\"\n\"知覚\" = 3"}"#)?;
-    take_write(&server, &member, request.sheet.len())?;
+    take_write(&server, &member, request.sheet.len()).await?;
     // Its size is the table's to refuse (422), like any sheet the rules refuse.
     let done = match server
         .tables

@@ -17,6 +17,7 @@ mod auth;
 mod form;
 pub mod limits;
 pub mod live;
+pub mod speak;
 pub mod web;
 
 use axum::Router;
@@ -210,6 +211,8 @@ pub struct Server {
     odds: web::odds::Pool,
     /// Exports being sent ([`web::Exports`]).
     exports: web::Exports,
+    /// Long answers being sent ([`web::Replies`]).
+    replies: web::Replies,
     config: Config,
 }
 
@@ -235,8 +238,14 @@ impl Server {
             )),
             odds: web::odds::Pool::new(),
             exports: web::Exports::new(config.export_stall),
+            replies: web::Replies::new(config.export_stall),
             config: config.clone(),
         })
+    }
+
+    /// Long answers being sent now ([`web::Replies`]).
+    pub fn replies_sending(&self) -> usize {
+        self.replies.sending()
     }
 
     /// The open tables.
@@ -278,9 +287,10 @@ impl Server {
 /// Whether a browser says the request comes from another origin's page: a
 /// `Sec-Fetch-Site` other than `same-origin` or `none` (a page on another port of the
 /// same host is `same-site`, and another origin too), or an `Origin` whose host is not the
-/// `Host` the request was sent to (which a rebound DNS name also fails). `Origin: null`
-/// alone decides nothing (our own pages' form posts send it, their referrer policy being
-/// `no-referrer`). Requests without these headers (curl, other servers) are no browser
+/// `Host` the request was sent to (which a rebound DNS name also fails), or `Origin: null`
+/// (attack pass 4, A4-6: what a sandboxed frame, a `data:` page or a cross-site redirect
+/// sends; our own pages send their real origin, their referrer policy being
+/// `same-origin`). Requests without these headers (curl, other servers) are no browser
 /// page's and pass.
 fn cross_site(headers: &HeaderMap) -> bool {
     let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
@@ -288,7 +298,7 @@ fn cross_site(headers: &HeaderMap) -> bool {
         return !matches!(site, "same-origin" | "none");
     }
     match (value(header::ORIGIN), value(header::HOST)) {
-        (Some("null"), _) => false,
+        (Some("null"), _) => true,
         (Some(origin), Some(host)) => origin
             .split_once("://")
             .is_none_or(|(_, rest)| !rest.eq_ignore_ascii_case(host)),
@@ -409,8 +419,16 @@ pub fn router() -> Router {
 /// limits.
 pub fn app(server: Arc<Server>) -> Router {
     let routes = bcdice_routes()
-        .merge(api::routes().with_state(server.clone()))
-        .merge(web::routes().with_state(server.clone()));
+        .merge(
+            api::routes()
+                .with_state(server.clone())
+                .layer(middleware::from_fn(speak::middleware)),
+        )
+        .merge(
+            web::routes()
+                .with_state(server.clone())
+                .layer(middleware::from_fn(speak::middleware)),
+        );
     finish(routes)
         .layer(middleware::from_fn_with_state(
             server.clone(),
@@ -534,7 +552,11 @@ const REFERENCE_WAIT: Duration = Duration::from_secs(2);
 
 /// 429 past the client's rate limit (the client a trusted proxy names, or the peer);
 /// `/healthz` is never limited.
-async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+async fn rate_limit(
+    State(server): State<Arc<Server>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     if request.uri().path() == "/healthz" {
         return next.run(request).await;
     }
@@ -543,6 +565,10 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         request.headers(),
         &server.config.trusted_proxies,
     );
+    // Keyed as the limiter keys it (an IPv6 /64 is one client).
+    request
+        .extensions_mut()
+        .insert(limits::ClientKey(client.map(limits::holder)));
     match server.limiter.take(client, Instant::now()) {
         Ok(()) if server.config.reference_share && reference_roll(request.uri().path()) => {
             // A2-4: one reference evaluation at a time per client (the next waits for
@@ -556,22 +582,42 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
                     Err(limits::NotYet::Running) => {
                         let left = REFERENCE_WAIT.saturating_sub(waited.elapsed());
                         if left.is_zero() || tokio::time::timeout(left, ended).await.is_err() {
-                            break Err(Duration::from_secs(1));
+                            break Err((Duration::from_secs(1), false));
                         }
                     }
-                    Err(limits::NotYet::Spent(wait)) => break Err(wait),
+                    Err(limits::NotYet::Spent(wait)) => break Err((wait, false)),
+                    Err(limits::NotYet::AllSpent(wait)) => break Err((wait, true)),
                     Ok(turn) => break Ok(turn),
                 }
             };
             match turn {
                 Ok(_evaluating) => next.run(request).await,
-                Err(wait) => {
+                Err((wait, all)) => {
                     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                    // In the client's language: no table to take one from.
+                    let lang = speak::client_lang(request.uri().query(), request.headers());
+                    let reason = if all {
+                        taku_dice::Text::new(
+                            format!(
+                                "BCDice の評価は今、このサーバーの bcdice-api 全体で使える分を使い切っています（テーブルのプレイヤーのために残しています）。{secs} 秒ほど後にもう一度どうぞ"
+                            ),
+                            format!(
+                                "the BCDice engine's share for bcdice-api clients of this server is used up just now (the rest is kept for the tables' players); retry in about {secs} s"
+                            ),
+                        )
+                    } else {
+                        taku_dice::Text::new(
+                            format!(
+                                "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ"
+                            ),
+                            format!(
+                                "this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
+                            ),
+                        )
+                    };
                     let mut response = json_with(
                         StatusCode::TOO_MANY_REQUESTS,
-                        json!({"ok": false, "reason": format!(
-                            "この接続元は BCDice の評価を続けて使いました（同時に 1 件まで、時間にも上限があります）。{secs} 秒ほど後にもう一度どうぞ / this client has used a lot of the BCDice engine just now (one evaluation at a time, and a share of its time); retry in about {secs} s"
-                        )}),
+                        json!({"ok": false, "reason": reason.get(lang)}),
                     );
                     response
                         .headers_mut()
@@ -582,13 +628,19 @@ async fn rate_limit(State(server): State<Arc<Server>>, request: Request, next: N
         }
         Ok(()) => next.run(request).await,
         Err(wait) => {
+            let (rate, ms) = (server.limiter.rate(), wait.as_millis().max(1));
+            let reason = taku_dice::Text::new(
+                format!(
+                    "リクエストが多すぎます: 1 つの接続元から毎秒 {rate} 件までです。{ms} ミリ秒後にもう一度どうぞ"
+                ),
+                format!(
+                    "too many requests: at most {rate} a second from one client; retry after {ms} ms"
+                ),
+            );
+            let lang = speak::client_lang(request.uri().query(), request.headers());
             let mut response = json_with(
                 StatusCode::TOO_MANY_REQUESTS,
-                json!({"ok": false, "reason": format!(
-                    "too many requests: at most {} a second from one client; retry after {} ms",
-                    server.limiter.rate(),
-                    wait.as_millis().max(1)
-                )}),
+                json!({"ok": false, "reason": reason.get(lang)}),
             );
             let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
@@ -725,12 +777,17 @@ fn system(id: &str) -> Option<&'static dyn GameSystem> {
     taku_systems::find(id)
 }
 
-async fn game_system(Path(id): Path<String>) -> Response {
+async fn game_system(
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let Some(s) = system(&id) else {
         return refuse("unsupported game system");
     };
+    let lang = || speak::client_lang(query.as_deref(), &headers);
     // A reference system's help and pattern come from a worker process: off the runtime.
-    let (pattern, help) = match off_runtime(s, move || {
+    let (pattern, help) = match off_runtime(s, lang, move || {
         (taku_systems::command_pattern(s), s.help().ja().to_string())
     })
     .await
@@ -750,28 +807,38 @@ async fn game_system(Path(id): Path<String>) -> Response {
 
 /// Runs `f` on the blocking pool when `s` is evaluated by the reference engine (whose
 /// answers wait on a worker process), inline otherwise. `Err`: the response to give
-/// instead (every worker busy for the engine's time limit: 503; the task died: 500).
+/// instead (every worker busy for the engine's time limit: 503 in the language `lang`
+/// gives; the task died: 500).
 async fn off_runtime<R: Send + 'static>(
     s: &'static dyn GameSystem,
+    lang: impl FnOnce() -> taku_dice::Lang,
     f: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, Response> {
     if s.engine() == taku_systems::EngineKind::Native {
         return Ok(f());
     }
-    let _permit = reference_permit().await?;
+    // One place fewer than the engine's workers hold at once: the tables' lines keep
+    // one, so what goes through here from any number of addresses never holds every
+    // worker (attack pass 4, A4-2). bcdice-api's rolls have lanes of their own
+    // ([`reference_permit`]).
+    static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
+    let _permit = reference_permit(&GATE, 1, lang).await?;
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| stopped(&e))
 }
 
-/// A place among the evaluations the reference engine holds at once (its workers ×
-/// their queue); the rest wait here, asleep on the runtime, up to the engine's time limit
-/// (then 503).
-async fn reference_permit() -> Result<tokio::sync::SemaphorePermit<'static>, Response> {
-    static GATE: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
-    let (gate, wait) = GATE.get_or_init(|| match taku_systems::reference::engine() {
+/// A place among the evaluations `gate` lets through at once (the reference engine's
+/// workers × their queue, less `keep`); the rest wait here, asleep on the runtime, up to
+/// the engine's time limit (then 503 in the language `lang` gives).
+async fn reference_permit(
+    gate: &'static OnceLock<(tokio::sync::Semaphore, std::time::Duration)>,
+    keep: usize,
+    lang: impl FnOnce() -> taku_dice::Lang,
+) -> Result<tokio::sync::SemaphorePermit<'static>, Response> {
+    let (gate, wait) = gate.get_or_init(|| match taku_systems::reference::engine() {
         Some(e) => (
-            tokio::sync::Semaphore::new(e.capacity()),
+            tokio::sync::Semaphore::new(e.capacity().saturating_sub(keep).max(1)),
             e.config().time_limit,
         ),
         None => (
@@ -782,7 +849,10 @@ async fn reference_permit() -> Result<tokio::sync::SemaphorePermit<'static>, Res
     match tokio::time::timeout(*wait, gate.acquire()).await {
         Ok(Ok(permit)) => Ok(permit),
         Ok(Err(e)) => Err(stopped(&e)),
-        Err(_) => Err(busy(&EvalError::Engine(taku_dice::EngineFailure::Busy))),
+        Err(_) => Err(busy(
+            &EvalError::Engine(taku_dice::EngineFailure::Busy),
+            lang(),
+        )),
     }
 }
 
@@ -794,11 +864,12 @@ fn stopped(e: &dyn std::fmt::Display) -> Response {
     )
 }
 
-/// 503 with Retry-After: every reference-engine worker was busy.
-fn busy(e: &EvalError) -> Response {
+/// 503 with Retry-After: every reference-engine worker was busy; said in `lang` (the
+/// client's, [`speak`]).
+fn busy(e: &EvalError, lang: taku_dice::Lang) -> Response {
     let mut response = json_with(
         StatusCode::SERVICE_UNAVAILABLE,
-        json!({"ok": false, "reason": e.to_string()}),
+        json!({"ok": false, "reason": e.text().get(lang)}),
     );
     response
         .headers_mut()
@@ -850,6 +921,12 @@ thread_local! {
 async fn roll(Path(id): Path<String>, request: Request) -> Response {
     let post = request.method() == Method::POST;
     let query = request.uri().query().map(str::to_owned);
+    // Only a reference system's refusal (every worker busy) reads it.
+    let accept = if post || query.is_some() {
+        request.headers().get(header::ACCEPT_LANGUAGE).cloned()
+    } else {
+        None
+    };
     let content_type = if post {
         request.headers().get(header::CONTENT_TYPE).cloned()
     } else {
@@ -868,16 +945,27 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         Some(c) if !c.is_empty() => c,
         _ => return refuse("unsupported command"),
     };
+    let lang = || {
+        let mut headers = HeaderMap::new();
+        if let Some(v) = accept.clone() {
+            headers.insert(header::ACCEPT_LANGUAGE, v);
+        }
+        speak::client_lang(query.as_deref(), &headers)
+    };
     let engine = match s.engine() {
         taku_systems::EngineKind::Reference => taku_systems::reference::engine(),
         _ => None,
     };
     let result = match engine {
-        // A reference system's roll waits on the runtime for its worker's answer.
-        Some(engine) => match reference_permit().await {
-            Ok(_permit) => Ok(engine.roll_unrecorded(s.id(), &command).await),
-            Err(response) => return response,
-        },
+        // A reference system's roll waits on the runtime for an answer from the lanes'
+        // own workers (not the tables').
+        Some(engine) => {
+            static LANES: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
+            match reference_permit(&LANES, 0, &lang).await {
+                Ok(_permit) => Ok(engine.roll_unrecorded(s.id(), &command).await),
+                Err(response) => return response,
+            }
+        }
         // Nothing records these dice: the reference engine may draw ahead of its worker.
         None => with_dice(|dice| {
             taku_systems::evaluate(s, &command, &mut Unrecorded(dice), Mode::Strict)
@@ -902,7 +990,7 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         // The reference engine: every worker busy is a 503 to retry; a worker that died
         // is the server's fault; a command that ran too long or that BCDice raised on is
         // the command's (400, like any refused command).
-        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e),
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e, lang()),
         Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e.to_string()}),

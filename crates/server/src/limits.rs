@@ -197,6 +197,11 @@ impl Cidr {
     }
 }
 
+/// The client a request is from ([`client_behind`], as the rate limiter keys it), put on
+/// the request for handlers that share things out per client.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientKey(pub Option<IpAddr>);
+
 /// The client a request is from: the peer, unless the peer is a trusted proxy; then the
 /// rightmost `X-Forwarded-For` address that is not itself a trusted proxy (those to its
 /// left could be written by the client, so they are never believed).
@@ -389,6 +394,39 @@ mod tests {
         assert!(
             share
                 .begin(Some(a), t0 + wait + Duration::from_secs(1))
+                .is_ok()
+        );
+    }
+
+    /// A4-2: fresh addresses do not add up to more than all clients' share together.
+    #[test]
+    fn all_clients_together_keep_within_one_share() {
+        let share = ReferenceShare::default();
+        let t0 = Instant::now();
+        // Eight addresses each spend one second of engine time at once.
+        for i in 0..8u8 {
+            let mut e = share
+                .begin(Some(IpAddr::from([10, 0, 0, i])), t0)
+                .expect("within the share");
+            e.start = t0.checked_sub(Duration::from_secs(1)).unwrap_or(t0);
+        }
+        // A ninth, fresh address finds the share of all spent, and when it comes back.
+        let Err(NotYet::AllSpent(wait)) = share
+            .begin(Some(IpAddr::from([10, 0, 1, 0])), t0)
+            .map(|_| ())
+        else {
+            panic!("all clients' share spent");
+        };
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(1),
+            "{wait:?}"
+        );
+        assert!(
+            share
+                .begin(
+                    Some(IpAddr::from([10, 0, 1, 0])),
+                    t0 + Duration::from_secs(2)
+                )
                 .is_ok()
         );
     }
@@ -628,6 +666,32 @@ impl MemberQuota {
         }
         Ok(())
     }
+
+    /// Charges `member` at `table` `extra` bytes more than their write was taken for
+    /// (what a line appended beyond what was typed: attack pass 4, A4-4, `x100 choice[…]`
+    /// stored 257× its size). The bucket may go below empty: the member's next write
+    /// waits until it has refilled past the debt.
+    pub fn charge(&self, table: &str, member: &str, extra: usize, now: Instant) {
+        if self.bytes == 0.0 || extra == 0 {
+            return;
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let bucket = buckets
+            .entry((table.to_string(), member.to_string()))
+            .or_insert(WriteBucket {
+                lines: self.lines,
+                bytes: self.bytes,
+                at: now,
+            });
+        let minutes = now.saturating_duration_since(bucket.at).as_secs_f64() / 60.0;
+        bucket.lines = (bucket.lines + minutes * self.lines).min(self.lines);
+        bucket.bytes = (bucket.bytes + minutes * self.bytes).min(self.bytes);
+        bucket.at = now;
+        #[allow(clippy::cast_precision_loss)]
+        {
+            bucket.bytes -= extra as f64;
+        }
+    }
 }
 
 /// Each client's share of the reference engine on bcdice-api (attack pass 2, A2-4: four
@@ -639,6 +703,10 @@ impl MemberQuota {
 #[derive(Debug, Default)]
 pub struct ReferenceShare {
     clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
+    /// All clients together (attack pass 4, A4-2: the share was per address only, and
+    /// three addresses held both workers): [`ReferenceShare::BURST_ALL`] at once,
+    /// [`ReferenceShare::PER_SECOND_ALL`] a second after; `None` until first used.
+    all: Mutex<Option<(f64, Instant)>>,
     /// Notified whenever an evaluation ends.
     pub ended: tokio::sync::Notify,
 }
@@ -650,6 +718,8 @@ pub enum NotYet {
     Running,
     /// Its budget is spent: refused, with the time until it has room again.
     Spent(Duration),
+    /// All clients' budget together is spent: refused, with the time until it has room.
+    AllSpent(Duration),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -677,6 +747,15 @@ impl Drop for Evaluating<'_> {
             spend.level -= cost;
         }
         drop(clients);
+        if let Some((level, _)) = self
+            .share
+            .all
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_mut()
+        {
+            *level -= cost;
+        }
         self.share.ended.notify_waiters();
     }
 }
@@ -686,6 +765,12 @@ impl ReferenceShare {
     pub const BURST: f64 = 4.0;
     /// Seconds of evaluation a client regains a second: half a worker.
     pub const PER_SECOND: f64 = 0.5;
+    /// Seconds of evaluation all bcdice-api clients together may spend at once.
+    pub const BURST_ALL: f64 = 8.0;
+    /// Seconds of evaluation all bcdice-api clients together regain a second: one
+    /// worker's worth, so anonymous traffic from any number of addresses leaves the
+    /// others to the tables' players.
+    pub const PER_SECOND_ALL: f64 = 1.0;
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
         // Every change is whole under the lock.
@@ -721,6 +806,19 @@ impl ReferenceShare {
             return Err(NotYet::Spent(Duration::from_secs_f64(
                 (-spend.level + 1e-3) / Self::PER_SECOND,
             )));
+        }
+        {
+            let mut all = self.all.lock().unwrap_or_else(|p| p.into_inner());
+            let (level, at) = all.get_or_insert((Self::BURST_ALL, now));
+            *level = (*level
+                + now.saturating_duration_since(*at).as_secs_f64() * Self::PER_SECOND_ALL)
+                .min(Self::BURST_ALL);
+            *at = now;
+            if *level <= 0.0 {
+                return Err(NotYet::AllSpent(Duration::from_secs_f64(
+                    (-*level + 1e-3) / Self::PER_SECOND_ALL,
+                )));
+            }
         }
         spend.running = true;
         Ok(Evaluating {

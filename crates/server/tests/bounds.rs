@@ -3,176 +3,14 @@
 //! held in memory past a budget (A2-9), one member filling a table's log (A2-16), and a
 //! co-GM taking the table from its creator (A2-10).
 
+mod support;
+
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use support::{DEADLINE, http, join, last_seq, line, no_limits, serve, stalled_get, table};
 use taku_server::{Config, Server};
-use taku_table::store::Store;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A failure limit for waits (never an assertion on time).
-const DEADLINE: Duration = Duration::from_secs(60);
-
-/// A server on a fresh SQLite file, serving on a loopback port.
-async fn serve(name: &str, config: Config) -> (SocketAddr, Arc<Server>) {
-    let dir = std::env::temp_dir().join(format!("taku-bounds-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let db = dir.join("taku.db").display().to_string();
-    let server = Server::new(Store::open(&db).await.expect("store"), &config);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(taku_server::serve(
-        listener,
-        server.clone(),
-        std::future::pending(),
-    ));
-    (addr, server)
-}
-
-/// A response: status, headers (names lower-case), body.
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-}
-
-/// One HTTP/1.1 request on a fresh connection (`Connection: close`).
-async fn http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> Answer {
-    let exchange = async {
-        let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-        if !body.is_empty() {
-            request.push_str("Content-Type: application/json\r\n");
-        }
-        if let Some(t) = token {
-            request.push_str(&format!("Authorization: Bearer {t}\r\n"));
-        }
-        request.push_str("\r\n");
-        request.push_str(&body);
-        stream.write_all(request.as_bytes()).await.expect("write");
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).await.expect("read");
-        raw
-    };
-    let raw = tokio::time::timeout(DEADLINE, exchange)
-        .await
-        .unwrap_or_else(|_| panic!("{method} {path}: no answer"));
-    let text = String::from_utf8(raw).expect("UTF-8");
-    let (head, body) = text.split_once("\r\n\r\n").expect("head");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("status");
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    Answer {
-        status,
-        headers,
-        body: body.to_string(),
-    }
-}
-
-/// A DiceBot table with `players` joined; its id, the GM's token and the players'.
-async fn table(addr: SocketAddr, gm: &str, players: &[&str]) -> (String, String, Vec<String>) {
-    let made = http(
-        addr,
-        "POST",
-        "/api/v1/tables",
-        None,
-        Some(&json!({"system": "DiceBot", "name": "卓", "gm": gm, "invites": players.len()})),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let made = made.json();
-    let id = made["id"].as_str().expect("id").to_string();
-    let token = made["token"].as_str().expect("token").to_string();
-    let mut tokens = Vec::new();
-    for (name, invite) in players
-        .iter()
-        .zip(made["invites"].as_array().expect("invites"))
-    {
-        tokens.push(join(addr, &id, invite["token"].as_str().expect("invite"), name).await);
-    }
-    (id, token, tokens)
-}
-
-async fn join(addr: SocketAddr, id: &str, invite: &str, name: &str) -> String {
-    let joined = http(
-        addr,
-        "POST",
-        &format!("/api/v1/tables/{id}/join"),
-        None,
-        Some(&json!({"invite": invite, "name": name})),
-    )
-    .await;
-    assert_eq!(joined.status, 201, "{}", joined.body);
-    joined.json()["token"].as_str().expect("token").to_string()
-}
-
-async fn line(addr: SocketAddr, id: &str, token: &str, text: &str) -> Answer {
-    http(
-        addr,
-        "POST",
-        &format!("/api/v1/tables/{id}/lines"),
-        Some(token),
-        Some(&json!({"line": text})),
-    )
-    .await
-}
-
-async fn last_seq(addr: SocketAddr, id: &str, token: &str) -> u64 {
-    let state = http(
-        addr,
-        "GET",
-        &format!("/api/v1/tables/{id}"),
-        Some(token),
-        None,
-    )
-    .await;
-    assert_eq!(state.status, 200, "{}", state.body);
-    state.json()["last_seq"].as_u64().expect("last_seq")
-}
-
-fn no_limits() -> Config {
-    Config {
-        rate_limit: 0,
-        tables_per_hour: 0,
-        lines_per_minute: 0,
-        line_bytes_per_minute: 0,
-        ..Config::default()
-    }
-}
 
 /// Waits (off the async threads) for the server's odds pool to have nothing queued.
 async fn settle(server: &Arc<Server>) {
@@ -412,12 +250,13 @@ async fn a_member_past_their_write_quota_is_refused_and_nothing_changes() {
             .as_str()
             .expect("reason")
             .to_string();
+        // In the table's language (Japanese by default), saying the limit.
         assert!(
-            reason.contains("書き込みすぎ") && reason.contains("written too much"),
+            reason.contains("書き込みすぎ") && !reason.contains("written too much"),
             "{reason}"
         );
         assert!(
-            reason.contains("5 行") && reason.contains("5 lines"),
+            reason.contains("5 行") && !reason.contains("KiB"),
             "{reason}"
         );
         let wait: u64 = answer
@@ -535,87 +374,105 @@ async fn a_co_gm_cannot_take_the_table_from_its_creator() {
     assert_eq!(line(addr, &id, &cogm, "まだ？").await.status, 401);
 }
 
-/// Sends `GET path` with `token` from a socket with a small receive buffer and reads only
-/// the response's head: a client that never reads the body.
-async fn stalled_get(addr: SocketAddr, path: &str, token: &str) -> (tokio::net::TcpStream, String) {
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket.set_recv_buffer_size(4096).expect("rcvbuf");
-    let mut stream = socket.connect(addr).await.expect("connect");
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await.expect("write");
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        let n = tokio::time::timeout(DEADLINE, stream.read(&mut byte))
-            .await
-            .expect("head in time")
-            .expect("read");
-        assert!(n == 1, "closed before the head");
-        head.push(byte[0]);
-    }
-    (stream, String::from_utf8_lossy(&head).into_owned())
-}
-
-/// A3-5: an export is held in memory only while it is being sent: one per member, two in
-/// all, and a client that stops reading is cut off (here after 1 s) and its place freed;
-/// the export goes out in chunks (its whole length announced).
+/// A3-5 and A4-1: a long export is held in memory only while it is being sent: one per
+/// member, one per client address and four in all, and a client that stops reading is
+/// cut off (here after 4 s, time for the four exports to be rendered), its place freed
+/// and its member paused a while (2 stalls); the export goes out in chunks (its whole
+/// length announced). A short export needs no place, so stalled long ones never keep a
+/// small table's GM from theirs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exports_to_clients_that_never_read_are_cut_off_and_bounded() {
+    use taku_server::web::EXPORTS_SENDING;
     let (addr, _server) = serve(
         "slow-export",
         Config {
-            export_stall: Duration::from_secs(1),
+            export_stall: Duration::from_secs(4),
             ..no_limits()
         },
     )
     .await;
-    let (id, gm, players) = table(addr, "gm", &["alice", "bob", "carol"]).await;
+    let names = ["alice", "bob", "carol", "dave", "eve"];
+    let (id, gm, players) = table(addr, "gm", &names).await;
     // About 5 MB of log: more than the sockets' buffers hold.
     let long = "あ".repeat(4000);
     for _ in 0..400 {
         assert_eq!(line(addr, &id, &gm, &long).await.status, 200);
     }
     let path = format!("/t/{id}/export.json");
-    let (mut alice, head) = stalled_get(addr, &path, &players[0]).await;
+    let content_length = |head: &str| -> usize {
+        head.lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().expect("length"))
+            })
+            .expect("content-length")
+    };
+    let (alice, head) = stalled_get(addr, &path, &players[0]).await;
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length:")
-                .map(|v| v.trim().parse().expect("length"))
-        })
-        .expect("content-length");
+    let length = content_length(&head);
     assert!(length > 4_000_000, "{length}");
     // Alice's second export waits for her first to be sent.
     let again = http(addr, "GET", &path, Some(&players[0]), None).await;
     assert_eq!(again.status, 503, "{}", again.body);
     assert!(again.header("retry-after").is_some());
-    // Bob takes the second place; Carol finds none.
-    let (_bob, head) = stalled_get(addr, &path, &players[1]).await;
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let carol = http(addr, "GET", &path, Some(&players[2]), None).await;
-    assert_eq!(carol.status, 503, "{}", carol.body);
-    // The stalled clients are cut off; then Carol's export goes through, whole.
-    let mut got = None;
+    // Bob, from the same address, waits too: one long export per address.
+    let bob = http(addr, "GET", &path, Some(&players[1]), None).await;
+    assert_eq!(bob.status, 503, "{}", bob.body);
+    // From other addresses, the other places, then none.
+    let mut held = vec![alice];
+    for (i, token) in players[1..EXPORTS_SENDING].iter().enumerate() {
+        let from = [127, 0, 0, 2 + i as u8];
+        let (stream, head) = support::stalled_get_from(from, addr, &path, token).await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        held.push(stream);
+    }
+    let eve = &players[EXPORTS_SENDING];
+    let (_eve, head) = support::stalled_get_from([127, 0, 0, 9], addr, &path, eve).await;
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+    // A small table's export needs no place.
+    let (small, small_gm, _) = table(addr, "gm2", &[]).await;
+    let mine = http(
+        addr,
+        "GET",
+        &format!("/t/{small}/export.json"),
+        Some(&small_gm),
+        None,
+    )
+    .await;
+    assert_eq!(mine.status, 200, "{}", mine.body);
+    // The stalled clients are cut off: Alice, cut off for not reading, waits a while,
+    // told why (until then she was told her export is still being sent).
+    let mut paused = None;
     for _ in 0..200 {
-        let carol = http(addr, "GET", &path, Some(&players[2]), None).await;
-        if carol.status == 200 {
-            got = Some(carol);
+        let answer = http(addr, "GET", &path, Some(&players[0]), None).await;
+        assert_eq!(answer.status, 503, "{}", answer.body);
+        if answer.body.contains("受け取らない") {
+            paused = Some(answer);
             break;
         }
-        assert_eq!(carol.status, 503, "{}", carol.body);
+        assert!(answer.body.contains("まだ送って"), "{}", answer.body);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let carol = got.expect("an export place freed after the stalled clients were cut off");
-    assert_eq!(carol.body.len(), length);
-    let export: Value = serde_json::from_str(&carol.body).expect("JSON");
-    assert_eq!(export["entries"].as_array().expect("entries").len(), 404);
+    assert!(paused.expect("cut off").header("retry-after").is_some());
+    // Then Eve's export goes through, whole.
+    let mut got = None;
+    for _ in 0..200 {
+        let answer = http(addr, "GET", &path, Some(eve), None).await;
+        if answer.status == 200 {
+            got = Some(answer);
+            break;
+        }
+        assert_eq!(answer.status, 503, "{}", answer.body);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let eve_export = got.expect("an export place freed after the stalled clients were cut off");
+    assert_eq!(eve_export.body.len(), length);
+    let export: Value = serde_json::from_str(&eve_export.body).expect("JSON");
+    assert_eq!(export["entries"].as_array().expect("entries").len(), 406);
     // Alice's connection was closed before her export was all sent.
     let mut rest = Vec::new();
-    let _ = tokio::time::timeout(DEADLINE, alice.read_to_end(&mut rest))
+    let _ = tokio::time::timeout(DEADLINE, held[0].read_to_end(&mut rest))
         .await
         .expect("closed");
     assert!(
@@ -623,6 +480,7 @@ async fn exports_to_clients_that_never_read_are_cut_off_and_bounded() {
         "cut off after {} of {length} bytes",
         rest.len()
     );
+    // (That the pause ends is `web::sending`'s unit test, on a paused clock.)
 }
 
 /// A3-6: a table holds at most `MAX_CHARACTERS` characters, each at most `MAX_FIELDS`
@@ -680,9 +538,9 @@ async fn characters_and_their_fields_are_bounded() {
         kept <= MAX_FIELD_BYTES && would > MAX_FIELD_BYTES,
         "{kept} {would}"
     );
-    // Too many characters.
+    // Too many characters (the GM's: a player has ten of their own, A4-5).
     for n in 1..MAX_CHARACTERS {
-        let answer = line(addr, &id, alice, &format!("/char new c{n}")).await;
+        let answer = line(addr, &id, &gm, &format!("/char new c{n}")).await;
         assert_eq!(answer.status, 200, "{n}: {}", answer.body);
     }
     let answer = line(addr, &id, &gm, "/char new もう一人").await;

@@ -388,6 +388,8 @@ async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
         vec![("sec-fetch-site", "cross-site")],
         vec![("sec-fetch-site", "same-site")],
         vec![("origin", "http://127.0.0.1:8080.attacker.example")],
+        // A4-6: a sandboxed frame or a `data:` page, in a browser without Fetch Metadata.
+        vec![("origin", "null")],
     ] {
         let page = send(
             "/new",
@@ -418,8 +420,7 @@ async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
             .is_none(),
         "the GM page is for this server's pages only"
     );
-    // Our own form posts send `Origin: null` (the pages' referrer policy) with
-    // `Sec-Fetch-Site: same-origin`.
+    // A browser that says `Sec-Fetch-Site: same-origin` is believed whatever its Origin.
     let null = send(
         "/new",
         "application/x-www-form-urlencoded",

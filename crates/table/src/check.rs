@@ -51,6 +51,36 @@ pub(crate) fn named<'a>(line: &'a str, characters: &BTreeMap<String, Character>)
     out
 }
 
+/// The `{CHARACTER.KEY}` references of `line` to a character that exists, as
+/// (character, key) pairs.
+pub(crate) fn named_keys<'a>(
+    line: &'a str,
+    characters: &BTreeMap<String, Character>,
+) -> Vec<(&'a str, &'a str)> {
+    references(line)
+        .filter_map(|(_, _, reference)| reference.split_once('.'))
+        .filter(|(name, _)| characters.contains_key(*name))
+        .collect()
+}
+
+/// The characters `line`'s references read (`{CHARACTER.KEY}`, or the actor's one
+/// character for `{KEY}`), each once.
+pub(crate) fn targets(
+    line: &str,
+    actor: &str,
+    characters: &BTreeMap<String, Character>,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, _, reference) in references(line) {
+        if let Ok((name, _)) = target(reference, actor, characters)
+            && !out.contains(&name)
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// `line` with every reference replaced by 0: whether it would be a command at all.
 pub(crate) fn placeholder(line: &str) -> String {
     let mut out = String::with_capacity(line.len());

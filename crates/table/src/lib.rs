@@ -116,17 +116,47 @@ pub enum LoadError {
     UnknownSystem(String),
 }
 
-/// Why a table's system is unknown here, and what would make it known.
+/// Why a table's system is unknown here, and what would make it known (English).
 fn unknown_system(system: &str) -> String {
-    let hint = if taku_systems::reference::engine().is_none() {
-        format!(
-            "; if it is one of BCDice's systems, the reference engine is not set up: {}",
-            taku_systems::reference::how_to_enable().en()
+    unknown_system_text(system).en().to_string()
+}
+
+/// Why a table's system is unknown here, and what would make it known, in Japanese and
+/// English: what [`LoadError::UnknownSystem`] says.
+pub fn unknown_system_text(system: &str) -> Text {
+    if taku_systems::reference::engine().is_none() {
+        let how = taku_systems::reference::how_to_enable();
+        Text::new(
+            format!(
+                "このテーブルのゲームシステム「{system}」はこの taku にはありません。BCDice のシステムなら、参照エンジンが用意されていません: {}",
+                how.ja()
+            ),
+            format!(
+                "the table's game system '{system}' is not one this taku carries; if it is one of BCDice's systems, the reference engine is not set up: {}",
+                how.en()
+            ),
         )
     } else {
-        "; `taku systems` lists the systems this taku carries".to_string()
-    };
-    format!("the table's game system '{system}' is not one this taku carries{hint}")
+        Text::new(
+            format!(
+                "このテーブルのゲームシステム「{system}」はこの taku にはありません（`taku systems` で使えるシステムを一覧できます）"
+            ),
+            format!(
+                "the table's game system '{system}' is not one this taku carries; `taku systems` lists the systems this taku carries"
+            ),
+        )
+    }
+}
+
+impl LoadError {
+    /// What went wrong, in Japanese and English where the error says so in both
+    /// ([`LoadError::UnknownSystem`]); in English otherwise.
+    pub fn text(&self) -> Text {
+        match self {
+            LoadError::UnknownSystem(system) => unknown_system_text(system),
+            e => Text::verbatim(e.to_string()),
+        }
+    }
 }
 
 /// What a line produced: the events to append and a reply only the sender sees
@@ -552,7 +582,12 @@ impl Table {
             });
         }
         let mut fields = Vec::new();
+        // A chat palette is its owner's own notes: the owner's and the GMs' (A3-3).
+        let theirs = viewer == self.gm || self.is_gm(viewer) || self.owns(viewer, name);
         for (key, value) in &ch.fields {
+            if !theirs && key.starts_with(PALETTE_FIELD) {
+                continue;
+            }
             if let Some(base) = key.strip_suffix(".max")
                 && ch.fields.contains_key(base)
             {
@@ -602,6 +637,14 @@ impl Table {
         rules.hidden_character(&self.view_as(viewer), state, name)
     }
 
+    /// Whether character `name`'s data is hidden from any member ([`Table::hidden`]).
+    fn hidden_from_someone(&self, name: &str) -> bool {
+        self.state
+            .members
+            .keys()
+            .any(|member| self.hidden(name, member).is_some())
+    }
+
     /// Character `name`'s fields as `viewer` may see them: `None` when there is no such
     /// character or its data is hidden from them ([`Table::hidden`]). What an API shows
     /// as a character's raw fields.
@@ -613,6 +656,21 @@ impl Table {
     /// A refusal when `line` reads a field of a character hidden from `actor` through a
     /// `{NAME.KEY}` reference: the value would show in the roll.
     fn reads_hidden(&self, line: &str, actor: &str) -> Result<(), Text> {
+        // Another's chat palette is theirs alone (A3-3): `{NAME.palette.N}` would print it.
+        for (name, key) in check::named_keys(line, &self.state.characters) {
+            if key.starts_with(PALETTE_FIELD)
+                && !(actor == self.gm || self.is_gm(actor) || self.owns(actor, name))
+            {
+                return Err(Text::new(
+                    format!(
+                        "{{{name}.{key}}}: チャットパレットは持ち主と GM だけのものなので参照できません"
+                    ),
+                    format!(
+                        "{{{name}.{key}}}: a chat palette is for its owner and the GM only, so it cannot be read"
+                    ),
+                ));
+            }
+        }
         for name in check::named(line, &self.state.characters) {
             if let Some(why) = self.hidden(name, actor) {
                 return Err(Text::new(
@@ -682,6 +740,10 @@ impl Table {
             );
         }
         check_line(line)?;
+        // A4-10: typed with the IME on, `／ｗ alice …` is the whisper `/w alice …`, not
+        // public chat: a leading full-width slash and a command word in full-width
+        // letters are read as the command (the text after it is kept as typed).
+        let line = &*command_form(line);
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line, ahead);
@@ -792,7 +854,7 @@ impl Table {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
-                self.room_for_a_character()?;
+                self.room_for_a_character(actor)?;
                 let fields: Vec<(String, String)> =
                     changes(self.rules(), &Character::default(), read.fields)?
                         .into_iter()
@@ -834,11 +896,42 @@ impl Table {
     }
 
     /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
-    fn room_for_a_character(&self) -> Result<(), Refusal> {
+    fn room_for_a_character(&self, actor: &str) -> Result<(), Refusal> {
         if self.state.characters.len() >= MAX_CHARACTERS {
             return refuse(
                 format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
                 format!("a table has at most {MAX_CHARACTERS} characters"),
+            );
+        }
+        // A4-5: one player took every slot, and the GM could make no NPC. The GMs keep
+        // the last [`GM_CHARACTERS`]; a player has [`PLAYER_CHARACTERS`] of their own.
+        if actor == self.gm || self.is_gm(actor) {
+            return Ok(());
+        }
+        if self.state.characters.len() >= MAX_CHARACTERS - GM_CHARACTERS {
+            return refuse(
+                format!(
+                    "このテーブルのキャラクターは上限近くです（残りの {GM_CHARACTERS} 人分は GM のために取ってあります）"
+                ),
+                format!(
+                    "this table's characters are near its limit (the last {GM_CHARACTERS} are kept for the GM)"
+                ),
+            );
+        }
+        let own = self
+            .state
+            .characters
+            .values()
+            .filter(|c| c.owner == actor)
+            .count();
+        if own >= PLAYER_CHARACTERS {
+            return refuse(
+                format!(
+                    "キャラクターは 1 人 {PLAYER_CHARACTERS} 人までです（GM は別）。使わないキャラクターを GM に /undo で取り消してもらってください"
+                ),
+                format!(
+                    "a player has at most {PLAYER_CHARACTERS} characters (the GM more); ask the GM to /undo one you no longer use"
+                ),
             );
         }
         Ok(())
@@ -1038,6 +1131,25 @@ impl Table {
             let ctx = self.view_rolling(actor, line);
             effects.extend(rules.after_roll(&ctx, state, &command, &result));
         }
+        // A4-3: a roll others can read that used the values of a character hidden from
+        // some member (an enemy not yet identified, by its GM) would show them those
+        // values in its command, its typed line and its total: refused, saying to roll
+        // it secretly. Checked on the line as typed and as the system expanded it.
+        if !result.secret
+            && let Some(name) = check::targets(line, actor, &self.state.characters)
+                .into_iter()
+                .chain(check::targets(&expanded, actor, &self.state.characters))
+                .find(|name| self.hidden_from_someone(name))
+        {
+            return refuse(
+                format!(
+                    "{name} のデータは公開されていないメンバーがいるので、その値を使ったダイスを公開では振れません（結果に値が出ます）。先頭に S をつけてシークレットダイスにしてください（例: S{line}）"
+                ),
+                format!(
+                    "{name}'s data is hidden from some members, so a roll using its values cannot be public (they would show in the result); put S in front to roll it secretly (S{line})"
+                ),
+            );
+        }
         let mut roll = Roll {
             typed: (command != line).then(|| line.to_string()),
             comment: taku_systems::comment(self.system, &command),
@@ -1150,6 +1262,23 @@ impl Table {
                         format!("no tab '{tab}' (tabs: {})", self.tab_names().join(", ")),
                     );
                 };
+                // A table command typed in a tab (`/tab 雑談 /w alice …`, which the web
+                // table sends for a line typed in 雑談) is that command, never talk that
+                // shows it to everyone (A4-10); a tab in a tab is refused.
+                let inner = command_form(text.trim()).into_owned();
+                if inner.starts_with('/') {
+                    if matches!(
+                        command::parse(&inner),
+                        Ok(TableCommand::TabChat { .. } | TableCommand::TabNew(_))
+                    ) {
+                        return refuse(
+                            "/tab の中に /tab は書けません",
+                            "a /tab line cannot hold another /tab",
+                        );
+                    }
+                    let cmd = command::parse(&inner)?;
+                    return self.decide_command(actor, role, cmd, &inner, ahead);
+                }
                 // A dice line or a status command typed in a tab is played like any
                 // other (it lands in メイン, the game's record); only talk stays there.
                 if taku_systems::looks_like_command(self.system, &check::placeholder(text.trim())) {
@@ -1267,7 +1396,7 @@ impl Table {
                     );
                 }
                 self.unlike_other_characters(&name)?;
-                self.room_for_a_character()?;
+                self.room_for_a_character(actor)?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
@@ -2056,9 +2185,20 @@ pub const MAX_TAB_NAME: usize = 20;
 /// The largest sheet file, in bytes.
 pub const MAX_SHEET: usize = 32 * 1024;
 
+/// The prefix of the fields that hold a character's chat palette, one line each
+/// (`palette.1`, `palette.2`, …; a CCFOLIA import writes them): seen only by the
+/// character's owner and the GMs, in the state and in the log alike.
+pub const PALETTE_FIELD: &str = "palette.";
+
 /// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
 /// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
 pub const MAX_CHARACTERS: usize = 100;
+
+/// Characters one player (not a GM) may own at a table (attack pass 4, A4-5).
+pub const PLAYER_CHARACTERS: usize = 10;
+
+/// Characters of a table's [`MAX_CHARACTERS`] kept for its GMs (A4-5).
+pub const GM_CHARACTERS: usize = 10;
 
 /// Fields one character may have (its palette lines included).
 pub const MAX_FIELDS: usize = 300;
@@ -2075,6 +2215,35 @@ fn check_line(line: &str) -> Result<(), Refusal> {
         );
     }
     Ok(())
+}
+
+/// `line` as a table command reads it: a leading full-width `／` followed by a letter
+/// (`／ｗ`, `／char`) is `/`, and the command word (up to the first space) is folded
+/// from full-width to ASCII lower case (`／Ｗ` is `/w`); the rest, the command's text, is
+/// kept as typed. Other lines (chat such as `／(^o^)＼`) are returned as they are.
+pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
+    let fold = |c: char| match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        c => c,
+    };
+    let Some(rest) = line.strip_prefix('／').or_else(|| line.strip_prefix('/')) else {
+        return std::borrow::Cow::Borrowed(line);
+    };
+    let end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+    let (word, tail) = rest.split_at(end);
+    let folded: String = word
+        .chars()
+        .map(fold)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if line.starts_with('/') && folded == word {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    if line.starts_with('／') && !folded.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    // An ideographic space after the word separates like a space.
+    std::borrow::Cow::Owned(format!("/{folded}{tail}"))
 }
 
 /// A line as it will be kept (issue 18): no raw control characters, so no one can clear

@@ -119,6 +119,20 @@ impl std::fmt::Debug for Entropy {
     }
 }
 
+/// A number in `0..span` drawn from the table's seed alone (0 when `span` is 0): where,
+/// within its last stretch, the table's log counts as full ([`crate::store::fill_mark`]).
+/// Secret like the seed (only the GM, who sees everything, could work it out), fixed for
+/// the table's life (the same after every reload).
+pub fn fill_offset(seed: &[u8; 32], span: u64) -> u64 {
+    if span == 0 {
+        return 0;
+    }
+    let d = derive(seed, b"log-fill", 0);
+    let mut n = [0u8; 8];
+    n.copy_from_slice(&d[..8]);
+    u64::from_le_bytes(n) % span
+}
+
 /// The salt of the secret roll at `seq`.
 pub fn salt(seed: &[u8; 32], seq: u64) -> [u8; 32] {
     derive(seed, b"salt", seq)

@@ -185,6 +185,31 @@ impl Table {
         }
     }
 
+    /// A field's value as a log line shows it to `viewer`: a chat palette line
+    /// ([`crate::PALETTE_FIELD`]) is its owner's own notes — a GM's prepared secret checks
+    /// among them — so only the character's owner and the GMs read it; others see that it
+    /// was set, not to what (attack pass 3, A3-3).
+    fn field_shown<'v>(
+        &self,
+        name: &str,
+        key: &str,
+        value: &'v str,
+        viewer: &str,
+        lang: Lang,
+    ) -> std::borrow::Cow<'v, str> {
+        if key.starts_with(crate::PALETTE_FIELD)
+            && !self.sees_all(viewer)
+            && !self.owns(viewer, name)
+        {
+            Text::new("（非公開）", "(hidden)")
+                .get(lang)
+                .to_string()
+                .into()
+        } else {
+            value.into()
+        }
+    }
+
     /// What `viewer` may see of `event`, in `lang`.
     pub fn entry(&self, event: &Event, viewer: &str, lang: Lang) -> Entry {
         let n = event.seq;
@@ -348,7 +373,10 @@ impl Table {
             ),
             EventBody::CharacterSet {
                 name, key, value, ..
-            } => ("character", format!("#{n} {actor}: {name}.{key} = {value}")),
+            } => {
+                let value = self.field_shown(name, key, value, viewer, lang);
+                ("character", format!("#{n} {actor}: {name}.{key} = {value}"))
+            }
             EventBody::CharacterUpdated { name, changes } => {
                 let sep = match lang {
                     Lang::Ja => "、",
@@ -356,7 +384,10 @@ impl Table {
                 };
                 let list: Vec<String> = changes
                     .iter()
-                    .map(|c| format!("{}={}", c.key, c.value))
+                    .map(|c| {
+                        let value = self.field_shown(name, &c.key, &c.value, viewer, lang);
+                        format!("{}={value}", c.key)
+                    })
                     .collect();
                 (
                     "character",

@@ -776,6 +776,9 @@ fn issue13_aw1_the_spells_plus_20_goes_only_to_the_servants_own_check() {
     let out = run(&mut t, "alice", "AW+{ミナ.反射} VS AW+{ロイ.反射}");
     assert!(!out[0].contains("令呪"), "{out:?}");
     // The GM rolls the contest: the servant's side gets it, even as the reaction side.
+    // (影's data made public first: a public roll may not print an unidentified enemy's
+    // values, A4-3.)
+    run(&mut t, "gm", "/npc show 影");
     let out = run(&mut t, "gm", "AW+{影.行動値} VS AW+{ロイ.反射}");
     assert!(out[0].contains("ロイへのミナの令呪 +20"), "{out:?}");
     assert!(out[0].contains("+24"), "{out:?}");

@@ -634,3 +634,140 @@ async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
         .expect("a line at another table is decided");
     drop(first);
 }
+
+/// A3-2's last bit: where a log counts as full is drawn per table from its secret seed,
+/// within the last two headrooms below the limit, so a member filling it cannot tell
+/// from the first refused line how large the entries hidden from them are. The mark is
+/// the same after a reload; lines are taken while the stored log is below it.
+#[tokio::test]
+async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
+    use taku_table::store::{byte_headroom, fill_mark};
+    let max = 40_000u64;
+    let h = byte_headroom(max);
+    let marks: Vec<u64> = (0u8..16).map(|i| fill_mark(max, &[i; 32])).collect();
+    for &m in &marks {
+        assert!((max - 2 * h..=max - h).contains(&m), "{m}");
+    }
+    let distinct: std::collections::BTreeSet<_> = marks.iter().collect();
+    assert!(distinct.len() > 8, "{marks:?}");
+    let stored = |events: &[taku_table::Event]| -> u64 {
+        events
+            .iter()
+            .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
+            .sum()
+    };
+    for seed in [[2u8; 32], [9u8; 32]] {
+        let store = Store::open(&temp_db(&format!("mark-{}", seed[0])))
+            .await
+            .expect("store");
+        let tables = Tables::new(store).with_limits(Limits {
+            max_bytes: max,
+            ..Limits::default()
+        });
+        let id = tables
+            .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
+            .await
+            .expect("create");
+        tables
+            .exec(&id, "gm", "/join alice", None)
+            .await
+            .expect("store")
+            .expect("joined");
+        let mark = fill_mark(max, &seed);
+        let line = "x".repeat(100);
+        let mut before = 0;
+        loop {
+            let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+            match tables.exec(&id, "alice", &line, None).await.expect("store") {
+                Ok(_) => assert!(now < mark, "taken at {now} past the mark {mark}"),
+                Err(_) => {
+                    assert!(now >= mark, "refused at {now} below the mark {mark}");
+                    assert!(before < mark);
+                    break;
+                }
+            }
+            before = now;
+        }
+        // Reloaded from the store, the table is as full as before for its players.
+        tables.evict_idle(|_| false);
+        tables.evict_idle(|_| false);
+        assert!(
+            tables
+                .exec(&id, "alice", "a", None)
+                .await
+                .expect("store")
+                .is_err()
+        );
+        // Its GM, who sees every entry and so learns nothing from where it fills, keeps
+        // the room up to the limit itself (A4-4: a table its players filled can still
+        // be run and closed).
+        let mut gm_lines = 0;
+        while tables
+            .exec(&id, "gm", &line, None)
+            .await
+            .expect("store")
+            .is_ok()
+        {
+            gm_lines += 1;
+            assert!(gm_lines < 1000, "the limit holds for the GM too");
+        }
+        assert!(gm_lines > 0);
+        let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+        assert!((max..max + 300).contains(&now), "{now}");
+    }
+}
+
+/// Attack pass 4, A4-5: one player took all 100 character slots and the GM could make
+/// no NPC. A player owns at most `PLAYER_CHARACTERS`, players together leave the last
+/// `GM_CHARACTERS` to the GMs, and the GM's own fill the table to `MAX_CHARACTERS`;
+/// each refusal says the limit and changes nothing.
+#[test]
+fn players_have_a_share_of_the_characters_and_the_gm_keeps_room() {
+    use taku_table::{GM_CHARACTERS, MAX_CHARACTERS, PLAYER_CHARACTERS};
+    let mut t = Table::create("DiceBot", "卓", "gm", [4; 32])
+        .expect("table")
+        .with_entropy(Entropy::seeded([4; 32]));
+    let players: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+    for p in &players {
+        t.exec("gm", &format!("/join {p}")).expect("join");
+    }
+    for n in 0..PLAYER_CHARACTERS {
+        t.exec("p0", &format!("/char new a{n}"))
+            .expect("within the share");
+    }
+    let before = t.events().len();
+    let refusal = t
+        .exec("p0", "/char new 多すぎ")
+        .expect_err("past the share");
+    assert!(
+        refusal.render(Lang::Ja).contains("1 人 10 人まで")
+            && refusal.render(Lang::En).contains("at most 10 characters"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    assert_eq!(t.events().len(), before);
+    // Other players fill the table up to the GM's reserve.
+    'fill: for p in &players[1..] {
+        for n in 0..PLAYER_CHARACTERS {
+            if t.characters().len() == MAX_CHARACTERS - GM_CHARACTERS {
+                break 'fill;
+            }
+            t.exec(p, &format!("/char new {p}c{n}")).expect("room");
+        }
+    }
+    assert_eq!(t.characters().len(), MAX_CHARACTERS - GM_CHARACTERS);
+    let refusal = t
+        .exec("p11", "/char new 最後")
+        .expect_err("the GM's reserve");
+    assert!(
+        refusal.render(Lang::En).contains("kept for the GM"),
+        "{}",
+        refusal.render(Lang::En)
+    );
+    for n in 0..GM_CHARACTERS {
+        t.exec("gm", &format!("/char new npc{n}"))
+            .expect("the GM's room");
+    }
+    assert_eq!(t.characters().len(), MAX_CHARACTERS);
+    assert!(t.exec("gm", "/char new もう一人").is_err());
+}

@@ -437,9 +437,17 @@ fn credentials_are_stored_by_hash_and_an_invite_is_taken_once() {
         );
         assert_eq!(store.credential("k-none").await.expect("get"), None);
 
+        // Unused invites are counted per table (what caps a GM's minting); members'
+        // tokens are not invites.
+        assert_eq!(store.unused_invites(&id).await.expect("count"), 1);
+        assert_eq!(
+            store.unused_invites("no-such-table").await.expect("count"),
+            0
+        );
         // A member's credential is never taken as an invite; an invite only once.
         assert!(!store.take_invite("k-member").await.expect("take"));
         assert!(store.take_invite("k-invite").await.expect("take"));
+        assert_eq!(store.unused_invites(&id).await.expect("count"), 0);
         assert!(!store.take_invite("k-invite").await.expect("take"));
         assert_eq!(store.credential("k-invite").await.expect("get"), None);
 

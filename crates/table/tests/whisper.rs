@@ -71,3 +71,35 @@ fn a_whisper_needs_members_to_whisper_to() {
     assert_eq!(t.entry(&e, "carol", Lang::Ja).kind, "hidden");
     assert_eq!(t.entry(&e, "alice", Lang::Ja).kind, "whisper");
 }
+
+/// Attack pass 4, A4-10: a whisper typed with the IME on (`／w`, `／ｗ`, `／Ｗ`) or inside
+/// a tab (`/tab 雑談 /w …`, which the web table sends for a line typed in 雑談) is a
+/// whisper, never public chat; chat that merely starts with `／` stays chat.
+#[test]
+fn a_full_width_or_tabbed_whisper_is_a_whisper() {
+    for line in [
+        "／w bob 全角の内緒",
+        "／ｗ bob 全角の内緒",
+        "／Ｗ　bob 全角の内緒",
+        "/W bob 全角の内緒",
+        "/tab 雑談 /w bob 全角の内緒",
+        "/tab 雑談 ／ｗ bob 全角の内緒",
+    ] {
+        let mut t = table();
+        t.exec("alice", line)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let e = t.events().last().expect("event").clone();
+        let bob = t.entry(&e, "bob", Lang::Ja);
+        assert_eq!(bob.kind, "whisper", "{line}: {}", bob.text);
+        assert!(bob.text.contains("全角の内緒"), "{line}");
+        let carol = t.entry(&e, "carol", Lang::Ja);
+        assert_eq!(carol.kind, "hidden", "{line}: carol reads {}", carol.text);
+        assert!(!carol.text.contains("内緒"), "{line}");
+    }
+    // Talk starting with a full-width slash is talk; a tab in a tab is refused.
+    let mut t = table();
+    t.exec("alice", "／(^o^)＼ やった").expect("chat");
+    let e = t.events().last().expect("event").clone();
+    assert_eq!(t.entry(&e, "carol", Lang::Ja).kind, "chat");
+    assert!(t.exec("alice", "/tab 雑談 /tab 雑談 x").is_err());
+}

@@ -155,9 +155,22 @@ fn flat(name: &str, fields: &[(String, String)]) -> String {
 /// palette line is an extra field. Other systems take the flat sheet (a system with its
 /// own format refuses it with its own reasons).
 pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, String)>), String> {
+    for_system_by(system, json, false)
+}
+
+/// [`for_system`] for a character a GM (`gm`) or a player imports: at an Another World
+/// table a GM's import with no 種別 is an NPC, hidden until identified, as the GM's
+/// `/char new` is (AW-3; attack pass 4, A4-11: a prepared enemy pasted from CCFOLIA came
+/// in as a public PC, every number shown). A 種別 param (PC or NPC) decides where there
+/// is one.
+pub fn for_system_by(
+    system: &str,
+    json: &str,
+    gm: bool,
+) -> Result<(String, Vec<(String, String)>), String> {
     let (name, fields) = read(json)?;
     match system {
-        "AnotherWorld" => another_world(&name, fields),
+        "AnotherWorld" => another_world(&name, fields, gm),
         "FourCard" => four_card(&name, fields),
         "Sengensyou" => sengensho(&name, fields),
         _ => Ok((flat(&name, &fields), Vec::new())),
@@ -326,6 +339,7 @@ fn sengensho(
 fn another_world(
     name: &str,
     fields: Vec<(String, String)>,
+    gm: bool,
 ) -> Result<(String, Vec<(String, String)>), String> {
     let get = |k: &str| {
         fields
@@ -339,7 +353,13 @@ fn another_world(
             .parse()
             .map_err(|_| format!("【{k}】 is '{v}', not a whole number"))
     };
-    let mut sheet = format!("name = {}\nkind = \"PC\"\n", quote(name));
+    let kind = match get("種別").map(|k| k.trim().to_ascii_uppercase()) {
+        Some(k) if k == "NPC" => "NPC",
+        Some(_) => "PC",
+        None if gm => "NPC",
+        None => "PC",
+    };
+    let mut sheet = format!("name = {}\nkind = \"{kind}\"\n", quote(name));
     let mut used = Vec::new();
     for k in ["理知", "知覚", "反射", "体力", "幸運", "行動値"] {
         sheet.push_str(&format!("{} = {}\n", quote(k), number(k)?));
@@ -415,6 +435,17 @@ mod tests {
         let err = for_system("AnotherWorld", &missing).expect_err("no luck");
         assert!(err.contains("幸運"), "{err}");
         // Other systems: the flat sheet, nothing beside.
+        // A4-11: the GM's import is an NPC (hidden until identified), a player's a PC;
+        // a 種別 param decides where there is one.
+        let (gm_sheet, _) = for_system_by("AnotherWorld", json, true).expect("sheet");
+        assert!(gm_sheet.contains("kind = \"NPC\""), "{gm_sheet}");
+        assert!(sheet.contains("kind = \"PC\""), "{sheet}");
+        let pc = json.replace(
+            r#""params":["#,
+            r#""params":[{"label":"種別","value":"PC"},"#,
+        );
+        let (pc_sheet, _) = for_system_by("AnotherWorld", &pc, true).expect("sheet");
+        assert!(pc_sheet.contains("kind = \"PC\""), "{pc_sheet}");
         let (flat, none) = for_system("DiceBot", json).expect("flat");
         assert!(flat.contains("\"palette.1\""));
         assert!(none.is_empty());

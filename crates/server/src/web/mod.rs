@@ -13,7 +13,14 @@
 pub mod ccfolia;
 pub mod odds;
 pub mod page;
+mod sending;
 pub mod text;
+
+use sending::sent_in_chunks;
+pub use sending::{
+    CUT_OFF_PAUSE, EXPORT_MIN_RATE, EXPORT_STALL, EXPORTS_PER_ADDRESS, EXPORTS_SENDING, Exports,
+    REPLIES_PER_ADDRESS, REPLIES_PER_MEMBER, REPLIES_SENDING, Replies, SHORT_EXPORT, SHORT_REPLY,
+};
 
 use crate::Server;
 use crate::api::{self, ApiError};
@@ -98,7 +105,10 @@ fn html(markup: maud::Markup) -> Response {
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        // Not `no-referrer`: with it a browser sends our own form posts as `Origin: null`,
+        // which a sandboxed frame of any site sends too (A4-6). `same-origin` gives other
+        // sites no referrer and our own requests their real origin.
+        HeaderValue::from_static("same-origin"),
     );
     response
 }
@@ -201,8 +211,12 @@ async fn entries(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
+    let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         let q = api::query_pairs(query.as_deref());
@@ -247,12 +261,20 @@ async fn entries(
             .iter()
             .map(|page| page::entries(page, page.events().iter(), &member.name).into_string())
             .collect();
-        Ok::<_, ApiError>((body, older, newer))
+        let lang = match runs.first() {
+            Some(t) => t.lang(),
+            None => server.tables.peek(&id, |t| t.lang()).await?,
+        };
+        // Up to about 1 MB: within the server's bounds for long answers (a client that
+        // never reads is cut off).
+        let response = server
+            .replies
+            .send(&id, &member.name, client, lang, HTML, body, seat)?;
+        Ok::<_, ApiError>((response, older, newer))
     }
     .await;
     match result {
-        Ok((body, older, newer)) => {
-            let mut response = Html(body).into_response();
+        Ok((mut response, older, newer)) => {
             for (name, value) in [("x-taku-older", older), ("x-taku-newer", newer)] {
                 response
                     .headers_mut()
@@ -347,8 +369,12 @@ fn runs_of(indices: &[usize]) -> impl Iterator<Item = std::ops::Range<usize>> + 
 async fn side(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
+    let seat = seat.map(|axum::Extension(s)| s);
+    let client = client.and_then(|axum::Extension(c)| c.0);
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
         // The state without the log, rendered after letting go of the table (issue 18).
@@ -361,12 +387,20 @@ async fn side(
         let (markup, pending) = page::side_with(&now, &member.name, &mut |system, line| {
             server.odds.lookup(system, line, &owner)
         });
-        Ok::<_, ApiError>((markup.into_string(), pending))
+        let response = server.replies.send(
+            &id,
+            &member.name,
+            client,
+            now.lang(),
+            HTML,
+            markup.into_string(),
+            seat,
+        )?;
+        Ok::<_, ApiError>((response, pending))
     }
     .await;
     match result {
-        Ok((body, pending)) => {
-            let mut response = Html(body).into_response();
+        Ok((mut response, pending)) => {
             // The page asks again for the pane while odds are still being computed.
             response
                 .headers_mut()
@@ -383,12 +417,20 @@ async fn export_html(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
-    export(&server, &id, &headers, seat, "html", |pages, member| {
-        page::export_pages(pages, member).into_string()
-    })
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    export(
+        &server,
+        &id,
+        &headers,
+        seat,
+        client,
+        "html",
+        |pages, member| page::export_pages(pages, member).into_string(),
+    )
     .await
 }
 
@@ -398,25 +440,35 @@ async fn export_json(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
     seat: Option<axum::Extension<crate::limits::ConnectionSeat>>,
+    client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> Response {
     let seat = seat.map(|axum::Extension(s)| s);
-    export(&server, &id, &headers, seat, "json", |pages, member| {
-        let Some(first) = pages.first() else {
-            return String::new();
-        };
-        let entries: Vec<serde_json::Value> = pages
-            .iter()
-            .flat_map(|p| p.events().iter().map(move |e| api::seen(p, e, member)))
-            .collect();
-        serde_json::json!({
-            "name": first.name(),
-            "system": first.system().id(),
-            "lang": first.lang().code(),
-            "entries": entries,
-        })
-        .to_string()
-    })
+    let client = client.and_then(|axum::Extension(c)| c.0);
+    export(
+        &server,
+        &id,
+        &headers,
+        seat,
+        client,
+        "json",
+        |pages, member| {
+            let Some(first) = pages.first() else {
+                return String::new();
+            };
+            let entries: Vec<serde_json::Value> = pages
+                .iter()
+                .flat_map(|p| p.events().iter().map(move |e| api::seen(p, e, member)))
+                .collect();
+            serde_json::json!({
+                "name": first.name(),
+                "system": first.system().id(),
+                "lang": first.lang().code(),
+                "entries": entries,
+            })
+            .to_string()
+        },
+    )
     .await
 }
 
@@ -463,157 +515,12 @@ pub async fn log_in_pages<S: EventStore>(
     Ok(Some(pages))
 }
 
-/// Export bodies rendered and not yet sent, all members together (attack pass 3, A3-5:
-/// a rendered export, ~65 MB for a full log, stayed in memory while a client that never
-/// read held its connection: one spectator pinned 1 GB a minute).
-pub const EXPORTS_SENDING: usize = 2;
-
-/// How long an export's client may read nothing before its connection is closed.
-pub const EXPORT_STALL: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// The slowest an export may be read, on average, after its first [`EXPORT_STALL`].
-pub const EXPORT_MIN_RATE: u64 = 64 * 1024;
-
-/// Exports being sent: one per member and table, [`EXPORTS_SENDING`] in all.
-#[derive(Debug)]
-pub struct Exports {
-    bodies: Arc<tokio::sync::Semaphore>,
-    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
-    stall: std::time::Duration,
-}
-
-impl Exports {
-    /// Nothing being sent; a client reading nothing for `stall` is cut off
-    /// ([`EXPORT_STALL`] by default).
-    pub fn new(stall: std::time::Duration) -> Exports {
-        Exports {
-            bodies: Arc::new(tokio::sync::Semaphore::new(EXPORTS_SENDING)),
-            sending: Arc::default(),
-            stall,
-        }
-    }
-}
-
-/// A member's export from rendering until its body is sent (or its connection gone).
-struct Sending {
-    _permit: tokio::sync::OwnedSemaphorePermit,
-    key: (String, String),
-    sending: Arc<std::sync::Mutex<std::collections::HashSet<(String, String)>>>,
-}
-
-impl Drop for Sending {
-    fn drop(&mut self) {
-        self.sending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.key);
-    }
-}
-
-impl Exports {
-    /// A place to render and send `member`'s export at table `id`, or why not: the
-    /// member's previous export is still being sent, or [`EXPORTS_SENDING`] are.
-    fn take(&self, id: &str, member: &str, lang: Lang) -> Result<Sending, ApiError> {
-        let key = (id.to_string(), member.to_string());
-        let busy = |ja: &str, en: &str| {
-            ApiError::Busy(
-                taku_dice::Text::new(ja, en).get(lang).to_string(),
-                std::time::Duration::from_secs(5),
-            )
-        };
-        if !self
-            .sending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.clone())
-        {
-            return Err(busy(
-                "前の書き出しをまだ送っています。受け取り終えてからもう一度どうぞ",
-                "your previous export is still being sent; ask again once it has arrived",
-            ));
-        }
-        let sending = Sending {
-            _permit: match self.bodies.clone().try_acquire_owned() {
-                Ok(p) => p,
-                Err(_) => {
-                    self.sending
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&key);
-                    return Err(busy(
-                        "ほかの書き出しを送っている最中です。少し待ってからもう一度どうぞ",
-                        "other exports are being sent just now; ask again in a moment",
-                    ));
-                }
-            },
-            key,
-            sending: self.sending.clone(),
-        };
-        Ok(sending)
-    }
-}
-
-/// `body` sent in chunks, holding `sending` until it is all sent or the connection is
-/// gone; a client that reads nothing for [`EXPORT_STALL`], or reads slower than
-/// [`EXPORT_MIN_RATE`] on average after that, has its connection closed (through its
-/// seat, when served by [`crate::serve`]).
-fn sent_in_chunks(
-    body: String,
-    sending: Sending,
-    seat: Option<crate::limits::ConnectionSeat>,
-    stall: std::time::Duration,
-) -> axum::body::Body {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    const CHUNK: usize = 64 * 1024;
-    let bytes = Bytes::from(body);
-    let total = bytes.len() as u64;
-    let start = tokio::time::Instant::now();
-    // Milliseconds since `start` of the last chunk taken, and bytes taken.
-    let progress = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
-    let alive = Arc::new(sending);
-    if let Some(seat) = seat {
-        let (progress, alive) = (progress.clone(), Arc::downgrade(&alive));
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
-            loop {
-                tick.tick().await;
-                if alive.strong_count() == 0 {
-                    return;
-                }
-                let now = start.elapsed();
-                let last = std::time::Duration::from_millis(progress.0.load(Ordering::Acquire));
-                let sent = progress.1.load(Ordering::Acquire);
-                let stalled = now.saturating_sub(last) > stall;
-                let owed = now.saturating_sub(stall).as_secs() * EXPORT_MIN_RATE;
-                if stalled || (sent < total && sent < owed) {
-                    tracing::info!(target: "taku::http", sent, total, "an export's client stopped reading; connection closed");
-                    seat.0.evicted.notify_one();
-                    return;
-                }
-            }
-        });
-    }
-    let chunks = futures_util::stream::unfold((bytes, alive), move |(mut rest, alive)| {
-        let progress = progress.clone();
-        async move {
-            if rest.is_empty() {
-                return None;
-            }
-            let chunk = rest.split_to(CHUNK.min(rest.len()));
-            let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-            progress.0.store(ms, Ordering::Release);
-            progress.1.fetch_add(chunk.len() as u64, Ordering::AcqRel);
-            Some((Ok::<_, std::convert::Infallible>(chunk), (rest, alive)))
-        }
-    });
-    axum::body::Body::from_stream(chunks)
-}
-
 async fn export(
     server: &Server,
     id: &str,
     headers: &HeaderMap,
     seat: Option<crate::limits::ConnectionSeat>,
+    client: Option<std::net::IpAddr>,
     ext: &'static str,
     render: impl FnOnce(&[taku_table::Table], &str) -> String + Send + 'static,
 ) -> Response {
@@ -638,8 +545,18 @@ async fn export(
                 member.name
             )));
         };
+        // A long export takes one of the server's places, within the address's share
+        // (A4-1), before it is rendered; a short one goes as it is. Its length is
+        // foreseen from its entries' weights.
+        let foreseen: usize = pages
+            .iter()
+            .flat_map(|p| p.events().iter())
+            .map(api::weight)
+            .sum();
+        let sending = server.exports.room(sending, foreseen, client, lang)?;
         let name = member.name.clone();
-        Ok((computing.run(move || render(&pages, &name)).await, sending))
+        let body = computing.run(move || render(&pages, &name)).await;
+        Ok((body, sending))
     }
     .await;
     match result {
@@ -673,6 +590,9 @@ async fn export(
     }
 }
 
+/// The type of the web table's HTML pages and fragments.
+const HTML: &str = "text/html; charset=utf-8";
+
 /// `POST /t/{id}/import` (Bearer token): a character pasted as CCFOLIA's clipboard JSON,
 /// or as the system's sheet file, becomes (or updates) the member's character through
 /// the same sheet path as the API's `/characters`.
@@ -689,13 +609,18 @@ async fn import(
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
         }
-        api::take_write(&server, &member, text.len())?;
+        api::take_write(&server, &member, text.len()).await?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
-            let system = server
+            let (system, gm) = server
                 .tables
-                .read(&member.table, |t| t.system().id())
+                .read(&member.table, |t| {
+                    (
+                        t.system().id(),
+                        t.members().get(&member.name) == Some(&Role::Gm),
+                    )
+                })
                 .await?;
-            ccfolia::for_system(system, text).map_err(|e| {
+            ccfolia::for_system_by(system, text, gm).map_err(|e| {
                 ApiError::BadRequest(format!(
                     "ココフォリアのキャラクターとして読めません / not a CCFOLIA character: {e}"
                 ))

@@ -3,7 +3,8 @@
 //! 650 s of the server's CPU and 599 MB, inline in the handler).
 //!
 //! A side pane never computes odds. It looks each palette line up in a cache keyed by
-//! (system, line as shown); a line not there yet is handed to a [`Pool`] and shown
+//! (member at a table, system, line as shown) — never another member's, so what is
+//! cached says nothing about anyone else's palette (A4-9); a line not there yet is handed to a [`Pool`] and shown
 //! without a chance until a later rendering finds it computed (the page asks again
 //! while the response says odds are pending, `X-Taku-Odds-Pending`). What bounds the
 //! work, whatever the players write:
@@ -142,7 +143,11 @@ pub struct Stats {
     pub longest: Duration,
 }
 
-type Key = (&'static str, String);
+/// (owner, system, line): each member's lines are their own (attack pass 4, A4-9: a
+/// cache shared by the whole server told a member of any table whether another member's
+/// pane had computed a line — the GM's palette line resolved with an unidentified
+/// enemy's values among them).
+type Key = (String, &'static str, String);
 
 struct Job {
     key: Key,
@@ -219,10 +224,10 @@ impl Pool {
         Pool { inner }
     }
 
-    /// `line`'s chance under `system` for `owner` (a table and member: their share of the
-    /// queue): known, or queued (at most once) and pending. Never computes.
+    /// `line`'s chance under `system` for `owner` (a table and member: their own cache and
+    /// share of the queue): known, or queued (at most once) and pending. Never computes.
     pub fn lookup(&self, system: &'static dyn GameSystem, line: &str, owner: &str) -> Lookup {
-        let key = (system.id(), line.to_string());
+        let key = (owner.to_string(), system.id(), line.to_string());
         let mut state = self.inner.lock();
         if let Some(known) = state.done.get(&key) {
             return Lookup::Known(known.clone());
@@ -304,7 +309,7 @@ fn work(inner: &Inner) {
         let start = Instant::now();
         // A panic in a system's odds is that line's: no chance shown, the worker goes on.
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            chance(job.system, &job.key.1)
+            chance(job.system, &job.key.2)
         }))
         .unwrap_or(None);
         let took = start.elapsed();
@@ -320,7 +325,7 @@ fn work(inner: &Inner) {
                 state.per_owner.remove(&job.owner);
             }
         }
-        let size = job.key.1.len() + answer.as_ref().map_or(0, String::len) + 32;
+        let size = job.key.0.len() + job.key.2.len() + answer.as_ref().map_or(0, String::len) + 32;
         if state.done_bytes + size > CACHE_BYTES {
             state.done.clear();
             state.done_bytes = 0;
@@ -408,6 +413,14 @@ mod tests {
         assert_eq!(
             pool.lookup(system, &format!("2D6>=7 bob{stamp}"), "t\0bob"),
             Lookup::Known(Some("58.3%".into()))
+        );
+        // Known for alice, the same line is nothing to another member (A4-9): queued
+        // for him as if nobody had asked.
+        assert_eq!(pool.lookup(system, &line(0), "u\0eve"), Lookup::Pending);
+        assert!(pool.wait_settled(Duration::from_secs(60)));
+        assert_eq!(
+            pool.lookup(system, &line(0), "u\0eve"),
+            Lookup::Known(Some("100.0%".into()))
         );
         // A costly line is never queued.
         let before = pool.stats().computed;

@@ -358,10 +358,14 @@ pub fn side_with(
             (card_body("panel", None, &panel, lang))
         }
         h2 { (Ui::Characters.get(lang)) }
-        @for name in table.characters().keys() {
+        @let (shown, left_out) = side_characters(table, viewer);
+        @for name in shown {
             @if let Some(sheet) = table.sheet(name, viewer) {
                 (card(name, &sheet, lang))
             }
+        }
+        @if left_out {
+            p.note { (Ui::CharactersLeftOut.get(lang)) }
         }
         @if table.members().get(viewer) == Some(&Role::Gm) {
             details.gm-tools {
@@ -412,9 +416,40 @@ pub fn side_with(
     (markup, pending)
 }
 
+/// The most the side pane's character cards carry of fields (keys and values as the
+/// viewer may see them), past its first card: the pane is asked for again on every
+/// change, so a table of a hundred 32 KiB characters must not make each one 3 MB (A3-6).
+pub const SIDE_CARD_BYTES: usize = 512 * 1024;
+
+/// The characters whose cards the side pane shows `viewer`: their own first, then the
+/// others, in name order, within [`SIDE_CARD_BYTES`]; and whether some were left out.
+fn side_characters<'t>(table: &'t Table, viewer: &str) -> (Vec<&'t String>, bool) {
+    let (mine, others): (Vec<_>, Vec<_>) = table
+        .characters()
+        .iter()
+        .partition(|(_, c)| c.owner == viewer);
+    let mut bytes = 0usize;
+    let mut shown = Vec::new();
+    for (name, _) in mine.into_iter().chain(others) {
+        let size: usize = table
+            .visible_fields(name, viewer)
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| k.len() + v.len() + 16)
+            .sum::<usize>()
+            + name.len();
+        bytes = bytes.saturating_add(size);
+        if bytes > SIDE_CARD_BYTES && !shown.is_empty() {
+            return (shown, true);
+        }
+        shown.push(name);
+    }
+    (shown, false)
+}
+
 /// The prefix of the fields that hold a character's chat palette, one line each
 /// (`palette.1`, `palette.2`, …; a CCFOLIA import writes them).
-pub const PALETTE_FIELD: &str = "palette.";
+pub const PALETTE_FIELD: &str = taku_table::PALETTE_FIELD;
 
 /// The most palette lines shown per member.
 const MAX_PALETTE: usize = 200;

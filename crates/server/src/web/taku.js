@@ -649,7 +649,7 @@ async function table() {
     const text = line.value;
     if (!text.trim()) return;
     const palette = paletteItems().some((li) => li.dataset.palette === text);
-    const sent = tab === "main" || text.trimStart().startsWith("/") || palette
+    const sent = tab === "main" || /^[\/／]/.test(text.trimStart()) || palette
       ? text : `/tab ${tab} ${text}`;
     try {
       await post(`${api}/lines`, { line: sent });

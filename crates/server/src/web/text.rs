@@ -35,6 +35,7 @@ pub enum Ui {
     Log,
     LoadOlder,
     Characters,
+    CharactersLeftOut,
     Members,
     CommandLine,
     CommandHint,
@@ -142,6 +143,10 @@ impl Ui {
             Ui::Log => ("ログ", "Log"),
             Ui::LoadOlder => ("以前のログを読み込む", "Load older entries"),
             Ui::Characters => ("キャラクター", "Characters"),
+            Ui::CharactersLeftOut => (
+                "ほかのキャラクターは大きすぎるためここには載せていません（API の GET /api/v1/tables/{id} で順に読めます）",
+                "Further characters are too large to show here (GET /api/v1/tables/{id} in the API reads them page by page)",
+            ),
             Ui::Members => ("参加者", "Members"),
             Ui::CommandLine => ("チャット・コマンド", "Chat or command"),
             Ui::CommandHint => (

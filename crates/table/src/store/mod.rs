@@ -37,6 +37,8 @@ struct Dialect {
     revoke_member: &'static str,
     /// `DELETE` every unused invite of a table: table id.
     revoke_invites: &'static str,
+    /// `SELECT count(*)` of a table's unused invites: table id.
+    count_invites: &'static str,
     /// Run inside `create`'s and `append`'s transaction with one bound parameter, the
     /// payload `"{table id} {last seq}"`, to tell other processes as the transaction
     /// commits; `None` where no other process can be listening (SQLite).
@@ -284,6 +286,15 @@ macro_rules! sql_event_store {
                 Ok(done.rows_affected())
             }
 
+            async fn unused_invites(&self, table: &str) -> Result<u64, StoreError> {
+                let n: i64 = sqlx::query_scalar(DIALECT.count_invites)
+                    .bind(table)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(|e| self.db(e))?;
+                Ok(u64::try_from(n).unwrap_or(0))
+            }
+
             async fn list(&self) -> Result<Vec<super::TableSummary>, StoreError> {
                 use sqlx::Row;
                 let rows = sqlx::query(DIALECT.list)
@@ -360,12 +371,12 @@ pub enum StoreError {
     #[error("another writer appended to the table first")]
     Conflict,
     /// The table is sound but this taku cannot play it (its game system is not here).
-    #[error("table '{table}' cannot be opened here: {reason}")]
+    #[error("table '{table}' cannot be opened here: {}", reason.en())]
     Unavailable {
         /// Table id.
         table: String,
-        /// Why, and what would make it playable.
-        reason: String,
+        /// Why, and what would make it playable, in Japanese and English.
+        reason: Text,
     },
     /// A stored event could not be read back.
     #[error("table '{table}' event #{seq} is damaged: {reason}")]
@@ -468,6 +479,9 @@ pub trait EventStore: Send + Sync {
         table: &str,
         member: Option<&str>,
     ) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// How many unused invites table `table` has.
+    fn unused_invites(&self, table: &str) -> impl Future<Output = Result<u64, StoreError>> + Send;
 }
 
 /// What a bearer token grants, as stored: never the token itself, only its SHA-256. The
@@ -642,6 +656,13 @@ impl EventStore for Store {
             Store::Postgres(s) => s.revoke(table, member).await,
         }
     }
+
+    async fn unused_invites(&self, table: &str) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unused_invites(table).await,
+            Store::Postgres(s) => s.unused_invites(table).await,
+        }
+    }
 }
 
 /// What a line gave.
@@ -671,8 +692,8 @@ pub struct Limits {
     /// Entries one table's log may hold; a line that would pass it is refused.
     pub max_events: usize,
     /// Bytes one table's log may hold, counted as stored (each event's JSON and actor): a
-    /// line is taken while the log is [`byte_headroom`] or more below it (so the log
-    /// passes it by one line at most).
+    /// line is taken while the log is below the table's [`fill_mark`], [`byte_headroom`]
+    /// or more below this (so the log passes the mark by one line at most).
     pub max_bytes: u64,
     /// Members one table may have (its GM included), however they join (an invite, a
     /// GM's `/join` line).
@@ -794,6 +815,26 @@ pub const TABLE_OVERHEAD: u64 = 16 * 1024;
 /// limit.
 pub fn byte_headroom(max_bytes: u64) -> u64 {
     (64 * 1024).min(max_bytes / 8)
+}
+
+/// The stored size at which the log of the table with `seed` counts as full: a line is
+/// taken while the log is below it. Below the limit by [`byte_headroom`] and a further
+/// secret part of another headroom, drawn from the table's seed
+/// ([`crate::secret::fill_offset`]).
+///
+/// Why the secret part (A3-2's last bit): members see which lines are taken, and the log's
+/// size includes entries hidden from them (a secret roll's result text, a whisper, a
+/// hidden draw). Filling a log to just below a known mark with lines of sizes they chose,
+/// a member would learn, from which line was the first refused, the total size of what
+/// they cannot see to within their smallest line — once per table. With the mark
+/// uniformly placed in a 64 KiB stretch they do not know, that answer says next to
+/// nothing: two outcomes of a secret roll whose texts differ by `d` bytes move the chance
+/// that the table fills at a given line by at most `d` / 65,536 (0.02% for 12 bytes).
+pub fn fill_mark(max_bytes: u64, seed: &[u8; 32]) -> u64 {
+    let headroom = byte_headroom(max_bytes);
+    max_bytes
+        .saturating_sub(headroom)
+        .saturating_sub(crate::secret::fill_offset(seed, headroom))
 }
 
 /// Bytes a stored event takes (its body's JSON and its actor), for [`Limits::max_bytes`].
@@ -1039,7 +1080,7 @@ impl<S: EventStore> Tables<S> {
             // Not damage: a system this build does not carry (or not set up).
             LoadError::UnknownSystem(_) => StoreError::Unavailable {
                 table: id.to_string(),
-                reason: e.to_string(),
+                reason: e.text(),
             },
             e => StoreError::Damaged {
                 table: id.to_string(),
@@ -1445,11 +1486,24 @@ impl<S: EventStore> Tables<S> {
         // the refusal say the log's size: a member probing with lines of chosen sizes
         // (each refusal changing nothing) read off the size of every entry appended in
         // between — another member's secret roll (its outcome), a whisper, a hidden draw.
-        // A line is taken while the log is at least [`byte_headroom`] below the limit,
-        // whatever its size; the log passes the limit by one line at most.
+        // A line is taken while the log is below the table's secret fill mark
+        // ([`fill_mark`]: at least [`byte_headroom`] below the limit), whatever its size;
+        // the log passes the mark by one line at most, and so stays within the limit
+        // but for a line larger than the headroom.
+        // A GM's lines (who sees every entry, so learns nothing from where the log
+        // fills) keep the room up to the limit itself, so a table filled by its players
+        // can still be run, closed and handed on (A4-4).
         let _ = added;
         let bytes = open.bytes.load(Ordering::Acquire);
-        if bytes.saturating_add(byte_headroom(limits.max_bytes)) > limits.max_bytes {
+        let gm = events
+            .first()
+            .is_some_and(|e| table.members().get(&e.actor) == Some(&crate::Role::Gm));
+        let mark = if gm {
+            limits.max_bytes
+        } else {
+            fill_mark(limits.max_bytes, &table.seed)
+        };
+        if bytes >= mark {
             let max = limits.max_bytes;
             return Some(
                 Text::new(

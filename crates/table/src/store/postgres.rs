@@ -74,6 +74,7 @@ const DIALECT: super::Dialect = super::Dialect {
     take_invite: "DELETE FROM taku_credentials WHERE key_id = $1 AND member IS NULL",
     revoke_member: "DELETE FROM taku_credentials WHERE table_id = $1 AND member = $2",
     revoke_invites: "DELETE FROM taku_credentials WHERE table_id = $1 AND member IS NULL",
+    count_invites: "SELECT count(*) FROM taku_credentials WHERE table_id = $1 AND member IS NULL",
     notify: Some("SELECT pg_notify('taku_events', $1)"),
 };
 

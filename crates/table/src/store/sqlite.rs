@@ -69,6 +69,7 @@ const DIALECT: super::Dialect = super::Dialect {
     take_invite: "DELETE FROM credentials WHERE key_id = ? AND member IS NULL",
     revoke_member: "DELETE FROM credentials WHERE table_id = ? AND member = ?",
     revoke_invites: "DELETE FROM credentials WHERE table_id = ? AND member IS NULL",
+    count_invites: "SELECT count(*) FROM credentials WHERE table_id = ? AND member IS NULL",
     // SQLite has no way to tell another process; deployments with several servers use
     // PostgreSQL, and a lone server sees its own appends.
     notify: None,
