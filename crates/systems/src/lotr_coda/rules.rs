@@ -652,47 +652,118 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     for (i, a) in ATTRIBUTES.iter().enumerate() {
         attributes[i] = int(a)?.clamp(0, 1000);
     }
-    let created: [i64; 6] = std::array::from_fn(|i| {
-        int(&format!("created.{}", ATTRIBUTES[i])).map_or(attributes[i], |v| v.clamp(0, 1000))
-    });
-    let list = |k: &str| -> Vec<String> {
-        fields
-            .get(k)
-            .map(|v| {
-                v.split(',')
-                    .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default()
+    let mut ch = Character {
+        race: "Men".into(),
+        order: String::new(),
+        attributes,
+        created: attributes,
+        reaction_advances: [0; 4],
+        health_advances: 0,
+        courage: int("created.Courage")
+            .unwrap_or(character::BASE_COURAGE)
+            .clamp(0, 1000),
+        size: Size::default(),
+        hobbit: false,
+        renown: int("created.Renown").unwrap_or(0),
+        skills: BTreeMap::new(),
+        edges: Vec::new(),
+        flaws: Vec::new(),
+        courage_edges: Vec::new(),
+        age_penalty: 0,
+        order_skills: Vec::new(),
+        favoured: Vec::new(),
+        favoured_reaction: None,
+        abilities: Vec::new(),
     };
-    let race = fields.get("race").cloned().unwrap_or_else(|| "Men".into());
-    let courage_edges = fields
-        .get("courage_edges")
-        .map(|v| {
-            v.split(';')
-                .filter_map(|e| {
-                    let (edge, rest) = e.split_once('=')?;
-                    let (bonus, skills) = match rest.split_once('@') {
-                        Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
-                        None => (rest, Vec::new()),
-                    };
-                    Some(character::CourageEdge {
-                        edge: edge.trim().to_string(),
-                        bonus: bonus.trim().parse().ok()?,
-                        skills,
-                    })
-                })
+    overlay(&mut ch, fields);
+    Some(ch)
+}
+
+/// The record's fields the table holds, laid over `ch` (each field present replaces what
+/// it keeps; see [`to_fields`]): a GM's `/char set` of a skill, an edge or an attribute is
+/// followed, as a sheet's first values are (a member's change once the character is made
+/// is refused by [`super::fields`]). LR-1 「能力値の最小は1」: an attribute set below 1
+/// counts as 1 (before the rules have read it, 0 stays the sheet's); a value that is no
+/// whole number is not read (the record's stands).
+fn overlay(ch: &mut Character, fields: &BTreeMap<String, String>) {
+    let int = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
+    let list = |k: &str| -> Option<Vec<String>> {
+        fields.get(k).map(|v| {
+            v.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
                 .collect()
         })
-        .unwrap_or_default();
-    let mut reaction_advances = [0; 4];
-    if let Some(v) = fields.get("reaction_advances") {
-        for (i, n) in v.split(',').take(4).enumerate() {
-            reaction_advances[i] = n.trim().parse().unwrap_or(0);
+    };
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        if let Some(v) = int(a) {
+            ch.attributes[i] = v.clamp(0, 1000);
+        }
+        if let Some(v) = int(&format!("created.{a}")) {
+            ch.created[i] = v.clamp(0, 1000);
         }
     }
-    let mut skills = BTreeMap::new();
+    if let Some(race) = fields.get("race") {
+        ch.race = race.clone();
+        // LR-4: a Hobbit has no Near Death, unless `hobbit` says otherwise.
+        ch.hobbit = matches!(race.as_str(), "Hobbits" | "Hobbit");
+    }
+    if let Some(order) = fields.get("order") {
+        ch.order = order.clone();
+    }
+    if let Some(h) = fields.get("hobbit") {
+        ch.hobbit = h == "true";
+    }
+    if let Some(size) = fields.get("size").and_then(|s| Size::parse(s.trim())) {
+        ch.size = size;
+    }
+    for key in ["Courage", "courage"] {
+        if let Some(v) = int(key) {
+            ch.courage = v.clamp(0, 1000);
+        }
+    }
+    if let Some(v) = int("Renown") {
+        ch.renown = v.clamp(-1000, 1000);
+    }
+    if let Some(v) = fields.get("courage_edges") {
+        ch.courage_edges = v
+            .split(';')
+            .filter_map(|e| {
+                let (edge, rest) = e.split_once('=')?;
+                let (bonus, skills) = match rest.split_once('@') {
+                    Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
+                    None => (rest, Vec::new()),
+                };
+                Some(character::CourageEdge {
+                    edge: edge.trim().to_string(),
+                    bonus: bonus.trim().parse().ok()?,
+                    skills,
+                })
+            })
+            .collect();
+    }
+    if let Some(v) = fields.get("reaction_advances") {
+        for (i, n) in v.split(',').take(4).enumerate() {
+            ch.reaction_advances[i] = n.trim().parse().unwrap_or(0);
+        }
+    }
+    if let Some(v) = int("health_advances") {
+        ch.health_advances = v;
+    }
+    for (key, to) in [
+        ("edges", &mut ch.edges),
+        ("flaws", &mut ch.flaws),
+        ("order_skills", &mut ch.order_skills),
+        ("favoured", &mut ch.favoured),
+        ("abilities", &mut ch.abilities),
+    ] {
+        if let Some(v) = list(key) {
+            *to = v;
+        }
+    }
+    if let Some(f) = fields.get("favoured_reaction") {
+        ch.favoured_reaction = Some(f.clone()).filter(|f| !f.is_empty());
+    }
     for (k, v) in fields {
         let Some(name) = k.strip_prefix("skill.") else {
             continue;
@@ -719,7 +790,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
                     .collect()
             })
             .unwrap_or_default();
-        skills.insert(
+        ch.skills.insert(
             name.replace('_', " "),
             character::Skill {
                 ranks: i64::clamp(ranks, 0, character::MAX_RANKS),
@@ -729,43 +800,12 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
             },
         );
     }
-    Some(Character {
-        hobbit: fields
-            .get("hobbit")
-            .map_or(race == "Hobbits" || race == "Hobbit", |h| h == "true"),
-        race,
-        order: fields.get("order").cloned().unwrap_or_default(),
-        attributes,
-        created,
-        reaction_advances,
-        health_advances: int("health_advances").unwrap_or(0),
-        courage: int("Courage")
-            .or_else(|| int("created.Courage"))
-            .unwrap_or(character::BASE_COURAGE)
-            .clamp(0, 1000),
-        size: fields
-            .get("size")
-            .and_then(|s| Size::parse(s))
-            .unwrap_or_default(),
-        renown: int("Renown").or_else(|| int("created.Renown")).unwrap_or(0),
-        skills,
-        edges: list("edges"),
-        flaws: list("flaws"),
-        courage_edges,
-        age_penalty: 0,
-        order_skills: list("order_skills"),
-        favoured: list("favoured"),
-        favoured_reaction: fields
-            .get("favoured_reaction")
-            .cloned()
-            .filter(|f| !f.is_empty()),
-        abilities: list("abilities"),
-    })
 }
 
 /// The character's record as it stands: the state's (or, before the rules touched it, the
-/// fields'), with the current attribute values the table's fields hold (`/char set NIM 8`):
-/// Defence follows them, reactions and Health keep their creation values (LR-3).
+/// fields'), with the record's fields the table holds now laid over it (`/char set NIM 8`,
+/// a GM's edit: [`overlay`]): Defence follows the attributes, reactions and Health keep
+/// their creation values (LR-3); then what advancement bought.
 pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
     let (_, fields) = table.character(name)?;
     let mut ch = state
@@ -773,27 +813,10 @@ pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option
         .get(name)
         .cloned()
         .or_else(|| from_fields(fields))?;
-    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1; one that is no whole
-    // number is not read (the record's stands).
-    for (i, a) in ATTRIBUTES.iter().enumerate() {
-        if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.attributes[i] = v.clamp(1, 1000);
-        }
-    }
-    // `/char set` of the record's other keys is followed too (a GM's edit is not lost).
-    if let Some(size) = fields.get("size").and_then(|s| Size::parse(s.trim())) {
-        ch.size = size;
-    }
-    for key in ["Courage", "courage"] {
-        if let Some(v) = fields.get(key).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.courage = v.clamp(0, 1000);
-        }
-    }
-    if let Some(v) = fields
-        .get("Renown")
-        .and_then(|v| v.trim().parse::<i64>().ok())
-    {
-        ch.renown = v.clamp(-1000, 1000);
+    overlay(&mut ch, fields);
+    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1.
+    for a in &mut ch.attributes {
+        *a = (*a).max(1);
     }
     if let Some(p) = state.sub.advance.progress.get(name) {
         with_advancement(&mut ch, p);
@@ -1114,22 +1137,11 @@ fn decide_lotr(
                 return decide_lotr(table, state, &[module, "set", key, value], dice);
             }
             state.settings.clone().set(key, value)?;
-            let mut events = vec![Event::Setting {
+            // LR-11/LR-14: one `fear_tie`, one log line: its fold sets combat's copy too.
+            done(vec![Event::Setting {
                 key: key.to_string(),
                 value: value.to_string(),
-            }];
-            if *key == "fear_tie" {
-                // LR-11/LR-14: one `fear_tie`, the one combat's fear uses.
-                let mut combat = state.sub.combat.settings;
-                combat.set(key, value)?;
-                events.push(Event::Sub {
-                    event: super::table::SubEvent::Combat(super::combat::Event::Setting {
-                        key: key.to_string(),
-                        value: value.to_string(),
-                    }),
-                });
-            }
-            done(events)
+            }])
         }
         ["table", key, value] => {
             gm_only(table, "/lotr table", ("表の変更", "change a table"))?;
@@ -1143,6 +1155,10 @@ fn decide_lotr(
             "/lotr set 設定 値 | /lotr table 表 値,値,…",
             "/lotr set KEY VALUE | /lotr table KEY v1,v2,…",
         )),
+        // LR-11/LR-14: combat's `fear_tie` is the core's one setting (one log line).
+        ["combat", "set", "fear_tie", value] => {
+            decide_lotr(table, state, &["set", "fear_tie", value], dice)
+        }
         ["round"] => {
             gm_only(table, "LR-6", ("ラウンドの開始", "start a round"))?;
             done(vec![Event::Round])
@@ -1519,12 +1535,6 @@ fn combat_follows(
     for e in events {
         match e {
             SubEvent::Combat(C::Round { .. }) => out.push(Event::Round),
-            SubEvent::Combat(C::Setting { key, value }) if key == "fear_tie" => {
-                out.push(Event::Setting {
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-            }
             SubEvent::Combat(C::Initiative { .. }) if state.sub.combat.round == 0 => {
                 out.push(Event::Round);
             }
@@ -3323,6 +3333,30 @@ impl TableRules for LotrRules {
         OWNED
     }
 
+    /// The record's fields checked, and kept from a player once the character is made
+    /// ([`super::fields`]: LR-1 attributes, LR-8 skills, LR-12 what picks buy).
+    fn field_value_by(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        super::fields::field_value_by(table, state, name, key, value, fields)
+    }
+
+    /// LR-7: 「Corruptionの値が Bearingの値と等しくなった時点で, キャラクターはNPCとなり」: the
+    /// GM plays it (and `/who` lists it so).
+    fn gm_plays(&self, state: &State, name: &str) -> Option<Text> {
+        state
+            .status
+            .get(name)
+            .filter(|s| s.npc)
+            .map(|_| Text::new("堕落してNPC、LR-7", "fallen to the enemy, an NPC, LR-7"))
+    }
+
     /// A later entry rests on what an undone line brought in: a fighter's actions on its
     /// joining the fight (LR-14), a unit's or stronghold's on its being added (LR-16,
     /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
@@ -3377,6 +3411,10 @@ impl TableRules for LotrRules {
         match event {
             Event::Setting { key, value } => {
                 let _ = state.settings.set(key, value);
+                // LR-11/LR-14: the one `fear_tie` is the one combat's fear reads.
+                if key == "fear_tie" {
+                    let _ = state.sub.combat.settings.set(key, value);
+                }
             }
             Event::Table { key, value } => {
                 let _ = state.settings.set_table(key, value);
