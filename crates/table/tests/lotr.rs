@@ -1777,3 +1777,83 @@ fn fear_tie_is_one_line() {
     assert!(s.contains("fear_tie = marginal"), "{s}");
     assert!(!s.contains("fear_tie = retest"), "{s}");
 }
+
+/// LR-8 (ranks 0–12, skills from the sheet and picks) and LR-9 (total = 2d6 + ranks +
+/// attribute mod): a LotR test's `{NAME.KEY}` the rules cannot read for a character with a
+/// record is refused, not rolled with a hand-made field of that name (lotr3: `/char set 剣士
+/// Foo 99` then `LOTR+{剣士.Foo}` rolled `LOTR+99`).
+#[test]
+fn lr8_a_skill_the_record_lacks_is_no_hand_made_field() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/char set サム Foo 99");
+    let why = refused(&mut t, "bob", "LOTR+{サム.Foo}>=10");
+    assert!(
+        why.contains("LR-8") && why.contains("no skill 'Foo'"),
+        "{why}"
+    );
+    assert!(refused(&mut t, "bob", "LOTR+{Foo}>=10").contains("no skill 'Foo'"));
+    // What the rules read still rolls: a modifier, a reaction.
+    let out = run(&mut t, "bob", "LOTR+{サム.STR修正}>=10");
+    assert!(out[0].starts_with("(LOTR>=10)"), "{out:?}");
+    run(&mut t, "bob", "LOTR+{Stamina}>=10");
+}
+
+/// LR-1 「ランダム法: 2d6 を9回振って,高いもの6つを6種類の能力値に割り当てる」: at a table the nine
+/// 2d6 are the table's (`/lotr create NAME random`); a player's random-method sheet with rolls
+/// of its own is refused (lotr3: `rolls = [12 ×9]` gave every attribute 12), the GM's is not.
+#[test]
+fn lr1_a_random_sheets_rolls_are_the_tables() {
+    let mut t = table([3; 32]);
+    let random = SHEET.replace(
+        "method = \"pick\"",
+        "method = \"random\"\nrolls = [12, 11, 9, 8, 6, 4, 2, 2, 2]",
+    );
+    let before = t.events().len();
+    let err = t.decide_sheet("alice", &random).expect_err("refused");
+    let why = err.render(taku_dice::Lang::En);
+    assert!(
+        why.contains("LR-1") && why.contains("/lotr create エオメル random"),
+        "{why}"
+    );
+    // Rolled at the table: other rolls on the sheet are still refused, naming the table's.
+    run(&mut t, "alice", "/char new エオメル");
+    run(&mut t, "alice", "/lotr create エオメル random");
+    let err = t.decide_sheet("alice", &random).expect_err("refused");
+    assert!(
+        err.render(taku_dice::Lang::En).contains("must be those["),
+        "{err:?}"
+    );
+    assert_eq!(t.events().len(), before + 2);
+    let d = t
+        .decide_sheet("gm", &random)
+        .expect("the GM may allow them");
+    t.apply("gm", d.events);
+}
+
+/// LR-14: a fighter the GM joined with no table character of its name is the GM's: a player
+/// may neither make a character of that name nor act for it (lotr3: bob's sheet named
+/// オーク took over the GM's orc).
+#[test]
+fn lr14_the_gms_fighter_stays_the_gms() {
+    let mut t = table([3; 32]);
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+1 def=11 str=9",
+    );
+    let orc = SHEET.replace("name = \"エオメル\"", "name = \"オーク\"");
+    let err = t.decide_sheet("bob", &orc).expect_err("refused");
+    assert!(err.render(taku_dice::Lang::En).contains("LR-14"), "{err:?}");
+    run(&mut t, "bob", "/char new オーク");
+    let why = refused(
+        &mut t,
+        "bob",
+        "/char set オーク STR 9 VIT 10 NIM 7 PER 7 BRG 8 WIT 10",
+    );
+    assert!(why.contains("GM's fighter"), "{why}");
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat init");
+    let why = refused(&mut t, "bob", "/lotr combat attack オーク サム dmg=2d6 +5");
+    assert!(why.contains("joined the fight as the GM's"), "{why}");
+    run(&mut t, "gm", "/lotr combat attack オーク サム dmg=2d6 +5");
+}

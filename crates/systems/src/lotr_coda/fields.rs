@@ -46,6 +46,8 @@ enum Kind {
     Favoured,
     /// `reaction_advances`, `health_advances`.
     Advances,
+    /// A random-method sheet's nine 2d6 (`rolls`).
+    Rolls,
 }
 
 /// The record's field keys other than the attributes and skills, with their kind.
@@ -63,6 +65,7 @@ const KEYS: &[(&str, Kind)] = &[
     ("favoured_reaction", Kind::Favoured),
     ("reaction_advances", Kind::Advances),
     ("health_advances", Kind::Advances),
+    ("rolls", Kind::Rolls),
 ];
 
 /// `key`'s kind and its spelling in the record, when it names a record field (in any
@@ -98,6 +101,12 @@ fn kind(key: &str) -> Option<(Kind, String)> {
     KEYS.iter()
         .find(|(k, _)| *k == lower)
         .map(|(k, kind)| (*kind, (*k).to_string()))
+}
+
+/// Whether `key` names one of the record's fields (`STR`, `created.NIM`, `skill.Ride`,
+/// `race` …), as spelt in the record.
+pub fn is_record_key(key: &str) -> bool {
+    kind(key).is_some_and(|(_, spelt)| spelt == key.trim())
 }
 
 /// `value` with full-width digits, signs and commas read as ASCII, trimmed.
@@ -260,6 +269,24 @@ fn checked(kind: Kind, key: &str, value: &str, gm: bool, race: &str) -> Result<S
                     ),
                 )),
             }
+        }
+        Kind::Rolls => {
+            let rolls: Result<Vec<i64>, Text> = ascii(value)
+                .split(',')
+                .map(|r| whole(r, 2, 12, ("rolls の各値（2D6）", "each of rolls (a 2d6)")))
+                .collect();
+            let rolls = rolls?;
+            if rolls.len() != super::sheet::RANDOM_ROLLS {
+                return Err(Text::new(
+                    "LR-1: rolls は2D6の結果9つです（ランダム法）",
+                    "LR-1: rolls are nine 2d6 results (the random method)",
+                ));
+            }
+            Ok(rolls
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(","))
         }
         Kind::Advances if key == "health_advances" => whole(
             value,
@@ -446,6 +473,10 @@ fn how(kind: Kind, key: &str, name: &str) -> (String, String) {
                 "edges and order abilities are advancement picks (/lotr xp pick {name} edge NAME / ability ORDER NAME), a new flaw /lotr xp advance {name} flaw=FLAW (LR-12)"
             ),
         ),
+        Kind::Rolls => (
+            "ランダム法の出目は作成時に一度だけ振ります（LR-1）".into(),
+            "the random method's rolls are made once, at creation (LR-1)".into(),
+        ),
         Kind::Favoured => (
             "得意な能力値と反応値は作成時に選びます（LR-1、LR-3）".into(),
             "favoured attributes and the favoured reaction are chosen at creation (LR-1, LR-3)".into(),
@@ -497,6 +528,18 @@ pub fn field_value_by(
             ),
         ));
     }
+    // LR-14: a name the GM's own fighter has is not a player's to take.
+    if !gm
+        && state.sub.combat.get(name).is_some_and(|f| f.gms)
+        && !state.characters.contains_key(name)
+    {
+        return Err(Text::new(
+            format!("LR-14: {name} は戦闘中のGMのキャラクターの名前です。別の名前にしてください"),
+            format!(
+                "LR-14: {name} is the name of the GM's fighter in the combat; choose another name"
+            ),
+        ));
+    }
     let made = state.characters.contains_key(name)
         || before.is_some_and(|f| ATTRIBUTES.iter().all(|a| f.contains_key(*a)));
     let race = fields
@@ -513,6 +556,29 @@ pub fn field_value_by(
                 p == v || checked(kind, &spelt, p, true, &race).ok().as_ref() == Some(v)
             })
     });
+    // LR-1 「ランダム法: 2d6 を9回振って」: at a table the nine 2d6 are the table's, rolled
+    // by `/lotr create NAME random`; a sheet's own rolls are not (the GM may allow them).
+    if kind == Kind::Rolls && !gm && !made {
+        let rolled = state.creation_rolls.get(name);
+        let mut want: Vec<i64> = rolled.cloned().unwrap_or_default();
+        let mut got: Vec<i64> = stored
+            .as_ref()
+            .map(|v| v.split(',').filter_map(|r| r.parse().ok()).collect())
+            .unwrap_or_default();
+        want.sort_unstable();
+        got.sort_unstable();
+        if rolled.is_none() || want != got {
+            let said = rolled.map_or(String::new(), |r| format!("{r:?}"));
+            return Err(Text::new(
+                format!(
+                    "LR-1: テーブルではランダム法の2D6×9はテーブルで振ります（/lotr create {name} random）。シートの rolls はその出目{said}にしてください（GMは別の出目を認められます）"
+                ),
+                format!(
+                    "LR-1: at a table the random method's nine 2d6 are rolled there (/lotr create {name} random); the sheet's rolls must be those{said} (a GM may allow others)"
+                ),
+            ));
+        }
+    }
     if made && !gm && !unchanged {
         let (ja, en) = how(kind, &spelt, name);
         return Err(Text::new(

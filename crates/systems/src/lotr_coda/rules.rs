@@ -3198,6 +3198,43 @@ fn side_character(table: &dyn TableView, state: &State, text: &str) -> Option<St
     }
 }
 
+/// LR-8, LR-9: a LotR test's `{NAME.KEY}` (or `{KEY}`) that the rules cannot read for a
+/// character with a record (no such skill, reaction or modifier, nor an untrained-usable
+/// skill of the data) is refused: the table would otherwise read a raw field of that name
+/// (`/char set 剣士 Foo 99` → `LOTR+99`). The record's own fields (`{NAME.STR}`) stay.
+fn raw_references(table: &dyn TableView, state: &State, typed: &str) -> Result<(), Text> {
+    let mut rest = typed;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        let inner = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        let (name, key, ch) = match inner.split_once('.') {
+            Some((name, key)) => match record(table, state, name) {
+                Some(ch) => (name.to_string(), key, ch),
+                None => continue,
+            },
+            None => match actors_character(table, state) {
+                Some((name, ch)) => (name, inner, ch),
+                None => continue,
+            },
+        };
+        if reference(&ch, key).is_some() || super::fields::is_record_key(key) {
+            continue;
+        }
+        return Err(Text::new(
+            format!(
+                "LR-8: {{{inner}}}: {name}の記録に技能「{key}」はありません（技能はシートか /lotr xp pick {name} rank {key} で。データで訓練なしに使える技能はランク0・−2で判定されます）。手で作った欄は判定に使えません"
+            ),
+            format!(
+                "LR-8: {{{inner}}}: {name}'s record has no skill '{key}' (skills come from the sheet or /lotr xp pick {name} rank {key}; a skill the data lets be used untrained is tested at rank 0, −2); a hand-made field is not a test modifier"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// LR-4: 「Near Death … の次で死亡」 — a dead character takes no more tests, healing or
 /// actions (the GM may `/void` the line that killed it).
 pub(super) fn not_dead(state: &State, name: &str, ch: &Character, s: &Status) -> Result<(), Text> {
@@ -3624,6 +3661,7 @@ impl TableRules for LotrRules {
             return Ok(unchanged);
         };
         let typed = table.typed_line().unwrap_or(command).to_string();
+        raw_references(table, state, &typed)?;
         let upper = typed.to_ascii_uppercase();
         let (left_text, right_text) = match upper.find("VS") {
             Some(at) if matches!(test, check::Test::Opposed { .. }) => {
