@@ -1857,3 +1857,63 @@ fn lr14_the_gms_fighter_stays_the_gms() {
     assert!(why.contains("joined the fight as the GM's"), "{why}");
     run(&mut t, "gm", "/lotr combat attack オーク サム dmg=2d6 +5");
 }
+
+/// LR-6 「判定の後で…Courage 1点につき+3」 goes on the test just made (lotr3: Courage after
+/// a weariness test rewrote an older dice-line test): a later `/lotr` test of the character
+/// ends the older roll's rewriting, and the spend says the GM adds the bonus. LR-5: Courage
+/// recovers weariness only from a weary character (no point spent for nothing).
+#[test]
+fn lr6_courage_goes_on_the_test_just_made() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    run(&mut t, "gm", "/lotr weary サム test 10");
+    let out = run(&mut t, "bob", "/lotr courage サム 1");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("直前の判定は記録されていない"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr courage アラゴルン weariness");
+    assert!(why.contains("LR-5") && why.contains("not weary"), "{why}");
+}
+
+/// LR-16: a unit's Size falls only by hits: `unit add` of a name in use is refused, not a
+/// silent replacement (lotr3: Size 20 → 1 mid-battle). LR-12 「新しい欠点を得ることで6ポイント」:
+/// a flaw the character has already is not new (lotr3: the same flaw gave 6 picks twice).
+/// LR-3 「Renown: 知名度. 0 からスタート」: a player's new character starts at 0.
+#[test]
+fn lr16_lr12_lr3_no_second_unit_flaw_or_starting_renown() {
+    let mut t = table([3; 32]);
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add 騎兵 men=200 str=8 tough=6 mob=6 morale=7",
+    );
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr unit add 騎兵 men=10 str=8 tough=6 mob=6 morale=7",
+    );
+    assert!(why.contains("LR-16") && why.contains("already"), "{why}");
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 3000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp advance エオメル flaw=Arrogant");
+    assert!(why.contains("'Arrogant' already"), "{why}");
+    run(&mut t, "alice", "/lotr xp advance エオメル flaw=頑固");
+    run(&mut t, "alice", "/lotr xp close エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp advance エオメル flaw=頑固");
+    assert!(
+        why.contains("LR-12") && why.contains("'頑固' already"),
+        "{why}"
+    );
+    let famous = SHEET
+        .replace("renown = 0", "renown = 50")
+        .replace("name = \"エオメル\"", "name = \"名声\"");
+    let err = t.decide_sheet("alice", &famous).expect_err("refused");
+    assert!(
+        err.render(taku_dice::Lang::En)
+            .contains("Renown starts at 0"),
+        "{err:?}"
+    );
+    let d = t.decide_sheet("gm", &famous).expect("the GM's");
+    t.apply("gm", d.events);
+}

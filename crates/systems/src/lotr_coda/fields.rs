@@ -48,6 +48,8 @@ enum Kind {
     Advances,
     /// A random-method sheet's nine 2d6 (`rolls`).
     Rolls,
+    /// Renown at creation (`created.Renown`).
+    Renown,
 }
 
 /// The record's field keys other than the attributes and skills, with their kind.
@@ -90,6 +92,9 @@ fn kind(key: &str) -> Option<(Kind, String)> {
         && let Some(i) = ATTRIBUTES.iter().position(|x| x.eq_ignore_ascii_case(a))
     {
         return Some((Kind::Created(i), format!("created.{}", ATTRIBUTES[i])));
+    }
+    if lower == "created.renown" {
+        return Some((Kind::Renown, "created.Renown".into()));
     }
     if lower.starts_with("skill.") {
         let name = &folded["skill.".len()..];
@@ -270,6 +275,13 @@ fn checked(kind: Kind, key: &str, value: &str, gm: bool, race: &str) -> Result<S
                 )),
             }
         }
+        Kind::Renown => whole(
+            value,
+            -1000,
+            1000,
+            ("created.Renown（作成時の Renown、LR-3）", "created.Renown (Renown at creation, LR-3)"),
+        )
+        .map(|n| n.to_string()),
         Kind::Rolls => {
             let rolls: Result<Vec<i64>, Text> = ascii(value)
                 .split(',')
@@ -473,6 +485,10 @@ fn how(kind: Kind, key: &str, name: &str) -> (String, String) {
                 "edges and order abilities are advancement picks (/lotr xp pick {name} edge NAME / ability ORDER NAME), a new flaw /lotr xp advance {name} flaw=FLAW (LR-12)"
             ),
         ),
+        Kind::Renown => (
+            format!("Renown はGMが /lotr renown {name} +1 で上げます（LR-3）"),
+            format!("Renown rises with the GM's /lotr renown {name} +1 (LR-3)"),
+        ),
         Kind::Rolls => (
             "ランダム法の出目は作成時に一度だけ振ります（LR-1）".into(),
             "the random method's rolls are made once, at creation (LR-1)".into(),
@@ -578,6 +594,17 @@ pub fn field_value_by(
                 ),
             ));
         }
+    }
+    // LR-3 「Renown: 知名度. 0 からスタート」: a player's new character starts at 0.
+    if kind == Kind::Renown && !gm && !made && stored.as_deref().is_ok_and(|v| v != "0") {
+        return Err(Text::new(
+            format!(
+                "LR-3: Renown は0から始まります（シートの renown = 0。上げるのはGMの /lotr renown {name} +1）"
+            ),
+            format!(
+                "LR-3: Renown starts at 0 (renown = 0 on the sheet; the GM raises it with /lotr renown {name} +1)"
+            ),
+        ));
     }
     if made && !gm && !unchanged {
         let (ja, en) = how(kind, &spelt, name);

@@ -2634,6 +2634,12 @@ fn courage(
                     "allow Courage to recover weariness",
                 ),
             )?;
+            if s.weariness == 0 {
+                return Err(Text::new(
+                    format!("LR-5: {name}は疲労していないので、勇気で回復するものがありません"),
+                    format!("LR-5: {name} is not weary: Courage has nothing to recover"),
+                ));
+            }
             check(1)?;
             let to = (s.weariness - 2).max(0);
             Ok(vec![status_event(
@@ -2704,7 +2710,7 @@ fn courage(
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}",
+                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}{}",
                     left - cost(n),
                     s.courage_round + n,
                     if selfish {
@@ -2712,10 +2718,16 @@ fn courage(
                     } else {
                         ""
                     },
-                    at_once_ja
+                    at_once_ja,
+                    if last.is_none() {
+                        "（直前の判定は記録されていないので、GMが+{bonus}をその判定に加えます）"
+                            .replace("{bonus}", &bonus.to_string())
+                    } else {
+                        String::new()
+                    }
                 ),
                 format!(
-                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}",
+                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}{}",
                     skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
                     left - cost(n),
                     s.courage_round + n,
@@ -2724,7 +2736,12 @@ fn courage(
                     } else {
                         ""
                     },
-                    at_once_en
+                    at_once_en,
+                    if last.is_none() {
+                        format!(" (no test of it is on record: the GM adds +{bonus} to that test)")
+                    } else {
+                        String::new()
+                    }
                 ),
             )]
             .into_iter()
@@ -3460,6 +3477,12 @@ impl TableRules for LotrRules {
                 state.characters.insert(name.clone(), (**character).clone());
             }
             Event::Changed { name, delta, .. } => {
+                // LR-6: Courage goes on the test just made: a later `/lotr` test or change
+                // of the character (a temptation, a weariness test, a hit) ends the
+                // rewriting of an older roll; spending Courage itself does not.
+                if delta.courage == 0 {
+                    state.last_tests.remove(name);
+                }
                 let exhausted = state.settings.exhausted() as i64;
                 let s = state.status.entry(name.clone()).or_default();
                 apply(s, delta, exhausted);
@@ -3470,7 +3493,18 @@ impl TableRules for LotrRules {
                     s.courage_round = 0;
                 }
             }
-            Event::Sub { event } => super::table::fold(&mut state.sub, event),
+            Event::Sub { event } => {
+                // LR-6: an attack is the attacker's test: an older roll is no longer the
+                // one its Courage goes on.
+                if let super::table::SubEvent::Combat(super::combat::Event::Attacked {
+                    attacker,
+                    ..
+                }) = event
+                {
+                    state.last_tests.remove(attacker);
+                }
+                super::table::fold(&mut state.sub, event)
+            }
             Event::CreationRolls { name, rolls } => {
                 state
                     .creation_rolls

@@ -1070,6 +1070,28 @@ fn decide_xp(
                 [o] => Some(o.to_string()),
                 _ => return Err(xp_usage()),
             };
+            // LR-12 「新しい欠点を得ることで6ポイント」: a flaw the character has (from its
+            // sheet or an earlier advancement) is not new.
+            if let Some(f) = k.get("flaw") {
+                let on_sheet = table
+                    .character(name)
+                    .and_then(|(_, fields)| fields.get("flaws"))
+                    .is_some_and(|v| v.split(',').any(|x| x.trim() == *f));
+                let taken = state
+                    .progress
+                    .get(*name)
+                    .is_some_and(|p| p.flaws.iter().any(|x| x == f));
+                if on_sheet || taken {
+                    return Err(Text::new(
+                        format!(
+                            "LR-12: {name}はもう欠点「{f}」を持っています。6ポイントになるのは新しい欠点だけです"
+                        ),
+                        format!(
+                            "LR-12: {name} has the flaw '{f}' already; only a new flaw gives 6 picks"
+                        ),
+                    ));
+                }
+            }
             C::Advance {
                 who: name.to_string(),
                 order,
