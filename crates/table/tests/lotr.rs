@@ -1502,6 +1502,25 @@ fn lr14_two_weapons() {
     assert!(
         refused(&mut t, "gm", "/lotr set two_weapon_penalty 3,x").contains("two_weapon_penalty")
     );
+    // At two targets: the same two penalties, not sweep's −4 besides (lotr3).
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    for orc in ["オーク", "ウルク"] {
+        let line = format!("/lotr combat join {orc} swift=+0 def=10 str=8");
+        run(&mut t, "gm", &line);
+    }
+    run(&mut t, "gm", "/lotr set two_weapon_penalty -50,-60");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク,ウルク two-weapons dmg=2d6 off=1d6 +5",
+    );
+    let line = &out[0];
+    assert!(
+        line.contains("→ オーク") && line.contains("→ ウルク"),
+        "{out:?}"
+    );
+    assert!(line.contains("-45") && line.contains("-55"), "{out:?}");
 }
 
 /// LR-4 (Table 9.35) 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合は,

@@ -1481,9 +1481,11 @@ fn attack(
     }
     let cost = option.cost();
     let penalty = a.extra_penalty(cost);
-    let sweep = match targets.len() {
-        2 => -4,
-        3 => -6,
+    // LR-14 sweep: −4 for two targets, −6 for three; two weapons at two targets take only
+    // their own penalty (「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる」).
+    let sweep = match (option, targets.len()) {
+        (AttackOption::Sweep, 2) => -4,
+        (AttackOption::Sweep, 3) => -6,
         _ => 0,
     };
     let aim = a.aim;
