@@ -221,6 +221,31 @@ pub trait TableRules: Send + Sync + 'static {
         Ok(value.to_string())
     }
 
+    /// [`TableRules::field_value`] knowing who sets the field of which character: the
+    /// setter is `table.actor()` (`table.actor_is_gm()`), and `table.character(name)` is
+    /// the character before the line (`None`: a sheet creating it); `fields` are its
+    /// fields as the whole line would leave them. For values only a GM (or nobody) may
+    /// change once the character is made, such as an attribute after creation. The
+    /// default: [`TableRules::field_value`].
+    fn field_value_by(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        self.field_value(key, value, fields)
+    }
+
+    /// Whether character `name`, though a member owns it, is now the GM's to play (a PC
+    /// fallen to the enemy): `Some` says why, and `/who` lists it under the GM with
+    /// that. The default: none is.
+    fn gm_plays(&self, _state: &Self::State, _name: &str) -> Option<Text> {
+        None
+    }
+
     /// Whether character `name`'s data (its fields, what is derived from them) is hidden
     /// from `table.actor()`, who is neither a GM nor its owner: `Some` says why (an enemy
     /// not yet identified), and the table then shows that member neither its sheet, nor
@@ -456,6 +481,18 @@ pub trait DynRules: Send + Sync {
         value: &str,
         fields: &BTreeMap<String, String>,
     ) -> Result<String, Text>;
+    /// See [`TableRules::field_value_by`].
+    fn field_value_by(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text>;
+    /// See [`TableRules::gm_plays`].
+    fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text>;
     /// See [`TableRules::hidden_character`].
     fn hidden_character(
         &self,
@@ -649,6 +686,22 @@ impl<R: TableRules> DynRules for R {
         fields: &BTreeMap<String, String>,
     ) -> Result<String, Text> {
         TableRules::field_value(self, key, value, fields)
+    }
+
+    fn field_value_by(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        TableRules::field_value_by(self, table, typed::<R>(state), name, key, value, fields)
+    }
+
+    fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text> {
+        TableRules::gm_plays(self, typed::<R>(state), name)
     }
 
     fn hidden_character(

@@ -855,11 +855,14 @@ impl Table {
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
                 self.room_for_a_character(actor)?;
-                let fields: Vec<(String, String)> =
-                    changes(self.rules(), &Character::default(), read.fields)?
-                        .into_iter()
-                        .map(|c| (c.key, c.value))
-                        .collect();
+                let fields: Vec<(String, String)> = changes(
+                    self.checked(actor, &read.name),
+                    &Character::default(),
+                    read.fields,
+                )?
+                .into_iter()
+                .map(|c| (c.key, c.value))
+                .collect();
                 Self::fields_fit(
                     &read.name,
                     None,
@@ -872,10 +875,11 @@ impl Table {
             }
             Some(ch) => {
                 self.may_change(actor, role, &read.name, ch)?;
-                let changes: Vec<FieldChange> = changes(self.rules(), ch, read.fields)?
-                    .into_iter()
-                    .filter(|c| c.previous.as_ref() != Some(&c.value))
-                    .collect();
+                let changes: Vec<FieldChange> =
+                    changes(self.checked(actor, &read.name), ch, read.fields)?
+                        .into_iter()
+                        .filter(|c| c.previous.as_ref() != Some(&c.value))
+                        .collect();
                 if changes.is_empty() {
                     return refuse(
                         format!("{} のシートに変わった値はありません", read.name),
@@ -1178,6 +1182,21 @@ impl Table {
     }
 
     /// What a system's rules see of this table while deciding `actor`'s line.
+    /// What [`changes`] checks a member's field values with: the rules, the table as
+    /// `actor` sees it, the system's state and the character's name.
+    fn checked<'a>(
+        &'a self,
+        actor: &'a str,
+        name: &'a str,
+    ) -> Option<(&'a dyn DynRules, Ctx<'a>, &'a dyn SystemState, &'a str)> {
+        Some((
+            self.rules()?,
+            self.view_as(actor),
+            self.state.system.as_deref()?,
+            name,
+        ))
+    }
+
     fn view_as<'a>(&'a self, actor: &'a str) -> Ctx<'a> {
         Ctx {
             table: self,
@@ -1406,7 +1425,7 @@ impl Table {
                 let ch = self.character(&name)?;
                 self.may_change(actor, role, &name, ch)?;
                 self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
-                let changes = changes(self.rules(), ch, fields)?;
+                let changes = changes(self.checked(actor, &name), ch, fields)?;
                 Self::fields_fit(
                     &name,
                     Some(ch),
@@ -1576,17 +1595,31 @@ impl Table {
             Role::Player => "プレイヤー",
             Role::Spectator => "観戦者",
         };
+        // A character the rules give the GM to play (a PC fallen to the enemy) is listed
+        // under the table's GM, with why, not under its owner.
+        let gm_plays = |name: &str| {
+            let (rules, state) = (self.rules()?, self.state.system.as_deref()?);
+            rules.gm_plays(state, name)
+        };
         let lines = |en: bool| {
             self.state
                 .members
                 .iter()
                 .map(|(m, r)| {
-                    let chars: Vec<&str> = self
+                    let chars: Vec<String> = self
                         .state
                         .characters
                         .iter()
-                        .filter(|(_, c)| &c.owner == m)
-                        .map(|(n, _)| n.as_str())
+                        .filter_map(|(n, c)| match gm_plays(n) {
+                            None => (&c.owner == m).then(|| n.clone()),
+                            Some(why) => (m == &self.gm).then(|| {
+                                if en {
+                                    format!("{n} ({}; {}'s)", why.en(), c.owner)
+                                } else {
+                                    format!("{n}（{}、{}のPC）", why.ja(), c.owner)
+                                }
+                            }),
+                        })
                         .collect();
                     match (en, chars.is_empty()) {
                         (false, true) => format!("  {m}（{}）", role_ja(*r)),
@@ -2053,9 +2086,11 @@ impl Table {
     }
 }
 
-/// The changes `/char set` or a sheet makes to `ch`, each with the value before it.
+/// The changes `/char set` or a sheet makes to `ch`, each with the value before it;
+/// `checked`: the rules, the table as the setter sees it and its system's state, and the
+/// character's name, when the table has rules.
 fn changes(
-    rules: Option<&dyn DynRules>,
+    checked: Option<(&dyn DynRules, Ctx<'_>, &dyn SystemState, &str)>,
     ch: &Character,
     fields: Vec<(String, String)>,
 ) -> Result<Vec<FieldChange>, Refusal> {
@@ -2081,9 +2116,11 @@ fn changes(
     }
     // The rules check each value against the character as the whole line leaves it (a
     // current value within its maximum, a number where the rules read one).
-    if let Some(rules) = rules {
+    // Knowing who sets them (a value only the GM may change once the character is made).
+    if let Some((rules, table, state, name)) = checked {
         for change in &mut out {
-            change.value = rules.field_value(&change.key, &change.value, &now)?;
+            change.value =
+                rules.field_value_by(&table, state, name, &change.key, &change.value, &now)?;
         }
     }
     Ok(out)

@@ -121,7 +121,7 @@ fn lr3_derived_values_and_nim_growth() {
     // The rules take the record (created values), then NIM rises: Defence follows,
     // Swiftness and Health do not.
     run(&mut t, "gm", "/lotr heal アラゴルン 0");
-    run(&mut t, "alice", "/char set アラゴルン NIM 8");
+    run(&mut t, "gm", "/char set アラゴルン NIM 8");
     let s = sheet(&t, "アラゴルン");
     assert!(s.contains("Defence: 11"), "{s}");
     assert!(s.contains("Swiftness: 2"), "{s}");
@@ -176,19 +176,19 @@ fn lr4_wound_penalty_goes_on_the_tn_automatically() {
 #[test]
 fn lr4_hobbits_and_mammoths() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム race Hobbits size small");
+    run(&mut t, "gm", "/char set サム race Hobbits size small");
     run(&mut t, "gm", "/lotr damage サム 40");
     assert!(sheet(&t, "サム").contains("wound level: Incapacitated"));
     let out = run(&mut t, "gm", "/lotr damage サム 10");
     assert!(out[0].contains("死亡"), "{out:?}");
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム race Hobbits size small");
+    run(&mut t, "gm", "/char set サム race Hobbits size small");
     run(&mut t, "gm", "/lotr set hobbit_death on_incapacitated");
     let out = run(&mut t, "gm", "/lotr damage サム 40");
     assert!(out[0].contains("死亡"), "{out:?}");
     // Mammoth, Health 20 (VIT 20, STR 7): three Healthy levels, Dazed at 60.
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム VIT 20 size mammoth");
+    run(&mut t, "gm", "/char set サム VIT 20 size mammoth");
     let out = run(&mut t, "gm", "/lotr damage サム 59");
     assert!(out[0].contains("Healthy"), "{out:?}");
     let out = run(&mut t, "gm", "/lotr damage サム 1");
@@ -208,7 +208,7 @@ fn lr4_healing_formulas() {
     }
     // Weekly Stamina success, VIT 5 (mod 0): +1 at least.
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム VIT 5");
+    run(&mut t, "gm", "/char set サム VIT 5");
     run(&mut t, "gm", "/lotr damage サム 5");
     let out = run(&mut t, "gm", "/lotr heal サム week ok");
     assert!(
@@ -248,7 +248,7 @@ fn lr4_poison_stages_rolled_once_and_the_first_result_persists() {
 #[test]
 fn lr4_breath_at_least_one_minute() {
     let mut t = table([3; 32]);
-    run(&mut t, "bob", "/char set サム STR 3 VIT 3");
+    run(&mut t, "gm", "/char set サム STR 3 VIT 3");
     assert!(sheet(&t, "サム").contains("breath held (minutes): 1"));
 }
 
@@ -759,6 +759,21 @@ fn lr7_an_npc_is_the_gms() {
     assert!(sheet(&t, "サム").contains("became an NPC"));
     assert!(refused(&mut t, "bob", "/lotr courage サム 1").contains("LR-7"));
     assert!(refused(&mut t, "bob", "LOTR+{Willpower}>=10").contains("LR-7"));
+    // Its fields are the GM's too, and /who lists it under the GM.
+    assert!(refused(&mut t, "bob", "/char set サム memo x").contains("LR-7"));
+    let (reply, _) = t.exec("bob", "/who").expect("who");
+    let who = reply.map(|r| r.en().to_string()).unwrap_or_default();
+    let line = |m: &str| {
+        who.lines()
+            .find(|l| l.trim_start().starts_with(m))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(!line("bob").contains("サム"), "{who}");
+    assert!(
+        line("gm").contains("サム (fallen to the enemy, an NPC, LR-7; bob's)"),
+        "{who}"
+    );
     run(&mut t, "gm", "/lotr courage サム 1");
 }
 
@@ -1159,7 +1174,8 @@ fn lr5_weariness_recovers_with_rest_by_the_table() {
 /// The fields the rules keep (issue 16 on `owned_fields`): a player may not set Courage,
 /// Renown, derived values (Health, Defence, reactions) or tracked ones (damage,
 /// weariness, Corruption) by hand; the GM may set Courage and Renown (the seed leaves
-/// them to the GM), not the rest; attributes stay the player's to raise (LR-3).
+/// them to the GM), not the rest; once made, attributes are the GM's (and the picks') to
+/// change (see `lr1_lr8_lr12_record_fields_by_hand`).
 #[test]
 fn owned_fields_are_the_rules() {
     let mut t = table([3; 32]);
@@ -1174,7 +1190,7 @@ fn owned_fields_are_the_rules() {
     assert!(refused(&mut t, "gm", "/char set サム damage 0").contains("LR-4"));
     run(&mut t, "gm", "/char set サム Courage 5");
     assert!(sheet(&t, "サム").contains("Courage: 5/5"));
-    run(&mut t, "bob", "/char set サム NIM 8");
+    run(&mut t, "gm", "/char set サム NIM 8");
     assert!(sheet(&t, "サム").contains("Defence: 11"));
     // A sheet file still creates a character (its Courage is the creation's).
     let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
@@ -1486,6 +1502,25 @@ fn lr14_two_weapons() {
     assert!(
         refused(&mut t, "gm", "/lotr set two_weapon_penalty 3,x").contains("two_weapon_penalty")
     );
+    // At two targets: the same two penalties, not sweep's −4 besides (lotr3).
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    for orc in ["オーク", "ウルク"] {
+        let line = format!("/lotr combat join {orc} swift=+0 def=10 str=8");
+        run(&mut t, "gm", &line);
+    }
+    run(&mut t, "gm", "/lotr set two_weapon_penalty -50,-60");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク,ウルク two-weapons dmg=2d6 off=1d6 +5",
+    );
+    let line = &out[0];
+    assert!(
+        line.contains("→ オーク") && line.contains("→ ウルク"),
+        "{out:?}"
+    );
+    assert!(line.contains("-45") && line.contains("-55"), "{out:?}");
 }
 
 /// LR-4 (Table 9.35) 「毒を中和する際の Healing 判定には, もし毒の正体を知らない場合は,
@@ -1560,16 +1595,344 @@ fn smaller_findings_of_the_second_play_through() {
 }
 
 /// LR-13: starting money is rolled once per character (a second roll would add to the
-/// purse again); LR-1 「能力値の最小は1」: an attribute set below 1 counts as 1.
+/// purse again); LR-1 「能力値の最小は1」: an attribute below 1 is refused.
 #[test]
 fn lr13_starting_money_once_and_lr1_attributes_at_least_one() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr money サム start +2 -1");
     assert!(refused(&mut t, "gm", "/lotr money サム start +2 -1").contains("LR-13"));
-    run(&mut t, "gm", "/char set サム BRG 0");
+    // 「各能力値は,最低1」: 0 is refused, for the GM too, saying the range.
+    let why = refused(&mut t, "gm", "/char set サム BRG 0");
+    assert!(
+        why.contains("LR-1") && why.contains("from 1 to 99"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/char set サム BRG 1");
     assert!(
         sheet(&t, "サム").contains("BRG (Bearing): 1 (mod -3)"),
         "{}",
         sheet(&t, "サム")
     );
+}
+
+/// LR-1 「各能力値は,最低1,最大で12+種族修正値となる. 魔法などを用いた場合のみ,一時的に12+種族修正を
+/// 超えることができる」, LR-8 (ranks 0–12), LR-12 (attributes, skills, edges rise by
+/// advancement picks): the record's fields through `/char set` and sheets. A player makes
+/// a character with values the rules can read; once it is made, only the GM changes its
+/// record by hand (and the rules follow the GM's value, a skill included); misspelt record
+/// keys, values that are no number and unknown Sizes are refused, each saying what is
+/// allowed; a refused line changes nothing.
+#[test]
+fn lr1_lr8_lr12_record_fields_by_hand() {
+    let mut t = table([3; 32]);
+    // Making a character: within 1 .. 12 + the racial modifier.
+    run(&mut t, "alice", "/char new ピピン");
+    let why = refused(
+        &mut t,
+        "alice",
+        "/char set ピピン STR 13 VIT 8 NIM 7 PER 7 BRG 8 WIT 10",
+    );
+    assert!(
+        why.contains("LR-1") && why.contains("12 + the racial modifier = 12 for Men"),
+        "{why}"
+    );
+    let why = refused(&mut t, "alice", "/char set ピピン BRG abc");
+    assert!(
+        why.contains("whole number from 1 to 12") && why.contains("'abc'"),
+        "{why}"
+    );
+    let why = refused(&mut t, "alice", "/char set ピピン str 9");
+    assert!(why.contains("write it STR"), "{why}");
+    // Dwarves VIT +2: up to 14 (the example data's modifier).
+    run(
+        &mut t,
+        "alice",
+        "/char set ピピン race Dwarves STR ９ VIT 14 NIM 7 PER 7 BRG 8 WIT 10",
+    );
+    let s = sheet(&t, "ピピン");
+    assert!(
+        s.contains("STR (Strength): 9") && s.contains("VIT (Vitality): 14"),
+        "{s}"
+    );
+    // Made: the player's own attributes, skills, race, edges are the GM's and the picks'.
+    for (line, says) in [
+        ("/char set サム STR 18", "/lotr xp pick サム attr STR"),
+        ("/char set サム NIM 8", "only a GM sets NIM"),
+        ("/char set サム created.STR 18", "(LR-3)"),
+        (
+            "/char set サム skill.Ride 12|BRG|0|",
+            "/lotr xp pick サム rank SKILL",
+        ),
+        (
+            "/char set サム skill.Stealth 3",
+            "/lotr xp pick サム rank SKILL",
+        ),
+        ("/char set サム race Elves", "fixed at creation"),
+        (
+            "/char set サム order Wizard",
+            "/lotr xp pick サム order ORDER",
+        ),
+        (
+            "/char set サム edges Bold,Horselord",
+            "/lotr xp pick サム edge NAME",
+        ),
+        ("/char set サム courage_edges Bold=9", "edge NAME"),
+        ("/char set サム favoured BRG,WIT", "chosen at creation"),
+        (
+            "/char set サム reaction_advances 3,0,0,0",
+            "reaction Stamina",
+        ),
+    ] {
+        let why = refused(&mut t, "bob", line);
+        assert!(
+            why.contains(says) && why.contains("only a GM"),
+            "{line}: {why}"
+        );
+    }
+    // What the rules could not read is refused for the GM too, saying what is allowed.
+    for (line, says) in [
+        ("/char set サム BRG abc", "whole number from 1 to 99"),
+        (
+            "/char set サム size huge",
+            "small / medium / large / mammoth",
+        ),
+        ("/char set サム skill.Ride 13", "from 0 to 12"),
+        ("/char set サム skill.Ride 3|XYZ", "BRG NIM PER STR VIT WIT"),
+        (
+            "/char set サム skill.Ride 0|BRG|0|Horse",
+            "rank-0 skill takes no specialisation",
+        ),
+        ("/char set サム hobbit maybe", "true or false"),
+        ("/char set サム courage_edges Bold", "EDGE=BONUS"),
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains(says), "{line}: {why}");
+    }
+    // The GM's value is followed, after the rules have read the record too: a skill set by
+    // hand is rolled, not ignored (Ride 4 + BRG 8 mod +1 + Horse +2); magic may pass the
+    // racial maximum.
+    run(&mut t, "gm", "/lotr damage サム 1");
+    run(
+        &mut t,
+        "gm",
+        "/char set サム skill.Ride 4|BRG|0|Horse STR 18",
+    );
+    let out = run(&mut t, "bob", "LOTR+{サム.Ride/Horse}>=10");
+    assert!(out[0].starts_with("(LOTR+7>=10)"), "{out:?}");
+    assert!(sheet(&t, "サム").contains("STR (Strength): 18"));
+    // A player's sheet sent again may not rewrite the attributes; the GM's may.
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    let changed = SHEET.replace("BRG = 6, NIM = 11", "BRG = 7, NIM = 10");
+    let before = t.events().len();
+    let err = t.decide_sheet("alice", &changed).expect_err("refused");
+    assert!(
+        err.render(taku_dice::Lang::En)
+            .contains("only a GM sets BRG"),
+        "{err:?}"
+    );
+    assert_eq!(t.events().len(), before);
+    let d = t.decide_sheet("gm", &changed).expect("the GM's");
+    t.apply("gm", d.events);
+    assert!(sheet(&t, "エオメル").contains("BRG (Bearing): 7"));
+}
+
+/// LR-4 fire: 「他のキャラクターが火を消すのを援護する場合,グループによる判定と同様に扱う. ただし,
+/// やはり着火を避けるための Swiftness 判定を行う必要があり, 援護するキャラクターは +5 の修正付きで
+/// 判定する」 — each helper tests Swiftness at TN − 5 (LR-10) and gives its group bonus to the
+/// burning character's re-test, and tests Swiftness +5 against the fire's TN or is set alight.
+#[test]
+fn lr4_fire_helpers_test_as_a_group_and_against_catching_fire() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/lotr fire サム 12 help=アラゴルン");
+    assert!(why.contains("LR-4") && why.contains("not burning"), "{why}");
+    // TN 40: サム (Swiftness +0) catches fire.
+    let out = run(&mut t, "gm", "/lotr fire サム 40");
+    assert!(out.iter().any(|l| l.contains("炎に包まれた")), "{out:?}");
+    assert!(refused(&mut t, "gm", "/lotr fire サム 12 help=サム").contains("other than サム"));
+    assert!(refused(&mut t, "gm", "/lotr fire サム 12 help=ゴラム").contains("ゴラム"));
+    let out = run(&mut t, "gm", "/lotr fire サム 12 help=アラゴルン");
+    // The helper: Swiftness +2 (PER 10) at TN 12 − 5 = 7, then +2 +5 = +7 against TN 12.
+    let helper = out
+        .iter()
+        .find(|l| l.starts_with("アラゴルン"))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(
+        helper.contains("目標値7") && helper.contains(" vs 7（"),
+        "{helper}"
+    );
+    assert!(
+        helper.contains("Swiftness+5") && helper.contains(" vs 12（"),
+        "{helper}"
+    );
+    assert!(
+        helper.contains("+7 ＞") || helper.contains("+7="),
+        "{helper}"
+    );
+    // The burning one's re-test names the help it got.
+    let burning = out
+        .iter()
+        .find(|l| l.starts_with("サム"))
+        .expect("サム's line");
+    assert!(
+        burning.contains("消火の再判定") && burning.contains("援護"),
+        "{burning}"
+    );
+    assert!(burning.contains("アラゴルン +"), "{burning}");
+}
+
+/// LR-11/LR-14 `fear_tie` is one setting: one log line, however it is set, and combat's
+/// fear reads it.
+#[test]
+fn fear_tie_is_one_line() {
+    let mut t = table([3; 32]);
+    assert_eq!(run(&mut t, "gm", "/lotr set fear_tie retest").len(), 1);
+    assert_eq!(
+        run(&mut t, "gm", "/lotr combat set fear_tie marginal").len(),
+        1
+    );
+    let (reply, _) = t.exec("gm", "/lotr settings").expect("settings");
+    let s = reply.map(|r| r.en().to_string()).unwrap_or_default();
+    assert!(s.contains("fear_tie = marginal"), "{s}");
+    assert!(!s.contains("fear_tie = retest"), "{s}");
+}
+
+/// LR-8 (ranks 0–12, skills from the sheet and picks) and LR-9 (total = 2d6 + ranks +
+/// attribute mod): a LotR test's `{NAME.KEY}` the rules cannot read for a character with a
+/// record is refused, not rolled with a hand-made field of that name (lotr3: `/char set 剣士
+/// Foo 99` then `LOTR+{剣士.Foo}` rolled `LOTR+99`).
+#[test]
+fn lr8_a_skill_the_record_lacks_is_no_hand_made_field() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/char set サム Foo 99");
+    let why = refused(&mut t, "bob", "LOTR+{サム.Foo}>=10");
+    assert!(
+        why.contains("LR-8") && why.contains("no skill 'Foo'"),
+        "{why}"
+    );
+    assert!(refused(&mut t, "bob", "LOTR+{Foo}>=10").contains("no skill 'Foo'"));
+    // What the rules read still rolls: a modifier, a reaction.
+    let out = run(&mut t, "bob", "LOTR+{サム.STR修正}>=10");
+    assert!(out[0].starts_with("(LOTR>=10)"), "{out:?}");
+    run(&mut t, "bob", "LOTR+{Stamina}>=10");
+}
+
+/// LR-1 「ランダム法: 2d6 を9回振って,高いもの6つを6種類の能力値に割り当てる」: at a table the nine
+/// 2d6 are the table's (`/lotr create NAME random`); a player's random-method sheet with rolls
+/// of its own is refused (lotr3: `rolls = [12 ×9]` gave every attribute 12), the GM's is not.
+#[test]
+fn lr1_a_random_sheets_rolls_are_the_tables() {
+    let mut t = table([3; 32]);
+    let random = SHEET.replace(
+        "method = \"pick\"",
+        "method = \"random\"\nrolls = [12, 11, 9, 8, 6, 4, 2, 2, 2]",
+    );
+    let before = t.events().len();
+    let err = t.decide_sheet("alice", &random).expect_err("refused");
+    let why = err.render(taku_dice::Lang::En);
+    assert!(
+        why.contains("LR-1") && why.contains("/lotr create エオメル random"),
+        "{why}"
+    );
+    // Rolled at the table: other rolls on the sheet are still refused, naming the table's.
+    run(&mut t, "alice", "/char new エオメル");
+    run(&mut t, "alice", "/lotr create エオメル random");
+    let err = t.decide_sheet("alice", &random).expect_err("refused");
+    assert!(
+        err.render(taku_dice::Lang::En).contains("must be those["),
+        "{err:?}"
+    );
+    assert_eq!(t.events().len(), before + 2);
+    let d = t
+        .decide_sheet("gm", &random)
+        .expect("the GM may allow them");
+    t.apply("gm", d.events);
+}
+
+/// LR-14: a fighter the GM joined with no table character of its name is the GM's: a player
+/// may neither make a character of that name nor act for it (lotr3: bob's sheet named
+/// オーク took over the GM's orc).
+#[test]
+fn lr14_the_gms_fighter_stays_the_gms() {
+    let mut t = table([3; 32]);
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+1 def=11 str=9",
+    );
+    let orc = SHEET.replace("name = \"エオメル\"", "name = \"オーク\"");
+    let err = t.decide_sheet("bob", &orc).expect_err("refused");
+    assert!(err.render(taku_dice::Lang::En).contains("LR-14"), "{err:?}");
+    run(&mut t, "bob", "/char new オーク");
+    let why = refused(
+        &mut t,
+        "bob",
+        "/char set オーク STR 9 VIT 10 NIM 7 PER 7 BRG 8 WIT 10",
+    );
+    assert!(why.contains("GM's fighter"), "{why}");
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat init");
+    let why = refused(&mut t, "bob", "/lotr combat attack オーク サム dmg=2d6 +5");
+    assert!(why.contains("joined the fight as the GM's"), "{why}");
+    run(&mut t, "gm", "/lotr combat attack オーク サム dmg=2d6 +5");
+}
+
+/// LR-6 「判定の後で…Courage 1点につき+3」 goes on the test just made (lotr3: Courage after
+/// a weariness test rewrote an older dice-line test): a later `/lotr` test of the character
+/// ends the older roll's rewriting, and the spend says the GM adds the bonus. LR-5: Courage
+/// recovers weariness only from a weary character (no point spent for nothing).
+#[test]
+fn lr6_courage_goes_on_the_test_just_made() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    run(&mut t, "gm", "/lotr weary サム test 10");
+    let out = run(&mut t, "bob", "/lotr courage サム 1");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("直前の判定は記録されていない"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr courage アラゴルン weariness");
+    assert!(why.contains("LR-5") && why.contains("not weary"), "{why}");
+}
+
+/// LR-16: a unit's Size falls only by hits: `unit add` of a name in use is refused, not a
+/// silent replacement (lotr3: Size 20 → 1 mid-battle). LR-12 「新しい欠点を得ることで6ポイント」:
+/// a flaw the character has already is not new (lotr3: the same flaw gave 6 picks twice).
+/// LR-3 「Renown: 知名度. 0 からスタート」: a player's new character starts at 0.
+#[test]
+fn lr16_lr12_lr3_no_second_unit_flaw_or_starting_renown() {
+    let mut t = table([3; 32]);
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add 騎兵 men=200 str=8 tough=6 mob=6 morale=7",
+    );
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr unit add 騎兵 men=10 str=8 tough=6 mob=6 morale=7",
+    );
+    assert!(why.contains("LR-16") && why.contains("already"), "{why}");
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 3000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp advance エオメル flaw=Arrogant");
+    assert!(why.contains("'Arrogant' already"), "{why}");
+    run(&mut t, "alice", "/lotr xp advance エオメル flaw=頑固");
+    run(&mut t, "alice", "/lotr xp close エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp advance エオメル flaw=頑固");
+    assert!(
+        why.contains("LR-12") && why.contains("'頑固' already"),
+        "{why}"
+    );
+    let famous = SHEET
+        .replace("renown = 0", "renown = 50")
+        .replace("name = \"エオメル\"", "name = \"名声\"");
+    let err = t.decide_sheet("alice", &famous).expect_err("refused");
+    assert!(
+        err.render(taku_dice::Lang::En)
+            .contains("Renown starts at 0"),
+        "{err:?}"
+    );
+    let d = t.decide_sheet("gm", &famous).expect("the GM's");
+    t.apply("gm", d.events);
 }

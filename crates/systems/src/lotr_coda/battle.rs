@@ -838,6 +838,15 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
             mounted,
             morale_base,
         } => {
+            // LR-16: a unit's Size falls only by hits: a second `add` of a name in use
+            // would silently replace it.
+            if state.units.contains_key(name) {
+                return Err(refuse(
+                    "LR-16",
+                    format!("部隊「{name}」はもういます（別の名前にしてください）"),
+                    format!("there is a unit '{name}' already (choose another name)"),
+                ));
+            }
             in_range("LR-16", ("サイズ", "Size"), *size, 1, 1_000_000)?;
             in_range("LR-16", ("Strength", "Strength"), *strength, 1, 12)?;
             in_range("LR-16", ("Toughness", "Toughness"), *toughness, 1, 12)?;

@@ -252,6 +252,10 @@ pub struct Fighter {
     /// Sprinted this round: a full-round action, nothing else until the next round.
     #[serde(default)]
     pub full_round: bool,
+    /// Joined as the GM's own (no table character had its name then): only a GM acts for
+    /// it, even if a member later makes a character of that name.
+    #[serde(default)]
+    pub gms: bool,
 }
 
 impl Fighter {
@@ -284,6 +288,7 @@ impl Fighter {
             cowed: false,
             wounds: 0,
             full_round: false,
+            gms: false,
         }
     }
 
@@ -969,6 +974,7 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             fresh.actions = f.actions;
             fresh.shield = f.shield;
             fresh.mount = f.mount;
+            fresh.gms = f.gms;
             Ok(vec![Event::Joined {
                 fighter: Box::new(fresh),
             }])
@@ -1475,9 +1481,11 @@ fn attack(
     }
     let cost = option.cost();
     let penalty = a.extra_penalty(cost);
-    let sweep = match targets.len() {
-        2 => -4,
-        3 => -6,
+    // LR-14 sweep: −4 for two targets, −6 for three; two weapons at two targets take only
+    // their own penalty (「両手に武器を持つ: 1アクションで,利き腕と逆腕の両方で1回ずつ攻撃できる」).
+    let sweep = match (option, targets.len()) {
+        (AttackOption::Sweep, 2) => -4,
+        (AttackOption::Sweep, 3) => -6,
         _ => 0,
     };
     let aim = a.aim;

@@ -61,10 +61,10 @@ pub fn decide(
     if has_attributes {
         return Err(Text::new(
             format!(
-                "LR-1: {name}の能力値はもう決まっています（変更は /char set {name} STR 10 など）"
+                "LR-1: {name}の能力値はもう決まっています（成長は /lotr xp pick {name} attr STR、GMは /char set {name} STR 10 などで直せます）"
             ),
             format!(
-                "LR-1: {name}'s attributes are set already (change them with /char set {name} STR 10 …)"
+                "LR-1: {name}'s attributes are set already (they rise with /lotr xp pick {name} attr STR; a GM may correct them with /char set {name} STR 10 …)"
             ),
         ));
     }

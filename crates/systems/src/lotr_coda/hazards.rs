@@ -5,8 +5,10 @@
 //! are the seed's words around them.
 
 use super::character::{Character, div_half_up, modifier};
+use super::check;
 use super::rules::{
-    Delta, Event, State, Status, changed, gm_only, number, penalty, status_event, test, usage,
+    Delta, Event, State, Status, changed, gm_only, load, not_dead, number, penalty, status_event,
+    test, usage,
 };
 use crate::table_rules::TableView;
 use taku_dice::{Roller, Text};
@@ -190,11 +192,16 @@ pub fn fall(
     )
 }
 
-/// LR-4 fire (Table 9.34): `/lotr fire NAME TN [dmg=D] [+m]`. Not burning: the exposure's
-/// damage (`dmg=`, the table's) and a Swiftness test — 「Swiftness 判定に失敗すると,炎に包まれて
-/// しまい, ただちに追加ダメージを受ける」 (2d6+4). Burning: the same command is the re-test, a
-/// full-round action — 「炎を消すには,失敗した Swiftness 判定に再挑戦する…それまでは受け続ける
-/// 追加ダメージは 2d6+4」: success puts it out, failure burns again.
+/// LR-4 fire (Table 9.34): `/lotr fire NAME TN [dmg=D] [+m] [help=A,B]`. Not burning: the
+/// exposure's damage (`dmg=`, the table's) and a Swiftness test — 「Swiftness 判定に失敗すると,
+/// 炎に包まれてしまい, ただちに追加ダメージを受ける」 (2d6+4). Burning: the same command is the
+/// re-test, a full-round action — 「炎を消すには,失敗した Swiftness 判定に再挑戦する…それまでは
+/// 受け続ける追加ダメージは 2d6+4」: success puts it out, failure burns again. Helpers
+/// (`help=`, only on the re-test): 「他のキャラクターが火を消すのを援護する場合,グループによる判定と
+/// 同様に扱う. ただし,やはり着火を避けるための Swiftness 判定を行う必要があり, 援護するキャラクターは
+/// +5 の修正付きで判定する」 — each tests Swiftness at TN −5 and adds its group bonus (LR-10,
+/// `group_bonus`) to the re-test, and tests Swiftness +5 against the TN or is set alight
+/// itself (2d6+4).
 pub fn fire(
     table: &dyn TableView,
     state: &State,
@@ -207,33 +214,84 @@ pub fn fire(
     gm_only(table, "LR-4", ("炎", "expose a character to fire"))?;
     let fire_usage = || {
         usage(
-            "/lotr fire 名前 目標値 [dmg=炎のダメージ] [+修正]（燃えている間は消火の再判定）",
-            "/lotr fire NAME TN [dmg=EXPOSURE] [+m] (while burning: the re-test to put it out)",
+            "/lotr fire 名前 目標値 [dmg=炎のダメージ] [+修正] [help=援護者,援護者]（燃えている間は消火の再判定、help= はその援護）",
+            "/lotr fire NAME TN [dmg=EXPOSURE] [+m] [help=A,B] (while burning: the re-test to put it out; help= are its helpers)",
         )
     };
     let [tn, more @ ..] = rest else {
         return Err(fire_usage());
     };
     let tn = number(tn)?;
-    let (kv, _, m) = options(more, &["dmg"], &[]).map_err(|_| fire_usage())?;
+    let (kv, _, m) = options(more, &["dmg", "help"], &[]).map_err(|_| fire_usage())?;
+    let helpers = fire_helpers(table, state, name, s, &kv)?;
     // LR-4 「1ラウンドごとにダメージを受ける」: the exposure's damage each round, burning
     // or not (a character still in the flames).
-    let exposure = match kv.first() {
+    let exposure = match kv.iter().find(|(k, _)| *k == "dmg") {
         Some((_, d)) => Some(damage_roll(d, dice)?),
         None => None,
     };
-    let (d, text) = own_test(state, ch, s, dice, ch.reaction(1) + m, tn)?;
+    // The helpers first: their group bonus goes on the re-test (LR-10).
+    let mut events = Vec::new();
+    let mut bonus = 0;
+    let mut helped = (Vec::new(), Vec::new());
+    for (helper, hch, hs, imported) in helpers {
+        events.extend(imported);
+        let (hd, htext) = own_test(
+            state,
+            &hch,
+            &hs,
+            dice,
+            hch.reaction(1),
+            tn - check::HELPER_TN_OFFSET,
+        )?;
+        let b = hd.group_bonus(state.settings.group_marginal_plus_one);
+        bonus += b;
+        helped.0.push(format!("{helper} {b:+}"));
+        helped.1.push(format!("{helper} {b:+}"));
+        let (cd, ctext) = own_test(state, &hch, &hs, dice, hch.reaction(1) + HELPER_BONUS, tn)?;
+        let burn = if cd.is_success() {
+            None
+        } else {
+            Some(burning(dice)?)
+        };
+        let (mut ja, mut en) = (
+            format!(
+                "{name}の消火を援護（グループ判定、目標値{}）Swiftness {htext}、援護{b:+}。着火を避ける Swiftness+{HELPER_BONUS} {ctext}",
+                tn - check::HELPER_TN_OFFSET
+            ),
+            format!(
+                "helps put out {name}'s fire (group test, TN {}) Swiftness {htext}, help {b:+}; Swiftness +{HELPER_BONUS} against catching fire {ctext}",
+                tn - check::HELPER_TN_OFFSET
+            ),
+        );
+        match &burn {
+            Some((f, t)) => {
+                ja += &format!(" → 炎に包まれた: 2d6+4 {}", shown(f, *t));
+                en += &format!(" → set alight: 2d6+4 {}", shown(f, *t));
+            }
+            None => {
+                ja += " → 燃え移らなかった";
+                en += " → not set alight";
+            }
+        }
+        events.extend(one_change(
+            state,
+            &helper,
+            &hch,
+            &hs,
+            Delta {
+                damage: burn.as_ref().map_or(0, |b| b.1),
+                alight: burn.is_some().then_some(true),
+                ..Delta::default()
+            },
+            (format!("{ja}（LR-4）"), format!("{en} (LR-4)")),
+        )?);
+    }
+    let (d, text) = own_test(state, ch, s, dice, ch.reaction(1) + m + bonus, tn)?;
     let burn = if d.is_success() {
         None
     } else {
-        let faces: Vec<i64> = dice
-            .roll_group(BURNING_DICE, 6)
-            .map_err(|e| e.text())?
-            .iter()
-            .copied()
-            .collect();
-        let total = faces.iter().sum::<i64>() + BURNING_BONUS;
-        Some((faces, total))
+        Some(burning(dice)?)
     };
     let damage = exposure.as_ref().map_or(0, |e| e.1) + burn.as_ref().map_or(0, |b| b.1);
     let (mut ja, mut en) = if s.alight {
@@ -247,6 +305,10 @@ pub fn fire(
             format!("exposed to fire: Swiftness {text}"),
         )
     };
+    if !helped.0.is_empty() {
+        ja += &format!("（援護 {bonus:+}: {}）", helped.0.join("、"));
+        en += &format!(" (help {bonus:+}: {})", helped.1.join(", "));
+    }
     if let Some((f, t)) = &exposure {
         ja += &format!("、炎のダメージ{}", shown(f, *t));
         en += &format!(", fire damage {}", shown(f, *t));
@@ -284,7 +346,7 @@ pub fn fire(
             None
         }
     };
-    one_change(
+    events.extend(one_change(
         state,
         name,
         ch,
@@ -295,7 +357,74 @@ pub fn fire(
             ..Delta::default()
         },
         (format!("{ja}（LR-4）"), format!("{en} (LR-4)")),
-    )
+    )?);
+    Ok(events)
+}
+
+/// LR-4: a helper's modifier on its Swiftness test against catching fire (「援護するキャラクター
+/// は +5 の修正付きで判定する」).
+pub const HELPER_BONUS: i64 = 5;
+
+/// LR-4 (Table 9.34): the burning damage, 2d6+4 (never exploding, LR-9).
+fn burning(dice: &mut Roller<'_>) -> Result<(Vec<i64>, i64), Text> {
+    let faces: Vec<i64> = dice
+        .roll_group(BURNING_DICE, 6)
+        .map_err(|e| e.text())?
+        .iter()
+        .copied()
+        .collect();
+    let total = faces.iter().sum::<i64>() + BURNING_BONUS;
+    Ok((faces, total))
+}
+
+/// A fire's helpers (`help=A,B`), each with its record, status and import events: only on
+/// the re-test of a burning character; none the burning one, twice, burning, dead or not
+/// at the table.
+type Helper = (String, Character, Status, Vec<Event>);
+fn fire_helpers(
+    table: &dyn TableView,
+    state: &State,
+    name: &str,
+    s: &Status,
+    kv: &[(&str, &str)],
+) -> Result<Vec<Helper>, Text> {
+    let Some((_, list)) = kv.iter().find(|(k, _)| *k == "help") else {
+        return Ok(Vec::new());
+    };
+    if !s.alight {
+        return Err(Text::new(
+            format!(
+                "LR-4: 援護（help=）は燃えている者の消火の再判定を助けます。{name}は燃えていません（まず /lotr fire {name} 目標値）"
+            ),
+            format!(
+                "LR-4: helpers (help=) help a burning character's re-test to put the fire out; {name} is not burning (first /lotr fire {name} TN)"
+            ),
+        ));
+    }
+    let mut out: Vec<Helper> = Vec::new();
+    for helper in list.split([',', '、']).map(str::trim) {
+        let refuse = |ja: String, en: String| Err(Text::new(ja, en));
+        if helper.is_empty() || helper == name || out.iter().any(|h| h.0 == helper) {
+            return refuse(
+                format!(
+                    "LR-4: help= は{name}以外のキャラクターを一度ずつ、カンマで区切って書きます（「{list}」）"
+                ),
+                format!(
+                    "LR-4: help= names characters other than {name}, once each, comma-separated ('{list}')"
+                ),
+            );
+        }
+        let (hch, hs, imported) = load(table, state, helper)?;
+        not_dead(state, helper, &hch, &hs)?;
+        if hs.alight {
+            return refuse(
+                format!("LR-4: {helper}自身が燃えているので援護できません"),
+                format!("LR-4: {helper} is burning itself and cannot help"),
+            );
+        }
+        out.push((helper.to_string(), hch, hs, imported));
+    }
+    Ok(out)
 }
 
 /// LR-4 drowning (Table 9.32): `/lotr drown NAME TN [dmg=D] [+m]` — after holding its

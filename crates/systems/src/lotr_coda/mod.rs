@@ -19,6 +19,7 @@ pub mod check;
 pub mod coda;
 pub mod combat;
 pub mod create;
+pub mod fields;
 pub mod hazards;
 pub mod odds;
 pub mod rules;

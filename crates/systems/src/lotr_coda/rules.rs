@@ -652,47 +652,118 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     for (i, a) in ATTRIBUTES.iter().enumerate() {
         attributes[i] = int(a)?.clamp(0, 1000);
     }
-    let created: [i64; 6] = std::array::from_fn(|i| {
-        int(&format!("created.{}", ATTRIBUTES[i])).map_or(attributes[i], |v| v.clamp(0, 1000))
-    });
-    let list = |k: &str| -> Vec<String> {
-        fields
-            .get(k)
-            .map(|v| {
-                v.split(',')
-                    .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default()
+    let mut ch = Character {
+        race: "Men".into(),
+        order: String::new(),
+        attributes,
+        created: attributes,
+        reaction_advances: [0; 4],
+        health_advances: 0,
+        courage: int("created.Courage")
+            .unwrap_or(character::BASE_COURAGE)
+            .clamp(0, 1000),
+        size: Size::default(),
+        hobbit: false,
+        renown: int("created.Renown").unwrap_or(0),
+        skills: BTreeMap::new(),
+        edges: Vec::new(),
+        flaws: Vec::new(),
+        courage_edges: Vec::new(),
+        age_penalty: 0,
+        order_skills: Vec::new(),
+        favoured: Vec::new(),
+        favoured_reaction: None,
+        abilities: Vec::new(),
     };
-    let race = fields.get("race").cloned().unwrap_or_else(|| "Men".into());
-    let courage_edges = fields
-        .get("courage_edges")
-        .map(|v| {
-            v.split(';')
-                .filter_map(|e| {
-                    let (edge, rest) = e.split_once('=')?;
-                    let (bonus, skills) = match rest.split_once('@') {
-                        Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
-                        None => (rest, Vec::new()),
-                    };
-                    Some(character::CourageEdge {
-                        edge: edge.trim().to_string(),
-                        bonus: bonus.trim().parse().ok()?,
-                        skills,
-                    })
-                })
+    overlay(&mut ch, fields);
+    Some(ch)
+}
+
+/// The record's fields the table holds, laid over `ch` (each field present replaces what
+/// it keeps; see [`to_fields`]): a GM's `/char set` of a skill, an edge or an attribute is
+/// followed, as a sheet's first values are (a member's change once the character is made
+/// is refused by [`super::fields`]). LR-1 「能力値の最小は1」: an attribute set below 1
+/// counts as 1 (before the rules have read it, 0 stays the sheet's); a value that is no
+/// whole number is not read (the record's stands).
+fn overlay(ch: &mut Character, fields: &BTreeMap<String, String>) {
+    let int = |k: &str| fields.get(k).and_then(|v| v.trim().parse::<i64>().ok());
+    let list = |k: &str| -> Option<Vec<String>> {
+        fields.get(k).map(|v| {
+            v.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
                 .collect()
         })
-        .unwrap_or_default();
-    let mut reaction_advances = [0; 4];
-    if let Some(v) = fields.get("reaction_advances") {
-        for (i, n) in v.split(',').take(4).enumerate() {
-            reaction_advances[i] = n.trim().parse().unwrap_or(0);
+    };
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        if let Some(v) = int(a) {
+            ch.attributes[i] = v.clamp(0, 1000);
+        }
+        if let Some(v) = int(&format!("created.{a}")) {
+            ch.created[i] = v.clamp(0, 1000);
         }
     }
-    let mut skills = BTreeMap::new();
+    if let Some(race) = fields.get("race") {
+        ch.race = race.clone();
+        // LR-4: a Hobbit has no Near Death, unless `hobbit` says otherwise.
+        ch.hobbit = matches!(race.as_str(), "Hobbits" | "Hobbit");
+    }
+    if let Some(order) = fields.get("order") {
+        ch.order = order.clone();
+    }
+    if let Some(h) = fields.get("hobbit") {
+        ch.hobbit = h == "true";
+    }
+    if let Some(size) = fields.get("size").and_then(|s| Size::parse(s.trim())) {
+        ch.size = size;
+    }
+    for key in ["Courage", "courage"] {
+        if let Some(v) = int(key) {
+            ch.courage = v.clamp(0, 1000);
+        }
+    }
+    if let Some(v) = int("Renown") {
+        ch.renown = v.clamp(-1000, 1000);
+    }
+    if let Some(v) = fields.get("courage_edges") {
+        ch.courage_edges = v
+            .split(';')
+            .filter_map(|e| {
+                let (edge, rest) = e.split_once('=')?;
+                let (bonus, skills) = match rest.split_once('@') {
+                    Some((b, s)) => (b, s.split('+').map(|x| x.trim().to_string()).collect()),
+                    None => (rest, Vec::new()),
+                };
+                Some(character::CourageEdge {
+                    edge: edge.trim().to_string(),
+                    bonus: bonus.trim().parse().ok()?,
+                    skills,
+                })
+            })
+            .collect();
+    }
+    if let Some(v) = fields.get("reaction_advances") {
+        for (i, n) in v.split(',').take(4).enumerate() {
+            ch.reaction_advances[i] = n.trim().parse().unwrap_or(0);
+        }
+    }
+    if let Some(v) = int("health_advances") {
+        ch.health_advances = v;
+    }
+    for (key, to) in [
+        ("edges", &mut ch.edges),
+        ("flaws", &mut ch.flaws),
+        ("order_skills", &mut ch.order_skills),
+        ("favoured", &mut ch.favoured),
+        ("abilities", &mut ch.abilities),
+    ] {
+        if let Some(v) = list(key) {
+            *to = v;
+        }
+    }
+    if let Some(f) = fields.get("favoured_reaction") {
+        ch.favoured_reaction = Some(f.clone()).filter(|f| !f.is_empty());
+    }
     for (k, v) in fields {
         let Some(name) = k.strip_prefix("skill.") else {
             continue;
@@ -719,7 +790,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
                     .collect()
             })
             .unwrap_or_default();
-        skills.insert(
+        ch.skills.insert(
             name.replace('_', " "),
             character::Skill {
                 ranks: i64::clamp(ranks, 0, character::MAX_RANKS),
@@ -729,43 +800,12 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
             },
         );
     }
-    Some(Character {
-        hobbit: fields
-            .get("hobbit")
-            .map_or(race == "Hobbits" || race == "Hobbit", |h| h == "true"),
-        race,
-        order: fields.get("order").cloned().unwrap_or_default(),
-        attributes,
-        created,
-        reaction_advances,
-        health_advances: int("health_advances").unwrap_or(0),
-        courage: int("Courage")
-            .or_else(|| int("created.Courage"))
-            .unwrap_or(character::BASE_COURAGE)
-            .clamp(0, 1000),
-        size: fields
-            .get("size")
-            .and_then(|s| Size::parse(s))
-            .unwrap_or_default(),
-        renown: int("Renown").or_else(|| int("created.Renown")).unwrap_or(0),
-        skills,
-        edges: list("edges"),
-        flaws: list("flaws"),
-        courage_edges,
-        age_penalty: 0,
-        order_skills: list("order_skills"),
-        favoured: list("favoured"),
-        favoured_reaction: fields
-            .get("favoured_reaction")
-            .cloned()
-            .filter(|f| !f.is_empty()),
-        abilities: list("abilities"),
-    })
 }
 
 /// The character's record as it stands: the state's (or, before the rules touched it, the
-/// fields'), with the current attribute values the table's fields hold (`/char set NIM 8`):
-/// Defence follows them, reactions and Health keep their creation values (LR-3).
+/// fields'), with the record's fields the table holds now laid over it (`/char set NIM 8`,
+/// a GM's edit: [`overlay`]): Defence follows the attributes, reactions and Health keep
+/// their creation values (LR-3); then what advancement bought.
 pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option<Character> {
     let (_, fields) = table.character(name)?;
     let mut ch = state
@@ -773,27 +813,10 @@ pub(super) fn record(table: &dyn TableView, state: &State, name: &str) -> Option
         .get(name)
         .cloned()
         .or_else(|| from_fields(fields))?;
-    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1; one that is no whole
-    // number is not read (the record's stands).
-    for (i, a) in ATTRIBUTES.iter().enumerate() {
-        if let Some(v) = fields.get(*a).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.attributes[i] = v.clamp(1, 1000);
-        }
-    }
-    // `/char set` of the record's other keys is followed too (a GM's edit is not lost).
-    if let Some(size) = fields.get("size").and_then(|s| Size::parse(s.trim())) {
-        ch.size = size;
-    }
-    for key in ["Courage", "courage"] {
-        if let Some(v) = fields.get(key).and_then(|v| v.trim().parse::<i64>().ok()) {
-            ch.courage = v.clamp(0, 1000);
-        }
-    }
-    if let Some(v) = fields
-        .get("Renown")
-        .and_then(|v| v.trim().parse::<i64>().ok())
-    {
-        ch.renown = v.clamp(-1000, 1000);
+    overlay(&mut ch, fields);
+    // LR-1 「能力値の最小は1」: a value set below 1 counts as 1.
+    for a in &mut ch.attributes {
+        *a = (*a).max(1);
     }
     if let Some(p) = state.sub.advance.progress.get(name) {
         with_advancement(&mut ch, p);
@@ -1114,22 +1137,11 @@ fn decide_lotr(
                 return decide_lotr(table, state, &[module, "set", key, value], dice);
             }
             state.settings.clone().set(key, value)?;
-            let mut events = vec![Event::Setting {
+            // LR-11/LR-14: one `fear_tie`, one log line: its fold sets combat's copy too.
+            done(vec![Event::Setting {
                 key: key.to_string(),
                 value: value.to_string(),
-            }];
-            if *key == "fear_tie" {
-                // LR-11/LR-14: one `fear_tie`, the one combat's fear uses.
-                let mut combat = state.sub.combat.settings;
-                combat.set(key, value)?;
-                events.push(Event::Sub {
-                    event: super::table::SubEvent::Combat(super::combat::Event::Setting {
-                        key: key.to_string(),
-                        value: value.to_string(),
-                    }),
-                });
-            }
-            done(events)
+            }])
         }
         ["table", key, value] => {
             gm_only(table, "/lotr table", ("表の変更", "change a table"))?;
@@ -1143,6 +1155,10 @@ fn decide_lotr(
             "/lotr set 設定 値 | /lotr table 表 値,値,…",
             "/lotr set KEY VALUE | /lotr table KEY v1,v2,…",
         )),
+        // LR-11/LR-14: combat's `fear_tie` is the core's one setting (one log line).
+        ["combat", "set", "fear_tie", value] => {
+            decide_lotr(table, state, &["set", "fear_tie", value], dice)
+        }
         ["round"] => {
             gm_only(table, "LR-6", ("ラウンドの開始", "start a round"))?;
             done(vec![Event::Round])
@@ -1519,12 +1535,6 @@ fn combat_follows(
     for e in events {
         match e {
             SubEvent::Combat(C::Round { .. }) => out.push(Event::Round),
-            SubEvent::Combat(C::Setting { key, value }) if key == "fear_tie" => {
-                out.push(Event::Setting {
-                    key: key.clone(),
-                    value: value.clone(),
-                });
-            }
             SubEvent::Combat(C::Initiative { .. }) if state.sub.combat.round == 0 => {
                 out.push(Event::Round);
             }
@@ -2624,6 +2634,12 @@ fn courage(
                     "allow Courage to recover weariness",
                 ),
             )?;
+            if s.weariness == 0 {
+                return Err(Text::new(
+                    format!("LR-5: {name}は疲労していないので、勇気で回復するものがありません"),
+                    format!("LR-5: {name} is not weary: Courage has nothing to recover"),
+                ));
+            }
             check(1)?;
             let to = (s.weariness - 2).max(0);
             Ok(vec![status_event(
@@ -2694,7 +2710,7 @@ fn courage(
                     ..Delta::default()
                 },
                 format!(
-                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}",
+                    "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}{}",
                     left - cost(n),
                     s.courage_round + n,
                     if selfish {
@@ -2702,10 +2718,16 @@ fn courage(
                     } else {
                         ""
                     },
-                    at_once_ja
+                    at_once_ja,
+                    if last.is_none() {
+                        "（直前の判定は記録されていないので、GMが+{bonus}をその判定に加えます）"
+                            .replace("{bonus}", &bonus.to_string())
+                    } else {
+                        String::new()
+                    }
                 ),
                 format!(
-                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}",
+                    "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}{}",
                     skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
                     left - cost(n),
                     s.courage_round + n,
@@ -2714,7 +2736,12 @@ fn courage(
                     } else {
                         ""
                     },
-                    at_once_en
+                    at_once_en,
+                    if last.is_none() {
+                        format!(" (no test of it is on record: the GM adds +{bonus} to that test)")
+                    } else {
+                        String::new()
+                    }
                 ),
             )]
             .into_iter()
@@ -3188,6 +3215,43 @@ fn side_character(table: &dyn TableView, state: &State, text: &str) -> Option<St
     }
 }
 
+/// LR-8, LR-9: a LotR test's `{NAME.KEY}` (or `{KEY}`) that the rules cannot read for a
+/// character with a record (no such skill, reaction or modifier, nor an untrained-usable
+/// skill of the data) is refused: the table would otherwise read a raw field of that name
+/// (`/char set 剣士 Foo 99` → `LOTR+99`). The record's own fields (`{NAME.STR}`) stay.
+fn raw_references(table: &dyn TableView, state: &State, typed: &str) -> Result<(), Text> {
+    let mut rest = typed;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        let inner = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        let (name, key, ch) = match inner.split_once('.') {
+            Some((name, key)) => match record(table, state, name) {
+                Some(ch) => (name.to_string(), key, ch),
+                None => continue,
+            },
+            None => match actors_character(table, state) {
+                Some((name, ch)) => (name, inner, ch),
+                None => continue,
+            },
+        };
+        if reference(&ch, key).is_some() || super::fields::is_record_key(key) {
+            continue;
+        }
+        return Err(Text::new(
+            format!(
+                "LR-8: {{{inner}}}: {name}の記録に技能「{key}」はありません（技能はシートか /lotr xp pick {name} rank {key} で。データで訓練なしに使える技能はランク0・−2で判定されます）。手で作った欄は判定に使えません"
+            ),
+            format!(
+                "LR-8: {{{inner}}}: {name}'s record has no skill '{key}' (skills come from the sheet or /lotr xp pick {name} rank {key}; a skill the data lets be used untrained is tested at rank 0, −2); a hand-made field is not a test modifier"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// LR-4: 「Near Death … の次で死亡」 — a dead character takes no more tests, healing or
 /// actions (the GM may `/void` the line that killed it).
 pub(super) fn not_dead(state: &State, name: &str, ch: &Character, s: &Status) -> Result<(), Text> {
@@ -3323,6 +3387,30 @@ impl TableRules for LotrRules {
         OWNED
     }
 
+    /// The record's fields checked, and kept from a player once the character is made
+    /// ([`super::fields`]: LR-1 attributes, LR-8 skills, LR-12 what picks buy).
+    fn field_value_by(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        super::fields::field_value_by(table, state, name, key, value, fields)
+    }
+
+    /// LR-7: 「Corruptionの値が Bearingの値と等しくなった時点で, キャラクターはNPCとなり」: the
+    /// GM plays it (and `/who` lists it so).
+    fn gm_plays(&self, state: &State, name: &str) -> Option<Text> {
+        state
+            .status
+            .get(name)
+            .filter(|s| s.npc)
+            .map(|_| Text::new("堕落してNPC、LR-7", "fallen to the enemy, an NPC, LR-7"))
+    }
+
     /// A later entry rests on what an undone line brought in: a fighter's actions on its
     /// joining the fight (LR-14), a unit's or stronghold's on its being added (LR-16,
     /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
@@ -3377,6 +3465,10 @@ impl TableRules for LotrRules {
         match event {
             Event::Setting { key, value } => {
                 let _ = state.settings.set(key, value);
+                // LR-11/LR-14: the one `fear_tie` is the one combat's fear reads.
+                if key == "fear_tie" {
+                    let _ = state.sub.combat.settings.set(key, value);
+                }
             }
             Event::Table { key, value } => {
                 let _ = state.settings.set_table(key, value);
@@ -3385,6 +3477,12 @@ impl TableRules for LotrRules {
                 state.characters.insert(name.clone(), (**character).clone());
             }
             Event::Changed { name, delta, .. } => {
+                // LR-6: Courage goes on the test just made: a later `/lotr` test or change
+                // of the character (a temptation, a weariness test, a hit) ends the
+                // rewriting of an older roll; spending Courage itself does not.
+                if delta.courage == 0 {
+                    state.last_tests.remove(name);
+                }
                 let exhausted = state.settings.exhausted() as i64;
                 let s = state.status.entry(name.clone()).or_default();
                 apply(s, delta, exhausted);
@@ -3395,7 +3493,18 @@ impl TableRules for LotrRules {
                     s.courage_round = 0;
                 }
             }
-            Event::Sub { event } => super::table::fold(&mut state.sub, event),
+            Event::Sub { event } => {
+                // LR-6: an attack is the attacker's test: an older roll is no longer the
+                // one its Courage goes on.
+                if let super::table::SubEvent::Combat(super::combat::Event::Attacked {
+                    attacker,
+                    ..
+                }) = event
+                {
+                    state.last_tests.remove(attacker);
+                }
+                super::table::fold(&mut state.sub, event)
+            }
             Event::CreationRolls { name, rolls } => {
                 state
                     .creation_rolls
@@ -3586,6 +3695,7 @@ impl TableRules for LotrRules {
             return Ok(unchanged);
         };
         let typed = table.typed_line().unwrap_or(command).to_string();
+        raw_references(table, state, &typed)?;
         let upper = typed.to_ascii_uppercase();
         let (left_text, right_text) = match upper.find("VS") {
             Some(at) if matches!(test, check::Test::Opposed { .. }) => {

@@ -774,9 +774,16 @@ impl Sheet {
         })
     }
 
-    /// The fields a table's character gets: the record as the rules read it back.
+    /// The fields a table's character gets: the record as the rules read it back, and a
+    /// random-method sheet's nine rolls (`rolls`: a table checks them against the 2d6 it
+    /// rolled for the character, LR-1).
     pub fn fields(&self) -> Vec<(String, String)> {
-        super::rules::to_fields(&self.character(&Data::example()))
+        let mut f = super::rules::to_fields(&self.character(&Data::example()));
+        if self.method == "random" {
+            let rolls: Vec<String> = self.rolls.iter().map(i64::to_string).collect();
+            f.push(("rolls".into(), rolls.join(",")));
+        }
+        f
     }
 }
 

@@ -117,7 +117,22 @@ fn gm_only(table: &dyn TableView, rule: &str) -> Result<(), Text> {
     }
 }
 
-fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
+/// LR-14: whether the actor may act for fighter `name`: its owner or a GM, and only a GM
+/// for a fighter that joined as the GM's.
+fn may_act_for(table: &dyn TableView, c: &combat::Combat, name: &str) -> Result<(), Text> {
+    if c.get(name).is_some_and(|f| f.gms) && !table.actor_is_gm() {
+        return Err(Text::new(
+            format!(
+                "LR-14: {name} はGMのキャラクターとして戦闘に加わったので、動かせるのはGMだけです"
+            ),
+            format!("LR-14: {name} joined the fight as the GM's, so only a GM acts for it"),
+        ));
+    }
+    owner_or_gm(table, name)
+}
+
+/// Whether the actor is character `name`'s owner or a GM.
+fn owner_or_gm(table: &dyn TableView, name: &str) -> Result<(), Text> {
     if table.actor_is_gm()
         || table
             .character(name)
@@ -259,6 +274,7 @@ fn decide_combat(
                 key_num(&k, "def", None)?,
                 key_num(&k, "str", None)?,
             );
+            f.gms = table.character(name).is_none();
             f.actions = u32::try_from(key_num(&k, "actions", Some(2))?).unwrap_or(0);
             f.shield = key_num(&k, "shield", Some(0))?;
             f.size = match k.get("size").copied().unwrap_or("medium") {
@@ -301,7 +317,7 @@ fn decide_combat(
             run(combat::Command::NextRound, dice)
         }
         ["act", who, what, rest @ ..] if rest.len() <= 1 => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             let act = match *what {
                 "free" => Act::Free,
                 "aim" => Act::Aim { indirect: false },
@@ -325,14 +341,14 @@ fn decide_combat(
             )
         }
         ["attack", attacker, targets, rest @ ..] => {
-            may_act_for(table, attacker)?;
+            may_act_for(table, c, attacker)?;
             let cmd = parse_attack(attacker, targets, rest)?;
             // LR-14: 「攻撃側がダイスを振る前に宣言しておくこと」 — the defender declares its
             // dodge or parry: a player writes one only for a character of their own (the
             // GM for anyone).
             if let combat::Command::Attack { targets, .. } = &cmd {
                 for t in targets.iter().filter(|t| t.defence.is_some()) {
-                    if may_act_for(table, &t.name).is_err() {
+                    if may_act_for(table, c, &t.name).is_err() {
                         return Err(Text::new(
                             format!(
                                 "LR-14: {} の回避・受け流しを宣言できるのはその持ち主かGMです",
@@ -349,7 +365,7 @@ fn decide_combat(
             run(cmd, dice)
         }
         ["grab", who, how] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             let how = match *how {
                 "pin" => GrabAct::Pin,
                 "squeeze" => GrabAct::Damage,
@@ -365,7 +381,7 @@ fn decide_combat(
             )
         }
         ["escape", who, m, gm] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             run(
                 combat::Command::BreakFree {
                     who: who.to_string(),
@@ -376,7 +392,7 @@ fn decide_combat(
             )
         }
         ["grapple", who, m, tm, effect] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             let down = match *effect {
                 "down" => true,
                 "helpless" => false,
@@ -393,7 +409,7 @@ fn decide_combat(
             )
         }
         ["trip", who, target, m, tm] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             run(
                 combat::Command::Trip {
                     attacker: who.to_string(),
@@ -430,7 +446,7 @@ fn decide_combat(
             ),
         )),
         ["delay", who, rest @ ..] if rest.len() <= 1 => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             let after = match rest.first() {
                 None => None,
                 Some(w) => match w.strip_prefix("after=") {
@@ -447,7 +463,7 @@ fn decide_combat(
             )
         }
         ["fear", who, target, m, w] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             run(
                 combat::Command::Fear {
                     attacker: who.to_string(),
@@ -463,7 +479,7 @@ fn decide_combat(
             run(combat::Command::Calm(who.to_string()), dice)
         }
         ["stand", who] => {
-            may_act_for(table, who)?;
+            may_act_for(table, c, who)?;
             run(combat::Command::Stand(who.to_string()), dice)
         }
         _ => Err(combat_usage()),
@@ -1041,7 +1057,7 @@ fn decide_xp(
             }
         }
         ["advance", name, rest @ ..] => {
-            may_act_for(table, name).map_err(|_| {
+            owner_or_gm(table, name).map_err(|_| {
                 Text::new(
                     "LR-12: 成長させられるのは持ち主かGMです",
                     "LR-12: only the owner or a GM may advance it",
@@ -1054,6 +1070,28 @@ fn decide_xp(
                 [o] => Some(o.to_string()),
                 _ => return Err(xp_usage()),
             };
+            // LR-12 「新しい欠点を得ることで6ポイント」: a flaw the character has (from its
+            // sheet or an earlier advancement) is not new.
+            if let Some(f) = k.get("flaw") {
+                let on_sheet = table
+                    .character(name)
+                    .and_then(|(_, fields)| fields.get("flaws"))
+                    .is_some_and(|v| v.split(',').any(|x| x.trim() == *f));
+                let taken = state
+                    .progress
+                    .get(*name)
+                    .is_some_and(|p| p.flaws.iter().any(|x| x == f));
+                if on_sheet || taken {
+                    return Err(Text::new(
+                        format!(
+                            "LR-12: {name}はもう欠点「{f}」を持っています。6ポイントになるのは新しい欠点だけです"
+                        ),
+                        format!(
+                            "LR-12: {name} has the flaw '{f}' already; only a new flaw gives 6 picks"
+                        ),
+                    ));
+                }
+            }
             C::Advance {
                 who: name.to_string(),
                 order,
@@ -1061,7 +1099,7 @@ fn decide_xp(
             }
         }
         ["pick", name, what @ ..] => {
-            may_act_for(table, name).map_err(|_| {
+            owner_or_gm(table, name).map_err(|_| {
                 Text::new(
                     "LR-12: 成長させられるのは持ち主かGMです",
                     "LR-12: only the owner or a GM may advance it",
@@ -1127,7 +1165,7 @@ fn decide_xp(
             }
         }
         ["close", name] => {
-            may_act_for(table, name).map_err(|_| {
+            owner_or_gm(table, name).map_err(|_| {
                 Text::new(
                     "LR-12: 成長させられるのは持ち主かGMです",
                     "LR-12: only the owner or a GM may advance it",
@@ -1201,7 +1239,7 @@ fn decide_money(
             }
         }
         [name, amount] if signed(amount) => {
-            may_act_for(table, name).map_err(|_| {
+            owner_or_gm(table, name).map_err(|_| {
                 Text::new(
                     "LR-13: 所持金を変えられるのは持ち主かGMです",
                     "LR-13: only the owner or a GM may change this purse",
