@@ -119,7 +119,8 @@ impl AfCheck {
             .saturating_sub(PER_SKILL.saturating_mul(self.declared.len() as i64))
     }
 
-    fn running(&self) -> bool {
+    /// Running (or waiting on a fumble's cancel).
+    pub fn running(&self) -> bool {
         matches!(self.status, Status::Running | Status::FumblePending { .. })
     }
 
@@ -466,6 +467,16 @@ fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>,
     })
 }
 
+/// AW-7 「通常の戦闘のように【行動値】順にラウンドを進行させ」: an AF check has rounds of its
+/// own, like a combat's and not inside one, so the two do not run at once (issue 13
+/// play-through 4: a dodge in the combat was added to the AF total).
+fn in_combat() -> Text {
+    Text::new(
+        "戦闘中です。AF判定は戦闘のように【行動値】順にラウンドを進める別の判定なので、先に /combat end してください（AW-7）",
+        "a combat is on; an AF check runs rounds of its own like a combat's, so /combat end first (AW-7)",
+    )
+}
+
 fn running_already() -> Text {
     Text::new(
         "すでにAF判定の最中です。/af end で中止できます",
@@ -525,6 +536,9 @@ pub fn decide(
                     || w.starts_with("party=")
                     || **w == "spell"
             });
+            if state.combat.is_some() {
+                return Err(in_combat());
+            }
             start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
         })(),
         ["preset", n, rest @ ..] => (|| {
@@ -538,6 +552,9 @@ pub fn decide(
             let (ability, difficulty, rounds, mut opts, goal) = preset(n, rest.first().copied())?;
             opts.extend(party.iter().map(|p| p.to_string()));
             let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
+            if state.combat.is_some() {
+                return Err(in_combat());
+            }
             start(table, &ability, difficulty, rounds, &opts, &goal)
         })(),
         ["declare", character, skills @ ..] if !skills.is_empty() => (|| {
