@@ -2131,3 +2131,127 @@ fn aw13c_another_members_value_is_noted_and_a_summon_that_cannot_join_says_why()
         "{out:?}"
     );
 }
+
+/// Issue 13, aw13d (play-through 4): the GM's `/void` of a line later lines rest on is
+/// refused as `/undo` is, naming the later line; voided from the latest back, the state is
+/// the seed's. Seed AW-7 「ラウンド中にファンブルを出した場合、AF判定自体の自動失敗となり」:
+/// a voided fumble must not leave the check failed by it; AW-5 a command spell spent under
+/// a contract stays only while the contract does.
+#[test]
+fn aw13d_a_void_under_later_lines_is_refused_until_they_are_voided() {
+    let first = SETUP.len() as u64 + 3;
+    let seed = seed_where(&[(first, |s| s == 2), (first + 2, |s| (3..=11).contains(&s))]);
+    let mut t = table(seed);
+    run(&mut t, "gm", "/af start 知覚 100 3 探索");
+    let fumble = t.events().len() as u64 + 1;
+    let out = run(&mut t, "bob", "AW+{知覚}");
+    assert!(out[1].contains("ロイのファンブル"), "{out:?}");
+    let after = t.events().len() as u64 + 1;
+    let out = run(&mut t, "alice", "AW+{知覚}");
+    assert!(
+        out[1].contains("AF判定 失敗（ロイのファンブル）"),
+        "{out:?}"
+    );
+    let err = refused(&mut t, "gm", &format!("/void {fumble}"));
+    assert!(
+        err.contains(&format!(
+            "#{fumble} cannot be voided: the later #{after} rests on it (the AF check went on since"
+        )),
+        "{err}"
+    );
+    run(&mut t, "gm", &format!("/void {after}"));
+    run(&mut t, "gm", &format!("/void {fumble}"));
+    assert_eq!(state(&t)["af"]["status"]["status"], "running");
+    assert_eq!(state(&t)["af"]["total"], 0);
+    run(&mut t, "gm", "/af end");
+    // A contract a spell was spent under.
+    let made = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "alice", "/spell ミナ order");
+    let err = refused(&mut t, "gm", &format!("/void {made}"));
+    assert!(err.contains("cannot be voided"), "{err}");
+    assert!(err.contains("was used since"), "{err}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13d. AW-4 recovery 「特殊能力や食事、睡眠で回復」: `/supply heal` changes the
+/// one value it names — an NPC with 【HP】 and no 【MP】 takes damage (it needed MP) — by a
+/// number or by dice, as its usage says (play-through 4: `2D6` was refused); a recovery
+/// needs the maximum it stops at (a wounded PC's current 【HP】 is not its maximum).
+#[test]
+fn aw13d_heal_changes_only_its_value_by_numbers_or_dice_up_to_a_set_maximum() {
+    let mut t = table([31; 32]);
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/char set 鬼 HP 10");
+    let out = run(&mut t, "gm", "/supply heal 鬼 HP -4 斬撃");
+    assert!(
+        out[0].ends_with("鬼 増減（斬撃）: 【HP】-4 ＞ 6"),
+        "{out:?}"
+    );
+    let fields = &t.characters()["鬼"].fields;
+    assert_eq!(fields.get("HP.max").map(String::as_str), Some("10"));
+    assert!(!fields.contains_key("MP"), "{fields:?}");
+    let out = run(&mut t, "gm", "/supply heal 鬼 HP 1D6 手当て");
+    assert!(out[0].contains("手当て 1D6["), "{out:?}");
+    let hp = num(&t, "鬼", "HP");
+    assert!((7..=10).contains(&hp), "{hp}");
+    let out = run(&mut t, "gm", "/supply heal 鬼 HP －１Ｄ６ 罠");
+    assert!(out[0].contains("罠 -1D6["), "{out:?}");
+    assert!(num(&t, "鬼", "HP") < hp);
+    for bad in ["2D6x", "0D6", "21D6", "1D1", "2D6+", "D6"] {
+        let err = refused(&mut t, "gm", &format!("/supply heal 鬼 HP {bad}"));
+        assert!(
+            err.contains("or dice such as 2D6, -1D6, 2D6+1"),
+            "{bad}: {err}"
+        );
+    }
+    // ミナ has 【HP】 20 and no maximum: a recovery is refused with how to set one.
+    run(&mut t, "alice", "/char set ミナ HP 12");
+    let err = refused(&mut t, "alice", "/supply heal ミナ HP 2D6+1 食事");
+    assert!(
+        err.contains("ミナ has no HP maximum, so a recovery has nothing to stop at; set it first, e.g. /char set ミナ HP.max 12"),
+        "{err}"
+    );
+    run(&mut t, "alice", "/char set ミナ HP上限 20");
+    let out = run(&mut t, "alice", "/supply heal ミナ HP 2D6+1 食事");
+    assert!(out[0].contains("食事 2D6+1["), "{out:?}");
+    assert!((15..=20).contains(&num(&t, "ミナ", "HP")));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13d (play-through 4). AW-3 「PC同士で【行動値】が同じなら、GMが決定する
+/// (原則、【反射】→【知覚】→【幸運】が高い順に行動する)」: when the three are equal too, the
+/// line says the GM decides. AW-4 「契約状態にあるキャラクター同士の供給ならば3〜4D6点回復
+/// が望ましい」: among three, every two must be in a contract for the 3–4D6.
+#[test]
+fn aw13d_a_full_pc_tie_asks_the_gm_and_supply_among_three_needs_every_pair_contracted() {
+    let mut t = table([32; 32]);
+    run(&mut t, "bob", "/char set ロイ 反射 3");
+    run(&mut t, "bob", "/char set ロイ 知覚 3");
+    run(&mut t, "bob", "/char set ロイ 幸運 2");
+    run(&mut t, "gm", "/combat start ミナ ロイ");
+    let out = run(&mut t, "gm", "/combat next");
+    assert!(
+        out.last().expect("turn").contains(
+            "ミナ（【行動値】10、同値のPCは【反射】【知覚】【幸運】も同じ。GMが /combat order で決めます（今は参加順））"
+        ),
+        "{out:?}"
+    );
+    run(&mut t, "gm", "/combat end");
+    run(&mut t, "gm", "/char new ユキ");
+    run(&mut t, "gm", "/char set ユキ 種別 PC");
+    run(&mut t, "gm", "/char set ユキ HP 10");
+    run(&mut t, "gm", "/char set ユキ MP 10");
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "gm", "/contract ロイ ユキ");
+    // ミナ and ユキ are not in a contract: 1–2D6 is the recommendation, the GM's 3 noted.
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ ユキ 3");
+    assert!(out.iter().all(|l| !l.contains("（契約）")), "{out:?}");
+    assert!(
+        out.last().expect("note").contains("1〜2D6が望ましい"),
+        "{out:?}"
+    );
+    // Two in a contract: 3–4D6, marked.
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ 3");
+    assert!(out[0].contains("供給 3D6（契約）"), "{out:?}");
+}
