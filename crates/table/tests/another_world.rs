@@ -2255,3 +2255,40 @@ fn aw13d_a_full_pc_tie_asks_the_gm_and_supply_among_three_needs_every_pair_contr
     let out = run(&mut t, "gm", "/supply give ミナ ロイ 3");
     assert!(out[0].contains("供給 3D6（契約）"), "{out:?}");
 }
+
+/// Issue 13, aw13d (play-through 4). AW-5 「…が契約に合意した時点で」: a contract the GM
+/// makes for players' characters, with no offer or agreement of theirs, says so in the
+/// log; 「サーヴァントが拒否する命令を令呪で強要する」: the order forced is kept. AW-6: the
+/// refusal of an unnamed check under `/key require` names one of the member's own PCs.
+#[test]
+fn aw13d_a_gm_ruled_contract_is_marked_an_order_is_kept_and_key_examples_name_your_pc() {
+    let mut t = table([33; 32]);
+    let out = run(&mut t, "gm", "/contract ミナ ロイ");
+    assert!(
+        out[0].contains(
+            "契約成立（GMの裁定で。プレイヤーの申し出・同意は記録されていません）: マスター ミナ、サーヴァント ロイ"
+        ),
+        "{out:?}"
+    );
+    // The GM's own NPC with a player's offer recorded: nothing to mark.
+    run(&mut t, "alice", "/contract ミナ 影");
+    let out = run(&mut t, "gm", "/contract ミナ 影");
+    assert!(
+        out[0].contains("契約成立: マスター ミナ、サーヴァント 影"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/spell ミナ order ロイ 踊れ");
+    assert!(
+        out[0].contains("ミナの令呪: ロイに意に添わない命令を強要「踊れ」 ＞ 残り2"),
+        "{out:?}"
+    );
+    run(&mut t, "bob", "/char new ロイ2");
+    run(&mut t, "gm", "/key give ロイ 古い鍵");
+    run(&mut t, "gm", "/key require 古い鍵");
+    let err = refused(&mut t, "bob", "AW+3>=10");
+    assert!(
+        err.contains("e.g. AW+{ロイ.理知} or AW+6 理知 ロイ"),
+        "{err}"
+    );
+    assert!(!err.contains("ミナ"), "{err}");
+}

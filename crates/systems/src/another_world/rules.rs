@@ -954,13 +954,16 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             Event::Contract(C::Made {
                 master: m,
                 servant: s,
+                ..
             }),
         ) if master == m && servant == s => t(
             format!("この申し出に相手が同意して{master}と{servant}の契約が成立しました"),
             format!("the other side agreed, making the contract of {master} and {servant}"),
         ),
         (
-            Event::Contract(C::Made { master, servant }),
+            Event::Contract(C::Made {
+                master, servant, ..
+            }),
             Event::Contract(
                 C::Spent {
                     master: m,
@@ -979,7 +982,9 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
         ),
         (
             Event::Contract(C::Dissolved { servant, .. }),
-            Event::Contract(C::Made { servant: s, master }),
+            Event::Contract(C::Made {
+                servant: s, master, ..
+            }),
         ) if servant == s => t(
             format!("契約が解かれた{servant}は{master}と新たに契約しました"),
             format!("{servant}, freed by it, contracted with {master} since"),
