@@ -1294,6 +1294,16 @@ fn issue13_aw19_preset_3_thresholds_unlock_wit_and_heal_1d6() {
             refused(&mut t, "gm", "/af aid").contains("no NPC help"),
             "once"
         );
+        // The aid rests on the roll that crossed 100: the GM's void of that roll alone is
+        // refused (issue 13 play-through 4: it kept the aid and let 100 be crossed again).
+        let crossing = t
+            .events()
+            .iter()
+            .find(|e| t.view(e, "gm").contains("合計が100に到達"))
+            .and_then(|e| e.body.follows())
+            .expect("the roll that crossed 100");
+        let err = refused(&mut t, "gm", &format!("/void {crossing}"));
+        assert!(err.contains("cannot be voided"), "{err}");
         assert!(t.verify().is_empty(), "{:?}", t.verify());
     } else {
         panic!("the seed did not reach 100: pick another; {all}");
@@ -2291,4 +2301,21 @@ fn aw13d_a_gm_ruled_contract_is_marked_an_order_is_kept_and_key_examples_name_yo
         "{err}"
     );
     assert!(!err.contains("ミナ"), "{err}");
+}
+
+/// Issue 13, aw13d (play-through 4). AW-7 seed line 273 「PC1体が、1度の宣言で難易度を減少
+/// できる値は、平均6である」 and 「特技を1つ以上所持宣言するごとに」: a declaration beyond the
+/// guide is pointed out in the log for the GM, who knows which skills the PC has (taku
+/// has no skill list to check them against); within it, no note.
+#[test]
+fn aw13d_a_declaration_beyond_the_gm_guide_is_pointed_out() {
+    let mut t = table([34; 32]);
+    run(&mut t, "gm", "/af start 理知 80 2 説得");
+    let out = run(&mut t, "alice", "/af declare ミナ 本のクチ 千枚皮 鳥躍");
+    assert!(!out[0].contains("注意"), "{out:?}");
+    let out = run(&mut t, "bob", "/af declare ロイ a b c d");
+    assert!(
+        out[0].contains("（注意: 1度の宣言の目安は平均6。宣言できるのは所持している特技だけで、GMが確かめます。AW-7）"),
+        "{out:?}"
+    );
 }

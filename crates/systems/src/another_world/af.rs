@@ -477,6 +477,9 @@ fn in_combat() -> Text {
     )
 }
 
+/// The seed's GM guide: 「PC1体が、1度の宣言で難易度を減少できる値は、平均6である」.
+const GUIDE_PER_DECLARATION: i64 = 6;
+
 fn running_already() -> Text {
     Text::new(
         "すでにAF判定の最中です。/af end で中止できます",
@@ -1559,17 +1562,32 @@ pub fn describe(e: &Event) -> Text {
             odds,
         } => {
             let minus = PER_SKILL.saturating_mul(skills.len() as i64);
+            // The seed's GM guide 「PC1体が、1度の宣言で難易度を減少できる値は、平均6である」:
+            // a declaration far beyond it is pointed out to the GM, who knows whether the PC
+            // has those skills (「所持宣言」; issue 13 play-through 4: fifty invented skills).
+            let (guide_ja, guide_en) = if minus > GUIDE_PER_DECLARATION {
+                (
+                    format!(
+                        "（注意: 1度の宣言の目安は平均{GUIDE_PER_DECLARATION}。宣言できるのは所持している特技だけで、GMが確かめます。AW-7）"
+                    ),
+                    format!(
+                        " (note: a declaration lowers it by {GUIDE_PER_DECLARATION} on average; only skills the PC has may be declared, which the GM checks; AW-7)"
+                    ),
+                )
+            } else {
+                (String::new(), String::new())
+            };
             let skills = skills
                 .iter()
                 .map(|s| format!("《{s}》"))
                 .collect::<String>();
             Text::new(
                 format!(
-                    "{character}の特技宣言 {skills} ＞ 難易度 -{minus} ＞ {difficulty}{}",
+                    "{character}の特技宣言 {skills} ＞ 難易度 -{minus} ＞ {difficulty}{}{guide_ja}",
                     then_odds(odds, Lang::Ja)
                 ),
                 format!(
-                    "{character} declares {skills} > difficulty -{minus} > {difficulty}{}",
+                    "{character} declares {skills} > difficulty -{minus} > {difficulty}{}{guide_en}",
                     then_odds(odds, Lang::En)
                 ),
             )
