@@ -293,11 +293,14 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                 .await?;
             let ja = crate::lang::human() == taku_dice::Lang::Ja;
             for m in &mismatches {
+                // The replay's words in Japanese where the check gave them (a system's own
+                // replay: an MTG library, a refusal).
+                let replayed_ja = m.replayed_ja.as_ref().unwrap_or(&m.replayed);
                 match (m.unchecked, ja) {
-                    (true, true) => println!("#{}: 再現できませんでした（{}）", m.seq, m.replayed),
+                    (true, true) => println!("#{}: 再現できませんでした（{}）", m.seq, replayed_ja),
                     (true, false) => println!("#{}: could not be replayed ({})", m.seq, m.replayed),
                     (false, true) => {
-                        println!("#{}: 記録 {:?}、再現 {:?}", m.seq, m.logged, m.replayed)
+                        println!("#{}: 記録 {:?}、再現 {:?}", m.seq, m.logged, replayed_ja)
                     }
                     (false, false) => println!(
                         "#{}: log says {:?}, replay gives {:?}",

@@ -194,7 +194,7 @@ pub trait TableRules: Send + Sync + 'static {
         _line: Option<&str>,
         _events: &[Self::Event],
         _rands: &[[u32; 2]],
-    ) -> Result<(), String> {
+    ) -> Result<(), Text> {
         Ok(())
     }
 
@@ -206,6 +206,14 @@ pub trait TableRules: Send + Sync + 'static {
     /// has. The default: nothing depends on anything.
     fn builds_on(&self, _later: &Self::Event, _undone: &[Self::Event]) -> Option<Text> {
         None
+    }
+
+    /// Whether [`TableRules::builds_on`] also holds the GM's `/void` of a line: the void is
+    /// refused, naming the later entry to void first, when the system's folds cannot take
+    /// the earlier line out from under the later ones (an MTG library a later shuffle
+    /// rewrote; an AF total a later roll counted on). The default: a void goes through.
+    fn builds_on_holds_void(&self) -> bool {
+        false
     }
 
     /// A value a member's `/char set` (or a sheet) gives field `key` of a character,
@@ -464,7 +472,7 @@ pub trait DynRules: Send + Sync {
         line: Option<&str>,
         events: &[serde_json::Value],
         rands: &[[u32; 2]],
-    ) -> Result<(), String>;
+    ) -> Result<(), Text>;
     /// See [`TableRules::field_changes`]; an event the system cannot read changes nothing.
     fn field_changes(&self, event: &serde_json::Value) -> Vec<(String, String, String)>;
     /// See [`TableRules::builds_on`]: the first of `later` (seq, event) built on
@@ -474,6 +482,8 @@ pub trait DynRules: Send + Sync {
         undone: &[serde_json::Value],
         later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
     ) -> Option<(u64, Text)>;
+    /// See [`TableRules::builds_on_holds_void`].
+    fn builds_on_holds_void(&self) -> bool;
     /// See [`TableRules::field_value`].
     fn field_value(
         &self,
@@ -642,12 +652,17 @@ impl<R: TableRules> DynRules for R {
         line: Option<&str>,
         events: &[serde_json::Value],
         rands: &[[u32; 2]],
-    ) -> Result<(), String> {
+    ) -> Result<(), Text> {
         let events = events
             .iter()
             .map(|e| serde_json::from_value::<R::Event>(e.clone()))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("an event this version cannot read: {e}"))?;
+            .map_err(|e| {
+                Text::new(
+                    format!("この版では読めないイベントです: {e}"),
+                    format!("an event this version cannot read: {e}"),
+                )
+            })?;
         TableRules::replay(self, typed::<R>(state), actor, line, &events, rands)
     }
 
@@ -677,6 +692,10 @@ impl<R: TableRules> DynRules for R {
             }
         }
         None
+    }
+
+    fn builds_on_holds_void(&self) -> bool {
+        TableRules::builds_on_holds_void(self)
     }
 
     fn field_value(

@@ -473,7 +473,11 @@ fn another_worlds_contracts_keys_and_af_checks_speak_both_languages() {
     t.bad("gm", "/af status");
     t.bad("gm", "/af frobnicate");
     t.bad("gm", "/af declare");
+    // AW-7: an AF check's rounds are its own, not beside a combat's.
+    t.bad("gm", "/af preset 3");
+    t.good("gm", "/combat end");
     t.good("gm", "/af preset 3");
+    t.bad("gm", "/combat start Mina Shadow");
     t.bad("gm", "/af preset 1");
     t.bad("gm", "/af declare Shadow Stealth");
     t.bad("bob", "/af declare Mina Stealth");
@@ -553,7 +557,7 @@ fn the_mtg_based_trpgs_library_commands_speak_both_languages() {
     for d in 4..=7 {
         let line = format!("/deck check Mina green {d} Open the door");
         t.good("alice", &line);
-        let waiting = t.state.to_json()["Mina"]["open"].is_object();
+        let waiting = t.state.to_json()["libraries"]["Mina"]["open"].is_object();
         if waiting {
             opened = true;
             t.bad("alice", &line);

@@ -197,6 +197,9 @@ pub struct Mismatch {
     /// The replay could not be made (the reference engine timed out, was busy or is not
     /// set up): the log is not known to be wrong, only not checked.
     pub unchecked: bool,
+    /// `replayed` in Japanese, where the check that found it words it in both languages
+    /// (a system's own replay, a refusal); `replayed` is English.
+    pub replayed_ja: Option<String>,
 }
 
 /// A field key as stored: `HP上限` is `HP.max`, the maximum of the resource `HP`.
@@ -1504,7 +1507,7 @@ impl Table {
                 }))
             }
             TableCommand::Undo(target) => self.decide_undo(actor, role, target),
-            TableCommand::Void(seq) => self.decide_void(role, seq),
+            TableCommand::Void(seq) => self.decide_void(actor, role, seq),
             TableCommand::Reveal(seq) => {
                 let Some(Event {
                     actor: roller,
@@ -1846,7 +1849,7 @@ impl Table {
                 format!("#{seq} is not a change that can be undone"),
             );
         }
-        if let Some(refusal) = self.built_on(actor, seq) {
+        if let Some(refusal) = self.built_on(actor, seq, false) {
             return Err(refusal);
         }
         let what = self.summary(target);
@@ -1863,7 +1866,7 @@ impl Table {
     /// events ([`taku_systems::table_rules::TableRules::builds_on`]). The entry is named
     /// only to a member who may see it; anyone else learns only that something later
     /// rests on it.
-    fn built_on(&self, actor: &str, seq: u64) -> Option<Refusal> {
+    fn built_on(&self, actor: &str, seq: u64, void: bool) -> Option<Refusal> {
         let rules = self.rules()?;
         let group: BTreeSet<u64> = state::undo_group(&self.events, seq).collect();
         let undone: Vec<serde_json::Value> = self
@@ -1889,7 +1892,16 @@ impl Table {
         let (by, how) = rules.builds_on(&undone, &mut later)?;
         let head = self.event(by).and_then(|e| e.body.follows()).unwrap_or(by);
         let seen = self.event(by).is_some_and(|e| self.may_see(e, actor));
-        Some(if seen {
+        Some(if seen && void {
+            Refusal::from(how.map(|lang, how| match lang {
+                Lang::Ja => format!(
+                    "#{seq} は無効にできません。後の #{head} がこれを前提にしています（{how}）。先に /void {head} をしてください"
+                ),
+                Lang::En => format!(
+                    "#{seq} cannot be voided: the later #{head} rests on it ({how}); /void {head} first"
+                ),
+            }))
+        } else if seen {
             Refusal::from(how.map(|lang, how| match lang {
                 Lang::Ja => format!(
                     "#{seq} は取り消せません。後の #{head} がこれを前提にしています（{how}）。先に #{head} を取り消してください（GM は /void {head} もできます）"
@@ -1908,7 +1920,7 @@ impl Table {
 
     /// `/void N` (GM): a roll or a command, randomness included, reverted as a whole; it
     /// stays in the log marked as voided and nothing is drawn again.
-    fn decide_void(&self, role: Role, seq: u64) -> Result<Decision, Refusal> {
+    fn decide_void(&self, actor: &str, role: Role, seq: u64) -> Result<Decision, Refusal> {
         if role != Role::Gm {
             return refuse(
                 "無効にできるのは GM だけです",
@@ -1936,6 +1948,13 @@ impl Table {
                     "#{seq} cannot be voided (a roll or a change not yet undone or voided can)"
                 ),
             );
+        }
+        // Where the system says its folds cannot take a line out from under later ones
+        // (TableRules::builds_on_holds_void), the later entry is voided first.
+        if self.rules().is_some_and(|r| r.builds_on_holds_void())
+            && let Some(refusal) = self.built_on(actor, seq, true)
+        {
+            return Err(refusal);
         }
         let what = self.summary(target);
         Ok(Decision {

@@ -40,6 +40,7 @@ impl Table {
                             logged: describe(e),
                             replayed: why,
                             unchecked: false,
+                            replayed_ja: None,
                         });
                     }
                     state.fold(e.clone());
@@ -87,6 +88,7 @@ impl Table {
             seq: e.seq,
             logged: logged.text.clone(),
             unchecked,
+            replayed_ja: None,
             replayed: match replayed {
                 Ok(r) if r.text == logged.text => {
                     "the same text, but other flags, draws or commitment".to_string()
@@ -117,6 +119,7 @@ impl Table {
             logged: format!("dice {rands:?}"),
             replayed: format!("dice {replayed:?}"),
             unchecked: false,
+            replayed_ja: None,
         })
     }
 
@@ -155,12 +158,13 @@ impl Table {
             logged: describe(e),
             replayed,
             unchecked: false,
+            replayed_ja: None,
         };
         match decided {
-            Err(why) => Some(mismatch(format!(
-                "refused: {}",
-                why.render(taku_dice::Lang::En)
-            ))),
+            Err(why) => Some(Mismatch {
+                replayed_ja: Some(format!("拒否: {}", why.render(taku_dice::Lang::Ja))),
+                ..mismatch(format!("refused: {}", why.render(taku_dice::Lang::En)))
+            }),
             Ok(d)
                 if d.events.len() == logged.len()
                     && d.events
@@ -218,8 +222,9 @@ impl Table {
         Some(Mismatch {
             seq: first.seq,
             logged: describe(first),
-            replayed: why,
+            replayed: why.en().to_string(),
             unchecked: false,
+            replayed_ja: Some(why.ja().to_string()),
         })
     }
 

@@ -23,7 +23,7 @@ fn table() -> Table {
 }
 
 fn library(t: &Table, pc: &str) -> serde_json::Value {
-    t.system_state().expect("state").to_json()[pc].clone()
+    t.system_state().expect("state").to_json()["libraries"][pc].clone()
 }
 
 const DECK: &str = "/deck load ミナ Deck; 8 Forest; 4 Mountain; 4 Elvish Mystic; 4 Runeclaw Bear; 4 Scaled Wurm; 4 Llanowar Elves; Sideboard; 2 Island";
@@ -502,15 +502,19 @@ fn issue13_mtg5_a_sideboard_after_a_blank_line_or_sb_lines_stays_out_of_the_libr
     );
     let out = run(
         &mut t,
-        "alice",
+        "gm",
         "/deck load ミナ // .dec\n4 [M19] Llanowar Elves\n16 Forest\nSB: 2 Island",
     );
     assert!(
         out[0].contains("20枚をシャッフル（サイドボード2枚は入れない）"),
         "{out:?}"
     );
+    // Replacing a library in play is the GM's (issue 13 play-through 4: a player swapped
+    // decks between turns); the GM's loads below read the other formats.
+    let err = refused(&mut t, "alice", "/deck load ミナ 20 Forest");
+    assert!(err.contains("only the GM can replace"), "{err}");
     // A blank `;;` on one chat line is no sideboard break.
-    let out = run(&mut t, "alice", "/deck load ミナ 10 Forest;; 10 Mountain");
+    let out = run(&mut t, "gm", "/deck load ミナ 10 Forest;; 10 Mountain");
     assert!(
         out[0].contains("20枚をシャッフル（サイドボード0枚"),
         "{out:?}"
@@ -518,7 +522,7 @@ fn issue13_mtg5_a_sideboard_after_a_blank_line_or_sb_lines_stays_out_of_the_libr
     // With headers, a blank line is only a blank line.
     let out = run(
         &mut t,
-        "alice",
+        "gm",
         "/deck load ミナ Deck\n10 Forest\n\n10 Mountain\nSideboard\n2 Island",
     );
     assert!(
@@ -540,7 +544,7 @@ fn issue13_mtg11_deck_lists_in_the_formats_players_paste() {
     );
     let out = run(
         &mut t,
-        "alice",
+        "gm",
         "/deck load ミナ デッキ\n１０ Forest\n１０ 山\nサイドボード\n２ Island",
     );
     assert!(
@@ -738,6 +742,15 @@ fn sec13_mtg10_verify_reports_a_library_edited_in_the_log() {
     let bad = edited.verify();
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(bad[0].replayed.contains("another result"), "{bad:?}");
+    // The details in Japanese too, for a Japanese `taku table verify` (issue 13: they were
+    // English only).
+    let ja = bad[0].replayed_ja.as_deref().unwrap_or_default();
+    assert!(
+        ja.starts_with(
+            "ライブラリーと記録されたダイスからは別の結果になります: ミナのライブラリー"
+        ),
+        "{bad:?}"
+    );
     // Edit a deck load instead: a card replaced by a better one.
     let mut events = t.events().to_vec();
     let load = events
@@ -868,4 +881,301 @@ fn a_turn_end_with_no_library_says_so() {
     let why = refused(&mut t, "gm", "/turn end");
     assert!(why.contains("no PC has a library"), "{why}");
     assert!(!why.contains("open check"), "{why}");
+}
+
+/// Every member's view of every event from `from` on, as text and as the API's JSON.
+fn seen_by(t: &Table, who: &str, from: usize) -> String {
+    t.events()[from..]
+        .iter()
+        .map(|e| {
+            let entry = t.entry(e, who, taku_dice::Lang::Ja);
+            format!(
+                "{}\n{}",
+                entry.text,
+                serde_json::to_string(&entry).expect("json")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The sheet a member sees, as one string (the API's, the web card's and `/char show`'s).
+fn sheet_of(t: &Table, name: &str, who: &str) -> String {
+    format!("{:?}", t.sheet(name, who))
+}
+
+/// Issue 13, aw13d. A GM's NPC makes checks too; the GM may keep one secret (`secret`):
+/// its revealed cards, its result, its boost and that library's turn reach no player on
+/// any path (log text, the API's JSON, the sheet, the panel), and the GM sees it all.
+/// Seed: 「GMが、行動判定の種類と難易度を宣言」 — the GM runs checks; a player's own library
+/// is revealed before them (「自分のライブラリーの上から1枚目と2枚目のカードを公開」), so only
+/// a GM character's check can be secret.
+#[test]
+fn aw13d_a_gms_secret_check_of_an_npc_reaches_no_player_on_any_path() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new 敵");
+    // Top: Scaled Wurm (MV 7) → target 7 at difficulty 0; Forest → green by its basic land
+    // type, 0 + 5 = 5 < 7: the check waits for the boost decision, which takes 3 Runeclaw
+    // Bear and 3 Forest (three colourless: +3 → 8 ≥ 7, a success).
+    run(
+        &mut t,
+        "gm",
+        "/deck order 敵 Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+    );
+    // Only the GM, and only for a GM character.
+    run(&mut t, "alice", DECK);
+    let err = refused(&mut t, "alice", "/deck check ミナ 緑 2 secret 扉");
+    assert!(err.contains("only the GM makes a secret check"), "{err}");
+    let err = refused(&mut t, "gm", "/deck check ミナ 緑 2 secret 扉");
+    assert!(
+        err.contains("ミナ belongs to alice; a secret check is for the GM's characters only"),
+        "{err}"
+    );
+    // A GM character's library is the GM's to handle, said plainly (not "gm or GM").
+    let err = refused(&mut t, "bob", "/deck show 敵");
+    assert!(
+        err.contains("敵 is a GM character; only the GM handles its library"),
+        "{err}"
+    );
+    let from = t.events().len();
+    let out = run(&mut t, "gm", "/deck check 敵 緑 0 secret 見張りに気付く");
+    assert!(
+        out[0]
+            .contains("（秘密の判定、GMだけが見ています）敵の「見張りに気付く」緑判定（難易度0）"),
+        "{out:?}"
+    );
+    assert!(out[0].contains("目標値7"), "{out:?}");
+    // Waiting for the boost: the panel shows it to the GM only.
+    let panel = |who: &str| format!("{:?}", t.table_sheet(who));
+    assert!(panel("gm").contains("敵"), "{}", panel("gm"));
+    assert!(!panel("bob").contains("敵"), "{}", panel("bob"));
+    let out = run(&mut t, "gm", "/deck boost 敵");
+    assert!(out[0].contains("（秘密の判定"), "{out:?}");
+    assert!(out[0].ends_with("成功"), "{out:?}");
+    for who in ["alice", "bob", "sam"] {
+        let seen = seen_by(&t, who, from);
+        for secret in [
+            "見張り",
+            "Scaled Wurm",
+            "甲鱗",
+            "目標値",
+            "成功",
+            "ブースト",
+            "敵",
+        ] {
+            assert!(!seen.contains(secret), "{who} saw {secret}: {seen}");
+        }
+        assert!(seen.contains("（非公開）"), "{seen}");
+        assert!(seen.contains("\"kind\":\"hidden\""), "{seen}");
+        // The sheet: nothing of the turn's library (its count and exile tell the boost).
+        let sheet = sheet_of(&t, "敵", who);
+        assert!(sheet.contains("GMの秘密の判定"), "{sheet}");
+        assert!(
+            !sheet.contains("枚数") && !sheet.contains("Runeclaw"),
+            "{sheet}"
+        );
+    }
+    let gm_sheet = sheet_of(&t, "敵", "gm");
+    assert!(gm_sheet.contains("Runeclaw"), "{gm_sheet}");
+    // The end of that turn returns the six (it tells of the boost): the GM's line too.
+    let from = t.events().len();
+    let out = run(&mut t, "gm", "/turn end");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("敵のターン終了: ブーストで追放した6枚")),
+        "{out:?}"
+    );
+    let seen = seen_by(&t, "bob", from);
+    assert!(!seen.contains("敵"), "{seen}");
+    assert!(seen.contains("ミナのターン終了"), "{seen}");
+    // A new turn: the library shows again, the six back in it.
+    let sheet = sheet_of(&t, "敵", "bob");
+    assert!(sheet.contains("枚数") && sheet.contains("12"), "{sheet}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13d. MT-2 step 5: seed 「1ターンに1回だけ行動判定ブーストを試みることができ
+/// ます」; the digest reads it 「once per turn per player」, a setting (`/deck set boost
+/// player|pc`) whose default is the digest's: a player's PCs share the boost, the GM may
+/// make it per PC.
+#[test]
+fn aw13d_the_boost_is_once_per_turn_per_player_by_default_and_per_pc_as_a_setting() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new ミナ2");
+    // Both libraries fail at green 0 without a boost (target 7, achievement 5), and a
+    // boost makes it (+3).
+    let order = "Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain; 2 Forest; 2 Mountain";
+    run(&mut t, "gm", &format!("/deck order ミナ {order}"));
+    run(&mut t, "gm", &format!("/deck order ミナ2 {order}"));
+    let out = run(&mut t, "alice", "/deck settings");
+    assert!(out[0].contains("boost = player"), "{out:?}");
+    run(&mut t, "alice", "/deck check ミナ 緑 0 扉");
+    let out = run(&mut t, "alice", "/deck boost ミナ");
+    assert!(out[0].contains("ブースト: "), "{out:?}");
+    // ミナ2 is alice's too: no boost this turn, so its failure is not held open.
+    let out = run(&mut t, "alice", "/deck check ミナ2 緑 0 扉");
+    assert!(out[0].ends_with("失敗"), "{out:?}");
+    assert!(
+        out[1].contains(
+            "aliceはこのターンミナでブーストしました。ブーストはプレイヤーごとに1ターン1回です"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(library(&t, "ミナ2")["boosted"], false);
+    // Only the GM changes it.
+    let err = refused(&mut t, "alice", "/deck set boost pc");
+    assert!(err.contains("only the GM changes a setting"), "{err}");
+    let err = refused(&mut t, "gm", "/deck set boost everyone");
+    assert!(err.contains("usage: /deck set boost player"), "{err}");
+    let out = run(&mut t, "gm", "/deck set boost pc");
+    assert!(
+        out[0].contains("boost = pc（PCごとに1ターン1回）"),
+        "{out:?}"
+    );
+    let err = refused(&mut t, "gm", "/deck set boost pc");
+    assert!(err.contains("that is the setting already"), "{err}");
+    // Per PC: ミナ2 boosts in the next turn as well as ミナ.
+    run(&mut t, "gm", "/turn end");
+    run(
+        &mut t,
+        "gm",
+        "/deck order ミナ2 Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/deck order ミナ Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+    );
+    run(&mut t, "alice", "/deck check ミナ 緑 0 扉");
+    run(&mut t, "alice", "/deck boost ミナ");
+    run(&mut t, "alice", "/deck check ミナ2 緑 0 扉");
+    let out = run(&mut t, "alice", "/deck boost ミナ2");
+    assert!(out[0].contains("ブースト: "), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// The cards in a library and its exile: a check, a boost and their voids never change
+/// how many there are.
+fn total(t: &Table, pc: &str) -> usize {
+    let l = library(t, pc);
+    l["cards"].as_array().map_or(0, Vec::len) + l["exiled"].as_array().map_or(0, Vec::len)
+}
+
+/// Issue 13, aw13d (play-through 4). Seed 「行動判定ブーストによって追放されたカードは、
+/// シーンあるいはターン終了時まで、いかなる方法でも追放領域を離れません」「追放した6枚のカード
+/// は、ターン終了時に…ライブラリーの一番下に戻します」: the six come back once. A `/void` of a
+/// library line a later line moved on from (a shuffle, the boost's return, the boost
+/// decision) is refused, naming the later line; voided from the latest back, every card
+/// stays. A voided draw's cards are back on top, known to the player (MT-2 step 1).
+#[test]
+fn aw13d_a_void_under_a_later_library_line_is_refused_and_no_card_is_lost_or_doubled() {
+    let mut t = table();
+    run(
+        &mut t,
+        "gm",
+        "/deck order ミナ Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+    );
+    let check = t.events().len() as u64 + 1;
+    run(&mut t, "alice", "/deck check ミナ 緑 0 a");
+    run(&mut t, "alice", "/deck boost ミナ");
+    assert_eq!(
+        library(&t, "ミナ")["exiled"].as_array().map(Vec::len),
+        Some(6)
+    );
+    // Voiding the check's first line would leave its boost standing: refused.
+    let err = refused(&mut t, "gm", &format!("/void {check}"));
+    assert!(
+        err.contains(&format!(
+            "#{check} cannot be voided: the later #{} rests on it (ミナ's library moved on in that line); /void {} first",
+            check + 1,
+            check + 1
+        )),
+        "{err}"
+    );
+    run(&mut t, "gm", "/deck shuffle ミナ");
+    let shuffle = check + 2;
+    let err = refused(&mut t, "gm", &format!("/void {}", check + 1));
+    assert!(
+        err.contains(&format!("the later #{shuffle} rests on it")),
+        "{err}"
+    );
+    assert_eq!(total(&t, "ミナ"), 12);
+    // From the latest back: every card where it was.
+    run(&mut t, "gm", &format!("/void {shuffle}"));
+    run(&mut t, "gm", &format!("/void {}", check + 1));
+    run(&mut t, "gm", &format!("/void {check}"));
+    assert_eq!(total(&t, "ミナ"), 12);
+    assert_eq!(
+        library(&t, "ミナ")["exiled"].as_array().map(Vec::len),
+        Some(0)
+    );
+    // The boost's return at the turn's end, then a later check: voiding the turn's end
+    // would put the six back in exile while they are in the library.
+    // (The voided cards are known on top now, so the outcome is certain: the GM forces.)
+    run(&mut t, "gm", "/deck check ミナ 緑 0 b boost force");
+    let end = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/turn end");
+    run(&mut t, "gm", "/deck check ミナ 緑 1 c force");
+    let err = refused(&mut t, "gm", &format!("/void {end}"));
+    assert!(err.contains("cannot be voided"), "{err}");
+    assert_eq!(total(&t, "ミナ"), 12);
+    // A voided draw: the cards are back on top, and the player knows them (after a
+    // shuffle, nothing else is known).
+    run(&mut t, "gm", "/deck shuffle ミナ");
+    assert_eq!(library(&t, "ミナ")["known"], 0);
+    let top: Vec<serde_json::Value> =
+        library(&t, "ミナ")["cards"].as_array().expect("cards")[..2].to_vec();
+    let draw = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/deck draw ミナ 2");
+    run(&mut t, "gm", &format!("/void {draw}"));
+    let l = library(&t, "ミナ");
+    assert_eq!(l["known"], 2, "{l}");
+    assert_eq!(l["cards"].as_array().expect("cards")[..2], top[..]);
+    assert_eq!(total(&t, "ミナ"), 12);
+    let show = run(&mut t, "alice", "/deck show ミナ");
+    assert!(show[0].contains("既知の上2枚"), "{show:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13d (play-through 4). MT-3 「まったく同じ行動判定を2回以上行うことはできま
+/// せん」: a full-width space does not make the purpose another. MT-2 「難易度は、0~8の数。
+/// (シナリオ上必要なら、-1以下、9以上でも可。)」: any difficulty a scenario may need, within
+/// the bound `taku mtg` keeps, never a saturated target. The help's boost needs 6 cards
+/// below the two revealed.
+#[test]
+fn aw13d_a_spaced_purpose_is_the_same_check_and_absurd_difficulties_are_refused() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    run(
+        &mut t,
+        "alice",
+        "/deck check ミナ 緑 2 boost 扉をこじ開ける",
+    );
+    let err = refused(
+        &mut t,
+        "alice",
+        "/deck check ミナ 緑 2 boost 扉を　こじ開ける",
+    );
+    assert!(err.contains("the same check twice in one turn"), "{err}");
+    let err = refused(
+        &mut t,
+        "alice",
+        "/deck check ミナ 緑 2 boost 扉を こじ開ける",
+    );
+    assert!(err.contains("the same check twice in one turn"), "{err}");
+    for big in ["9223372036854775807", "-9223372036854775808", "1000001"] {
+        let err = refused(&mut t, "gm", &format!("/deck check ミナ 緑 {big} force 大"));
+        assert!(
+            err.contains("is not a difficulty (a whole number, usually 0 to 8, as a scenario needs -1000000 to 1000000"),
+            "{err}"
+        );
+    }
+    let out = run(&mut t, "gm", "/deck check ミナ 緑 -1 force 小");
+    assert!(out[0].contains("難易度-1"), "{out:?}");
+    let help = run(&mut t, "alice", "/help").concat();
+    assert!(
+        help.contains("公開した2枚の下にライブラリーが6枚以上"),
+        "{help}"
+    );
+    assert!(help.contains("秘密の判定"), "{help}");
 }

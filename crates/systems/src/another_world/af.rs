@@ -119,7 +119,8 @@ impl AfCheck {
             .saturating_sub(PER_SKILL.saturating_mul(self.declared.len() as i64))
     }
 
-    fn running(&self) -> bool {
+    /// Running (or waiting on a fumble's cancel).
+    pub fn running(&self) -> bool {
         matches!(self.status, Status::Running | Status::FumblePending { .. })
     }
 
@@ -466,6 +467,19 @@ fn preset(n: &str, solo: Option<&str>) -> Result<(String, i64, u32, Vec<String>,
     })
 }
 
+/// AW-7 「通常の戦闘のように【行動値】順にラウンドを進行させ」: an AF check has rounds of its
+/// own, like a combat's and not inside one, so the two do not run at once (issue 13
+/// play-through 4: a dodge in the combat was added to the AF total).
+fn in_combat() -> Text {
+    Text::new(
+        "戦闘中です。AF判定は戦闘のように【行動値】順にラウンドを進める別の判定なので、先に /combat end してください（AW-7）",
+        "a combat is on; an AF check runs rounds of its own like a combat's, so /combat end first (AW-7)",
+    )
+}
+
+/// The seed's GM guide: 「PC1体が、1度の宣言で難易度を減少できる値は、平均6である」.
+const GUIDE_PER_DECLARATION: i64 = 6;
+
 fn running_already() -> Text {
     Text::new(
         "すでにAF判定の最中です。/af end で中止できます",
@@ -525,6 +539,9 @@ pub fn decide(
                     || w.starts_with("party=")
                     || **w == "spell"
             });
+            if state.combat.is_some() {
+                return Err(in_combat());
+            }
             start(table, ability, difficulty, rounds, &opts, &goal.join(" "))
         })(),
         ["preset", n, rest @ ..] => (|| {
@@ -538,6 +555,9 @@ pub fn decide(
             let (ability, difficulty, rounds, mut opts, goal) = preset(n, rest.first().copied())?;
             opts.extend(party.iter().map(|p| p.to_string()));
             let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
+            if state.combat.is_some() {
+                return Err(in_combat());
+            }
             start(table, &ability, difficulty, rounds, &opts, &goal)
         })(),
         ["declare", character, skills @ ..] if !skills.is_empty() => (|| {
@@ -1542,17 +1562,32 @@ pub fn describe(e: &Event) -> Text {
             odds,
         } => {
             let minus = PER_SKILL.saturating_mul(skills.len() as i64);
+            // The seed's GM guide 「PC1体が、1度の宣言で難易度を減少できる値は、平均6である」:
+            // a declaration far beyond it is pointed out to the GM, who knows whether the PC
+            // has those skills (「所持宣言」; issue 13 play-through 4: fifty invented skills).
+            let (guide_ja, guide_en) = if minus > GUIDE_PER_DECLARATION {
+                (
+                    format!(
+                        "（注意: 1度の宣言の目安は平均{GUIDE_PER_DECLARATION}。宣言できるのは所持している特技だけで、GMが確かめます。AW-7）"
+                    ),
+                    format!(
+                        " (note: a declaration lowers it by {GUIDE_PER_DECLARATION} on average; only skills the PC has may be declared, which the GM checks; AW-7)"
+                    ),
+                )
+            } else {
+                (String::new(), String::new())
+            };
             let skills = skills
                 .iter()
                 .map(|s| format!("《{s}》"))
                 .collect::<String>();
             Text::new(
                 format!(
-                    "{character}の特技宣言 {skills} ＞ 難易度 -{minus} ＞ {difficulty}{}",
+                    "{character}の特技宣言 {skills} ＞ 難易度 -{minus} ＞ {difficulty}{}{guide_ja}",
                     then_odds(odds, Lang::Ja)
                 ),
                 format!(
-                    "{character} declares {skills} > difficulty -{minus} > {difficulty}{}",
+                    "{character} declares {skills} > difficulty -{minus} > {difficulty}{}{guide_en}",
                     then_odds(odds, Lang::En)
                 ),
             )

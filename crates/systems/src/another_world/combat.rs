@@ -166,16 +166,20 @@ impl Combat {
             .iter()
             .filter(|c| c.action == best.action && c.name != best.name)
             .collect();
-        let why = if tied.is_empty() {
+        // The turn's line is public: a tie with an NPC is not named (it would tell the
+        // players that NPC's 【行動値】, the GM's data until 対象識別: issue 13 play-through
+        // 4), only a tie between PCs, whose values are public.
+        let tied_pcs: Vec<&&&Combatant> = tied.iter().filter(|c| c.pc).collect();
+        let why = if !best.pc || tied_pcs.is_empty() {
             None
-        } else if best.pc && tied.iter().all(|c| !c.pc) {
-            Some("同値はPCが先")
         } else if gm_rank(&best.name) != usize::MAX {
             Some("同値はGMの決定")
-        } else if best.pc {
-            Some("同値のPCは【反射】【知覚】【幸運】の順")
+        } else if tied_pcs.iter().any(|c| c.tie == best.tie) {
+            // 「PC同士で【行動値】が同じなら、GMが決定する(原則、【反射】→【知覚】→【幸運】が
+            // 高い順)」: the default decided nothing; the GM is asked.
+            Some(FULL_TIE)
         } else {
-            Some("同値のNPCはGMの決定（参加順）")
+            Some("同値のPCは【反射】【知覚】【幸運】の順")
         };
         Some((best, why))
     }
@@ -264,6 +268,14 @@ pub enum Event {
         text: String,
         /// Whether the disengaging character won.
         won: bool,
+        /// The blocking enemy's data is the GM's (not identified, AW-3): this line, with
+        /// its numbers, is the GM's, and players see the contest `veiled`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gm_only: bool,
+        /// The players' line of a contest against such an enemy: the enemy's 【行動値】,
+        /// dice and achievement left out (`text` is the veiled text).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        veiled: bool,
     },
     /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
     Identified {
@@ -466,6 +478,14 @@ pub fn decide(
                 return Err(Text::new(
                     "すでに戦闘中です。先に /combat end してください",
                     "a combat is already on; /combat end first",
+                ));
+            }
+            // AW-7: an AF check runs its own rounds (「通常の戦闘のように」), not beside a
+            // combat, whose rolls it would count (issue 13 play-through 4).
+            if state.af.as_ref().is_some_and(|a| a.running()) {
+                return Err(Text::new(
+                    "AF判定の最中です。AF判定は戦闘のように【行動値】順にラウンドを進める別の判定なので、戦闘は /af end（か判定の成功・失敗）の後で始めてください（AW-7）",
+                    "an AF check is running; it runs rounds of its own like a combat's, so start the combat after /af end (or its success or failure) (AW-7)",
                 ));
             }
             if names.is_empty() {
@@ -897,13 +917,30 @@ fn act<'a>(
                     action: check(me.action),
                     reaction: Reaction::Rolls(check(enemy.action)),
                 };
-                let rolled = contest::roll(&contest, dice).map_err(|e| e.text())?;
+                let (rolled, veiled) =
+                    contest::roll_veiled(&contest, dice).map_err(|e| e.text())?;
                 all_won &= rolled.success;
+                // An enemy not yet identified keeps its 【行動値】 from the players (seed
+                // 117–118: its data is made public by 対象識別): they see the contest
+                // without its side, the GM the whole.
+                let hidden = super::rules::secret_npc(table, state, &enemy.name);
+                if hidden {
+                    events.push(ev(Event::Contested {
+                        name: actor.clone(),
+                        against: enemy.name.clone(),
+                        text: veiled,
+                        won: rolled.success,
+                        gm_only: false,
+                        veiled: true,
+                    }));
+                }
                 events.push(ev(Event::Contested {
                     name: actor.clone(),
                     against: enemy.name.clone(),
                     text: rolled.text,
                     won: rolled.success,
+                    gm_only: hidden,
+                    veiled: false,
                 }));
             }
             if all_won {
@@ -1215,8 +1252,15 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
 
 /// A tie reason as [`Combat::next_actor`] gives it (and a `Turn` event stores it), in
 /// every language.
+/// PCs equal in 【行動値】【反射】【知覚】【幸運】: the GM decides.
+const FULL_TIE: &str =
+    "同値のPCは【反射】【知覚】【幸運】も同じ。GMが /combat order で決めます（今は参加順）";
+
 fn tie_text(why: &str) -> Text {
     let en = match why {
+        FULL_TIE => {
+            "a tie between PCs equal in 【反射】, 【知覚】 and 【幸運】 too: the GM decides with /combat order (join order for now)"
+        }
         "同値はPCが先" => "a tie: PCs first",
         "同値はGMの決定" => "a tie: the GM's order",
         "同値のPCは【反射】【知覚】【幸運】の順" => {
@@ -1383,18 +1427,33 @@ pub fn describe(e: &Event) -> Text {
             against,
             text,
             won,
+            gm_only,
+            veiled,
         } => {
             let (ja, en) = if *won {
                 ("突破", "breaks through")
             } else {
                 ("突破できず", "is held")
             };
+            let (mark_ja, mark_en) = if *gm_only {
+                ("（GMのみ）", "(GM only) ")
+            } else {
+                ("", "")
+            };
+            let (side_ja, side_en) = if *veiled {
+                (
+                    "（【行動値】、未識別なので非公開）",
+                    " (action value, hidden: not identified)",
+                )
+            } else {
+                ("（【行動値】）", " (action value)")
+            };
             Text::new(
                 format!(
-                    "エンゲージ封鎖の対決 {name}（【行動値】）VS {against}（【行動値】）: {text} ＞ {name}は{ja}"
+                    "{mark_ja}エンゲージ封鎖の対決 {name}（【行動値】）VS {against}{side_ja}: {text} ＞ {name}は{ja}"
                 ),
                 format!(
-                    "blockade contest {name} (action value) VS {against} (action value): {text} > {name} {en}"
+                    "{mark_en}blockade contest {name} (action value) VS {against}{side_en}: {text} > {name} {en}"
                 ),
             )
         }

@@ -164,6 +164,17 @@ fn check_text(check: &Check) -> String {
 
 /// Rolls a contest: the action side, then (unless it fumbled) the reaction side.
 pub fn roll(contest: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, EvalError> {
+    roll_veiled(contest, roller).map(|(result, _)| result)
+}
+
+/// [`roll`], with the contest also worded for those who may not see the reaction side's
+/// numbers (an enemy whose data is the GM's, AW-3 対象識別): the action side's roll, the
+/// reaction side's critical or fumble (what the table sees of any roll), and who won —
+/// never its judgement value, dice or achievement.
+pub fn roll_veiled(
+    contest: &Contest,
+    roller: &mut Roller<'_>,
+) -> Result<(RollResult, String), EvalError> {
     let action = roll_side(&contest.action, roller)?;
     let reaction_text = match contest.reaction {
         Reaction::Rolls(c) => check_text(&c),
@@ -174,19 +185,33 @@ pub fn roll(contest: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, Ev
         check_text(&contest.action),
         side_text(&contest.action, &action)
     );
+    let mut veiled = format!(
+        "({} VS ?){SEP}アクション側 {}",
+        check_text(&contest.action),
+        side_text(&contest.action, &action)
+    );
     // AW-2 line 1: no reaction roll after an action fumble.
     let reaction = if action.fumble {
         text.push_str(" ／ リアクション側 判定なし");
+        veiled.push_str(" ／ リアクション側 判定なし");
         None
     } else {
         match contest.reaction {
             Reaction::Rolls(check) => {
                 let side = roll_side(&check, roller)?;
                 text.push_str(&format!(" ／ リアクション側 {}", side_text(&check, &side)));
+                veiled.push_str(if side.fumble {
+                    " ／ リアクション側 ファンブル"
+                } else if side.critical {
+                    " ／ リアクション側 クリティカル"
+                } else {
+                    " ／ リアクション側 （非公開）"
+                });
                 Some(side)
             }
             Reaction::Fixed(n) => {
                 text.push_str(&format!(" ／ リアクション側 {n}（固定値）"));
+                veiled.push_str(" ／ リアクション側 （非公開）");
                 Some(Side {
                     dice: [0, 0],
                     total: n,
@@ -212,14 +237,17 @@ pub fn roll(contest: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, Ev
             }
         }
     };
-    text.push_str(&format!(
-        " ／ {why}{SEP}{}",
-        if action_wins {
-            "アクション側の勝利"
-        } else {
-            "リアクション側の勝利"
-        }
-    ));
+    let winner = if action_wins {
+        "アクション側の勝利"
+    } else {
+        "リアクション側の勝利"
+    };
+    text.push_str(&format!(" ／ {why}{SEP}{winner}"));
+    let why_veiled = match decided {
+        Decided::Achievement => "達成値の比較".to_string(),
+        _ => why,
+    };
+    veiled.push_str(&format!(" ／ {why_veiled}{SEP}{winner}"));
     let mut result = RollResult::new(
         text,
         Detail::Sum {
@@ -230,7 +258,7 @@ pub fn roll(contest: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, Ev
     result = result.with_verdict(action_wins);
     result.critical = action.critical && !action.fumble;
     result.fumble = action.fumble;
-    Ok(result)
+    Ok((result, veiled))
 }
 
 /// AW-2's resolution order; `true` when the action side wins.

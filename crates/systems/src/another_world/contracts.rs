@@ -192,6 +192,10 @@ pub enum Event {
         master: String,
         /// Servant.
         servant: String,
+        /// The GM made it for a player's character with no offer or agreement of that
+        /// player's recorded (seed 「…が契約に合意した時点で」: the log says so).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ruled: bool,
     },
     /// A contract ended.
     Dissolved {
@@ -215,6 +219,10 @@ pub enum Event {
         /// The scene it was spent in (a summon's servant is in that scene).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scene: Option<u64>,
+        /// The words after the servant: the order it forces (「サーヴァントが拒否する命令を
+        /// 令呪で強要する」), or why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        words: Option<String>,
     },
     /// A servant's +20 was applied to a check.
     BoostApplied {
@@ -247,7 +255,20 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             "/contract MASTER SERVANT (or /contract end MASTER SERVANT REASON)",
         )),
         ["spell", master, purpose, rest @ ..] => match Use::parse(purpose) {
-            Some(purpose) => spend(table, state, master, purpose, rest.first().copied()),
+            Some(purpose) => {
+                spend(table, state, master, purpose, rest.first().copied()).map(|mut outcome| {
+                    // The order itself, as typed after the servant (issue 13 play-through
+                    // 4: `/spell ロイ order ユキ 踊れ` lost 「踊れ」).
+                    if rest.len() > 1 {
+                        for e in &mut outcome.events {
+                            if let AwEvent::Contract(Event::Spent { words, .. }) = e {
+                                *words = Some(rest[1..].join(" "));
+                            }
+                        }
+                    }
+                    outcome
+                })
+            }
             None => Err(Text::new(
                 format!(
                     "令呪の使い道「{purpose}」はありません。order（命令の強要）・summon（召喚）・dismiss（退場）・boost（+20）・dissolve（契約破棄）のいずれかです"
@@ -289,14 +310,26 @@ fn make(
     };
     let (mo, so) = (owner(master), owner(servant));
     let actor = table.actor();
-    let made = || {
+    let made = |ruled: bool| {
         one(AwEvent::Contract(Event::Made {
             master: master.to_string(),
             servant: servant.to_string(),
+            ruled,
         }))
     };
-    if table.actor_is_gm() || (mo == actor && so == actor) {
-        return made();
+    // The GM may make a contract (a ruling), but AW-5 makes one when both sides agree: a
+    // player's character bound with no offer or agreement of theirs is marked in the log
+    // (issue 13 play-through 4), and an offer a player made counts as theirs.
+    if table.actor_is_gm() {
+        let key = (master.to_string(), servant.to_string());
+        let proposer = c.proposals.get(&key);
+        let unheard = [&mo, &so]
+            .into_iter()
+            .any(|o| !table.member_is_gm(o) && proposer.is_none_or(|p| p != o));
+        return made(unheard);
+    }
+    if mo == actor && so == actor {
+        return made(false);
     }
     if mo != actor && so != actor {
         return Err(Text::new(
@@ -311,7 +344,7 @@ fn make(
     let key = (master.to_string(), servant.to_string());
     match c.proposals.get(&key) {
         // The other side proposed: this is the agreement.
-        Some(proposer) if proposer != actor => made(),
+        Some(proposer) if proposer != actor => made(false),
         Some(_) => {
             let other = if mo == actor { &so } else { &mo };
             Err(Text::new(
@@ -389,6 +422,7 @@ pub fn spend_event(
         purpose,
         left: left - 1,
         scene: Some(table.scene_and_session().0),
+        words: None,
     }))
 }
 
@@ -563,7 +597,9 @@ pub fn fold(c: &mut Contracts, actor: &str, e: &Event) {
             c.proposals
                 .insert((master.clone(), servant.clone()), actor.to_string());
         }
-        Event::Made { master, servant } => {
+        Event::Made {
+            master, servant, ..
+        } => {
             c.proposals.remove(&(master.clone(), servant.clone()));
             if !c.master_of.contains_key(servant) {
                 c.master_of.insert(servant.clone(), master.clone());
@@ -619,12 +655,28 @@ pub fn describe(e: &Event) -> Text {
                 "contract proposed: {master} the master, {servant} the servant (waiting for the other side to agree)"
             ),
         ),
-        Event::Made { master, servant } => Text::new(
-            format!("契約成立: マスター {master}、サーヴァント {servant}（令呪刻印が現れる）"),
-            format!(
-                "contract made: {master} the master, {servant} the servant (the command spell mark appears)"
-            ),
-        ),
+        Event::Made {
+            master,
+            servant,
+            ruled,
+        } => {
+            let (ja, en) = if *ruled {
+                (
+                    "（GMの裁定で。プレイヤーの申し出・同意は記録されていません）",
+                    " (by the GM's ruling; no offer or agreement of a player is recorded)",
+                )
+            } else {
+                ("", "")
+            };
+            Text::new(
+                format!(
+                    "契約成立{ja}: マスター {master}、サーヴァント {servant}（令呪刻印が現れる）"
+                ),
+                format!(
+                    "contract made{en}: {master} the master, {servant} the servant (the command spell mark appears)"
+                ),
+            )
+        }
         Event::Dissolved {
             master,
             servant,
@@ -645,12 +697,17 @@ pub fn describe(e: &Event) -> Text {
             servant,
             purpose,
             left,
+            words,
             ..
         } => {
             let what = purpose.text();
+            let (words_ja, words_en) = words
+                .as_deref()
+                .map(|w| (format!("「{w}」"), format!(" '{w}'")))
+                .unwrap_or_default();
             Text::new(
                 format!(
-                    "{master}の令呪: {}{} ＞ 残り{left}",
+                    "{master}の令呪: {}{}{words_ja} ＞ 残り{left}",
                     servant
                         .as_deref()
                         .map(|s| {
@@ -667,7 +724,7 @@ pub fn describe(e: &Event) -> Text {
                     what.ja()
                 ),
                 format!(
-                    "{master}'s command spell: {}{} > {left} left",
+                    "{master}'s command spell: {}{}{words_en} > {left} left",
                     what.en(),
                     servant
                         .as_deref()

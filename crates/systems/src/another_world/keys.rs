@@ -337,12 +337,20 @@ pub fn check_allowed(table: &dyn TableView, keys: &Keys, command: &str) -> Resul
         if table.actor_is_gm() {
             return Ok(());
         }
+        // The example names one of the member's own PCs (issue 13 play-through 4: it named
+        // another player's ミナ).
+        let own = table
+            .characters()
+            .into_iter()
+            .find(|(_, owner)| *owner == table.actor())
+            .map(|(name, _)| name);
+        let (own, own_en) = (own.unwrap_or("PC名"), own.unwrap_or("NAME"));
         return Err(Text::new(
             format!(
-                "いまは「イベントキー:{key}」を持っているPCだけが判定できます。どのキャラクターの判定か、AW+{{ミナ.理知}} か AW+6 理知 ミナ のように書いてください（AW-6）"
+                "いまは「イベントキー:{key}」を持っているPCだけが判定できます。どのキャラクターの判定か、AW+{{{own}.理知}} か AW+6 理知 {own} のように書いてください（AW-6）"
             ),
             format!(
-                "only PCs holding the event key {key} may make checks now; say whose check it is, e.g. AW+{{Mina.理知}} or AW+6 理知 Mina (AW-6)"
+                "only PCs holding the event key {key} may make checks now; say whose check it is, e.g. AW+{{{own_en}.理知}} or AW+6 理知 {own_en} (AW-6)"
             ),
         ));
     };

@@ -470,6 +470,13 @@ impl TableRules for AwRules {
         undone.iter().find_map(|u| builds_on(later, u))
     }
 
+    /// Issue 13 play-through 4: the GM's `/void` of a line later lines rest on (an AF
+    /// roll a later one counted on, a contract a spell was spent under) leaves them
+    /// standing on nothing; the later line is voided first, as with `/undo`.
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
     fn owned_fields(&self) -> &'static [OwnedField] {
         OWNED
     }
@@ -528,6 +535,8 @@ impl TableRules for AwRules {
             Event::Key(e) => keys::audience(e),
             // A change to the HP or MP of an NPC whose data is the GM's (AW-3).
             Event::Supply(e) if e.secret() => Audience::Gm,
+            // A blockade contest with the numbers of such an NPC (players see it veiled).
+            Event::Combat(combat::Event::Contested { gm_only: true, .. }) => Audience::Gm,
             _ => Audience::All,
         }
     }
@@ -945,13 +954,16 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             Event::Contract(C::Made {
                 master: m,
                 servant: s,
+                ..
             }),
         ) if master == m && servant == s => t(
             format!("この申し出に相手が同意して{master}と{servant}の契約が成立しました"),
             format!("the other side agreed, making the contract of {master} and {servant}"),
         ),
         (
-            Event::Contract(C::Made { master, servant }),
+            Event::Contract(C::Made {
+                master, servant, ..
+            }),
             Event::Contract(
                 C::Spent {
                     master: m,
@@ -970,7 +982,9 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
         ),
         (
             Event::Contract(C::Dissolved { servant, .. }),
-            Event::Contract(C::Made { servant: s, master }),
+            Event::Contract(C::Made {
+                servant: s, master, ..
+            }),
         ) if servant == s => t(
             format!("契約が解かれた{servant}は{master}と新たに契約しました"),
             format!("{servant}, freed by it, contracted with {master} since"),
@@ -990,6 +1004,32 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             format!(
                 "later checks were counted against the difficulty {character}'s declaration lowered"
             ),
+        ),
+        // Issue 13 play-through 4: a counted roll, a fumble or a threshold that later AF
+        // steps went on from (a later roll counted on the total it left, the failure a
+        // fumble caused, the NPC aid a threshold brought: 「達成値100をクリアすると、NPCが
+        // 援助をしてくれる」) stays until those are voided; the later events record totals,
+        // so taking the earlier out alone would leave them standing on nothing.
+        (
+            Event::Af(
+                A::Achieved { .. }
+                | A::Fumbled { .. }
+                | A::FumbleCancelled { .. }
+                | A::Threshold { .. },
+            ),
+            Event::Af(
+                A::Achieved { .. }
+                | A::Fumbled { .. }
+                | A::FumbleCancelled { .. }
+                | A::Threshold { .. }
+                | A::Aided
+                | A::RoundEnded { .. }
+                | A::Succeeded { .. }
+                | A::Failed { .. },
+            ),
+        ) => t(
+            "AF判定はその後進みました（後の判定、ラウンドの終わり、成功・失敗、NPCの援助）".into(),
+            "the AF check went on since (a later check, the round's end, its success or failure, the NPC aid)".into(),
         ),
         (Event::Af(A::Started { .. }), Event::Af(e)) if !matches!(e, A::Started { .. }) => t(
             "このAF判定はその後進みました".into(),

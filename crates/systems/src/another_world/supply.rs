@@ -71,15 +71,25 @@ impl Event {
             mp,
             hp_max,
             mp_max,
+            why,
+            hp_dice,
+            mp_dice,
             ..
         } = self;
-        let mut out = vec![
-            (character.clone(), "HP".to_string(), hp.to_string()),
-            (character.clone(), "MP".to_string(), mp.to_string()),
-        ];
-        for (key, max) in [("HP.max", hp_max), ("MP.max", mp_max)] {
+        // A fixed change (`/supply heal`) sets only the value it changed: the other may not
+        // exist (an NPC with HP and no MP).
+        let heal = why.starts_with(HEAL);
+        let mut out = Vec::new();
+        for (key, now, max, changed) in [
+            ("HP", hp, hp_max, !hp_dice.is_empty()),
+            ("MP", mp, mp_max, !mp_dice.is_empty()),
+        ] {
+            if heal && !changed {
+                continue;
+            }
+            out.push((character.clone(), key.to_string(), now.to_string()));
             if let Some(max) = max {
-                out.push((character.clone(), key.to_string(), max.to_string()));
+                out.push((character.clone(), format!("{key}.max"), max.to_string()));
             }
         }
         out
@@ -251,7 +261,9 @@ pub fn decide(
             "/supply lack CHARACTER N [shared]  (N from 1 to 5)",
         )),
         ["give", rest @ ..] if rest.len() >= 3 => give(table, state, rest, dice),
-        ["heal", character, which, amount, why @ ..] => heal(table, character, which, amount, why),
+        ["heal", character, which, amount, why @ ..] => {
+            heal(table, character, which, amount, why, dice)
+        }
         ["heal", ..] => Err(usage(
             "/supply heal キャラクター HP|MP 量 [理由]（量は 5、-3、2D6 など）",
             "/supply heal CHARACTER HP|MP AMOUNT [REASON]  (AMOUNT: 5, -3, 2D6, …)",
@@ -290,10 +302,11 @@ fn give(
     if names.iter().all(|a| may_act_for(table, a).is_err()) {
         may_act_for(table, names[0])?;
     }
-    // In a contract: each of them bound to another of them.
+    // 「契約状態にあるキャラクター同士の供給」: every two of them in a contract with each other
+    // (issue 13 play-through 4: ミナ→ロイ→ユキ was labelled 契約 though ミナ and ユキ are not).
     let bound = names
         .iter()
-        .all(|a| names.iter().any(|b| a != b && state.contracts.bound(a, b)));
+        .all(|a| names.iter().all(|b| a == b || state.contracts.bound(a, b)));
     let recommended = if bound { 3..=4 } else { 1..=2 };
     let who = names.join("、");
     let who_en = names.join(", ");
@@ -381,6 +394,7 @@ fn heal(
     which: &str,
     amount: &str,
     why: &[&str],
+    dice: &mut Roller<'_>,
 ) -> Result<Outcome<AwEvent>, Text> {
     may_act_for(table, character)?;
     let hp_side = match which.to_ascii_uppercase().as_str() {
@@ -393,28 +407,45 @@ fn heal(
             ));
         }
     };
-    let delta: i64 = amount.trim_start_matches('+').parse().map_err(|_| {
-        Text::new(
-            format!("「{amount}」は量ではありません（5、-3 のような整数）"),
-            format!("'{amount}' is not an amount (a whole number such as 5 or -3)"),
-        )
-    })?;
-    let ((hp, mp), (max_hp, max_mp)) = current(table, character)?;
-    let clamp = |now: i64, max: i64| now.saturating_add(delta).clamp(0, max.max(0));
+    let (delta, rolled) = heal_amount(amount, dice)?;
+    // Only the value changed is read (and written, see `Event::field_changes`): an NPC
+    // with 【HP】 and no 【MP】 takes damage.
+    let key = if hp_side { "HP" } else { "MP" };
+    let (now, max) = vital(table, character, key)?;
+    // Recovery needs the maximum it stops at: without `HP上限` the current value would be
+    // taken as the maximum and a wounded character could not recover (issue 13
+    // play-through 4: 5 + 3 stayed 5). Damage keeps today's value as the maximum.
+    if delta > 0 && field(table, character, &format!("{key}.max")).is_err() {
+        return Err(Text::new(
+            format!(
+                "{character}の【{key}】上限がないので、回復がどこまでか分かりません。先に /char set {character} {key}上限 12 のように上限を決めてください（AW-4）"
+            ),
+            format!(
+                "{character} has no {key} maximum, so a recovery has nothing to stop at; set it first, e.g. /char set {character} {key}.max 12 (AW-4)"
+            ),
+        ));
+    }
+    let changed = now.saturating_add(delta).clamp(0, max.max(0));
+    let other = |key: &str| field(table, character, key).unwrap_or(0);
     let (hp, mp) = if hp_side {
-        (clamp(hp, max_hp), mp)
+        (changed, other("MP"))
     } else {
-        (hp, clamp(mp, max_mp))
+        (other("HP"), changed)
     };
+    let (hp_max, mp_max) = missing_max(table, character);
     let reason = if why.is_empty() {
         "回復".to_string()
     } else {
         why.join(" ")
     };
+    let reason = match rolled {
+        Some(r) => format!("{reason} {r}"),
+        None => reason,
+    };
     Ok(Outcome {
         events: vec![AwEvent::Supply(Event::Changed {
-            hp_max: missing_max(table, character).0,
-            mp_max: missing_max(table, character).1,
+            hp_max: if hp_side { hp_max } else { None },
+            mp_max: if hp_side { None } else { mp_max },
             secret: false,
             character: character.to_string(),
             why: format!("{HEAL}{reason}"),
@@ -428,6 +459,74 @@ fn heal(
 }
 
 const HEAL: &str = "増減: ";
+
+/// `/supply heal`'s amount: a whole number (`5`, `-3`) or dice (`2D6`, `-1D6`, `2D6+1`,
+/// full-width too), rolled on the table's dice — skills and food recover by dice (the
+/// seed's AF example 3: 「1D6点回復」). Dice: 1 to 20 dice of 2 to 100 sides.
+fn heal_amount(amount: &str, dice: &mut Roller<'_>) -> Result<(i64, Option<String>), Text> {
+    let bad = || {
+        Text::new(
+            format!(
+                "「{amount}」は量ではありません（5、-3 のような整数か、2D6、-1D6、2D6+1 のようなダイス）"
+            ),
+            format!(
+                "'{amount}' is not an amount (a whole number such as 5 or -3, or dice such as 2D6, -1D6, 2D6+1)"
+            ),
+        )
+    };
+    let folded: String = amount
+        .chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            c => c,
+        })
+        .collect::<String>()
+        .to_ascii_uppercase();
+    let small = |t: &str| t.len() <= 6 && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if small(folded.trim_start_matches(['+', '-'])) {
+        let n: i64 = folded.trim_start_matches('+').parse().map_err(|_| bad())?;
+        return Ok((n, None));
+    }
+    let (sign, body) = match folded.strip_prefix('-') {
+        Some(b) => (-1, b),
+        None => (1, folded.strip_prefix('+').unwrap_or(&folded)),
+    };
+    let (dice_part, plus) = match body.find(['+', '-']) {
+        Some(at) => (&body[..at], Some(&body[at..])),
+        None => (body, None),
+    };
+    let (n, sides) = dice_part.split_once('D').ok_or_else(bad)?;
+    if !small(n) || !small(sides) {
+        return Err(bad());
+    }
+    let (n, sides): (i64, i64) = (
+        n.parse().map_err(|_| bad())?,
+        sides.parse().map_err(|_| bad())?,
+    );
+    if !(1..=20).contains(&n) || !(2..=100).contains(&sides) {
+        return Err(bad());
+    }
+    let plus: i64 = match plus {
+        None => 0,
+        Some(p) if small(p.trim_start_matches(['+', '-'])) => {
+            p.trim_start_matches('+').parse().map_err(|_| bad())?
+        }
+        Some(_) => return Err(bad()),
+    };
+    let rolled = dice
+        .roll_group(n, sides)
+        .map(|d| d.to_vec())
+        .map_err(|e| e.text())?;
+    let sum: i64 = rolled.iter().sum::<i64>() + plus;
+    let faces: Vec<String> = rolled.iter().map(i64::to_string).collect();
+    let text = format!(
+        "{}{n}D{sides}{}[{}]",
+        if sign < 0 { "-" } else { "" },
+        taku_dice::system_command::format_modifier(plus),
+        faces.join(",")
+    );
+    Ok((sign * sum, Some(text)))
+}
 
 /// HP and MP of `character` recover by `hp` and `mp` (dice already rolled), within the
 /// maximums; `why` names the cause (`NPCの援助 1D6`).

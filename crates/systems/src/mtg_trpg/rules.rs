@@ -51,6 +51,11 @@ pub struct Library {
     pub checks: Vec<(CheckKind, i64, String)>,
     /// A check waiting for the player's boost decision.
     pub open: Option<Open>,
+    /// The GM made a secret check with this library this turn (a GM character's): until
+    /// the GM ends the turn, players see nothing of the library's turn (its count, exile
+    /// and boost tell the result).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
 /// A check revealed and waiting for a boost decision.
@@ -68,10 +73,60 @@ pub struct Open {
     /// 2枚目のカードを公開」.
     #[serde(default)]
     pub cards: Vec<Card>,
+    /// The GM's secret check of a GM character: seen by the GM only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
-/// Libraries by PC.
-pub type State = BTreeMap<String, Library>;
+/// Libraries by PC, and the GM's settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Libraries by PC.
+    pub libraries: BTreeMap<String, Library>,
+    /// The GM's settings (the digest's readings, with their defaults).
+    #[serde(default)]
+    pub settings: Settings,
+}
+
+/// Who shares the once-per-turn boost (seed 「1ターンに1回だけ行動判定ブーストを試みることが
+/// できます」, 「1ターンに1回のみ」).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoostScope {
+    /// Once per turn per player (the digest's MT-2 step 5 「once per turn per player」, the
+    /// default): a player's PCs share it. The GM's characters have no player (the seed's
+    /// turn is 「行動判定を行うPL側のターン」), so each of them boosts on its own.
+    #[default]
+    Player,
+    /// Once per turn per PC (the seed counts the turn of the one making the check; a
+    /// player with two PCs boosts once for each).
+    Character,
+}
+
+/// The GM's settings: `/deck set KEY VALUE`, listed by `/deck settings`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// `boost`: `player` (default) or `pc`.
+    #[serde(default)]
+    pub boost: BoostScope,
+}
+
+impl Settings {
+    /// The settings as the GM reads them.
+    pub fn describe(&self) -> Text {
+        let (ja, en) = match self.boost {
+            BoostScope::Player => (
+                "player（プレイヤーごとに1ターン1回。プレイヤーのPCたちで1回を分け合う。GMのキャラクターはそれぞれ1回。既定値）",
+                "player (once per turn per player: a player's PCs share it; each GM character has its own; the default)",
+            ),
+            BoostScope::Character => ("pc（PCごとに1ターン1回）", "pc (once per turn per PC)"),
+        };
+        Text::new(
+            format!("設定: boost = {ja}。変更は /deck set boost player|pc（GM）"),
+            format!("settings: boost = {en}; change with /deck set boost player|pc (GM)"),
+        )
+    }
+}
 
 impl Library {
     /// Keeps the known top cards and the bottom groups within the library: cards taken
@@ -189,6 +244,9 @@ pub enum Event {
         purpose: String,
         /// Everything that happened.
         outcome: Box<Outcome>,
+        /// The GM's secret check of a GM character: seen by the GM only.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
     },
     /// End of turn: boost-exiled cards went to the bottom in this order.
     TurnEnded {
@@ -201,6 +259,10 @@ pub enum Event {
         /// must not reset them).
         #[serde(default = "yes")]
         reset: bool,
+        /// The library made a secret check this turn: what returns tells of its boost,
+        /// so the GM alone sees it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
     },
     /// End of scene: boost-exiled cards went to the bottom in this order (seed line 106
     /// 「シーンあるいはターン終了時まで」).
@@ -209,11 +271,39 @@ pub enum Event {
         character: String,
         /// The cards, upper first.
         returned: Vec<Card>,
+        /// As [`Event::TurnEnded`]'s.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
+    },
+    /// The GM changed a setting.
+    Set {
+        /// The settings after.
+        settings: Settings,
     },
 }
 
 fn yes() -> bool {
     true
+}
+
+impl Event {
+    /// The PC whose library the event is about (none for a setting).
+    fn library(&self) -> Option<&str> {
+        match self {
+            Event::Loaded { character, .. }
+            | Event::Drawn { character, .. }
+            | Event::Milled { character, .. }
+            | Event::Put { character, .. }
+            | Event::Refilled { character, .. }
+            | Event::Shuffled { character, .. }
+            | Event::Known { character, .. }
+            | Event::Opened { character, .. }
+            | Event::Checked { character, .. }
+            | Event::TurnEnded { character, .. }
+            | Event::SceneEnded { character, .. } => Some(character),
+            Event::Set { .. } => None,
+        }
+    }
 }
 
 /// The MTG-based TRPG's table rules.
@@ -237,13 +327,23 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/deck boost ミナ | /deck done ミナ",
-        help: "行動判定ブースト（1ターン1回、ライブラリー6枚以上）を宣言する・しないで確定",
-        help_en: "Declare the check boost (once per turn, 6 or more cards in the library), or finish without it",
+        help: "行動判定ブースト（1ターン1回。公開した2枚の下にライブラリーが6枚以上）を宣言する・しないで確定",
+        help_en: "Declare the check boost (once per turn; 6 or more cards in the library below the two revealed), or finish without it",
     },
     CommandHelp {
         usage: "/deck draw ミナ 1 | /deck mill ミナ 2 | /deck top ミナ Elvish Mystic; Runeclaw Bear | /deck bottom ミナ Forest | /deck return ミナ 2 Forest | /deck order ミナ Elvish Mystic; Runeclaw Bear; 18 Forest",
         help: "（GM）ライブラリーの操作: 上から引く（持ち主とGMだけが見る）・切削（公開）・上/下に置く（プレイヤーは知っている）・戻してシャッフル（回復）・書いた順番で作る",
         help_en: "(GM) library operations: draw from the top (seen by the owner and the GM), mill (public), put on top/bottom (the player knows them), return and shuffle (a refill), load in the order written",
+    },
+    CommandHelp {
+        usage: "/deck check 影 黒 3 secret 見張りに気付く",
+        help: "（GM）GMのキャラクターの秘密の判定: 結果も公開したカードもGMだけが見る（そのターンのライブラリーの様子もプレイヤーには伏せる）",
+        help_en: "(GM) a secret check of a GM character: the result and the revealed cards are seen by the GM only (and so is that library's turn)",
+    },
+    CommandHelp {
+        usage: "/deck settings | /deck set boost player|pc",
+        help: "設定の一覧・（GM）ブーストの1ターン1回をプレイヤーごと（既定値）かPCごとにする",
+        help_en: "The settings; (GM) the once-per-turn boost per player (the default) or per PC",
     },
     CommandHelp {
         usage: "/turn end [ミナ]",
@@ -259,6 +359,10 @@ fn gm_or_owner(table: &dyn TableView, pc: &str) -> Result<(), Text> {
             format!("no character named '{pc}'; create it with /char new {pc}"),
         )),
         Some((owner, _)) if owner == table.actor() || table.actor_is_gm() => Ok(()),
+        Some((owner, _)) if table.member_is_gm(owner) => Err(Text::new(
+            format!("{pc}はGMのキャラクターです。ライブラリーを扱えるのはGMだけです"),
+            format!("{pc} is a GM character; only the GM handles its library"),
+        )),
         Some((owner, _)) => Err(Text::new(
             format!("{pc}は{owner}のキャラクターです。ライブラリーを扱えるのは{owner}かGMだけです"),
             format!("{pc} belongs to {owner}; only they or the GM handle its library"),
@@ -275,7 +379,7 @@ fn gm_only(pc: &str, ja: &str, en: &str) -> Result<(), Text> {
 }
 
 fn library<'a>(state: &'a State, pc: &str) -> Result<&'a Library, Text> {
-    state
+    state.libraries
         .get(pc)
         .filter(|l| !l.cards.is_empty() || !l.exiled.is_empty())
         .ok_or_else(|| {
@@ -332,14 +436,7 @@ impl TableRules for MtgRules {
                 // is known (no known top cards, no cards seen going to the bottom):
                 // replacing one the player knows something about is the GM's, as a
                 // shuffle is, so what the GM set as known is not wiped at will.
-                if !table.actor_is_gm()
-                    && state
-                        .get(*pc)
-                        .is_some_and(|l| l.known > 0 || !l.bottom.is_empty())
-                {
-                    gm_only(pc, "入れ替えられる", "replace")?;
-                }
-                if state.get(*pc).is_some_and(|l| l.open.is_some()) {
+                if state.libraries.get(*pc).is_some_and(|l| l.open.is_some()) {
                     return Err(open_check(pc));
                 }
                 // A list pasted whole keeps its line breaks: the table shows each as `↵`
@@ -349,6 +446,17 @@ impl TableRules for MtgRules {
                 // it touches no other command and no other system.
                 let db = card_db_checked().map_err(Clone::clone)?;
                 let deck = deck::parse(&text, db).map_err(|e| e.text())?;
+                // The library in play is game state, as its order is: a player loads their
+                // PC's deck once; replacing a library (a new deck, a reshuffle by reloading)
+                // is the GM's (issue 13 play-through 4: a player swapped decks between turns).
+                if !table.actor_is_gm()
+                    && state
+                        .libraries
+                        .get(*pc)
+                        .is_some_and(|l| !l.cards.is_empty() || !l.exiled.is_empty())
+                {
+                    gm_only(pc, "入れ替えられる", "replace")?;
+                }
                 one(Event::Loaded {
                     character: pc.to_string(),
                     cards: shuffled(&deck.main, dice)?,
@@ -426,13 +534,8 @@ impl TableRules for MtgRules {
                     ));
                 };
                 let boost = words[1] == "boost";
-                if boost && l.boosted {
-                    return Err(Text::new(
-                        format!(
-                            "{pc}はこのターンすでにブーストしました。ブーストは1ターンに1回です（MT-2）"
-                        ),
-                        format!("{pc} already boosted this turn; a boost is once per turn (MT-2)"),
-                    ));
+                if boost && let Some(used) = boost_used(table, state, pc) {
+                    return Err(used.text(pc));
                 }
                 if boost && !check::boost_allowed(&l.cards, open.revealed.known) {
                     return Err(Text::new(
@@ -457,6 +560,7 @@ impl TableRules for MtgRules {
                     character: pc.to_string(),
                     purpose: open.purpose.clone(),
                     outcome: Box::new(outcome),
+                    secret: open.secret,
                 })
             })(),
             [
@@ -465,12 +569,17 @@ impl TableRules for MtgRules {
                 pc,
                 rest @ ..,
             ] if !rest.is_empty() => library_op(table, state, op, pc, rest, dice),
+            ["deck", "settings"] => Ok(Decision {
+                events: Vec::new(),
+                reply: Some(state.settings.describe()),
+            }),
+            ["deck", "set", rest @ ..] => set_command(table, state, rest),
             ["turn", "end", rest @ ..] if rest.len() <= 1 => {
                 turn_end(table, state, rest.first().copied(), dice)
             }
             ["deck", ..] => Err(Text::new(
-                "使い方: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order …（/help に一覧があります）",
-                "usage: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order …; /help lists them",
+                "使い方: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order|set|settings …（/help に一覧があります）",
+                "usage: /deck load|shuffle|known|show|check|boost|done|draw|mill|top|bottom|return|order|set|settings …; /help lists them",
             )),
             ["turn", ..] => Err(Text::new(
                 "使い方: /turn end [キャラクター]",
@@ -493,12 +602,45 @@ impl TableRules for MtgRules {
         )
     }
 
-    /// A draw is seen by the GM and the owner only (a hand is hidden).
+    /// Issue 13 play-through 4: a library line that a later line of the same library
+    /// moved on from (a shuffle, a check, a draw, the boost's return) cannot be taken out
+    /// from under it — the later events record whole libraries and returned cards, so
+    /// voiding the earlier alone would lose or duplicate cards (「いかなる方法でも追放領域を
+    /// 離れません」: the six boost cards come back once). The later line goes first.
+    fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let pc = later.library()?;
+        if let Event::TurnEnded { returned, .. } | Event::SceneEnded { returned, .. } = later
+            && returned.is_empty()
+        {
+            return None;
+        }
+        undone.iter().any(|u| u.library() == Some(pc)).then(|| {
+            Text::new(
+                format!("{pc}のライブラリーはその後この行で動きました"),
+                format!("{pc}'s library moved on in that line"),
+            )
+        })
+    }
+
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
+    /// A draw is seen by the GM and the owner only (a hand is hidden); the GM's secret
+    /// check of a GM character, and the end of its turn (the boost's return tells of the
+    /// result), by the GM only.
     fn audience(&self, event: &Event) -> crate::table_rules::Audience {
         match event {
             Event::Drawn { character, .. } => {
                 crate::table_rules::Audience::GmAndOwnerOf(character.clone())
             }
+            Event::Opened {
+                open: Open { secret: true, .. },
+                ..
+            }
+            | Event::Checked { secret: true, .. }
+            | Event::TurnEnded { secret: true, .. }
+            | Event::SceneEnded { secret: true, .. } => crate::table_rules::Audience::Gm,
             _ => crate::table_rules::Audience::All,
         }
     }
@@ -515,7 +657,7 @@ impl TableRules for MtgRules {
         line: Option<&str>,
         events: &[Event],
         rands: &[[u32; 2]],
-    ) -> Result<(), String> {
+    ) -> Result<(), Text> {
         replay_line(self, state, actor, line, events, rands)
     }
 
@@ -523,12 +665,14 @@ impl TableRules for MtgRules {
     /// at the scene's end they go to the bottom in random order.
     fn on_scene_end(&self, state: &State, dice: &mut Roller<'_>) -> Vec<Event> {
         state
+            .libraries
             .iter()
             .filter(|(_, l)| !l.exiled.is_empty())
             .filter_map(|(pc, l)| {
                 Some(Event::SceneEnded {
                     character: pc.clone(),
                     returned: shuffled(&l.exiled, dice).ok()?,
+                    secret: l.secret,
                 })
             })
             .collect()
@@ -536,11 +680,13 @@ impl TableRules for MtgRules {
 
     fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
         match event {
+            Event::Set { settings } => state.settings = *settings,
             Event::SceneEnded {
                 character,
                 returned,
+                ..
             } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.cards.extend(returned.iter().cloned());
                     if !returned.is_empty() {
                         l.bottom.push(returned.len());
@@ -549,7 +695,7 @@ impl TableRules for MtgRules {
                 }
             }
             Event::Drawn { character, cards } | Event::Milled { character, cards } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     let n = cards.len().min(l.cards.len());
                     l.cards.drain(..n);
                     l.known = l.known.saturating_sub(n);
@@ -561,7 +707,7 @@ impl TableRules for MtgRules {
                 cards,
                 top,
             } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     if *top {
                         l.cards.splice(0..0, cards.iter().cloned());
                         l.known += cards.len();
@@ -577,7 +723,7 @@ impl TableRules for MtgRules {
             Event::Refilled {
                 character, cards, ..
             } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.cards = cards.clone();
                     l.known = 0;
                     l.bottom.clear();
@@ -589,35 +735,38 @@ impl TableRules for MtgRules {
                 // A deck loaded mid-turn is a new library, not a new turn: the turn's boost
                 // and checks stand, and boost-exiled cards stay exiled until the turn ends
                 // (「いかなる方法でも追放領域を離れません」).
-                let l = state.entry(character.clone()).or_default();
+                let l = state.libraries.entry(character.clone()).or_default();
                 l.cards = cards.clone();
                 l.known = 0;
                 l.bottom.clear();
             }
             Event::Shuffled { character, cards } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.cards = cards.clone();
                     l.known = 0;
                     l.bottom.clear();
                 }
             }
             Event::Known { character, n } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.known = (*n).min(l.cards.len());
                     l.normalize();
                 }
             }
             Event::Opened { character, open } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.open = Some(open.clone());
+                    l.secret |= open.secret;
                 }
             }
             Event::Checked {
                 character,
                 purpose,
                 outcome,
+                secret,
             } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
+                    l.secret |= *secret;
                     l.cards = outcome.library.clone();
                     l.known = outcome.known.len();
                     if let Some(b) = &outcome.boost {
@@ -636,8 +785,9 @@ impl TableRules for MtgRules {
                 character,
                 returned,
                 reset,
+                ..
             } => {
-                if let Some(l) = state.get_mut(character) {
+                if let Some(l) = state.libraries.get_mut(character) {
                     l.cards.extend(returned.iter().cloned());
                     if !returned.is_empty() {
                         l.bottom.push(returned.len());
@@ -646,6 +796,7 @@ impl TableRules for MtgRules {
                     if *reset {
                         l.boosted = false;
                         l.checks.clear();
+                        l.secret = false;
                     }
                 }
             }
@@ -662,6 +813,12 @@ impl TableRules for MtgRules {
     /// (「元の順番でライブラリーの上に戻し、最初から行動判定をしなかったというあつかい」).
     fn fold_voided(&self, state: &mut State, _actor: &str, event: &Event) {
         let (character, known, seen): (&String, usize, Vec<&Card>) = match event {
+            // A voided draw or mill puts its cards back on top, where the player saw them
+            // (a draw goes to the hand, a mill to the graveyard before everyone): known
+            // (MT-2 step 1 「PLに知られているカード」).
+            Event::Drawn { character, cards } | Event::Milled { character, cards } => {
+                (character, 0, cards.iter().collect())
+            }
             Event::Opened { character, open } => {
                 (character, open.revealed.known, open.cards.iter().collect())
             }
@@ -676,7 +833,7 @@ impl TableRules for MtgRules {
             }
             _ => return,
         };
-        let Some(l) = state.get_mut(character) else {
+        let Some(l) = state.libraries.get_mut(character) else {
             return;
         };
         l.open = None;
@@ -690,7 +847,120 @@ impl TableRules for MtgRules {
     }
 
     fn describe(&self, event: &Event) -> Text {
+        let secret = match event {
+            Event::Opened { open, .. } => open.secret,
+            Event::Checked { secret, .. } => *secret,
+            _ => false,
+        };
+        let text = self.describe_plain(event);
+        if secret {
+            Text::new(
+                format!("（秘密の判定、GMだけが見ています）{}", text.ja()),
+                format!("(secret check, seen by the GM only) {}", text.en()),
+            )
+        } else {
+            text
+        }
+    }
+
+    fn character_sheet(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        viewer_is_gm: bool,
+    ) -> Vec<Section> {
+        let Some(l) = state.libraries.get(name) else {
+            return Vec::new();
+        };
+        // A GM's secret check this turn: its count, exile and boost would tell the result.
+        if l.secret && !viewer_is_gm {
+            return vec![Section {
+                title: Text::new("ライブラリー", "Library"),
+                fields: vec![Field::derived(
+                    Text::new("このターン", "this turn"),
+                    Value::Text(Text::new(
+                        "GMの秘密の判定があったので、ターン終了まで非公開",
+                        "hidden until the turn ends (the GM made a secret check)",
+                    )),
+                )],
+            }];
+        }
+        let count = |label: Text, n: usize| {
+            Field::derived(label, Value::Number(i64::try_from(n).unwrap_or(i64::MAX)))
+        };
+        let cards = |cards: &[Card]| Value::List(cards.iter().map(card_text).collect());
+        let mut fields = vec![count(Text::new("枚数", "cards"), l.cards.len())];
+        // The known top cards are the player's knowledge: their owner and the GM see them.
+        let viewer_owns = table
+            .character(name)
+            .is_some_and(|(o, _)| o == table.actor());
+        if l.known > 0 {
+            fields.push(if viewer_is_gm || viewer_owns {
+                Field::derived(
+                    Text::new("既知のカード（上から）", "known cards (top first)"),
+                    cards(&l.cards[..l.known.min(l.cards.len())]),
+                )
+            } else {
+                count(Text::new("既知", "known"), l.known)
+            });
+        }
+        if !l.exiled.is_empty() {
+            fields.push(Field::derived(
+                Text::new("ブーストで追放中", "exiled by a boost"),
+                cards(&l.exiled),
+            ));
+        }
+        fields.push(Field::derived(
+            Text::new("このターンのブースト", "boost this turn"),
+            Value::Text(if l.boosted {
+                Text::new("使用済", "used")
+            } else {
+                Text::new("未使用", "not used")
+            }),
+        ));
+        fields.push(count(
+            Text::new("このターンの判定", "checks this turn"),
+            l.checks.len(),
+        ));
+        vec![Section {
+            title: Text::new("ライブラリー", "Library"),
+            fields,
+        }]
+    }
+
+    /// The table panel: checks waiting for their player's boost decision (MT-3), which
+    /// every member saw revealed.
+    fn table_sheet(&self, _table: &dyn TableView, state: &State, gm: bool) -> Vec<Section> {
+        let pending: Vec<Text> = state
+            .libraries
+            .iter()
+            .filter_map(|(pc, l)| {
+                let o = l.open.as_ref().filter(|o| gm || !o.secret)?;
+                Some(Text::new(
+                    format!("{pc}: 難易度{} {}", o.difficulty, o.purpose),
+                    format!("{pc}: difficulty {} {}", o.difficulty, o.purpose),
+                ))
+            })
+            .collect();
+        if pending.is_empty() {
+            return Vec::new();
+        }
+        vec![Section {
+            title: Text::new("ブーストの判断待ち", "Waiting for a boost decision"),
+            fields: vec![Field::derived(
+                Text::new("判定", "checks"),
+                Value::List(pending),
+            )],
+        }]
+    }
+}
+
+impl MtgRules {
+    /// An event as one line of the log, without the secret mark.
+    fn describe_plain(&self, event: &Event) -> Text {
         match event {
+            Event::Set { settings } => settings.describe(),
             Event::Loaded {
                 character,
                 cards,
@@ -859,6 +1129,7 @@ impl TableRules for MtgRules {
                 character,
                 purpose,
                 outcome,
+                ..
             } => {
                 let text = check::describe_text(outcome);
                 Text::new(
@@ -885,6 +1156,7 @@ impl TableRules for MtgRules {
             Event::SceneEnded {
                 character,
                 returned,
+                ..
             } => Text::new(
                 format!(
                     "シーン終了: {character}のブーストで追放した{}枚を無作為の順番でライブラリーの一番下へ",
@@ -920,84 +1192,6 @@ impl TableRules for MtgRules {
             }
         }
     }
-
-    fn character_sheet(
-        &self,
-        table: &dyn TableView,
-        state: &State,
-        name: &str,
-        viewer_is_gm: bool,
-    ) -> Vec<Section> {
-        let Some(l) = state.get(name) else {
-            return Vec::new();
-        };
-        let count = |label: Text, n: usize| {
-            Field::derived(label, Value::Number(i64::try_from(n).unwrap_or(i64::MAX)))
-        };
-        let cards = |cards: &[Card]| Value::List(cards.iter().map(card_text).collect());
-        let mut fields = vec![count(Text::new("枚数", "cards"), l.cards.len())];
-        // The known top cards are the player's knowledge: their owner and the GM see them.
-        let viewer_owns = table
-            .character(name)
-            .is_some_and(|(o, _)| o == table.actor());
-        if l.known > 0 {
-            fields.push(if viewer_is_gm || viewer_owns {
-                Field::derived(
-                    Text::new("既知のカード（上から）", "known cards (top first)"),
-                    cards(&l.cards[..l.known.min(l.cards.len())]),
-                )
-            } else {
-                count(Text::new("既知", "known"), l.known)
-            });
-        }
-        if !l.exiled.is_empty() {
-            fields.push(Field::derived(
-                Text::new("ブーストで追放中", "exiled by a boost"),
-                cards(&l.exiled),
-            ));
-        }
-        fields.push(Field::derived(
-            Text::new("このターンのブースト", "boost this turn"),
-            Value::Text(if l.boosted {
-                Text::new("使用済", "used")
-            } else {
-                Text::new("未使用", "not used")
-            }),
-        ));
-        fields.push(count(
-            Text::new("このターンの判定", "checks this turn"),
-            l.checks.len(),
-        ));
-        vec![Section {
-            title: Text::new("ライブラリー", "Library"),
-            fields,
-        }]
-    }
-
-    /// The table panel: checks waiting for their player's boost decision (MT-3), which
-    /// every member saw revealed.
-    fn table_sheet(&self, _table: &dyn TableView, state: &State, _gm: bool) -> Vec<Section> {
-        let pending: Vec<Text> = state
-            .iter()
-            .filter_map(|(pc, l)| {
-                let o = l.open.as_ref()?;
-                Some(Text::new(
-                    format!("{pc}: 難易度{} {}", o.difficulty, o.purpose),
-                    format!("{pc}: difficulty {} {}", o.difficulty, o.purpose),
-                ))
-            })
-            .collect();
-        if pending.is_empty() {
-            return Vec::new();
-        }
-        vec![Section {
-            title: Text::new("ブーストの判断待ち", "Waiting for a boost decision"),
-            fields: vec![Field::derived(
-                Text::new("判定", "checks"),
-                Value::List(pending),
-            )],
-        }]
-    }
 }
 
 /// A card's name: Japanese and English in Japanese (`《ラノワールのエルフ》(Llanowar
@@ -1028,15 +1222,27 @@ fn check_command(
         )
     })?;
     let folded = fold_width(difficulty);
-    let difficulty: i64 = folded.parse().map_err(|_| {
-        Text::new(
-            format!("「{difficulty}」は難易度ではありません（整数、ふつうは0〜8）"),
-            format!("'{difficulty}' is not a difficulty (a whole number, usually 0 to 8)"),
-        )
-    })?;
+    // Seed 「難易度は、0~8の数。(シナリオ上必要なら、-1以下、9以上でも可。)」: any whole
+    // number a scenario may need, within the bound `taku mtg` keeps (issue 13 play-through
+    // 4: 9223372036854775807 printed a saturated target).
+    let difficulty: i64 = folded
+        .trim()
+        .parse()
+        .ok()
+        .filter(|d: &i64| d.unsigned_abs() <= MAX_DIFFICULTY.unsigned_abs())
+        .ok_or_else(|| {
+            Text::new(
+                format!(
+                    "「{difficulty}」は難易度ではありません（整数、ふつうは0〜8、シナリオ次第で-{MAX_DIFFICULTY}〜{MAX_DIFFICULTY}、MT-2）"
+                ),
+                format!(
+                    "'{difficulty}' is not a difficulty (a whole number, usually 0 to 8, as a scenario needs -{MAX_DIFFICULTY} to {MAX_DIFFICULTY}, MT-2)"
+                ),
+            )
+        })?;
     // `boost` and `force` are flags only before or after the purpose, never inside it
     // (`/deck check ミナ 緑 4 the boost door` keeps its purpose as typed).
-    let flag = |w: &&&str| matches!(**w, "boost" | "force");
+    let flag = |w: &&&str| matches!(**w, "boost" | "force" | "secret" | "シークレット");
     let lead = rest.iter().take_while(flag).count();
     let trail = rest[lead..].iter().rev().take_while(flag).count();
     let (flags, words) = (
@@ -1049,16 +1255,25 @@ fn check_command(
     );
     let boost_word = flags.contains(&"boost");
     let force = flags.contains(&"force");
+    let secret = flags.contains(&"secret") || flags.contains(&"シークレット");
     if force && !table.actor_is_gm() {
         return Err(Text::new(
             "結果が決まっている判定を強制できるのはGMだけです（MT-3）",
             "only the GM can force a check whose outcome is certain (MT-3)",
         ));
     }
+    if secret {
+        secret_allowed(table, pc)?;
+    }
     let purpose = words.join(" ");
+    let purpose = if purpose.chars().all(char::is_whitespace) {
+        String::new()
+    } else {
+        purpose
+    };
     if l.checks
         .iter()
-        .any(|(k, d, p)| *k == kind && *d == difficulty && *p == purpose)
+        .any(|(k, d, p)| *k == kind && *d == difficulty && same_purpose(p, &purpose))
     {
         let name = check::kind_text(kind);
         return Err(Text::new(
@@ -1116,7 +1331,7 @@ fn check_command(
         .text());
     }
     // MT-3: a check whose result the player can already know is not made.
-    let boost_left = !l.boosted;
+    let boost_left = boost_used(table, state, pc).is_none();
     if !force {
         // 「推測できる」: from what the player knows — the deck's contents, the known top
         // cards, and the groups they saw go to the bottom.
@@ -1162,6 +1377,7 @@ fn check_command(
                 purpose,
                 revealed,
                 cards: l.cards.iter().skip(known).take(2).cloned().collect(),
+                secret,
             },
         });
     }
@@ -1170,15 +1386,12 @@ fn check_command(
         check::finish(&l.cards, &revealed, kind, difficulty, boost, dice).map_err(|e| e.text())?;
     // MT-2 step 5: a failure that could not be boosted says why.
     let reply = (!outcome.success && !can_boost).then(|| {
-        if boost_left {
+        if let Some(used) = boost_used(table, state, pc) {
+            used.text(pc)
+        } else {
             Text::new(
                 format!("ブーストはできません: 公開した2枚の下のライブラリーが{BOOST_CARDS}枚未満です。ブーストはその下から{BOOST_CARDS}枚を追放するので、公開した2枚を除いて{BOOST_CARDS}枚要ると読みます（「ライブラリーが6枚未満の時、行動判定ブーストの宣言は行えません」）"),
                 format!("no boost: fewer than {BOOST_CARDS} cards are left below the two revealed; a boost exiles {BOOST_CARDS} from below them, so we read the seed's 'fewer than 6 cards' as counting the library without the two revealed (MT-2 step 5)"),
-            )
-        } else {
-            Text::new(
-                format!("ブーストはできません: {pc}はこのターンすでにブーストしました（1ターンに1回、MT-2）"),
-                format!("no boost: {pc} already boosted this turn (once per turn, MT-2)"),
             )
         }
     });
@@ -1187,9 +1400,148 @@ fn check_command(
             character: pc.to_string(),
             purpose,
             outcome: Box::new(outcome),
+            secret,
         }],
         reply,
     })
+}
+
+/// Why a boost is no longer there this turn (MT-2 step 5, 「1ターンに1回のみ」).
+enum BoostUsed {
+    /// This PC boosted.
+    Own,
+    /// Under `boost = player`: another PC of the same player boosted.
+    Shared {
+        /// The player.
+        owner: String,
+        /// The PC that boosted.
+        by: String,
+    },
+}
+
+impl BoostUsed {
+    fn text(&self, pc: &str) -> Text {
+        match self {
+            BoostUsed::Own => Text::new(
+                format!(
+                    "ブーストはできません: {pc}はこのターンすでにブーストしました（1ターンに1回、MT-2）"
+                ),
+                format!("no boost: {pc} already boosted this turn (once per turn, MT-2)"),
+            ),
+            BoostUsed::Shared { owner, by } => Text::new(
+                format!(
+                    "ブーストはできません: {owner}はこのターン{by}でブーストしました。ブーストはプレイヤーごとに1ターン1回です（MT-2、設定 boost = player。PCごとにするならGMが /deck set boost pc）"
+                ),
+                format!(
+                    "no boost: {owner} already boosted with {by} this turn; the boost is once per turn per player (MT-2, setting boost = player; the GM makes it per PC with /deck set boost pc)"
+                ),
+            ),
+        }
+    }
+}
+
+/// Whether `pc`'s boost this turn is spent: its own, or under `boost = player` one of its
+/// player's other PCs' (the digest's MT-2 step 5 「once per turn per player」). A GM's
+/// characters have no player and count alone.
+fn boost_used(table: &dyn TableView, state: &State, pc: &str) -> Option<BoostUsed> {
+    if state.libraries.get(pc).is_some_and(|l| l.boosted) {
+        return Some(BoostUsed::Own);
+    }
+    if state.settings.boost != BoostScope::Player {
+        return None;
+    }
+    let (owner, _) = table.character(pc)?;
+    if table.member_is_gm(owner) {
+        return None;
+    }
+    state
+        .libraries
+        .iter()
+        .find(|(other, l)| {
+            other.as_str() != pc
+                && l.boosted
+                && table.character(other).is_some_and(|(o, _)| o == owner)
+        })
+        .map(|(other, _)| BoostUsed::Shared {
+            owner: owner.to_string(),
+            by: other.clone(),
+        })
+}
+
+/// A secret check (`/deck check … secret`) is the GM's, of a GM character: a player's
+/// library is theirs, its cards revealed before them (「自分のライブラリーの上から1枚目と
+/// 2枚目のカードを公開」), so no check of it can be kept from them.
+fn secret_allowed(table: &dyn TableView, pc: &str) -> Result<(), Text> {
+    if !table.actor_is_gm() {
+        return Err(Text::new(
+            "秘密の判定（secret）ができるのはGMだけです（GMのキャラクターの判定を、結果を伏せて行ないます）",
+            "only the GM makes a secret check (secret): a GM character's check with its result kept from the players",
+        ));
+    }
+    match table.character(pc) {
+        Some((owner, _)) if !table.member_is_gm(owner) => Err(Text::new(
+            format!(
+                "{pc}は{owner}のキャラクターです。秘密の判定はGMのキャラクターだけです（プレイヤーのライブラリーのカードはそのプレイヤーの前で公開されます）"
+            ),
+            format!(
+                "{pc} belongs to {owner}; a secret check is for the GM's characters only (a player's library's cards are revealed before them)"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `/deck set boost player|pc` (GM): who shares the once-per-turn boost.
+fn set_command(
+    table: &dyn TableView,
+    state: &State,
+    rest: &[&str],
+) -> Result<Decision<Event>, Text> {
+    let usage = || {
+        Text::new(
+            "使い方: /deck set boost player（プレイヤーごとに1ターン1回、既定値）か /deck set boost pc（PCごとに1ターン1回）",
+            "usage: /deck set boost player (once per turn per player, the default) or /deck set boost pc (once per turn per PC)",
+        )
+    };
+    if !table.actor_is_gm() {
+        return Err(Text::new(
+            "設定を変えられるのはGMだけです（/deck settings で見られます）",
+            "only the GM changes a setting (/deck settings shows them)",
+        ));
+    }
+    let boost = match rest {
+        ["boost", v] => match fold_width(v).to_lowercase().as_str() {
+            "player" | "pl" | "プレイヤー" => BoostScope::Player,
+            "pc" | "character" | "キャラクター" => BoostScope::Character,
+            _ => return Err(usage()),
+        },
+        _ => return Err(usage()),
+    };
+    let settings = Settings { boost };
+    if settings == state.settings {
+        return Err(Text::new(
+            format!("すでにその設定です。{}", settings.describe().ja()),
+            format!("that is the setting already; {}", settings.describe().en()),
+        ));
+    }
+    one(Event::Set { settings })
+}
+
+/// The largest difficulty either way (the bound `taku mtg check` keeps).
+pub const MAX_DIFFICULTY: i64 = 1_000_000;
+
+/// Whether two purposes name the same action: spaces (half- or full-width) and letter
+/// widths do not make another check (MT-3 「まったく同じ行動判定」; issue 13 play-through 4:
+/// `扉を　こじ開ける` side-stepped the rule).
+fn same_purpose(a: &str, b: &str) -> bool {
+    let key = |s: &str| -> String {
+        fold_width(s)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    key(a) == key(b)
 }
 
 /// Full-width digits, letters and signs as ASCII (`３`, `－１`).
@@ -1232,11 +1584,16 @@ fn turn_end(
             if l.open.is_some() {
                 return Err(open_check(pc));
             }
-            state.keys().filter(|k| k.as_str() == pc).collect()
+            state
+                .libraries
+                .keys()
+                .filter(|k| k.as_str() == pc)
+                .collect()
         }
-        None if table.actor_is_gm() => state.keys().collect(),
+        None if table.actor_is_gm() => state.libraries.keys().collect(),
         None => {
             let own: Vec<&String> = state
+                .libraries
                 .keys()
                 .filter(|k| {
                     table
@@ -1253,8 +1610,9 @@ fn turn_end(
             own
         }
     };
-    let (waiting, ending): (Vec<&String>, Vec<&String>) =
-        pcs.into_iter().partition(|pc| state[*pc].open.is_some());
+    let (waiting, ending): (Vec<&String>, Vec<&String>) = pcs
+        .into_iter()
+        .partition(|pc| state.libraries[*pc].open.is_some());
     if ending.is_empty() {
         return Err(match waiting.first() {
             Some(pc) => open_check(pc),
@@ -1275,8 +1633,9 @@ fn turn_end(
     for pc in ending {
         events.push(Event::TurnEnded {
             character: pc.clone(),
-            returned: shuffled(&state[pc].exiled, dice)?,
+            returned: shuffled(&state.libraries[pc].exiled, dice)?,
             reset,
+            secret: state.libraries[pc].secret,
         });
     }
     let limits = (!reset).then(|| {
@@ -1438,7 +1797,7 @@ fn library_op(
             format!("library operations (/deck {op}) are the GM's (the GM rules on card effects)"),
         ));
     }
-    if state.get(pc).is_some_and(|l| l.open.is_some()) {
+    if state.libraries.get(pc).is_some_and(|l| l.open.is_some()) {
         return Err(open_check(pc));
     }
     let character = pc.to_string();
@@ -1531,7 +1890,7 @@ fn replay_line(
     line: Option<&str>,
     events: &[Event],
     rands: &[[u32; 2]],
-) -> Result<(), String> {
+) -> Result<(), Text> {
     use taku_dice::{ScriptedDraw, ScriptedSource};
     let mut source = ScriptedSource::new(
         rands
@@ -1541,13 +1900,15 @@ fn replay_line(
     let mut state = state.clone();
     {
         let mut dice = Roller::new(&mut source);
-        let err = |t: Text| t.en().to_string();
+        let err = |t: Text| t;
         for e in events {
             let lib = |pc: &str| {
-                state
-                    .get(pc)
-                    .cloned()
-                    .ok_or_else(|| format!("{pc} had no library"))
+                state.libraries.get(pc).cloned().ok_or_else(|| {
+                    Text::new(
+                        format!("{pc}にはライブラリーがありませんでした"),
+                        format!("{pc} had no library"),
+                    )
+                })
             };
             let expected = match e {
                 Event::Shuffled { character, .. } => Some(Event::Shuffled {
@@ -1601,11 +1962,15 @@ fn replay_line(
                     character,
                     purpose,
                     outcome,
+                    secret,
                 } => {
                     let l = lib(character)?;
                     let boost = outcome.boost.is_some();
                     if boost && l.boosted {
-                        return Err(format!("{character} boosted twice in one turn"));
+                        return Err(Text::new(
+                            format!("{character}が1ターンに2回ブーストしています"),
+                            format!("{character} boosted twice in one turn"),
+                        ));
                     }
                     let o = match &l.open {
                         Some(open) => check::finish(
@@ -1639,18 +2004,26 @@ fn replay_line(
                         character: character.clone(),
                         purpose: purpose.clone(),
                         outcome: Box::new(o),
+                        secret: *secret,
                     })
                 }
                 Event::TurnEnded {
-                    character, reset, ..
+                    character,
+                    reset,
+                    secret,
+                    ..
                 } => Some(Event::TurnEnded {
                     character: character.clone(),
                     returned: shuffled(&lib(character)?.exiled, &mut dice).map_err(err)?,
                     reset: *reset,
+                    secret: *secret,
                 }),
-                Event::SceneEnded { character, .. } => Some(Event::SceneEnded {
+                Event::SceneEnded {
+                    character, secret, ..
+                } => Some(Event::SceneEnded {
                     character: character.clone(),
                     returned: shuffled(&lib(character)?.exiled, &mut dice).map_err(err)?,
+                    secret: *secret,
                 }),
                 Event::Refilled {
                     character, added, ..
@@ -1666,8 +2039,13 @@ fn replay_line(
                 Event::Drawn { character, cards } | Event::Milled { character, cards } => {
                     let l = lib(character)?;
                     if !l.cards.starts_with(cards) {
-                        return Err(format!(
-                            "the cards taken from {character}'s library are not its top cards"
+                        return Err(Text::new(
+                            format!(
+                                "{character}のライブラリーから取ったカードが、その上のカードではありません"
+                            ),
+                            format!(
+                                "the cards taken from {character}'s library are not its top cards"
+                            ),
                         ));
                     }
                     None
@@ -1677,18 +2055,26 @@ fn replay_line(
             if let Some(expected) = expected
                 && expected != *e
             {
-                return Err(format!(
-                    "the library and the recorded draws give another result: {}",
-                    rules.describe(&expected).en()
+                let d = rules.describe(&expected);
+                return Err(Text::new(
+                    format!(
+                        "ライブラリーと記録されたダイスからは別の結果になります: {}",
+                        d.ja()
+                    ),
+                    format!(
+                        "the library and the recorded draws give another result: {}",
+                        d.en()
+                    ),
                 ));
             }
             rules.fold(&mut state, actor, e);
         }
     }
     if source.remaining() > 0 {
-        return Err(format!(
-            "{} recorded draw(s) were not used by the library",
-            source.remaining()
+        let n = source.remaining();
+        return Err(Text::new(
+            format!("記録されたダイスのうち{n}個がライブラリーに使われていません"),
+            format!("{n} recorded draw(s) were not used by the library"),
         ));
     }
     Ok(())
