@@ -1170,25 +1170,26 @@ fn fc5_undoing_a_prerequisite_under_a_skill_that_needs_it_is_refused() {
 #[test]
 fn fc13_one_injury_roll_per_day() {
     // FC-13 (l.235): 「朝6時から翌朝6時までを安静に過ごすことができれば…目標ロールを
-    // 行なえます」: one roll for one whole day; a second before the next 6:00 is refused,
-    // and the clock's 6:00 does not roll again for a day already rolled.
+    // 行なえます」: one roll for one whole day, after it. Before the table's clock runs,
+    // /fc day makes the roll for the day that ended at 6:00 of day 1, once; the clock's
+    // next 6:00 rolls for day 1; once the clock runs, /fc day is refused (the roll comes
+    // at 6:00, not an hour into the day it would claim).
     let mut t = table([3; 32]);
     gm(&mut t, &["/fc damage ミナ 12"]);
     run(&mut t, "gm", "/fc day ミナ rest");
     let why = refused(&mut t, "gm", "/fc day ミナ rest");
     assert!(
-        why.contains("FC-13") && why.contains("today's injury roll"),
+        why.contains("FC-13") && why.contains("the day that ended at 6:00 of day 1"),
         "{why}"
     );
-    // The clock reaches 6:00: that day's roll was made, so none now; a new day begins.
     let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
+    assert!(out.iter().any(|l| l.contains("1日の負傷ロール")), "{out:?}");
+    run(&mut t, "gm", "/fc time 1 rest ミナ");
+    let why = refused(&mut t, "gm", "/fc day ミナ rest");
     assert!(
-        !out.iter().any(|l| l.contains("1日の負傷ロール")),
-        "{out:?}"
+        why.contains("FC-13") && why.contains("day 2, 7:00") && why.contains("/fc time 23"),
+        "{why}"
     );
-    assert!(out.iter().any(|l| l.contains("新しい1日")), "{out:?}");
-    // The next day the roll may be made again.
-    run(&mut t, "gm", "/fc day ミナ rest");
 }
 
 #[test]
@@ -1303,18 +1304,25 @@ fn fc1_fc4_an_approval_names_what_the_rules_could_not_have_made() {
 fn fc13_the_morning_comes_for_every_character() {
     // FC-13 (l.218 missed meals, l.235 the day's injury roll): a span the GM gives to
     // some characters that reaches 6:00 ends the day for the others too (they ate
-    // nothing: 3 missed; ロイ injured rolls, at rest since nothing says otherwise).
+    // nothing: 3 missed; ロイ injured rolls, not stated at rest).
     let mut t = table([3; 32]);
     gm(&mut t, &["/fc damage ロイ 2"]);
     let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ロイ: 1日の食事3回のうち0回、3食抜いた")),
+            .any(|l| l.starts_with("ロイ: 朝6時、1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    // l.235 「一日を安静に過ごせなかったとしても、この目標ロールは行なえますが、ロール値が
+    // −4」: ロイ was never stated at rest, so the day is not one spent at rest.
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日目 6:00〜2日目 6:00: 24時間経過（安静の指定なし）")),
         "{out:?}"
     );
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && !l.contains("安静でない")),
+            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && l.contains("安静でない−4")),
         "{out:?}"
     );
     assert_eq!(state(&t)["characters"]["ロイ"]["hungry"], true);
@@ -1377,4 +1385,113 @@ fn fc15_one_interlude_at_a_time_and_full_width_attributes() {
     run(&mut t, "gm", "/fc xp ミナ 10");
     let out = run(&mut t, "alice", "/fc raise ミナ ＳＴ");
     assert!(out[0].contains("ST 5→6"), "{out:?}");
+}
+
+// ---- Fourth play-through (fc4) and what was left open (fc1415d) -------------------------
+
+#[test]
+fn fc13_a_rest_across_6_00_stops_recovering_once_the_missed_meals_make_it_hungry() {
+    // FC-13 (l.218): 「1日に3回の食事を摂れなかった場合は、1食抜かすごとに1点疲労します。
+    // また、その後、十分な食事を摂るまでは、一切の疲労が回復しません(=空腹状態)」: a rest
+    // that runs past 6:00 recovers up to 6:00 only; there the missed meals cost fatigue
+    // and hunger, and the hours after recover nothing. l.222: the 6 hours of sleep's
+    // extra recovery count from the first hour lain down, across 6:00.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc time 6 rest"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    gm(&mut t, &["/fc time 14 rest", "/fc fatigue ミナ 20"]);
+    // Day 1, 2:00 → 14:00 lying: 2:00–6:00 is 4 h × 2 = 8; at 6:00 one meal of three
+    // eaten: +2 and hungry; 6:00–14:00 nothing.
+    let out = run(&mut t, "gm", "/fc time 12 lying ミナ");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ミナ: 1日目 2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1日の食事3回のうち1回、2食抜いた") && l.contains("疲労+2")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l
+            .starts_with("ミナ: 2日目 6:00〜2日目 14:00: 8時間横になって休む、疲労−0")
+            && l.contains("空腹のため疲労は回復しない")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 14);
+    // Fed, the rest recovers again: not hungry, 2 h lying are no longer within the first
+    // 6 hours of a lying rest only if it continued; a new rest starts its own count.
+    run(&mut t, "alice", "/fc meal ミナ");
+    let out = run(&mut t, "gm", "/fc time 2 lying ミナ");
+    assert!(out[0].contains("疲労−4"), "{out:?}");
+}
+
+#[test]
+fn fc13_a_day_has_three_meals_eaten_or_missed() {
+    // FC-13 (l.218) 「1日に3回の食事」: the meals missed (/fc miss) and eaten count toward
+    // the day's 3; more is refused, and the day's end charges only the meals neither
+    // eaten nor already missed.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc miss ミナ 2"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    let why = refused(&mut t, "gm", "/fc miss ミナ 1");
+    assert!(
+        why.contains("FC-13") && why.contains("has eaten 1 and missed 2 today"),
+        "{why}"
+    );
+    gm(&mut t, &["/fc miss ロイ 1"]);
+    let out = run(&mut t, "gm", "/fc time 24 rest");
+    // ミナ: 1 eaten + 2 missed: nothing more. ロイ: 1 missed, 2 more at 6:00.
+    assert!(
+        !out.iter().any(|l| l.starts_with("ミナ: 朝6時、1日の食事")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("ロイ: 朝6時")
+            && l.contains("抜いたと記録済み1回")
+            && l.contains("2食抜いた")),
+        "{out:?}"
+    );
+    // The next day has its own 3.
+    gm(&mut t, &["/fc miss ミナ 3"]);
+}
+
+#[test]
+fn fc13_the_clock_runs_for_characters_not_named() {
+    // FC-13 (l.217) 「前回の食事から5時間以上経過していなければなりません」: the clock is
+    // the table's; hours the GM gives some characters pass for the others too (silently,
+    // the clock's line naming them), so a meal 6 hours later recovers. They were not
+    // stated at rest (l.235), so the day's injury roll is at −4.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 2"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    run(&mut t, "bob", "/fc meal ロイ");
+    let out = run(&mut t, "gm", "/fc time 6 active ロイ");
+    assert!(!out.iter().any(|l| l.starts_with("ミナ")), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1日目 12:00") && l.contains("ミナ: 安静の指定なし")),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ミナ"]["active_today"], true);
+}
+
+#[test]
+fn fc2_fc11_the_rollers_own_character_named_on_the_right_takes_its_penalty_there() {
+    // FC-2 (l.50) 「累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる判定ロールの
+    // ロール値が−2」 is the weakened character's: `FC+5 VS FC+{ミナ.DX}` typed by ミナ's
+    // player puts ミナ on the right; the 5 is the other party's and keeps its value.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "alice", "FC+5 VS FC+{ミナ.DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    // FC-9: a bare `{剣}` on the right side reads the player's one character, as on the
+    // left (l.163 unskilled: DX 5 ÷ 2 = 2), then −2 for ミナ's weakness: base 0.
+    let out = run(&mut t, "alice", "FC+5 VS FC+{剣}");
+    assert!(out[0].starts_with("(FC+5 VS FC)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
 }

@@ -240,6 +240,10 @@ pub struct Character {
     /// FC-13 (time passing): not at rest at some time since the day began.
     #[serde(default)]
     pub active_today: bool,
+    /// FC-13 (l.218): meals recorded as missed since the day began (`/fc miss`): with
+    /// the meals eaten, at most the day's 3; the day's end charges only the rest.
+    #[serde(default)]
+    pub meals_missed_today: i64,
     /// FC-13 (l.235): the day's injury roll was made (one per day, 6:00 to 6:00).
     #[serde(default)]
     pub injury_rolled_today: bool,
@@ -275,6 +279,7 @@ impl Character {
             earmark_skills: Vec::new(),
             meals_today: 0,
             active_today: false,
+            meals_missed_today: 0,
             injury_rolled_today: false,
             sheet: None,
         }

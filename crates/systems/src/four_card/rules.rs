@@ -142,6 +142,9 @@ pub struct Delta {
     /// FC-8: money gained (negative: spent), `/fc money`.
     #[serde(default)]
     pub money: i64,
+    /// FC-13 (l.218): meals missed, recorded with `/fc miss` (counted toward the day's 3).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub missed: i64,
     /// FC-5: the skill's TP before this raise (with `skill`), so that an undo knows
     /// whether a specialisation rests on it (the first field comes with the first TP).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,6 +157,10 @@ pub struct Delta {
     /// this is refused while the spend stands (the XP it bought would be gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xp_left: Option<i64>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// What happened.
@@ -223,6 +230,10 @@ pub enum Event {
         hours: i64,
         /// The clock after (hours since 6:00 of day 1).
         now: i64,
+        /// FC-13: the characters the GM did not name, within one day: their hours pass
+        /// too (the meal's 5 hours, l.217), not at rest (l.235 needs a day at rest).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        quiet: Vec<String>,
     },
 }
 
@@ -381,8 +392,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc time 8 lying | /fc time 3 active ミナ ロイ | /fc time",
-        help: "時間の経過（FC-13、GM）: rest 休憩 / lying 横になって眠る / active 安静でない。朝6時に1日が終わり、食べなかった食事1回ごとに疲労1と空腹、負傷があれば1日の負傷ロール（安静でなければ−4）",
-        help_en: "Time passes (FC-13, GM): rest / lying (asleep after the first hour) / active (not at rest); a day ends at 6:00: 1 fatigue and hunger per meal not eaten, and the daily injury roll for the injured (−4 if not at rest)",
+        help: "時間の経過（FC-13、GM）: rest 休憩 / lying 横になって眠る / active 安静でない。名前のないキャラクターも時間が経ち、安静の指定なしとなる。朝6時に1日が終わり、食べなかった食事1回ごとに疲労1と空腹（その後は回復しない）、負傷があれば1日の負傷ロール（安静でない時間があれば−4）",
+        help_en: "Time passes (FC-13, GM): rest / lying (asleep after the first hour) / active (not at rest); characters not named pass the hours too, not stated at rest. A day ends at 6:00: 1 fatigue and hunger per meal not eaten (nothing recovers after it), and the daily injury roll for the injured (−4 if any hour was not at rest)",
     },
     CommandHelp {
         usage: "/fc damage ミナ 3 | /fc fatigue ミナ 1",
@@ -406,13 +417,13 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc miss ミナ 2",
-        help: "食事を抜いた（FC-13、GM）: 1食ごとに疲労1、十分な食事まで空腹（疲労が回復しない）",
-        help_en: "Missed meals (FC-13, GM): 1 fatigue each, hungry (no fatigue recovery) until a full meal",
+        help: "食事を抜いた（FC-13、GM）: 1食ごとに疲労1、十分な食事まで空腹（疲労が回復しない）。食べた回数と合わせて1日3回まで。朝6時には記録のない残りが抜いた食事になる",
+        help_en: "Missed meals (FC-13, GM): 1 fatigue each, hungry (no fatigue recovery) until a full meal; with the meals eaten, at most the day's 3; at 6:00 the meals not recorded count as missed",
     },
     CommandHelp {
         usage: "/fc day ミナ rest | /fc day ミナ norest",
-        help: "1日の終わり（朝6時）: 負傷の目標ロール（VT+総合LV、難易度=累積ダメージ、安静でなければ−4）。成功で負傷1回復",
-        help_en: "A day ends (6:00): the injury target roll (VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury",
+        help: "時計を使う前の卓で、1日目 6:00に終わった1日の負傷の目標ロール（FC-13、GM: VT+総合LV、難易度=累積ダメージ、安静でなければ−4）。成功で負傷1回復。/fc time で時計を進めた後は朝6時に自動で振る",
+        help_en: "Before the table's clock has run, the injury target roll for the day that ended at 6:00 of day 1 (FC-13, GM: VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury. Once /fc time has run the clock, the roll is made at each 6:00",
     },
     CommandHelp {
         usage: "/fc money ミナ -300 剣を購入",
@@ -615,6 +626,7 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     new.hours_since_meal = old.hours_since_meal;
     new.slept_off_injury_today = old.slept_off_injury_today;
     new.meals_today = old.meals_today;
+    new.meals_missed_today = old.meals_missed_today;
     new.active_today = old.active_today;
     new.raised_this_interlude = old.raised_this_interlude.clone();
     new
@@ -951,11 +963,13 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.meal {
         ch.meals_today += 1;
     }
+    ch.meals_missed_today += d.missed;
     if d.injury_rolled {
         ch.injury_rolled_today = true;
     }
     if d.day_end {
         ch.meals_today = 0;
+        ch.meals_missed_today = 0;
         ch.active_today = false;
         ch.slept_off_injury_today = false;
         ch.injury_rolled_today = false;
@@ -1490,10 +1504,13 @@ fn clock_words(clock: i64) -> (String, String) {
 /// FC-13 as time passing (our reading of how the seed's time rules meet a clock): the
 /// table's clock runs `hours`; each character named (every Four Card character when none
 /// is) spends them at rest, lying down (sleeping after the first hour) or active (not at
-/// rest). Rest recovers as `/fc rest` does; a day ends at 6:00: each of the day's 3
-/// meals not eaten (`/fc meal`) costs 1 fatigue and leaves the character hungry (l.218),
-/// and an injured character makes the daily injury roll, −4 if any hour of the day was
-/// not at rest (l.235).
+/// rest). The span is cut at each 6:00: rest recovers as `/fc rest` does up to it (a
+/// continuous rest keeps counting its sleep across it); at 6:00 each of the day's 3 meals
+/// neither eaten (`/fc meal`) nor already missed (`/fc miss`) costs 1 fatigue and leaves
+/// the character hungry, so that nothing recovers after it until a meal (l.218), and an
+/// injured character makes the daily injury roll, −4 if any hour of the day was not
+/// stated at rest (l.235). Characters not named pass the hours too, not at rest: within a
+/// day silently (the clock's line names them), across 6:00 with their day's end.
 fn time_passes(
     table: &dyn TableView,
     state: &State,
@@ -1514,8 +1531,7 @@ fn time_passes(
         Active,
         Rest,
         Lying,
-        /// A character the GM did not name, when the span reaches 6:00: the morning
-        /// comes for everyone (FC-13, l.218, l.235), with no rest or activity claimed.
+        /// A character the GM did not name: its hours pass, not stated at rest.
         Unnamed,
     }
     let (mode, names) = match rest.split_first() {
@@ -1524,110 +1540,150 @@ fn time_passes(
         Some((&("lying" | "sleep" | "睡眠" | "横になる"), names)) => (Mode::Lying, names),
         _ => (Mode::Active, rest),
     };
-    let names: Vec<String> = if names.is_empty() {
+    let with_record = || -> Vec<String> {
         table
             .characters()
             .into_iter()
             .map(|(n, _)| n.to_string())
             .filter(|n| record(table, state, n).is_some())
             .collect()
-    } else {
-        names.iter().map(|n| n.to_string()).collect()
     };
-    let boundaries = (state.clock + hours).div_euclid(24) - state.clock.div_euclid(24);
+    let mut names: Vec<String> = if names.is_empty() {
+        with_record()
+    } else {
+        let mut seen: Vec<String> = Vec::new();
+        for n in names {
+            if !seen.iter().any(|m| m == n) {
+                seen.push(n.to_string());
+            }
+        }
+        seen
+    };
+    let start = state.clock;
+    let end = start + hours;
+    let crosses = end.div_euclid(24) > start.div_euclid(24);
     let named = names.len();
-    let mut names = names;
-    if boundaries > 0 {
-        for (n, _) in table.characters() {
-            if !names.iter().any(|m| m == n) && record(table, state, n).is_some() {
-                names.push(n.to_string());
+    let mut quiet = Vec::new();
+    for n in with_record() {
+        if !names.contains(&n) {
+            if crosses {
+                names.push(n);
+            } else {
+                quiet.push(n);
             }
         }
     }
-    let outer_mode = mode;
     let mut events = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let mode = if i < named { outer_mode } else { Mode::Unnamed };
+        let mode = if i < named { mode } else { Mode::Unnamed };
         let (mut cur, imported) = load(table, state, name)?;
         events.extend(imported);
         if cur.condition() == Condition::Dead {
             continue;
         }
-        let delta = match mode {
-            Mode::Unnamed => Delta {
-                hours,
-                ..Delta::default()
-            },
-            Mode::Active => Delta {
-                hours,
-                active: true,
-                ..Delta::default()
-            },
-            Mode::Rest | Mode::Lying => {
-                let r = damage::rest(&cur, hours, mode == Mode::Lying);
-                Delta {
-                    fatigue: -r.fatigue,
-                    injury: -r.injury,
-                    hours,
-                    slept_off: (r.injury > 0).then_some(true),
-                    ..Delta::default()
+        let mut at = start;
+        let mut lying = damage::Lying::default();
+        while at < end {
+            let next_morning = (at.div_euclid(24) + 1) * 24;
+            let stop = end.min(next_morning);
+            let span = stop - at;
+            // The stretch up to the next 6:00 (or the end).
+            let (delta, what) = match mode {
+                Mode::Unnamed | Mode::Active => (
+                    Delta {
+                        hours: span,
+                        active: true,
+                        ..Delta::default()
+                    },
+                    if mode == Mode::Unnamed {
+                        (
+                            format!("{span}時間経過（安静の指定なし）"),
+                            format!("{span} hours pass (not stated at rest)"),
+                        )
+                    } else {
+                        (
+                            format!("{span}時間経過（安静でない）"),
+                            format!("{span} hours pass (not at rest)"),
+                        )
+                    },
+                ),
+                Mode::Rest | Mode::Lying => {
+                    let (r, after) = damage::rest_from(&cur, lying, span, mode == Mode::Lying);
+                    lying = after;
+                    let hungry = if cur.hungry {
+                        (
+                            "（空腹のため疲労は回復しない）",
+                            " (hungry: no fatigue recovers)",
+                        )
+                    } else {
+                        ("", "")
+                    };
+                    let slept = if r.injury > 0 {
+                        ("、睡眠で負傷−1", ", sleep: injury −1")
+                    } else {
+                        ("", "")
+                    };
+                    (
+                        Delta {
+                            fatigue: -r.fatigue,
+                            injury: -r.injury,
+                            hours: span,
+                            slept_off: (r.injury > 0).then_some(true),
+                            ..Delta::default()
+                        },
+                        if mode == Mode::Lying {
+                            (
+                                format!(
+                                    "{span}時間横になって休む、疲労−{}{}{}",
+                                    r.fatigue, slept.0, hungry.0
+                                ),
+                                format!(
+                                    "{span} hours lying down, fatigue −{}{}{}",
+                                    r.fatigue, slept.1, hungry.1
+                                ),
+                            )
+                        } else {
+                            (
+                                format!("{span}時間休憩、疲労−{}{}", r.fatigue, hungry.0),
+                                format!("{span} hours' rest, fatigue −{}{}", r.fatigue, hungry.1),
+                            )
+                        },
+                    )
                 }
+            };
+            // When the span is cut at 6:00, each stretch says which hours it was.
+            let what = if crosses {
+                let (from, to) = (clock_words(at), clock_words(stop));
+                (
+                    format!("{}〜{}: {}", from.0, to.0, what.0),
+                    format!("{} to {}: {}", from.1, to.1, what.1),
+                )
+            } else {
+                what
+            };
+            events.push(damage_event(name, &cur, delta.clone(), (&what.0, &what.1)));
+            apply(&mut cur, &delta);
+            at = stop;
+            if stop < next_morning {
+                break;
             }
-        };
-        let what = match mode {
-            Mode::Unnamed => (format!("{hours}時間経過"), format!("{hours} hours pass")),
-            Mode::Active => (
-                format!("{hours}時間経過（安静でない）"),
-                format!("{hours} hours pass (not at rest)"),
-            ),
-            Mode::Rest => (
-                format!("{hours}時間休憩、疲労−{}", -delta.fatigue),
-                format!("{hours} hours' rest, fatigue −{}", -delta.fatigue),
-            ),
-            Mode::Lying => (
-                format!(
-                    "{hours}時間横になって休む、疲労−{}{}",
-                    -delta.fatigue,
-                    if delta.injury < 0 {
-                        "、睡眠で負傷−1"
-                    } else {
-                        ""
-                    }
-                ),
-                format!(
-                    "{hours} hours lying down, fatigue −{}{}",
-                    -delta.fatigue,
-                    if delta.injury < 0 {
-                        ", sleep: injury −1"
-                    } else {
-                        ""
-                    }
-                ),
-            ),
-        };
-        let (hj, he) = if cur.hungry && matches!(mode, Mode::Rest | Mode::Lying) {
-            (
-                "（空腹のため疲労は回復しない）",
-                " (hungry: no fatigue recovers)",
-            )
-        } else {
-            ("", "")
-        };
-        events.push(damage_event(
-            name,
-            &cur,
-            delta.clone(),
-            (&format!("{}{hj}", what.0), &format!("{}{he}", what.1)),
-        ));
-        apply(&mut cur, &delta);
-        for k in 0..boundaries {
-            // FC-13 (l.218): each of the day's 3 meals missed costs 1 fatigue; hungry.
-            let missed = (3 - cur.meals_today).max(0);
+            // 6:00: the day ends. FC-13 (l.218): each of the day's 3 meals missed costs 1
+            // fatigue; hungry.
+            let missed = (3 - cur.meals_today.min(3) - cur.meals_missed_today).max(0);
             if missed > 0 {
                 let d = Delta {
                     fatigue: missed,
                     hungry: Some(true),
+                    missed,
                     ..Delta::default()
+                };
+                let already = if cur.meals_missed_today > 0 {
+                    (
+                        format!("（抜いたと記録済み{}回）", cur.meals_missed_today),
+                        format!(" ({} already recorded as missed)", cur.meals_missed_today),
+                    )
+                } else {
+                    (String::new(), String::new())
                 };
                 events.push(damage_event(
                     name,
@@ -1635,36 +1691,26 @@ fn time_passes(
                     d.clone(),
                     (
                         &format!(
-                            "1日の食事3回のうち{}回、{missed}食抜いた（FC-13）、疲労+{missed}、空腹（十分な食事まで疲労は回復しない）",
-                            cur.meals_today
+                            "朝6時、1日の食事3回のうち{}回{}、{missed}食抜いた（FC-13）、疲労+{missed}、空腹（十分な食事まで疲労は回復しない）",
+                            cur.meals_today, already.0
                         ),
                         &format!(
-                            "{} of the day's 3 meals eaten, {missed} missed (FC-13): fatigue +{missed}, hungry (no fatigue recovers until a full meal)",
-                            cur.meals_today
+                            "6:00: {} of the day's 3 meals eaten{}, {missed} missed (FC-13): fatigue +{missed}, hungry (no fatigue recovers until a full meal)",
+                            cur.meals_today, already.1
                         ),
                     ),
                 ));
                 apply(&mut cur, &d);
             }
-            // FC-13 (l.235): the day at rest or not; the first day counts what came before.
-            let at_rest = if k == 0 {
-                !cur.active_today
-            } else {
-                mode != Mode::Active
-            };
-            // The new day is already not at rest when the span runs on past 6:00.
-            let boundary = (state.clock.div_euclid(24) + k + 1) * 24;
-            let active = mode == Mode::Active && state.clock + hours > boundary;
+            // FC-13 (l.235): the day at rest or not: any hour of it not stated at rest.
+            let at_rest = !cur.active_today;
             let day_end = Delta {
                 day_end: true,
                 slept_off: Some(false),
-                active,
                 ..Delta::default()
             };
-            // FC-13 (l.235): one injury roll per day: not again for a day whose roll
-            // the GM already made with /fc day.
-            if cur.injury > 0 && cur.condition() != Condition::Dead && !cur.injury_rolled_today {
-                let e = injury_roll(state, name, &cur, at_rest, Some(active), dice)?;
+            if cur.injury > 0 && cur.condition() != Condition::Dead {
+                let e = injury_roll(state, name, &cur, at_rest, Some(false), dice)?;
                 if let Event::Changed { delta, .. } = &e {
                     apply(&mut cur, delta);
                 }
@@ -1678,12 +1724,16 @@ fn time_passes(
                     format!("{name}: 6:00, a new day (FC-13)"),
                 ));
             }
+            if cur.condition() == Condition::Dead {
+                break;
+            }
         }
         events = with_sheet(events, name, &cur);
     }
     events.push(Event::Clock {
         hours,
-        now: state.clock + hours,
+        now: end,
+        quiet,
     });
     done(events)
 }
@@ -2453,12 +2503,29 @@ fn character_command(
                     "FC-13: a day has 3 meals (1 to 3)",
                 ));
             }
+            // FC-13 (l.218): the day (6:00 to 6:00) has 3 meals: those eaten and those
+            // already missed count toward them.
+            let eaten = ch.meals_today.min(3);
+            let left = (3 - eaten - ch.meals_missed_today).max(0);
+            if n > left {
+                return Err(Text::new(
+                    format!(
+                        "FC-13: 1日の食事は3回です。{name}は今日（朝6時から）{}回食べ、{}回抜いています（あと{left}回まで）。次の日は朝6時から（/fc time で時間を進めます）",
+                        ch.meals_today, ch.meals_missed_today
+                    ),
+                    format!(
+                        "FC-13: a day has 3 meals; {name} has eaten {} and missed {} today (since 6:00), so at most {left} more; the next day begins at 6:00 (/fc time lets time pass)",
+                        ch.meals_today, ch.meals_missed_today
+                    ),
+                ));
+            }
             Ok(vec![damage_event(
                 name,
                 ch,
                 Delta {
                     fatigue: n,
                     hungry: Some(true),
+                    missed: n,
                     ..Delta::default()
                 },
                 (
@@ -2488,14 +2555,28 @@ fn character_command(
                     ));
                 }
             };
-            // FC-13 (l.235): the roll is for a whole day, 6:00 to 6:00: once per day.
+            // FC-13 (l.235): the roll comes after a whole day, 6:00 to 6:00. Once the
+            // table keeps a clock, its 6:00 makes the roll for every injured character;
+            // before that (a table that keeps none), the GM makes it once here.
+            if state.clock != 0 {
+                let to_morning = 24 - state.clock.rem_euclid(24);
+                let (now_ja, now_en) = clock_words(state.clock);
+                return Err(Text::new(
+                    format!(
+                        "FC-13: 1日の負傷ロールは朝6時から翌朝6時までを過ごした後です（l.235）。この卓の時計は{now_ja}で、次の朝6時まで{to_morning}時間あります。/fc time {to_morning} で時間を進めると、朝6時に負傷のあるキャラクター全員が自動で振ります"
+                    ),
+                    format!(
+                        "FC-13: the daily injury roll comes after a whole day, 6:00 to 6:00 (l.235); this table's clock stands at {now_en}, {to_morning} hours before the next 6:00: /fc time {to_morning} lets them pass, and at 6:00 every injured character rolls"
+                    ),
+                ));
+            }
             if ch.injury_rolled_today {
                 return Err(Text::new(
                     format!(
-                        "FC-13: {name}は今日（朝6時から翌朝6時まで）すでに負傷ロールをしました。次は朝6時を過ぎてから（/fc time で時間を進めます）"
+                        "FC-13: {name}は1日目 6:00までの1日の負傷ロールをすでにしました。次の1日は翌朝6時に終わります（/fc time 24 で時間を進めると、その時に自動で振ります）"
                     ),
                     format!(
-                        "FC-13: {name} has made today's injury roll (a day runs 6:00 to 6:00); the next comes after 6:00 (/fc time lets time pass)"
+                        "FC-13: {name} has made the injury roll for the day that ended at 6:00 of day 1; the next day ends at the next 6:00 (/fc time 24 lets it pass, and the roll is made then)"
                     ),
                 ));
             }
@@ -2774,6 +2855,14 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             if !left.contains('{') && bare(r) {
                 return (None, actors_character(table, state));
             }
+            // The same when the right side names, by `{NAME.KEY}`, a character the roller
+            // acts for (`FC+5 VS FC+{ユキ.剣}` typed by ユキ's player): the 5 is the other
+            // party's, and ユキ's −2 goes to the right side only.
+            if !left.contains('{')
+                && let Some(own) = named(r, &mine)
+            {
+                return (None, Some(own));
+            }
             // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
             // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
             let l = if named(left, &any).is_some() {
@@ -2974,7 +3063,21 @@ impl TableRules for FcRules {
                     state.items.insert(i.name.clone(), i.clone());
                 }
             }
-            Event::Clock { now, .. } => state.clock = *now,
+            Event::Clock { hours, now, quiet } => {
+                state.clock = *now;
+                for name in quiet {
+                    if let Some(ch) = state.characters.get_mut(name) {
+                        apply(
+                            ch,
+                            &Delta {
+                                hours: *hours,
+                                active: true,
+                                ..Delta::default()
+                            },
+                        );
+                    }
+                }
+            }
             Event::SheetRefused { name, sheet, .. } => {
                 state.refused.insert(name.clone(), sheet.clone());
             }
@@ -3124,11 +3227,19 @@ impl TableRules for FcRules {
                     }
                 ),
             ),
-            Event::Clock { hours, now } => {
+            Event::Clock { hours, now, quiet } => {
                 let (ja, en) = clock_words(*now);
+                let (qj, qe) = if quiet.is_empty() {
+                    (String::new(), String::new())
+                } else {
+                    (
+                        format!("（{}: 安静の指定なし）", quiet.join("・")),
+                        format!(" ({}: not stated at rest)", quiet.join(", ")),
+                    )
+                };
                 Text::new(
-                    format!("{hours}時間経過: {ja}"),
-                    format!("{hours} hours pass: {en}"),
+                    format!("{hours}時間経過: {ja}{qj}"),
+                    format!("{hours} hours pass: {en}{qe}"),
                 )
             }
         }
@@ -3202,27 +3313,6 @@ impl TableRules for FcRules {
             events: Vec::new(),
             note: None,
         };
-        // FC-11 compares two roll values: a third `VS` side is no check (see
-        // `FourCard::rewrite_line`); say so before anything else.
-        if let Some(typed) = table.typed_line()
-            && typed
-                .trim_start()
-                .to_ascii_uppercase()
-                .trim_start_matches('S')
-                .starts_with("FC")
-            && typed
-                .to_ascii_uppercase()
-                .split_whitespace()
-                .filter(|w| *w == "VS")
-                .count()
-                + typed.to_ascii_uppercase().matches(")VS").count()
-                > 1
-        {
-            return Err(Text::new(
-                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
-                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
-            ));
-        }
         let Some(check) = super::parse_line(command) else {
             return Ok(unchanged);
         };
@@ -3279,9 +3369,11 @@ impl TableRules for FcRules {
                 };
                 let inner = &rest[open + 1..close];
                 rest = &rest[close + 1..];
+                // A bare `{KEY}` reads the roller's one character, on either side of a
+                // comparison (as `expand_references` reads it).
                 let (who, key) = match inner.split_once('.') {
                     Some((n, k)) => (record(table, state, n).map(|(c, _)| (n.to_string(), c)), k),
-                    None => (roller.clone(), inner),
+                    None => (actors_character(table, state), inner),
                 };
                 let skill = state.skills.get(key).or_else(|| {
                     state
@@ -3318,7 +3410,17 @@ impl TableRules for FcRules {
                 }
             }
         }
-        if let Some((name, ch)) = &roller
+        // The character acting: the left side's, or, when the roller's own character
+        // is on the right (`FC+5 VS FC+{剣}`), the right side's.
+        let acting = roller.clone().or_else(|| {
+            let (_, right) = roll_characters(table, state);
+            right.filter(|(n, _)| {
+                table
+                    .character(n)
+                    .is_some_and(|(owner, _)| owner == table.actor())
+            })
+        });
+        if let Some((name, ch)) = &acting
             && ch.cannot_act()
         {
             let (ja, en) = ch.condition().names();
