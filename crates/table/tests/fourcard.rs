@@ -726,9 +726,9 @@ fn fc2_fc9_a_roll_belongs_to_the_character_it_names() {
     // The GM rolling for ロイ: −2 too.
     let out = run(&mut t, "gm", "FC+{ロイ.ST}>=10");
     assert!(out[0].starts_with("(FC+3>=10)"), "{out:?}");
-    // A player cannot put fatigue on someone else's character by naming it.
-    let out = run(&mut t, "alice", "FC+{ロイ.ST}>=10");
-    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    // A player cannot roll someone else's character's check (its −2, its fatigue).
+    let why = refused(&mut t, "alice", "FC+{ロイ.ST}>=10");
+    assert!(why.contains("ロイ is bob's character"), "{why}");
 }
 
 #[test]
@@ -1494,4 +1494,163 @@ fn fc2_fc11_the_rollers_own_character_named_on_the_right_takes_its_penalty_there
     let out = run(&mut t, "alice", "FC+5 VS FC+{剣}");
     assert!(out[0].starts_with("(FC+5 VS FC)"), "{out:?}");
     assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+}
+
+/// A refusal in Japanese (a table's default), checking that it changed nothing.
+fn refused_ja(t: &mut Table, who: &str, line: &str) -> String {
+    let before = t.events().len();
+    let err = t
+        .exec(who, line)
+        .expect_err(&format!("{line} should be refused"))
+        .render(taku_dice::Lang::Ja);
+    assert_eq!(t.events().len(), before, "a refused line appended events");
+    err
+}
+
+#[test]
+fn fc13_a_rest_is_the_tables_time_and_six_hours_lying_recover_an_injury() {
+    // FC-13: rest is time passing (l.214 「連続1時間の休憩」), on the table's clock: a
+    // /fc rest of 24 hours reaches 6:00 and the day ends (l.218 missed meals). l.233
+    // 「連続6時間の睡眠によって、1日に1点だけ回復」 with l.222's counting of sleep
+    // (「最初の入眠までの1時間を含む」): 6 hours lying recover 1 injury.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 3"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 6 lying");
+    assert!(out[0].contains("睡眠で負傷−1"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc time");
+    assert!(out[0].contains("1日目 12:00"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc rest ミナ 24");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ミナ: 朝6時、1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "alice", "/fc rest ミナ 1").contains("only the GM"));
+}
+
+#[test]
+fn fc13_the_first_meal_has_no_earlier_one_to_wait_for() {
+    // FC-13 (l.217) 「前回の食事から5時間以上経過していなければなりません」: with no earlier
+    // meal recorded there is nothing to wait for.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 5"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("前回の食事の記録なし）、疲労−1"), "{out:?}");
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("5時間未満、回復なし"), "{out:?}");
+}
+
+#[test]
+fn fc3_fc4_fc1_an_item_worn_twice_extra_xp_of_nothing_and_a_voided_creation() {
+    // FC-3 (l.60 「装備品の移動力修正がマイナスされます」): each item worn once.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "alice", "/fc equip ミナ 例鎖帷子 例鎖帷子");
+    assert!(
+        why.contains("FC-3") && why.contains("listed twice"),
+        "{why}"
+    );
+    // FC-4 (l.69–70): extra starting XP is XP: 0 is no award.
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    let why = refused(&mut t, "gm", "/fc extra ユキ 0 知覚");
+    assert!(why.contains("FC-4") && why.contains("1 or more"), "{why}");
+    // FC-1 (l.38): rolling again after the GM voided the creation is a reroll, which
+    // needs the GM's consent: the player is refused, the GM may roll it.
+    let created = t.events().last().expect("the creation").seq;
+    run(&mut t, "gm", &format!("/void {created}"));
+    let why = refused(&mut t, "alice", "/fc create ユキ female");
+    assert!(
+        why.contains("FC-1") && why.contains("needs the GM's consent"),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", "/fc create ユキ female");
+    assert!(
+        out[0].contains("無効化された作成をGMの同意で振り直し"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc3_fc5_loaded_data_is_refused_in_japanese_and_a_definition_says_all_it_sets() {
+    // FC-3/FC-5: the GM's data; every refusal in Japanese and English.
+    let mut t = table([3; 32]);
+    let ja = refused_ja(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"bogus":3}]}"#,
+    );
+    assert!(ja.contains("未知のキー「bogus」"), "{ja}");
+    assert!(!ja.contains("unknown field"), "{ja}");
+    let ja = refused_ja(&mut t, "gm", "/fc load skill = [{name = ");
+    assert!(ja.contains("TOMLとして読めません"), "{ja}");
+    // FC-5 (l.117–129): the cap, restricting and prerequisite skills are the definition's.
+    let out = run(
+        &mut t,
+        "gm",
+        "/fc skill 占い IQ 2 cap limit=魔術 requires=魔術 nounskilled",
+    );
+    assert!(
+        out[0].contains("総合LVキャップ 制限【魔術】 前提【魔術】")
+            && out[0].contains("未習得では判定不可"),
+        "{out:?}"
+    );
+    // Redefining a shipped skill says what it replaces.
+    let out = run(&mut t, "gm", "/fc skill 知覚 DX 1");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("定義を置き換えます（以前: IQ")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc1_fc4_a_partial_sheet_is_no_character_and_typed_numbers_are_read_or_refused() {
+    // FC-1 (l.37 「能力値は「3〜7」の範囲に収まるはず」): a sheet with only DX 99 makes no
+    // Four Card character; its typed DX is not a roll's base.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new ロイ2");
+    run(&mut t, "bob", "/char set ロイ2 DX 99 剣 50");
+    let why = refused(&mut t, "bob", "FC+{ロイ2.DX}>=10");
+    assert!(
+        why.contains("FC-1")
+            && why.contains("not a Four Card character")
+            && why.contains("IQ ST WP VT"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "FC+{ロイ2.剣}");
+    assert!(why.contains("not a Four Card character"), "{why}");
+    let why = refused(&mut t, "gm", "/fc approve ロイ2");
+    assert!(why.contains("lacks IQ ST WP VT"), "{why}");
+    // Full-width digits are read as numbers (and wait for the GM like any change);
+    // something that is no number is refused.
+    run(&mut t, "alice", "/char set ミナ DX ７");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("DX7"), "{out:?}");
+    let why = refused(&mut t, "alice", "/char set ミナ ST five");
+    assert!(why.contains("FC-1/FC-4: ST is a whole number"), "{why}");
+    // FC-4 (l.68): only starting XP left over is lost; 500 XP spent on nothing is not.
+    run(&mut t, "bob", "/char set ロイ xp 500 unspent_xp 0");
+    let why = refused(&mut t, "gm", "/fc approve ロイ");
+    assert!(
+        why.contains("500 of the 500 XP spent shows in no skill"),
+        "{why}"
+    );
+}
+
+#[test]
+fn fc2_fc9_a_single_check_of_anothers_character_is_its_owners() {
+    // FC-2 (l.50): the weakened −2 is the character's own, on every roll of it; a single
+    // check read from another's character is that character's roll: its owner's or the
+    // GM's to make.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let why = refused(&mut t, "bob", "FC+{ミナ.DX}");
+    assert!(why.contains("ミナ is alice's character"), "{why}");
+    let out = run(&mut t, "gm", "FC+{ミナ.DX}");
+    assert!(out[0].starts_with("(FC+3)"), "{out:?}");
+    // FC-9: with several characters, a bare `{剣}` says so.
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    let why = refused(&mut t, "alice", "FC+{剣}");
+    assert!(why.contains("you have several characters"), "{why}");
 }

@@ -214,6 +214,10 @@ pub struct Character {
     pub hungry: bool,
     /// FC-13: hours since the last meal.
     pub hours_since_meal: i64,
+    /// FC-13 (l.217): no meal recorded yet, so the first has no 5 hours to wait for
+    /// (records from before this field read as having eaten).
+    #[serde(default)]
+    pub no_meal_yet: bool,
     /// FC-13: injury already recovered by sleep today.
     pub slept_off_injury_today: bool,
     /// FC-3: equipment's movement modifiers.
@@ -269,6 +273,7 @@ impl Character {
             injury: 0,
             hungry: false,
             hours_since_meal: 0,
+            no_meal_yet: true,
             slept_off_injury_today: false,
             equipment: 0,
             hand: String::new(),

@@ -27,8 +27,9 @@ pub struct Rested {
 
 /// FC-13: `hours` of continuous rest, lying down relaxed or not. Each hour recovers 1
 /// fatigue; lying down, each of the first 6 hours (the awake first hour, then sleep)
-/// recovers 1 more; hungry, no fatigue recovers at all. 6 continuous hours of sleep
-/// (after the first, awake, hour) recover 1 injury, once a day.
+/// recovers 1 more; hungry, no fatigue recovers at all. 6 continuous hours lying down
+/// asleep recover 1 injury, once a day (our reading: l.233's 6 hours of sleep counted
+/// as l.222 counts them, the first hour included).
 pub fn rest(ch: &Character, hours: i64, lying: bool) -> Rested {
     rest_from(ch, Lying::default(), hours, lying).0
 }
@@ -39,7 +40,8 @@ pub fn rest(ch: &Character, hours: i64, lying: bool) -> Rested {
 pub struct Lying {
     /// Hours lain down so far (the first is awake, l.221).
     pub hours: i64,
-    /// Hours asleep since sleep began or since sleep last recovered an injury.
+    /// Hours of sleep (counted as l.222 counts them, from the first hour lain down) since
+    /// the rest began or since sleep last recovered an injury.
     pub sleep_run: i64,
 }
 
@@ -59,7 +61,9 @@ pub fn rest_from(ch: &Character, before: Lying, hours: i64, lying: bool) -> (Res
             if now.hours <= SLEEP_LIMIT_HOURS {
                 fatigue += 1;
             }
-            if now.hours >= 2 {
+            // l.233's 6 continuous hours of sleep count as l.222 counts sleep: the
+            // first hour lain down included (「最初の入眠までの1時間を含む」).
+            {
                 slept += 1;
                 now.sleep_run += 1;
                 if now.sleep_run >= SLEEP_FOR_INJURY
@@ -86,10 +90,10 @@ pub fn rest_from(ch: &Character, before: Lying, hours: i64, lying: bool) -> (Res
     )
 }
 
-/// FC-13: a meal recovers 1 fatigue if at least 5 hours passed since the last one (and
-/// ends hunger: it is a full meal).
+/// FC-13: a meal recovers 1 fatigue if at least 5 hours passed since the last one, or
+/// none was recorded (and ends hunger: it is a full meal).
 pub fn meal(ch: &Character) -> i64 {
-    i64::from(ch.hours_since_meal >= MEAL_GAP_HOURS && ch.fatigue > 0)
+    i64::from((ch.no_meal_yet || ch.hours_since_meal >= MEAL_GAP_HOURS) && ch.fatigue > 0)
 }
 
 #[cfg(test)]
@@ -117,9 +121,11 @@ mod tests {
         let (a, after) = rest_from(&ch, Lying::default(), 4, true);
         assert_eq!((a.fatigue, a.injury), (8, 0));
         let (b, _) = rest_from(&ch, after, 4, true);
-        // l.233 「連続6時間の睡眠によって、1日に1点だけ回復」: sleep began in the second
-        // hour, so its sixth hour is the seventh lain down.
+        // l.233 「連続6時間の睡眠によって、1日に1点だけ回復」, its 6 hours counted as
+        // l.222 counts sleep (the first hour included): the sixth hour lain down.
         assert_eq!((b.fatigue, b.injury), (6, 1));
+        assert_eq!(rest(&ch, 6, true).injury, 1);
+        assert_eq!(rest(&ch, 5, true).injury, 0);
         assert_eq!(rest(&ch, 8, true).fatigue, 14);
     }
 }

@@ -38,6 +38,9 @@ pub struct State {
     /// FC-1/FC-4: the sheet fields the GM refused, by character: that proposal is no
     /// longer waiting (a changed sheet is a new one).
     pub refused: BTreeMap<String, BTreeMap<String, String>>,
+    /// FC-1 (l.38): characters whose rolled creation the GM voided: rolling them again
+    /// is a reroll, which needs the GM's consent.
+    pub voided_creations: std::collections::BTreeSet<String>,
 }
 
 impl Default for State {
@@ -50,6 +53,7 @@ impl Default for State {
             items: skills::example_items(),
             clock: 0,
             refused: BTreeMap::new(),
+            voided_creations: Default::default(),
         }
     }
 }
@@ -407,8 +411,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc rest ミナ 8 lying",
-        help: "休憩（FC-13）: 1時間ごとに疲労1回復。lying: 横になり最初の6時間は+1、6時間以上眠れば負傷1回復（1日1回）。空腹なら疲労は回復しない",
-        help_en: "Rest (FC-13): 1 fatigue per hour; lying: +1 more in each of the first 6 hours, 6 hours' sleep recovers 1 injury (once a day); hungry: no fatigue recovers",
+        help: "休憩（FC-13、GM。/fc time 8 lying ミナ と同じく卓の時計が進む）: 1時間ごとに疲労1回復。lying: 横になり最初の6時間は+1、横になって6時間眠れば負傷1回復（1日1回）。空腹なら疲労は回復しない",
+        help_en: "Rest (FC-13, GM; the table's clock runs, as /fc time 8 lying NAME): 1 fatigue per hour; lying: +1 more in each of the first 6 hours, 6 hours lying asleep recover 1 injury (once a day); hungry: no fatigue recovers",
     },
     CommandHelp {
         usage: "/fc meal ミナ",
@@ -624,6 +628,7 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     }
     new.hungry = old.hungry;
     new.hours_since_meal = old.hours_since_meal;
+    new.no_meal_yet = old.no_meal_yet;
     new.slept_off_injury_today = old.slept_off_injury_today;
     new.meals_today = old.meals_today;
     new.meals_missed_today = old.meals_missed_today;
@@ -778,6 +783,22 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
         }
     }
     let cost = skill_cost(state, ch);
+    // FC-4 (l.68): only starting XP left over at creation is lost; any other XP spent
+    // bought something (l.261: skills, specialisations, attributes), which the sheet
+    // would show.
+    let unaccounted = ch.xp_spent - cost;
+    if unaccounted > STARTING_XP + extra {
+        out.push(Text::new(
+            format!(
+                "FC-4/FC-15: 使った経験点{}のうち{unaccounted}はシートのスキルに表れていません（失われるのは作成時に残った初期経験点、最大15＋追加{extra}だけです）",
+                ch.xp_spent
+            ),
+            format!(
+                "FC-4/FC-15: {unaccounted} of the {} XP spent shows in no skill on the sheet (only starting XP left over at creation, at most 15 + extra {extra}, is lost)",
+                ch.xp_spent
+            ),
+        ));
+    }
     if cost > ch.xp_spent {
         out.push(Text::new(
             format!(
@@ -855,14 +876,59 @@ fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, 
     if let Some((_, refused)) = proposal(table, state, name) {
         return Err(awaiting(name, refused));
     }
-    Err(Text::new(
+    Err(not_fc(table, name))
+}
+
+/// A key whose value the Four Card rules give (FC-1 attributes, FC-5 skills and fields,
+/// what FC-2 to FC-15 derive): never read from a typed field of a character the rules
+/// have no record of.
+fn fc_key(state: &State, key: &str) -> bool {
+    character::attribute(key).is_some()
+        || state.skills.contains_key(key)
+        || state
+            .skills
+            .values()
+            .any(|s| s.fields.iter().any(|f| f == key))
+        || matches!(
+            key,
+            "総合LV"
+                | "VT抵抗"
+                | "WP抵抗"
+                | "衰弱ライン"
+                | "昏倒ライン"
+                | "死亡ライン"
+                | "移動力"
+                | "疲労"
+                | "負傷"
+                | "累積ダメージ"
+                | "経験点"
+                | "未使用経験点"
+                | "所持金"
+        )
+}
+
+/// FC-1/FC-4: `name` has no Four Card record: what it lacks.
+fn not_fc(table: &dyn TableView, name: &str) -> Text {
+    let missing: Vec<&str> = table
+        .character(name)
+        .map(|(_, f)| {
+            ATTRIBUTES
+                .iter()
+                .copied()
+                .filter(|a| f.get(*a).is_none_or(|v| v.trim().parse::<i64>().is_err()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Text::new(
         format!(
-            "{name}はフォーカードのキャラクターではありません。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT を設定してください"
+            "FC-1: {name}はフォーカードのキャラクターではありません（シートに {} がありません）。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT の5つを設定してGMの承認を受けてください",
+            missing.join(" ")
         ),
         format!(
-            "{name} is not a Four Card character yet: /fc create {name} female (or male), or a sheet with IQ DX ST WP VT"
+            "FC-1: {name} is not a Four Card character (its sheet lacks {}): /fc create {name} female (or male), or a sheet with all five of IQ DX ST WP VT, approved by the GM",
+            missing.join(" ")
         ),
-    ))
+    )
 }
 
 fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
@@ -908,6 +974,7 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.meal {
         ch.hours_since_meal = 0;
         ch.hungry = false;
+        ch.no_meal_yet = false;
     }
     if let Some(s) = d.slept_off {
         ch.slept_off_injury_today = s;
@@ -1265,8 +1332,20 @@ fn decide_fc(
                         .map(|l| format!("{n}（{}TP）", l.tp))
                 })
                 .collect();
-            let reply = (!holders.is_empty()).then(|| {
-                Text::new(
+            let mut notes: Vec<Text> = Vec::new();
+            // A redefinition replaces the whole entry: say what it was.
+            if let Some(old) = state.skills.get(&skill.name) {
+                let (ja, en) = skill_words(old);
+                notes.push(Text::new(
+                    format!("FC-5: 【{}】の定義を置き換えます（以前: {ja}）", skill.name),
+                    format!(
+                        "FC-5: this replaces 【{}】's definition (it was: {en})",
+                        skill.name
+                    ),
+                ));
+            }
+            if !holders.is_empty() {
+                notes.push(Text::new(
                     format!(
                         "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
                         skill.name,
@@ -1277,8 +1356,9 @@ fn decide_fc(
                         skill.name,
                         holders.join(", ")
                     ),
-                )
-            });
+                ));
+            }
+            let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
             Ok(Outcome {
                 events: vec![Event::SkillDefined { skill }],
                 reply,
@@ -1321,8 +1401,8 @@ fn decide_fc(
             gm_only(table, ("データの読み込み", "load data"))?;
             let data = skills::parse_data(&rest.join(" ")).map_err(|e| {
                 Text::new(
-                    format!("FC-3/FC-5: データとして読めません: {e}（例: 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 または JSON {{\"skill\": [...], \"item\": [...]}}）"),
-                    format!("FC-3/FC-5: not a data file: {e} (e.g. 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 or JSON {{\"skill\": [...], \"item\": [...]}})"),
+                    format!("FC-3/FC-5: データとして読めません: {}（例: 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 または JSON {{\"skill\": [...], \"item\": [...]}}）", e.ja()),
+                    format!("FC-3/FC-5: not a data file: {} (e.g. 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 or JSON {{\"skill\": [...], \"item\": [...]}})", e.en()),
                 )
             })?;
             let known =
@@ -1356,7 +1436,7 @@ fn decide_fc(
             let data = skills::parse_data(
                 &serde_json::json!({"item": [{"name": name, "movement": movement}]}).to_string(),
             )
-            .map_err(|e| Text::new(format!("FC-3: {e}"), format!("FC-3: {e}")))?;
+            .map_err(|e| Text::new(format!("FC-3: {}", e.ja()), format!("FC-3: {}", e.en())))?;
             done(vec![Event::Loaded { data }])
         }
         ["items"] => {
@@ -1393,6 +1473,9 @@ fn decide_fc(
                 return Err(no_character(name));
             }
             let Some((ch, _)) = proposal(table, state, name) else {
+                if !state.characters.contains_key(*name) && !gms_character(table, name) {
+                    return Err(not_fc(table, name));
+                }
                 return Err(nothing_waits(name));
             };
             // FC-1, FC-4, FC-5: what the rules cannot have made is refused, listed; the
@@ -1471,6 +1554,31 @@ fn decide_fc(
                     reason: reason.join(" "),
                 }]),
             }
+        }
+        // FC-13: rest is time passing, and time is the table's: `/fc rest` is `/fc time`
+        // for one character (the others' hours pass too).
+        ["rest", name, hours, how @ ..] if how.len() <= 1 => {
+            gm_only(
+                table,
+                (
+                    "休憩（FC-13: 時間の経過はGMが決める。/fc time 時間 rest 名前 でも）",
+                    "let a character rest (FC-13: time passing is the GM's; /fc time HOURS rest NAME too)",
+                ),
+            )?;
+            let mode = match how.first() {
+                None => "rest",
+                Some(&("lying" | "sleep" | "横になる")) => "lying",
+                Some(_) => {
+                    return Err(usage(
+                        "/fc rest 名前 時間 [lying]",
+                        "/fc rest NAME HOURS [lying]",
+                    ));
+                }
+            };
+            if table.character(name).is_none() {
+                return Err(no_character(name));
+            }
+            time_passes(table, state, hours, &[mode, name], dice)
         }
         ["approve" | "reject", ..] => Err(usage(
             "/fc approve 名前 [force] | /fc reject 名前 [理由]",
@@ -1753,6 +1861,20 @@ fn create(
             format!("{name} is already created"),
         ));
     }
+    // FC-1 (l.38): 「GMの同意を得たうえで能力値をすべて振り直すことができますが、よほどの
+    // ことがない限り振り直しを認めるべきではありません」: a creation the GM voided is rolled
+    // again only by the GM (its consent).
+    let again = state.voided_creations.contains(name);
+    if again && !table.actor_is_gm() {
+        return Err(Text::new(
+            format!(
+                "FC-1: {name}の作成はGMに無効化されています。もう一度振るのは能力値の振り直しで、GMの同意が要ります（GMが /fc create {name} 性別 で振ります）"
+            ),
+            format!(
+                "FC-1: {name}'s creation was voided by the GM; rolling again is a reroll, which needs the GM's consent (the GM rolls it with /fc create {name} SEX)"
+            ),
+        ));
+    }
     let Some(sex) = Sex::parse(sex) else {
         return Err(usage(
             "/fc create 名前 female|male",
@@ -1827,6 +1949,14 @@ fn create(
         money_dice.iter().sum::<i64>(),
         STARTING_XP,
     );
+    let (ja, en) = if again {
+        (
+            format!("{ja} ／ 無効化された作成をGMの同意で振り直し（FC-1）"),
+            format!("{en} / a voided creation rolled again with the GM's consent (FC-1)"),
+        )
+    } else {
+        (ja, en)
+    };
     done(vec![Event::Created {
         name: name.to_string(),
         character: ch,
@@ -1859,6 +1989,12 @@ fn character_command(
                 ));
             }
             let n = amount(n)?;
+            if n == 0 {
+                return Err(Text::new(
+                    "FC-4: 追加初期経験点は1以上です（/fc extra 名前 経験点 スキル）",
+                    "FC-4: extra starting XP is 1 or more (/fc extra NAME XP SKILL)",
+                ));
+            }
             // FC-4: extra starting XP is earmarked for named skills (l.70).
             let list: Vec<String> = skills
                 .split([',', '、'])
@@ -2257,6 +2393,23 @@ fn character_command(
                 })?, ch.items.clone()),
                 ["none" | "なし"] => (0, Vec::new()),
                 _ => {
+                    // FC-3 (l.60): each item worn subtracts its modifier once; the same
+                    // item twice is a typing slip, or two of a kind the GM defines as one.
+                    if let Some(twice) = items
+                        .iter()
+                        .enumerate()
+                        .find(|(k, i)| items[..*k].contains(i))
+                        .map(|(_, i)| i)
+                    {
+                        return Err(Text::new(
+                            format!(
+                                "FC-3: 装備「{twice}」が2回書かれています。同じ装備は1回です（2つ持つなら、GMが /fc item {twice}2つ 移動力修正 で定義します）"
+                            ),
+                            format!(
+                                "FC-3: item '{twice}' is listed twice; an item is worn once (for two of a kind, the GM defines one item for the pair: /fc item NAME MODIFIER)"
+                            ),
+                        ));
+                    }
                     for i in items.iter() {
                         if !state.items.contains_key(*i) {
                             let known: Vec<&str> = state.items.keys().map(String::as_str).collect();
@@ -2388,77 +2541,14 @@ fn character_command(
             };
             Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
         }
-        ("rest", [hours, rest @ ..]) if rest.len() <= 1 => {
-            // FC-13: rest is time passing, and time is the GM's (as /fc time).
-            gm_only(
-                table,
-                (
-                    "休憩（FC-13: 時間の経過はGMが決める。/fc time 時間 rest 名前 でも）",
-                    "let a character rest (FC-13: time passing is the GM's; /fc time HOURS rest NAME too)",
-                ),
-            )?;
-            let hours = number(hours)?;
-            if !(1..=48).contains(&hours) {
-                return Err(Text::new(
-                    "休憩は1〜48時間で指定してください",
-                    "rest for 1 to 48 hours",
-                ));
-            }
-            let lying = match rest.first() {
-                None => false,
-                Some(&"lying" | &"sleep" | &"横になる") => true,
-                Some(_) => {
-                    return Err(usage(
-                        "/fc rest 名前 時間 [lying]",
-                        "/fc rest NAME HOURS [lying]",
-                    ));
-                }
-            };
-            let r = damage::rest(ch, hours, lying);
-            let hungry = if ch.hungry {
-                (
-                    "（空腹のため疲労は回復しない）",
-                    " (hungry: no fatigue recovers)",
-                )
-            } else {
-                ("", "")
-            };
-            let sleep = if r.injury > 0 {
-                (
-                    format!("、{}時間の睡眠で負傷−1", r.slept),
-                    format!(", {} hours' sleep: injury −1", r.slept),
-                )
-            } else {
-                (String::new(), String::new())
-            };
-            let delta = Delta {
-                fatigue: -r.fatigue,
-                injury: -r.injury,
-                hours,
-                slept_off: (r.injury > 0).then_some(true),
-                ..Delta::default()
-            };
-            let what = (
-                format!(
-                    "{}{hours}時間休憩、疲労−{}{}{}",
-                    if lying { "横になって" } else { "" },
-                    r.fatigue,
-                    sleep.0,
-                    hungry.0
-                ),
-                format!(
-                    "rested {hours} hours{}, fatigue −{}{}{}",
-                    if lying { " lying down" } else { "" },
-                    r.fatigue,
-                    sleep.1,
-                    hungry.1
-                ),
-            );
-            Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
-        }
         ("meal", []) => {
             let n = damage::meal(ch);
-            let what = if n > 0 {
+            let what = if n > 0 && ch.no_meal_yet {
+                (
+                    "食事（前回の食事の記録なし）、疲労−1".to_string(),
+                    "a meal (no earlier meal recorded), fatigue −1".to_string(),
+                )
+            } else if n > 0 {
                 ("食事、疲労−1".to_string(), "a meal, fatigue −1".to_string())
             } else if ch.hours_since_meal >= damage::MEAL_GAP_HOURS {
                 (
@@ -2744,6 +2834,43 @@ fn injury_roll(
         ),
     );
     Ok(damage_event(name, ch, delta, (&what.0, &what.1)))
+}
+
+/// FC-5: what a skill definition says: base, expertise, the total-LV cap, the
+/// restricting and prerequisite skills, the fields and their cost, whether an unskilled
+/// attempt is possible.
+fn skill_words(skill: &Skill) -> (String, String) {
+    let mut ja = format!("{} 専門性{}", skill.base, skill.expertise);
+    let mut en = format!("{}, expertise {}", skill.base, skill.expertise);
+    if skill.cap.is_some() {
+        ja.push_str(" 総合LVキャップ");
+        en.push_str(", total-LV cap");
+    }
+    if let Some(l) = &skill.limit {
+        ja.push_str(&format!(" 制限【{l}】"));
+        en.push_str(&format!(", restricted by 【{l}】"));
+    }
+    if !skill.requires.is_empty() {
+        ja.push_str(&format!(" 前提【{}】", skill.requires.join("】【")));
+        en.push_str(&format!(", requires 【{}】", skill.requires.join("】【")));
+    }
+    if !skill.fields.is_empty() {
+        ja.push_str(&format!(
+            " 特化: {}（追加{}点）",
+            skill.fields.join("・"),
+            skill.field_cost
+        ));
+        en.push_str(&format!(
+            ", fields: {} ({} XP each further)",
+            skill.fields.join(", "),
+            skill.field_cost
+        ));
+    }
+    if !skill.unskilled {
+        ja.push_str(" 未習得では判定不可");
+        en.push_str(", no unskilled attempt");
+    }
+    (ja, en)
 }
 
 fn unknown_field(s: &Skill, field: &str) -> Text {
@@ -3123,6 +3250,49 @@ impl TableRules for FcRules {
         OWNED
     }
 
+    /// FC-1 (l.38): a rolled creation the GM voided is remembered, so that rolling it
+    /// again is the GM's (a reroll needs its consent).
+    fn fold_voided(&self, state: &mut State, _actor: &str, event: &Event) {
+        if let Event::Created {
+            name, character, ..
+        } = event
+            && character.sheet.is_none()
+        {
+            state.voided_creations.insert(name.clone());
+        }
+    }
+
+    /// FC-1/FC-4/FC-5: the numbers a sheet proposes (IQ…VT, `スキル.X` TP, `xp`,
+    /// `unspent_xp`, `money`, 追加初期経験点, 移動力修正) are whole numbers, full-width
+    /// digits read as ASCII (`DX ７` is 7); anything else is refused, not kept as text
+    /// the rules cannot read.
+    fn field_value(
+        &self,
+        key: &str,
+        value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        let numeric = ATTRIBUTES.contains(&key)
+            || key.starts_with("スキル.")
+            || matches!(
+                key,
+                "xp" | "unspent_xp" | "money" | "追加初期経験点" | "移動力修正"
+            );
+        if !numeric {
+            return Ok(value.to_string());
+        }
+        let folded = taku_dice::normalize::fold(value.trim())
+            .text
+            .replace('−', "-");
+        match folded.parse::<i64>() {
+            Ok(n) if n.abs() <= 100_000 => Ok(n.to_string()),
+            _ => Err(Text::new(
+                format!("FC-1/FC-4: {key} は整数です（「{value}」は読めません。例: {key} 5）"),
+                format!("FC-1/FC-4: {key} is a whole number ('{value}' is not; e.g. {key} 5)"),
+            )),
+        }
+    }
+
     fn describe(&self, event: &Event) -> Text {
         match event {
             Event::Setting { key, value } => Text::new(
@@ -3130,33 +3300,10 @@ impl TableRules for FcRules {
                 format!("setting: {key} = {value}"),
             ),
             Event::SkillDefined { skill } => {
-                let fields_ja = if skill.fields.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " 特化: {}（追加{}点）",
-                        skill.fields.join("・"),
-                        skill.field_cost
-                    )
-                };
-                let fields_en = if skill.fields.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        ", fields: {} ({} XP each further)",
-                        skill.fields.join(", "),
-                        skill.field_cost
-                    )
-                };
+                let (ja, en) = skill_words(skill);
                 Text::new(
-                    format!(
-                        "スキル【{}】を定義（{} 専門性{}{fields_ja}）",
-                        skill.name, skill.base, skill.expertise
-                    ),
-                    format!(
-                        "skill 【{}】 defined ({}, expertise {}{fields_en})",
-                        skill.name, skill.base, skill.expertise
-                    ),
+                    format!("スキル【{}】を定義（{ja}）", skill.name),
+                    format!("skill 【{}】 defined ({en})", skill.name),
                 )
             }
             Event::Created { ja, en, .. } | Event::Changed { ja, en, .. } => {
@@ -3272,8 +3419,18 @@ impl TableRules for FcRules {
             };
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
+            // FC-1/FC-4: a character the rules have no record of has no Four Card
+            // values; prepare_check refuses the check saying so.
+            let unrecorded = |name: &str, key: &str| {
+                fc_line
+                    && fc_key(state, key)
+                    && table.character(name).is_some()
+                    && record(table, state, name).is_none()
+            };
             let value = match inner.split_once('.') {
                 Some((name, _)) if waiting(name) => Some(0),
+                Some((name, key)) if unrecorded(name, key) => Some(0),
+                None if matches!(mine.as_slice(), [one] if unrecorded(one, inner)) => Some(0),
                 Some((name, key)) => {
                     record(table, state, name).and_then(|(ch, _)| reference(state, &ch, key))
                 }
@@ -3353,11 +3510,52 @@ impl TableRules for FcRules {
                 {
                     return Err(awaiting(name, refused));
                 }
+                let key = inner.split_once('.').map_or(inner, |(_, k)| k);
+                if let Some(name) = name
+                    && table.character(name).is_some()
+                    && record(table, state, name).is_none()
+                    && fc_key(state, key)
+                {
+                    return Err(not_fc(table, name));
+                }
             }
         }
         // FC-2 (l.53): at the unconscious line the character loses consciousness (and at
         // the death line dies): only until then can it act, so it makes no check.
         let (roller, _) = roll_characters(table, state);
+        // FC-2 (l.50), FC-9: a single check is its character's action: one read from
+        // another's character (`FC+{ユキ.剣}` typed by bob) is that character's roll, with
+        // its −2 and its fatigue, which only its owner or the GM makes. (A comparison's
+        // right side may be another's: FC+{ロイ.DX} VS FC+{ユキ.DX}.)
+        if !matches!(check, Check::Comparison { .. })
+            && roller.is_none()
+            && !table.actor_is_gm()
+            && let Some(typed) = table.typed_line()
+        {
+            let token = typed.split_whitespace().next().unwrap_or("");
+            let mut rest = token;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                    break;
+                };
+                let inner = &rest[open + 1..close];
+                rest = &rest[close + 1..];
+                if let Some((n, _)) = inner.split_once('.')
+                    && let Some((owner, _)) = table.character(n)
+                    && owner != table.actor()
+                    && record(table, state, n).is_some()
+                {
+                    return Err(Text::new(
+                        format!(
+                            "FC-2/FC-9: {n}は{owner}のキャラクターです。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}）"
+                        ),
+                        format!(
+                            "FC-2/FC-9: {n} is {owner}'s character; its checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}})"
+                        ),
+                    ));
+                }
+            }
+        }
         // FC-9 (l.163): some actions are impossible without the skill: a reference to
         // such a skill (or one of its fields) the character has not learned is refused,
         // not read from a typed-in field.
@@ -3383,6 +3581,28 @@ impl TableRules for FcRules {
                 });
                 // FC-9: a skill's level is a character's; with none to read it from, the
                 // reference would stand in as 0.
+                if who.is_none() && skill.is_some() && !inner.contains('.') {
+                    let mine: Vec<&str> = table
+                        .characters()
+                        .into_iter()
+                        .filter(|(n, owner)| {
+                            *owner == table.actor() && record(table, state, n).is_some()
+                        })
+                        .map(|(n, _)| n)
+                        .collect();
+                    if mine.len() > 1 {
+                        return Err(Text::new(
+                            format!(
+                                "FC-9: {{{inner}}}: あなたのキャラクターは複数います（{}）。{{キャラクター名.{key}}} と書いてください",
+                                mine.join("、")
+                            ),
+                            format!(
+                                "FC-9: {{{inner}}}: you have several characters ({}); write {{CHARACTER.{key}}}",
+                                mine.join(", ")
+                            ),
+                        ));
+                    }
+                }
                 if who.is_none() && skill.is_some() {
                     return Err(Text::new(
                         format!(
