@@ -204,6 +204,11 @@ fn expected_ja(expected: &str) -> String {
         "no '@' when the threshold is already in '[…]'" => {
             return "'[…]' で閾値を指定したときは '@' なし".to_string();
         }
+        "the end of a two-sided comparison roll (FC-11: FC+b VS FC+c; with three or more, roll pair by pair)" =>
+        {
+            return "比較ロールの終わり（FC-11: 比較ロールは FC+b VS FC+c の2者です。3者以上なら組ごとに振ってください）"
+                .to_string();
+        }
         "the end of a two-sided contest (A VS B; one contest per opponent)" => {
             return "対決の終わり（対決は A VS B の2者だけです。相手が複数なら1人ずつ対決します）"
                 .to_string();

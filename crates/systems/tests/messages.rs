@@ -659,6 +659,9 @@ fn four_cards_commands_speak_both_languages() {
         r#"/fc load {"skill":[{"name":"料理2","base":"IQ","expertise":1}]}"#,
     );
     t.good("alice", "/fc done Mina");
+    // FC-13 (l.235): the day's injury roll by hand only before the table's clock runs.
+    t.good("gm", "/fc damage Mina 1");
+    t.good("gm", "/fc day Mina norest");
     t.good("gm", "/fc time 30 active");
     t.good("gm", "/fc time");
     t.good("gm", "/fc damage Mina 12");
@@ -667,7 +670,7 @@ fn four_cards_commands_speak_both_languages() {
     t.good("gm", "/fc miss Mina 2");
     t.good("gm", "/fc rest Mina 8 lying");
     t.good("alice", "/fc meal Mina");
-    t.good("gm", "/fc day Mina norest");
+    t.bad("gm", "/fc day Mina norest");
     t.good("gm", "/fc xp Mina 1 -1");
     t.good("gm", "/fc interlude start");
     t.good("gm", "/fc lose Mina ST 1");

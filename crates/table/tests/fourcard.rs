@@ -726,9 +726,9 @@ fn fc2_fc9_a_roll_belongs_to_the_character_it_names() {
     // The GM rolling for ロイ: −2 too.
     let out = run(&mut t, "gm", "FC+{ロイ.ST}>=10");
     assert!(out[0].starts_with("(FC+3>=10)"), "{out:?}");
-    // A player cannot put fatigue on someone else's character by naming it.
-    let out = run(&mut t, "alice", "FC+{ロイ.ST}>=10");
-    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    // A player cannot roll someone else's character's check (its −2, its fatigue).
+    let why = refused(&mut t, "alice", "FC+{ロイ.ST}>=10");
+    assert!(why.contains("ロイ is bob's character"), "{why}");
 }
 
 #[test]
@@ -1170,25 +1170,26 @@ fn fc5_undoing_a_prerequisite_under_a_skill_that_needs_it_is_refused() {
 #[test]
 fn fc13_one_injury_roll_per_day() {
     // FC-13 (l.235): 「朝6時から翌朝6時までを安静に過ごすことができれば…目標ロールを
-    // 行なえます」: one roll for one whole day; a second before the next 6:00 is refused,
-    // and the clock's 6:00 does not roll again for a day already rolled.
+    // 行なえます」: one roll for one whole day, after it. Before the table's clock runs,
+    // /fc day makes the roll for the day that ended at 6:00 of day 1, once; the clock's
+    // next 6:00 rolls for day 1; once the clock runs, /fc day is refused (the roll comes
+    // at 6:00, not an hour into the day it would claim).
     let mut t = table([3; 32]);
     gm(&mut t, &["/fc damage ミナ 12"]);
     run(&mut t, "gm", "/fc day ミナ rest");
     let why = refused(&mut t, "gm", "/fc day ミナ rest");
     assert!(
-        why.contains("FC-13") && why.contains("today's injury roll"),
+        why.contains("FC-13") && why.contains("the day that ended at 6:00 of day 1"),
         "{why}"
     );
-    // The clock reaches 6:00: that day's roll was made, so none now; a new day begins.
     let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
+    assert!(out.iter().any(|l| l.contains("1日の負傷ロール")), "{out:?}");
+    run(&mut t, "gm", "/fc time 1 rest ミナ");
+    let why = refused(&mut t, "gm", "/fc day ミナ rest");
     assert!(
-        !out.iter().any(|l| l.contains("1日の負傷ロール")),
-        "{out:?}"
+        why.contains("FC-13") && why.contains("day 2, 7:00") && why.contains("/fc time 23"),
+        "{why}"
     );
-    assert!(out.iter().any(|l| l.contains("新しい1日")), "{out:?}");
-    // The next day the roll may be made again.
-    run(&mut t, "gm", "/fc day ミナ rest");
 }
 
 #[test]
@@ -1303,18 +1304,25 @@ fn fc1_fc4_an_approval_names_what_the_rules_could_not_have_made() {
 fn fc13_the_morning_comes_for_every_character() {
     // FC-13 (l.218 missed meals, l.235 the day's injury roll): a span the GM gives to
     // some characters that reaches 6:00 ends the day for the others too (they ate
-    // nothing: 3 missed; ロイ injured rolls, at rest since nothing says otherwise).
+    // nothing: 3 missed; ロイ injured rolls, not stated at rest).
     let mut t = table([3; 32]);
     gm(&mut t, &["/fc damage ロイ 2"]);
     let out = run(&mut t, "gm", "/fc time 24 rest ミナ");
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ロイ: 1日の食事3回のうち0回、3食抜いた")),
+            .any(|l| l.starts_with("ロイ: 朝6時、1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    // l.235 「一日を安静に過ごせなかったとしても、この目標ロールは行なえますが、ロール値が
+    // −4」: ロイ was never stated at rest, so the day is not one spent at rest.
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ロイ: 1日目 6:00〜2日目 6:00: 24時間経過（安静の指定なし）")),
         "{out:?}"
     );
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && !l.contains("安静でない")),
+            .any(|l| l.starts_with("ロイ: 1日の負傷ロール") && l.contains("安静でない−4")),
         "{out:?}"
     );
     assert_eq!(state(&t)["characters"]["ロイ"]["hungry"], true);
@@ -1377,4 +1385,272 @@ fn fc15_one_interlude_at_a_time_and_full_width_attributes() {
     run(&mut t, "gm", "/fc xp ミナ 10");
     let out = run(&mut t, "alice", "/fc raise ミナ ＳＴ");
     assert!(out[0].contains("ST 5→6"), "{out:?}");
+}
+
+// ---- Fourth play-through (fc4) and what was left open (fc1415d) -------------------------
+
+#[test]
+fn fc13_a_rest_across_6_00_stops_recovering_once_the_missed_meals_make_it_hungry() {
+    // FC-13 (l.218): 「1日に3回の食事を摂れなかった場合は、1食抜かすごとに1点疲労します。
+    // また、その後、十分な食事を摂るまでは、一切の疲労が回復しません(=空腹状態)」: a rest
+    // that runs past 6:00 recovers up to 6:00 only; there the missed meals cost fatigue
+    // and hunger, and the hours after recover nothing. l.222: the 6 hours of sleep's
+    // extra recovery count from the first hour lain down, across 6:00.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc time 6 rest"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    gm(&mut t, &["/fc time 14 rest", "/fc fatigue ミナ 20"]);
+    // Day 1, 2:00 → 14:00 lying: 2:00–6:00 is 4 h × 2 = 8; at 6:00 one meal of three
+    // eaten: +2 and hungry; 6:00–14:00 nothing.
+    let out = run(&mut t, "gm", "/fc time 12 lying ミナ");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ミナ: 1日目 2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1日の食事3回のうち1回、2食抜いた") && l.contains("疲労+2")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l
+            .starts_with("ミナ: 2日目 6:00〜2日目 14:00: 8時間横になって休む、疲労−0")
+            && l.contains("空腹のため疲労は回復しない")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 14);
+    // Fed, the rest recovers again: not hungry, 2 h lying are no longer within the first
+    // 6 hours of a lying rest only if it continued; a new rest starts its own count.
+    run(&mut t, "alice", "/fc meal ミナ");
+    let out = run(&mut t, "gm", "/fc time 2 lying ミナ");
+    assert!(out[0].contains("疲労−4"), "{out:?}");
+}
+
+#[test]
+fn fc13_a_day_has_three_meals_eaten_or_missed() {
+    // FC-13 (l.218) 「1日に3回の食事」: the meals missed (/fc miss) and eaten count toward
+    // the day's 3; more is refused, and the day's end charges only the meals neither
+    // eaten nor already missed.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc miss ミナ 2"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    let why = refused(&mut t, "gm", "/fc miss ミナ 1");
+    assert!(
+        why.contains("FC-13") && why.contains("has eaten 1 and missed 2 today"),
+        "{why}"
+    );
+    gm(&mut t, &["/fc miss ロイ 1"]);
+    let out = run(&mut t, "gm", "/fc time 24 rest");
+    // ミナ: 1 eaten + 2 missed: nothing more. ロイ: 1 missed, 2 more at 6:00.
+    assert!(
+        !out.iter().any(|l| l.starts_with("ミナ: 朝6時、1日の食事")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("ロイ: 朝6時")
+            && l.contains("抜いたと記録済み1回")
+            && l.contains("2食抜いた")),
+        "{out:?}"
+    );
+    // The next day has its own 3.
+    gm(&mut t, &["/fc miss ミナ 3"]);
+}
+
+#[test]
+fn fc13_the_clock_runs_for_characters_not_named() {
+    // FC-13 (l.217) 「前回の食事から5時間以上経過していなければなりません」: the clock is
+    // the table's; hours the GM gives some characters pass for the others too (silently,
+    // the clock's line naming them), so a meal 6 hours later recovers. They were not
+    // stated at rest (l.235), so the day's injury roll is at −4.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 2"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    run(&mut t, "bob", "/fc meal ロイ");
+    let out = run(&mut t, "gm", "/fc time 6 active ロイ");
+    assert!(!out.iter().any(|l| l.starts_with("ミナ")), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("1日目 12:00") && l.contains("ミナ: 安静の指定なし")),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ミナ"]["active_today"], true);
+}
+
+#[test]
+fn fc2_fc11_the_rollers_own_character_named_on_the_right_takes_its_penalty_there() {
+    // FC-2 (l.50) 「累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる判定ロールの
+    // ロール値が−2」 is the weakened character's: `FC+5 VS FC+{ミナ.DX}` typed by ミナ's
+    // player puts ミナ on the right; the 5 is the other party's and keeps its value.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "alice", "FC+5 VS FC+{ミナ.DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
+    // FC-9: a bare `{剣}` on the right side reads the player's one character, as on the
+    // left (l.163 unskilled: DX 5 ÷ 2 = 2), then −2 for ミナ's weakness: base 0.
+    let out = run(&mut t, "alice", "FC+5 VS FC+{剣}");
+    assert!(out[0].starts_with("(FC+5 VS FC)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+}
+
+/// A refusal in Japanese (a table's default), checking that it changed nothing.
+fn refused_ja(t: &mut Table, who: &str, line: &str) -> String {
+    let before = t.events().len();
+    let err = t
+        .exec(who, line)
+        .expect_err(&format!("{line} should be refused"))
+        .render(taku_dice::Lang::Ja);
+    assert_eq!(t.events().len(), before, "a refused line appended events");
+    err
+}
+
+#[test]
+fn fc13_a_rest_is_the_tables_time_and_six_hours_lying_recover_an_injury() {
+    // FC-13: rest is time passing (l.214 「連続1時間の休憩」), on the table's clock: a
+    // /fc rest of 24 hours reaches 6:00 and the day ends (l.218 missed meals). l.233
+    // 「連続6時間の睡眠によって、1日に1点だけ回復」 with l.222's counting of sleep
+    // (「最初の入眠までの1時間を含む」): 6 hours lying recover 1 injury.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 3"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 6 lying");
+    assert!(out[0].contains("睡眠で負傷−1"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc time");
+    assert!(out[0].contains("1日目 12:00"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc rest ミナ 24");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("ミナ: 朝6時、1日の食事3回のうち0回、3食抜いた")),
+        "{out:?}"
+    );
+    assert!(refused(&mut t, "alice", "/fc rest ミナ 1").contains("only the GM"));
+}
+
+#[test]
+fn fc13_the_first_meal_has_no_earlier_one_to_wait_for() {
+    // FC-13 (l.217) 「前回の食事から5時間以上経過していなければなりません」: with no earlier
+    // meal recorded there is nothing to wait for.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 5"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("前回の食事の記録なし）、疲労−1"), "{out:?}");
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("5時間未満、回復なし"), "{out:?}");
+}
+
+#[test]
+fn fc3_fc4_fc1_an_item_worn_twice_extra_xp_of_nothing_and_a_voided_creation() {
+    // FC-3 (l.60 「装備品の移動力修正がマイナスされます」): each item worn once.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "alice", "/fc equip ミナ 例鎖帷子 例鎖帷子");
+    assert!(
+        why.contains("FC-3") && why.contains("listed twice"),
+        "{why}"
+    );
+    // FC-4 (l.69–70): extra starting XP is XP: 0 is no award.
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    let why = refused(&mut t, "gm", "/fc extra ユキ 0 知覚");
+    assert!(why.contains("FC-4") && why.contains("1 or more"), "{why}");
+    // FC-1 (l.38): rolling again after the GM voided the creation is a reroll, which
+    // needs the GM's consent: the player is refused, the GM may roll it.
+    let created = t.events().last().expect("the creation").seq;
+    run(&mut t, "gm", &format!("/void {created}"));
+    let why = refused(&mut t, "alice", "/fc create ユキ female");
+    assert!(
+        why.contains("FC-1") && why.contains("needs the GM's consent"),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", "/fc create ユキ female");
+    assert!(
+        out[0].contains("無効化された作成をGMの同意で振り直し"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc3_fc5_loaded_data_is_refused_in_japanese_and_a_definition_says_all_it_sets() {
+    // FC-3/FC-5: the GM's data; every refusal in Japanese and English.
+    let mut t = table([3; 32]);
+    let ja = refused_ja(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"裁縫","base":"DX","expertise":1,"bogus":3}]}"#,
+    );
+    assert!(ja.contains("未知のキー「bogus」"), "{ja}");
+    assert!(!ja.contains("unknown field"), "{ja}");
+    let ja = refused_ja(&mut t, "gm", "/fc load skill = [{name = ");
+    assert!(ja.contains("TOMLとして読めません"), "{ja}");
+    // FC-5 (l.117–129): the cap, restricting and prerequisite skills are the definition's.
+    let out = run(
+        &mut t,
+        "gm",
+        "/fc skill 占い IQ 2 cap limit=魔術 requires=魔術 nounskilled",
+    );
+    assert!(
+        out[0].contains("総合LVキャップ 制限【魔術】 前提【魔術】")
+            && out[0].contains("未習得では判定不可"),
+        "{out:?}"
+    );
+    // Redefining a shipped skill says what it replaces.
+    let out = run(&mut t, "gm", "/fc skill 知覚 DX 1");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("定義を置き換えます（以前: IQ")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fc1_fc4_a_partial_sheet_is_no_character_and_typed_numbers_are_read_or_refused() {
+    // FC-1 (l.37 「能力値は「3〜7」の範囲に収まるはず」): a sheet with only DX 99 makes no
+    // Four Card character; its typed DX is not a roll's base.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new ロイ2");
+    run(&mut t, "bob", "/char set ロイ2 DX 99 剣 50");
+    let why = refused(&mut t, "bob", "FC+{ロイ2.DX}>=10");
+    assert!(
+        why.contains("FC-1")
+            && why.contains("not a Four Card character")
+            && why.contains("IQ ST WP VT"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "FC+{ロイ2.剣}");
+    assert!(why.contains("not a Four Card character"), "{why}");
+    let why = refused(&mut t, "gm", "/fc approve ロイ2");
+    assert!(why.contains("lacks IQ ST WP VT"), "{why}");
+    // Full-width digits are read as numbers (and wait for the GM like any change);
+    // something that is no number is refused.
+    run(&mut t, "alice", "/char set ミナ DX ７");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("DX7"), "{out:?}");
+    let why = refused(&mut t, "alice", "/char set ミナ ST five");
+    assert!(why.contains("FC-1/FC-4: ST is a whole number"), "{why}");
+    // FC-4 (l.68): only starting XP left over is lost; 500 XP spent on nothing is not.
+    run(&mut t, "bob", "/char set ロイ xp 500 unspent_xp 0");
+    let why = refused(&mut t, "gm", "/fc approve ロイ");
+    assert!(
+        why.contains("500 of the 500 XP spent shows in no skill"),
+        "{why}"
+    );
+}
+
+#[test]
+fn fc2_fc9_a_single_check_of_anothers_character_is_its_owners() {
+    // FC-2 (l.50): the weakened −2 is the character's own, on every roll of it; a single
+    // check read from another's character is that character's roll: its owner's or the
+    // GM's to make.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let why = refused(&mut t, "bob", "FC+{ミナ.DX}");
+    assert!(why.contains("ミナ is alice's character"), "{why}");
+    let out = run(&mut t, "gm", "FC+{ミナ.DX}");
+    assert!(out[0].starts_with("(FC+3)"), "{out:?}");
+    // FC-9: with several characters, a bare `{剣}` says so.
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    let why = refused(&mut t, "alice", "FC+{剣}");
+    assert!(why.contains("you have several characters"), "{why}");
 }

@@ -948,3 +948,73 @@ fn sg1_sg6_types_and_what_the_rules_keep_are_not_typed_in() {
 fn sheet_of(t: &Table, name: &str) -> String {
     t.sheet(name, "gm").expect("sheet").render_text(Lang::Ja)
 }
+
+// ---- Fourth play-through (sg4) and what was left open (fc1415d) -------------------------
+
+#[test]
+fn sg1_only_the_pcs_bonds_to_the_boss_are_climax_bonds() {
+    // SG-1 (l.177): 「PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して良い」:
+    // the waiver is the PCs'. With a PC made last boss (l.181), an NPC's bond to it in
+    // the climax is an ordinary bond: the scene's second is refused.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss ミナ");
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg climax");
+    run(&mut t, "gm", "/scene next");
+    run(
+        &mut t,
+        "gm",
+        "/sg choose 老人 例・旅人 例・守護者 例・芸術家",
+    );
+    run(&mut t, "gm", "/sg bond 老人 例・守護者 咲夜");
+    let why = refused(&mut t, "gm", "/sg bond 老人 例・旅人 ミナ");
+    assert!(
+        why.contains("SG-2") && why.contains("one new bond"),
+        "{why}"
+    );
+}
+
+#[test]
+fn sg2_a_characters_name_in_other_widths_or_case_is_the_same_target() {
+    // SG-2 (l.102–103): 「一人のキャラクターは、同じ対象について、2つ以上の類型に従って縁故を
+    // 設定することはできない」: `Ｘ` and `x` are the character X.
+    let mut t = table();
+    run(&mut t, "gm", "/char new X");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 X");
+    run(&mut t, "gm", "/scene next");
+    for spelled in ["Ｘ", "x"] {
+        let why = refused(&mut t, "gm", &format!("/sg bond ミナ 例・策士 {spelled}"));
+        assert!(
+            why.contains("SG-2") && why.contains("X already holds"),
+            "{why}"
+        );
+    }
+    // SG-1: a half-width middle dot names the list's type.
+    run(&mut t, "gm", "/sg choose 老人 例･旅人 例･守護者 例･芸術家");
+}
+
+#[test]
+fn sg8_a_third_contest_side_is_refused_and_sg7_preset_levels_say_their_range() {
+    // SG-8 (l.195–201): an attacker and a defender.
+    let mut t = table();
+    let why = refused(&mut t, "alice", "SGS+3 VS SGS+3 VS SGS+3");
+    assert!(why.contains("two-sided contest"), "{why}");
+    // SG-7 (l.161): a preset level out of range says the range.
+    let why = refused(&mut t, "gm", "/sg preset 影 例・旅人 ミナ 99999");
+    assert!(why.contains("SG-7") && why.contains("1 to 100"), "{why}");
+}
+
+#[test]
+fn sg1_sg2_a_new_sessions_types_name_the_bonds_of_a_type_dropped() {
+    // SG-1 (l.26) types are chosen at each session's start; SG-2 `campaign` keeps bonds:
+    // those under a type not chosen again are named, to be discarded first.
+    let mut t = table();
+    run(&mut t, "gm", "/sg set campaign on");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/session end");
+    let why = refused(&mut t, "gm", "/sg choose ミナ 例・旅人 例・守護者 例・策士");
+    assert!(
+        why.contains("types not chosen now: 老人（例・芸術家）"),
+        "{why}"
+    );
+}

@@ -214,6 +214,10 @@ pub struct Character {
     pub hungry: bool,
     /// FC-13: hours since the last meal.
     pub hours_since_meal: i64,
+    /// FC-13 (l.217): no meal recorded yet, so the first has no 5 hours to wait for
+    /// (records from before this field read as having eaten).
+    #[serde(default)]
+    pub no_meal_yet: bool,
     /// FC-13: injury already recovered by sleep today.
     pub slept_off_injury_today: bool,
     /// FC-3: equipment's movement modifiers.
@@ -240,6 +244,10 @@ pub struct Character {
     /// FC-13 (time passing): not at rest at some time since the day began.
     #[serde(default)]
     pub active_today: bool,
+    /// FC-13 (l.218): meals recorded as missed since the day began (`/fc miss`): with
+    /// the meals eaten, at most the day's 3; the day's end charges only the rest.
+    #[serde(default)]
+    pub meals_missed_today: i64,
     /// FC-13 (l.235): the day's injury roll was made (one per day, 6:00 to 6:00).
     #[serde(default)]
     pub injury_rolled_today: bool,
@@ -265,6 +273,7 @@ impl Character {
             injury: 0,
             hungry: false,
             hours_since_meal: 0,
+            no_meal_yet: true,
             slept_off_injury_today: false,
             equipment: 0,
             hand: String::new(),
@@ -275,6 +284,7 @@ impl Character {
             earmark_skills: Vec::new(),
             meals_today: 0,
             active_today: false,
+            meals_missed_today: 0,
             injury_rolled_today: false,
             sheet: None,
         }

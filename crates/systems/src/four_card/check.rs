@@ -176,6 +176,18 @@ pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
         return Ok(None);
     };
     if let Some((left, right)) = rest.split_once("VS") {
+        // FC-11 (l.196–197) compares two roll values, one side against the other; a
+        // third side is refused, not dropped (with three or more, roll pair by pair).
+        if let Some(at) = right.find("VS") {
+            let at = "FC".len() + left.len() + 2 + at;
+            return Err(EvalError::Unsupported(Some(taku_dice::ParseError {
+                span: at..at + 2,
+                kind: taku_dice::ParseErrorKind::Unexpected {
+                    found: taku_dice::Found::Char('V'),
+                    expected: "the end of a two-sided comparison roll (FC-11: FC+b VS FC+c; with three or more, roll pair by pair)",
+                },
+            })));
+        }
         let Some(base) = modifiers(left)? else {
             return Ok(None);
         };

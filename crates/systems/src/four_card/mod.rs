@@ -39,9 +39,15 @@ impl GameSystem for FourCard {
     fn prefixes(&self) -> &'static [&'static str] {
         &["FCA", "FC"]
     }
-    /// `FC+4 VS FC+6` is one command written with spaces (FC-11).
+    /// `FC+4 VS FC+6` is one command written with spaces (FC-11). A third side
+    /// (`FC+5 VS FC+5 VS FC+5`) joins too, so that the check's parser refuses it instead
+    /// of reading `VS FC+5` as a comment: a comparison roll compares two roll values.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        join_versus(raw)
+        let mut joined = join_versus(raw)?;
+        while let Some(again) = join_versus(&joined).filter(|j| *j != joined) {
+            joined = again;
+        }
+        Some(joined)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::FcRules)
@@ -122,3 +128,45 @@ Four Card: 2D6 + base check rolls (dice 12: automatic success; dice 2: automatic
   A character at the weakened line rolls at −2 automatically; an automatic failure's fatigue is recorded
   Difficulty guide: 8 easy even for a layman / 10 / 12 hard for a layman / 14 / 16 hard for a beginner / 18 / 20 hard even for an expert / 22 / 24 hard even for the best / 30 the limit
   DiceBot's common dice commands also work.";
+
+#[cfg(test)]
+mod tests {
+    use super::FourCard;
+    use taku_dice::{Mode, ScriptedDraw, ScriptedSource};
+
+    fn six(values: &[u32]) -> ScriptedSource {
+        ScriptedSource::new(values.iter().map(|&value| ScriptedDraw { sides: 6, value }))
+    }
+
+    #[test]
+    fn fc11_a_third_side_is_refused_not_read_as_a_comment() {
+        // FC-11 (l.196–197): the comparison roll compares roll values side against side
+        // until one wins; `taku roll` (no table) refuses a third side, with the rule,
+        // rather than dropping it as a comment.
+        let mut dice = six(&[3, 3, 1, 2, 4, 4]);
+        let e = crate::evaluate(
+            &FourCard,
+            "FC+5 VS FC+5 VS FC+5",
+            &mut dice,
+            Mode::Normalize,
+        )
+        .expect_err("a third side is refused");
+        let text = e.text();
+        assert!(
+            text.en().contains("FC-11") && text.ja().contains("FC-11"),
+            "{e}"
+        );
+        assert!(text.ja().contains("2者"), "{}", text.ja());
+        assert_eq!(dice.used(), 0);
+        // Two sides and a comment that says VS stay a comparison with a comment.
+        let mut dice = six(&[6, 6, 1, 2]);
+        let r = crate::evaluate(
+            &FourCard,
+            "FC+5 VS FC+5 ロイ VS 影",
+            &mut dice,
+            Mode::Normalize,
+        )
+        .expect("a comparison");
+        assert!(r.text.contains("(FC+5 VS FC+5)"), "{}", r.text);
+    }
+}

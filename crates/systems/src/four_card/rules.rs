@@ -38,6 +38,9 @@ pub struct State {
     /// FC-1/FC-4: the sheet fields the GM refused, by character: that proposal is no
     /// longer waiting (a changed sheet is a new one).
     pub refused: BTreeMap<String, BTreeMap<String, String>>,
+    /// FC-1 (l.38): characters whose rolled creation the GM voided: rolling them again
+    /// is a reroll, which needs the GM's consent.
+    pub voided_creations: std::collections::BTreeSet<String>,
 }
 
 impl Default for State {
@@ -50,6 +53,7 @@ impl Default for State {
             items: skills::example_items(),
             clock: 0,
             refused: BTreeMap::new(),
+            voided_creations: Default::default(),
         }
     }
 }
@@ -142,6 +146,9 @@ pub struct Delta {
     /// FC-8: money gained (negative: spent), `/fc money`.
     #[serde(default)]
     pub money: i64,
+    /// FC-13 (l.218): meals missed, recorded with `/fc miss` (counted toward the day's 3).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub missed: i64,
     /// FC-5: the skill's TP before this raise (with `skill`), so that an undo knows
     /// whether a specialisation rests on it (the first field comes with the first TP).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,6 +161,10 @@ pub struct Delta {
     /// this is refused while the spend stands (the XP it bought would be gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xp_left: Option<i64>,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
 }
 
 /// What happened.
@@ -223,6 +234,10 @@ pub enum Event {
         hours: i64,
         /// The clock after (hours since 6:00 of day 1).
         now: i64,
+        /// FC-13: the characters the GM did not name, within one day: their hours pass
+        /// too (the meal's 5 hours, l.217), not at rest (l.235 needs a day at rest).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        quiet: Vec<String>,
     },
 }
 
@@ -381,8 +396,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc time 8 lying | /fc time 3 active ミナ ロイ | /fc time",
-        help: "時間の経過（FC-13、GM）: rest 休憩 / lying 横になって眠る / active 安静でない。朝6時に1日が終わり、食べなかった食事1回ごとに疲労1と空腹、負傷があれば1日の負傷ロール（安静でなければ−4）",
-        help_en: "Time passes (FC-13, GM): rest / lying (asleep after the first hour) / active (not at rest); a day ends at 6:00: 1 fatigue and hunger per meal not eaten, and the daily injury roll for the injured (−4 if not at rest)",
+        help: "時間の経過（FC-13、GM）: rest 休憩 / lying 横になって眠る / active 安静でない。名前のないキャラクターも時間が経ち、安静の指定なしとなる。朝6時に1日が終わり、食べなかった食事1回ごとに疲労1と空腹（その後は回復しない）、負傷があれば1日の負傷ロール（安静でない時間があれば−4）",
+        help_en: "Time passes (FC-13, GM): rest / lying (asleep after the first hour) / active (not at rest); characters not named pass the hours too, not stated at rest. A day ends at 6:00: 1 fatigue and hunger per meal not eaten (nothing recovers after it), and the daily injury roll for the injured (−4 if any hour was not at rest)",
     },
     CommandHelp {
         usage: "/fc damage ミナ 3 | /fc fatigue ミナ 1",
@@ -396,8 +411,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc rest ミナ 8 lying",
-        help: "休憩（FC-13）: 1時間ごとに疲労1回復。lying: 横になり最初の6時間は+1、6時間以上眠れば負傷1回復（1日1回）。空腹なら疲労は回復しない",
-        help_en: "Rest (FC-13): 1 fatigue per hour; lying: +1 more in each of the first 6 hours, 6 hours' sleep recovers 1 injury (once a day); hungry: no fatigue recovers",
+        help: "休憩（FC-13、GM。/fc time 8 lying ミナ と同じく卓の時計が進む）: 1時間ごとに疲労1回復。lying: 横になり最初の6時間は+1、横になって6時間眠れば負傷1回復（1日1回）。空腹なら疲労は回復しない",
+        help_en: "Rest (FC-13, GM; the table's clock runs, as /fc time 8 lying NAME): 1 fatigue per hour; lying: +1 more in each of the first 6 hours, 6 hours lying asleep recover 1 injury (once a day); hungry: no fatigue recovers",
     },
     CommandHelp {
         usage: "/fc meal ミナ",
@@ -406,13 +421,13 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc miss ミナ 2",
-        help: "食事を抜いた（FC-13、GM）: 1食ごとに疲労1、十分な食事まで空腹（疲労が回復しない）",
-        help_en: "Missed meals (FC-13, GM): 1 fatigue each, hungry (no fatigue recovery) until a full meal",
+        help: "食事を抜いた（FC-13、GM）: 1食ごとに疲労1、十分な食事まで空腹（疲労が回復しない）。食べた回数と合わせて1日3回まで。朝6時には記録のない残りが抜いた食事になる",
+        help_en: "Missed meals (FC-13, GM): 1 fatigue each, hungry (no fatigue recovery) until a full meal; with the meals eaten, at most the day's 3; at 6:00 the meals not recorded count as missed",
     },
     CommandHelp {
         usage: "/fc day ミナ rest | /fc day ミナ norest",
-        help: "1日の終わり（朝6時）: 負傷の目標ロール（VT+総合LV、難易度=累積ダメージ、安静でなければ−4）。成功で負傷1回復",
-        help_en: "A day ends (6:00): the injury target roll (VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury",
+        help: "時計を使う前の卓で、1日目 6:00に終わった1日の負傷の目標ロール（FC-13、GM: VT+総合LV、難易度=累積ダメージ、安静でなければ−4）。成功で負傷1回復。/fc time で時計を進めた後は朝6時に自動で振る",
+        help_en: "Before the table's clock has run, the injury target roll for the day that ended at 6:00 of day 1 (FC-13, GM: VT + total LV against cumulative damage, −4 if not at rest); success recovers 1 injury. Once /fc time has run the clock, the roll is made at each 6:00",
     },
     CommandHelp {
         usage: "/fc money ミナ -300 剣を購入",
@@ -613,8 +628,10 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     }
     new.hungry = old.hungry;
     new.hours_since_meal = old.hours_since_meal;
+    new.no_meal_yet = old.no_meal_yet;
     new.slept_off_injury_today = old.slept_off_injury_today;
     new.meals_today = old.meals_today;
+    new.meals_missed_today = old.meals_missed_today;
     new.active_today = old.active_today;
     new.raised_this_interlude = old.raised_this_interlude.clone();
     new
@@ -766,6 +783,22 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
         }
     }
     let cost = skill_cost(state, ch);
+    // FC-4 (l.68): only starting XP left over at creation is lost; any other XP spent
+    // bought something (l.261: skills, specialisations, attributes), which the sheet
+    // would show.
+    let unaccounted = ch.xp_spent - cost;
+    if unaccounted > STARTING_XP + extra {
+        out.push(Text::new(
+            format!(
+                "FC-4/FC-15: 使った経験点{}のうち{unaccounted}はシートのスキルに表れていません（失われるのは作成時に残った初期経験点、最大15＋追加{extra}だけです）",
+                ch.xp_spent
+            ),
+            format!(
+                "FC-4/FC-15: {unaccounted} of the {} XP spent shows in no skill on the sheet (only starting XP left over at creation, at most 15 + extra {extra}, is lost)",
+                ch.xp_spent
+            ),
+        ));
+    }
     if cost > ch.xp_spent {
         out.push(Text::new(
             format!(
@@ -843,14 +876,59 @@ fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, 
     if let Some((_, refused)) = proposal(table, state, name) {
         return Err(awaiting(name, refused));
     }
-    Err(Text::new(
+    Err(not_fc(table, name))
+}
+
+/// A key whose value the Four Card rules give (FC-1 attributes, FC-5 skills and fields,
+/// what FC-2 to FC-15 derive): never read from a typed field of a character the rules
+/// have no record of.
+fn fc_key(state: &State, key: &str) -> bool {
+    character::attribute(key).is_some()
+        || state.skills.contains_key(key)
+        || state
+            .skills
+            .values()
+            .any(|s| s.fields.iter().any(|f| f == key))
+        || matches!(
+            key,
+            "総合LV"
+                | "VT抵抗"
+                | "WP抵抗"
+                | "衰弱ライン"
+                | "昏倒ライン"
+                | "死亡ライン"
+                | "移動力"
+                | "疲労"
+                | "負傷"
+                | "累積ダメージ"
+                | "経験点"
+                | "未使用経験点"
+                | "所持金"
+        )
+}
+
+/// FC-1/FC-4: `name` has no Four Card record: what it lacks.
+fn not_fc(table: &dyn TableView, name: &str) -> Text {
+    let missing: Vec<&str> = table
+        .character(name)
+        .map(|(_, f)| {
+            ATTRIBUTES
+                .iter()
+                .copied()
+                .filter(|a| f.get(*a).is_none_or(|v| v.trim().parse::<i64>().is_err()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Text::new(
         format!(
-            "{name}はフォーカードのキャラクターではありません。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT を設定してください"
+            "FC-1: {name}はフォーカードのキャラクターではありません（シートに {} がありません）。/fc create {name} female（または male）で作成するか、シートで IQ DX ST WP VT の5つを設定してGMの承認を受けてください",
+            missing.join(" ")
         ),
         format!(
-            "{name} is not a Four Card character yet: /fc create {name} female (or male), or a sheet with IQ DX ST WP VT"
+            "FC-1: {name} is not a Four Card character (its sheet lacks {}): /fc create {name} female (or male), or a sheet with all five of IQ DX ST WP VT, approved by the GM",
+            missing.join(" ")
         ),
-    ))
+    )
 }
 
 fn changed(name: &str, delta: Delta, ja: String, en: String) -> Event {
@@ -896,6 +974,7 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.meal {
         ch.hours_since_meal = 0;
         ch.hungry = false;
+        ch.no_meal_yet = false;
     }
     if let Some(s) = d.slept_off {
         ch.slept_off_injury_today = s;
@@ -951,11 +1030,13 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.meal {
         ch.meals_today += 1;
     }
+    ch.meals_missed_today += d.missed;
     if d.injury_rolled {
         ch.injury_rolled_today = true;
     }
     if d.day_end {
         ch.meals_today = 0;
+        ch.meals_missed_today = 0;
         ch.active_today = false;
         ch.slept_off_injury_today = false;
         ch.injury_rolled_today = false;
@@ -1251,8 +1332,20 @@ fn decide_fc(
                         .map(|l| format!("{n}（{}TP）", l.tp))
                 })
                 .collect();
-            let reply = (!holders.is_empty()).then(|| {
-                Text::new(
+            let mut notes: Vec<Text> = Vec::new();
+            // A redefinition replaces the whole entry: say what it was.
+            if let Some(old) = state.skills.get(&skill.name) {
+                let (ja, en) = skill_words(old);
+                notes.push(Text::new(
+                    format!("FC-5: 【{}】の定義を置き換えます（以前: {ja}）", skill.name),
+                    format!(
+                        "FC-5: this replaces 【{}】's definition (it was: {en})",
+                        skill.name
+                    ),
+                ));
+            }
+            if !holders.is_empty() {
+                notes.push(Text::new(
                     format!(
                         "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
                         skill.name,
@@ -1263,8 +1356,9 @@ fn decide_fc(
                         skill.name,
                         holders.join(", ")
                     ),
-                )
-            });
+                ));
+            }
+            let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
             Ok(Outcome {
                 events: vec![Event::SkillDefined { skill }],
                 reply,
@@ -1307,8 +1401,8 @@ fn decide_fc(
             gm_only(table, ("データの読み込み", "load data"))?;
             let data = skills::parse_data(&rest.join(" ")).map_err(|e| {
                 Text::new(
-                    format!("FC-3/FC-5: データとして読めません: {e}（例: 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 または JSON {{\"skill\": [...], \"item\": [...]}}）"),
-                    format!("FC-3/FC-5: not a data file: {e} (e.g. 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 or JSON {{\"skill\": [...], \"item\": [...]}})"),
+                    format!("FC-3/FC-5: データとして読めません: {}（例: 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 または JSON {{\"skill\": [...], \"item\": [...]}}）", e.ja()),
+                    format!("FC-3/FC-5: not a data file: {} (e.g. 「skill = [{{name = \"料理\", base = \"IQ\", expertise = 1}}]」 or JSON {{\"skill\": [...], \"item\": [...]}})", e.en()),
                 )
             })?;
             let known =
@@ -1342,7 +1436,7 @@ fn decide_fc(
             let data = skills::parse_data(
                 &serde_json::json!({"item": [{"name": name, "movement": movement}]}).to_string(),
             )
-            .map_err(|e| Text::new(format!("FC-3: {e}"), format!("FC-3: {e}")))?;
+            .map_err(|e| Text::new(format!("FC-3: {}", e.ja()), format!("FC-3: {}", e.en())))?;
             done(vec![Event::Loaded { data }])
         }
         ["items"] => {
@@ -1379,6 +1473,9 @@ fn decide_fc(
                 return Err(no_character(name));
             }
             let Some((ch, _)) = proposal(table, state, name) else {
+                if !state.characters.contains_key(*name) && !gms_character(table, name) {
+                    return Err(not_fc(table, name));
+                }
                 return Err(nothing_waits(name));
             };
             // FC-1, FC-4, FC-5: what the rules cannot have made is refused, listed; the
@@ -1458,6 +1555,31 @@ fn decide_fc(
                 }]),
             }
         }
+        // FC-13: rest is time passing, and time is the table's: `/fc rest` is `/fc time`
+        // for one character (the others' hours pass too).
+        ["rest", name, hours, how @ ..] if how.len() <= 1 => {
+            gm_only(
+                table,
+                (
+                    "休憩（FC-13: 時間の経過はGMが決める。/fc time 時間 rest 名前 でも）",
+                    "let a character rest (FC-13: time passing is the GM's; /fc time HOURS rest NAME too)",
+                ),
+            )?;
+            let mode = match how.first() {
+                None => "rest",
+                Some(&("lying" | "sleep" | "横になる")) => "lying",
+                Some(_) => {
+                    return Err(usage(
+                        "/fc rest 名前 時間 [lying]",
+                        "/fc rest NAME HOURS [lying]",
+                    ));
+                }
+            };
+            if table.character(name).is_none() {
+                return Err(no_character(name));
+            }
+            time_passes(table, state, hours, &[mode, name], dice)
+        }
         ["approve" | "reject", ..] => Err(usage(
             "/fc approve 名前 [force] | /fc reject 名前 [理由]",
             "/fc approve NAME [force] | /fc reject NAME [REASON]",
@@ -1490,10 +1612,13 @@ fn clock_words(clock: i64) -> (String, String) {
 /// FC-13 as time passing (our reading of how the seed's time rules meet a clock): the
 /// table's clock runs `hours`; each character named (every Four Card character when none
 /// is) spends them at rest, lying down (sleeping after the first hour) or active (not at
-/// rest). Rest recovers as `/fc rest` does; a day ends at 6:00: each of the day's 3
-/// meals not eaten (`/fc meal`) costs 1 fatigue and leaves the character hungry (l.218),
-/// and an injured character makes the daily injury roll, −4 if any hour of the day was
-/// not at rest (l.235).
+/// rest). The span is cut at each 6:00: rest recovers as `/fc rest` does up to it (a
+/// continuous rest keeps counting its sleep across it); at 6:00 each of the day's 3 meals
+/// neither eaten (`/fc meal`) nor already missed (`/fc miss`) costs 1 fatigue and leaves
+/// the character hungry, so that nothing recovers after it until a meal (l.218), and an
+/// injured character makes the daily injury roll, −4 if any hour of the day was not
+/// stated at rest (l.235). Characters not named pass the hours too, not at rest: within a
+/// day silently (the clock's line names them), across 6:00 with their day's end.
 fn time_passes(
     table: &dyn TableView,
     state: &State,
@@ -1514,8 +1639,7 @@ fn time_passes(
         Active,
         Rest,
         Lying,
-        /// A character the GM did not name, when the span reaches 6:00: the morning
-        /// comes for everyone (FC-13, l.218, l.235), with no rest or activity claimed.
+        /// A character the GM did not name: its hours pass, not stated at rest.
         Unnamed,
     }
     let (mode, names) = match rest.split_first() {
@@ -1524,110 +1648,150 @@ fn time_passes(
         Some((&("lying" | "sleep" | "睡眠" | "横になる"), names)) => (Mode::Lying, names),
         _ => (Mode::Active, rest),
     };
-    let names: Vec<String> = if names.is_empty() {
+    let with_record = || -> Vec<String> {
         table
             .characters()
             .into_iter()
             .map(|(n, _)| n.to_string())
             .filter(|n| record(table, state, n).is_some())
             .collect()
-    } else {
-        names.iter().map(|n| n.to_string()).collect()
     };
-    let boundaries = (state.clock + hours).div_euclid(24) - state.clock.div_euclid(24);
+    let mut names: Vec<String> = if names.is_empty() {
+        with_record()
+    } else {
+        let mut seen: Vec<String> = Vec::new();
+        for n in names {
+            if !seen.iter().any(|m| m == n) {
+                seen.push(n.to_string());
+            }
+        }
+        seen
+    };
+    let start = state.clock;
+    let end = start + hours;
+    let crosses = end.div_euclid(24) > start.div_euclid(24);
     let named = names.len();
-    let mut names = names;
-    if boundaries > 0 {
-        for (n, _) in table.characters() {
-            if !names.iter().any(|m| m == n) && record(table, state, n).is_some() {
-                names.push(n.to_string());
+    let mut quiet = Vec::new();
+    for n in with_record() {
+        if !names.contains(&n) {
+            if crosses {
+                names.push(n);
+            } else {
+                quiet.push(n);
             }
         }
     }
-    let outer_mode = mode;
     let mut events = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let mode = if i < named { outer_mode } else { Mode::Unnamed };
+        let mode = if i < named { mode } else { Mode::Unnamed };
         let (mut cur, imported) = load(table, state, name)?;
         events.extend(imported);
         if cur.condition() == Condition::Dead {
             continue;
         }
-        let delta = match mode {
-            Mode::Unnamed => Delta {
-                hours,
-                ..Delta::default()
-            },
-            Mode::Active => Delta {
-                hours,
-                active: true,
-                ..Delta::default()
-            },
-            Mode::Rest | Mode::Lying => {
-                let r = damage::rest(&cur, hours, mode == Mode::Lying);
-                Delta {
-                    fatigue: -r.fatigue,
-                    injury: -r.injury,
-                    hours,
-                    slept_off: (r.injury > 0).then_some(true),
-                    ..Delta::default()
+        let mut at = start;
+        let mut lying = damage::Lying::default();
+        while at < end {
+            let next_morning = (at.div_euclid(24) + 1) * 24;
+            let stop = end.min(next_morning);
+            let span = stop - at;
+            // The stretch up to the next 6:00 (or the end).
+            let (delta, what) = match mode {
+                Mode::Unnamed | Mode::Active => (
+                    Delta {
+                        hours: span,
+                        active: true,
+                        ..Delta::default()
+                    },
+                    if mode == Mode::Unnamed {
+                        (
+                            format!("{span}時間経過（安静の指定なし）"),
+                            format!("{span} hours pass (not stated at rest)"),
+                        )
+                    } else {
+                        (
+                            format!("{span}時間経過（安静でない）"),
+                            format!("{span} hours pass (not at rest)"),
+                        )
+                    },
+                ),
+                Mode::Rest | Mode::Lying => {
+                    let (r, after) = damage::rest_from(&cur, lying, span, mode == Mode::Lying);
+                    lying = after;
+                    let hungry = if cur.hungry {
+                        (
+                            "（空腹のため疲労は回復しない）",
+                            " (hungry: no fatigue recovers)",
+                        )
+                    } else {
+                        ("", "")
+                    };
+                    let slept = if r.injury > 0 {
+                        ("、睡眠で負傷−1", ", sleep: injury −1")
+                    } else {
+                        ("", "")
+                    };
+                    (
+                        Delta {
+                            fatigue: -r.fatigue,
+                            injury: -r.injury,
+                            hours: span,
+                            slept_off: (r.injury > 0).then_some(true),
+                            ..Delta::default()
+                        },
+                        if mode == Mode::Lying {
+                            (
+                                format!(
+                                    "{span}時間横になって休む、疲労−{}{}{}",
+                                    r.fatigue, slept.0, hungry.0
+                                ),
+                                format!(
+                                    "{span} hours lying down, fatigue −{}{}{}",
+                                    r.fatigue, slept.1, hungry.1
+                                ),
+                            )
+                        } else {
+                            (
+                                format!("{span}時間休憩、疲労−{}{}", r.fatigue, hungry.0),
+                                format!("{span} hours' rest, fatigue −{}{}", r.fatigue, hungry.1),
+                            )
+                        },
+                    )
                 }
+            };
+            // When the span is cut at 6:00, each stretch says which hours it was.
+            let what = if crosses {
+                let (from, to) = (clock_words(at), clock_words(stop));
+                (
+                    format!("{}〜{}: {}", from.0, to.0, what.0),
+                    format!("{} to {}: {}", from.1, to.1, what.1),
+                )
+            } else {
+                what
+            };
+            events.push(damage_event(name, &cur, delta.clone(), (&what.0, &what.1)));
+            apply(&mut cur, &delta);
+            at = stop;
+            if stop < next_morning {
+                break;
             }
-        };
-        let what = match mode {
-            Mode::Unnamed => (format!("{hours}時間経過"), format!("{hours} hours pass")),
-            Mode::Active => (
-                format!("{hours}時間経過（安静でない）"),
-                format!("{hours} hours pass (not at rest)"),
-            ),
-            Mode::Rest => (
-                format!("{hours}時間休憩、疲労−{}", -delta.fatigue),
-                format!("{hours} hours' rest, fatigue −{}", -delta.fatigue),
-            ),
-            Mode::Lying => (
-                format!(
-                    "{hours}時間横になって休む、疲労−{}{}",
-                    -delta.fatigue,
-                    if delta.injury < 0 {
-                        "、睡眠で負傷−1"
-                    } else {
-                        ""
-                    }
-                ),
-                format!(
-                    "{hours} hours lying down, fatigue −{}{}",
-                    -delta.fatigue,
-                    if delta.injury < 0 {
-                        ", sleep: injury −1"
-                    } else {
-                        ""
-                    }
-                ),
-            ),
-        };
-        let (hj, he) = if cur.hungry && matches!(mode, Mode::Rest | Mode::Lying) {
-            (
-                "（空腹のため疲労は回復しない）",
-                " (hungry: no fatigue recovers)",
-            )
-        } else {
-            ("", "")
-        };
-        events.push(damage_event(
-            name,
-            &cur,
-            delta.clone(),
-            (&format!("{}{hj}", what.0), &format!("{}{he}", what.1)),
-        ));
-        apply(&mut cur, &delta);
-        for k in 0..boundaries {
-            // FC-13 (l.218): each of the day's 3 meals missed costs 1 fatigue; hungry.
-            let missed = (3 - cur.meals_today).max(0);
+            // 6:00: the day ends. FC-13 (l.218): each of the day's 3 meals missed costs 1
+            // fatigue; hungry.
+            let missed = (3 - cur.meals_today.min(3) - cur.meals_missed_today).max(0);
             if missed > 0 {
                 let d = Delta {
                     fatigue: missed,
                     hungry: Some(true),
+                    missed,
                     ..Delta::default()
+                };
+                let already = if cur.meals_missed_today > 0 {
+                    (
+                        format!("（抜いたと記録済み{}回）", cur.meals_missed_today),
+                        format!(" ({} already recorded as missed)", cur.meals_missed_today),
+                    )
+                } else {
+                    (String::new(), String::new())
                 };
                 events.push(damage_event(
                     name,
@@ -1635,36 +1799,26 @@ fn time_passes(
                     d.clone(),
                     (
                         &format!(
-                            "1日の食事3回のうち{}回、{missed}食抜いた（FC-13）、疲労+{missed}、空腹（十分な食事まで疲労は回復しない）",
-                            cur.meals_today
+                            "朝6時、1日の食事3回のうち{}回{}、{missed}食抜いた（FC-13）、疲労+{missed}、空腹（十分な食事まで疲労は回復しない）",
+                            cur.meals_today, already.0
                         ),
                         &format!(
-                            "{} of the day's 3 meals eaten, {missed} missed (FC-13): fatigue +{missed}, hungry (no fatigue recovers until a full meal)",
-                            cur.meals_today
+                            "6:00: {} of the day's 3 meals eaten{}, {missed} missed (FC-13): fatigue +{missed}, hungry (no fatigue recovers until a full meal)",
+                            cur.meals_today, already.1
                         ),
                     ),
                 ));
                 apply(&mut cur, &d);
             }
-            // FC-13 (l.235): the day at rest or not; the first day counts what came before.
-            let at_rest = if k == 0 {
-                !cur.active_today
-            } else {
-                mode != Mode::Active
-            };
-            // The new day is already not at rest when the span runs on past 6:00.
-            let boundary = (state.clock.div_euclid(24) + k + 1) * 24;
-            let active = mode == Mode::Active && state.clock + hours > boundary;
+            // FC-13 (l.235): the day at rest or not: any hour of it not stated at rest.
+            let at_rest = !cur.active_today;
             let day_end = Delta {
                 day_end: true,
                 slept_off: Some(false),
-                active,
                 ..Delta::default()
             };
-            // FC-13 (l.235): one injury roll per day: not again for a day whose roll
-            // the GM already made with /fc day.
-            if cur.injury > 0 && cur.condition() != Condition::Dead && !cur.injury_rolled_today {
-                let e = injury_roll(state, name, &cur, at_rest, Some(active), dice)?;
+            if cur.injury > 0 && cur.condition() != Condition::Dead {
+                let e = injury_roll(state, name, &cur, at_rest, Some(false), dice)?;
                 if let Event::Changed { delta, .. } = &e {
                     apply(&mut cur, delta);
                 }
@@ -1678,12 +1832,16 @@ fn time_passes(
                     format!("{name}: 6:00, a new day (FC-13)"),
                 ));
             }
+            if cur.condition() == Condition::Dead {
+                break;
+            }
         }
         events = with_sheet(events, name, &cur);
     }
     events.push(Event::Clock {
         hours,
-        now: state.clock + hours,
+        now: end,
+        quiet,
     });
     done(events)
 }
@@ -1701,6 +1859,20 @@ fn create(
         return Err(Text::new(
             format!("{name}はすでに作成されています"),
             format!("{name} is already created"),
+        ));
+    }
+    // FC-1 (l.38): 「GMの同意を得たうえで能力値をすべて振り直すことができますが、よほどの
+    // ことがない限り振り直しを認めるべきではありません」: a creation the GM voided is rolled
+    // again only by the GM (its consent).
+    let again = state.voided_creations.contains(name);
+    if again && !table.actor_is_gm() {
+        return Err(Text::new(
+            format!(
+                "FC-1: {name}の作成はGMに無効化されています。もう一度振るのは能力値の振り直しで、GMの同意が要ります（GMが /fc create {name} 性別 で振ります）"
+            ),
+            format!(
+                "FC-1: {name}'s creation was voided by the GM; rolling again is a reroll, which needs the GM's consent (the GM rolls it with /fc create {name} SEX)"
+            ),
         ));
     }
     let Some(sex) = Sex::parse(sex) else {
@@ -1777,6 +1949,14 @@ fn create(
         money_dice.iter().sum::<i64>(),
         STARTING_XP,
     );
+    let (ja, en) = if again {
+        (
+            format!("{ja} ／ 無効化された作成をGMの同意で振り直し（FC-1）"),
+            format!("{en} / a voided creation rolled again with the GM's consent (FC-1)"),
+        )
+    } else {
+        (ja, en)
+    };
     done(vec![Event::Created {
         name: name.to_string(),
         character: ch,
@@ -1809,6 +1989,12 @@ fn character_command(
                 ));
             }
             let n = amount(n)?;
+            if n == 0 {
+                return Err(Text::new(
+                    "FC-4: 追加初期経験点は1以上です（/fc extra 名前 経験点 スキル）",
+                    "FC-4: extra starting XP is 1 or more (/fc extra NAME XP SKILL)",
+                ));
+            }
             // FC-4: extra starting XP is earmarked for named skills (l.70).
             let list: Vec<String> = skills
                 .split([',', '、'])
@@ -2207,6 +2393,23 @@ fn character_command(
                 })?, ch.items.clone()),
                 ["none" | "なし"] => (0, Vec::new()),
                 _ => {
+                    // FC-3 (l.60): each item worn subtracts its modifier once; the same
+                    // item twice is a typing slip, or two of a kind the GM defines as one.
+                    if let Some(twice) = items
+                        .iter()
+                        .enumerate()
+                        .find(|(k, i)| items[..*k].contains(i))
+                        .map(|(_, i)| i)
+                    {
+                        return Err(Text::new(
+                            format!(
+                                "FC-3: 装備「{twice}」が2回書かれています。同じ装備は1回です（2つ持つなら、GMが /fc item {twice}2つ 移動力修正 で定義します）"
+                            ),
+                            format!(
+                                "FC-3: item '{twice}' is listed twice; an item is worn once (for two of a kind, the GM defines one item for the pair: /fc item NAME MODIFIER)"
+                            ),
+                        ));
+                    }
                     for i in items.iter() {
                         if !state.items.contains_key(*i) {
                             let known: Vec<&str> = state.items.keys().map(String::as_str).collect();
@@ -2338,77 +2541,14 @@ fn character_command(
             };
             Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
         }
-        ("rest", [hours, rest @ ..]) if rest.len() <= 1 => {
-            // FC-13: rest is time passing, and time is the GM's (as /fc time).
-            gm_only(
-                table,
-                (
-                    "休憩（FC-13: 時間の経過はGMが決める。/fc time 時間 rest 名前 でも）",
-                    "let a character rest (FC-13: time passing is the GM's; /fc time HOURS rest NAME too)",
-                ),
-            )?;
-            let hours = number(hours)?;
-            if !(1..=48).contains(&hours) {
-                return Err(Text::new(
-                    "休憩は1〜48時間で指定してください",
-                    "rest for 1 to 48 hours",
-                ));
-            }
-            let lying = match rest.first() {
-                None => false,
-                Some(&"lying" | &"sleep" | &"横になる") => true,
-                Some(_) => {
-                    return Err(usage(
-                        "/fc rest 名前 時間 [lying]",
-                        "/fc rest NAME HOURS [lying]",
-                    ));
-                }
-            };
-            let r = damage::rest(ch, hours, lying);
-            let hungry = if ch.hungry {
-                (
-                    "（空腹のため疲労は回復しない）",
-                    " (hungry: no fatigue recovers)",
-                )
-            } else {
-                ("", "")
-            };
-            let sleep = if r.injury > 0 {
-                (
-                    format!("、{}時間の睡眠で負傷−1", r.slept),
-                    format!(", {} hours' sleep: injury −1", r.slept),
-                )
-            } else {
-                (String::new(), String::new())
-            };
-            let delta = Delta {
-                fatigue: -r.fatigue,
-                injury: -r.injury,
-                hours,
-                slept_off: (r.injury > 0).then_some(true),
-                ..Delta::default()
-            };
-            let what = (
-                format!(
-                    "{}{hours}時間休憩、疲労−{}{}{}",
-                    if lying { "横になって" } else { "" },
-                    r.fatigue,
-                    sleep.0,
-                    hungry.0
-                ),
-                format!(
-                    "rested {hours} hours{}, fatigue −{}{}{}",
-                    if lying { " lying down" } else { "" },
-                    r.fatigue,
-                    sleep.1,
-                    hungry.1
-                ),
-            );
-            Ok(vec![damage_event(name, ch, delta, (&what.0, &what.1))])
-        }
         ("meal", []) => {
             let n = damage::meal(ch);
-            let what = if n > 0 {
+            let what = if n > 0 && ch.no_meal_yet {
+                (
+                    "食事（前回の食事の記録なし）、疲労−1".to_string(),
+                    "a meal (no earlier meal recorded), fatigue −1".to_string(),
+                )
+            } else if n > 0 {
                 ("食事、疲労−1".to_string(), "a meal, fatigue −1".to_string())
             } else if ch.hours_since_meal >= damage::MEAL_GAP_HOURS {
                 (
@@ -2453,12 +2593,29 @@ fn character_command(
                     "FC-13: a day has 3 meals (1 to 3)",
                 ));
             }
+            // FC-13 (l.218): the day (6:00 to 6:00) has 3 meals: those eaten and those
+            // already missed count toward them.
+            let eaten = ch.meals_today.min(3);
+            let left = (3 - eaten - ch.meals_missed_today).max(0);
+            if n > left {
+                return Err(Text::new(
+                    format!(
+                        "FC-13: 1日の食事は3回です。{name}は今日（朝6時から）{}回食べ、{}回抜いています（あと{left}回まで）。次の日は朝6時から（/fc time で時間を進めます）",
+                        ch.meals_today, ch.meals_missed_today
+                    ),
+                    format!(
+                        "FC-13: a day has 3 meals; {name} has eaten {} and missed {} today (since 6:00), so at most {left} more; the next day begins at 6:00 (/fc time lets time pass)",
+                        ch.meals_today, ch.meals_missed_today
+                    ),
+                ));
+            }
             Ok(vec![damage_event(
                 name,
                 ch,
                 Delta {
                     fatigue: n,
                     hungry: Some(true),
+                    missed: n,
                     ..Delta::default()
                 },
                 (
@@ -2488,14 +2645,28 @@ fn character_command(
                     ));
                 }
             };
-            // FC-13 (l.235): the roll is for a whole day, 6:00 to 6:00: once per day.
+            // FC-13 (l.235): the roll comes after a whole day, 6:00 to 6:00. Once the
+            // table keeps a clock, its 6:00 makes the roll for every injured character;
+            // before that (a table that keeps none), the GM makes it once here.
+            if state.clock != 0 {
+                let to_morning = 24 - state.clock.rem_euclid(24);
+                let (now_ja, now_en) = clock_words(state.clock);
+                return Err(Text::new(
+                    format!(
+                        "FC-13: 1日の負傷ロールは朝6時から翌朝6時までを過ごした後です（l.235）。この卓の時計は{now_ja}で、次の朝6時まで{to_morning}時間あります。/fc time {to_morning} で時間を進めると、朝6時に負傷のあるキャラクター全員が自動で振ります"
+                    ),
+                    format!(
+                        "FC-13: the daily injury roll comes after a whole day, 6:00 to 6:00 (l.235); this table's clock stands at {now_en}, {to_morning} hours before the next 6:00: /fc time {to_morning} lets them pass, and at 6:00 every injured character rolls"
+                    ),
+                ));
+            }
             if ch.injury_rolled_today {
                 return Err(Text::new(
                     format!(
-                        "FC-13: {name}は今日（朝6時から翌朝6時まで）すでに負傷ロールをしました。次は朝6時を過ぎてから（/fc time で時間を進めます）"
+                        "FC-13: {name}は1日目 6:00までの1日の負傷ロールをすでにしました。次の1日は翌朝6時に終わります（/fc time 24 で時間を進めると、その時に自動で振ります）"
                     ),
                     format!(
-                        "FC-13: {name} has made today's injury roll (a day runs 6:00 to 6:00); the next comes after 6:00 (/fc time lets time pass)"
+                        "FC-13: {name} has made the injury roll for the day that ended at 6:00 of day 1; the next day ends at the next 6:00 (/fc time 24 lets it pass, and the roll is made then)"
                     ),
                 ));
             }
@@ -2665,6 +2836,43 @@ fn injury_roll(
     Ok(damage_event(name, ch, delta, (&what.0, &what.1)))
 }
 
+/// FC-5: what a skill definition says: base, expertise, the total-LV cap, the
+/// restricting and prerequisite skills, the fields and their cost, whether an unskilled
+/// attempt is possible.
+fn skill_words(skill: &Skill) -> (String, String) {
+    let mut ja = format!("{} 専門性{}", skill.base, skill.expertise);
+    let mut en = format!("{}, expertise {}", skill.base, skill.expertise);
+    if skill.cap.is_some() {
+        ja.push_str(" 総合LVキャップ");
+        en.push_str(", total-LV cap");
+    }
+    if let Some(l) = &skill.limit {
+        ja.push_str(&format!(" 制限【{l}】"));
+        en.push_str(&format!(", restricted by 【{l}】"));
+    }
+    if !skill.requires.is_empty() {
+        ja.push_str(&format!(" 前提【{}】", skill.requires.join("】【")));
+        en.push_str(&format!(", requires 【{}】", skill.requires.join("】【")));
+    }
+    if !skill.fields.is_empty() {
+        ja.push_str(&format!(
+            " 特化: {}（追加{}点）",
+            skill.fields.join("・"),
+            skill.field_cost
+        ));
+        en.push_str(&format!(
+            ", fields: {} ({} XP each further)",
+            skill.fields.join(", "),
+            skill.field_cost
+        ));
+    }
+    if !skill.unskilled {
+        ja.push_str(" 未習得では判定不可");
+        en.push_str(", no unskilled attempt");
+    }
+    (ja, en)
+}
+
 fn unknown_field(s: &Skill, field: &str) -> Text {
     Text::new(
         format!(
@@ -2773,6 +2981,14 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             };
             if !left.contains('{') && bare(r) {
                 return (None, actors_character(table, state));
+            }
+            // The same when the right side names, by `{NAME.KEY}`, a character the roller
+            // acts for (`FC+5 VS FC+{ユキ.剣}` typed by ユキ's player): the 5 is the other
+            // party's, and ユキ's −2 goes to the right side only.
+            if !left.contains('{')
+                && let Some(own) = named(r, &mine)
+            {
+                return (None, Some(own));
             }
             // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
             // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
@@ -2974,7 +3190,21 @@ impl TableRules for FcRules {
                     state.items.insert(i.name.clone(), i.clone());
                 }
             }
-            Event::Clock { now, .. } => state.clock = *now,
+            Event::Clock { hours, now, quiet } => {
+                state.clock = *now;
+                for name in quiet {
+                    if let Some(ch) = state.characters.get_mut(name) {
+                        apply(
+                            ch,
+                            &Delta {
+                                hours: *hours,
+                                active: true,
+                                ..Delta::default()
+                            },
+                        );
+                    }
+                }
+            }
             Event::SheetRefused { name, sheet, .. } => {
                 state.refused.insert(name.clone(), sheet.clone());
             }
@@ -3020,6 +3250,49 @@ impl TableRules for FcRules {
         OWNED
     }
 
+    /// FC-1 (l.38): a rolled creation the GM voided is remembered, so that rolling it
+    /// again is the GM's (a reroll needs its consent).
+    fn fold_voided(&self, state: &mut State, _actor: &str, event: &Event) {
+        if let Event::Created {
+            name, character, ..
+        } = event
+            && character.sheet.is_none()
+        {
+            state.voided_creations.insert(name.clone());
+        }
+    }
+
+    /// FC-1/FC-4/FC-5: the numbers a sheet proposes (IQ…VT, `スキル.X` TP, `xp`,
+    /// `unspent_xp`, `money`, 追加初期経験点, 移動力修正) are whole numbers, full-width
+    /// digits read as ASCII (`DX ７` is 7); anything else is refused, not kept as text
+    /// the rules cannot read.
+    fn field_value(
+        &self,
+        key: &str,
+        value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        let numeric = ATTRIBUTES.contains(&key)
+            || key.starts_with("スキル.")
+            || matches!(
+                key,
+                "xp" | "unspent_xp" | "money" | "追加初期経験点" | "移動力修正"
+            );
+        if !numeric {
+            return Ok(value.to_string());
+        }
+        let folded = taku_dice::normalize::fold(value.trim())
+            .text
+            .replace('−', "-");
+        match folded.parse::<i64>() {
+            Ok(n) if n.abs() <= 100_000 => Ok(n.to_string()),
+            _ => Err(Text::new(
+                format!("FC-1/FC-4: {key} は整数です（「{value}」は読めません。例: {key} 5）"),
+                format!("FC-1/FC-4: {key} is a whole number ('{value}' is not; e.g. {key} 5)"),
+            )),
+        }
+    }
+
     fn describe(&self, event: &Event) -> Text {
         match event {
             Event::Setting { key, value } => Text::new(
@@ -3027,33 +3300,10 @@ impl TableRules for FcRules {
                 format!("setting: {key} = {value}"),
             ),
             Event::SkillDefined { skill } => {
-                let fields_ja = if skill.fields.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " 特化: {}（追加{}点）",
-                        skill.fields.join("・"),
-                        skill.field_cost
-                    )
-                };
-                let fields_en = if skill.fields.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        ", fields: {} ({} XP each further)",
-                        skill.fields.join(", "),
-                        skill.field_cost
-                    )
-                };
+                let (ja, en) = skill_words(skill);
                 Text::new(
-                    format!(
-                        "スキル【{}】を定義（{} 専門性{}{fields_ja}）",
-                        skill.name, skill.base, skill.expertise
-                    ),
-                    format!(
-                        "skill 【{}】 defined ({}, expertise {}{fields_en})",
-                        skill.name, skill.base, skill.expertise
-                    ),
+                    format!("スキル【{}】を定義（{ja}）", skill.name),
+                    format!("skill 【{}】 defined ({en})", skill.name),
                 )
             }
             Event::Created { ja, en, .. } | Event::Changed { ja, en, .. } => {
@@ -3124,11 +3374,19 @@ impl TableRules for FcRules {
                     }
                 ),
             ),
-            Event::Clock { hours, now } => {
+            Event::Clock { hours, now, quiet } => {
                 let (ja, en) = clock_words(*now);
+                let (qj, qe) = if quiet.is_empty() {
+                    (String::new(), String::new())
+                } else {
+                    (
+                        format!("（{}: 安静の指定なし）", quiet.join("・")),
+                        format!(" ({}: not stated at rest)", quiet.join(", ")),
+                    )
+                };
                 Text::new(
-                    format!("{hours}時間経過: {ja}"),
-                    format!("{hours} hours pass: {en}"),
+                    format!("{hours}時間経過: {ja}{qj}"),
+                    format!("{hours} hours pass: {en}{qe}"),
                 )
             }
         }
@@ -3161,8 +3419,18 @@ impl TableRules for FcRules {
             };
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
+            // FC-1/FC-4: a character the rules have no record of has no Four Card
+            // values; prepare_check refuses the check saying so.
+            let unrecorded = |name: &str, key: &str| {
+                fc_line
+                    && fc_key(state, key)
+                    && table.character(name).is_some()
+                    && record(table, state, name).is_none()
+            };
             let value = match inner.split_once('.') {
                 Some((name, _)) if waiting(name) => Some(0),
+                Some((name, key)) if unrecorded(name, key) => Some(0),
+                None if matches!(mine.as_slice(), [one] if unrecorded(one, inner)) => Some(0),
                 Some((name, key)) => {
                     record(table, state, name).and_then(|(ch, _)| reference(state, &ch, key))
                 }
@@ -3202,27 +3470,6 @@ impl TableRules for FcRules {
             events: Vec::new(),
             note: None,
         };
-        // FC-11 compares two roll values: a third `VS` side is no check (see
-        // `FourCard::rewrite_line`); say so before anything else.
-        if let Some(typed) = table.typed_line()
-            && typed
-                .trim_start()
-                .to_ascii_uppercase()
-                .trim_start_matches('S')
-                .starts_with("FC")
-            && typed
-                .to_ascii_uppercase()
-                .split_whitespace()
-                .filter(|w| *w == "VS")
-                .count()
-                + typed.to_ascii_uppercase().matches(")VS").count()
-                > 1
-        {
-            return Err(Text::new(
-                "FC-11: 比較ロールは2者のロール値を比べます（FC+b VS FC+c）。3者以上なら組ごとに振ってください",
-                "FC-11: a comparison roll compares two roll values (FC+b VS FC+c); with three or more, roll pair by pair",
-            ));
-        }
         let Some(check) = super::parse_line(command) else {
             return Ok(unchanged);
         };
@@ -3263,11 +3510,52 @@ impl TableRules for FcRules {
                 {
                     return Err(awaiting(name, refused));
                 }
+                let key = inner.split_once('.').map_or(inner, |(_, k)| k);
+                if let Some(name) = name
+                    && table.character(name).is_some()
+                    && record(table, state, name).is_none()
+                    && fc_key(state, key)
+                {
+                    return Err(not_fc(table, name));
+                }
             }
         }
         // FC-2 (l.53): at the unconscious line the character loses consciousness (and at
         // the death line dies): only until then can it act, so it makes no check.
         let (roller, _) = roll_characters(table, state);
+        // FC-2 (l.50), FC-9: a single check is its character's action: one read from
+        // another's character (`FC+{ユキ.剣}` typed by bob) is that character's roll, with
+        // its −2 and its fatigue, which only its owner or the GM makes. (A comparison's
+        // right side may be another's: FC+{ロイ.DX} VS FC+{ユキ.DX}.)
+        if !matches!(check, Check::Comparison { .. })
+            && roller.is_none()
+            && !table.actor_is_gm()
+            && let Some(typed) = table.typed_line()
+        {
+            let token = typed.split_whitespace().next().unwrap_or("");
+            let mut rest = token;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                    break;
+                };
+                let inner = &rest[open + 1..close];
+                rest = &rest[close + 1..];
+                if let Some((n, _)) = inner.split_once('.')
+                    && let Some((owner, _)) = table.character(n)
+                    && owner != table.actor()
+                    && record(table, state, n).is_some()
+                {
+                    return Err(Text::new(
+                        format!(
+                            "FC-2/FC-9: {n}は{owner}のキャラクターです。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}）"
+                        ),
+                        format!(
+                            "FC-2/FC-9: {n} is {owner}'s character; its checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}})"
+                        ),
+                    ));
+                }
+            }
+        }
         // FC-9 (l.163): some actions are impossible without the skill: a reference to
         // such a skill (or one of its fields) the character has not learned is refused,
         // not read from a typed-in field.
@@ -3279,9 +3567,11 @@ impl TableRules for FcRules {
                 };
                 let inner = &rest[open + 1..close];
                 rest = &rest[close + 1..];
+                // A bare `{KEY}` reads the roller's one character, on either side of a
+                // comparison (as `expand_references` reads it).
                 let (who, key) = match inner.split_once('.') {
                     Some((n, k)) => (record(table, state, n).map(|(c, _)| (n.to_string(), c)), k),
-                    None => (roller.clone(), inner),
+                    None => (actors_character(table, state), inner),
                 };
                 let skill = state.skills.get(key).or_else(|| {
                     state
@@ -3291,6 +3581,28 @@ impl TableRules for FcRules {
                 });
                 // FC-9: a skill's level is a character's; with none to read it from, the
                 // reference would stand in as 0.
+                if who.is_none() && skill.is_some() && !inner.contains('.') {
+                    let mine: Vec<&str> = table
+                        .characters()
+                        .into_iter()
+                        .filter(|(n, owner)| {
+                            *owner == table.actor() && record(table, state, n).is_some()
+                        })
+                        .map(|(n, _)| n)
+                        .collect();
+                    if mine.len() > 1 {
+                        return Err(Text::new(
+                            format!(
+                                "FC-9: {{{inner}}}: あなたのキャラクターは複数います（{}）。{{キャラクター名.{key}}} と書いてください",
+                                mine.join("、")
+                            ),
+                            format!(
+                                "FC-9: {{{inner}}}: you have several characters ({}); write {{CHARACTER.{key}}}",
+                                mine.join(", ")
+                            ),
+                        ));
+                    }
+                }
                 if who.is_none() && skill.is_some() {
                     return Err(Text::new(
                         format!(
@@ -3318,7 +3630,17 @@ impl TableRules for FcRules {
                 }
             }
         }
-        if let Some((name, ch)) = &roller
+        // The character acting: the left side's, or, when the roller's own character
+        // is on the right (`FC+5 VS FC+{剣}`), the right side's.
+        let acting = roller.clone().or_else(|| {
+            let (_, right) = roll_characters(table, state);
+            right.filter(|(n, _)| {
+                table
+                    .character(n)
+                    .is_some_and(|(owner, _)| owner == table.actor())
+            })
+        });
+        if let Some((name, ch)) = &acting
             && ch.cannot_act()
         {
             let (ja, en) = ch.condition().names();

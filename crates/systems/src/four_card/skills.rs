@@ -88,45 +88,138 @@ pub struct Data {
     pub item: Vec<Item>,
 }
 
+/// What serde (JSON) or toml said was wrong with a data file, in Japanese and English:
+/// the key it names (unknown, missing), the kind of value it wanted, or where the text
+/// stopped reading as `format` (`"TOML"`, `"JSON"`). The English is serde's own.
+pub(crate) fn data_error(format: &str, message: &str) -> Text {
+    let message = message.trim();
+    let quoted = |s: &str| -> Vec<String> {
+        s.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let ja = if let Some(rest) = message.strip_prefix("unknown field") {
+        let keys = quoted(rest);
+        match keys.split_first() {
+            Some((bad, known)) if !known.is_empty() => format!(
+                "未知のキー「{bad}」があります（使えるキー: {}）",
+                known.join("・")
+            ),
+            Some((bad, _)) => format!("未知のキー「{bad}」があります（キーは使えません）"),
+            None => "未知のキーがあります".to_string(),
+        }
+    } else if let Some(rest) = message.strip_prefix("missing field") {
+        match quoted(rest).first() {
+            Some(k) => format!("キー「{k}」がありません"),
+            None => "必要なキーがありません".to_string(),
+        }
+    } else if message.starts_with("invalid type") || message.starts_with("invalid value") {
+        let wanted = message
+            .split("expected ")
+            .nth(1)
+            .unwrap_or("")
+            .split(" at line")
+            .next()
+            .unwrap_or("");
+        let kind = if wanted.contains("string") {
+            "文字列"
+        } else if wanted.contains("integer") || wanted.contains("i64") || wanted.contains("u32") {
+            "整数"
+        } else if wanted.contains("bool") {
+            "true か false"
+        } else if wanted.contains("sequence") {
+            "配列（[...]）"
+        } else if wanted.contains("map") || wanted.contains("struct") {
+            "表（{...}）"
+        } else {
+            "別の値"
+        };
+        format!("値の型が合いません（{kind}が必要です）")
+    } else {
+        let column = message
+            .rsplit_once("column ")
+            .and_then(|(_, c)| c.trim().parse::<u64>().ok());
+        match column {
+            Some(c) => {
+                format!("{format}として読めません（{c}文字目付近。書き方を確かめてください）")
+            }
+            None => format!("{format}として読めません（括弧・引用符・= を確かめてください）"),
+        }
+    };
+    Text::new(ja, message.to_string())
+}
+
 /// Reads a data file (JSON when it starts with `{`, TOML otherwise) and checks each entry.
-pub fn parse_data(text: &str) -> Result<Data, String> {
+pub fn parse_data(text: &str) -> Result<Data, Text> {
     let text = text.trim();
     let data: Data = if text.starts_with('{') {
-        serde_json::from_str(text).map_err(|e| e.to_string())?
+        serde_json::from_str(text).map_err(|e| data_error("JSON", &e.to_string()))?
     } else {
-        toml::from_str(text).map_err(|e| e.message().to_string())?
+        toml::from_str(text).map_err(|e| data_error("TOML", e.message()))?
     };
     if data.skill.is_empty() && data.item.is_empty() {
-        return Err("no [[skill]] or [[item]] entries".into());
+        return Err(Text::new(
+            "[[skill]] も [[item]] もありません",
+            "no [[skill]] or [[item]] entries",
+        ));
     }
     if data.skill.len() + data.item.len() > 500 {
-        return Err("more than 500 entries".into());
+        return Err(Text::new(
+            "項目が500を超えています",
+            "more than 500 entries",
+        ));
     }
     for s in &data.skill {
         if !plain_name(&s.name) {
-            return Err("a skill needs a name of 1 to 40 characters without spaces, control or invisible characters".into());
+            return Err(Text::new(
+                "スキルの名前は、空白・制御文字・見えない文字のない1〜40文字です",
+                "a skill needs a name of 1 to 40 characters without spaces, control or invisible characters",
+            ));
         }
         if s.base != "IQ" && s.base != "DX" {
-            return Err(format!("{}: base must be IQ or DX", s.name));
+            return Err(Text::new(
+                format!("【{}】: 基礎は IQ か DX です", s.name),
+                format!("{}: base must be IQ or DX", s.name),
+            ));
         }
         if !(1..=100).contains(&s.expertise) || !(0..=1000).contains(&s.field_cost) {
-            return Err(format!(
-                "{}: expertise must be 1..100 and field_cost 0..1000",
-                s.name
+            return Err(Text::new(
+                format!(
+                    "【{}】: 専門性（expertise）は1〜100、特化の経験点（field_cost）は0〜1000です",
+                    s.name
+                ),
+                format!(
+                    "{}: expertise must be 1..100 and field_cost 0..1000",
+                    s.name
+                ),
             ));
         }
         if s.cap.as_deref().is_some_and(|c| c != "total_lv") {
-            return Err(format!("{}: cap must be \"total_lv\" or absent", s.name));
+            return Err(Text::new(
+                format!("【{}】: cap は \"total_lv\" か、書かないかです", s.name),
+                format!("{}: cap must be \"total_lv\" or absent", s.name),
+            ));
         }
     }
     for i in &data.item {
         if !plain_name(&i.name) {
-            return Err("an item needs a name of 1 to 40 characters".into());
+            return Err(Text::new(
+                "装備の名前は、空白・制御文字・見えない文字のない1〜40文字です",
+                "an item needs a name of 1 to 40 characters",
+            ));
         }
         if !(0..=100).contains(&i.movement) {
-            return Err(format!(
-                "{}: movement must be 0..100 (FC-3: equipment subtracts from DX + 5)",
-                i.name
+            return Err(Text::new(
+                format!(
+                    "{}: 移動力修正は0〜100です（FC-3: DX+5から引かれます）",
+                    i.name
+                ),
+                format!(
+                    "{}: movement must be 0..100 (FC-3: equipment subtracts from DX + 5)",
+                    i.name
+                ),
             ));
         }
     }
@@ -315,6 +408,7 @@ mod tests {
         assert!(
             parse_data(r#"skill = [{name = "x", base = "ST", expertise = 1}]"#)
                 .expect_err("base")
+                .en()
                 .contains("IQ or DX")
         );
         assert!(parse_data("").is_err());

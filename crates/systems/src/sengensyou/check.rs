@@ -157,6 +157,18 @@ pub fn parse_contest(command: &str) -> Result<Option<Contest>, EvalError> {
     let Some((left, right)) = command.split_once("VS") else {
         return Ok(None);
     };
+    // SG-8 (l.192–201): an attacker and a defender; a third side is refused, not
+    // dropped.
+    if let Some(at) = right.find("VS") {
+        let at = left.len() + 2 + at;
+        return Err(EvalError::Unsupported(Some(taku_dice::ParseError {
+            span: at..at + 2,
+            kind: taku_dice::ParseErrorKind::Unexpected {
+                found: taku_dice::Found::Char('V'),
+                expected: "the end of a two-sided contest (A VS B; one contest per opponent)",
+            },
+        })));
+    }
     let (right, tie) = match right.rsplit_once('@') {
         Some((r, "D")) => (r, Tie::Defender),
         Some((r, "A")) => (r, Tie::Attacker),
@@ -267,6 +279,8 @@ mod tests {
         assert_eq!(parse_contest("SGS+2VS").expect("ok"), None);
         assert_eq!(parse_contest("SGS+2VSSGS@X").expect("ok"), None);
         assert_eq!(parse_contest("SGS+2VS5").expect("ok"), None);
+        // SG-8: one attacker, one defender.
+        assert!(parse_contest("SGS+3VSSGS+3VSSGS+3").is_err());
     }
 }
 

@@ -70,7 +70,14 @@ impl GameSystem for Sengensyou {
         let after = &rest[at_vs + vs.len()..];
         let (right, at_right) = first_token(after);
         let comment = &after[at_right + right.len()..];
-        Some(format!("{first}VS{right}{comment}"))
+        let mut joined = format!("{first}VS{right}{comment}");
+        // SG-8 has one attacker and one defender: a third side (`SGS+3 VS SGS+3 VS
+        // SGS+3`) joins too, so that the contest's parser refuses it instead of reading
+        // `VS SGS+3` as a comment.
+        while let Some(again) = taku_dice::command::join_versus(&joined).filter(|j| *j != joined) {
+            joined = again;
+        }
+        Some(joined)
     }
     fn rewrites_in_strict_mode(&self) -> bool {
         false

@@ -909,15 +909,24 @@ impl SgRules {
             );
         }
         let ch = get_char(state, name);
-        if ch
+        // SG-1/SG-2 (`campaign`): bonds kept under a type not chosen again go first.
+        let dropped: Vec<String> = ch
             .bonds
             .iter()
-            .any(|x| !chosen.contains(&x.type_name.as_str()) && x.type_name != LAST_BOSS)
-        {
+            .filter(|x| !chosen.contains(&x.type_name.as_str()) && x.type_name != LAST_BOSS)
+            .map(|x| format!("{}（{}）", x.target, x.type_name))
+            .collect();
+        if !dropped.is_empty() {
             return refuse(
-                "SG-1",
-                format!("{name}には今の類型の縁故があります。先に /sg discard してください"),
-                format!("{name} holds bonds under its current types; discard them first"),
+                "SG-1/SG-2",
+                format!(
+                    "{name}には今回選ばない類型の縁故があります: {}。先に /sg discard {name} 対象 で破棄してください",
+                    dropped.join("・")
+                ),
+                format!(
+                    "{name} holds bonds under types not chosen now: {}; discard them first (/sg discard {name} TARGET)",
+                    dropped.join(", ")
+                ),
             );
         }
         let hidden = if state.chars.contains_key(name) {
@@ -1100,11 +1109,21 @@ impl SgRules {
                     "/sg preset 影 類型 ミナ 3 [character|group|memory|purpose]",
                 ));
             };
-            let lv: i64 = lv
+            let lv: i64 = taku_dice::normalize::fold(lv)
+                .text
                 .parse()
                 .ok()
                 .filter(|l| (1..=100).contains(l))
-                .ok_or_else(|| usage("/sg preset 影 類型 ミナ 3"))?;
+                .ok_or_else(|| {
+                    Text::new(
+                        format!(
+                            "SG-7: 事前縁故のレベルは1〜100の整数です（「{lv}」。目安は1類型あたり幻想値5〜6点）: /sg preset 影 類型 ミナ 3"
+                        ),
+                        format!(
+                            "SG-7: a preset bond's level is a whole number from 1 to 100 ('{lv}'; the guide is about 5–6 fantasy value per type): /sg preset NPC TYPE TARGET 3"
+                        ),
+                    )
+                })?;
             (*n, *t, *tg, kind_word(rest.first())?, lv)
         } else {
             let [_, n, t, tg, rest @ ..] = words else {
@@ -1143,7 +1162,11 @@ impl SgRules {
             return Err(bad_target());
         }
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
-        let climax = state.climax && boss;
+        // SG-1 (l.177): 「PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して
+        // 良い」: the waiver is the PCs' bonds to the boss (the boss's own to the PCs are
+        // tied by /sg climax); another NPC's bond to a boss (a PC the GM made one) is an
+        // ordinary bond.
+        let climax = state.climax && boss && is_pc(table, name);
         self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
         // SG-2: the player proposes, the GM approves (/sg approve).
         if !preset && !table.actor_is_gm() {
@@ -2435,7 +2458,35 @@ impl TableRules for SgRules {
         if words.first().copied()? != "sg" {
             return None;
         }
-        let words = &words[1..];
+        // SG-1: a half-width middle dot (`例･芸術家`) is the type list's `・`. SG-2
+        // (l.102–103): a character named with other widths or case (`Ｘ`, `x` for X) is
+        // that character, so that it cannot hold a second bond under another type.
+        let folded: Vec<String> = if words.get(1) == Some(&"types") {
+            words[1..].iter().map(|w| w.to_string()).collect()
+        } else {
+            words[1..]
+                .iter()
+                .map(|w| {
+                    let w = w.replace('\u{FF65}', "・");
+                    if table.character(&w).is_some() {
+                        return w;
+                    }
+                    let key = |s: &str| taku_dice::normalize::fold(s).text.to_lowercase();
+                    let same: Vec<&str> = table
+                        .characters()
+                        .into_iter()
+                        .map(|(n, _)| n)
+                        .filter(|n| key(n) == key(&w))
+                        .collect();
+                    match same.as_slice() {
+                        [one] => one.to_string(),
+                        _ => w,
+                    }
+                })
+                .collect()
+        };
+        let words: Vec<&str> = folded.iter().map(String::as_str).collect();
+        let words = words.as_slice();
         Some(match words.first().copied() {
             Some("settings" | "set") => self.settings(state, words, table),
             Some("types") => self.types(state, words, table),

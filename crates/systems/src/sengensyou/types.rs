@@ -96,24 +96,26 @@ impl TypeList {
     /// Reads a list from TOML or JSON text and checks it: names unique and not
     /// ラスボス, three abilities per type with unique names and thresholds of 0 or more.
     pub fn parse(text: &str) -> Result<TypeList, Text> {
-        let list: TypeList = match toml::from_str(text) {
-            Ok(l) => l,
-            Err(toml_error) => match serde_json::from_str(text) {
-                Ok(l) => l,
-                Err(_) => {
-                    return Err(Text::new(
-                        format!(
-                            "TOML としても JSON としても読めません（[[type]] に name・ability×3 など。未知のキーは使えません）: {}",
-                            toml_error.message()
-                        ),
-                        format!(
-                            "neither TOML nor JSON ([[type]] with name, three ability entries...; unknown keys are refused): {}",
-                            toml_error.message()
-                        ),
-                    ));
-                }
-            },
-        };
+        let text = text.trim();
+        let list: TypeList = if text.starts_with('{') {
+            serde_json::from_str(text)
+                .map_err(|e| crate::four_card::skills::data_error("JSON", &e.to_string()))
+        } else {
+            toml::from_str(text)
+                .map_err(|e| crate::four_card::skills::data_error("TOML", e.message()))
+        }
+        .map_err(|e| {
+            Text::new(
+                format!(
+                    "類型リストとして読めません: {}（[[type]] に name・ability×3 など）",
+                    e.ja()
+                ),
+                format!(
+                    "not a type list: {} ([[type]] with name, three ability entries...)",
+                    e.en()
+                ),
+            )
+        })?;
         if list.types.is_empty() {
             return Err(Text::new(
                 "類型が1つもありません（[[type]]）",
