@@ -172,7 +172,7 @@ fn fake_engine_with(name: &str, workers: usize, time_limit: Duration) -> Engine 
         r#"{"name":"bcdice","version":"4.9.0","main":"index.js"}"#,
     )
     .expect("package.json");
-    let list: Vec<String> = ["Echo", "Loop", "Crash", "Hog", "Many", "Branch"]
+    let list: Vec<String> = ["Echo", "Loop", "Crash", "Hog", "Many", "Branch", "Pid"]
         .iter()
         .map(|id| format!(r#"{{"id":"{id}","name":"{id}","sortKey":"{id}"}}"#))
         .collect();
@@ -194,6 +194,7 @@ class Game {
       case 'Crash': process.exit(3);
       case 'Hog': { const a = []; for (;;) a.push(new Array(1e6).fill(1)); }
       case 'Many': { for (let i = 0; i < 20000; i++) r(6); return { text: 'many', detailedRands: [] }; }
+      case 'Pid': return { text: String(process.pid), detailedRands: [] };
       case 'Branch': { const a = r(6); const b = a === 6 ? r(10) : r(4); return { text: `${a},${b}`, detailedRands: [{ kind: 'normal', sides: 6, value: a }, { kind: 'normal', sides: a === 6 ? 10 : 4, value: b }] }; }
     }
   }
@@ -448,6 +449,49 @@ fn rolls_on_the_runtime_draw_their_own_dice_and_survive_hung_crashed_and_greedy_
     // The lanes lived on that runtime, now gone: the next runtime starts its own.
     let again = runtime().block_on(engine.roll_unrecorded("Echo", "again"));
     assert!(again.expect("answered").text.starts_with("again > "));
+}
+
+/// A worker that dies while idle (killed, out of memory) is noticed when the next roll is
+/// written to it: that roll never began and goes to a new worker, not back as an error
+/// (attack pass 5, A5-8).
+#[test]
+fn a_lane_whose_worker_died_idle_answers_the_next_roll_from_a_new_one() {
+    let engine: &'static Engine = Box::leak(Box::new(fake_engine("idle-death", 1)));
+    let rt = runtime();
+    let pid: i32 = rt
+        .block_on(engine.roll_unrecorded("Pid", "x"))
+        .expect("the worker's pid")
+        .text
+        .parse()
+        .expect("a number");
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    // Dead once the kernel has closed its pipes: gone, or a zombie (nobody waited yet)
+    // whose other threads, which share its open files, are gone too.
+    let dead = || {
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|stat| stat.contains(") Z "))
+            .unwrap_or(true);
+        let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .map(|tasks| tasks.count())
+            .unwrap_or(0);
+        zombie && threads <= 1
+    };
+    while !dead() {
+        std::thread::yield_now();
+    }
+    let next = rt.block_on(engine.roll_unrecorded("Echo", "next"));
+    assert!(next.expect("answered").text.starts_with("next > "));
+    let replaced: i32 = rt
+        .block_on(engine.roll_unrecorded("Pid", "x"))
+        .expect("the new worker's pid")
+        .text
+        .parse()
+        .expect("a number");
+    assert_ne!(replaced, pid);
 }
 
 /// Awaits every future, in order, on one task.

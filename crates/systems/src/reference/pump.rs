@@ -276,7 +276,14 @@ impl Process {
                     refused: None,
                 });
                 if let Err(e) = self.stdin.write_all(bytes.as_bytes()).await {
-                    self.fail(flights, queue, format!("writing to the worker: {e}"));
+                    // A worker that died while idle (killed, out of memory) began none of
+                    // them: every one goes to a new worker (attack pass 5, A5-8).
+                    let why = if flights.len() == 1 {
+                        String::new()
+                    } else {
+                        format!("writing to the worker: {e}")
+                    };
+                    self.fail(flights, queue, why);
                     return;
                 }
             }
@@ -381,6 +388,11 @@ impl Process {
     /// each up to [`TRIES`] times.
     fn fail(mut self, mut flights: VecDeque<Flight>, queue: &mut VecDeque<Job>, why: String) {
         let _ = self.child.start_kill();
+        // Reaped as soon as it exits, not left a zombie until the next one (A5-8).
+        let mut child = self.child;
+        tokio::spawn(async move {
+            let _ = child.wait().await;
+        });
         if !why.is_empty()
             && let Some(front) = flights.pop_front()
         {
