@@ -153,6 +153,9 @@ pub enum ApiError {
     OverQuota(String, std::time::Duration),
     /// 422: the table refused the line; nothing changed.
     Refused(String),
+    /// 409: the table already holds as many of something as it may (unused invites);
+    /// nothing was made until some are used or revoked.
+    Full(String),
     /// 500/503: the store failed.
     Store(StoreError),
     /// 500: the server itself failed (no randomness); the reason goes to its log only.
@@ -208,6 +211,7 @@ impl ApiError {
             ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r.clone()),
             ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
             ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
+            ApiError::Full(r) => (StatusCode::CONFLICT, r.clone()),
             ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
             ApiError::TooMany(r) | ApiError::OverQuota(r, _) => {
                 (StatusCode::TOO_MANY_REQUESTS, r.clone())
@@ -533,7 +537,7 @@ pub(crate) async fn make_invites(
             .peek(table, |t| t.lang())
             .await
             .unwrap_or_default();
-        return Err(ApiError::Refused(
+        return Err(ApiError::Full(
             taku_dice::Text::new(
                 format!(
                     "このテーブルにはまだ使われていない招待が {unused} 件あります。未使用の招待は {MAX_UNUSED_INVITES} 件までです。使われていない招待を無効にする（DELETE /api/v1/tables/{{id}}/invites）か、参加してもらってからもう一度どうぞ"

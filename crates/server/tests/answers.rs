@@ -217,7 +217,7 @@ async fn a_gm_can_hold_only_so_many_unused_invites() {
         made += 32;
         assert!(made <= MAX_UNUSED_INVITES, "{made}");
     };
-    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert_eq!(refused.status, 409, "{}", refused.body);
     let reason = refused.json()["reason"]
         .as_str()
         .expect("reason")
@@ -241,7 +241,7 @@ async fn a_gm_can_hold_only_so_many_unused_invites() {
         assert_eq!(answer.status, 201, "{}", answer.body);
     }
     let one = http(addr, "POST", &path, Some(&gm), Some(&json!({"count": 1}))).await;
-    assert_eq!(one.status, 422, "{}", one.body);
+    assert_eq!(one.status, 409, "{}", one.body);
     // In English at an English table.
     assert_eq!(line(addr, &id, &gm, "/lang en").await.status, 200);
     let english = http(addr, "POST", &path, Some(&gm), Some(&json!({"count": 1}))).await;
