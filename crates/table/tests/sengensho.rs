@@ -815,15 +815,17 @@ fn sg2_a_bond_left_under_a_type_no_longer_held_is_shown() {
     let choose = t.next_seq();
     run(&mut t, "gm", "/sg choose サラ 例・旅人 例・守護者 例・策士");
     run(&mut t, "gm", "/sg bond サラ 例・旅人 霧 memory");
-    // The bond rests on the choice, so the choice is not undone under it; the GM voids.
+    // The bond rests on the choice, so the choice is neither undone nor voided under
+    // it (fc5: a void left the bond under a type no longer held).
     let e = refused(&mut t, "gm", &format!("/undo #{choose}"));
     assert!(e.contains("SG-1/SG-2") && e.contains("rests on it"), "{e}");
-    run(&mut t, "gm", &format!("/void {choose}"));
-    let s = sheet(&t, "carol", "サラ");
+    let e = refused(&mut t, "gm", &format!("/void {choose}"));
     assert!(
-        s.contains("今の類型にない縁故") && s.contains("例・旅人 Lv1"),
-        "{s}"
+        e.contains("SG-1/SG-2") && e.contains("cannot be voided"),
+        "{e}"
     );
+    let s = sheet(&t, "carol", "サラ");
+    assert!(!s.contains("今の類型にない縁故"), "{s}");
     // A type no longer in the loaded list takes no new bond.
     run(
         &mut t,
@@ -1017,4 +1019,60 @@ fn sg1_sg2_a_new_sessions_types_name_the_bonds_of_a_type_dropped() {
         why.contains("types not chosen now: 老人（例・芸術家）"),
         "{why}"
     );
+}
+
+#[test]
+fn sg2_sg3_a_gm_void_waits_for_what_rests_on_it_but_not_for_a_settled_use() {
+    // SG-2 (l.17/117): a level rises on a bond set in an earlier scene; SG-3: an ability
+    // used on the value a bond gave. The GM's /void of the earlier line is refused while
+    // the later one stands (fc5: the use stood below its threshold).
+    let mut t = table();
+    let bond = t.next_seq();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    run(&mut t, "gm", "/scene next");
+    let rise = t.next_seq();
+    run(&mut t, "gm", "/sg raise ミナ 老人");
+    let e = refused(&mut t, "gm", &format!("/void {bond}"));
+    assert!(
+        e.contains("SG-2") && e.contains(&format!("/void {rise}")),
+        "{e}"
+    );
+    // 例・芸術家's 例・閃き needs 2: the rise gave it.
+    let used = t.next_seq();
+    run(&mut t, "alice", "/sg use ミナ 例・芸術家 例・閃き");
+    let e = refused(&mut t, "gm", &format!("/void {rise}"));
+    assert!(e.contains("SG-3") && e.contains("例・閃き"), "{e}");
+    // SG-3 (l.20): a scene's end settles the use against the player's undo, not against
+    // the GM's void, which is how a settled use is taken back.
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", &format!("/void {used}"));
+    run(&mut t, "gm", &format!("/void {rise}"));
+    run(&mut t, "gm", &format!("/void {bond}"));
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 0);
+}
+
+#[test]
+fn sg2_sg4_a_character_is_no_memory_and_a_type_is_no_typed_field() {
+    // SG-2 (l.61, l.123–126), SG-4: a bond to a character at the table applies the
+    // impression and counts among PC bonds; marking it memory would dodge both.
+    let mut t = table();
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ memory");
+    assert!(
+        e.contains("SG-2") && e.contains("is a character at the table"),
+        "{e}"
+    );
+    let e = refused(&mut t, "gm", "/sg preset 影 例・芸術家 サラ 2 purpose");
+    assert!(e.contains("no purpose"), "{e}");
+    // A memory that names no character is still a memory.
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 初舞台 memory");
+    // SG-2/SG-3 (l.113–124): a type's fantasy value is its bonds'; a field named after a
+    // type is not typed in (it would be read into rolls as {例・芸術家}).
+    let e = refused(&mut t, "alice", "/char set ミナ 例・芸術家 9");
+    assert!(
+        e.contains("SG-2/SG-3") && e.contains("fantasy value"),
+        "{e}"
+    );
+    let e = refused(&mut t, "alice", "/char set ミナ 例･芸術家 9");
+    assert!(e.contains("SG-2/SG-3"), "{e}");
+    run(&mut t, "alice", "/char set ミナ メモ 9");
 }

@@ -1161,6 +1161,26 @@ impl SgRules {
         if !plain_target(target) {
             return Err(bad_target());
         }
+        // SG-2 (l.61, l.123–126), SG-4: a target that names a character at the table is
+        // that character: its bond applies the type's impression and counts among the PC
+        // bonds; it is no memory, purpose or group (which would dodge both and use up a
+        // memory's slot).
+        if kind != Target::Character && table.character(target).is_some() {
+            let (ja, en) = match kind {
+                Target::Memory => ("記憶", "memory"),
+                Target::Purpose => ("目的", "purpose"),
+                _ => ("集団", "group"),
+            };
+            return refuse(
+                "SG-2",
+                format!(
+                    "{target}は卓のキャラクターです。キャラクターへの縁故は{ja}ではありません（印象が適用され、PCならPCへの縁故として数えます）。種類を書かずに /sg bond {name} {type_name} {target} としてください"
+                ),
+                format!(
+                    "{target} is a character at the table; a bond to a character is no {en} (it applies the impression and, to a PC, counts as a PC bond); leave the kind out: /sg bond {name} {type_name} {target}"
+                ),
+            );
+        }
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
         // SG-1 (l.177): 「PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して
         // 良い」: the waiver is the PCs' bonds to the boss (the boss's own to the PCs are
@@ -2758,8 +2778,55 @@ impl TableRules for SgRules {
         undone.iter().find_map(|u| sg_rests_on(later, u))
     }
 
+    /// fc1415d's open item: the GM's `/void` of a line a later one rests on (a bond a
+    /// later rise or discard changed, the types a bond was tied under, a bond an ability
+    /// use needed for its threshold) is refused until the later line is voided.
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
+    /// As [`TableRules::builds_on`], except that a scene's or session's end holds no
+    /// void: it only records that a use stands (SG-3), and the GM's `/void` is how a
+    /// settled use is taken back.
+    fn void_builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        if matches!(
+            later,
+            Event::UsesSettled { .. } | Event::SessionReset { .. }
+        ) {
+            return None;
+        }
+        self.builds_on(later, undone)
+    }
+
     fn owned_fields(&self) -> &'static [OwnedField] {
         OWNED
+    }
+
+    /// SG-2/SG-3: a type's fantasy value is what its bonds give (l.113–124); a field
+    /// named after a type in the list (`/char set ミナ 例・芸術家 9`) would be read into
+    /// rolls as `{例・芸術家}`, a fantasy value no bond gave, so it is refused.
+    fn field_value_by(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        _name: &str,
+        key: &str,
+        value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        let folded = key.replace('\u{FF65}', "・");
+        if state.types.get(&folded).is_some() {
+            return refuse(
+                "SG-2/SG-3",
+                format!(
+                    "「{key}」は類型の名前です。類型の幻想値は縁故から算出され（/sg bond、/sg raise）、入力はできません"
+                ),
+                format!(
+                    "'{key}' is a type's name; a type's fantasy value is what its bonds give (/sg bond, /sg raise) and is not typed in"
+                ),
+            );
+        }
+        Ok(value.to_string())
     }
 
     fn describe(&self, event: &Event) -> Text {
