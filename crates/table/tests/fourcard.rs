@@ -1792,3 +1792,19 @@ fn fc9_a_character_name_with_a_dot_is_refused() {
     let why = refused(&mut t, "bob", "/char new a{b}");
     assert!(why.contains("'{'"), "{why}");
 }
+
+#[test]
+fn fc9_a_name_in_another_width_or_case_is_pointed_to_the_character() {
+    // FC-9: `{CHARACTER.KEY}` names are exact; `{ﾐﾅ.知覚}`-like spellings are answered
+    // with the character meant (fc5: 「キャラクターがいません」 for `{Ｋｅｎ.魔術}`).
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new Ken");
+    run(&mut t, "bob", "/fc create Ken male");
+    let why = refused(&mut t, "bob", "FC+{Ｋｅｎ.知覚}");
+    assert!(
+        why.contains("no character 'Ｋｅｎ'") && why.contains("{Ken.知覚}"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "FC+{ken.知覚}");
+    assert!(why.contains("{Ken.知覚}"), "{why}");
+}

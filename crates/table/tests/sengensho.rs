@@ -157,7 +157,13 @@ fn sg3_abilities_once_per_session_and_sg5_borrowing_cycle() {
     let e = refused(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
     assert!(e.contains("SG-5") && e.contains("owes"), "{e}");
     run(&mut t, "gm", "/scene next");
-    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    // SG-5 (l.152): the bond that pays the debt says so (fc5: no line told the table).
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("SG-5") && l.contains("前借りを返し終えた")),
+        "{out:?}"
+    );
     assert!(!sheet(&t, "alice", "ミナ").contains("前借りの返済"));
     // An original-work character the GM frees has no use limit.
     run(&mut t, "gm", "/sg original ミナ on");
@@ -268,6 +274,8 @@ fn sg8_contest_tie_follows_the_table_setting() {
     run(&mut t, "gm", "/sg set contest_tie reroll");
     let out = run(&mut t, "alice", "SGS+2 VS SGS+4");
     assert!(out[0].contains("@R"), "{out:?}");
+    // fc5: the table's suffix is explained, not left as an undocumented marker.
+    assert!(out[0].contains("同値は振り直し"), "{out:?}");
     let out = run(&mut t, "alice", "SGS+3>=12");
     assert!(
         out[0].contains("成功") || out[0].contains("失敗"),
@@ -619,15 +627,25 @@ fn sg6_a_disguised_npc_makes_discovery_a_contest() {
         !out[0].contains("ごまかし") && !out[0].contains("目標値は"),
         "{out:?}"
     );
-    // 3D6+30 (≥ 33) beats 3D6+5 (≤ 23): every type found.
+    // 3D6+30 (≥ 33) beats 3D6+5 (≤ 23): every type found. The contest is the GM's
+    // (fc5: the player saw the disguise and its +5); the player sees their roll and
+    // what it found.
+    let from = t.events().len();
     run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
     let last = t.events().last().expect("event").clone();
     let text = t.entry(&last, "alice", Lang::Ja).text;
+    assert!(text.contains("成功") && text.contains("例・旅人"), "{text}");
+    for line in seen(&t, "alice", from) {
+        assert!(
+            !line.contains("偽装") && !line.contains("+5") && !line.contains("VS"),
+            "{line}"
+        );
+    }
+    let gm_sees: Vec<String> = seen(&t, "gm", from);
     assert!(
-        text.contains("影の偽装との対抗判定") && text.contains("成功"),
-        "{text}"
+        gm_sees.iter().any(|l| l.contains("影の偽装との対抗判定")),
+        "{gm_sees:?}"
     );
-    assert!(text.contains("例・旅人"), "{text}");
     // 3D6−30 (≤ −12) loses to 3D6+5.
     run(&mut t, "bob", "/sg discover ロイ 影 roll -30");
     let last = t.events().last().expect("event").clone();
@@ -1075,4 +1093,31 @@ fn sg2_sg4_a_character_is_no_memory_and_a_type_is_no_typed_field() {
     let e = refused(&mut t, "alice", "/char set ミナ 例･芸術家 9");
     assert!(e.contains("SG-2/SG-3"), "{e}");
     run(&mut t, "alice", "/char set ミナ メモ 9");
+}
+
+#[test]
+fn sg6_sg8_sg1_informants_modifiers_and_load_messages_say_what_is_wrong() {
+    let mut t = table();
+    // SG-6 (l.75): via= is an NPC the target holds a bond to.
+    let e = refused(&mut t, "gm", "/sg discover ミナ 影 via=ロイ");
+    assert!(e.contains("SG-6") && e.contains("ロイ is a PC"), "{e}");
+    let e = refused(&mut t, "gm", "/sg discover ミナ 影 via=老人");
+    assert!(e.contains("影 holds no bond to 老人"), "{e}");
+    run(&mut t, "gm", "/sg bond 影 例・策士 老人");
+    let out = run(&mut t, "gm", "/sg discover ミナ 影 via=老人");
+    assert!(out.iter().any(|l| l.contains("目標値は16")), "{out:?}");
+    // SG-8: a missing modifier, its range, and an effect of 0 each say so.
+    let e = refused(&mut t, "gm", "/sg attack");
+    assert!(e.contains("needs a modifier") && e.contains("+0"), "{e}");
+    let e = refused(&mut t, "gm", "/sg attack +100000");
+    assert!(e.contains("−1000 to +1000"), "{e}");
+    run(&mut t, "gm", "/sg attack +3");
+    let e = refused(&mut t, "gm", "/sg effect attacker +0");
+    assert!(e.contains("an effect of 0 changes nothing"), "{e}");
+    let e = refused(&mut t, "gm", "/sg defend");
+    assert!(e.contains("/sg defend needs a modifier"), "{e}");
+    run(&mut t, "gm", "/sg defend +0");
+    // SG-1: a list that does not read says so once.
+    let e = support::refused(&mut t, "gm", "/sg types load [[type]");
+    assert_eq!(e.matches("not a type list").count(), 1, "{e}");
 }

@@ -3731,6 +3731,30 @@ impl TableRules for FcRules {
                         ));
                     }
                 }
+                // FC-9: `{Ｋｅｎ.魔術}` or `{ken.魔術}` for Ken: names are exact; say which.
+                if who.is_none()
+                    && skill.is_some()
+                    && let Some((n, _)) = inner.split_once('.')
+                    && table.character(n).is_none()
+                {
+                    let key_of = |s: &str| taku_dice::normalize::fold(s).text.to_lowercase();
+                    let like: Vec<&str> = table
+                        .characters()
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .filter(|c| key_of(c) == key_of(n))
+                        .collect();
+                    if let [one] = like.as_slice() {
+                        return Err(Text::new(
+                            format!(
+                                "FC-9: 「{n}」というキャラクターはいません。{one} のことなら {{{one}.{key}}} と書いてください"
+                            ),
+                            format!(
+                                "FC-9: there is no character '{n}'; for {one}, write {{{one}.{key}}}"
+                            ),
+                        ));
+                    }
+                }
                 if who.is_none() && skill.is_some() {
                     return Err(Text::new(
                         format!(
