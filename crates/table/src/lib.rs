@@ -1958,6 +1958,32 @@ impl Table {
         {
             return Err(refusal);
         }
+        // Likewise a scene or session change: the system's later entries were made in the
+        // scene it began (a bond's scene, a per-scene limit), which the void would fold
+        // back into the one before.
+        if self.rules().is_some_and(|r| r.builds_on_holds_void())
+            && matches!(
+                target.body,
+                EventBody::SceneAdvanced | EventBody::SessionEnded
+            )
+            && let Some(later) = self.events.iter().find(|e| {
+                e.seq > seq
+                    && e.body.follows() != Some(seq)
+                    && !self.undone.contains(&e.seq)
+                    && matches!(e.body, EventBody::System { follows: None, .. })
+                    && self.may_see(e, actor)
+            })
+        {
+            let later = later.seq;
+            return refuse(
+                format!(
+                    "#{seq} は無効にできません。後の #{later} はこの後のシーンで記録されています（シーンごとの上限や、縁故を結んだシーンがずれます）。先に /void {later} をしてください"
+                ),
+                format!(
+                    "#{seq} cannot be voided: the later #{later} was made in the scene it began (per-scene limits and the scenes entries were made in would shift); /void {later} first"
+                ),
+            );
+        }
         let what = self.summary(target);
         Ok(Decision {
             events: vec![EventBody::Voided { event: seq }],

@@ -1121,3 +1121,40 @@ fn sg6_sg8_sg1_informants_modifiers_and_load_messages_say_what_is_wrong() {
     let e = support::refused(&mut t, "gm", "/sg types load [[type]");
     assert_eq!(e.matches("not a type list").count(), 1, "{e}");
 }
+
+#[test]
+fn sg2_a_scene_change_is_not_voided_under_the_bonds_made_after_it() {
+    // SG-2 (l.106 one new bond per scene; l.17/117 a level rises in a later scene): a
+    // GM's /void of `/scene next` would fold the bonds made since into the scene
+    // before (fc5: a second new bond and a same-scene rise went through).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 夢 memory");
+    let next = t.next_seq();
+    run(&mut t, "gm", "/scene next");
+    let bond = t.next_seq();
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 老人");
+    let e = refused(&mut t, "gm", &format!("/void {next}"));
+    assert!(
+        e.contains(&format!("#{bond}")) && e.contains(&format!("/void {bond}")),
+        "{e}"
+    );
+    run(&mut t, "gm", &format!("/void {bond}"));
+    run(&mut t, "gm", &format!("/void {next}"));
+    // Back in the first scene: 夢 was set in it, so it does not rise yet.
+    let e = refused(&mut t, "gm", "/sg raise ミナ 夢");
+    assert!(e.contains("SG-2"), "{e}");
+}
+
+#[test]
+fn sg1_the_boss_stays_the_boss_through_the_climax() {
+    // SG-1 (l.177): the PCs' climax bonds are tied to the last boss under waived
+    // limits; `/sg boss 影 off` mid-climax would leave them standing on nothing.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg climax");
+    let e = refused(&mut t, "gm", "/sg boss 影 off");
+    assert!(
+        e.contains("SG-1") && e.contains("climax is under way"),
+        "{e}"
+    );
+}

@@ -1667,6 +1667,20 @@ impl SgRules {
                         format!("{name} is not the last boss"),
                     );
                 }
+                // SG-1 (l.177): the climax bonds to the boss were tied under its waived
+                // limits; taking the boss away mid-climax would leave them standing on
+                // nothing (fc5).
+                if state.climax {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "クライマックス中です。{name}へのクライマックスの縁故はラスボスとして結ばれています。外すならセッションの終わり（/session end）の後か、先に /void で /sg climax を取り消してください"
+                        ),
+                        format!(
+                            "the climax is under way, and the climax bonds to {name} were tied to it as the last boss; take it off after /session end, or /void the /sg climax first"
+                        ),
+                    );
+                }
                 events(vec![Event::Boss {
                     character: name.to_string(),
                     pc: is_pc(table, name),
