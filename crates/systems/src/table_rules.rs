@@ -216,6 +216,15 @@ pub trait TableRules: Send + Sync + 'static {
         false
     }
 
+    /// For the GM's `/void` where [`TableRules::builds_on_holds_void`]: whether `later`
+    /// rests on `undone` so that voiding them is refused. The default is
+    /// [`TableRules::builds_on`]; a system overrides it where a later entry only records
+    /// that an earlier one stands (a scene's uses settled, which holds a player's undo
+    /// but is the very thing the GM's void may take back).
+    fn void_builds_on(&self, later: &Self::Event, undone: &[Self::Event]) -> Option<Text> {
+        self.builds_on(later, undone)
+    }
+
     /// A value a member's `/char set` (or a sheet) gives field `key` of a character,
     /// checked by the rules: `fields` are the character's fields as the whole line would
     /// leave them. `Ok` is the value to store (full-width digits read as ASCII, say);
@@ -476,11 +485,13 @@ pub trait DynRules: Send + Sync {
     /// See [`TableRules::field_changes`]; an event the system cannot read changes nothing.
     fn field_changes(&self, event: &serde_json::Value) -> Vec<(String, String, String)>;
     /// See [`TableRules::builds_on`]: the first of `later` (seq, event) built on
-    /// `undone`, with how; events the system cannot read depend on nothing.
+    /// `undone`, with how; events the system cannot read depend on nothing. `void`: for
+    /// the GM's `/void` ([`TableRules::void_builds_on`]) rather than an undo.
     fn builds_on(
         &self,
         undone: &[serde_json::Value],
         later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
+        void: bool,
     ) -> Option<(u64, Text)>;
     /// See [`TableRules::builds_on_holds_void`].
     fn builds_on_holds_void(&self) -> bool;
@@ -676,6 +687,7 @@ impl<R: TableRules> DynRules for R {
         &self,
         undone: &[serde_json::Value],
         later: &mut dyn Iterator<Item = (u64, &serde_json::Value)>,
+        void: bool,
     ) -> Option<(u64, Text)> {
         let undone: Vec<R::Event> = undone
             .iter()
@@ -686,7 +698,11 @@ impl<R: TableRules> DynRules for R {
         }
         for (seq, e) in later {
             if let Ok(e) = serde_json::from_value::<R::Event>(e.clone())
-                && let Some(how) = TableRules::builds_on(self, &e, &undone)
+                && let Some(how) = if void {
+                    TableRules::void_builds_on(self, &e, &undone)
+                } else {
+                    TableRules::builds_on(self, &e, &undone)
+                }
             {
                 return Some((seq, how));
             }

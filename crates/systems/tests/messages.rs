@@ -669,6 +669,10 @@ fn four_cards_commands_speak_both_languages() {
     t.good("gm", "/fc heal Mina fatigue 3");
     t.good("gm", "/fc miss Mina 2");
     t.good("gm", "/fc rest Mina 8 lying");
+    // FC-2 (l.55): Mina is dead here (cumulative 34, death line 30): no meal until the
+    // GM's heal brings her back.
+    t.bad("alice", "/fc meal Mina");
+    t.good("gm", "/fc heal Mina fatigue 10");
     t.good("alice", "/fc meal Mina");
     t.bad("gm", "/fc day Mina norest");
     t.good("gm", "/fc xp Mina 1 -1");

@@ -855,6 +855,7 @@ impl Table {
         match self.state.characters.get(&read.name) {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
+                check_character_punctuation(&read.name)?;
                 self.unlike_other_characters(&read.name)?;
                 // The same checks as `/char set`, on every field.
                 self.room_for_a_character(actor)?;
@@ -1411,6 +1412,7 @@ impl Table {
                     );
                 }
                 check_name(Text::new("キャラクター名", "character name"), &name)?;
+                check_character_punctuation(&name)?;
                 if self.state.characters.contains_key(&name) {
                     return refuse(
                         format!("'{name}' という名前のキャラクターはすでにいます"),
@@ -1889,7 +1891,7 @@ impl Table {
                 EventBody::System { data, .. } => Some((e.seq, data)),
                 _ => None,
             });
-        let (by, how) = rules.builds_on(&undone, &mut later)?;
+        let (by, how) = rules.builds_on(&undone, &mut later, void)?;
         let head = self.event(by).and_then(|e| e.body.follows()).unwrap_or(by);
         let seen = self.event(by).is_some_and(|e| self.may_see(e, actor));
         Some(if seen && void {
@@ -1955,6 +1957,32 @@ impl Table {
             && let Some(refusal) = self.built_on(actor, seq, true)
         {
             return Err(refusal);
+        }
+        // Likewise a scene or session change: the system's later entries were made in the
+        // scene it began (a bond's scene, a per-scene limit), which the void would fold
+        // back into the one before.
+        if self.rules().is_some_and(|r| r.builds_on_holds_void())
+            && matches!(
+                target.body,
+                EventBody::SceneAdvanced | EventBody::SessionEnded
+            )
+            && let Some(later) = self.events.iter().find(|e| {
+                e.seq > seq
+                    && e.body.follows() != Some(seq)
+                    && !self.undone.contains(&e.seq)
+                    && matches!(e.body, EventBody::System { follows: None, .. })
+                    && self.may_see(e, actor)
+            })
+        {
+            let later = later.seq;
+            return refuse(
+                format!(
+                    "#{seq} は無効にできません。後の #{later} はこの後のシーンで記録されています（シーンごとの上限や、縁故を結んだシーンがずれます）。先に /void {later} をしてください"
+                ),
+                format!(
+                    "#{seq} cannot be voided: the later #{later} was made in the scene it began (per-scene limits and the scenes entries were made in would shift); /void {later} first"
+                ),
+            );
         }
         let what = self.summary(target);
         Ok(Decision {
@@ -2350,6 +2378,23 @@ fn check_member_punctuation(name: &str) -> Result<(), Refusal> {
             ),
             format!(
                 "'{name}' is not a valid member name: '{c}' is punctuation the log itself uses, and a name with it can pass for another member's line or a whisper"
+            ),
+        ),
+    }
+}
+
+/// A character's name is what a roll's `{CHARACTER.KEY}` reference names before its
+/// first `.`, so a name with `.` (or a brace) could never be addressed: `{ユキ.剣.DX}`
+/// reads character ユキ's key `剣.DX`, and `ユキ.剣` would shadow `{ユキ.剣}`.
+fn check_character_punctuation(name: &str) -> Result<(), Refusal> {
+    match name.chars().find(|c| matches!(c, '.' | '{' | '}')) {
+        None => Ok(()),
+        Some(c) => refuse(
+            format!(
+                "'{name}' はキャラクター名に使えません。「{c}」はロールの {{キャラクター.キー}} の書式に使う記号で、この名前のキャラクターは参照できなくなります"
+            ),
+            format!(
+                "'{name}' is not a valid character name: '{c}' is part of a roll's {{CHARACTER.KEY}} reference, and a character so named could not be referred to"
             ),
         ),
     }

@@ -1654,3 +1654,157 @@ fn fc2_fc9_a_single_check_of_anothers_character_is_its_owners() {
     let why = refused(&mut t, "alice", "FC+{剣}");
     assert!(why.contains("you have several characters"), "{why}");
 }
+
+#[test]
+fn fc13_fc15_fc5_fc14_a_gm_void_waits_for_the_lines_that_rest_on_it() {
+    // The GM's /void takes a line out of the log; a later line that rests on it is voided
+    // first, as with /undo (fc5: the first of two raises, a prerequisite, an award spent,
+    // an interlude's opening, a /fc time a later one ran on from).
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char set ミナ xp 200 unspent_xp 185");
+    run(&mut t, "gm", "/fc approve ミナ");
+    // FC-14/FC-15: ロイ (15 XP, none left) is awarded 10 and spends it on ST.
+    let award = t.next_seq();
+    run(&mut t, "gm", "/fc xp ロイ 10");
+    let open = t.next_seq();
+    gm(&mut t, &["/fc interlude start"]);
+    run(&mut t, "bob", "/fc raise ロイ ST");
+    let why = refused(&mut t, "gm", &format!("/void {award}"));
+    assert!(
+        why.contains("FC-14/FC-15") && why.contains("spent XP"),
+        "{why}"
+    );
+    // FC-15 (l.264ff: 10 XP, then 20 for the second raise): the first raise is under
+    // the second's price.
+    let first = t.next_seq();
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let second = t.next_seq();
+    run(&mut t, "alice", "/fc raise ミナ ST");
+    let why = refused(&mut t, "gm", &format!("/void {first}"));
+    assert!(
+        why.contains("FC-15") && why.contains(&format!("/void {second}")),
+        "{why}"
+    );
+    // FC-5 (l.73, 前提): 魔術知識 is learned on 魔術.
+    let magic = t.next_seq();
+    run(&mut t, "alice", "/fc learn ミナ 魔術 1");
+    run(&mut t, "alice", "/fc learn ミナ 魔術知識 1");
+    let why = refused(&mut t, "gm", &format!("/void {magic}"));
+    assert!(why.contains("FC-5") && why.contains("魔術知識"), "{why}");
+    // FC-5: a skill learned under the GM's definition of it.
+    let def = t.next_seq();
+    run(&mut t, "gm", "/fc skill 占い IQ 1");
+    run(&mut t, "alice", "/fc learn ミナ 占い 1");
+    let why = refused(&mut t, "gm", &format!("/void {def}"));
+    assert!(
+        why.contains("FC-5") && why.contains("learned under this definition"),
+        "{why}"
+    );
+    // FC-15 (l.262 「幕間」): what was bought in the interlude rests on its opening,
+    // for the GM's /undo as for /void.
+    let why = refused(&mut t, "gm", &format!("/void {open}"));
+    assert!(
+        why.contains("FC-15") && why.contains("in this interlude"),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", &format!("/undo #{open}"));
+    assert!(why.contains("FC-15"), "{why}");
+    // Voided from the last back, each goes through and the record follows.
+    run(&mut t, "gm", &format!("/void {second}"));
+    run(&mut t, "gm", &format!("/void {first}"));
+    assert!(
+        sheet(&t, "ミナ").contains("ST（筋力）: 5"),
+        "{}",
+        sheet(&t, "ミナ")
+    );
+    // FC-13: a later /fc time ran on from the clock an earlier one left.
+    let early = t.next_seq();
+    run(&mut t, "gm", "/fc time 3");
+    let late = t.next_seq();
+    run(&mut t, "gm", "/fc time 4");
+    let why = refused(&mut t, "gm", &format!("/void {early}"));
+    assert!(
+        why.contains("FC-13") && why.contains(&format!("/void {late}")),
+        "{why}"
+    );
+    run(&mut t, "gm", &format!("/void {late}"));
+    run(&mut t, "gm", &format!("/void {early}"));
+    assert_eq!(state(&t)["clock"], 0);
+}
+
+#[test]
+fn fc2_fc5_fc9_the_dead_do_not_grow_the_fallen_take_no_side_and_typed_skills_are_not_read() {
+    let mut t = table([3; 32]);
+    // FC-5 (l.68–74: skills are bought with XP), FC-9: a key typed in with /char set
+    // is not a skill of a character the rules keep; an FC check does not read it.
+    run(&mut t, "alice", "/char set ミナ 料理 50");
+    let why = refused(&mut t, "alice", "FC+{ミナ.料理}>=20");
+    assert!(
+        why.contains("FC-5/FC-9") && why.contains("/fc learn"),
+        "{why}"
+    );
+    let why = refused(&mut t, "alice", "FC+{料理}");
+    assert!(why.contains("neither an attribute nor a skill"), "{why}");
+    // An attribute and a derived value are still read from the record.
+    let out = run(&mut t, "alice", "FC+{ミナ.DX}");
+    assert!(out[0].starts_with("(FC+5)"), "{out:?}");
+    // FC-13 (l.217): no earlier meal recorded, and no fatigue: the log says so.
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("前回の食事の記録なし"), "{out:?}");
+    // FC-2 (l.53, 昏倒ライン 25 for ST/WP/VT 5): an unconscious character is no side of
+    // a comparison, on the right as on the left.
+    gm(&mut t, &["/fc damage ロイ 25"]);
+    let why = refused(&mut t, "alice", "FC+{ミナ.DX} VS FC+{ロイ.DX}");
+    assert!(
+        why.contains("FC-2") && why.contains("ロイ is unconscious"),
+        "{why}"
+    );
+    // FC-2 (l.55, 死亡ライン 35): the dead neither grow nor eat; the GM's heal is how one
+    // comes back.
+    gm(
+        &mut t,
+        &[
+            "/fc damage ロイ 10",
+            "/fc xp ロイ 30",
+            "/fc interlude start",
+        ],
+    );
+    let why = refused(&mut t, "bob", "/fc raise ロイ ST");
+    assert!(
+        why.contains("FC-2") && why.contains("ロイ is dead"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "/fc learn ロイ 知覚 1");
+    assert!(why.contains("cannot grow"), "{why}");
+    let why = refused(&mut t, "bob", "/fc meal ロイ");
+    assert!(why.contains("cannot eat"), "{why}");
+    let why = refused(&mut t, "alice", "FC+{ミナ.DX} VS FC+{ロイ.DX}");
+    assert!(why.contains("ロイ is dead"), "{why}");
+}
+
+#[test]
+fn fc9_a_character_name_with_a_dot_is_refused() {
+    // FC-9: `{CHARACTER.KEY}` names the character before the first `.`; `ユキ.剣` could
+    // never be named and would shadow `{ユキ.剣}`.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "bob", "/char new ミナ.剣");
+    assert!(why.contains("'.'") && why.contains("reference"), "{why}");
+    let why = refused(&mut t, "bob", "/char new a{b}");
+    assert!(why.contains("'{'"), "{why}");
+}
+
+#[test]
+fn fc9_a_name_in_another_width_or_case_is_pointed_to_the_character() {
+    // FC-9: `{CHARACTER.KEY}` names are exact; `{ﾐﾅ.知覚}`-like spellings are answered
+    // with the character meant (fc5: 「キャラクターがいません」 for `{Ｋｅｎ.魔術}`).
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new Ken");
+    run(&mut t, "bob", "/fc create Ken male");
+    let why = refused(&mut t, "bob", "FC+{Ｋｅｎ.知覚}");
+    assert!(
+        why.contains("no character 'Ｋｅｎ'") && why.contains("{Ken.知覚}"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "FC+{ken.知覚}");
+    assert!(why.contains("{Ken.知覚}"), "{why}");
+}

@@ -157,6 +157,10 @@ pub struct Delta {
     /// of one of them is refused while this raise stands ([`TableRules::builds_on`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rests_on: Vec<String>,
+    /// FC-15 (l.262): XP spent in an interlude after creation (a raise, a TP, a
+    /// specialisation): it rests on the interlude's opening.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_interlude: bool,
     /// FC-14/FC-15: unspent XP left after this spend; an undo of an award larger than
     /// this is refused while the spend stands (the XP it bought would be gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1587,9 +1591,40 @@ fn decide_fc(
         [verb, name, rest @ ..] => {
             may_act_for(table, name)?;
             let (ch, mut events) = load(table, state, name)?;
-            events.extend(character_command(
-                table, state, name, &ch, verb, rest, dice,
-            )?);
+            let growth = matches!(*verb, "learn" | "special" | "raise");
+            // FC-2 (l.55): at the death line the character dies. It neither grows
+            // (a raise of ST, WP or VT would move the death line back above its damage)
+            // nor eats; bringing it back is the GM's `/fc heal`, logged as the GM's call.
+            if ch.condition() == Condition::Dead && (growth || *verb == "meal") {
+                let (ja, en) = if growth {
+                    ("成長できません", "cannot grow")
+                } else {
+                    ("食事できません", "cannot eat")
+                };
+                return Err(Text::new(
+                    format!(
+                        "FC-2: {name}は死亡しています（累積ダメージ{}、死亡ライン{}）。死亡したキャラクターは{ja}。生き返らせるのはGMの判断です（/fc heal）",
+                        ch.damage(),
+                        ch.lines().death
+                    ),
+                    format!(
+                        "FC-2: {name} is dead (cumulative damage {}, death line {}); a dead character {en}; bringing it back is the GM's decision (/fc heal)",
+                        ch.damage(),
+                        ch.lines().death
+                    ),
+                ));
+            }
+            let mut own = character_command(table, state, name, &ch, verb, rest, dice)?;
+            if growth && !ch.creating {
+                for e in &mut own {
+                    if let Event::Changed { delta, .. } = e
+                        && delta.xp_spent > 0
+                    {
+                        delta.in_interlude = true;
+                    }
+                }
+            }
+            events.extend(own);
             done(with_sheet(events, name, &ch))
         }
         _ => Err(usage(
@@ -2550,6 +2585,11 @@ fn character_command(
                 )
             } else if n > 0 {
                 ("食事、疲労−1".to_string(), "a meal, fatigue −1".to_string())
+            } else if ch.no_meal_yet {
+                (
+                    "食事（前回の食事の記録なし。疲労0のため回復なし）".to_string(),
+                    "a meal (no earlier meal recorded; no fatigue to recover)".to_string(),
+                )
             } else if ch.hours_since_meal >= damage::MEAL_GAP_HOURS {
                 (
                     format!(
@@ -3004,6 +3044,37 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
 
 /// Whether change `d` of `name` rests on an earlier change `u` of the same character
 /// (see [`FcRules::builds_on`]), and how.
+/// FC-5, FC-3: whether change `d` of `name` learned one of `skills` or carries one of
+/// `items`, defined by the entry being undone or voided.
+fn learned_under(
+    name: &str,
+    d: &Delta,
+    skills: &[Skill],
+    items: &[super::character::Item],
+) -> Option<Text> {
+    // A specialisation is learned under its skill's definition too.
+    let learned = d
+        .skill
+        .as_ref()
+        .map(|(s, _)| s)
+        .or(d.field.as_ref().map(|(s, _)| s));
+    if let Some(skill) = learned.filter(|l| skills.iter().any(|s| &s.name == *l)) {
+        return Some(Text::new(
+            format!("FC-5: {name}の【{skill}】はこの定義で習得されました"),
+            format!("FC-5: {name}'s 【{skill}】 was learned under this definition"),
+        ));
+    }
+    let item = d
+        .items
+        .iter()
+        .flatten()
+        .find(|i| items.iter().any(|it| &it.name == *i))?;
+    Some(Text::new(
+        format!("FC-3: {name}はこの定義の【{item}】を装備しています"),
+        format!("FC-3: {name} carries 【{item}】 as this defined it"),
+    ))
+}
+
 fn fc_rests_on(name: &str, d: &Delta, u: &Delta) -> Option<Text> {
     // FC-4/FC-14: XP is awarded after creation ends; taking back `/fc done` would put
     // an award among the starting XP.
@@ -3231,10 +3302,54 @@ impl TableRules for FcRules {
                 _ => None,
             });
         }
+        // FC-15 (l.262): XP is spent only in an interlude; what was bought in it rests
+        // on its opening.
+        if let Event::Changed {
+            name,
+            delta: Delta {
+                in_interlude: true, ..
+            },
+            ..
+        } = later
+            && undone
+                .iter()
+                .any(|u| matches!(u, Event::Interlude { open: true }))
+        {
+            return Some(Text::new(
+                format!("FC-15: {name}はこの幕間に経験点を使いました"),
+                format!("FC-15: {name} spent XP in this interlude"),
+            ));
+        }
+        // FC-13: the table's clock: a later `/fc time` ran on from where this one left
+        // it (its `now` is absolute, and its 6:00s, meals and rests were counted from
+        // there).
+        if let Event::Clock { now, .. } = later {
+            return undone.iter().find_map(|u| match u {
+                Event::Clock { now: before, .. } => {
+                    let (before, before_en) = clock_words(*before);
+                    let (now, now_en) = clock_words(*now);
+                    Some(Text::new(
+                        format!(
+                            "FC-13: 後の時間経過（{now}まで）はこの時刻（{before}）から進められました"
+                        ),
+                        format!(
+                            "FC-13: a later time passing (to {now_en}) ran on from this one's {before_en}"
+                        ),
+                    ))
+                }
+                _ => None,
+            });
+        }
         let Event::Changed { name, delta: d, .. } = later else {
             return None;
         };
         undone.iter().find_map(|u| match u {
+            // FC-5 (l.73), FC-3: a skill learned or an item carried under the GM's
+            // definition of it.
+            Event::SkillDefined { skill } => {
+                learned_under(name, d, std::slice::from_ref(skill), &[])
+            }
+            Event::Loaded { data } => learned_under(name, d, &data.skill, &data.item),
             Event::Created { name: n, .. } if n == name => Some(Text::new(
                 format!("{name}の記録（作成・承認）の後の変更です"),
                 format!("a change to {name}'s record made (or approved) by it"),
@@ -3244,6 +3359,13 @@ impl TableRules for FcRules {
             } if n == name => fc_rests_on(name, d, u),
             _ => None,
         })
+    }
+
+    /// fc1415d's open item: the GM's `/void` of a line a later one rests on (a
+    /// `/fc time` a later one ran on from, the first of two raises, a prerequisite) is
+    /// refused until the later line is voided, as `/undo` is.
+    fn builds_on_holds_void(&self) -> bool {
+        true
     }
 
     fn owned_fields(&self) -> &'static [OwnedField] {
@@ -3448,9 +3570,15 @@ impl TableRules for FcRules {
                     .skills
                     .values()
                     .any(|s| s.fields.iter().any(|f| f == key));
+            // FC-5/FC-9: nor is a key the rules do not know (`{ユキ.料理}` typed in with
+            // /char set) read for a character the rules keep: prepare_check refuses it.
+            let recorded = match inner.split_once('.') {
+                Some((name, _)) => record(table, state, name).is_some(),
+                None => actors_character(table, state).is_some(),
+            };
             match value {
                 Some(v) => out.push_str(&v.to_string()),
-                None if fc_line && listed => out.push('0'),
+                None if fc_line && (listed || recorded) => out.push('0'),
                 None => out.push_str(&rest[open..=close]),
             }
             rest = &rest[close + 1..];
@@ -3603,6 +3731,30 @@ impl TableRules for FcRules {
                         ));
                     }
                 }
+                // FC-9: `{Ｋｅｎ.魔術}` or `{ken.魔術}` for Ken: names are exact; say which.
+                if who.is_none()
+                    && skill.is_some()
+                    && let Some((n, _)) = inner.split_once('.')
+                    && table.character(n).is_none()
+                {
+                    let key_of = |s: &str| taku_dice::normalize::fold(s).text.to_lowercase();
+                    let like: Vec<&str> = table
+                        .characters()
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .filter(|c| key_of(c) == key_of(n))
+                        .collect();
+                    if let [one] = like.as_slice() {
+                        return Err(Text::new(
+                            format!(
+                                "FC-9: 「{n}」というキャラクターはいません。{one} のことなら {{{one}.{key}}} と書いてください"
+                            ),
+                            format!(
+                                "FC-9: there is no character '{n}'; for {one}, write {{{one}.{key}}}"
+                            ),
+                        ));
+                    }
+                }
                 if who.is_none() && skill.is_some() {
                     return Err(Text::new(
                         format!(
@@ -3610,6 +3762,22 @@ impl TableRules for FcRules {
                         ),
                         format!(
                             "FC-9: no character to read {{{inner}}} from; write {{CHARACTER.{key}}} or own exactly one character"
+                        ),
+                    ));
+                }
+                // FC-5 (l.68–74), FC-9: a check's value is the record's: an attribute, a
+                // skill the character learned with XP, or what the rules derive. A key
+                // typed in with /char set is none of these (its level never paid for).
+                if let Some((name, ch)) = &who
+                    && skill.is_none()
+                    && reference(state, ch, key).is_none()
+                {
+                    return Err(Text::new(
+                        format!(
+                            "FC-5/FC-9: 「{key}」は{name}の能力値でもスキルでもありません。判定の値は記録から読みます（スキルは /fc skill で定義され、/fc learn {name} スキル TP で経験点を使って習得します。/fc skills で一覧）"
+                        ),
+                        format!(
+                            "FC-5/FC-9: '{key}' is neither an attribute nor a skill of {name}; a check's values are read from the record (a skill is defined with /fc skill and learned with XP: /fc learn {name} SKILL TP; /fc skills lists them)"
                         ),
                     ));
                 }
@@ -3640,8 +3808,14 @@ impl TableRules for FcRules {
                     .is_some_and(|(owner, _)| owner == table.actor())
             })
         });
-        if let Some((name, ch)) = &acting
-            && ch.cannot_act()
+        // FC-2 (l.53–55), FC-11: the other side of a comparison acts too (resists,
+        // contests): an unconscious or dead character is no side at all, whoever types
+        // the line.
+        let (_, other) = roll_characters(table, state);
+        if let Some((name, ch)) = acting
+            .iter()
+            .chain(other.iter())
+            .find(|(_, ch)| ch.cannot_act())
         {
             let (ja, en) = ch.condition().names();
             let (why_ja, why_en) = if ch.condition() == Condition::Dead {

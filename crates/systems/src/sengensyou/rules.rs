@@ -687,6 +687,33 @@ fn owing(c: &Char, s: &Settings) -> Option<(String, i64)> {
         .find(|(_, owed)| *owed > 0)
 }
 
+/// SG-5 (l.152): a bond or a rise that pays toward a borrowing says how much is still
+/// owed, or that the debt is paid, to the GM and the character's owner.
+fn debt_notice(state: &State, name: &str, type_name: &str, after: &Char) -> Option<Event> {
+    let before = state.chars.get(name)?;
+    let (_, owed) = effective(before, type_name, &state.settings);
+    if owed == 0 {
+        return None;
+    }
+    let (_, left) = effective(after, type_name, &state.settings);
+    if left == owed {
+        return None;
+    }
+    Some(if left == 0 {
+        Event::Notice {
+            ja: format!("SG-5: {name}の{type_name}の前借りを返し終えた"),
+            en: format!("SG-5: {name} has paid off the borrowing of {type_name}"),
+            to: Some(name.to_string()),
+        }
+    } else {
+        Event::Notice {
+            ja: format!("SG-5: {name}の{type_name}の前借りの返済: あと{left}"),
+            en: format!("SG-5: {name} still owes {left} of {type_name}'s borrowing"),
+            to: Some(name.to_string()),
+        }
+    })
+}
+
 fn get_char(state: &State, name: &str) -> Char {
     state.chars.get(name).cloned().unwrap_or_default()
 }
@@ -838,10 +865,7 @@ impl SgRules {
                     words[2..].join(" ")
                 };
                 let list = TypeList::parse(&text).map_err(|e| {
-                    Text::new(
-                        format!("SG-1: 類型リストとして読めません: {}", e.ja()),
-                        format!("SG-1: not a type list: {}", e.en()),
-                    )
+                    Text::new(format!("SG-1: {}", e.ja()), format!("SG-1: {}", e.en()))
                 })?;
                 events(vec![Event::TypesLoaded { list }])
             }
@@ -1089,6 +1113,9 @@ impl SgRules {
                 to: Some(bond.target.clone()),
             });
         }
+        let mut after = ch.clone();
+        after.bonds.push(bond.clone());
+        evs.extend(debt_notice(state, name, &bond.type_name, &after));
         if matches!(bond.kind, Target::Character | Target::Group) && forces {
             evs.push(Event::Impression {
                 bearer: name.to_string(),
@@ -1160,6 +1187,26 @@ impl SgRules {
         });
         if !plain_target(target) {
             return Err(bad_target());
+        }
+        // SG-2 (l.61, l.123–126), SG-4: a target that names a character at the table is
+        // that character: its bond applies the type's impression and counts among the PC
+        // bonds; it is no memory, purpose or group (which would dodge both and use up a
+        // memory's slot).
+        if kind != Target::Character && table.character(target).is_some() {
+            let (ja, en) = match kind {
+                Target::Memory => ("記憶", "memory"),
+                Target::Purpose => ("目的", "purpose"),
+                _ => ("集団", "group"),
+            };
+            return refuse(
+                "SG-2",
+                format!(
+                    "{target}は卓のキャラクターです。キャラクターへの縁故は{ja}ではありません（印象が適用され、PCならPCへの縁故として数えます）。種類を書かずに /sg bond {name} {type_name} {target} としてください"
+                ),
+                format!(
+                    "{target} is a character at the table; a bond to a character is no {en} (it applies the impression and, to a PC, counts as a PC bond); leave the kind out: /sg bond {name} {type_name} {target}"
+                ),
+            );
         }
         let boss = state.chars.get(target).is_some_and(|c| c.last_boss);
         // SG-1 (l.177): 「PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して
@@ -1434,13 +1481,19 @@ impl SgRules {
                 if !table.actor_is_gm() {
                     return self.propose(state, name, target, Asked::Raise);
                 }
-                events(vec![Event::Raised {
+                let mut after = get_char(state, name);
+                if let Some(b) = after.bonds.iter_mut().find(|b| b.target == *target) {
+                    b.level += 1;
+                }
+                let mut evs = vec![Event::Raised {
                     character: name.to_string(),
                     target: target.to_string(),
                     scene: now,
                     secret,
                     type_name: Some(bond.type_name.clone()),
-                }])
+                }];
+                evs.extend(debt_notice(state, name, &bond.type_name, &after));
+                events(evs)
             }
             _ => events(vec![Event::Discarded {
                 character: name.to_string(),
@@ -1612,6 +1665,20 @@ impl SgRules {
                         "SG-1",
                         format!("{name}はラスボスではありません"),
                         format!("{name} is not the last boss"),
+                    );
+                }
+                // SG-1 (l.177): the climax bonds to the boss were tied under its waived
+                // limits; taking the boss away mid-climax would leave them standing on
+                // nothing (fc5).
+                if state.climax {
+                    return refuse(
+                        "SG-1",
+                        format!(
+                            "クライマックス中です。{name}へのクライマックスの縁故はラスボスとして結ばれています。外すならセッションの終わり（/session end）の後か、先に /void で /sg climax を取り消してください"
+                        ),
+                        format!(
+                            "the climax is under way, and the climax bonds to {name} were tied to it as the last boss; take it off after /session end, or /void the /sg climax first"
+                        ),
                     );
                 }
                 events(vec![Event::Boss {
@@ -1821,8 +1888,12 @@ impl SgRules {
         };
         let bad_modifier = |w: &str| {
             Text::new(
-                format!("SG-8: 「{w}」は修正値ではありません（例: +2、SGS+2）"),
-                format!("SG-8: '{w}' is not a modifier (e.g. +2, SGS+2)"),
+                format!(
+                    "SG-8: 「{w}」は修正値ではありません（−1000〜+1000の整数。例: +2、SGS+2、修正なしは +0）"
+                ),
+                format!(
+                    "SG-8: '{w}' is not a modifier (a whole number from −1000 to +1000, e.g. +2, SGS+2; none is +0)"
+                ),
             )
         };
         match (words, &state.contest) {
@@ -1863,9 +1934,13 @@ impl SgRules {
                         },
                     ));
                 }
-                let n = p::modifier(n)
-                    .filter(|n| *n != 0)
-                    .ok_or_else(|| bad_modifier(n))?;
+                let n = p::modifier(n).ok_or_else(|| bad_modifier(n))?;
+                if n == 0 {
+                    return Err(Text::new(
+                        "SG-8: 効果の修正が0では何も変わりません（達成値を上げる +n か下げる −n）",
+                        "SG-8: an effect of 0 changes nothing (+n raises a value, −n lowers it)",
+                    ));
+                }
                 let what: String = what.join(" ").chars().take(40).collect();
                 // SG-8 (l.211): say at once when this effect turns the defender's success
                 // into a failure, so the re-roll is offered before the result.
@@ -1885,6 +1960,16 @@ impl SgRules {
                     offers_reroll,
                 }])
             }
+            (["attack" | "defend"], _) => Err(Text::new(
+                format!(
+                    "SG-8: /sg {} の修正値がありません（例: /sg {} +2、修正なしは +0）",
+                    words[0], words[0]
+                ),
+                format!(
+                    "SG-8: /sg {} needs a modifier (e.g. /sg {} +2; none is +0)",
+                    words[0], words[0]
+                ),
+            )),
             (["defend", m], Some(c)) if c.defender.is_none() => {
                 let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
                 let dice = p::roll(m, dice)?;
@@ -2067,6 +2152,36 @@ impl SgRules {
             i += 1;
         }
         let n = get_char(state, npc);
+        // SG-6 (l.75 「対象のNPCが縁故を持っているNPCから情報を得た」): the informant is an
+        // NPC the target holds a bond to; anything else is said, not dropped.
+        if let Some(v) = via {
+            if is_pc(table, v) {
+                return refuse(
+                    "SG-6",
+                    format!(
+                        "via= は対象が縁故を持つNPCからの情報です。{v}はPCです（{npc}が縁故を結んだPC自身が調べるなら、目標値は14になります）"
+                    ),
+                    format!(
+                        "via= is information from an NPC the target holds a bond to; {v} is a PC (a PC {npc} holds a bond to gets 14 by looking itself)"
+                    ),
+                );
+            }
+            if !n
+                .bonds
+                .iter()
+                .any(|b| b.target == v && b.type_name != LAST_BOSS)
+            {
+                return refuse(
+                    "SG-6",
+                    format!(
+                        "{npc}は{v}に縁故を結んでいません。via= は{npc}の縁故先のNPCです（それ以外からの情報なら via= なしで目標値20）"
+                    ),
+                    format!(
+                        "{npc} holds no bond to {v}; via= names an NPC {npc} holds a bond to (other information: leave via= out, target 20)"
+                    ),
+                );
+            }
+        }
         let (mut target, basis_type, mut basis) =
             Self::discovery_target(state, pc, npc, via, keywords);
         // SG-6 (l.88): a PC that hid its types set the target with its own check.
@@ -2120,6 +2235,9 @@ impl SgRules {
         );
         let mut success = r.total >= target;
         let mut contest = false;
+        // What the PC's player sees of a contest: their own roll and the outcome, not
+        // that it was a contest nor the NPC's {知性}+〈交渉〉 (the disguise is the GM's).
+        let mut player_roll = String::new();
         // SG-6 (l.78–79): against a disguising NPC, a contest with its {知性}+〈交渉〉:
         // the higher total wins; a tie as `contest_tie` says (the NPC defends).
         if let Some(d) = n.disguise {
@@ -2150,6 +2268,11 @@ impl SgRules {
             success = mine.total > theirs.total
                 || (mine.total == theirs.total && state.settings.contest_tie == Tie::Attacker);
             target = theirs.total;
+            player_roll = format!(
+                "(3D6{}) ＞ {}",
+                taku_dice::system_command::format_modifier(m),
+                check::body(m, &mine)
+            );
         }
         text.push_str(if success {
             " ＞ 成功"
@@ -2168,15 +2291,44 @@ impl SgRules {
                 None => n.types.clone(),
             }
         };
-        events(vec![Event::Discovery {
-            pc: pc.to_string(),
-            npc: npc.to_string(),
-            target,
-            total: r.total,
-            text,
-            learned,
-            contest,
-        }])
+        // SG-6 (l.78–79): the check itself is the GM's (Audience::Gm), since a contest
+        // shows the NPC's disguise; the PC's player is told their roll and what it
+        // found, in the same shape whether or not the NPC disguised.
+        let l = if learned.is_empty() {
+            String::new()
+        } else {
+            format!(" → {}", learned.join("・"))
+        };
+        let notice = if contest {
+            let (outcome, outcome_en) = if success {
+                ("成功", "success")
+            } else {
+                ("失敗", "failure")
+            };
+            Event::Notice {
+                ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
+                en: format!("SG-6: {pc} looked into {npc}'s type {player_roll} ＞ {outcome_en}{l}"),
+                to: Some(pc.to_string()),
+            }
+        } else {
+            Event::Notice {
+                ja: format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
+                en: format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
+                to: Some(pc.to_string()),
+            }
+        };
+        events(vec![
+            Event::Discovery {
+                pc: pc.to_string(),
+                npc: npc.to_string(),
+                target,
+                total: r.total,
+                text,
+                learned,
+                contest,
+            },
+            notice,
+        ])
     }
 
     /// SG-6: `/sg disguise 影 +5` (GM): the NPC disguises its types with its
@@ -2758,8 +2910,55 @@ impl TableRules for SgRules {
         undone.iter().find_map(|u| sg_rests_on(later, u))
     }
 
+    /// fc1415d's open item: the GM's `/void` of a line a later one rests on (a bond a
+    /// later rise or discard changed, the types a bond was tied under, a bond an ability
+    /// use needed for its threshold) is refused until the later line is voided.
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
+    /// As [`TableRules::builds_on`], except that a scene's or session's end holds no
+    /// void: it only records that a use stands (SG-3), and the GM's `/void` is how a
+    /// settled use is taken back.
+    fn void_builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        if matches!(
+            later,
+            Event::UsesSettled { .. } | Event::SessionReset { .. }
+        ) {
+            return None;
+        }
+        self.builds_on(later, undone)
+    }
+
     fn owned_fields(&self) -> &'static [OwnedField] {
         OWNED
+    }
+
+    /// SG-2/SG-3: a type's fantasy value is what its bonds give (l.113–124); a field
+    /// named after a type in the list (`/char set ミナ 例・芸術家 9`) would be read into
+    /// rolls as `{例・芸術家}`, a fantasy value no bond gave, so it is refused.
+    fn field_value_by(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        _name: &str,
+        key: &str,
+        value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        let folded = key.replace('\u{FF65}', "・");
+        if state.types.get(&folded).is_some() {
+            return refuse(
+                "SG-2/SG-3",
+                format!(
+                    "「{key}」は類型の名前です。類型の幻想値は縁故から算出され（/sg bond、/sg raise）、入力はできません"
+                ),
+                format!(
+                    "'{key}' is a type's name; a type's fantasy value is what its bonds give (/sg bond, /sg raise) and is not typed in"
+                ),
+            );
+        }
+        Ok(value.to_string())
     }
 
     fn describe(&self, event: &Event) -> Text {
@@ -3259,7 +3458,9 @@ impl TableRules for SgRules {
                 ..
             } => Audience::GmAndOwnerOf(character.clone()),
             Event::Boss { pc: false, .. } => Audience::Gm,
-            Event::Discovery { pc, .. } => Audience::GmAndOwnerOf(pc.clone()),
+            // SG-6 (l.78–79): a contest against a disguise shows the NPC's side; the
+            // check is the GM's (the PC's player gets a Notice of their roll).
+            Event::Discovery { .. } => Audience::Gm,
             Event::Disguise { .. } => Audience::Gm,
             Event::Concealed { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
@@ -3323,6 +3524,7 @@ impl TableRules for SgRules {
     ) -> Result<Prepared<Event>, Text> {
         // SG-8: a contest takes the table's contest_tie unless it names its own.
         let mut command = command.to_string();
+        let mut note = None;
         let suffix = state.settings.contest_tie.suffix();
         let upper = command.to_ascii_uppercase();
         if !suffix.is_empty()
@@ -3337,12 +3539,29 @@ impl TableRules for SgRules {
             if parts.len() >= 2 && parts[0].eq_ignore_ascii_case("VS") && !parts[1].contains('@') {
                 parts[1].push_str(suffix);
                 command = format!("{first} {}", parts.join(" "));
+                // The suffix is the table's, not typed: say what it means.
+                note = Some(match state.settings.contest_tie {
+                    Tie::Reroll => Text::new(
+                        format!("{suffix}: 同値は振り直し（卓の設定 contest_tie reroll、SG-8）"),
+                        format!(
+                            "{suffix}: ties are re-rolled (the table's contest_tie reroll, SG-8)"
+                        ),
+                    ),
+                    _ => Text::new(
+                        format!(
+                            "{suffix}: 同値は攻撃側の勝ち（卓の設定 contest_tie attacker、SG-8）"
+                        ),
+                        format!(
+                            "{suffix}: a tie goes to the attacker (the table's contest_tie attacker, SG-8)"
+                        ),
+                    ),
+                });
             }
         }
         Ok(Prepared {
             command,
             events: Vec::new(),
-            note: None,
+            note,
         })
     }
 
