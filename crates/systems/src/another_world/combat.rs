@@ -210,6 +210,10 @@ pub enum Event {
     Ordered {
         /// Names, first acts first.
         order: Vec<String>,
+        /// An NPC not yet identified is among them: that it ties says something of its
+        /// 【行動値】, so the GM alone sees the line (issue 13 play-through 5).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gm_only: bool,
     },
     /// Initiative chose `actor`: its main process begins.
     Turn {
@@ -347,6 +351,22 @@ fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
         acted: false,
         down: down(table, name),
     })
+}
+
+/// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): a dead character
+/// joins no combat (issue 13 play-through 4: it came back in the next one).
+fn alive(state: &State, name: &str) -> Result<(), Text> {
+    if state.dead.contains(name) {
+        return Err(Text::new(
+            format!(
+                "{name}はとどめを刺されて死亡しています（AW-3）。戦闘には加われません。とどめを取り消すなら、GMがその行を /void してください"
+            ),
+            format!(
+                "{name} was finished off and is dead (AW-3), so it cannot join a combat; to take the finishing blow back, the GM voids its line with /void"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// 戦闘不能: the character's current 【HP】 is 0 or less (when it has one).
@@ -507,6 +527,9 @@ pub fn decide(
                     format!("{twice} is named twice; name each character in the combat once"),
                 ));
             }
+            for n in names.iter() {
+                alive(state, n)?;
+            }
             let combatants = names
                 .iter()
                 .map(|n| combatant(table, n))
@@ -521,6 +544,7 @@ pub fn decide(
                     format!("{name} is already in the combat"),
                 ));
             }
+            alive(state, name)?;
             one(ev(Event::Joined {
                 combatant: combatant(table, name)?,
             }))
@@ -572,7 +596,10 @@ pub fn decide(
                     .filter(|n| !names.contains(&n.as_str()) && c.get(n).is_some())
                     .cloned(),
             );
-            one(ev(Event::Ordered { order }))
+            let gm_only = order
+                .iter()
+                .any(|n| super::rules::secret_npc(table, state, n));
+            one(ev(Event::Ordered { order, gm_only }))
         })(),
         ["next"] => (|| {
             gm_only(table, Text::new("ラウンドの進行", "move the round on"))?;
@@ -965,6 +992,18 @@ fn act<'a>(
         && !target.is_empty()
     {
         let target = target.join(" ");
+        // Its data public already (a PC, an NPC identified or shown): nothing to identify,
+        // and the major action is not spent on it (issue 13 play-through 5).
+        if !super::rules::secret_npc(table, state, &target) {
+            return Err(Text::new(
+                format!(
+                    "{target}のデータはすでに公開されています（PCか、識別済み・GMが公開したNPC）。対象識別は未識別の敵に行ないます（AW-3）"
+                ),
+                format!(
+                    "{target}'s data is public already (a PC, or an NPC identified or shown by the GM); identification is for an enemy not yet identified (AW-3)"
+                ),
+            ));
+        }
         let wit = field(table, actor, "理知")?;
         let extra = match table
             .character(&target)
@@ -1193,7 +1232,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
                 c.process = Process::Setup;
             }
         }
-        Event::Ordered { order } => c.order = order.clone(),
+        Event::Ordered { order, .. } => c.order = order.clone(),
         Event::Turn { actor, .. } => {
             c.process = Process::Main {
                 actor: actor.clone(),
@@ -1352,7 +1391,7 @@ pub fn describe(e: &Event) -> Text {
                 format!("{name} leaves the combat ({})", why.en()),
             )
         }
-        Event::Ordered { order } => Text::new(
+        Event::Ordered { order, .. } => Text::new(
             format!("同値の行動順（GM）: {}", order.join(" → ")),
             format!("the GM's order for ties: {}", order.join(" → ")),
         ),
