@@ -2472,9 +2472,12 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             .any(|c| c.is_whitespace() || c.is_control() || invisible(c))
         && !name.starts_with('/');
     if !ok {
-        // The refusal shows what was sent, its invisible characters made visible.
-        let shown: String = name
+        // The refusal shows what was sent, its invisible characters made visible, and at
+        // most its first 20 characters with the length (issue 13 play-through 5: a
+        // 3,000-character name was echoed whole).
+        let mut shown: String = name
             .chars()
+            .take(20)
             .map(|c| {
                 if c.is_control() || invisible(c) {
                     c.escape_unicode().to_string()
@@ -2483,6 +2486,10 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
                 }
             })
             .collect();
+        let count = name.chars().count();
+        if count > 20 {
+            shown.push_str(&format!("…({count})"));
+        }
         return refuse(
             format!(
                 "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",

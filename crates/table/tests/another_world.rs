@@ -2606,3 +2606,57 @@ fn aw13e_supply_among_three_names_the_pair_not_in_a_contract() {
     );
     assert!(!out.contains("契約していないミナ"), "{out}");
 }
+
+/// Issue 13, aw13e (play-through 5). AW-5 4 「サーヴァントの行動を成功させる　サーヴァントが
+/// 行う行為判定の達成値を+20する」: the servant's next check is also one the rules roll
+/// themselves — a blockade contest (its first) or an identification — and the +20 is
+/// spent there, said in the log, not left waiting for a typed roll.
+#[test]
+fn aw13e_a_command_spells_plus_20_goes_to_the_identification_or_blockade_contest() {
+    let mut t = table([47; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "alice", "/spell ミナ boost ロイ");
+    // ロイ first (行動値 10 each, 反射 4 before 3).
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "bob", "/combat major identify 影").join("\n");
+    assert!(
+        out.contains("ロイの判定に令呪の+20を適用") && out.contains("2D6+22>=10"),
+        "{out}"
+    );
+    assert_eq!(state(&t)["contracts"]["boosts"], serde_json::json!({}));
+    run(&mut t, "gm", "/combat end");
+    // A blockade: the contest of 【行動値】 takes the +20 (10 + 20).
+    run(&mut t, "alice", "/spell ミナ boost ロイ");
+    if state(&t)["public"]
+        .as_array()
+        .is_some_and(|p| !p.is_empty())
+    {
+        run(&mut t, "gm", "/npc hide 影");
+    }
+    run(&mut t, "gm", "/combat start ロイ 影");
+    run(&mut t, "gm", "/combat engage ロイ 影");
+    run(&mut t, "gm", "/combat blockade 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "bob", "/combat major disengage").join("\n");
+    assert!(
+        out.contains("ロイの判定に令呪の+20を適用") && out.contains("2D6+30"),
+        "{out}"
+    );
+    assert_eq!(state(&t)["contracts"]["boosts"], serde_json::json!({}));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (play-through 5): a refused character name of 3,000 characters is
+/// shown by its first 20 and its length, not echoed whole.
+#[test]
+fn aw13e_a_huge_refused_name_is_not_echoed_whole() {
+    let mut t = table([48; 32]);
+    let name = "あ".repeat(3000);
+    let err = refused(&mut t, "alice", &format!("/char new {name}"));
+    assert!(
+        err.contains(&format!("'{}…(3000)'", "あ".repeat(20))),
+        "{err}"
+    );
+    assert!(err.chars().count() < 300, "{err}");
+}

@@ -353,6 +353,18 @@ fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
     })
 }
 
+/// AW-5 4 「サーヴァントが行う行為判定の達成値を+20する」: the +20 a command spell left
+/// pending for `actor` (a servant), used by a check the rules roll themselves (the
+/// identification, a blockade contest): its [`super::contracts::Event::BoostApplied`] is
+/// pushed on `events`.
+fn spell_boost(state: &State, actor: &str, events: &mut Vec<AwEvent>) -> Option<i64> {
+    state.contracts.boosts.get(actor)?;
+    events.push(AwEvent::Contract(super::contracts::Event::BoostApplied {
+        servant: actor.to_string(),
+    }));
+    Some(super::contracts::BOOST)
+}
+
 /// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): a dead character
 /// joins no combat (issue 13 play-through 4: it came back in the next one).
 fn alive(state: &State, name: &str) -> Result<(), Text> {
@@ -939,9 +951,13 @@ fn act<'a>(
             };
             let mut events = Vec::new();
             let mut all_won = true;
+            // AW-5 4 「サーヴァントが行う行為判定の達成値を+20する」: a servant's pending
+            // +20 goes to its next check, this contest (the first, when several block)
+            // (issue 13 play-through 5: it waited for a typed roll).
+            let mut boost = spell_boost(state, actor, &mut events);
             for enemy in blocking {
                 let contest = Contest {
-                    action: check(me.action),
+                    action: check(me.action.saturating_add(boost.take().unwrap_or(0))),
                     reaction: Reaction::Rolls(check(enemy.action)),
                 };
                 let (rolled, veiled) =
@@ -1004,7 +1020,10 @@ fn act<'a>(
                 ),
             ));
         }
-        let wit = field(table, actor, "理知")?;
+        let mut events = Vec::new();
+        // AW-5 4: a servant's pending +20 goes to this check (issue 13 play-through 5).
+        let wit = field(table, actor, "理知")?
+            .saturating_add(spell_boost(state, actor, &mut events).unwrap_or(0));
         let extra = match table
             .character(&target)
             .and_then(|(_, f)| f.get(IDENTIFY_KEY))
@@ -1038,16 +1057,14 @@ fn act<'a>(
         } else {
             Vec::new()
         };
-        let mut events = vec![
-            action(Act::Identify(target.clone())),
-            ev(Event::Identified {
-                name: actor.clone(),
-                target,
-                text: rolled.text,
-                success: rolled.success,
-                data,
-            }),
-        ];
+        events.splice(0..0, [action(Act::Identify(target.clone()))]);
+        events.extend([ev(Event::Identified {
+            name: actor.clone(),
+            target,
+            text: rolled.text,
+            success: rolled.success,
+            data,
+        })]);
         events.extend(finish_turn(c, actor));
         return Ok(Outcome {
             events,
