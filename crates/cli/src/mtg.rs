@@ -223,7 +223,7 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
             };
             let kind = kind(&color)?;
             let difficulty = self::difficulty(&difficulty)?;
-            let odds = check_odds(&cards, kind, difficulty, boost)?;
+            let odds = check_odds(&cards, kind, difficulty, boost).map_err(|e| human(e.text()))?;
             if json {
                 println!(
                     "{}",
@@ -270,7 +270,7 @@ pub fn run(cmd: MtgCommand) -> Result<bool> {
 }
 
 fn print_table(cards: &[Card], boost: bool, json: bool) -> Result<()> {
-    let rows = odds_table(cards, boost)?;
+    let rows = odds_table(cards, boost).map_err(|e| human(e.text()))?;
     if json {
         let rows: Vec<_> = rows
             .iter()

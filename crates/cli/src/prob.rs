@@ -27,15 +27,16 @@ pub struct ProbArgs {
     /// in action order, each `VALUE` or `VALUE/CRITICAL/FUMBLE` (e.g. `3,4/11/2,2`).
     #[arg(long, value_name = "PARTY", requires_all = ["difficulty", "rounds"])]
     af: Option<String>,
-    /// The AF check's difficulty (the running total to reach).
-    #[arg(long)]
-    difficulty: Option<i64>,
-    /// The AF check's rounds (each PC rolls once a round).
-    #[arg(long)]
-    rounds: Option<u32>,
+    /// The AF check's difficulty (the running total to reach). Read by taku, not clap,
+    /// so that full-width digits fold and a bad value is refused in the user's language.
+    #[arg(long, allow_hyphen_values = true)]
+    difficulty: Option<String>,
+    /// The AF check's rounds (each PC rolls once a round), 1 to 20; a battle's rounds.
+    #[arg(long, allow_hyphen_values = true)]
+    rounds: Option<String>,
     /// The AF check's running total so far.
-    #[arg(long, default_value_t = 0)]
-    start: i64,
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    start: String,
     /// The Lord of the Rings RPG's battle (LR-15) instead of a command: the state it
     /// stands at, −3 (Losing) to +3 (Winning), 0 Even; with --rounds N, the exact chance
     /// of Victory, of Defeat and of neither within N rounds (a Markov chain, no sampling).
@@ -100,19 +101,71 @@ fn both(ja: impl Into<String>, en: impl Into<String>) -> anyhow::Error {
     anyhow::anyhow!("{}", taku_dice::Text::new(ja, en).get(crate::lang::human()))
 }
 
+/// A whole number given to `flag`, full-width digits and signs read as ASCII, within
+/// `lo..=hi`; otherwise refused in the user's language, saying the range (issue 13
+/// play-through 4: clap's errors were English only and refused `５０`).
+fn whole(flag: &str, what_ja: &str, what_en: &str, value: &str, lo: i64, hi: i64) -> Result<i64> {
+    let folded: String = value
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '０'..='９' | '＋' | '－' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '−' => '-',
+            c => c,
+        })
+        .collect();
+    let shown: String = value.chars().take(20).collect();
+    match folded.parse::<i64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(both(
+            format!("{flag}: 「{shown}」は{what_ja}ではありません（{lo}〜{hi}の整数）"),
+            format!(
+                "{flag}: '{shown}' is not a valid {what_en} (a whole number from {lo} to {hi})"
+            ),
+        )),
+    }
+}
+
 /// Runs `taku prob`.
 pub fn run(args: &ProbArgs) -> Result<bool> {
     let system = crate::roll::system(&args.system)?;
-    if let (Some(party), Some(difficulty), Some(rounds)) = (&args.af, args.difficulty, args.rounds)
-    {
+    // The table's bound for an AF check's rounds (/af start), a generous one for a battle.
+    let most = match args.af {
+        Some(_) => i64::from(taku_systems::another_world::af::MAX_ROUNDS),
+        None => 1_000,
+    };
+    let rounds = args
+        .rounds
+        .as_deref()
+        .map(|r| whole("--rounds", "ラウンド数", "rounds", r, 1, most))
+        .transpose()?
+        .map(|r| r as u32);
+    if let (Some(party), Some(difficulty), Some(rounds)) = (&args.af, &args.difficulty, rounds) {
+        // The table's bounds (/af start): 1 to 20 rounds, a difficulty within ±1,000,000.
+        let difficulty = whole(
+            "--difficulty",
+            "難易度",
+            "difficulty",
+            difficulty,
+            -1_000_000,
+            1_000_000,
+        )?;
+        let start = whole(
+            "--start",
+            "今の合計",
+            "start",
+            &args.start,
+            -1_000_000,
+            1_000_000,
+        )?;
         if args.plot.is_some() {
             bail!(
                 "--plot draws a command's distribution or its --vs-difficulty chances; an AF check (--af) has no plot"
             );
         }
-        return af(system, party, difficulty, rounds, args.start, args.json);
+        return af(system, party, difficulty, rounds, start, args.json);
     }
-    if let (Some(start), Some(rounds)) = (args.battle, args.rounds) {
+    if let (Some(start), Some(rounds)) = (args.battle, rounds) {
         if args.plot.is_some() {
             bail!("--battle gives three chances; it has no plot");
         }

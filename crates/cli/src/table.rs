@@ -230,7 +230,13 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
                 if !exec_line(&tables, &table, &actor, line, json).await? {
                     let unsent = &lines[i + 1..];
                     if !unsent.is_empty() {
-                        report_unsent(unsent, json);
+                        // In the table's language, as the refusal above it (issue 13
+                        // play-through 4: Japanese under an English table's refusal).
+                        let lang = match crate::lang::chosen() {
+                            Some(l) => l,
+                            None => tables.read(&table, |t| t.lang()).await?,
+                        };
+                        report_unsent(unsent, json, lang);
                     }
                     return Ok(false);
                 }
@@ -384,7 +390,15 @@ async fn show_executed(
                     Lang::Ja => "拒否",
                     Lang::En => "refused",
                 };
-                eprintln!("{refused}: {line}: {reason}");
+                // The line as typed, cut to its first 60 characters (issue 13
+                // play-through 5: a 3,000-character line was echoed whole).
+                let count = line.chars().count();
+                let shown: String = if count > 60 {
+                    format!("{}…({count})", line.chars().take(60).collect::<String>())
+                } else {
+                    line.to_string()
+                };
+                eprintln!("{refused}: {shown}: {reason}");
             }
             Ok(false)
         }
@@ -392,12 +406,12 @@ async fn show_executed(
 }
 
 /// Says which lines were not sent after a refusal.
-fn report_unsent(unsent: &[String], json: bool) {
+fn report_unsent(unsent: &[String], json: bool, lang: Lang) {
     if json {
         println!("{}", json!({"ok": false, "unsent": unsent}));
         return;
     }
-    let head = match crate::lang::human() {
+    let head = match lang {
         Lang::Ja => "前の行が拒否されたため、次の行は送っていません:",
         Lang::En => "not sent, because the line before was refused:",
     };

@@ -479,3 +479,36 @@ fn mtg8_an_index_it_could_not_read_back_is_never_written() {
     );
     assert!(!index.exists(), "no index written");
 }
+
+/// Issue 13, aw13e (play-through 5), MT-2 step 2 「ライブラリーが2枚未満ならば、行動判定
+/// 不可」: `taku mtg odds` on a 1-card deck says so in Japanese by default (as `taku mtg
+/// check` does), in English with `--lang en`, for one check and for the table.
+#[test]
+fn mt2_odds_of_a_one_card_library_are_refused_in_the_users_language() {
+    let dir = scratch("one-card");
+    let deck = dir.join("one.txt");
+    std::fs::write(&deck, "1 Island\n").expect("deck");
+    let deck = deck.to_str().expect("path");
+    for extra in [
+        &["--color", "青", "--difficulty", "1"][..],
+        &["--table"][..],
+    ] {
+        let mut args = vec!["mtg", "odds", "--deck", deck];
+        args.extend_from_slice(extra);
+        let o = taku(&args);
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("ライブラリーの既知のカードより下が1枚です"),
+            "{}",
+            stderr(&o)
+        );
+        let mut en = vec!["--lang", "en"];
+        en.extend_from_slice(&args);
+        let o = taku(&en);
+        assert!(
+            stderr(&o).contains("the library has 1 card(s) below the known ones"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

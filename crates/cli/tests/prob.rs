@@ -458,3 +458,53 @@ fn another_world_and_mtg_reports_are_in_japanese_and_english() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("'AW+' の確率を求められません"), "{err}");
 }
+
+/// Issue 13, aw13e (play-throughs 4 and 5), AW-7: `taku prob --af`'s numbers are read by
+/// taku, not clap — full-width digits fold (`５０`), and a bad or out-of-range value
+/// (the table's bounds: 1 to 20 rounds, a difficulty within ±1,000,000) is refused in
+/// Japanese by default and in English with `--lang en`.
+#[test]
+fn af_numbers_fold_full_width_and_are_refused_in_the_users_language() {
+    let af = |lang: &str, difficulty: &str, rounds: &str| {
+        taku(&[
+            "--lang",
+            lang,
+            "prob",
+            "--system",
+            "AnotherWorld",
+            "--af",
+            "3",
+            "--difficulty",
+            difficulty,
+            "--rounds",
+            rounds,
+        ])
+    };
+    let o = af("ja", "５０", "２");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let same = af("ja", "50", "2");
+    assert_eq!(stdout(&o), stdout(&same));
+    let o = af("ja", "abc", "2");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("--difficulty: 「abc」は難易度ではありません（-1000000〜1000000の整数）"),
+        "{err}"
+    );
+    let o = af("en", "99999999999999999999", "2");
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--difficulty: '99999999999999999999' is not a valid difficulty"),
+    );
+    for rounds in ["0", "-1", "21"] {
+        let o = af("ja", "50", rounds);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{rounds}");
+        assert!(
+            err.contains(&format!(
+                "--rounds: 「{rounds}」はラウンド数ではありません（1〜20の整数）"
+            )),
+            "{rounds}: {err}"
+        );
+    }
+}

@@ -256,6 +256,21 @@ pub trait TableRules: Send + Sync + 'static {
         self.field_value(key, value, fields)
     }
 
+    /// A field the rules set beside a `/char set` of field `key` from `previous` to
+    /// `value` (already checked by [`TableRules::field_value_by`]), when the line does not
+    /// set it itself: `fields` are the character's fields as the line leaves them. For a
+    /// value whose meaning the change would lose, such as the maximum 【HP】 a wounded
+    /// character heals up to. The default: none.
+    fn implied_field(
+        &self,
+        _key: &str,
+        _previous: Option<&str>,
+        _value: &str,
+        _fields: &BTreeMap<String, String>,
+    ) -> Option<(String, String)> {
+        None
+    }
+
     /// Whether character `name`, though a member owns it, is now the GM's to play (a PC
     /// fallen to the enemy): `Some` says why, and `/who` lists it under the GM with
     /// that. The default: none is.
@@ -296,6 +311,13 @@ pub trait TableRules: Send + Sync + 'static {
     /// back would let a player look and try again.
     fn reveals(&self, _event: &Self::Event) -> bool {
         false
+    }
+
+    /// Why the scene or the session cannot end now, if it cannot (an MTG check waiting
+    /// for its boost decision: 「行動判定が始まってから…終わるまでは、いかなるプレイヤーも、
+    /// 優先権を得ません」). The default: it can.
+    fn holds_scene_end(&self, _state: &Self::State) -> Option<Text> {
+        None
     }
 
     /// Events appended when the GM starts the next scene; `dice` is recorded on the first
@@ -512,6 +534,14 @@ pub trait DynRules: Send + Sync {
         value: &str,
         fields: &BTreeMap<String, String>,
     ) -> Result<String, Text>;
+    /// See [`TableRules::implied_field`].
+    fn implied_field(
+        &self,
+        key: &str,
+        previous: Option<&str>,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Option<(String, String)>;
     /// See [`TableRules::gm_plays`].
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text>;
     /// See [`TableRules::hidden_character`].
@@ -529,6 +559,8 @@ pub trait DynRules: Send + Sync {
     fn audience(&self, event: &serde_json::Value) -> Audience;
     /// See [`TableRules::reveals`]; an event the system cannot read reveals nothing.
     fn reveals(&self, event: &serde_json::Value) -> bool;
+    /// See [`TableRules::holds_scene_end`].
+    fn holds_scene_end(&self, state: &dyn SystemState) -> Option<Text>;
     /// See [`TableRules::on_scene_end`].
     fn on_scene_end(
         &self,
@@ -735,6 +767,16 @@ impl<R: TableRules> DynRules for R {
         TableRules::field_value_by(self, table, typed::<R>(state), name, key, value, fields)
     }
 
+    fn implied_field(
+        &self,
+        key: &str,
+        previous: Option<&str>,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Option<(String, String)> {
+        TableRules::implied_field(self, key, previous, value, fields)
+    }
+
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text> {
         TableRules::gm_plays(self, typed::<R>(state), name)
     }
@@ -779,6 +821,10 @@ impl<R: TableRules> DynRules for R {
             Ok(e) => TableRules::audience(self, &e),
             Err(_) => Audience::Gm,
         }
+    }
+
+    fn holds_scene_end(&self, state: &dyn SystemState) -> Option<Text> {
+        TableRules::holds_scene_end(self, typed::<R>(state))
     }
 
     fn on_scene_end(

@@ -337,7 +337,9 @@ fn another_worlds_combat_and_supply_speak_both_languages() {
     // Shadow's, then Roy's.
     t.bad("gm", "/combat minor fly");
     t.good("gm", "/combat minor skill Roar");
-    t.good("gm", "/combat major identify Mina");
+    // A PC's data is public: nothing to identify (issue 13 play-through 5).
+    t.bad("gm", "/combat major identify Mina");
+    t.good("gm", "/combat major attack Mina");
     t.good("bob", "/combat major escape");
     t.good("gm", "/combat next");
     t.good("gm", "/combat next");
@@ -345,7 +347,9 @@ fn another_worlds_combat_and_supply_speak_both_languages() {
     t.bad("gm", "/combat major finish Roy");
     t.bad("gm", "/combat major attack Shadow");
     t.bad("gm", "/combat major finish Mina");
-    t.good("gm", "/combat major identify Mina");
+    // A PC's data is public: nothing to identify (issue 13 play-through 5).
+    t.bad("gm", "/combat major identify Mina");
+    t.good("gm", "/combat major attack Mina");
     t.good("gm", "/combat add Roy");
     t.good("gm", "/combat remove Roy");
     t.good("gm", "/combat end");

@@ -39,7 +39,7 @@ use state::State;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use taku_dice::{ChaChaSource, EvalError, Lang, Mode, Roller, Span, Text};
-use taku_systems::table_rules::{SystemState, TableView};
+use taku_systems::table_rules::{CommandHelp, SystemState, TableView};
 use taku_systems::view::{Field, Section, Sheet, Value};
 use taku_systems::{DynRules, GameSystem};
 
@@ -747,6 +747,9 @@ impl Table {
         // public chat: a leading full-width slash and a command word in full-width
         // letters are read as the command (the text after it is kept as typed).
         let line = &*command_form(line);
+        if let Some(refused) = self.secret_command(line) {
+            return Err(refused.into());
+        }
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line, ahead);
@@ -755,6 +758,64 @@ impl Table {
             return decided;
         }
         self.decide_line(actor, role, line, ahead)
+    }
+
+    /// `S/deck check …`: the secret-roll mark `S` in front of a command. The line is
+    /// neither a secret roll nor a command, and as chat every member would read it (issue
+    /// 13, the MTG GM's secret check): refused, with the command's own secret form when
+    /// the system has one.
+    fn secret_command(&self, line: &str) -> Option<Text> {
+        let rest = line.strip_prefix(['S', 's', 'Ｓ', 'ｓ'])?;
+        let cmd = command_form(rest);
+        let word = cmd.strip_prefix('/')?.split_whitespace().next()?;
+        let commands = self.rules().map(|r| r.commands()).unwrap_or_default();
+        let usage = |c: &&CommandHelp| {
+            c.usage
+                .strip_prefix('/')
+                .and_then(|u| u.split_whitespace().next())
+                == Some(word)
+        };
+        let system = commands.iter().any(|c| usage(&c));
+        let table = matches!(command::parse(&cmd), Ok(c) if !matches!(c, TableCommand::System(_)));
+        if !system && !table {
+            return None;
+        }
+        let example = commands
+            .iter()
+            .filter(usage)
+            .find(|c| c.usage.contains(" secret"))
+            .map(|c| c.usage);
+        let short: String = line.chars().take(40).collect();
+        Some(match example {
+            Some(example) => Text::new(
+                format!(
+                    "「{short}」は送っていません。S は秘密のダイスロールの印で、/ のコマンドには付きません（チャットとして全員に見えてしまいます）。秘密にするなら secret を付けます。例: {example}"
+                ),
+                format!(
+                    "'{short}' was not sent: S marks a secret dice roll and does not go before a / command (as chat everyone would read it); to keep it secret, add secret, e.g. {example}"
+                ),
+            ),
+            None => Text::new(
+                format!(
+                    "「{short}」は送っていません。S は秘密のダイスロールの印で、/ のコマンドには付きません（チャットとして全員に見えてしまいます）。コマンドは / から書いてください（/help）"
+                ),
+                format!(
+                    "'{short}' was not sent: S marks a secret dice roll and does not go before a / command (as chat everyone would read it); type the command from its / (/help)"
+                ),
+            ),
+        })
+    }
+
+    /// The system's refusal of a scene's or session's end now
+    /// ([`taku_systems::table_rules::TableRules::holds_scene_end`]).
+    fn scene_end_held(&self) -> Result<(), Refusal> {
+        let (Some(rules), Some(state)) = (self.rules(), self.state.system.as_deref()) else {
+            return Ok(());
+        };
+        match rules.holds_scene_end(state) {
+            Some(why) => Err(why.into()),
+            None => Ok(()),
+        }
     }
 
     fn member(&self, actor: &str) -> Result<Role, Refusal> {
@@ -1449,12 +1510,13 @@ impl Table {
                     sheet.render_text(Lang::En),
                 )))
             }
-            TableCommand::CharList => Ok(Decision::reply(self.character_list())),
-            TableCommand::Who => Ok(Decision::reply(self.who())),
+            TableCommand::CharList => Ok(Decision::reply(self.character_list(actor))),
+            TableCommand::Who => Ok(Decision::reply(self.who(actor))),
             TableCommand::SceneNext => {
                 if role != Role::Gm {
                     return gm_only("次のシーンに進める", "start the next scene");
                 }
+                self.scene_end_held()?;
                 // The resets' dice are keyed for the first of them, the line's second
                 // event, and recorded there (verify replays them).
                 let (key, nonce) = self
@@ -1491,6 +1553,7 @@ impl Table {
                 if role != Role::Gm {
                     return gm_only("セッションを終了できる", "end the session");
                 }
+                self.scene_end_held()?;
                 let resets = self.resets(|r, s| r.on_session_end(s));
                 Ok(Decision {
                     events: [EventBody::SessionEnded]
@@ -1573,8 +1636,15 @@ impl Table {
         })
     }
 
-    fn character_list(&self) -> Text {
-        if self.state.characters.is_empty() {
+    /// The characters `viewer` may know of: a character whose data is hidden from them
+    /// ([`Table::hidden`], an enemy not yet identified) is not listed (issue 13).
+    fn character_list(&self, viewer: &str) -> Text {
+        if !self
+            .state
+            .characters
+            .keys()
+            .any(|n| self.hidden(n, viewer).is_none())
+        {
             return Text::new(
                 "キャラクターはまだいません。/char new 名前 で作れます",
                 "no characters yet; /char new NAME creates one",
@@ -1584,6 +1654,7 @@ impl Table {
             self.state
                 .characters
                 .iter()
+                .filter(|(n, _)| self.hidden(n, viewer).is_none())
                 .map(|(n, c)| format!("{n}{open}{}{close}", c.owner))
                 .collect::<Vec<_>>()
                 .join(sep)
@@ -1594,7 +1665,8 @@ impl Table {
         )
     }
 
-    fn who(&self) -> Text {
+    /// The members and their characters, as `viewer` may know them ([`Table::hidden`]).
+    fn who(&self, viewer: &str) -> Text {
         let role_ja = |r: Role| match r {
             Role::Gm => "GM",
             Role::Player => "プレイヤー",
@@ -1615,6 +1687,7 @@ impl Table {
                         .state
                         .characters
                         .iter()
+                        .filter(|(n, _)| self.hidden(n, viewer).is_none())
                         .filter_map(|(n, c)| match gm_plays(n) {
                             None => (&c.owner == m).then(|| n.clone()),
                             Some(why) => (m == &self.gm).then(|| {
@@ -1820,7 +1893,17 @@ impl Table {
             }
         };
         let seq = target.seq;
-        if target.body.drew() {
+        // A command whose later events drew (a scene's end returning an MTG boost's cards
+        // to the bottom in random order) drew as much as one whose first did (issue 13
+        // play-through 5: `/undo` of `/scene next` let the next end redraw the order).
+        let group_drew = || {
+            let group: BTreeSet<u64> = state::undo_group(&self.events, seq).collect();
+            self.events.iter().any(|e| {
+                group.contains(&e.seq)
+                    && matches!(&e.body, EventBody::System { rands, .. } if !rands.is_empty())
+            })
+        };
+        if target.body.drew() || group_drew() {
             return refuse(
                 format!(
                     "#{seq} はダイスなどの乱数を使ったので取り消せません（振り直しはできません）。GM は /void {seq} で効果を無効にできます"
@@ -2169,6 +2252,23 @@ fn changes(
             change.value =
                 rules.field_value_by(&table, state, name, &change.key, &change.value, &now)?;
         }
+        // A field the rules keep beside one the line changes (the maximum 【HP】 a first
+        // wound would otherwise lose), unless the line sets it too.
+        let mut implied = Vec::new();
+        for change in &out {
+            if let Some((key, value)) =
+                rules.implied_field(&change.key, change.previous.as_deref(), &change.value, &now)
+                && !now.contains_key(&key)
+            {
+                now.insert(key.clone(), value.clone());
+                implied.push(FieldChange {
+                    key,
+                    value,
+                    previous: None,
+                });
+            }
+        }
+        out.extend(implied);
     }
     Ok(out)
 }
@@ -2417,9 +2517,12 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             .any(|c| c.is_whitespace() || c.is_control() || invisible(c))
         && !name.starts_with('/');
     if !ok {
-        // The refusal shows what was sent, its invisible characters made visible.
-        let shown: String = name
+        // The refusal shows what was sent, its invisible characters made visible, and at
+        // most its first 20 characters with the length (issue 13 play-through 5: a
+        // 3,000-character name was echoed whole).
+        let mut shown: String = name
             .chars()
+            .take(20)
             .map(|c| {
                 if c.is_control() || invisible(c) {
                     c.escape_unicode().to_string()
@@ -2428,6 +2531,10 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
                 }
             })
             .collect();
+        let count = name.chars().count();
+        if count > 20 {
+            shown.push_str(&format!("…({count})"));
+        }
         return refuse(
             format!(
                 "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",

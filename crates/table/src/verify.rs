@@ -8,7 +8,7 @@
 
 use crate::event::{Event, EventBody, Role};
 use crate::{Entropy, Mismatch, Table, secret};
-use taku_dice::{ChaChaSource, DiceSource, EngineFailure, EvalError, Mode};
+use taku_dice::{ChaChaSource, DiceSource, EngineFailure, EvalError, Mode, Text};
 
 impl Table {
     /// Every disagreement in the log: rolls that replay differently and events the state
@@ -38,9 +38,9 @@ impl Table {
                         out.push(Mismatch {
                             seq: e.seq,
                             logged: describe(e),
-                            replayed: why,
+                            replayed: why.en().to_string(),
                             unchecked: false,
-                            replayed_ja: None,
+                            replayed_ja: Some(why.ja().to_string()),
                         });
                     }
                     state.fold(e.clone());
@@ -88,7 +88,13 @@ impl Table {
             seq: e.seq,
             logged: logged.text.clone(),
             unchecked,
-            replayed_ja: None,
+            replayed_ja: match &replayed {
+                Ok(r) if r.text == logged.text => Some(
+                    "同じ文面ですが、フラグ・ダイス・コミットメントのどれかが違います".to_string(),
+                ),
+                Ok(_) => None,
+                Err(err) => Some(format!("エラー: {err}")),
+            },
             replayed: match replayed {
                 Ok(r) if r.text == logged.text => {
                     "the same text, but other flags, draws or commitment".to_string()
@@ -204,6 +210,16 @@ impl Table {
             Some(f) if !matches!(self.event(*f)?.body, EventBody::System { .. }) => *f,
             Some(_) => return None,
         };
+        // The second and later events of a group (a scene's end returning two libraries'
+        // boost cards) were replayed with the first, whose draws they share.
+        if follows.is_some()
+            && first.seq > 1
+            && self.event(first.seq - 1).is_some_and(|prev| {
+                matches!(&prev.body, EventBody::System { follows: Some(f), .. } if *f == anchor)
+            })
+        {
+            return None;
+        }
         let group: Vec<serde_json::Value> = rest
             .iter()
             .take_while(|e| match &e.body {
@@ -229,68 +245,108 @@ impl Table {
     }
 
     /// Whether the state this table is in allowed event `e`; `Err` says why not.
-    fn allowed(&self, e: &Event) -> Result<(), String> {
+    fn allowed(&self, e: &Event) -> Result<(), Text> {
         let actor = &e.actor;
         let Some(&role) = self.state.members.get(actor) else {
-            return Err(format!("{actor} was not a member"));
+            return Err(Text::new(
+                format!("{actor} はメンバーではありませんでした"),
+                format!("{actor} was not a member"),
+            ));
         };
         let gm = role == Role::Gm;
         match &e.body {
-            EventBody::Created { .. } => Err("a second table creation".into()),
-            EventBody::Joined { member, .. } if !gm => {
-                Err(format!("{actor}, not a GM, added {member}"))
+            EventBody::Created { .. } => {
+                Err(Text::new("2回目のテーブル作成", "a second table creation"))
             }
+            EventBody::Joined { member, .. } if !gm => Err(Text::new(
+                format!("GM でない {actor} が {member} を加えました"),
+                format!("{actor}, not a GM, added {member}"),
+            )),
             EventBody::Joined { member, .. } if self.state.members.contains_key(member) => {
-                Err(format!("{member} joined twice"))
+                Err(Text::new(
+                    format!("{member} が2回参加しました"),
+                    format!("{member} joined twice"),
+                ))
             }
-            EventBody::Relinked { member } if !gm => {
-                Err(format!("{actor}, not a GM, renewed {member}'s link"))
+            EventBody::Relinked { member } if !gm => Err(Text::new(
+                format!("GM でない {actor} が {member} の個人リンクを再発行しました"),
+                format!("{actor}, not a GM, renewed {member}'s link"),
+            )),
+            EventBody::Relinked { member } if !self.state.members.contains_key(member) => {
+                Err(Text::new(
+                    format!(
+                        "{member} の個人リンクが再発行されましたが、メンバーではありませんでした"
+                    ),
+                    format!("{member}'s link was renewed but they were not a member"),
+                ))
             }
-            EventBody::Relinked { member } if !self.state.members.contains_key(member) => Err(
-                format!("{member}'s link was renewed but they were not a member"),
-            ),
-            EventBody::Removed { member } if !gm => {
-                Err(format!("{actor}, not a GM, removed {member}"))
+            EventBody::Removed { member } if !gm => Err(Text::new(
+                format!("GM でない {actor} が {member} を退室させました"),
+                format!("{actor}, not a GM, removed {member}"),
+            )),
+            EventBody::Removed { member } if member == actor => Err(Text::new(
+                format!("{actor} が自分を退室させました"),
+                format!("{actor} removed themselves"),
+            )),
+            EventBody::Removed { member } if *member == self.gm => Err(Text::new(
+                format!("{actor} がテーブルを作った {member} を退室させました"),
+                format!("{actor} removed the table's creator {member}"),
+            )),
+            EventBody::Relinked { member } if *member == self.gm && *actor != self.gm => {
+                Err(Text::new(
+                    format!("{actor} がテーブルを作った {member} の個人リンクを再発行しました"),
+                    format!("{actor} renewed the link of the table's creator {member}"),
+                ))
             }
-            EventBody::Removed { member } if member == actor => {
-                Err(format!("{actor} removed themselves"))
-            }
-            EventBody::Removed { member } if *member == self.gm => {
-                Err(format!("{actor} removed the table's creator {member}"))
-            }
-            EventBody::Relinked { member } if *member == self.gm && *actor != self.gm => Err(
-                format!("{actor} renewed the link of the table's creator {member}"),
-            ),
             EventBody::Removed { member } if !self.state.members.contains_key(member) => {
-                Err(format!("{member} was removed but was not a member"))
+                Err(Text::new(
+                    format!("{member} が退室させられましたが、メンバーではありませんでした"),
+                    format!("{member} was removed but was not a member"),
+                ))
             }
-            EventBody::Roll(_) if role == Role::Spectator => {
-                Err(format!("{actor} rolled as a spectator"))
-            }
+            EventBody::Roll(_) if role == Role::Spectator => Err(Text::new(
+                format!("{actor} が観戦者としてダイスを振りました"),
+                format!("{actor} rolled as a spectator"),
+            )),
             EventBody::CharacterCreated { name, .. }
                 if self.state.characters.contains_key(name) =>
             {
-                Err(format!("character {name} created twice"))
+                Err(Text::new(
+                    format!("キャラクター {name} が2回作られました"),
+                    format!("character {name} created twice"),
+                ))
             }
-            EventBody::CharacterCreated { .. } if role == Role::Spectator => {
-                Err(format!("{actor} created a character as a spectator"))
-            }
+            EventBody::CharacterCreated { .. } if role == Role::Spectator => Err(Text::new(
+                format!("{actor} が観戦者としてキャラクターを作りました"),
+                format!("{actor} created a character as a spectator"),
+            )),
             EventBody::CharacterUpdated { name, changes } => {
                 match self.state.characters.get(name) {
-                    None => Err(format!("character {name} did not exist")),
-                    Some(c) if c.owner != *actor && !gm => Err(format!(
-                        "{actor} changed {name}, which belongs to {}",
-                        c.owner
+                    None => Err(Text::new(
+                        format!("キャラクター {name} はいませんでした"),
+                        format!("character {name} did not exist"),
+                    )),
+                    Some(c) if c.owner != *actor && !gm => Err(Text::new(
+                        format!("{actor} が {} の {name} を変更しました", c.owner),
+                        format!("{actor} changed {name}, which belongs to {}", c.owner),
                     )),
                     Some(c) => {
                         let mut now = c.fields.clone();
                         for ch in changes {
                             if now.get(&ch.key) != ch.previous.as_ref() {
-                                return Err(format!(
-                                    "{name}.{} was {:?}, not {:?}",
-                                    ch.key,
-                                    now.get(&ch.key),
-                                    ch.previous
+                                return Err(Text::new(
+                                    format!(
+                                        "{name}.{} は {:?} で、{:?} ではありませんでした",
+                                        ch.key,
+                                        now.get(&ch.key),
+                                        ch.previous
+                                    ),
+                                    format!(
+                                        "{name}.{} was {:?}, not {:?}",
+                                        ch.key,
+                                        now.get(&ch.key),
+                                        ch.previous
+                                    ),
                                 ));
                             }
                             now.insert(ch.key.clone(), ch.value.clone());
@@ -299,8 +355,9 @@ impl Table {
                     }
                 }
             }
-            EventBody::LanguageSet { .. } | EventBody::Voided { .. } if !gm => Err(format!(
-                "{actor}, not a GM, set the language or voided a line"
+            EventBody::LanguageSet { .. } | EventBody::Voided { .. } if !gm => Err(Text::new(
+                format!("GM でない {actor} が言語を設定したか行を無効にしました"),
+                format!("{actor}, not a GM, set the language or voided a line"),
             )),
             EventBody::Voided { event } => match self.event(*event) {
                 Some(target)
@@ -310,7 +367,10 @@ impl Table {
                 {
                     Ok(())
                 }
-                _ => Err(format!("{actor} may not void #{event}")),
+                _ => Err(Text::new(
+                    format!("{actor} は #{event} を無効にできません"),
+                    format!("{actor} may not void #{event}"),
+                )),
             },
             EventBody::CharacterSet {
                 name,
@@ -318,24 +378,36 @@ impl Table {
                 previous,
                 ..
             } => match self.state.characters.get(name) {
-                None => Err(format!("character {name} did not exist")),
-                Some(c) if c.owner != *actor && !gm => Err(format!(
-                    "{actor} changed {name}, which belongs to {}",
-                    c.owner
+                None => Err(Text::new(
+                    format!("キャラクター {name} はいませんでした"),
+                    format!("character {name} did not exist"),
                 )),
-                Some(c) if c.fields.get(key) != previous.as_ref() => Err(format!(
-                    "{name}.{key} was {:?}, not {:?}",
-                    c.fields.get(key),
-                    previous
+                Some(c) if c.owner != *actor && !gm => Err(Text::new(
+                    format!("{actor} が {} の {name} を変更しました", c.owner),
+                    format!("{actor} changed {name}, which belongs to {}", c.owner),
+                )),
+                Some(c) if c.fields.get(key) != previous.as_ref() => Err(Text::new(
+                    format!(
+                        "{name}.{key} は {:?} で、{:?} ではありませんでした",
+                        c.fields.get(key),
+                        previous
+                    ),
+                    format!(
+                        "{name}.{key} was {:?}, not {:?}",
+                        c.fields.get(key),
+                        previous
+                    ),
                 )),
                 Some(_) => Ok(()),
             },
-            EventBody::TabAdded { name } if !gm => {
-                Err(format!("{actor}, not a GM, added the tab {name}"))
-            }
-            EventBody::SceneAdvanced | EventBody::SessionEnded if !gm => {
-                Err(format!("{actor}, not a GM, ended a scene or session"))
-            }
+            EventBody::TabAdded { name } if !gm => Err(Text::new(
+                format!("GM でない {actor} がタブ {name} を加えました"),
+                format!("{actor}, not a GM, added the tab {name}"),
+            )),
+            EventBody::SceneAdvanced | EventBody::SessionEnded if !gm => Err(Text::new(
+                format!("GM でない {actor} がシーンかセッションを終えました"),
+                format!("{actor}, not a GM, ended a scene or session"),
+            )),
             EventBody::Revealed { roll } => match self.event(*roll) {
                 Some(Event {
                     actor: roller,
@@ -343,12 +415,18 @@ impl Table {
                     ..
                 }) if r.secret && (roller == actor || gm) => {
                     if self.state.revealed.contains(roll) {
-                        Err(format!("#{roll} revealed twice"))
+                        Err(Text::new(
+                            format!("#{roll} が2回公開されました"),
+                            format!("#{roll} revealed twice"),
+                        ))
                     } else {
                         Ok(())
                     }
                 }
-                _ => Err(format!("{actor} may not reveal #{roll}")),
+                _ => Err(Text::new(
+                    format!("{actor} は #{roll} を公開できません"),
+                    format!("{actor} may not reveal #{roll}"),
+                )),
             },
             EventBody::Undone { event } => match self.event(*event) {
                 Some(target)
@@ -359,7 +437,10 @@ impl Table {
                 {
                     Ok(())
                 }
-                _ => Err(format!("{actor} may not undo #{event}")),
+                _ => Err(Text::new(
+                    format!("{actor} は #{event} を取り消せません"),
+                    format!("{actor} may not undo #{event}"),
+                )),
             },
             _ => Ok(()),
         }

@@ -178,9 +178,11 @@ impl Table {
             }
             // A line setting the fields of a character whose data is hidden from the
             // viewer (an enemy not yet identified) shows its values: as hidden as they.
-            EventBody::CharacterSet { name, .. } | EventBody::CharacterUpdated { name, .. } => {
-                self.hidden(name, viewer).is_none()
-            }
+            // So is its creation (an Another World enemy the GM prepares, not yet
+            // identified: its name is not shown before it appears, issue 13).
+            EventBody::CharacterSet { name, .. }
+            | EventBody::CharacterUpdated { name, .. }
+            | EventBody::CharacterCreated { name, .. } => self.hidden(name, viewer).is_none(),
             _ => true,
         }
     }

@@ -396,7 +396,9 @@ fn aw7_presets_spell_rule_solo_and_refusals() {
     let mut t = table([6; 32]);
     assert!(refused(&mut t, "alice", "/af preset 1").contains("only the GM"));
     assert!(refused(&mut t, "gm", "/af start 理知 40 2").contains("50 or more"));
-    assert!(refused(&mut t, "gm", "/af start 幸運2 80 2").contains("not set for ミナ, ロイ"));
+    // AW-7 「【〇〇】判定」: an ability's check (issue 13 play-through 5: a typo'd ability
+    // asked every PC to set it).
+    assert!(refused(&mut t, "gm", "/af start 幸運2 80 2").contains("'幸運2' is not an ability"));
     assert!(refused(&mut t, "gm", "/af preset 4").contains("solo"));
     assert!(refused(&mut t, "gm", "/af preset 4 ロイ").contains("【体力】 is not set for ロイ"));
     run(&mut t, "bob", "/char set ロイ 体力 5");
@@ -2218,14 +2220,15 @@ fn aw13d_heal_changes_only_its_value_by_numbers_or_dice_up_to_a_set_maximum() {
             "{bad}: {err}"
         );
     }
-    // ミナ has 【HP】 20 and no maximum: a recovery is refused with how to set one.
-    run(&mut t, "alice", "/char set ミナ HP 12");
-    let err = refused(&mut t, "alice", "/supply heal ミナ HP 2D6+1 食事");
+    // ロイ has 【HP】 18 and no maximum: a recovery is refused with how to set one.
+    let err = refused(&mut t, "bob", "/supply heal ロイ HP 2D6+1 食事");
     assert!(
-        err.contains("ミナ has no HP maximum, so a recovery has nothing to stop at; set it first, e.g. /char set ミナ HP.max 12"),
+        err.contains("ロイ has no HP maximum, so a recovery has nothing to stop at; set it first, e.g. /char set ロイ HP.max 12"),
         "{err}"
     );
-    run(&mut t, "alice", "/char set ミナ HP上限 20");
+    // ミナ's 【HP】 20 lowered by hand keeps 20 as the maximum (aw13e).
+    run(&mut t, "alice", "/char set ミナ HP 12");
+    assert_eq!(num(&t, "ミナ", "HP.max"), 20);
     let out = run(&mut t, "alice", "/supply heal ミナ HP 2D6+1 食事");
     assert!(out[0].contains("食事 2D6+1["), "{out:?}");
     assert!((15..=20).contains(&num(&t, "ミナ", "HP")));
@@ -2321,4 +2324,339 @@ fn aw13d_a_declaration_beyond_the_gm_guide_is_pointed_out() {
         out[0].contains("（注意: 1度の宣言の目安は平均6。宣言できるのは所持している特技だけで、GMが確かめます。AW-7）"),
         "{out:?}"
     );
+}
+
+/// Issue 13, aw13e (aw13d's "Left"). Seed line 120 「とどめを刺す: 戦闘不能のキャラクターを
+/// 死亡させる」 (AW-3): the death is kept — the sheet says 死亡, and the dead join no combat
+/// (neither `/combat add` nor a new `/combat start`) until the GM voids the finishing blow.
+#[test]
+fn aw13e_a_character_finished_off_stays_dead_until_the_blow_is_voided() {
+    let mut t = table([41; 32]);
+    run(&mut t, "gm", "/char new 雑魚");
+    run(&mut t, "gm", "/char set 雑魚 行動値 1 HP 0 MP 1");
+    run(&mut t, "gm", "/combat start ミナ 雑魚");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "alice", "/combat major finish 雑魚");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("雑魚が戦闘から退場（とどめを刺されて死亡）")),
+        "{out:?}"
+    );
+    let blow = t.events().last().expect("entry").seq;
+    let blow = t
+        .events()
+        .iter()
+        .rev()
+        .find(|e| {
+            t.entry(e, "gm", taku_dice::Lang::Ja)
+                .text
+                .contains("とどめを刺す: 雑魚")
+        })
+        .map_or(blow, |e| e.seq);
+    let sheet = run(&mut t, "gm", "/char show 雑魚").join("\n");
+    assert!(
+        sheet.contains("死亡") && sheet.contains("とどめを刺されて死亡"),
+        "{sheet}"
+    );
+    let err = refused(&mut t, "gm", "/combat add 雑魚");
+    assert!(
+        err.contains("雑魚 was finished off and is dead (AW-3), so it cannot join a combat"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/combat end");
+    let end = t.events().last().expect("end").seq;
+    let err = refused(&mut t, "gm", "/combat start ミナ 雑魚");
+    assert!(err.contains("the GM voids its line with /void"), "{err}");
+    // The GM takes the blow back (the combat's end, which rests on it, first): alive
+    // again, back in that combat, and it may fight the next.
+    let err = refused(&mut t, "gm", &format!("/void {blow}"));
+    assert!(err.contains(&format!("/void {end}")), "{err}");
+    run(&mut t, "gm", &format!("/void {end}"));
+    run(&mut t, "gm", &format!("/void {blow}"));
+    let sheet = run(&mut t, "gm", "/char show 雑魚").join("\n");
+    assert!(!sheet.contains("死亡"), "{sheet}");
+    run(&mut t, "gm", "/combat end");
+    run(&mut t, "gm", "/combat start ミナ 雑魚");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (aw13d's "Left", play-through 4). AW-4: recovery stops at the maximum
+/// (「【HP】と【MP】を1D6点回復する」 up to the sheet's value). A wound set by hand on a
+/// character with no HP上限 (`/char set ロイ HP 5` on 12) keeps 12 as the maximum in the
+/// same entry, so the character can heal back to it; undoing the line takes both back.
+#[test]
+fn aw13e_a_hand_set_wound_keeps_the_value_it_lowers_as_the_maximum() {
+    let mut t = table([42; 32]);
+    let out = run(&mut t, "bob", "/char set ロイ HP 5");
+    assert!(
+        out[0].contains("HP=5") && out[0].contains("HP.max=18"),
+        "{out:?}"
+    );
+    assert_eq!(num(&t, "ロイ", "HP.max"), 18);
+    let out = run(&mut t, "bob", "/supply heal ロイ HP 20 休息");
+    assert!(out[0].ends_with("【HP】+20 ＞ 18"), "{out:?}");
+    // A maximum already there, or set in the same line, is not touched.
+    run(&mut t, "alice", "/char set ミナ HP 9 HP上限 25");
+    assert_eq!(num(&t, "ミナ", "HP.max"), 25);
+    run(&mut t, "alice", "/char set ミナ MP 4");
+    assert_eq!(num(&t, "ミナ", "MP.max"), 15);
+    // Raising a value with no maximum sets none; undo takes the implied maximum back.
+    run(&mut t, "gm", "/char new 鬼");
+    run(&mut t, "gm", "/char set 鬼 HP 10");
+    run(&mut t, "gm", "/char set 鬼 HP 14");
+    assert!(!t.characters()["鬼"].fields.contains_key("HP.max"));
+    run(&mut t, "gm", "/char set 鬼 HP 3");
+    assert_eq!(num(&t, "鬼", "HP.max"), 14);
+    run(&mut t, "gm", "/undo");
+    assert!(!t.characters()["鬼"].fields.contains_key("HP.max"));
+    assert_eq!(num(&t, "鬼", "HP"), 14);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (aw13d's "Left", play-through 4 and 5). AW-3 対象識別 (seed 117–118):
+/// an enemy's data is the GM's until identified. The GM's NPC made with `/char new` is
+/// not named to the players before it appears: its creation is （非公開） in their log, and
+/// `/char list` and `/who` leave it out, until it is identified or shown (`/npc show`).
+#[test]
+fn aw13e_the_gms_unidentified_npc_is_not_named_to_players_at_creation() {
+    let mut t = table([43; 32]);
+    run(&mut t, "gm", "/char new 黒幕");
+    for who in ["alice", "sam"] {
+        let log = seen(&t, who);
+        assert!(!log.contains("黒幕"), "{who}: {log}");
+        let list = run(&mut t, who, "/char list").join("\n");
+        assert!(!list.contains("黒幕") && !list.contains("影"), "{list}");
+        assert!(list.contains("ミナ") && list.contains("ロイ"), "{list}");
+        let members = run(&mut t, who, "/who").join("\n");
+        assert!(!members.contains("黒幕"), "{members}");
+    }
+    // The GM sees it everywhere.
+    assert!(seen(&t, "gm").contains("gm がキャラクター 黒幕 を作成"));
+    assert!(
+        run(&mut t, "gm", "/char list")
+            .join("")
+            .contains("黒幕（gm）")
+    );
+    assert!(run(&mut t, "gm", "/who").join("").contains("黒幕"));
+    // Shown, it is named (its creation too).
+    run(&mut t, "gm", "/npc show 黒幕");
+    assert!(seen(&t, "alice").contains("gm がキャラクター 黒幕 を作成"));
+    assert!(
+        run(&mut t, "alice", "/char list")
+            .join("")
+            .contains("黒幕（gm）")
+    );
+    // A GM character marked PC is nobody's secret.
+    run(&mut t, "gm", "/char new 案内人");
+    run(&mut t, "gm", "/char set 案内人 種別 PC");
+    assert!(seen(&t, "bob").contains("gm がキャラクター 案内人 を作成"));
+}
+
+/// Issue 13, aw13e (play-through 5): voids and undos that later lines rest on.
+/// - AW-5 「セッション終了時に最大値まで回復する」: a command spell spent from the session
+///   end's refill keeps `/void` off that end;
+/// - AW-6: a key given, then moved (or taken back), keeps `/void` off the gift;
+/// - AW-3: an action of a combat that has ended since (「全員が行動済」, クリンナップ, the
+///   end) is not undone by its player.
+#[test]
+fn aw13e_a_refill_a_gift_or_an_ended_combat_that_later_lines_rest_on_stays() {
+    let mut t = table([44; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    for _ in 0..3 {
+        run(&mut t, "alice", "/spell ミナ order ロイ 走れ");
+    }
+    run(&mut t, "gm", "/session end");
+    let end = t
+        .events()
+        .iter()
+        .rev()
+        .find(|e| matches!(e.body, EventBody::SessionEnded))
+        .expect("end")
+        .seq;
+    run(&mut t, "alice", "/spell ミナ order ロイ 跳べ");
+    let err = refused(&mut t, "gm", &format!("/void {end}"));
+    assert!(
+        err.contains("ミナ's command spells were spent from the session end's refill"),
+        "{err}"
+    );
+    // AW-6.
+    run(&mut t, "gm", "/key give ミナ 証拠");
+    let gift = t.events().last().expect("gift").seq;
+    run(&mut t, "gm", "/key move ミナ ロイ 証拠");
+    let err = refused(&mut t, "gm", &format!("/void {gift}"));
+    assert!(
+        err.contains("ミナ's event key '証拠' has moved since"),
+        "{err}"
+    );
+    let mv = t.events().last().expect("move").seq;
+    run(&mut t, "gm", "/key take ロイ 証拠");
+    let err = refused(&mut t, "gm", &format!("/void {mv}"));
+    assert!(
+        err.contains("ロイ's event key '証拠' has moved since"),
+        "{err}"
+    );
+    // AW-3: ミナ (行動値 10, PC first) attacks, the GM ends the combat; alice's undo of
+    // the attack is refused.
+    run(&mut t, "gm", "/combat start ミナ 影");
+    run(&mut t, "gm", "/combat next");
+    run(&mut t, "alice", "/combat major attack 影");
+    run(&mut t, "gm", "/combat end");
+    let err = refused(&mut t, "alice", "/undo");
+    assert!(err.contains("this combat has ended since"), "{err}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (play-through 5), AW-3:
+/// - 対象識別 (「成功することで、敵のデータを公表することができる」) is for an enemy whose data
+///   is not public: a PC, or an NPC shown already, is refused without spending the action;
+/// - the GM's tie order naming an unidentified NPC (「NPC同士で【行動値】が同じなら、GMが
+///   決定する」) tells that its 【行動値】 ties: the GM alone sees that line.
+#[test]
+fn aw13e_identify_is_for_hidden_enemies_and_an_npc_tie_order_stays_the_gms() {
+    let mut t = table([45; 32]);
+    // ロイ and ミナ both 10: 反射 4 before 3, so ロイ acts first.
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    run(&mut t, "gm", "/combat next");
+    let err = refused(&mut t, "bob", "/combat major identify ミナ");
+    assert!(
+        err.contains("ミナ's data is public already")
+            && err.contains("identification is for an enemy not yet identified (AW-3)"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/npc show 影");
+    let err = refused(&mut t, "bob", "/combat major identify 影");
+    assert!(err.contains("影's data is public already"), "{err}");
+    run(&mut t, "gm", "/npc hide 影");
+    run(&mut t, "gm", "/combat end");
+    run(&mut t, "gm", "/char new 霧");
+    run(&mut t, "gm", "/char set 霧 行動値 10");
+    run(&mut t, "gm", "/combat start 影 霧");
+    run(&mut t, "gm", "/combat order 霧 影");
+    let last = t.events().last().expect("order");
+    assert_eq!(
+        t.entry(last, "alice", taku_dice::Lang::Ja).text,
+        format!("#{} （非公開）", last.seq)
+    );
+    assert!(
+        t.entry(last, "gm", taku_dice::Lang::Ja)
+            .text
+            .contains("同値の行動順（GM）: 霧 → 影")
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (play-through 5), AW-7:
+/// - 「【〇〇】判定」 is an ability's (AW-1): `/af start 幸福 …` is refused naming the five;
+/// - a difficulty beyond the table's bound (1,000,000) is refused;
+/// - `party=ミナ，ロイ` with a full-width comma lists two PCs;
+/// - a fumble's roll is the fumbler's roll for the round: `/af status` no longer lists
+///   them as yet to roll, and says the next check without a cancel fails the AF check.
+#[test]
+fn aw13e_af_start_reads_abilities_bounds_and_lists_and_a_fumbler_has_rolled() {
+    let probe = {
+        let mut t = table([0; 32]);
+        run(&mut t, "gm", "/af start 反射 60 2 party=ミナ，ロイ");
+        t.events().last().expect("start").seq + 1
+    };
+    let mut t = table(seed_where(&[(probe, |s| s == 2)]));
+    let err = refused(&mut t, "gm", "/af start 幸福 60 2");
+    assert!(
+        err.contains(
+            "'幸福' is not an ability; an AF check uses one of 理知, 知覚, 反射, 体力, 幸運"
+        ),
+        "{err}"
+    );
+    let err = refused(&mut t, "gm", "/af start 反射 1000000000000 2");
+    assert!(err.contains("difficulty is 50 to 1000000"), "{err}");
+    run(&mut t, "gm", "/af start 反射 60 2 party=ミナ，ロイ");
+    let status = run(&mut t, "gm", "/af status").join("\n");
+    assert!(
+        status.contains("未判定: ミナ、ロイ") || status.contains("未判定: ロイ、ミナ"),
+        "{status}"
+    );
+    // ロイ first (行動値 10 each, 反射 4 before 3).
+    let out = run(&mut t, "bob", "AW+{ロイ.反射}");
+    assert!(out.join("\n").contains("ロイのファンブル"), "{out:?}");
+    let status = run(&mut t, "gm", "/af status").join("\n");
+    assert!(
+        status.contains("未判定: ミナ")
+            && status.contains("打ち消さずに次の判定が行なわれるとAF判定は失敗"),
+        "{status}"
+    );
+}
+
+/// Issue 13, aw13e (play-through 5), AW-4 「契約状態にあるキャラクター同士の供給ならば
+/// 3〜4D6点回復が望ましい」: among three where two pairs are contracted, the GM's note
+/// names the pair that is not, instead of calling all three uncontracted.
+#[test]
+fn aw13e_supply_among_three_names_the_pair_not_in_a_contract() {
+    let mut t = table([46; 32]);
+    run(&mut t, "gm", "/char new ユキ");
+    run(
+        &mut t,
+        "gm",
+        "/char set ユキ 種別 PC HP 10 MP 10 HP上限 30 MP上限 30",
+    );
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "gm", "/contract ミナ ユキ");
+    let out = run(&mut t, "gm", "/supply give ミナ ロイ ユキ 3").join("\n");
+    assert!(
+        out.contains("ミナ、ロイ、ユキの供給（ロイとユキは契約していないので、全員が互いに契約中ではありません）"),
+        "{out}"
+    );
+    assert!(!out.contains("契約していないミナ"), "{out}");
+}
+
+/// Issue 13, aw13e (play-through 5). AW-5 4 「サーヴァントの行動を成功させる　サーヴァントが
+/// 行う行為判定の達成値を+20する」: the servant's next check is also one the rules roll
+/// themselves — a blockade contest (its first) or an identification — and the +20 is
+/// spent there, said in the log, not left waiting for a typed roll.
+#[test]
+fn aw13e_a_command_spells_plus_20_goes_to_the_identification_or_blockade_contest() {
+    let mut t = table([47; 32]);
+    run(&mut t, "gm", "/contract ミナ ロイ");
+    run(&mut t, "alice", "/spell ミナ boost ロイ");
+    // ロイ first (行動値 10 each, 反射 4 before 3).
+    run(&mut t, "gm", "/combat start ミナ ロイ 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "bob", "/combat major identify 影").join("\n");
+    assert!(
+        out.contains("ロイの判定に令呪の+20を適用") && out.contains("2D6+22>=10"),
+        "{out}"
+    );
+    assert_eq!(state(&t)["contracts"]["boosts"], serde_json::json!({}));
+    run(&mut t, "gm", "/combat end");
+    // A blockade: the contest of 【行動値】 takes the +20 (10 + 20).
+    run(&mut t, "alice", "/spell ミナ boost ロイ");
+    if state(&t)["public"]
+        .as_array()
+        .is_some_and(|p| !p.is_empty())
+    {
+        run(&mut t, "gm", "/npc hide 影");
+    }
+    run(&mut t, "gm", "/combat start ロイ 影");
+    run(&mut t, "gm", "/combat engage ロイ 影");
+    run(&mut t, "gm", "/combat blockade 影");
+    run(&mut t, "gm", "/combat next");
+    let out = run(&mut t, "bob", "/combat major disengage").join("\n");
+    assert!(
+        out.contains("ロイの判定に令呪の+20を適用") && out.contains("2D6+30"),
+        "{out}"
+    );
+    assert_eq!(state(&t)["contracts"]["boosts"], serde_json::json!({}));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (play-through 5): a refused character name of 3,000 characters is
+/// shown by its first 20 and its length, not echoed whole.
+#[test]
+fn aw13e_a_huge_refused_name_is_not_echoed_whole() {
+    let mut t = table([48; 32]);
+    let name = "あ".repeat(3000);
+    let err = refused(&mut t, "alice", &format!("/char new {name}"));
+    assert!(
+        err.contains(&format!("'{}…(3000)'", "あ".repeat(20))),
+        "{err}"
+    );
+    assert!(err.chars().count() < 300, "{err}");
 }

@@ -1179,3 +1179,141 @@ fn aw13d_a_spaced_purpose_is_the_same_check_and_absurd_difficulties_are_refused(
     );
     assert!(help.contains("秘密の判定"), "{help}");
 }
+
+/// Issue 13, aw13e (aw13d's "Left", play-through 4). The GM's secret check of a GM
+/// character is `/deck check 敵 … secret` (MT-2). `S/deck check …` — the secret-roll mark
+/// in front of a command — was posted as chat for every member to read: it is refused,
+/// naming the command's secret form, and nothing is logged; chat that merely starts with
+/// `S/` is still chat.
+#[test]
+fn aw13e_s_before_a_command_is_refused_with_its_secret_form_not_posted_as_chat() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new 敵");
+    run(
+        &mut t,
+        "gm",
+        "/deck order 敵 Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest",
+    );
+    for line in [
+        "S/deck check 敵 緑 1 隠れる",
+        "s／deck check 敵 緑 1 隠れる",
+    ] {
+        let err = refused(&mut t, "gm", line);
+        assert!(
+            err.contains("S marks a secret dice roll and does not go before a / command")
+                && err.contains("/deck check 影 黒 3 secret 見張りに気付く"),
+            "{err}"
+        );
+    }
+    let err = refused(&mut t, "alice", "S/who");
+    assert!(err.contains("type the command from its / (/help)"), "{err}");
+    assert!(!t.events().iter().any(|e| {
+        t.entry(e, "alice", taku_dice::Lang::Ja)
+            .text
+            .contains("隠れる")
+    }));
+    // Chat that is no command stays chat.
+    let out = run(&mut t, "alice", "S/N比が悪い");
+    assert!(out[0].contains("S/N比が悪い"), "{out:?}");
+}
+
+/// Issue 13, aw13e (play-through 5), MT-2 step 5 and MT-3:
+/// - a check asked for with `boost` when the turn's boost is spent (「1ターンに1回のみ」) is
+///   refused before any card shows, not made without it;
+/// - a boost made under `/deck set boost pc` keeps that setting from being undone;
+/// - no scene or session ends while a check waits for its boost decision (「行動判定が
+///   始まってから…終わるまでは、いかなるプレイヤーも、優先権を得ません」);
+/// - `/undo` of a `/scene next` that returned boost cards in random order is refused as
+///   any line that drew is (the order is never redrawn);
+/// - the tracker's labels are the rules' (`/char set ミナ 枚数 5` refused), and `/deck
+///   known` reads full-width digits.
+#[test]
+fn aw13e_boost_limits_scene_ends_and_the_tracker_hold_as_the_seed_says() {
+    let mut t = table();
+    let order = "Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain; 6 Island";
+    run(&mut t, "alice", "/char new ミナ2");
+    run(&mut t, "gm", &format!("/deck order ミナ {order}"));
+    run(&mut t, "gm", &format!("/deck order ミナ2 {order}"));
+    let err = refused(&mut t, "alice", "/char set ミナ 枚数 5");
+    assert!(
+        err.contains("'枚数' is kept by the rules") && err.contains("/deck load NAME DECKLIST"),
+        "{err}"
+    );
+    refused(
+        &mut t,
+        "alice",
+        "/char set ミナ このターンのブースト 未使用",
+    );
+    // Top: Scaled Wurm (target 7 at difficulty 0), Forest (5): the check waits.
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 0 扉");
+    assert!(out.join("").contains("ブースト"), "{out:?}");
+    for line in ["/scene next", "/session end"] {
+        let err = refused(&mut t, "gm", line);
+        assert!(
+            err.contains("ミナ has an open check")
+                && err.contains("no scene or session ends in the middle of a check"),
+            "{line}: {err}"
+        );
+    }
+    run(&mut t, "alice", "/deck boost ミナ");
+    // Under `boost = player`, alice's ミナ2 has no boost left: refused whole, nothing shown.
+    let err = refused(&mut t, "alice", "/deck check ミナ2 緑 0 扉 boost");
+    assert!(
+        err.contains("alice already boosted with ミナ this turn")
+            && err.contains("the check was not made; it can be made without 'boost'"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/deck set boost pc");
+    let set = t.events().last().expect("set").seq;
+    let out = run(&mut t, "alice", "/deck check ミナ2 緑 0 扉 boost");
+    assert!(out[0].contains("ブースト"), "{out:?}");
+    let err = refused(&mut t, "gm", &format!("/undo #{set}"));
+    assert!(
+        err.contains("ミナ2's boost was made under this setting"),
+        "{err}"
+    );
+    // The scene's end returns both boosts' cards in random order: not undone.
+    run(&mut t, "gm", "/scene next");
+    let err = refused(&mut t, "gm", "/undo");
+    assert!(
+        err.contains("drew randomness, so it cannot be undone"),
+        "{err}"
+    );
+    run(&mut t, "gm", "/deck known ミナ ２");
+    assert_eq!(library(&t, "ミナ")["known"], 2);
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13e (play-through 5). A GM character's library is the GM's (MT-2, the
+/// GM's secret check): a card the GM puts on its top or bottom is named to the GM alone —
+/// a player who read it would know the next secret check's card. A player's PC's stays
+/// public, as the player knows it.
+#[test]
+fn aw13e_cards_put_in_a_gm_characters_library_are_the_gms_to_know() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new 敵");
+    run(&mut t, "gm", "/deck order 敵 Forest; Island; Swamp");
+    let out = run(&mut t, "gm", "/deck top 敵 Scaled Wurm");
+    assert!(out[0].contains("GMは知っている"), "{out:?}");
+    run(&mut t, "gm", "/deck bottom 敵 Swamp");
+    for who in ["alice", "sam"] {
+        let log: Vec<String> = t
+            .events()
+            .iter()
+            .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
+            .collect();
+        assert!(
+            !log.iter().any(|l| l.contains("甲鱗") || l.contains("沼")),
+            "{who}: {log:?}"
+        );
+    }
+    run(&mut t, "alice", DECK);
+    run(&mut t, "gm", "/deck top ミナ Forest");
+    let last = t.events().last().expect("put");
+    assert!(
+        t.entry(last, "bob", taku_dice::Lang::Ja)
+            .text
+            .contains("プレイヤーは知っている"),
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

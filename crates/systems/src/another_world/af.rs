@@ -38,6 +38,18 @@ pub const MIN_DIFFICULTY: i64 = 50;
 /// The most rounds a check may take here.
 pub const MAX_ROUNDS: u32 = 20;
 
+/// The highest AF difficulty a table takes (the bound of the table's other difficulties).
+pub const MAX_DIFFICULTY: i64 = 1_000_000;
+
+/// At most 20 characters of a typed word, for a message.
+fn short(word: &str) -> String {
+    let mut out: String = word.chars().take(20).collect();
+    if word.chars().count() > 20 {
+        out.push('…');
+    }
+    out
+}
+
 /// A threshold on the running total and the event it triggers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Threshold {
@@ -908,6 +920,33 @@ fn start(
             ),
         ));
     }
+    // The same bound as the table's other difficulties (MTG's −1,000,000..1,000,000): a
+    // difficulty beyond it is a typo, not a check (issue 13 play-through 5).
+    if difficulty > MAX_DIFFICULTY {
+        return Err(Text::new(
+            format!("AF判定の難易度は{MIN_DIFFICULTY}〜{MAX_DIFFICULTY}です（AW-7。例は100〜300）"),
+            format!(
+                "an AF check's difficulty is {MIN_DIFFICULTY} to {MAX_DIFFICULTY} (AW-7; the examples are 100–300)"
+            ),
+        ));
+    }
+    // AW-7 「【〇〇】判定」: an ability of the sheet (AW-1), not a new key (issue 13
+    // play-through 5: 幸福 for 幸運 asked every PC to set 【幸福】).
+    let bare = ability.trim_start_matches('【').trim_end_matches('】');
+    if !super::sheet::ABILITIES.contains(&bare) {
+        return Err(Text::new(
+            format!(
+                "「{}」という能力値はありません。AF判定の能力値は {} のどれかです（AW-1、AW-7）",
+                short(ability),
+                super::sheet::ABILITIES.join("・")
+            ),
+            format!(
+                "'{}' is not an ability; an AF check uses one of {} (AW-1, AW-7)",
+                short(ability),
+                super::sheet::ABILITIES.join(", ")
+            ),
+        ));
+    }
     if !(1..=MAX_ROUNDS).contains(&rounds) {
         return Err(Text::new(
             format!("ラウンド制限は1〜{MAX_ROUNDS}です"),
@@ -924,7 +963,7 @@ fn start(
         } else if let Some(pcs) = o.strip_prefix("party=") {
             // The GM chooses who takes part (issue 13).
             chosen = Some(
-                pcs.split([',', '、'])
+                pcs.split([',', '、', '，', '､'])
                     .filter(|p| !p.is_empty())
                     .map(str::to_string)
                     .collect(),
@@ -1400,6 +1439,9 @@ pub fn fold(af: &mut Option<AfCheck>, e: &Event) {
             character,
             achievement,
         } => {
+            // The fumbler's roll for the round is made (issue 13 play-through 5: the
+            // status listed them as yet to roll).
+            a.rolled.insert(character.clone());
             a.status = Status::FumblePending {
                 character: character.clone(),
                 achievement: *achievement,
@@ -1446,8 +1488,12 @@ fn status_text(a: &AfCheck) -> Text {
     let state = match &a.status {
         Status::Running => Text::new("進行中", "running"),
         Status::FumblePending { character, .. } => Text::new(
-            format!("{character}のファンブル（GMの打ち消し待ち）"),
-            format!("{character}'s fumble (waiting for the GM's cancel)"),
+            format!(
+                "{character}のファンブル（GMの打ち消し待ち。打ち消さずに次の判定が行なわれるとAF判定は失敗、AW-7）"
+            ),
+            format!(
+                "{character}'s fumble (waiting for the GM's cancel; the next check made without one fails the AF check, AW-7)"
+            ),
         ),
         Status::Succeeded => Text::new("成功", "succeeded"),
         Status::Failed => Text::new("失敗", "failed"),

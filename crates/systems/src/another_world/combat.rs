@@ -210,6 +210,10 @@ pub enum Event {
     Ordered {
         /// Names, first acts first.
         order: Vec<String>,
+        /// An NPC not yet identified is among them: that it ties says something of its
+        /// 【行動値】, so the GM alone sees the line (issue 13 play-through 5).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gm_only: bool,
     },
     /// Initiative chose `actor`: its main process begins.
     Turn {
@@ -347,6 +351,34 @@ fn combatant(table: &dyn TableView, name: &str) -> Result<Combatant, Text> {
         acted: false,
         down: down(table, name),
     })
+}
+
+/// AW-5 4 「サーヴァントが行う行為判定の達成値を+20する」: the +20 a command spell left
+/// pending for `actor` (a servant), used by a check the rules roll themselves (the
+/// identification, a blockade contest): its [`super::contracts::Event::BoostApplied`] is
+/// pushed on `events`.
+fn spell_boost(state: &State, actor: &str, events: &mut Vec<AwEvent>) -> Option<i64> {
+    state.contracts.boosts.get(actor)?;
+    events.push(AwEvent::Contract(super::contracts::Event::BoostApplied {
+        servant: actor.to_string(),
+    }));
+    Some(super::contracts::BOOST)
+}
+
+/// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): a dead character
+/// joins no combat (issue 13 play-through 4: it came back in the next one).
+fn alive(state: &State, name: &str) -> Result<(), Text> {
+    if state.dead.contains(name) {
+        return Err(Text::new(
+            format!(
+                "{name}はとどめを刺されて死亡しています（AW-3）。戦闘には加われません。とどめを取り消すなら、GMがその行を /void してください"
+            ),
+            format!(
+                "{name} was finished off and is dead (AW-3), so it cannot join a combat; to take the finishing blow back, the GM voids its line with /void"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// 戦闘不能: the character's current 【HP】 is 0 or less (when it has one).
@@ -507,6 +539,9 @@ pub fn decide(
                     format!("{twice} is named twice; name each character in the combat once"),
                 ));
             }
+            for n in names.iter() {
+                alive(state, n)?;
+            }
             let combatants = names
                 .iter()
                 .map(|n| combatant(table, n))
@@ -521,6 +556,7 @@ pub fn decide(
                     format!("{name} is already in the combat"),
                 ));
             }
+            alive(state, name)?;
             one(ev(Event::Joined {
                 combatant: combatant(table, name)?,
             }))
@@ -572,7 +608,10 @@ pub fn decide(
                     .filter(|n| !names.contains(&n.as_str()) && c.get(n).is_some())
                     .cloned(),
             );
-            one(ev(Event::Ordered { order }))
+            let gm_only = order
+                .iter()
+                .any(|n| super::rules::secret_npc(table, state, n));
+            one(ev(Event::Ordered { order, gm_only }))
         })(),
         ["next"] => (|| {
             gm_only(table, Text::new("ラウンドの進行", "move the round on"))?;
@@ -912,9 +951,13 @@ fn act<'a>(
             };
             let mut events = Vec::new();
             let mut all_won = true;
+            // AW-5 4 「サーヴァントが行う行為判定の達成値を+20する」: a servant's pending
+            // +20 goes to its next check, this contest (the first, when several block)
+            // (issue 13 play-through 5: it waited for a typed roll).
+            let mut boost = spell_boost(state, actor, &mut events);
             for enemy in blocking {
                 let contest = Contest {
-                    action: check(me.action),
+                    action: check(me.action.saturating_add(boost.take().unwrap_or(0))),
                     reaction: Reaction::Rolls(check(enemy.action)),
                 };
                 let (rolled, veiled) =
@@ -965,7 +1008,22 @@ fn act<'a>(
         && !target.is_empty()
     {
         let target = target.join(" ");
-        let wit = field(table, actor, "理知")?;
+        // Its data public already (a PC, an NPC identified or shown): nothing to identify,
+        // and the major action is not spent on it (issue 13 play-through 5).
+        if !super::rules::secret_npc(table, state, &target) {
+            return Err(Text::new(
+                format!(
+                    "{target}のデータはすでに公開されています（PCか、識別済み・GMが公開したNPC）。対象識別は未識別の敵に行ないます（AW-3）"
+                ),
+                format!(
+                    "{target}'s data is public already (a PC, or an NPC identified or shown by the GM); identification is for an enemy not yet identified (AW-3)"
+                ),
+            ));
+        }
+        let mut events = Vec::new();
+        // AW-5 4: a servant's pending +20 goes to this check (issue 13 play-through 5).
+        let wit = field(table, actor, "理知")?
+            .saturating_add(spell_boost(state, actor, &mut events).unwrap_or(0));
         let extra = match table
             .character(&target)
             .and_then(|(_, f)| f.get(IDENTIFY_KEY))
@@ -999,16 +1057,14 @@ fn act<'a>(
         } else {
             Vec::new()
         };
-        let mut events = vec![
-            action(Act::Identify(target.clone())),
-            ev(Event::Identified {
-                name: actor.clone(),
-                target,
-                text: rolled.text,
-                success: rolled.success,
-                data,
-            }),
-        ];
+        events.splice(0..0, [action(Act::Identify(target.clone()))]);
+        events.extend([ev(Event::Identified {
+            name: actor.clone(),
+            target,
+            text: rolled.text,
+            success: rolled.success,
+            data,
+        })]);
         events.extend(finish_turn(c, actor));
         return Ok(Outcome {
             events,
@@ -1193,7 +1249,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
                 c.process = Process::Setup;
             }
         }
-        Event::Ordered { order } => c.order = order.clone(),
+        Event::Ordered { order, .. } => c.order = order.clone(),
         Event::Turn { actor, .. } => {
             c.process = Process::Main {
                 actor: actor.clone(),
@@ -1352,7 +1408,7 @@ pub fn describe(e: &Event) -> Text {
                 format!("{name} leaves the combat ({})", why.en()),
             )
         }
-        Event::Ordered { order } => Text::new(
+        Event::Ordered { order, .. } => Text::new(
             format!("同値の行動順（GM）: {}", order.join(" → ")),
             format!("the GM's order for ties: {}", order.join(" → ")),
         ),

@@ -31,6 +31,10 @@ pub struct State {
     /// 敵のデータを公表することができる」) or shown by the GM (`/npc show`). Every other
     /// NPC of the GM's is the GM's to know ([`hidden_from_actor`]).
     pub public: std::collections::BTreeSet<String>,
+    /// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): the characters
+    /// killed so. A dead character joins no combat; the GM's `/void` of the finishing
+    /// blow brings it back.
+    pub dead: std::collections::BTreeSet<String>,
 }
 
 /// What happened, by part.
@@ -462,6 +466,19 @@ impl TableRules for AwRules {
         sheet::field_value(key, value, fields)
     }
 
+    /// AW-4 (「【HP】と【MP】を…点回復する」: recovery stops at the maximum): the first wound
+    /// set by hand (`/char set ミナ HP 5` on 12, no HP上限) keeps the value it lowers as
+    /// the maximum, so the character can heal back to it (issue 13 play-through 4).
+    fn implied_field(
+        &self,
+        key: &str,
+        previous: Option<&str>,
+        value: &str,
+        fields: &std::collections::BTreeMap<String, String>,
+    ) -> Option<(String, String)> {
+        sheet::implied_max(key, previous, value, fields)
+    }
+
     fn hidden_character(&self, table: &dyn TableView, state: &State, name: &str) -> Option<Text> {
         hidden_from_actor(table, state, name)
     }
@@ -507,6 +524,9 @@ impl TableRules for AwRules {
                             state.public.remove(name);
                         }
                     }
+                    combat::Event::Left { name, why } if why == combat::DIED => {
+                        state.dead.insert(name.clone());
+                    }
                     _ => {}
                 }
                 combat::fold(&mut state.combat, e)
@@ -537,6 +557,8 @@ impl TableRules for AwRules {
             Event::Supply(e) if e.secret() => Audience::Gm,
             // A blockade contest with the numbers of such an NPC (players see it veiled).
             Event::Combat(combat::Event::Contested { gm_only: true, .. }) => Audience::Gm,
+            // The GM's tie order naming such an NPC (its 【行動値】 ties).
+            Event::Combat(combat::Event::Ordered { gm_only: true, .. }) => Audience::Gm,
             _ => Audience::All,
         }
     }
@@ -655,6 +677,17 @@ impl TableRules for AwRules {
             Err(_) => Vec::new(),
         };
         section("移動", "Movement", moves);
+        // AW-3 とどめを刺す: the death is kept on the sheet (issue 13 play-through 4).
+        if state.dead.contains(name) {
+            section(
+                "状態",
+                "Condition",
+                vec![Field::derived(
+                    Text::new("死亡", "dead"),
+                    Value::Plain(combat::DIED.to_string()),
+                )],
+            );
+        }
         // AW-4: current HP and MP are the character's own HP and MP fields, shown with
         // the others (one value: `field_changes`).
         // AW-5.
@@ -909,6 +942,7 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
     use super::af::Event as A;
     use super::combat::Event as Cb;
     use super::contracts::{Event as C, Use};
+    use super::keys::Event as K;
     let t = |ja: String, en: String| Some(Text::new(ja, en));
     match (undone, later) {
         (
@@ -1052,6 +1086,52 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
         ) => t(
             "戦闘のラウンドはその後進みました（次のメインプロセスかクリンナップ）".into(),
             "the combat's round moved on since (the next main process or the cleanup)".into(),
+        ),
+        // Issue 13 play-through 5: an action of a combat that has ended since belongs to a
+        // finished round (「全員が行動済」 → クリンナップ, then the end).
+        (Event::Combat(e), Event::Combat(Cb::Ended))
+            if !matches!(e, Cb::Published { .. } | Cb::Ended) =>
+        {
+            t(
+                "この戦闘はその後終わりました".into(),
+                "this combat has ended since".into(),
+            )
+        }
+        // AW-5 「セッション終了時に最大値まで回復する」: a command spell spent from the
+        // refill rests on the session's end (issue 13 play-through 5).
+        (Event::Contract(C::Refilled { master }), Event::Contract(C::Spent { master: m, .. }))
+            if master == m =>
+        {
+            t(
+                format!("{master}の令呪はセッション終了で回復した分から使われました"),
+                format!("{master}'s command spells were spent from the session end's refill"),
+            )
+        }
+        // AW-6: a key moved on or taken back since it was given (issue 13 play-through 5).
+        (
+            Event::Key(
+                K::Granted {
+                    character: holder,
+                    key,
+                }
+                | K::Transferred {
+                    to: holder, key, ..
+                },
+            ),
+            Event::Key(
+                K::Transferred {
+                    from: next,
+                    key: k,
+                    ..
+                }
+                | K::Revoked {
+                    character: next,
+                    key: k,
+                },
+            ),
+        ) if holder == next && key == k => t(
+            format!("{holder}のイベントキー「{key}」はその後動きました"),
+            format!("{holder}'s event key '{key}' has moved since"),
         ),
         (Event::Combat(Cb::Started { .. }), Event::Combat(e))
             if !matches!(e, Cb::Started { .. } | Cb::Published { .. }) =>

@@ -322,6 +322,28 @@ pub fn field_value(
     Ok(n.to_string())
 }
 
+/// The maximum a lowered current 【HP】 or 【MP】 keeps (`("HP.max", "12")`): when `key` is
+/// the current value, it goes down from a whole `previous`, and the character has no
+/// maximum (AW-4: recovery stops at the maximum, which the first wound would lose).
+pub fn implied_max(
+    key: &str,
+    previous: Option<&str>,
+    value: &str,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> Option<(String, String)> {
+    let v = match key {
+        "HP" => "HP",
+        "MP" => "MP",
+        _ => return None,
+    };
+    let max_key = format!("{v}.max");
+    if fields.contains_key(&max_key) {
+        return None;
+    }
+    let before = whole(previous?)?;
+    (whole(value)? < before && before >= 1).then(|| (max_key, before.to_string()))
+}
+
 /// At most 40 characters of a typed value, for a message.
 fn short(value: &str) -> String {
     let mut out: String = value.chars().take(40).collect();

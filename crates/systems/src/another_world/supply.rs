@@ -310,10 +310,34 @@ fn give(
     let recommended = if bound { 3..=4 } else { 1..=2 };
     let who = names.join("、");
     let who_en = names.join(", ");
+    // The pairs not in a contract, named when others are (issue 13 play-through 5: with
+    // ミナ–ロイ and ミナ–ユキ contracted, 「契約していないミナ、ロイ、ユキ」 was false).
+    let pairs: Vec<(&str, &str)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| names[i + 1..].iter().map(move |b| (*a, *b)))
+        .collect();
+    let loose: Vec<&(&str, &str)> = pairs
+        .iter()
+        .filter(|(a, b)| !state.contracts.bound(a, b))
+        .collect();
     let why = if bound {
         Text::new(
             format!("契約中の{who}の供給"),
             format!("supply between {who_en}, who are in a contract,"),
+        )
+    } else if loose.len() < pairs.len() {
+        let ja: Vec<String> = loose.iter().map(|(a, b)| format!("{a}と{b}")).collect();
+        let en: Vec<String> = loose.iter().map(|(a, b)| format!("{a} and {b}")).collect();
+        Text::new(
+            format!(
+                "{who}の供給（{}は契約していないので、全員が互いに契約中ではありません）",
+                ja.join("、")
+            ),
+            format!(
+                "supply between {who_en} ({} are not in a contract, so not every two of them are),",
+                en.join("; ")
+            ),
         )
     } else {
         Text::new(

@@ -24,7 +24,7 @@ use super::card::Card;
 use super::check::{self, BOOST_CARDS, Outcome, Revealed};
 use super::odds::{CheckKind, possible};
 use super::{card_db_checked, deck};
-use crate::table_rules::{CommandHelp, Outcome as Decision, TableRules, TableView};
+use crate::table_rules::{CommandHelp, Outcome as Decision, OwnedField, TableRules, TableView};
 use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -204,6 +204,11 @@ pub enum Event {
         cards: Vec<Card>,
         /// On top (else at the bottom).
         top: bool,
+        /// A GM character's library: where its cards are is the GM's to know (a secret
+        /// check would be only as secret as its top card), so the GM alone sees the line
+        /// (issue 13 play-through 5).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gm: bool,
     },
     /// The GM returned cards to the library and shuffled it (a refill: 「ライブラリーを
     /// 回復する手段」).
@@ -414,6 +419,34 @@ fn shuffled(cards: &[Card], dice: &mut Roller<'_>) -> Result<Vec<Card>, Text> {
     Ok(out)
 }
 
+/// The library tracker's own labels (MT-1/MT-3: the library, its count, the exile and the
+/// turn's limits are the rules' state, shown by `/deck show` and the sheet): a sheet or
+/// `/char set` writing them would show a made-up value beside the real one (issue 13
+/// play-through 5).
+const OWNED: &[OwnedField] = &[OwnedField {
+    keys: &[
+        "ライブラリー",
+        "library",
+        "デッキ",
+        "deck",
+        "枚数",
+        "cards",
+        "このターンのブースト",
+        "boost this turn",
+        "このターンの判定",
+        "checks this turn",
+        "ブーストで追放中",
+        "exiled by a boost",
+        "既知",
+        "known",
+        "既知のカード（上から）",
+        "known cards (top first)",
+    ],
+    how: "ライブラリーはルールが管理します。/deck load 名前 デッキリスト で作り、/deck show 名前 で見ます（MT-1、MT-3）",
+    how_en: "the library is kept by the rules: /deck load NAME DECKLIST makes it and /deck show NAME shows it (MT-1, MT-3)",
+    gm_may_set: false,
+}];
+
 impl TableRules for MtgRules {
     type State = State;
     type Event = Event;
@@ -497,7 +530,7 @@ impl TableRules for MtgRules {
                     ));
                 }
                 let l = library(state, pc)?;
-                let n: usize = n.parse().map_err(|_| {
+                let n: usize = fold_width(n).parse().map_err(|_| {
                     Text::new(
                         format!("「{n}」は枚数ではありません"),
                         format!("'{n}' is not a number of cards"),
@@ -608,6 +641,20 @@ impl TableRules for MtgRules {
     /// voiding the earlier alone would lose or duplicate cards (「いかなる方法でも追放領域を
     /// 離れません」: the six boost cards come back once). The later line goes first.
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        // MT-2 step 5 「1ターンに1回のみ」: a boost made under a setting stays with it
+        // (issue 13 play-through 5: undoing `/deck set boost pc` after a second boost it
+        // allowed left two boosts under `player`).
+        if let Event::Checked {
+            character, outcome, ..
+        } = later
+            && outcome.boost.is_some()
+            && undone.iter().any(|u| matches!(u, Event::Set { .. }))
+        {
+            return Some(Text::new(
+                format!("{character}のブーストがこの設定の下で行なわれました"),
+                format!("{character}'s boost was made under this setting"),
+            ));
+        }
         let pc = later.library()?;
         if let Event::TurnEnded { returned, .. } | Event::SceneEnded { returned, .. } = later
             && returned.is_empty()
@@ -626,6 +673,10 @@ impl TableRules for MtgRules {
         true
     }
 
+    fn owned_fields(&self) -> &'static [OwnedField] {
+        OWNED
+    }
+
     /// A draw is seen by the GM and the owner only (a hand is hidden); the GM's secret
     /// check of a GM character, and the end of its turn (the boost's return tells of the
     /// result), by the GM only.
@@ -640,7 +691,8 @@ impl TableRules for MtgRules {
             }
             | Event::Checked { secret: true, .. }
             | Event::TurnEnded { secret: true, .. }
-            | Event::SceneEnded { secret: true, .. } => crate::table_rules::Audience::Gm,
+            | Event::SceneEnded { secret: true, .. }
+            | Event::Put { gm: true, .. } => crate::table_rules::Audience::Gm,
             _ => crate::table_rules::Audience::All,
         }
     }
@@ -659,6 +711,24 @@ impl TableRules for MtgRules {
         rands: &[[u32; 2]],
     ) -> Result<(), Text> {
         replay_line(self, state, actor, line, events, rands)
+    }
+
+    /// MT-3 「行動判定が始まってから、行動判定の結果起こったことが終わるまでは、いかなる
+    /// プレイヤーも、優先権を得ません」: no scene or session ends while a check waits for its
+    /// boost decision (issue 13 play-through 5: the boost then fell in the next scene).
+    fn holds_scene_end(&self, state: &State) -> Option<Text> {
+        let (pc, _) = state.libraries.iter().find(|(_, l)| l.open.is_some())?;
+        let why = open_check(pc);
+        Some(Text::new(
+            format!(
+                "{}（判定の途中ではシーンもセッションも終わりません、MT-3）",
+                why.ja()
+            ),
+            format!(
+                "{} (no scene or session ends in the middle of a check, MT-3)",
+                why.en()
+            ),
+        ))
     }
 
     /// Seed line 106: boost-exiled cards stay exiled until the scene or the turn ends;
@@ -706,6 +776,7 @@ impl TableRules for MtgRules {
                 character,
                 cards,
                 top,
+                ..
             } => {
                 if let Some(l) = state.libraries.get_mut(character) {
                     if *top {
@@ -1004,19 +1075,25 @@ impl MtgRules {
                 character,
                 cards,
                 top,
+                gm,
             } => {
                 let (ja, en) = if *top {
                     ("上", "top")
                 } else {
                     ("一番下", "bottom")
                 };
+                let (who, who_en) = if *gm {
+                    ("GM", "the GM")
+                } else {
+                    ("プレイヤー", "the player")
+                };
                 Text::new(
                     format!(
-                        "{character}のライブラリーの{ja}に置く（この順番で、プレイヤーは知っている）: {}",
+                        "{character}のライブラリーの{ja}に置く（この順番で、{who}は知っている）: {}",
                         check::names(cards)
                     ),
                     format!(
-                        "put on the {en} of {character}'s library (in this order; the player knows them): {}",
+                        "put on the {en} of {character}'s library (in this order; {who_en} knows them): {}",
                         check::names_en(cards)
                     ),
                 )
@@ -1331,6 +1408,22 @@ fn check_command(
         .text());
     }
     // MT-3: a check whose result the player can already know is not made.
+    // MT-2 step 5 「1ターンに1回のみ」: a check asked for with `boost` when the turn's boost
+    // is spent is refused before any card is revealed (issue 13 play-through 5: it was
+    // made without the boost, and its purpose spent).
+    if boost_word && let Some(used) = boost_used(table, state, pc) {
+        let why = used.text(pc);
+        return Err(Text::new(
+            format!(
+                "{}。判定は行なっていません。boost を外して判定できます",
+                why.ja()
+            ),
+            format!(
+                "{}; the check was not made; it can be made without 'boost'",
+                why.en()
+            ),
+        ));
+    }
     let boost_left = boost_used(table, state, pc).is_none();
     if !force {
         // 「推測できる」: from what the player knows — the deck's contents, the known top
@@ -1848,10 +1941,14 @@ fn library_op(
             match op {
                 "top" | "bottom" => {
                     library(state, pc)?;
+                    let gm = table
+                        .character(pc)
+                        .is_some_and(|(owner, _)| table.member_is_gm(owner));
                     one(Event::Put {
                         character,
                         cards,
                         top: op == "top",
+                        gm,
                     })
                 }
                 "return" => {
