@@ -212,7 +212,9 @@ impl ApiError {
     pub fn status_and_reason_in(&self, lang: taku_dice::Lang) -> (StatusCode, String) {
         match self {
             ApiError::Said(status, r) => (*status, r.get(lang).to_string()),
-            ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string()),
+            ApiError::BusyUnsaid(r, _) => {
+                (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string())
+            }
             _ => self.status_and_reason(),
         }
     }
@@ -453,8 +455,12 @@ pub(crate) fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiEr
         return Err(ApiError::Said(
             StatusCode::BAD_REQUEST,
             taku_dice::Text::new(
-                format!("{ja}は 1〜{max} 文字で、制御文字や見えない文字（ゼロ幅・双方向制御）なしにしてください"),
-                format!("{what} must be 1 to {max} characters without control or invisible (zero-width, bidi) characters"),
+                format!(
+                    "{ja}は 1〜{max} 文字で、制御文字や見えない文字（ゼロ幅・双方向制御）なしにしてください"
+                ),
+                format!(
+                    "{what} must be 1 to {max} characters without control or invisible (zero-width, bidi) characters"
+                ),
             ),
         ));
     }
@@ -526,7 +532,9 @@ pub(crate) async fn new_table(
         return Err(ApiError::Said(
             StatusCode::BAD_REQUEST,
             taku_dice::Text::new(
-                format!("'{system}' というゲームシステムはありません。GET /v2/game_system が一覧です"),
+                format!(
+                    "'{system}' というゲームシステムはありません。GET /v2/game_system が一覧です"
+                ),
                 format!("unknown game system '{system}'; GET /v2/game_system lists them"),
             ),
         ));
@@ -534,13 +542,12 @@ pub(crate) async fn new_table(
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed)
         .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
-    let table = Table::create(system.id(), name, gm, seed)
-        .map_err(|r| {
-            ApiError::Said(
-                StatusCode::BAD_REQUEST,
-                taku_dice::Text::new(r.render(taku_dice::Lang::Ja), r.render(taku_dice::Lang::En)),
-            )
-        })?;
+    let table = Table::create(system.id(), name, gm, seed).map_err(|r| {
+        ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(r.render(taku_dice::Lang::Ja), r.render(taku_dice::Lang::En)),
+        )
+    })?;
     let id = server.tables.create(table).await?;
     let token = put(server, &id, Some(gm), Role::Gm).await?;
     Ok((id, system.id(), token))

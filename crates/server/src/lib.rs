@@ -313,9 +313,9 @@ fn cross_site(headers: &HeaderMap) -> bool {
         // No Origin, no Fetch Metadata (an old browser's form post): its Referer, if
         // any, must be a page of this server (attack pass 5, A5-6).
         (None, host) => value(header::REFERER).is_some_and(|referer| {
-            let authority = referer.split_once("://").map(|(_, rest)| {
-                rest.split(['/', '?', '#']).next().unwrap_or_default()
-            });
+            let authority = referer
+                .split_once("://")
+                .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or_default());
             match (authority, host) {
                 (Some(authority), Some(host)) => !authority.eq_ignore_ascii_case(host),
                 _ => true,

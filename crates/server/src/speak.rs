@@ -110,7 +110,8 @@ pub async fn middleware(request: Request, next: Next) -> Response {
         headers.insert(header::ACCEPT_LANGUAGE, v);
     }
     let reason = if let Some(Said(text)) = response.extensions_mut().remove::<Said>() {
-        text.get(client_lang(query.as_deref(), &headers)).to_string()
+        text.get(client_lang(query.as_deref(), &headers))
+            .to_string()
     } else if let Some(SaidOrBoth(text)) = response.extensions_mut().remove::<SaidOrBoth>() {
         match asked_lang(query.as_deref(), &headers) {
             Some(lang) => text.get(lang).to_string(),

@@ -422,16 +422,28 @@ async fn refusals_without_a_table_are_said_in_the_clients_language() {
     let bad = [("Authorization", "Bearer nope")];
     let reason = |answer: Answer| {
         assert_eq!(answer.status, 401, "{}", answer.body);
-        answer.json()["reason"].as_str().expect("reason").to_string()
+        answer.json()["reason"]
+            .as_str()
+            .expect("reason")
+            .to_string()
     };
     let ja = reason(get_with(addr, &state, &[bad[0], ("Accept-Language", "ja")]).await);
     assert!(has_japanese(&ja) && !ja.contains("invalid token"), "{ja}");
     let en = reason(get_with(addr, &format!("{state}?lang=en"), &bad).await);
     assert!(en.contains("invalid token") && !has_japanese(&en), "{en}");
     let both = reason(get_with(addr, &state, &bad).await);
-    assert!(has_japanese(&both) && both.contains("invalid token"), "{both}");
+    assert!(
+        has_japanese(&both) && both.contains("invalid token"),
+        "{both}"
+    );
     let front = get_with(addr, "/", &[("Accept-Language", "en-GB,en;q=0.8")]).await;
-    assert!(front.body.contains("lang=\"en\""), "the front page in English");
+    assert!(
+        front.body.contains("lang=\"en\""),
+        "the front page in English"
+    );
     let front = get_with(addr, "/", &[]).await;
-    assert!(front.body.contains("lang=\"ja\""), "the front page in Japanese");
+    assert!(
+        front.body.contains("lang=\"ja\""),
+        "the front page in Japanese"
+    );
 }

@@ -544,7 +544,12 @@ async fn a_tables_members_together_keep_within_the_tables_budget() {
         .await
         .expect("store")
         .expect("roll");
-    let before = tables.store().load_after(&ids[0], 0).await.expect("load").len();
+    let before = tables
+        .store()
+        .load_after(&ids[0], 0)
+        .await
+        .expect("load")
+        .len();
     let Err(StoreError::Busy {
         reason,
         retry_after,
@@ -553,10 +558,19 @@ async fn a_tables_members_together_keep_within_the_tables_budget() {
         panic!("the table's budget is spent");
     };
     assert!(reason.ja().contains("テーブル全体"), "{}", reason.ja());
-    assert!(reason.en().contains("this table's members together"), "{}", reason.en());
+    assert!(
+        reason.en().contains("this table's members together"),
+        "{}",
+        reason.en()
+    );
     assert!(retry_after > Duration::ZERO);
     assert_eq!(
-        tables.store().load_after(&ids[0], 0).await.expect("load").len(),
+        tables
+            .store()
+            .load_after(&ids[0], 0)
+            .await
+            .expect("load")
+            .len(),
         before
     );
     // Another table's members are not held by it.

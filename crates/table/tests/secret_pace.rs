@@ -32,7 +32,9 @@ impl EventStore for Memory {
     }
     async fn append(&self, id: &str, events: &[Event]) -> Result<(), StoreError> {
         let mut logs = self.0.lock().expect("logs");
-        let log = logs.get_mut(id).ok_or_else(|| StoreError::NoSuchTable(id.to_string()))?;
+        let log = logs
+            .get_mut(id)
+            .ok_or_else(|| StoreError::NoSuchTable(id.to_string()))?;
         for e in events {
             assert_eq!(e.seq, log.len() as u64 + 1, "appended in order");
             log.push(e.clone());
@@ -41,7 +43,9 @@ impl EventStore for Memory {
     }
     async fn load_after(&self, id: &str, after: u64) -> Result<Vec<Event>, StoreError> {
         let logs = self.0.lock().expect("logs");
-        let log = logs.get(id).ok_or_else(|| StoreError::NoSuchTable(id.to_string()))?;
+        let log = logs
+            .get(id)
+            .ok_or_else(|| StoreError::NoSuchTable(id.to_string()))?;
         Ok(log.iter().filter(|e| e.seq > after).cloned().collect())
     }
     async fn list(&self) -> Result<Vec<TableSummary>, StoreError> {
@@ -89,7 +93,10 @@ fn the_pace_is_a_doubling_ladder() {
     assert_eq!(secret_pace(Duration::ZERO), SECRET_PACE);
     assert_eq!(secret_pace(Duration::from_millis(3)), SECRET_PACE);
     assert_eq!(secret_pace(SECRET_PACE), SECRET_PACE);
-    assert_eq!(secret_pace(SECRET_PACE + Duration::from_nanos(1)), SECRET_PACE * 2);
+    assert_eq!(
+        secret_pace(SECRET_PACE + Duration::from_nanos(1)),
+        SECRET_PACE * 2
+    );
     assert_eq!(secret_pace(SECRET_PACE * 3), SECRET_PACE * 4);
     assert_eq!(secret_pace(SECRET_PACE * 4), SECRET_PACE * 4);
     // Bounded, whatever it is given.
@@ -101,8 +108,7 @@ fn the_pace_is_a_doubling_ladder() {
 /// alice's chat line, sent while her secret roll waits, is appended before it, whatever
 /// the roll drew; the roll keeps its own dice and `verify` replays the log.
 #[tokio::test(start_paused = true)]
-async fn a_secret_reference_roll_is_appended_at_its_pace_and_the_rollers_next_line_goes_first()
-{
+async fn a_secret_reference_roll_is_appended_at_its_pace_and_the_rollers_next_line_goes_first() {
     setup();
     let tables = Arc::new(
         Tables::new(Memory::default())
@@ -132,7 +138,11 @@ async fn a_secret_reference_roll_is_appended_at_its_pace_and_the_rollers_next_li
         .await
         .expect("store")
         .expect("a public roll");
-    assert_eq!(start.elapsed(), Duration::ZERO, "a public roll is not paced");
+    assert_eq!(
+        start.elapsed(),
+        Duration::ZERO,
+        "a public roll is not paced"
+    );
 
     // alice's secret roll, then her chat line half a pace later.
     let secret = tokio::spawn({

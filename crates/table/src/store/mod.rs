@@ -1069,9 +1069,8 @@ impl<S: EventStore> Tables<S> {
         });
         let (budget, now) = (self.limits.budget, Instant::now());
         let table_budget = self.limits.table_budget;
-        self.lock_budgets().retain(|(_, who), b| {
-            !b.full(if who.is_empty() { table_budget } else { budget }, now)
-        });
+        self.lock_budgets()
+            .retain(|(_, who), b| !b.full(if who.is_empty() { table_budget } else { budget }, now));
         evicted
     }
 
@@ -1183,10 +1182,7 @@ impl<S: EventStore> Tables<S> {
         // The member's own share, then the table's (all its members together); each
         // heavy below half its burst. A member name is never empty: the table's key.
         let mut heavy = false;
-        for (who, budget) in [
-            (actor, self.limits.budget),
-            ("", self.limits.table_budget),
-        ] {
+        for (who, budget) in [(actor, self.limits.budget), ("", self.limits.table_budget)] {
             if budget == Budget::UNLIMITED {
                 continue;
             }
