@@ -85,9 +85,12 @@ pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
 /// The refusal of a character CCFOLIA marks hidden where taku cannot keep it hidden.
 const HIDDEN: &str = "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください / this character is marked hidden (secret, hideStatus or invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see";
 
+/// A character's name, its fields, and whether CCFOLIA marks it hidden.
+type Marked = (String, Vec<(String, String)>, bool);
+
 /// [`read`], with whether CCFOLIA marks the character hidden (secret, hideStatus or
 /// invisible) instead of a refusal.
-fn read_marked(json: &str) -> Result<(String, Vec<(String, String)>, bool), String> {
+fn read_marked(json: &str) -> Result<Marked, String> {
     let clip: Clipboard = serde_json::from_str(json).map_err(|e| e.to_string())?;
     if clip.kind != "character" {
         return Err(format!("kind is '{}', not 'character'", clip.kind));
