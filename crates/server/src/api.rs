@@ -166,6 +166,11 @@ pub enum ApiError {
     /// 503 with `Retry-After`, said where no table's language is at hand: in the
     /// client's ([`crate::speak`]).
     BusyUnsaid(taku_dice::Text, std::time::Duration),
+    /// A refusal with no table to take a language from (a bad token or invite, a name
+    /// or system refused before a table exists): in the client's language when it asks
+    /// for one (`?lang=`, `Accept-Language`), else in both ([`crate::speak::SaidOrBoth`];
+    /// attack pass 5, A5-5).
+    Said(StatusCode, taku_dice::Text),
 }
 
 impl From<StoreError> for ApiError {
@@ -205,6 +210,20 @@ impl ApiError {
 impl ApiError {
     /// The status this refusal answers with and what it says (a store's details go to
     /// the operator's log only).
+    /// [`ApiError::status_and_reason`], with a reason in both languages said in `lang`
+    /// (for a page that knows its reader's language).
+    pub fn status_and_reason_in(&self, lang: taku_dice::Lang) -> (StatusCode, String) {
+        match self {
+            ApiError::Said(status, r) => (*status, r.get(lang).to_string()),
+            ApiError::BusyUnsaid(r, _) => {
+                (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string())
+            }
+            _ => self.status_and_reason(),
+        }
+    }
+
+    /// The status and the reason (in Japanese, or both, where the language is the
+    /// client's: [`crate::speak::middleware`] rewrites it).
     pub fn status_and_reason(&self) -> (StatusCode, String) {
         match self {
             ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.clone()),
@@ -219,6 +238,8 @@ impl ApiError {
             ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
             // Japanese until [`crate::speak::middleware`] says it in the client's language.
             ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.ja().to_string()),
+            // Both until [`crate::speak::middleware`] says it in the client's language.
+            ApiError::Said(status, r) => (*status, crate::speak::both(r)),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
             ApiError::Store(StoreError::NoSuchTable(_)) => {
@@ -278,6 +299,11 @@ impl IntoResponse for ApiError {
                     .extensions_mut()
                     .insert(crate::speak::Said(text.clone()));
             }
+            ApiError::Said(_, text) => {
+                response
+                    .extensions_mut()
+                    .insert(crate::speak::SaidOrBoth(text.clone()));
+            }
             _ => {}
         }
         if let ApiError::Busy(_, wait)
@@ -295,10 +321,25 @@ impl IntoResponse for ApiError {
 
 type ApiResult = Result<Response, ApiError>;
 
-const BAD_TOKEN: &str = "missing or invalid token: send `Authorization: Bearer TOKEN` with the token you got creating or joining this table";
+fn bad_token() -> ApiError {
+    ApiError::Said(
+        StatusCode::UNAUTHORIZED,
+        taku_dice::Text::new(
+            "トークンがないか、無効です。テーブルを作ったときか参加したときに受け取ったトークンを `Authorization: Bearer TOKEN` で送ってください",
+            "missing or invalid token: send `Authorization: Bearer TOKEN` with the token you got creating or joining this table",
+        ),
+    )
+}
 
-const BAD_INVITE: &str =
-    "unknown or already used invite: each invite joins one member; ask the GM for another";
+fn bad_invite() -> ApiError {
+    ApiError::Said(
+        StatusCode::UNAUTHORIZED,
+        taku_dice::Text::new(
+            "知らない招待か、使用済みの招待です。招待 1 つで 1 人が参加できます。GM に別の招待をもらってください",
+            "unknown or already used invite: each invite joins one member; ask the GM for another",
+        ),
+    )
+}
 
 /// A member acting through a token.
 #[derive(Debug, Clone)]
@@ -317,7 +358,7 @@ pub async fn member(
     query_token: Option<&str>,
 ) -> Result<Member, ApiError> {
     let Some(token) = bearer(headers).or(query_token) else {
-        return Err(ApiError::Unauthorized(BAD_TOKEN.into()));
+        return Err(bad_token());
     };
     let credential = credential(server, token).await?;
     let Some(name) = credential.member else {
@@ -354,7 +395,7 @@ async fn credential(
     auth::check(server.tables.store(), token)
         .await
         .map_err(|e| match e {
-            Denied::Invalid => ApiError::Unauthorized(BAD_TOKEN.into()),
+            Denied::Invalid => bad_token(),
             Denied::Store(e) => ApiError::Store(e),
         })
 }
@@ -414,9 +455,18 @@ pub(crate) fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiEr
         || text.chars().count() > max
         || text.chars().any(|c| c.is_control() || invisible(c))
     {
-        return Err(ApiError::BadRequest(format!(
-            "{what} must be 1 to {max} characters without control or invisible (zero-width, bidi) characters"
-        )));
+        let ja = if what == "name" { "名前" } else { what };
+        return Err(ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(
+                format!(
+                    "{ja}は 1〜{max} 文字で、制御文字や見えない文字（ゼロ幅・双方向制御）なしにしてください"
+                ),
+                format!(
+                    "{what} must be 1 to {max} characters without control or invisible (zero-width, bidi) characters"
+                ),
+            ),
+        ));
     }
     Ok(())
 }
@@ -424,8 +474,12 @@ pub(crate) fn check_text(what: &str, text: &str, max: usize) -> Result<(), ApiEr
 pub(crate) fn check_member_name(name: &str) -> Result<(), ApiError> {
     check_text("name", name, 64)?;
     if name.chars().any(char::is_whitespace) || name.starts_with('/') {
-        return Err(ApiError::BadRequest(
-            "name must be one word (no spaces), not starting with '/'".into(),
+        return Err(ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(
+                "名前は空白を含まない 1 語で、'/' で始まらないものにしてください",
+                "name must be one word (no spaces), not starting with '/'",
+            ),
         ));
     }
     Ok(())
@@ -479,15 +533,25 @@ pub(crate) async fn new_table(
     gm: &str,
 ) -> Result<(String, &'static str, String), ApiError> {
     let Some(system) = taku_systems::find(system) else {
-        return Err(ApiError::BadRequest(format!(
-            "unknown game system '{system}'; GET /v2/game_system lists them"
-        )));
+        return Err(ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(
+                format!(
+                    "'{system}' というゲームシステムはありません。GET /v2/game_system が一覧です"
+                ),
+                format!("unknown game system '{system}'; GET /v2/game_system lists them"),
+            ),
+        ));
     };
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed)
         .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
-    let table = Table::create(system.id(), name, gm, seed)
-        .map_err(|r| ApiError::BadRequest(r.render(taku_dice::Lang::En)))?;
+    let table = Table::create(system.id(), name, gm, seed).map_err(|r| {
+        ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(r.render(taku_dice::Lang::Ja), r.render(taku_dice::Lang::En)),
+        )
+    })?;
     let id = server.tables.create(table).await?;
     let token = put(server, &id, Some(gm), Role::Gm).await?;
     Ok((id, system.id(), token))
@@ -495,9 +559,13 @@ pub(crate) async fn new_table(
 
 fn check_invites(n: u32) -> Result<(), ApiError> {
     if n > MAX_INVITES {
-        return Err(ApiError::BadRequest(format!(
-            "at most {MAX_INVITES} invites at once"
-        )));
+        return Err(ApiError::Said(
+            StatusCode::BAD_REQUEST,
+            taku_dice::Text::new(
+                format!("一度に作れる招待は {MAX_INVITES} 件までです"),
+                format!("at most {MAX_INVITES} invites at once"),
+            ),
+        ));
     }
     Ok(())
 }
@@ -756,7 +824,7 @@ async fn join(
     let invite = credential(&server, &request.invite)
         .await
         .map_err(|e| match e {
-            ApiError::Unauthorized(_) => ApiError::Unauthorized(BAD_INVITE.into()),
+            ApiError::Said(StatusCode::UNAUTHORIZED, _) => bad_invite(),
             e => e,
         })?;
     if invite.member.is_some() {
@@ -811,7 +879,7 @@ async fn join(
         return Err(refused(&server, &id, r).await);
     }
     if !server.tables.store().take_invite(&invite.key_id).await? {
-        return Err(ApiError::Unauthorized(BAD_INVITE.into()));
+        return Err(bad_invite());
     }
     match server.tables.exec(&id, &gm, &line, None).await {
         Ok(Ok(done)) => published(&server, &id, &done.events),

@@ -96,7 +96,8 @@ pub const DEFAULT_IDLE_EVICTION: Duration = Duration::from_secs(600);
 /// What a server holds its tables to by default: [`DEFAULT_MAX_EVENTS`],
 /// [`DEFAULT_MAX_LOG_BYTES`], lines decided on one worker per core (at least two), off
 /// the async threads, waiting at most 2 s for one, and each member's share of them at a
-/// table a budget of 2 s at once and 0.1 s a second (a tenth of a core) after.
+/// table a budget of 2 s at once and 0.1 s a second (a tenth of a core) after, all its
+/// members together 8 s at once and 0.4 s a second.
 pub fn default_limits() -> Limits {
     Limits {
         max_events: DEFAULT_MAX_EVENTS,
@@ -107,6 +108,12 @@ pub fn default_limits() -> Limits {
         budget: Budget {
             burst: Duration::from_secs(2),
             per_second: Duration::from_millis(100),
+        },
+        // A5-3: all of a table's members together, four members' worth (so members
+        // minted for free do not multiply a table's share of the workers).
+        table_budget: Budget {
+            burst: Duration::from_secs(8),
+            per_second: Duration::from_millis(400),
         },
     }
 }
@@ -290,8 +297,8 @@ impl Server {
 /// `Host` the request was sent to (which a rebound DNS name also fails), or `Origin: null`
 /// (attack pass 4, A4-6: what a sandboxed frame, a `data:` page or a cross-site redirect
 /// sends; our own pages send their real origin, their referrer policy being
-/// `same-origin`). Requests without these headers (curl, other servers) are no browser
-/// page's and pass.
+/// `same-origin`). Without Origin, a `Referer` of another origin (A5-6). Requests without
+/// these headers (curl, other servers) are no browser page's and pass.
 fn cross_site(headers: &HeaderMap) -> bool {
     let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     if let Some(site) = value(header::HeaderName::from_static("sec-fetch-site")) {
@@ -303,7 +310,17 @@ fn cross_site(headers: &HeaderMap) -> bool {
             .split_once("://")
             .is_none_or(|(_, rest)| !rest.eq_ignore_ascii_case(host)),
         (Some(_), None) => true,
-        (None, _) => false,
+        // No Origin, no Fetch Metadata (an old browser's form post): its Referer, if
+        // any, must be a page of this server (attack pass 5, A5-6).
+        (None, host) => value(header::REFERER).is_some_and(|referer| {
+            let authority = referer
+                .split_once("://")
+                .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or_default());
+            match (authority, host) {
+                (Some(authority), Some(host)) => !authority.eq_ignore_ascii_case(host),
+                _ => true,
+            }
+        }),
     }
 }
 
@@ -962,7 +979,18 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
         Some(engine) => {
             static LANES: OnceLock<(tokio::sync::Semaphore, std::time::Duration)> = OnceLock::new();
             match reference_permit(&LANES, 0, &lang).await {
-                Ok(_permit) => Ok(engine.roll_unrecorded(s.id(), &command).await),
+                Ok(_permit) => {
+                    let mut rolled = engine.roll_unrecorded(s.id(), &command).await;
+                    // A5-8: a worker that died (crashed, killed) is replaced; the command,
+                    // whose dice nothing records, runs once more on its replacement.
+                    if matches!(
+                        rolled,
+                        Err(EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))
+                    ) {
+                        rolled = engine.roll_unrecorded(s.id(), &command).await;
+                    }
+                    Ok(rolled)
+                }
                 Err(response) => return response,
             }
         }
@@ -987,14 +1015,25 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
                 .into_response()
         }
         Ok(Err(EvalError::Unsupported(_) | EvalError::Empty)) => refuse("unsupported command"),
-        // The reference engine: every worker busy is a 503 to retry; a worker that died
-        // is the server's fault; a command that ran too long or that BCDice raised on is
-        // the command's (400, like any refused command).
+        // The reference engine: every worker busy is a 503 to retry, and so is a worker
+        // that died twice in a row (it is being replaced; what it said stays in the
+        // server); a command that ran too long or that BCDice raised on is the
+        // command's (400, like any refused command).
         Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Busy))) => busy(&e, lang()),
-        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => json_with(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            json!({"ok": false, "reason": e.to_string()}),
-        ),
+        Ok(Err(e @ EvalError::Engine(taku_dice::EngineFailure::Crashed(_)))) => {
+            tracing::warn!("bcdice-api: {e}");
+            let mut response = json_with(
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"ok": false, "reason": taku_dice::Text::new(
+                    "参照エンジンのワーカーが止まったので入れ替えています。少し待ってからもう一度どうぞ",
+                    "a reference-engine worker stopped and is being replaced; send it again in a moment",
+                ).get(lang())}),
+            );
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            response
+        }
         // The reference answers 500 {"ok":false}; we say what went wrong.
         Ok(Err(e)) => refuse(&e.to_string()),
         Err(e) => json_with(

@@ -416,4 +416,35 @@ async fn refusals_without_a_table_are_said_in_the_clients_language() {
         en.contains("not one this taku carries") && !has_japanese(en),
         "{en}"
     );
+
+    // A5-5: a bad token (no table to take a language from) in the language asked for,
+    // in both when none is asked.
+    let bad = [("Authorization", "Bearer nope")];
+    let reason = |answer: Answer| {
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        answer.json()["reason"]
+            .as_str()
+            .expect("reason")
+            .to_string()
+    };
+    let ja = reason(get_with(addr, &state, &[bad[0], ("Accept-Language", "ja")]).await);
+    assert!(has_japanese(&ja) && !ja.contains("invalid token"), "{ja}");
+    let en = reason(get_with(addr, &format!("{state}?lang=en"), &bad).await);
+    assert!(en.contains("invalid token") && !has_japanese(&en), "{en}");
+    let both = reason(get_with(addr, &state, &bad).await);
+    assert!(
+        has_japanese(&both) && both.contains("invalid token"),
+        "{both}"
+    );
+    // Pages stay Japanese unless `?lang=en`, whatever the browser asks.
+    let front = get_with(addr, "/?lang=en", &[]).await;
+    assert!(
+        front.body.contains("lang=\"en\""),
+        "the front page in English"
+    );
+    let front = get_with(addr, "/", &[("Accept-Language", "en")]).await;
+    assert!(
+        front.body.contains("lang=\"ja\""),
+        "the front page in Japanese"
+    );
 }

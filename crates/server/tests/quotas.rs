@@ -390,6 +390,11 @@ async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
         vec![("origin", "http://127.0.0.1:8080.attacker.example")],
         // A4-6: a sandboxed frame or a `data:` page, in a browser without Fetch Metadata.
         vec![("origin", "null")],
+        // A5-6: an old browser's form post says only where it came from.
+        vec![("referer", "http://evil.example/x")],
+        vec![("referer", "http://127.0.0.1:8080.evil.example/")],
+        vec![("referer", "http://evil.example/?http://127.0.0.1:8080/")],
+        vec![("referer", "not a url")],
     ] {
         let page = send(
             "/new",
@@ -429,6 +434,15 @@ async fn another_sites_page_cannot_create_tables_or_read_the_pages() {
     )
     .await;
     assert_eq!(null.status(), StatusCode::OK);
+    // A Referer of this server's own page (an old browser's post from our form).
+    let referred = send(
+        "/new",
+        "application/x-www-form-urlencoded",
+        form,
+        vec![("referer", "http://127.0.0.1:8080/?lang=en")],
+    )
+    .await;
+    assert_eq!(referred.status(), StatusCode::OK);
     let plain = send("/api/v1/tables", "application/json", NEW, vec![]).await;
     assert_eq!(plain.status(), StatusCode::CREATED);
     assert_eq!(plain.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");

@@ -260,6 +260,13 @@ pub struct RolledAhead {
     result: Result<taku_dice::RollResult, EvalError>,
 }
 
+impl RolledAhead {
+    /// The roll is a secret one (others will see its placeholder only).
+    pub fn secret(&self) -> bool {
+        matches!(&self.result, Ok(r) if r.secret)
+    }
+}
+
 /// One table: its log and the state folded from it.
 ///
 /// The state and the sets of undone and voided entries are shared (`Arc`, copied only
@@ -1110,7 +1117,11 @@ impl Table {
         }
         let seq = self.next_seq();
         let rolled = match ahead {
-            Ahead::Rolled(r) if r.planned.seq == seq => Some(*r),
+            // Planned for this seq, or keyed by its own nonce (then the key does not
+            // depend on the seq, and `verify` replays it from the nonce at any seq): a
+            // line appended meanwhile (the roller's own, sent while a secret roll waits
+            // for its pace, A4-8) never makes the roll be evaluated again under the lock.
+            Ahead::Rolled(r) if r.planned.seq == seq || r.planned.nonce.is_some() => Some(*r),
             _ => None,
         };
         let (key, nonce) = match rolled {
@@ -2410,6 +2421,13 @@ pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
         c => c,
     };
+    // A5-4: characters that draw nothing before the slash (a byte-order mark or a
+    // zero-width space pasted with the text) do not turn a whisper into public chat: the
+    // author sees `/w alice …` in their input, and so the line is that command.
+    let line = match line.trim_start_matches(|c: char| invisible(c) || c.is_whitespace()) {
+        bare if bare.starts_with(['/', '／']) => bare,
+        _ => return std::borrow::Cow::Borrowed(line),
+    };
     let Some(rest) = line.strip_prefix('／').or_else(|| line.strip_prefix('/')) else {
         return std::borrow::Cow::Borrowed(line);
     };
@@ -2500,16 +2518,17 @@ fn check_character_punctuation(name: &str) -> Result<(), Refusal> {
     }
 }
 
+/// Characters that draw nothing, or reorder or restyle their neighbours.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+        | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
+        | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
-    // Characters that draw nothing, or reorder or restyle their neighbours.
-    let invisible = |c: char| {
-        matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
-            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
-    };
     let ok = !name.is_empty()
         && name.chars().count() <= 64
         && !name

@@ -511,6 +511,76 @@ async fn a_member_past_their_budget_waits_and_others_do_not() {
         .expect("roll");
 }
 
+/// Attack pass 5, A5-3: all of a table's members share one budget besides their own, so
+/// members minted for free do not multiply a table's share of the workers: once the
+/// table's is spent, a member who has used nothing is told to wait (naming the table's
+/// share, in both languages), nothing is stored, and another table goes on.
+#[tokio::test]
+async fn a_tables_members_together_keep_within_the_tables_budget() {
+    let store = Store::open(&temp_db("table-budget")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        workers: 2,
+        // Any line empties the table's bucket, which refills a nanosecond a second;
+        // each member's own is far from spent.
+        budget: Budget {
+            burst: Duration::from_secs(100),
+            per_second: Duration::from_secs(1),
+        },
+        table_budget: Budget {
+            burst: Duration::from_nanos(1),
+            per_second: Duration::from_nanos(1),
+        },
+        ..Limits::default()
+    });
+    let mut ids = Vec::new();
+    for name in ["卓", "別の卓"] {
+        let mut table = Table::create("DiceBot", name, "gm", [1; 32]).expect("table");
+        table.exec("gm", "/join alice").expect("join");
+        table.exec("gm", "/join bob").expect("join");
+        ids.push(tables.create(table).await.expect("create"));
+    }
+    tables
+        .exec(&ids[0], "alice", "2D6", None)
+        .await
+        .expect("store")
+        .expect("roll");
+    let before = tables
+        .store()
+        .load_after(&ids[0], 0)
+        .await
+        .expect("load")
+        .len();
+    let Err(StoreError::Busy {
+        reason,
+        retry_after,
+    }) = tables.exec(&ids[0], "bob", "2D6", None).await
+    else {
+        panic!("the table's budget is spent");
+    };
+    assert!(reason.ja().contains("テーブル全体"), "{}", reason.ja());
+    assert!(
+        reason.en().contains("this table's members together"),
+        "{}",
+        reason.en()
+    );
+    assert!(retry_after > Duration::ZERO);
+    assert_eq!(
+        tables
+            .store()
+            .load_after(&ids[0], 0)
+            .await
+            .expect("load")
+            .len(),
+        before
+    );
+    // Another table's members are not held by it.
+    tables
+        .exec(&ids[1], "bob", "2D6", None)
+        .await
+        .expect("another table is served")
+        .expect("roll");
+}
+
 /// Item 3: when every worker is taken, a line waits at most the queue's wait and is
 /// refused as busy, changing nothing; once a worker frees up, lines run again.
 #[tokio::test]

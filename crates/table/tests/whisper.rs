@@ -84,6 +84,13 @@ fn a_full_width_or_tabbed_whisper_is_a_whisper() {
         "/W bob 全角の内緒",
         "/tab 雑談 /w bob 全角の内緒",
         "/tab 雑談 ／ｗ bob 全角の内緒",
+        // A5-4: what draws nothing before the slash (pasted with the text) changes
+        // nothing either.
+        "\u{200b}/w bob 全角の内緒",
+        "\u{feff}/w bob 全角の内緒",
+        "\u{2060}\u{200b} ／ｗ bob 全角の内緒",
+        "/tab 雑談 \u{200b}/w bob 全角の内緒",
+        "/tab 雑談 \u{feff}／w bob 全角の内緒",
     ] {
         let mut t = table();
         t.exec("alice", line)

@@ -75,16 +75,28 @@ pub fn is_ccfolia(text: &str) -> bool {
 /// and `K.max`, params as `K`, chat palette lines as `palette.N`; `Err` says what is
 /// missing.
 pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let (name, fields, hidden) = read_marked(json)?;
+    if hidden {
+        return Err(HIDDEN.to_string());
+    }
+    Ok((name, fields))
+}
+
+/// The refusal of a character CCFOLIA marks hidden where taku cannot keep it hidden.
+const HIDDEN: &str = "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください / this character is marked hidden (secret, hideStatus or invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see";
+
+/// A character's name, its fields, and whether CCFOLIA marks it hidden.
+type Marked = (String, Vec<(String, String)>, bool);
+
+/// [`read`], with whether CCFOLIA marks the character hidden (secret, hideStatus or
+/// invisible) instead of a refusal.
+fn read_marked(json: &str) -> Result<Marked, String> {
     let clip: Clipboard = serde_json::from_str(json).map_err(|e| e.to_string())?;
     if clip.kind != "character" {
         return Err(format!("kind is '{}', not 'character'", clip.kind));
     }
     let c = clip.data;
-    if c.secret || c.hide_status || c.invisible {
-        return Err(
-            "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください / this character is marked hidden (secret, hideStatus or invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see".to_string(),
-        );
-    }
+    let hidden = c.secret || c.hide_status || c.invisible;
     let mut fields = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut field = |k: String, v: String| {
@@ -114,7 +126,7 @@ pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
             line.to_string(),
         );
     }
-    Ok((key(&c.name), fields))
+    Ok((key(&c.name), fields, hidden))
 }
 
 /// A label as a field key: one word (fields are named by one word at a table), the
@@ -168,9 +180,17 @@ pub fn for_system_by(
     json: &str,
     gm: bool,
 ) -> Result<(String, Vec<(String, String)>), String> {
-    let (name, fields) = read(json)?;
+    let (name, fields, hidden) = read_marked(json)?;
+    // A5-7: at an Another World table a GM's import marked hidden is an unidentified
+    // NPC (AW-3: its data is the GM's until identified), whatever its 種別; elsewhere,
+    // and from a player, taku cannot keep it hidden and refuses it.
+    let npc = hidden && gm && system == "AnotherWorld";
+    if hidden && !npc {
+        return Err(HIDDEN.to_string());
+    }
     match system {
-        "AnotherWorld" => another_world(&name, fields, gm),
+        "AnotherWorld" if npc => another_world(&name, fields, gm, true),
+        "AnotherWorld" => another_world(&name, fields, gm, false),
         "FourCard" => four_card(&name, fields),
         "Sengensyou" => sengensho(&name, fields),
         _ => Ok((flat(&name, &fields), Vec::new())),
@@ -340,6 +360,7 @@ fn another_world(
     name: &str,
     fields: Vec<(String, String)>,
     gm: bool,
+    npc: bool,
 ) -> Result<(String, Vec<(String, String)>), String> {
     let get = |k: &str| {
         fields
@@ -354,6 +375,7 @@ fn another_world(
             .map_err(|_| format!("【{k}】 is '{v}', not a whole number"))
     };
     let kind = match get("種別").map(|k| k.trim().to_ascii_uppercase()) {
+        _ if npc => "NPC",
         Some(k) if k == "NPC" => "NPC",
         Some(_) => "PC",
         None if gm => "NPC",
@@ -446,6 +468,18 @@ mod tests {
         );
         let (pc_sheet, _) = for_system_by("AnotherWorld", &pc, true).expect("sheet");
         assert!(pc_sheet.contains("kind = \"PC\""), "{pc_sheet}");
+        // A5-7: marked hidden in CCFOLIA, a GM's import is an unidentified NPC whatever
+        // its 種別; a player's, or one at a table that cannot hide it, is refused.
+        for mark in ["secret", "hideStatus", "invisible"] {
+            let hidden = pc.replacen("\"data\":{", &format!("\"data\":{{\"{mark}\":true,"), 1);
+            assert_ne!(hidden, pc, "the mark is in");
+            let (npc, _) = for_system_by("AnotherWorld", &hidden, true).expect("sheet");
+            assert!(npc.contains("kind = \"NPC\""), "{mark}: {npc}");
+            for (system, gm) in [("AnotherWorld", false), ("DiceBot", true)] {
+                let err = for_system_by(system, &hidden, gm).expect_err("refused");
+                assert!(err.contains("secret / hideStatus / invisible"), "{err}");
+            }
+        }
         let (flat, none) = for_system("DiceBot", json).expect("flat");
         assert!(flat.contains("\"palette.1\""));
         assert!(none.is_empty());

@@ -75,8 +75,10 @@ async fn same_origin(mut response: Response) -> Response {
     response
 }
 
-/// The page's language: `?lang=en` for English, Japanese otherwise.
-fn lang(query: Option<&str>) -> Lang {
+/// The page's language: `?lang=en` for English, Japanese otherwise, whatever the
+/// browser's `Accept-Language` (the table's players read Japanese pages by default; a
+/// browser set to English still gets them, as the real-browser tests check).
+fn lang(query: Option<&str>, _headers: &HeaderMap) -> Lang {
     match api::query_pairs(query).get("lang").map(String::as_str) {
         Some("en") => Lang::En,
         _ => Lang::Ja,
@@ -113,8 +115,8 @@ fn html(markup: maud::Markup) -> Response {
     response
 }
 
-async fn front(RawQuery(query): RawQuery) -> Response {
-    html(page::front(lang(query.as_deref()), None))
+async fn front(RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
+    html(page::front(lang(query.as_deref(), &headers), None))
 }
 
 async fn css() -> Response {
@@ -141,9 +143,10 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
 async fn create(
     State(server): State<Arc<Server>>,
     RawQuery(query): RawQuery,
+    headers: HeaderMap,
     bytes: Bytes,
 ) -> Response {
-    let lang = lang(query.as_deref());
+    let lang = lang(query.as_deref(), &headers);
     let form: std::collections::HashMap<String, String> =
         serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes)
             .unwrap_or_default()
@@ -183,7 +186,7 @@ async fn create(
             },
         )),
         Err(e) => {
-            let (status, reason) = e.status_and_reason();
+            let (status, reason) = e.status_and_reason_in(lang);
             (status, html(page::front(lang, Some(&reason)))).into_response()
         }
     }
@@ -191,13 +194,13 @@ async fn create(
 
 /// `GET /t/{id}`: the table page. It reads nothing of the table: the script fetches the
 /// member's view with the token it keeps.
-async fn table(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
-    html(page::table(lang(query.as_deref()), &id))
+async fn table(Path(id): Path<String>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
+    html(page::table(lang(query.as_deref(), &headers), &id))
 }
 
 /// `GET /t/{id}/join`: the join form (the invite is in the link's fragment).
-async fn join(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
-    html(page::join(lang(query.as_deref()), &id))
+async fn join(Path(id): Path<String>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
+    html(page::join(lang(query.as_deref(), &headers), &id))
 }
 
 /// `GET /t/{id}/entries?before=N|after=N&limit=M&tab=TAB` (Bearer token): log entries

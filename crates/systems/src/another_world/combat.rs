@@ -1535,6 +1535,10 @@ pub fn describe(e: &Event) -> Text {
                     format!(" > {target}'s data stays unknown"),
                 )
             };
+            // The check's target is 10 + the GM's 識別難易度, which stays the GM's (it
+            // is left out of the data success makes public): the line shows the roll
+            // without it (attack pass 5, A5-1).
+            let text = without_target(text);
             Text::new(
                 format!("対象識別 {name} → {target}: {text}{ja}"),
                 format!("identification {name} → {target}: {text}{en}"),
@@ -1571,6 +1575,24 @@ pub fn describe(e: &Event) -> Text {
             format!("{name}'s data is the GM's again"),
         ),
     }
+}
+
+/// A check's text without its target: `(2D6+1>=17[12,2]) ＞ …` is `(2D6+1[12,2]) ＞ …`
+/// (the first `>=N`, `>N`, `<=N` or `<N` of the command in parentheses).
+fn without_target(text: &str) -> String {
+    let head_end = text.find(')').unwrap_or(text.len());
+    let head = &text[..head_end];
+    let Some(at) = head.find(['>', '<']) else {
+        return text.to_string();
+    };
+    let rest = &head[at + 1..];
+    let rest = rest.strip_prefix('=').unwrap_or(rest);
+    let digits = rest
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
+        .map_or(rest.len(), |(i, _)| i);
+    let end = head.len() - rest.len() + digits;
+    format!("{}{}", &text[..at], &text[end..])
 }
 
 #[cfg(test)]

@@ -685,6 +685,23 @@ type Decider = Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync>;
 /// How many times a line is decided again after other writers got in first.
 const MAX_ATTEMPTS: usize = 64;
 
+/// The pace of secret reference rolls (attack pass 4, A4-8): one is appended
+/// `SECRET_PACE` after its evaluation began, or, if the evaluation took longer, at the
+/// first of `SECRET_PACE` × 2, × 4, … after it, so its time in the log says at most in
+/// which of those doubling spans its evaluation ended, never how many dice it drew.
+pub const SECRET_PACE: Duration = Duration::from_millis(250);
+
+/// When a secret roll whose evaluation took `took` is appended, counted from the start
+/// of its evaluation ([`SECRET_PACE`]).
+pub fn secret_pace(took: Duration) -> Duration {
+    let mut at = SECRET_PACE;
+    // Bounded: an evaluation ends within the reference engine's time limit.
+    while at < took && at < Duration::from_secs(1 << 12) {
+        at *= 2;
+    }
+    at
+}
+
 /// What a server holds its tables to (the CLI's own commands hold them to nothing:
 /// [`Limits::default`]).
 #[derive(Debug, Clone)]
@@ -709,6 +726,11 @@ pub struct Limits {
     pub queue_wait: Duration,
     /// Each member's share of the workers' time at one table.
     pub budget: Budget,
+    /// What all members of one table share of the workers' time, whatever each member's
+    /// own share (attack pass 5, A5-3: members minted for free multiplied a table's
+    /// share, and 20 players' lines running into the reference time limit held every
+    /// worker from other tables). A member past it waits as past their own.
+    pub table_budget: Budget,
 }
 
 impl Default for Limits {
@@ -720,6 +742,7 @@ impl Default for Limits {
             workers: 0,
             queue_wait: Duration::from_secs(2),
             budget: Budget::UNLIMITED,
+            table_budget: Budget::UNLIMITED,
         }
     }
 }
@@ -1045,7 +1068,9 @@ impl<S: EventStore> Tables<S> {
             }
         });
         let (budget, now) = (self.limits.budget, Instant::now());
-        self.lock_budgets().retain(|_, b| !b.full(budget, now));
+        let table_budget = self.limits.table_budget;
+        self.lock_budgets()
+            .retain(|(_, who), b| !b.full(if who.is_empty() { table_budget } else { budget }, now));
         evicted
     }
 
@@ -1152,41 +1177,55 @@ impl<S: EventStore> Tables<S> {
     /// `Ok(true)` when the member has spent more than half of their burst lately: their
     /// work is heavy, and may use all workers but one ([`Tables::worker`]).
     fn within_budget(&self, id: &str, actor: &str) -> Result<bool, StoreError> {
-        let budget = self.limits.budget;
-        if budget == Budget::UNLIMITED {
-            return Ok(false);
-        }
         let now = Instant::now();
         let mut budgets = self.lock_budgets();
-        let bucket = budgets
-            .entry((id.to_string(), actor.to_string()))
-            .or_insert_with(|| Bucket::new(budget, now));
-        let heavy = bucket.level < budget.burst.as_secs_f64() / 2.0;
-        bucket.ready(budget, now).map(|()| heavy).map_err(|wait| {
-            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            StoreError::Busy {
-                reason: Text::new(
-                    format!(
-                        "{actor} さんはこのテーブルで計算の重い操作（正確な確率など）を続けて使いました。{secs} 秒ほど待ってからもう一度送ってください"
-                    ),
-                    format!(
-                        "{actor} has used a lot of the server's computing at this table just now (exact odds and the like); send it again in about {secs} s"
-                    ),
-                ),
-                retry_after: wait,
+        // The member's own share, then the table's (all its members together); each
+        // heavy below half its burst. A member name is never empty: the table's key.
+        let mut heavy = false;
+        for (who, budget) in [(actor, self.limits.budget), ("", self.limits.table_budget)] {
+            if budget == Budget::UNLIMITED {
+                continue;
             }
-        })
+            let bucket = budgets
+                .entry((id.to_string(), who.to_string()))
+                .or_insert_with(|| Bucket::new(budget, now));
+            heavy |= bucket.level < budget.burst.as_secs_f64() / 2.0;
+            if let Err(wait) = bucket.ready(budget, now) {
+                let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                let reason = if who.is_empty() {
+                    Text::new(
+                        format!(
+                            "このテーブルのメンバーが計算の重い操作（正確な確率、長い参照コマンドなど）を続けて使い、テーブル全体の分を使い切りました。{secs} 秒ほど待ってからもう一度送ってください"
+                        ),
+                        format!(
+                            "this table's members together have used their share of the server's computing just now (exact odds, long reference commands and the like); send it again in about {secs} s"
+                        ),
+                    )
+                } else {
+                    Text::new(
+                        format!(
+                            "{actor} さんはこのテーブルで計算の重い操作（正確な確率など）を続けて使いました。{secs} 秒ほど待ってからもう一度送ってください"
+                        ),
+                        format!(
+                            "{actor} has used a lot of the server's computing at this table just now (exact odds and the like); send it again in about {secs} s"
+                        ),
+                    )
+                };
+                return Err(StoreError::Busy {
+                    reason,
+                    retry_after: wait,
+                });
+            }
+        }
+        Ok(heavy)
     }
 
     fn charge(&self, id: &str, actor: &str, cost: Duration) {
-        if self.limits.budget == Budget::UNLIMITED {
-            return;
-        }
-        if let Some(bucket) = self
-            .lock_budgets()
-            .get_mut(&(id.to_string(), actor.to_string()))
-        {
-            bucket.level -= cost.as_secs_f64();
+        let mut budgets = self.lock_budgets();
+        for who in [actor, ""] {
+            if let Some(bucket) = budgets.get_mut(&(id.to_string(), who.to_string())) {
+                bucket.level -= cost.as_secs_f64();
+            }
         }
     }
 
@@ -1357,12 +1396,20 @@ impl<S: EventStore> Tables<S> {
         let Some(planned) = open.table.lock().await.plan_roll(actor, line) else {
             return Ok(None);
         };
-        if self.limits.workers == 0 {
-            return Ok(Some(off_runtime(move || planned.roll()).await));
+        let start = Instant::now();
+        let rolled = if self.limits.workers == 0 {
+            off_runtime(move || planned.roll()).await
+        } else {
+            self.charged(id, actor, move || planned.roll()).await?
+        };
+        // A4-8: a secret roll is appended at a pace, not when its evaluation ends, so
+        // that the time between it and the roller's next line (or any line the roller
+        // sends at a known moment) tells no one how long it took (its draws). Waited
+        // out holding no worker and no lock; the roller's other lines go on meanwhile.
+        if rolled.secret() {
+            tokio::time::sleep_until(start + secret_pace(start.elapsed())).await;
         }
-        self.charged(id, actor, move || planned.roll())
-            .await
-            .map(Some)
+        Ok(Some(rolled))
     }
 
     /// Imports a character sheet as `actor` at table `id` ([`Table::decide_sheet`]), like
