@@ -2233,3 +2233,48 @@ fn lr9_full_width_reference_keys() {
     let head = |s: &str| s.split(' ').next().unwrap_or("").to_string();
     assert_eq!(head(&plain[0]), head(&wide[0]), "{plain:?} {wide:?}");
 }
+
+/// LR-5 「この判定は、戦闘中は1ラウンドに1回」: a second recovery test in the same combat
+/// round is refused until the next round. LR-14 grab: the grabbed is held until it breaks
+/// free (no move, run or sprint); after a full-round sprint no trip either (lotr4).
+#[test]
+fn lr5_lr14_one_recovery_a_round_held_while_grabbed() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr combat init");
+    run(&mut t, "gm", "/lotr weary サム +5");
+    let out = run(&mut t, "gm", "/lotr recover サム");
+    assert!(out[0].contains("回復せず"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr recover サム");
+    assert!(
+        why.contains("LR-5") && why.contains("once a round"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "gm", "/lotr recover サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン grab +100",
+    );
+    for act in ["move", "run", "sprint"] {
+        let why = refused(
+            &mut t,
+            "alice",
+            &format!("/lotr combat act アラゴルン {act}"),
+        );
+        assert!(
+            why.contains("LR-14") && why.contains("held by オーク"),
+            "{act}: {why}"
+        );
+    }
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "gm", "/lotr combat act オーク sprint");
+    let why = refused(&mut t, "gm", "/lotr combat trip オーク アラゴルン +1 +0");
+    assert!(why.contains("LR-14") && why.contains("full-round"), "{why}");
+}

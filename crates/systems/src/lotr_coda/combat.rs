@@ -1063,6 +1063,20 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             may_act(f)?;
             full_round_taken(f)?;
             bounded(*modifier, ("修正", "the modifier"))?;
+            // LR-14 grab: the grabbed is held until it breaks free (a STR test, 1 action).
+            if let (Some(by), Act::Move | Act::Run { .. } | Act::Sprint { .. }) =
+                (&f.grabbed_by, act)
+            {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{who} は {by} につかまれていて動けません。まず振りほどいてください（/lotr combat escape {who} 修正 {by}の修正）"
+                    ),
+                    format!(
+                        "{who} is held by {by} and cannot move; break free first (/lotr combat escape {who} MOD {by}'s MOD)"
+                    ),
+                ));
+            }
             let (cost, penalty) = match act {
                 Act::Sprint { .. } => {
                     if f.used > 0 {
@@ -1247,6 +1261,8 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
         } => {
             let f = fighter(c, attacker)?;
             may_act(f)?;
+            // LR-14: after a full-round action (a sprint) nothing else this round.
+            full_round_taken(f)?;
             let t = fighter(c, target)?;
             if attacker == target {
                 return Err(refuse("LR-14", "自分は狙えません", "cannot target oneself"));

@@ -72,6 +72,9 @@ pub struct Status {
     /// rest (`/lotr drown NAME rest`).
     #[serde(default)]
     pub drowned: bool,
+    /// LR-5: made its recovery test this combat round (「戦闘中は1ラウンドに1回」).
+    #[serde(default)]
+    pub recovery_tested: bool,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -349,6 +352,9 @@ pub struct Delta {
     /// LR-4 drowning: fell unconscious (`Some(true)`) or rested after it (`Some(false)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drowned: Option<bool>,
+    /// LR-5: a recovery test made during a combat round.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recovery_tested: bool,
 }
 
 /// What happened.
@@ -961,6 +967,9 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     }
     if let Some(d) = d.drowned {
         s.drowned = d;
+    }
+    if d.recovery_tested {
+        s.recovery_tested = true;
     }
     if let Some(p) = &d.armed_pick {
         s.armed_picks.push(p.clone());
@@ -2526,6 +2535,19 @@ fn recover(
             ),
         ));
     }
+    // LR-5 「この判定は、戦闘中は1ラウンドに1回」 (out of combat 「1分に1回、またGMが特別に
+    // 許可したタイミング」: the GM keeps that count).
+    let in_combat = state.sub.combat.round > 0;
+    if in_combat && s.recovery_tested {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}はこのラウンドもう回復判定をしました（戦闘中は1ラウンドに1回。次は /lotr combat next の後）"
+            ),
+            format!(
+                "LR-5: {name} has made its recovery test this round (once a round in combat; next after /lotr combat next)"
+            ),
+        ));
+    }
     // LR-5 「他のキャラクターは,目標値10のHealing判定を行うことで回復を助けることが
     // できる」: `helper=NAME` rolls the helper's Healing test against TN 10; a degree
     // typed by hand is the GM's (a test the GM rolled elsewhere).
@@ -2620,6 +2642,7 @@ fn recover(
     let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
+        recovery_tested: in_combat,
         ..Delta::default()
     };
     Ok(vec![status_event(
@@ -3714,6 +3737,7 @@ impl TableRules for LotrRules {
                 state.round += 1;
                 for s in state.status.values_mut() {
                     s.courage_round = 0;
+                    s.recovery_tested = false;
                 }
             }
             Event::Sub { event } => {
