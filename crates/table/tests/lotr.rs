@@ -2102,6 +2102,7 @@ fn lr5_the_unconscious_neither_test_nor_fight_nor_help() {
         "/lotr combat join オーク swift=+0 def=10 str=9",
     );
     run(&mut t, "gm", "/lotr weary サム +5");
+    run(&mut t, "gm", "/lotr damage アラゴルン 5");
     for (who, line) in [
         ("bob", "LOTR+{サム.Stamina}>=10"),
         ("gm", "LOTR+{サム.Stamina}>=10"),
@@ -2277,4 +2278,22 @@ fn lr5_lr14_one_recovery_a_round_held_while_grabbed() {
     run(&mut t, "gm", "/lotr combat act オーク sprint");
     let why = refused(&mut t, "gm", "/lotr combat trip オーク アラゴルン +1 +0");
     assert!(why.contains("LR-14") && why.contains("full-round"), "{why}");
+}
+
+/// LR-4: the weekly Stamina test and the Healing tests heal damage: a character with none
+/// has nothing to test for (lotr4: a weekly test rolled on an undamaged character).
+#[test]
+fn lr4_no_healing_test_without_damage() {
+    let mut t = table([3; 32]);
+    for line in [
+        "/lotr heal サム week",
+        "/lotr heal サム skill by=アラゴルン",
+        "/lotr heal サム attended 2 by=アラゴルン",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-4") && why.contains("no damage"),
+            "{line}: {why}"
+        );
+    }
 }

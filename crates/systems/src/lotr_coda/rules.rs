@@ -1790,6 +1790,13 @@ fn heal(
         }
         Ok(d)
     };
+    // LR-4: healing heals damage: with none taken there is nothing to test for.
+    if s.damage == 0 && matches!(rest.first(), Some(&"week" | &"skill" | &"attended")) {
+        return Err(Text::new(
+            format!("LR-4: {name}はダメージを受けていません（治すものがありません）"),
+            format!("LR-4: {name} has taken no damage (nothing to heal)"),
+        ));
+    }
     let (healed, what): (i64, (String, String)) = match rest {
         // LR-4: 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる
         // (Table 9.36)…判定に成功すると,VIT修正値(最低1)点追加で回復する」, rolled.
