@@ -684,10 +684,22 @@ fn lr4_drowning_and_the_rest_after() {
     let mut t = table([3; 32]);
     let out = run(&mut t, "gm", "/lotr drown サム 200 dmg=6");
     assert!(out[0].contains("意識を失った、ダメージ6"), "{out:?}");
+    // 「意識を失うと」: unconscious until the rest — no tests, no fighting (lotr4).
+    assert!(sheet(&t, "サム").contains("(unconscious)"));
+    let why = refused(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    assert!(why.contains("LR-4") && why.contains("drowning"), "{why}");
+    assert!(refused(&mut t, "gm", "/lotr combat join サム").contains("LR-4"));
     let out = run(&mut t, "gm", "/lotr drown サム rest");
     let healed = number_after(&out[0], "−").expect("healed");
     assert!((1..=6).contains(&healed), "{out:?}");
     assert!(sheet(&t, "サム").contains(&format!("damage (until death): {}/", 6 - healed)));
+    assert!(!sheet(&t, "サム").contains("(unconscious)"));
+    run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    // 「死ななかったキャラクターは,15分の休憩で」: once, after a drowning; never without one.
+    let why = refused(&mut t, "gm", "/lotr drown サム rest");
+    assert!(why.contains("LR-4") && why.contains("once"), "{why}");
+    let why = refused(&mut t, "gm", "/lotr drown アラゴルン rest");
+    assert!(why.contains("LR-4"), "{why}");
 }
 
 /// LR-5: 「重荷のときは目標値に+10,超重荷のときは+20」 (loads STR×10/×20/×30: サム STR 7 →
@@ -1086,7 +1098,12 @@ fn lr6_courage_reads_the_rolls_skill_and_keeps_a_secret_roll_secret() {
     assert!(seen_by(&t, tested, "alice").contains("Courage may still be spent"));
     assert!(seen_by(&t, tested, "bob").contains("(hidden)"));
     let out = run(&mut t, "alice", "/lotr courage エオメル 1");
-    assert!(out[0].contains("+7"), "{out:?}");
+    // The spend line every member sees names no bonus; the rewrite (alice's) does.
+    assert!(
+        out[0].contains("非公開の判定") && !out[0].contains("+7"),
+        "{out:?}"
+    );
+    assert!(out[1].contains("+7"), "{out:?}");
     let rewrite = t.next_seq() - 1;
     assert!(seen_by(&t, rewrite, "gm").contains("rewrites the last test"));
     assert!(seen_by(&t, rewrite, "bob").contains("(hidden)"));
@@ -1935,4 +1952,348 @@ fn lr16_lr12_lr3_no_second_unit_flaw_or_starting_renown() {
     );
     let d = t.decide_sheet("gm", &famous).expect("the GM's");
     t.apply("gm", d.events);
+}
+
+/// The modifier a line's printed test carries: `(LOTR+3>=10)` → 3.
+fn printed_modifier(line: &str) -> i64 {
+    let after = line.trim_start_matches("(LOTR");
+    let end = after.find(['>', ')']).expect("a modifier");
+    after[..end].parse().expect("a number")
+}
+
+/// LR-14 「スタンしたキャラクターはすべての判定にペナルティ」, fear's −1/−2/−4 「すべての行動
+/// に」, a grabbed target's TNs +5 — off combat's own rolls too: an ordinary `LOTR` test of the
+/// character during the fight carries them on its TN (LR-9: external modifiers on the TN).
+/// The stun test is a Stamina test (「Stamina 判定を行い」): the sheet's Stamina is added; an
+/// Extraordinary Success ignores the new blow, not an earlier stun (lotr3 (6), lotr4).
+#[test]
+fn lr14_lr9_stun_fear_and_grab_go_on_ordinary_tests() {
+    // The Intimidate modifier that gives a Complete Success (fear −2) on this seed.
+    let mut found = None;
+    for m in -20..=20 {
+        let mut t = table([5; 32]);
+        let stamina = printed_modifier(&run(&mut t, "gm", "LOTR+{サム.Stamina}")[0]);
+        run(&mut t, "gm", "/lotr combat join サム");
+        run(
+            &mut t,
+            "gm",
+            "/lotr combat join オーク swift=+0 def=10 str=9",
+        );
+        // No modifier written: +0, and サム's Stamina from the sheet.
+        let out = run(&mut t, "gm", "/lotr combat stun サム tn=100 pen=4 rounds=3");
+        assert!(
+            out[0].contains(&format!("]{stamina:+}=")) || (stamina == 0 && !out[0].contains("]+")),
+            "{out:?}"
+        );
+        let out = run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+        assert!(out[0].contains(">=14)"), "stun −4 on the TN: {out:?}");
+        assert!(out.join("\n").contains("スタン−4"), "{out:?}");
+        let out = run(
+            &mut t,
+            "gm",
+            &format!("/lotr combat fear オーク サム {m:+}"),
+        );
+        if out[0].contains("全行動 −2") {
+            found = Some((t, stamina));
+            break;
+        }
+    }
+    let (mut t, _) = found.expect("a modifier giving Complete fear");
+    let out = run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    assert!(out[0].contains(">=16)"), "stun −4, fear −2: {out:?}");
+    assert!(out.join("\n").contains("恐怖−2"), "{out:?}");
+    run(&mut t, "gm", "/lotr combat attack オーク サム grab +100");
+    let out = run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    assert!(out[0].contains(">=21)"), "grabbed: TN +5 more: {out:?}");
+    assert!(
+        out.join("\n").contains("オークにつかまれて目標値+5"),
+        "{out:?}"
+    );
+    // Without a TN the conditions come off the total.
+    let out = run(&mut t, "bob", "LOTR+0");
+    assert!(out[0].starts_with("(LOTR-11)"), "{out:?}");
+    // An Extraordinary stun test ignores the new blow; the earlier −4 stays.
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat stun サム +80 tn=0 pen=2 rounds=1",
+    );
+    assert!(
+        out[0].contains("影響なし") || out[0].contains("Extraordinary"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "bob", "LOTR+0>=10");
+    assert!(out[0].contains(">=21)"), "{out:?}");
+    // A stun of no rounds is no stun.
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr combat stun サム +0 tn=12 pen=4 rounds=0",
+    );
+    assert!(why.contains("rounds 1–1000"), "{why}");
+}
+
+/// LR-10 「リーダーが判定し、リーダー以外の全員がそれぞれ目標値 −5 の判定」 with LR-4/LR-5: a
+/// helper named `{NAME.…}` tests with its own wound and weariness penalty; each member other
+/// than the leader helps once; a dead or unconscious helper helps nobody; the test is the
+/// leader's for Courage (lotr3 (7), lotr4).
+#[test]
+fn lr10_each_helper_tests_once_with_its_own_condition() {
+    let mut t = table([3; 32]);
+    let a = printed_modifier(&run(&mut t, "gm", "LOTR+{アラゴルン.Stamina}")[0]);
+    let s = printed_modifier(&run(&mut t, "gm", "LOTR+{サム.Stamina}")[0]);
+    // サム: damage 10 = Dazed, −1.
+    run(&mut t, "gm", "/lotr damage サム 10");
+    let out = run(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina},+2]",
+    );
+    let helper = if s - 1 == 0 {
+        "0".to_string()
+    } else {
+        format!("{:+}", s - 1)
+    };
+    assert!(
+        out[0].starts_with(&format!("(LOTRG{a:+}>=15[{helper},+2])")),
+        "{out:?}"
+    );
+    let all = out.join("\n");
+    assert!(all.contains("補助1人目のサム: 修正-1"), "{all}");
+    // The test is アラゴルン's, the leader's (its Courage rewrites it), not サム's.
+    assert!(all.contains("アラゴルンの判定"), "{all}");
+    assert!(!all.contains("サムの判定"), "{all}");
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+5>=15[{サム.Stamina},{サム.Stamina}]",
+    );
+    assert!(
+        why.contains("LR-10") && why.contains("cannot help twice"),
+        "{why}"
+    );
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Stamina}>=15[{アラゴルン.Stamina}]",
+    );
+    assert!(why.contains("LR-10") && why.contains("leader"), "{why}");
+    // LR-5: an Exhausted helper is unconscious.
+    run(&mut t, "gm", "/lotr weary サム +5");
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina}]",
+    );
+    assert!(why.contains("LR-5") && why.contains("unconscious"), "{why}");
+}
+
+/// LR-5 「Exhausted になったキャラクターはただちに意識不明になる」: an unconscious character
+/// makes no test (its recovery test aside), joins no fight, takes no turn at initiative, is
+/// not frightened, and heals or helps nobody (lotr3, lotr4).
+#[test]
+fn lr5_the_unconscious_neither_test_nor_fight_nor_help() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr weary サム +5");
+    run(&mut t, "gm", "/lotr damage アラゴルン 5");
+    for (who, line) in [
+        ("bob", "LOTR+{サム.Stamina}>=10"),
+        ("gm", "LOTR+{サム.Stamina}>=10"),
+        ("gm", "LOTR+3 VS LOTR+{サム.Swiftness}"),
+        ("gm", "/lotr combat fear オーク サム +3"),
+        ("gm", "/lotr heal アラゴルン skill by=サム"),
+        ("gm", "/lotr poison アラゴルン treat by=サム 5"),
+    ] {
+        let why = refused(&mut t, who, line);
+        assert!(
+            why.contains("LR-5") && why.contains("unconscious"),
+            "{line}: {why}"
+        );
+    }
+    let out = run(&mut t, "gm", "/lotr combat init");
+    assert!(!out[0].contains("サム ["), "{out:?}");
+    assert!(out[0].contains("意識不明で順番なし: サム"), "{out:?}");
+    run(&mut t, "gm", "/lotr weary アラゴルン +5");
+    let why = refused(&mut t, "gm", "/lotr recover サム helper=アラゴルン");
+    assert!(why.contains("LR-5") && why.contains("unconscious"), "{why}");
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr weary サム +5");
+    let why = refused(&mut t, "gm", "/lotr combat join サム");
+    assert!(why.contains("LR-5"), "{why}");
+    // Its own recovery test stays.
+    run(&mut t, "gm", "/lotr recover サム");
+}
+
+/// LR-6, LR-9: a player tests their own character (an opposed test may read the other
+/// side's sheet); LR-6 edges add to Courage on their own skill's test only (Horselord's Ride
+/// bonus on a Stamina test is not); a Courage spend on a secret test does not show its bonus
+/// to the table (lotr3 (10), lotr4).
+#[test]
+fn lr6_lr9_whose_test_which_skill_and_secret_courage() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "bob", "LOTR+{アラゴルン.Stamina}>=10");
+    assert!(why.contains("belongs to alice"), "{why}");
+    run(
+        &mut t,
+        "bob",
+        "LOTR+{サム.Stamina} VS LOTR+{アラゴルン.Willpower}",
+    );
+    run(
+        &mut t,
+        "bob",
+        "LOTR+{アラゴルン.Willpower} VS LOTR+{サム.Stamina}",
+    );
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "alice", "LOTR+{エオメル.Stamina}>=15");
+    let why = refused(&mut t, "alice", "/lotr courage エオメル 1 Ride");
+    assert!(why.contains("LR-6") && why.contains("no skill"), "{why}");
+    // Bold: +5 a point on any test (3 + 2).
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1");
+    assert!(out[0].contains("+5"), "{out:?}");
+    run(&mut t, "alice", "LOTR+{エオメル.Ride}>=15");
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1 Ride");
+    assert!(out[0].contains("+7"), "Bold + Horselord on Ride: {out:?}");
+    // A secret test: the spend line others see says no bonus.
+    run(&mut t, "gm", "/lotr round");
+    run(&mut t, "alice", "SLOTR+{エオメル.Ride}>=15");
+    run(&mut t, "alice", "/lotr courage エオメル 1");
+    let seen: Vec<String> = t
+        .events()
+        .iter()
+        .rev()
+        .take(2)
+        .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
+        .collect();
+    let seen = seen.join("\n");
+    assert!(seen.contains("非公開の判定"), "{seen}");
+    assert!(!seen.contains("+7") && !seen.contains("+5"), "{seen}");
+}
+
+/// LR-4 `hobbit_death`: a Hobbit the new reading kills dies by the setting's line, which says
+/// so; switching back does not revive it (lotr3, lotr4).
+#[test]
+fn lr4_hobbit_death_switch_kills_once_and_for_good() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/char set サム race Hobbits size small");
+    run(&mut t, "gm", "/lotr damage サム 40");
+    assert!(sheet(&t, "サム").contains("wound level: Incapacitated"));
+    let out = run(&mut t, "gm", "/lotr set hobbit_death on_incapacitated");
+    assert!(
+        out.join("\n")
+            .contains("サム: hobbit_death = on_incapacitated でダメージ40は死亡"),
+        "{out:?}"
+    );
+    run(&mut t, "gm", "/lotr set hobbit_death overflow");
+    let why = refused(&mut t, "bob", "LOTR+{サム.Stamina}>=5");
+    assert!(why.contains("LR-4") && why.contains("dead"), "{why}");
+}
+
+/// LR-7 「キャラクターはNPCとなり」: the fallen PC's former player acts for it in no combat
+/// command and names it as no group helper (lotr4).
+#[test]
+fn lr7_a_fallen_pc_fights_for_the_gm_only() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr corruption サム yield 8");
+    for line in [
+        "/lotr combat attack サム オーク dmg=1d6 +0",
+        "/lotr combat act サム move",
+    ] {
+        let why = refused(&mut t, "bob", line);
+        assert!(why.contains("LR-7"), "{line}: {why}");
+    }
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina}]",
+    );
+    assert!(why.contains("LR-7"), "{why}");
+    run(&mut t, "gm", "/lotr combat attack サム オーク dmg=1d6 +0");
+}
+
+/// LR-9: full-width letters in a reference's key read as ASCII, like the command's own
+/// (`ＬＯＴＲ＋７＞＝１５`): `{サム.Ｓｔａｍｉｎａ}` is Stamina (lotr4).
+#[test]
+fn lr9_full_width_reference_keys() {
+    let mut t = table([3; 32]);
+    let plain = run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    let wide = run(&mut t, "bob", "LOTR+{サム.Ｓｔａｍｉｎａ}>=10");
+    let head = |s: &str| s.split(' ').next().unwrap_or("").to_string();
+    assert_eq!(head(&plain[0]), head(&wide[0]), "{plain:?} {wide:?}");
+}
+
+/// LR-5 「この判定は、戦闘中は1ラウンドに1回」: a second recovery test in the same combat
+/// round is refused until the next round. LR-14 grab: the grabbed is held until it breaks
+/// free (no move, run or sprint); after a full-round sprint no trip either (lotr4).
+#[test]
+fn lr5_lr14_one_recovery_a_round_held_while_grabbed() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr combat init");
+    run(&mut t, "gm", "/lotr weary サム +5");
+    let out = run(&mut t, "gm", "/lotr recover サム");
+    assert!(out[0].contains("回復せず"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr recover サム");
+    assert!(
+        why.contains("LR-5") && why.contains("once a round"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "gm", "/lotr recover サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン grab +100",
+    );
+    for act in ["move", "run", "sprint"] {
+        let why = refused(
+            &mut t,
+            "alice",
+            &format!("/lotr combat act アラゴルン {act}"),
+        );
+        assert!(
+            why.contains("LR-14") && why.contains("held by オーク"),
+            "{act}: {why}"
+        );
+    }
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "gm", "/lotr combat act オーク sprint");
+    let why = refused(&mut t, "gm", "/lotr combat trip オーク アラゴルン +1 +0");
+    assert!(why.contains("LR-14") && why.contains("full-round"), "{why}");
+}
+
+/// LR-4: the weekly Stamina test and the Healing tests heal damage: a character with none
+/// has nothing to test for (lotr4: a weekly test rolled on an undamaged character).
+#[test]
+fn lr4_no_healing_test_without_damage() {
+    let mut t = table([3; 32]);
+    for line in [
+        "/lotr heal サム week",
+        "/lotr heal サム skill by=アラゴルン",
+        "/lotr heal サム attended 2 by=アラゴルン",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-4") && why.contains("no damage"),
+            "{line}: {why}"
+        );
+    }
 }

@@ -1271,8 +1271,8 @@ pub fn describe(event: &Event) -> Text {
             )
         }
         Event::Setting { key, value } => Text::new(
-            format!("設定 {key} = {value}"),
-            format!("setting {key} = {value}"),
+            format!("設定: {key} = {value}"),
+            format!("setting: {key} = {value}"),
         ),
         Event::Costs { .. } => Text::new(
             "LR-12 成長ポイントの費用を更新",

@@ -1531,8 +1531,8 @@ pub fn describe(event: &Event) -> Text {
             )
         }
         Event::Setting { key, value } => Text::new(
-            format!("設定 {key} = {value}"),
-            format!("setting {key} = {value}"),
+            format!("設定: {key} = {value}"),
+            format!("setting: {key} = {value}"),
         ),
         Event::Data { .. } => Text::new(
             "LR-15 表9.24・9.25を更新",

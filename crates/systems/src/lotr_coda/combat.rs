@@ -256,6 +256,10 @@ pub struct Fighter {
     /// it, even if a member later makes a character of that name.
     #[serde(default)]
     pub gms: bool,
+    /// LR-5: a table character Exhausted and unconscious now (set from its status by the
+    /// table rules before each decision, never stored): no initiative, no turn.
+    #[serde(skip)]
+    pub unconscious: bool,
 }
 
 impl Fighter {
@@ -289,6 +293,7 @@ impl Fighter {
             wounds: 0,
             full_round: false,
             gms: false,
+            unconscious: false,
         }
     }
 
@@ -733,6 +738,9 @@ pub enum Event {
         rolls: Vec<(String, Vec<Rolled>)>,
         /// The order.
         order: Vec<String>,
+        /// LR-5: fighters left out as unconscious.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skipped: Vec<String>,
     },
     /// A new round.
     Round {
@@ -777,6 +785,10 @@ pub enum Event {
         damage: Option<(Vec<i64>, i64)>,
         /// Extra-action penalty.
         penalty: i64,
+        /// LR-14: as an extra action needing no test, its test at TN 5 (failed: nothing
+        /// happens).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        test: Option<(Rolled, i64, bool)>,
     },
     /// An opposed Strength or Nimbleness contest (break free, grapple, trip).
     Contest {
@@ -991,8 +1003,22 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     "nobody is in the combat",
                 ));
             }
+            // LR-5: the unconscious take no turn: no Swiftness test, not in the order.
+            let skipped: Vec<String> = c
+                .fighters
+                .iter()
+                .filter(|f| f.unconscious)
+                .map(|f| f.name.clone())
+                .collect();
+            if skipped.len() == c.fighters.len() {
+                return Err(refuse(
+                    "LR-14, LR-5",
+                    "参加者は全員意識不明です",
+                    "everyone in the combat is unconscious",
+                ));
+            }
             let mut rolls: Vec<(String, Vec<Rolled>)> = Vec::new();
-            for f in &c.fighters {
+            for f in c.fighters.iter().filter(|f| !f.unconscious) {
                 let t = roll_test(dice, f.swiftness + f.condition_penalty())?;
                 rolls.push((f.name.clone(), vec![t]));
             }
@@ -1025,7 +1051,11 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             let mut idx: Vec<usize> = (0..rolls.len()).collect();
             idx.sort_by(|a, b| keys[*b].cmp(&keys[*a]));
             let order = idx.iter().map(|i| rolls[*i].0.clone()).collect();
-            Ok(vec![Event::Initiative { rolls, order }])
+            Ok(vec![Event::Initiative {
+                rolls,
+                order,
+                skipped,
+            }])
         }
         Command::NextRound => Ok(vec![Event::Round { round: c.round + 1 }]),
         Command::Act { who, act, modifier } => {
@@ -1033,6 +1063,20 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             may_act(f)?;
             full_round_taken(f)?;
             bounded(*modifier, ("修正", "the modifier"))?;
+            // LR-14 grab: the grabbed is held until it breaks free (a STR test, 1 action).
+            if let (Some(by), Act::Move | Act::Run { .. } | Act::Sprint { .. }) =
+                (&f.grabbed_by, act)
+            {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{who} は {by} につかまれていて動けません。まず振りほどいてください（/lotr combat escape {who} 修正 {by}の修正）"
+                    ),
+                    format!(
+                        "{who} is held by {by} and cannot move; break free first (/lotr combat escape {who} MOD {by}'s MOD)"
+                    ),
+                ));
+            }
             let (cost, penalty) = match act {
                 Act::Sprint { .. } => {
                     if f.used > 0 {
@@ -1107,7 +1151,18 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 ));
             };
             let penalty = f.extra_penalty(1);
+            // LR-14: past its actions a grabber's action is an extra action needing no
+            // test: tested at TN 5 with the −5 per extra action (and its conditions).
+            let test = if penalty < 0 {
+                let t = roll_test(dice, penalty + f.condition_penalty())?;
+                let ok = t.total >= 5;
+                Some((t, 5, ok))
+            } else {
+                None
+            };
+            let failed = test.as_ref().is_some_and(|t| !t.2);
             let damage = match how {
+                _ if failed => None,
                 GrabAct::Pin => None,
                 GrabAct::Damage => {
                     let d = roll_plain(dice, 1)?;
@@ -1126,6 +1181,7 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 how: *how,
                 damage,
                 penalty,
+                test,
             }])
         }
         Command::BreakFree {
@@ -1205,6 +1261,8 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
         } => {
             let f = fighter(c, attacker)?;
             may_act(f)?;
+            // LR-14: after a full-round action (a sprint) nothing else this round.
+            full_round_taken(f)?;
             let t = fighter(c, target)?;
             if attacker == target {
                 return Err(refuse("LR-14", "自分は狙えません", "cannot target oneself"));
@@ -1236,12 +1294,12 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             bounded(*modifier, ("修正", "the modifier"))?;
             if !(0..=100).contains(tn)
                 || !(0..=100).contains(penalty)
-                || !(0..=1000).contains(rounds)
+                || !(1..=1000).contains(rounds)
             {
                 return Err(refuse(
                     "LR-14",
-                    "スタンの目標値・ペナルティは 0〜100、ラウンドは 0〜1000 です",
-                    "stun TN and penalty are 0–100, rounds 0–1000",
+                    "スタンの目標値・ペナルティは 0〜100、ラウンドは 1〜1000 です",
+                    "stun TN and penalty are 0–100, rounds 1–1000",
                 ));
             }
             let test = roll_test(dice, modifier + f.condition_penalty())?;
@@ -1774,12 +1832,17 @@ pub fn fold(c: &mut Combat, event: &Event) {
             }
         }
         Event::Squeezed {
-            who, target, how, ..
+            who,
+            target,
+            how,
+            test,
+            ..
         } => {
             if let Some(f) = c.get_mut(who) {
                 f.used += 1;
             }
             if *how == GrabAct::Pin
+                && test.as_ref().is_none_or(|t| t.2)
                 && let Some(t) = c.get_mut(target)
             {
                 t.pinned = true;
@@ -1822,7 +1885,11 @@ pub fn fold(c: &mut Combat, event: &Event) {
         }
         Event::Stunned { who, effect, .. } => {
             if let Some(f) = c.get_mut(who) {
-                f.stun = effect.filter(|e| e.1 > 0 && e.0 > 0);
+                // LR-14: an Extraordinary Success ignores *this* blow: an earlier stun
+                // keeps its penalty and rounds.
+                if let Some(e) = effect {
+                    f.stun = Some(*e).filter(|e| e.1 > 0 && e.0 > 0);
+                }
             }
         }
         Event::Feared { target, degree, .. } => {
@@ -1897,19 +1964,31 @@ pub fn describe(event: &Event) -> Text {
             format!("LR-14 {name} が離脱"),
             format!("LR-14 {name} leaves"),
         ),
-        Event::Initiative { rolls, order } => {
+        Event::Initiative {
+            rolls,
+            order,
+            skipped,
+        } => {
             let r: Vec<String> = rolls
                 .iter()
                 .map(|(n, t)| format!("{n} {}", t.iter().map(shown).collect::<Vec<_>>().join("→")))
                 .collect();
+            let (sj, se) = if skipped.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!("（意識不明で順番なし: {}。LR-5）", skipped.join("、")),
+                    format!(" (unconscious, no turn: {}; LR-5)", skipped.join(", ")),
+                )
+            };
             Text::new(
                 format!(
-                    "LR-14 イニシアチブ（Swiftness 判定）: {}。順番: {}",
+                    "LR-14 イニシアチブ（Swiftness 判定）: {}。順番: {}{sj}",
                     r.join(", "),
                     order.join(" > ")
                 ),
                 format!(
-                    "LR-14 initiative (Swiftness tests): {}. Order: {}",
+                    "LR-14 initiative (Swiftness tests): {}. Order: {}{se}",
                     r.join(", "),
                     order.join(" > ")
                 ),
@@ -2074,8 +2153,34 @@ pub fn describe(event: &Event) -> Text {
             target,
             how,
             damage,
-            ..
+            penalty,
+            test,
         } => {
+            if let Some((t, tn, false)) = test {
+                return Text::new(
+                    format!(
+                        "LR-14 {who} の {target} への組み付きの追加アクション（{penalty}）: 判定 {} 対 {tn}: 失敗（何も起きない）",
+                        shown(t)
+                    ),
+                    format!(
+                        "LR-14 {who}'s extra grab action on {target} ({penalty}): test {} vs {tn}: failure (nothing happens)",
+                        shown(t)
+                    ),
+                );
+            }
+            let (tj, te) = match test {
+                Some((t, tn, _)) => (
+                    format!(
+                        "（追加アクション {penalty}、判定 {} 対 {tn}: 成功）",
+                        shown(t)
+                    ),
+                    format!(
+                        " (extra action {penalty}, test {} vs {tn}: success)",
+                        shown(t)
+                    ),
+                ),
+                None => (String::new(), String::new()),
+            };
             let dmg = |d: &Option<(Vec<i64>, i64)>| match d {
                 Some((faces, total)) => format!("{faces:?}→{total}"),
                 None => "0".to_string(),
@@ -2095,8 +2200,8 @@ pub fn describe(event: &Event) -> Text {
                 ),
             };
             Text::new(
-                format!("LR-14 {who} が {target} を{j}"),
-                format!("LR-14 {who} {e} {target}"),
+                format!("LR-14 {who} が {target} を{j}{tj}"),
+                format!("LR-14 {who} {e} {target}{te}"),
             )
         }
         Event::Contest {
@@ -2200,8 +2305,8 @@ pub fn describe(event: &Event) -> Text {
             format!("LR-14 {who} delays: order {}", order.join(" → ")),
         ),
         Event::Setting { key, value } => Text::new(
-            format!("設定 {key} = {value}"),
-            format!("setting {key} = {value}"),
+            format!("設定: {key} = {value}"),
+            format!("setting: {key} = {value}"),
         ),
     }
 }
@@ -2901,16 +3006,37 @@ mod tests {
                 who: "Boromir".into(),
                 how: GrabAct::Damage,
             },
-            &[4],
+            &[5, 5, 4],
         )
         .expect("squeeze");
         let Event::Squeezed {
-            damage, penalty, ..
+            damage,
+            penalty,
+            test,
+            ..
         } = &e[0]
         else {
             panic!()
         };
+        // The third action, needing no test: TN 5 at −5: 5+5−5 = 5 passes.
         assert_eq!((damage.as_ref().map(|d| d.1), *penalty), (Some(4), -5));
+        assert_eq!(test.as_ref().map(|t| (t.0.total, t.2)), Some((5, true)));
+        // The fourth at −10: 6+5−10 = 1 < 5: nothing happens.
+        let mut after = c.clone();
+        let e = run(
+            &mut after,
+            Command::Squeeze {
+                who: "Boromir".into(),
+                how: GrabAct::Damage,
+            },
+            &[6, 5],
+        )
+        .expect("squeeze");
+        let Event::Squeezed { damage, test, .. } = &e[0] else {
+            panic!()
+        };
+        assert!(damage.is_none() && test.as_ref().is_some_and(|t| !t.2));
+        assert!(describe(&e[0]).ja().contains("何も起きない"));
         // Break free: Orc 6+5+0−5 = 6 vs Boromir 1+1+0+3 (pin) = 5: free.
         run(
             &mut c,

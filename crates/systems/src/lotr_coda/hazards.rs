@@ -7,8 +7,7 @@
 use super::character::{Character, div_half_up, modifier};
 use super::check;
 use super::rules::{
-    Delta, Event, State, Status, changed, gm_only, load, not_dead, number, penalty, status_event,
-    test, usage,
+    Delta, Event, State, Status, changed, gm_only, load, number, penalty, status_event, test, usage,
 };
 use crate::table_rules::TableView;
 use taku_dice::{Roller, Text};
@@ -415,7 +414,7 @@ fn fire_helpers(
             );
         }
         let (hch, hs, imported) = load(table, state, helper)?;
-        not_dead(state, helper, &hch, &hs)?;
+        super::rules::able(state, helper, &hch, &hs)?;
         if hs.alight {
             return refuse(
                 format!("LR-4: {helper}自身が燃えているので援護できません"),
@@ -448,6 +447,17 @@ pub fn drown(
         )
     };
     if rest == ["rest"] {
+        // 「死ななかったキャラクターは,15分の休憩で」: once, after a drowning.
+        if !s.drowned {
+            return Err(Text::new(
+                format!(
+                    "LR-4: {name}は溺れて意識を失っていません（15分の休憩の1d6回復は溺れた後に一度）"
+                ),
+                format!(
+                    "LR-4: {name} has not fallen unconscious from drowning (the 15 minutes' 1d6 comes once, after drowning)"
+                ),
+            ));
+        }
         let faces: Vec<i64> = dice
             .roll_group(1, 6)
             .map_err(|e| e.text())?
@@ -462,6 +472,7 @@ pub fn drown(
             s,
             Delta {
                 damage: -healed,
+                drowned: Some(false),
                 ..Delta::default()
             },
             (
@@ -500,6 +511,7 @@ pub fn drown(
         s,
         Delta {
             damage,
+            drowned: (!d.is_success()).then_some(true),
             ..Delta::default()
         },
         (

@@ -68,6 +68,13 @@ pub struct Status {
     /// LR-8: Armed Combat picks, (skill, combat action), each +1 on that action.
     #[serde(default)]
     pub armed_picks: Vec<(String, String)>,
+    /// LR-4 drowning (Table 9.32): unconscious from a failed test, until the 15 minutes'
+    /// rest (`/lotr drown NAME rest`).
+    #[serde(default)]
+    pub drowned: bool,
+    /// LR-5: made its recovery test this combat round (「戦闘中は1ラウンドに1回」).
+    #[serde(default)]
+    pub recovery_tested: bool,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -342,6 +349,12 @@ pub struct Delta {
     /// (`clear`).
     #[serde(default)]
     pub infection: Option<String>,
+    /// LR-4 drowning: fell unconscious (`Some(true)`) or rested after it (`Some(false)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drowned: Option<bool>,
+    /// LR-5: a recovery test made during a combat round.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recovery_tested: bool,
 }
 
 /// What happened.
@@ -952,6 +965,12 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     if d.died {
         s.dead = true;
     }
+    if let Some(d) = d.drowned {
+        s.drowned = d;
+    }
+    if d.recovery_tested {
+        s.recovery_tested = true;
+    }
     if let Some(p) = &d.armed_pick {
         s.armed_picks.push(p.clone());
     }
@@ -1012,7 +1031,7 @@ fn level_words(settings: &Settings, ch: &Character, s: &Status) -> (String, Stri
         );
     }
     // LR-5 「Exhausted になったキャラクターはただちに意識不明になる」.
-    let (uj, ue) = if s.weariness >= settings.exhausted() as i64 {
+    let (uj, ue) = if s.weariness >= settings.exhausted() as i64 || s.drowned {
         ("（意識不明）", " (unconscious)")
     } else {
         ("", "")
@@ -1136,12 +1155,44 @@ fn decide_lotr(
             if let Some(module) = module {
                 return decide_lotr(table, state, &[module, "set", key, value], dice);
             }
-            state.settings.clone().set(key, value)?;
+            let mut after = state.settings.clone();
+            after.set(key, value)?;
             // LR-11/LR-14: one `fear_tie`, one log line: its fold sets combat's copy too.
-            done(vec![Event::Setting {
+            let mut events = vec![Event::Setting {
                 key: key.to_string(),
                 value: value.to_string(),
-            }])
+            }];
+            // LR-4 `hobbit_death`: a Hobbit the new reading kills dies by this line (said so,
+            // and recorded: switching back later does not revive it; the GM may /void it).
+            for (name, _) in table.characters() {
+                let (Some(ch), s) = (
+                    record(table, state, name),
+                    state.status.get(name).cloned().unwrap_or_default(),
+                ) else {
+                    continue;
+                };
+                if !s.dead
+                    && ch.body().level(s.damage, state.settings.hobbit_death) != WoundLevel::Dead
+                    && ch.body().level(s.damage, after.hobbit_death) == WoundLevel::Dead
+                {
+                    events.push(changed(
+                        name,
+                        Delta {
+                            died: true,
+                            ..Delta::default()
+                        },
+                        format!(
+                            "{name}: {key} = {value} でダメージ{}は死亡（LR-4。/void でこの設定ごと取り消せます）",
+                            s.damage
+                        ),
+                        format!(
+                            "{name}: with {key} = {value}, damage {} is death (LR-4; /void undoes the setting and this)",
+                            s.damage
+                        ),
+                    ));
+                }
+            }
+            done(events)
         }
         ["table", key, value] => {
             gm_only(table, "/lotr table", ("表の変更", "change a table"))?;
@@ -1182,18 +1233,28 @@ fn decide_lotr(
                         | "trip"
                         | "fear"
                         | "stand"
+                        | "delay"
+                        | "stun"
                 )
                 && let Some(ch) = record(table, state, name)
             {
                 let s = state.status.get(*name).cloned().unwrap_or_default();
                 not_dead(state, name, &ch, &s)?;
-                // LR-5: the Exhausted are unconscious: no actions until they recover.
-                if *verb != "join" && s.weariness >= state.settings.exhausted() as i64 {
-                    return Err(Text::new(
-                        format!("LR-5: {name}は Exhausted で意識不明です（/lotr recover {name}）"),
-                        format!("LR-5: {name} is Exhausted and unconscious (/lotr recover {name})"),
-                    ));
-                }
+                // LR-7: a fallen PC is the GM's NPC in combat too.
+                npc_is_the_gms(table, name, &s)?;
+                // LR-5: the Exhausted are unconscious: no actions (nor joining a fight)
+                // until they recover (LR-4: the drowned too, until their rest).
+                awake(state, name, &s)?;
+            }
+            // LR-5: an unconscious target is not frightened (it makes no Willpower test).
+            if let ["combat", "fear", _, target, ..] = words
+                && record(table, state, target).is_some()
+            {
+                awake(
+                    state,
+                    target,
+                    &state.status.get(*target).cloned().unwrap_or_default(),
+                )?;
             }
             // LR-13: a purse belongs to a character at the table (a typo makes none).
             if let ["money", name, ..] = words
@@ -1305,13 +1366,10 @@ fn decide_lotr(
 fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
     let mut sub = state.sub.clone();
     for f in &mut sub.combat.fighters {
-        f.wounds = record(table, state, &f.name).map_or(0, |ch| {
-            penalty(
-                &state.settings,
-                &ch,
-                &state.status.get(&f.name).cloned().unwrap_or_default(),
-            )
-        });
+        let s = state.status.get(&f.name).cloned().unwrap_or_default();
+        f.wounds = record(table, state, &f.name).map_or(0, |ch| penalty(&state.settings, &ch, &s));
+        // LR-5: the Exhausted are unconscious (no initiative, no turn).
+        f.unconscious = s.weariness >= state.settings.exhausted() as i64 || s.drowned;
     }
     sub
 }
@@ -1343,6 +1401,21 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
             filled.push("actions=3".into());
         }
         out.splice(3..3, filled);
+    }
+    // LR-14 stun: 「Stamina 判定を行い」 — a table character's Stamina from its record is
+    // added to the GM's modifier (`+0` when the GM wrote none before `tn=`).
+    if let ["combat", "stun", who, rest @ ..] = words
+        && let Some(ch) = record(table, state, who)
+    {
+        let stamina = ch.reaction(0);
+        match rest.first() {
+            Some(m) if !m.contains('=') => {
+                if let Ok(n) = number(m) {
+                    out[3] = format!("{:+}", n + stamina);
+                }
+            }
+            _ => out.insert(3, format!("{stamina:+}")),
+        }
     }
     // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
     // from its record when the GM gives none.
@@ -1717,6 +1790,13 @@ fn heal(
         }
         Ok(d)
     };
+    // LR-4: healing heals damage: with none taken there is nothing to test for.
+    if s.damage == 0 && matches!(rest.first(), Some(&"week" | &"skill" | &"attended")) {
+        return Err(Text::new(
+            format!("LR-4: {name}はダメージを受けていません（治すものがありません）"),
+            format!("LR-4: {name} has taken no damage (nothing to heal)"),
+        ));
+    }
     let (healed, what): (i64, (String, String)) = match rest {
         // LR-4: 「1週間に1回Stamina判定を行う. このときの目標値は負傷段階によって決まる
         // (Table 9.36)…判定に成功すると,VIT修正値(最低1)点追加で回復する」, rolled.
@@ -1752,6 +1832,13 @@ fn heal(
             let Some(hc) = record(table, state, healer) else {
                 return Err(no_character(healer));
             };
+            // LR-4/LR-5: a dead or unconscious healer treats nobody.
+            able(
+                state,
+                healer,
+                &hc,
+                &state.status.get(healer).cloned().unwrap_or_default(),
+            )?;
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
@@ -1817,6 +1904,13 @@ fn heal(
             let Some(dc) = record(table, state, doctor) else {
                 return Err(no_character(doctor));
             };
+            // LR-4/LR-5: a dead or unconscious doctor treats nobody.
+            able(
+                state,
+                doctor,
+                &dc,
+                &state.status.get(doctor).cloned().unwrap_or_default(),
+            )?;
             let tn = match more.first() {
                 Some(t) => match t.strip_prefix("tn=") {
                     Some(n) => number(n)?,
@@ -1880,6 +1974,13 @@ fn heal(
             let Some(hc) = record(table, state, healer) else {
                 return Err(no_character(healer));
             };
+            // LR-4/LR-5: a dead or unconscious healer treats nobody.
+            able(
+                state,
+                healer,
+                &hc,
+                &state.status.get(healer).cloned().unwrap_or_default(),
+            )?;
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
@@ -2176,6 +2277,13 @@ fn poison(
             let Some(hc) = record(table, state, healer) else {
                 return Err(no_character(healer));
             };
+            // LR-4/LR-5: a dead or unconscious healer treats nobody.
+            able(
+                state,
+                healer,
+                &hc,
+                &state.status.get(healer).cloned().unwrap_or_default(),
+            )?;
             let treatment = number(treatment)?;
             let identify = match more.first() {
                 None => None,
@@ -2434,6 +2542,19 @@ fn recover(
             ),
         ));
     }
+    // LR-5 「この判定は、戦闘中は1ラウンドに1回」 (out of combat 「1分に1回、またGMが特別に
+    // 許可したタイミング」: the GM keeps that count).
+    let in_combat = state.sub.combat.round > 0;
+    if in_combat && s.recovery_tested {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}はこのラウンドもう回復判定をしました（戦闘中は1ラウンドに1回。次は /lotr combat next の後）"
+            ),
+            format!(
+                "LR-5: {name} has made its recovery test this round (once a round in combat; next after /lotr combat next)"
+            ),
+        ));
+    }
     // LR-5 「他のキャラクターは,目標値10のHealing判定を行うことで回復を助けることが
     // できる」: `helper=NAME` rolls the helper's Healing test against TN 10; a degree
     // typed by hand is the GM's (a test the GM rolled elsewhere).
@@ -2452,7 +2573,7 @@ fn recover(
                 return Err(no_character(who));
             };
             let hs = state.status.get(who).cloned().unwrap_or_default();
-            not_dead(state, who, &hc, &hs)?;
+            able(state, who, &hc, &hs)?;
             let p = penalty(&state.settings, &hc, &hs);
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
@@ -2528,6 +2649,7 @@ fn recover(
     let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
+        recovery_tested: in_combat,
         ..Delta::default()
     };
     Ok(vec![status_event(
@@ -2674,11 +2796,31 @@ fn courage(
             // LR-6: the test the points go on is the character's last one; its skill
             // (from its `{…}` reference) picks the edges when none is named.
             let last = state.last_tests.get(name);
+            // LR-6: edges add to Courage spent on *their* skill's test: a skill named for
+            // the test on record must be that test's (Ride's bonus on a Stamina test is not).
+            if let (Some(named), Some(l)) = (skill.first(), last)
+                && l.skill.as_deref() != Some(*named)
+            {
+                let was = l.skill.clone().unwrap_or_else(|| "技能以外".to_string());
+                let was_en = l.skill.clone().unwrap_or_else(|| "no skill".to_string());
+                return Err(Text::new(
+                    format!(
+                        "LR-6: {name}の直前の判定 {} は{was}の判定です。勇気は技能を書かずに（/lotr courage {name} {n}）その判定に使います（{named} の特徴の修正はその技能の判定だけ）",
+                        l.command
+                    ),
+                    format!(
+                        "LR-6: {name}'s last test {} is {was_en}; spend Courage on it without naming a skill (/lotr courage {name} {n}) — {named}'s edge bonus is for that skill's tests only",
+                        l.command
+                    ),
+                ));
+            }
             let skill: Vec<&str> = match (skill.first(), last.and_then(|l| l.skill.as_deref())) {
                 (Some(s), _) => vec![*s],
                 (None, Some(s)) => vec![s],
                 (None, None) => Vec::new(),
             };
+            // A secret test's bonus is the GM's and the owner's (its rewriting says it).
+            let hidden = last.is_some_and(|l| l.secret);
             let per = ch.courage_per_point(skill.first().copied());
             let bonus = per * n;
             let on = skill
@@ -2709,6 +2851,19 @@ fn courage(
                     back_at_once: at_once,
                     ..Delta::default()
                 },
+                if hidden {
+                    format!(
+                        "{name}: 勇気{n}点を非公開の判定に使用（修正はGMと本人にだけ）。残り{}、このラウンド{}点目まで{}{}",
+                        left - cost(n),
+                        s.courage_round + n,
+                        if selfish {
+                            "（利己的: セッション終了まで戻らない）"
+                        } else {
+                            ""
+                        },
+                        at_once_ja,
+                    )
+                } else {
                 format!(
                     "{name}: 勇気{n}点 → 判定に+{bonus}{on}（1点あたり+{per}）。残り{}、このラウンド{}点目まで{}{}{}",
                     left - cost(n),
@@ -2725,7 +2880,21 @@ fn courage(
                     } else {
                         String::new()
                     }
-                ),
+                )
+                },
+                if hidden {
+                    format!(
+                        "{name}: {n} Courage on a secret test (its bonus shown to the GM and the owner only); {} left, {} spent this round{}{}",
+                        left - cost(n),
+                        s.courage_round + n,
+                        if selfish {
+                            " (selfish: back only at the session's end)"
+                        } else {
+                            ""
+                        },
+                        at_once_en,
+                    )
+                } else {
                 format!(
                     "{name}: {n} Courage → +{bonus} to the test{} (+{per} a point); {} left, {} spent this round{}{}{}",
                     skill.first().map(|s| format!(" ({s})")).unwrap_or_default(),
@@ -2742,7 +2911,8 @@ fn courage(
                     } else {
                         String::new()
                     }
-                ),
+                )
+                },
             )]
             .into_iter()
             .chain(rewrite)
@@ -2977,8 +3147,13 @@ fn tested(
 ) -> Option<Event> {
     let test = super::parse_line(command)?;
     let typed = table.typed_line().unwrap_or(command);
+    // LR-10: a group test is its leader's: only the part before the helpers' `[…]`.
+    let head = match test {
+        check::Test::Group { .. } => typed.split('[').next().unwrap_or(typed),
+        _ => typed,
+    };
     // The first `{…}` reference: `{エオメル.Ride}` names the character and the skill.
-    let reference = typed
+    let reference = head
         .split_once('{')
         .and_then(|(_, r)| r.split_once('}'))
         .map(|(inner, _)| inner.to_string());
@@ -2988,6 +3163,10 @@ fn tested(
         }
         _ => (actors_character(table, state)?.0, reference),
     };
+    // A bare-number leader: the roller's one character leads unless it is a helper.
+    if head.len() < typed.len() && typed[head.len()..].contains(&format!("{{{name}.")) {
+        return None;
+    }
     let (ch, s) = (
         record(table, state, &name)?,
         state.status.get(&name).cloned().unwrap_or_default(),
@@ -3215,6 +3394,14 @@ fn side_character(table: &dyn TableView, state: &State, text: &str) -> Option<St
     }
 }
 
+/// The table character the first `{NAME.…}` reference of `text` names, if any.
+fn named_character(table: &dyn TableView, text: &str) -> Option<String> {
+    let (_, after) = text.split_once('{')?;
+    let (inner, _) = after.split_once('}')?;
+    let (who, _) = inner.split_once('.')?;
+    table.character(who).map(|_| who.to_string())
+}
+
 /// LR-8, LR-9: a LotR test's `{NAME.KEY}` (or `{KEY}`) that the rules cannot read for a
 /// character with a record (no such skill, reaction or modifier, nor an untrained-usable
 /// skill of the data) is refused: the table would otherwise read a raw field of that name
@@ -3237,7 +3424,8 @@ fn raw_references(table: &dyn TableView, state: &State, typed: &str) -> Result<(
                 None => continue,
             },
         };
-        if reference(&ch, key).is_some() || super::fields::is_record_key(key) {
+        let folded = taku_dice::normalize::fold(key).text;
+        if reference(&ch, &folded).is_some() || super::fields::is_record_key(key) {
             continue;
         }
         return Err(Text::new(
@@ -3262,6 +3450,71 @@ pub(super) fn not_dead(state: &State, name: &str, ch: &Character, s: &Status) ->
         ));
     }
     Ok(())
+}
+
+/// LR-5 「Exhausted になったキャラクターはただちに意識不明になる」: an unconscious
+/// character makes no test of its own (its recovery test aside), helps nobody and takes
+/// no turn until it recovers.
+pub(super) fn awake(state: &State, name: &str, s: &Status) -> Result<(), Text> {
+    // LR-4 (Table 9.32) 「意識を失うと」: unconscious from drowning until its rest.
+    if s.drowned {
+        return Err(Text::new(
+            format!(
+                "LR-4: {name}は溺れて意識不明です。15分の休憩（/lotr drown {name} rest）まで判定も手助けもできません"
+            ),
+            format!(
+                "LR-4: {name} is unconscious from drowning: no tests or help until its 15 minutes' rest (/lotr drown {name} rest)"
+            ),
+        ));
+    }
+    if s.weariness >= state.settings.exhausted() as i64 {
+        return Err(Text::new(
+            format!(
+                "LR-5: {name}は Exhausted で意識不明です。回復するまで判定も手助けもできません（/lotr recover {name}）"
+            ),
+            format!(
+                "LR-5: {name} is Exhausted and unconscious: no tests or help until it recovers (/lotr recover {name})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// LR-4, LR-5: [`not_dead`] and [`awake`]: the character can test or help.
+pub(super) fn able(state: &State, name: &str, ch: &Character, s: &Status) -> Result<(), Text> {
+    not_dead(state, name, ch, s)?;
+    awake(state, name, s)
+}
+
+/// LR-14: the conditions a fighter's combat puts on every test it makes, off combat's
+/// own rolls too (a plain `LOTR` test during the fight): 「スタンしたキャラクターはすべての
+/// 判定にペナルティ」, fear's −1/−2/−4 「すべての行動に」, a grabbed target's TNs +5.
+/// The total (≤ 0) and its words.
+pub(super) fn combat_conditions(state: &State, name: &str) -> (i64, Vec<(String, String)>) {
+    let Some(f) = state.sub.combat.get(name) else {
+        return (0, Vec::new());
+    };
+    let mut words = Vec::new();
+    let mut total = 0;
+    if let Some((p, r)) = f.stun.filter(|s| s.0 > 0) {
+        total -= p;
+        words.push((
+            format!("スタン−{p}（残り{r}ラウンド）"),
+            format!("stunned −{p} ({r} round(s) left)"),
+        ));
+    }
+    if f.fear > 0 {
+        total -= f.fear;
+        words.push((format!("恐怖−{}", f.fear), format!("fear −{}", f.fear)));
+    }
+    if let Some(by) = &f.grabbed_by {
+        total -= 5;
+        words.push((
+            format!("{by}につかまれて目標値+5"),
+            format!("grabbed by {by}: TN +5"),
+        ));
+    }
+    (total, words)
 }
 
 /// The actor's one character (by ownership), if exactly one.
@@ -3491,6 +3744,7 @@ impl TableRules for LotrRules {
                 state.round += 1;
                 for s in state.status.values_mut() {
                     s.courage_round = 0;
+                    s.recovery_tested = false;
                 }
             }
             Event::Sub { event } => {
@@ -3651,9 +3905,15 @@ impl TableRules for LotrRules {
             };
             out.push_str(&rest[..open]);
             let inner = &rest[open + 1..close];
+            // Full-width letters in the key read as ASCII (`{剣士.Ｒｉｄｅ}` is Ride).
+            let fold = |key: &str| taku_dice::normalize::fold(key).text;
             let value = match inner.split_once('.') {
-                Some((name, key)) => record(table, state, name).and_then(|ch| reference(&ch, key)),
-                None => actors_character(table, state).and_then(|(_, ch)| reference(&ch, inner)),
+                Some((name, key)) => {
+                    record(table, state, name).and_then(|ch| reference(&ch, &fold(key)))
+                }
+                None => {
+                    actors_character(table, state).and_then(|(_, ch)| reference(&ch, &fold(inner)))
+                }
             };
             match value {
                 // `LOTR+{Observe}` with Observe −2 reads `LOTR-2`, not `LOTR+-2`.
@@ -3697,26 +3957,95 @@ impl TableRules for LotrRules {
         let typed = table.typed_line().unwrap_or(command).to_string();
         raw_references(table, state, &typed)?;
         let upper = typed.to_ascii_uppercase();
-        let (left_text, right_text) = match upper.find("VS") {
-            Some(at) if matches!(test, check::Test::Opposed { .. }) => {
-                (typed[..at].to_string(), typed[at..].to_string())
-            }
-            _ => (typed.clone(), String::new()),
+        // The parts of the typed line each side's references are in: an opposed test's
+        // two sides, a group test's leader and its helpers (LR-10, `[…]`).
+        let (left_text, right_text, helper_text) = match test {
+            check::Test::Opposed { .. } => match upper.find("VS") {
+                Some(at) => (typed[..at].to_string(), typed[at..].to_string(), None),
+                None => (typed.clone(), String::new(), None),
+            },
+            check::Test::Group { .. } => match typed.split_once('[') {
+                Some((head, tail)) => (
+                    head.to_string(),
+                    String::new(),
+                    Some(tail.split(']').next().unwrap_or("").to_string()),
+                ),
+                None => (typed.clone(), String::new(), None),
+            },
+            check::Test::Single { .. } => (typed.clone(), String::new(), None),
         };
         let mut left = side_character(table, state, &left_text);
         let right = side_character(table, state, &right_text);
         if left.is_none() && right.is_none() {
             left = actors_character(table, state).map(|(n, _)| n);
         }
+        // LR-6, LR-9: a player tests only their own character (the other side of an
+        // opposed test is read from its sheet; a test of someone else's character would
+        // become that character's last test, which its owner's Courage rewrites).
+        let named: Vec<&String> = [&left, &right].into_iter().flatten().collect();
+        if !table.actor_is_gm()
+            && !named.is_empty()
+            && !named.iter().any(|n| {
+                table
+                    .character(n)
+                    .is_some_and(|(owner, _)| owner == table.actor())
+            })
+            && let Some(first) = named.first()
+        {
+            may_act_for(table, first)?;
+        }
         let mut sides = Vec::new();
-        for name in [&left, &right].into_iter().flatten() {
+        for name in named {
             let s = state.status.get(name).cloned().unwrap_or_default();
             npc_is_the_gms(table, name, &s)?;
             let Some(ch) = record(table, state, name) else {
                 continue;
             };
-            not_dead(state, name, &ch, &s)?;
-            sides.push((name.clone(), penalty(&state.settings, &ch, &s), ch, s));
+            able(state, name, &ch, &s)?;
+            let (c, words) = combat_conditions(state, name);
+            sides.push((
+                name.clone(),
+                penalty(&state.settings, &ch, &s) + c,
+                ch,
+                s,
+                words,
+            ));
+        }
+        // LR-10 with LR-4/LR-5/LR-14: each helper named `{NAME.…}` in `[…]` tests with its
+        // own wounds, weariness and combat conditions (on its TN − 5: off its modifier); a
+        // dead or unconscious helper helps nobody.
+        let mut helpers = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for (i, h) in helper_text.iter().flat_map(|t| t.split(',')).enumerate() {
+            let Some(name) = named_character(table, h) else {
+                continue;
+            };
+            // LR-10 「リーダー以外の全員がそれぞれ…判定」: each member other than the
+            // leader helps once.
+            if left.as_deref() == Some(name.as_str()) {
+                return Err(Text::new(
+                    format!("LR-10: {name}はリーダーです。リーダーは自分を補助できません"),
+                    format!("LR-10: {name} is the leader; the leader does not help itself"),
+                ));
+            }
+            if seen.contains(&name) {
+                return Err(Text::new(
+                    format!("LR-10: {name}は二度補助できません（補助は一人一回）"),
+                    format!("LR-10: {name} cannot help twice (each helper tests once)"),
+                ));
+            }
+            seen.push(name.clone());
+            let s = state.status.get(&name).cloned().unwrap_or_default();
+            npc_is_the_gms(table, &name, &s)?;
+            let Some(ch) = record(table, state, &name) else {
+                continue;
+            };
+            able(state, &name, &ch, &s)?;
+            let (c, words) = combat_conditions(state, &name);
+            let p = penalty(&state.settings, &ch, &s) + c;
+            if p != 0 {
+                helpers.push((i, name, p, ch, s, words));
+            }
         }
         let pen = |who: &Option<String>| {
             who.as_ref()
@@ -3725,7 +4054,11 @@ impl TableRules for LotrRules {
         };
         let (pl, pr) = (pen(&left), pen(&right));
         let group_mp = state.settings.group_marginal_plus_one;
-        if pl == 0 && pr == 0 && !(group_mp && matches!(test, check::Test::Group { .. })) {
+        if pl == 0
+            && pr == 0
+            && helpers.is_empty()
+            && !(group_mp && matches!(test, check::Test::Group { .. }))
+        {
             return Ok(unchanged);
         }
         let secret = command
@@ -3765,40 +4098,88 @@ impl TableRules for LotrRules {
             check::Test::Group {
                 leader,
                 tn,
-                helpers,
+                helpers: mut list,
                 marginal_plus_one,
-            } => check::Test::Group {
-                leader: leader + pl,
-                tn,
-                helpers,
-                marginal_plus_one: marginal_plus_one || group_mp,
-            },
+            } => {
+                for (i, _, p, ..) in &helpers {
+                    if let Some(m) = list.get_mut(*i) {
+                        *m += p;
+                    }
+                }
+                check::Test::Group {
+                    leader: leader + pl,
+                    tn,
+                    helpers: list,
+                    marginal_plus_one: marginal_plus_one || group_mp,
+                }
+            }
         };
         let on_tn = matches!(changed, check::Test::Single { tn: Some(_), .. });
         let printed = check::print(&changed).replace(' ', "");
-        let notes: Vec<Text> = sides
+        let conditions = |words: &[(String, String)]| {
+            if words.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!(
+                        "、戦闘中の状態 {}（LR-14）",
+                        words
+                            .iter()
+                            .map(|w| w.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join("・")
+                    ),
+                    format!(
+                        "; in combat {} (LR-14)",
+                        words
+                            .iter()
+                            .map(|w| w.1.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            }
+        };
+        let mut notes: Vec<Text> = sides
             .iter()
             .filter(|x| x.1 != 0)
-            .map(|(name, p, ch, s)| {
+            .map(|(name, p, ch, s, words)| {
                 let (lj, le) = level_words(&state.settings, ch, s);
+                let (cj, ce) = conditions(words);
                 if on_tn {
                     Text::new(
-                        format!("{name}の負傷・疲労: 目標値{:+}（{lj}。LR-4、LR-5）", -p),
+                        format!("{name}の負傷・疲労: 目標値{:+}（{lj}{cj}。LR-4、LR-5）", -p),
                         format!(
-                            "{name}'s wounds and weariness: TN {:+} ({le}; LR-4, LR-5)",
+                            "{name}'s wounds and weariness: TN {:+} ({le}{ce}; LR-4, LR-5)",
                             -p
                         ),
                     )
                 } else {
                     Text::new(
-                        format!("{name}の負傷・疲労: {name}の達成値{p:+}（{lj}。LR-4、LR-5）"),
                         format!(
-                            "{name}'s wounds and weariness: {name}'s total {p:+} ({le}; LR-4, LR-5)"
+                            "{name}の負傷・疲労: {name}の達成値{p:+}（{lj}{cj}。LR-4、LR-5）"
+                        ),
+                        format!(
+                            "{name}'s wounds and weariness: {name}'s total {p:+} ({le}{ce}; LR-4, LR-5)"
                         ),
                     )
                 }
             })
             .collect();
+        notes.extend(helpers.iter().map(|(i, name, p, ch, s, words)| {
+            let (lj, le) = level_words(&state.settings, ch, s);
+            let (cj, ce) = conditions(words);
+            Text::new(
+                format!(
+                    "補助{}人目の{name}: 修正{p:+}（{lj}{cj}。LR-10、LR-4、LR-5）",
+                    i + 1
+                ),
+                format!(
+                    "helper {} {name}: modifier {p:+} ({le}{ce}; LR-10, LR-4, LR-5)",
+                    i + 1
+                ),
+            )
+        }));
         let note = (!notes.is_empty()).then(|| {
             Text::new(
                 notes.iter().map(|n| n.ja()).collect::<Vec<_>>().join("／"),
@@ -3934,8 +4315,24 @@ pub fn sheet_sections(state: &State, name: &str, ch: &Character) -> Vec<Section>
             "負傷段階",
             "wound level",
             Value::Text(Text::new(
-                format!("{}（{wounds:+}）", level.name()),
-                format!("{} ({wounds:+})", level.name()),
+                format!(
+                    "{}（{wounds:+}）{}",
+                    level.name(),
+                    if s.drowned {
+                        "・溺れて意識不明"
+                    } else {
+                        ""
+                    }
+                ),
+                format!(
+                    "{} ({wounds:+}){}",
+                    level.name(),
+                    if s.drowned {
+                        ", drowned (unconscious)"
+                    } else {
+                        ""
+                    }
+                ),
             )),
         ),
         d(

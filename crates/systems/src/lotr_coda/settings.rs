@@ -361,9 +361,29 @@ impl Settings {
         Text::new(
             format!(
                 "ロード・オブ・ザ・リングの設定:\n{}",
-                body(
-                    "既定",
-                    "表（既定値は例であり公式の値ではありません。/lotr table で変更）"
+                // The table notes in Japanese on a Japanese table.
+                [
+                    ("Healthy..Near Death", "負傷段階 Healthy〜Near Death の順"),
+                    (
+                        "; local 5, area 10 from the seed",
+                        "。local 5, area 10 はシードの値"
+                    ),
+                    (
+                        ", minutes from each level to the one below",
+                        "、各段階から一つ下の段階までの分数"
+                    ),
+                    (
+                        ", by the doctor's degree, Disastrous..Extraordinary",
+                        "、医者の成功度 Disastrous〜Extraordinary の順"
+                    ),
+                ]
+                .iter()
+                .fold(
+                    body(
+                        "既定",
+                        "表（既定値は例であり公式の値ではありません。/lotr table で変更）"
+                    ),
+                    |text, (en, ja)| text.replace(en, ja)
                 )
             ),
             format!(
