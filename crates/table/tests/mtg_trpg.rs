@@ -1317,3 +1317,158 @@ fn aw13e_cards_put_in_a_gm_characters_library_are_the_gms_to_know() {
     );
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// Attack pass 5, A5-9 (issue 13). A GM's secret check (MT-2) left one `（非公開）` entry
+/// when it succeeded outright and two when the GM had to answer the boost decision, so the
+/// players learned that the NPC's check fell short. Seed MT-2 step 3 「達成値が決定された
+/// タイミングで、1ターン1回だけ行動判定ブーストを試みることができます」 and step 5-1
+/// 「宣言のタイミングは、目標値と達成値が決定した後」: the boost decision comes after the
+/// cards, whatever they say, so a secret check always waits for the GM's `/deck done` or
+/// `/deck boost` (and one with `boost` declared in advance is one entry, whatever the
+/// outcome). What a player or a spectator sees is the same for every outcome, and so is
+/// the end of the scene (「シーンあるいはターン終了時まで」: a hidden line for every library
+/// with a secret check, boosted or not).
+#[test]
+fn a5_9_a_secret_checks_entries_look_the_same_whatever_the_outcome() {
+    let mut t = table();
+    // The same twelve cards in every library, so MT-3 finds each check open either way.
+    let orders = [
+        // Forest (MV 0) → target 0; Runeclaw Bear 2 + 5 = 7: an outright success.
+        (
+            "敵A",
+            "Forest; Runeclaw Bear; Scaled Wurm; 2 Runeclaw Bear; 3 Forest; 4 Mountain",
+        ),
+        // Scaled Wurm → target 7; Forest 0 + 5 = 5: short by 2, a boost (+3) makes it.
+        (
+            "敵B",
+            "Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+        ),
+        (
+            "敵C",
+            "Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+        ),
+        // Seven cards: five below the two revealed, so no boost (MT-2 step 5).
+        (
+            "敵D",
+            "Scaled Wurm; Forest; Runeclaw Bear; 2 Forest; 2 Mountain",
+        ),
+    ];
+    for (npc, order) in orders {
+        run(&mut t, "gm", &format!("/char new {npc}"));
+        run(&mut t, "gm", &format!("/deck order {npc} {order}"));
+    }
+    // Each check with what the GM answers; the GM's own view says what happened.
+    let plays = [
+        ("敵A", "/deck done 敵A", "このままで成功", "成功"),
+        (
+            "敵B",
+            "/deck done 敵B",
+            "このままでは失敗。ブーストできます",
+            "失敗",
+        ),
+        (
+            "敵C",
+            "/deck boost 敵C",
+            "このままでは失敗。ブーストできます",
+            "成功",
+        ),
+        ("敵D", "/deck done 敵D", "ブーストはできません", "失敗"),
+    ];
+    let mut shapes: Vec<(String, Vec<String>)> = Vec::new();
+    for (npc, answer, opened, result) in plays {
+        let from = t.events().len();
+        let out = run(
+            &mut t,
+            "gm",
+            &format!("/deck check {npc} 緑 0 secret 見張り"),
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(out[0].contains(opened), "{npc}: {out:?}");
+        // The panel shows the GM the open check (A5-9: also the outright success).
+        let out = run(&mut t, "gm", answer);
+        assert!(out[0].ends_with(result), "{npc}: {out:?}");
+        for who in ["bob", "sam"] {
+            let seen: Vec<String> = t.events()[from..]
+                .iter()
+                .map(|e| {
+                    let mut j =
+                        serde_json::to_value(t.entry(e, who, taku_dice::Lang::Ja)).expect("json");
+                    // The entry's number is its place in the log, not its shape.
+                    if let Some(o) = j.as_object_mut() {
+                        o.remove("seq");
+                        let text = o["text"].as_str().unwrap_or_default();
+                        let shape = text.split_once(' ').map_or(text, |(_, r)| r).to_string();
+                        o.insert("text".into(), shape.into());
+                    }
+                    j.to_string()
+                })
+                .collect();
+            assert_eq!(seen.len(), 2, "{who} {npc}: {seen:?}");
+            assert!(
+                seen.iter().all(|s| s.contains("（非公開）")),
+                "{who} {npc}: {seen:?}"
+            );
+            shapes.push((format!("{who} {npc}"), seen));
+        }
+    }
+    // Every outcome looks alike to a player, and to a spectator.
+    for who in ["bob", "sam"] {
+        let mine: Vec<&(String, Vec<String>)> =
+            shapes.iter().filter(|(k, _)| k.starts_with(who)).collect();
+        for (k, s) in &mine {
+            assert_eq!(s, &mine[0].1, "{k} differs from {}", mine[0].0);
+        }
+    }
+    // A player's check still opens only when it would fail and a boost is there.
+    run(
+        &mut t,
+        "gm",
+        "/deck order ミナ Forest; Runeclaw Bear; Scaled Wurm; 2 Runeclaw Bear; 3 Forest; 4 Mountain",
+    );
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 0 扉");
+    assert!(out[0].ends_with("成功"), "{out:?}");
+    // A boost declared in advance: one entry, whatever the cards say.
+    for (npc, order) in [
+        (
+            "敵E",
+            "Forest; Runeclaw Bear; Scaled Wurm; 2 Runeclaw Bear; 3 Forest; 4 Mountain",
+        ),
+        (
+            "敵F",
+            "Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain",
+        ),
+    ] {
+        run(&mut t, "gm", &format!("/char new {npc}"));
+        run(&mut t, "gm", &format!("/deck order {npc} {order}"));
+        let from = t.events().len();
+        let out = run(
+            &mut t,
+            "gm",
+            &format!("/deck check {npc} 緑 0 secret boost 見張り"),
+        );
+        assert!(out[0].ends_with("成功"), "{out:?}");
+        assert_eq!(t.events().len() - from, 1, "{npc}");
+        assert_eq!(
+            t.entry(&t.events()[from], "bob", taku_dice::Lang::Ja).text,
+            t.entry(&t.events()[from], "sam", taku_dice::Lang::Ja).text
+        );
+    }
+    // The end of the scene: a hidden line for each library with a secret check, boosted
+    // (敵C, 敵F) or not (敵A, 敵B, 敵D, 敵E) — six, all alike.
+    let from = t.events().len();
+    let out = run(&mut t, "gm", "/scene next");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("シーン終了: 敵Aのブーストで追放したカードはありません")),
+        "{out:?}"
+    );
+    for who in ["bob", "sam"] {
+        let hidden: Vec<String> = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
+            .filter(|s| s.contains("（非公開）"))
+            .collect();
+        assert_eq!(hidden.len(), 6, "{who}: {hidden:?}");
+    }
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

@@ -76,6 +76,10 @@ pub struct Open {
     /// The GM's secret check of a GM character: seen by the GM only.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+    /// No boost can be declared (the turn's is spent, or fewer than six cards lie below
+    /// the two revealed): only a secret check opens so (attack pass 5, A5-9).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_boost: bool,
 }
 
 /// Libraries by PC, and the GM's settings.
@@ -734,10 +738,13 @@ impl TableRules for MtgRules {
     /// Seed line 106: boost-exiled cards stay exiled until the scene or the turn ends;
     /// at the scene's end they go to the bottom in random order.
     fn on_scene_end(&self, state: &State, dice: &mut Roller<'_>) -> Vec<Event> {
+        // A library with a GM's secret check this turn gets its (hidden) line whether or
+        // not it boosted: a line only when the six return would tell the players that the
+        // NPC's check needed a boost (attack pass 5, A5-9).
         state
             .libraries
             .iter()
-            .filter(|(_, l)| !l.exiled.is_empty())
+            .filter(|(_, l)| !l.exiled.is_empty() || l.secret)
             .filter_map(|(pc, l)| {
                 Some(Event::SceneEnded {
                     character: pc.clone(),
@@ -1181,9 +1188,38 @@ impl MtgRules {
                 } else {
                     (String::new(), String::new())
                 };
+                // A secret check waits for the GM whatever the cards say (A5-9).
+                let (then_ja, then_en) = if open.revealed.achievement >= open.revealed.target {
+                    (
+                        format!(
+                            "このままで成功。秘密の判定はGMが確定します（/deck done {character}。ブーストを宣言するなら /deck boost {character}）"
+                        ),
+                        format!(
+                            "a success as it stands; the GM settles a secret check (/deck done {character}; to declare a boost, /deck boost {character})"
+                        ),
+                    )
+                } else if open.no_boost {
+                    (
+                        format!(
+                            "このままでは失敗。ブーストはできません。秘密の判定はGMが確定します（/deck done {character}）"
+                        ),
+                        format!(
+                            "a failure as it stands; no boost is possible; the GM settles a secret check (/deck done {character})"
+                        ),
+                    )
+                } else {
+                    (
+                        format!(
+                            "このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）"
+                        ),
+                        format!(
+                            "a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})"
+                        ),
+                    )
+                };
                 Text::new(
                     format!(
-                        "{character}の{purpose_ja}{}（難易度{}）:{known_ja} 1枚目{} ＞ 目標値{} ／ 2枚目{} ＞ 達成値{} ＞ このままでは失敗。ブーストできます（/deck boost {character} か /deck done {character}）",
+                        "{character}の{purpose_ja}{}（難易度{}）:{known_ja} 1枚目{} ＞ 目標値{} ／ 2枚目{} ＞ 達成値{} ＞ {then_ja}",
                         kind.ja(),
                         open.difficulty,
                         card(0, true).unwrap_or_default(),
@@ -1192,7 +1228,7 @@ impl MtgRules {
                         open.revealed.achievement
                     ),
                     format!(
-                        "{character}{purpose_en}'s {} (difficulty {}):{known_en} 1st card{} > target {} / 2nd card{} > achievement {} > a failure as it stands; a boost is possible (/deck boost {character} or /deck done {character})",
+                        "{character}{purpose_en}'s {} (difficulty {}):{known_en} 1st card{} > target {} / 2nd card{} > achievement {} > {then_en}",
                         kind.en(),
                         open.difficulty,
                         card(0, false).unwrap_or_default(),
@@ -1230,6 +1266,14 @@ impl MtgRules {
                     ),
                 )
             }
+            Event::SceneEnded {
+                character,
+                returned,
+                ..
+            } if returned.is_empty() => Text::new(
+                format!("シーン終了: {character}のブーストで追放したカードはありません"),
+                format!("end of scene: {character}'s boost exiled no cards"),
+            ),
             Event::SceneEnded {
                 character,
                 returned,
@@ -1461,7 +1505,15 @@ fn check_command(
     let revealed = check::reveal(&l.cards, known, kind, difficulty, dice).map_err(|e| e.text())?;
     let (target, achievement) = revealed.values();
     let can_boost = boost_left && check::boost_allowed(&l.cards, known);
-    if achievement < target && can_boost && !boost_word {
+    // MT-2 step 3 「達成値が決定されたタイミングで、1ターン1回だけ行動判定ブーストを試みる
+    // ことができます」 (step 5-1 「宣言のタイミングは、目標値と達成値が決定した後」): a
+    // player's check waits for that decision only when it would fail and a boost is there.
+    // A GM's secret check always waits for it, whatever the cards say, and the GM always
+    // finishes it with `/deck done` or `/deck boost` (attack pass 5, A5-9: one hidden
+    // entry for an outright success and two otherwise told the players that the NPC's
+    // check fell short). With `boost` declared in advance it is one entry, whatever the
+    // outcome. Either way, what the players see depends only on what the GM typed.
+    if !boost_word && (secret || (achievement < target && can_boost)) {
         return one(Event::Opened {
             character: pc.to_string(),
             open: Open {
@@ -1471,6 +1523,7 @@ fn check_command(
                 revealed,
                 cards: l.cards.iter().skip(known).take(2).cloned().collect(),
                 secret,
+                no_boost: !can_boost,
             },
         });
     }
