@@ -1945,7 +1945,10 @@ impl Table {
                 format!("#{seq} is not a change that can be undone"),
             );
         }
-        if let Some(refusal) = self.built_on(actor, seq, false) {
+        if let Some(refusal) = self
+            .built_on(actor, seq, false)
+            .or_else(|| self.creation_named_later(actor, seq, false))
+        {
             return Err(refusal);
         }
         let what = self.summary(target);
@@ -1986,9 +1989,68 @@ impl Table {
                 _ => None,
             });
         let (by, how) = rules.builds_on(&undone, &mut later, void)?;
+        Some(self.rests_on(actor, seq, by, how, void))
+    }
+
+    /// The refusal of an undo or void of a character's creation (`/char new`, a sheet's
+    /// import) while a later standing entry names that character: its fields set, a
+    /// system's event about it (the GM's damage, a library built, a contract). Taking the
+    /// creation back would leave that entry about nobody — and a new character of the
+    /// same name would inherit it (an MTG library). The later entry goes first, as with
+    /// [`taku_systems::table_rules::TableRules::builds_on`]. A system event names the
+    /// character when the name is one of its strings or keys: the name is exact at the
+    /// table, and a string that merely equals it (a card of that name) errs on refusing.
+    fn creation_named_later(&self, actor: &str, seq: u64, void: bool) -> Option<Refusal> {
+        let group: BTreeSet<u64> = state::undo_group(&self.events, seq).collect();
+        let names: Vec<&str> = self
+            .events
+            .iter()
+            .filter(|e| group.contains(&e.seq))
+            .filter_map(|e| match &e.body {
+                EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        if names.is_empty() {
+            return None;
+        }
+        fn mentions(v: &serde_json::Value, name: &str) -> bool {
+            match v {
+                serde_json::Value::String(s) => s == name,
+                serde_json::Value::Array(a) => a.iter().any(|v| mentions(v, name)),
+                serde_json::Value::Object(o) => {
+                    o.iter().any(|(k, v)| k == name || mentions(v, name))
+                }
+                _ => false,
+            }
+        }
+        let (by, name) = self
+            .events
+            .iter()
+            .filter(|e| e.seq > seq && !group.contains(&e.seq) && !self.undone.contains(&e.seq))
+            .find_map(|e| {
+                let named = |n: &str| match &e.body {
+                    EventBody::CharacterCreated { name, .. }
+                    | EventBody::CharacterSet { name, .. }
+                    | EventBody::CharacterUpdated { name, .. } => name == n,
+                    EventBody::System { data, .. } => mentions(data, n),
+                    _ => false,
+                };
+                names.iter().find(|n| named(n)).map(|n| (e.seq, *n))
+            })?;
+        let how = Text::new(
+            format!("{name} についての記録です"),
+            format!("it is about {name}"),
+        );
+        Some(self.rests_on(actor, seq, by, how, void))
+    }
+
+    /// The refusal of an undo or void of `seq` because the later `by` rests on it: `by`
+    /// (the head of its line) is named only to a member who may see it.
+    fn rests_on(&self, actor: &str, seq: u64, by: u64, how: Text, void: bool) -> Refusal {
         let head = self.event(by).and_then(|e| e.body.follows()).unwrap_or(by);
         let seen = self.event(by).is_some_and(|e| self.may_see(e, actor));
-        Some(if seen && void {
+        if seen && void {
             Refusal::from(how.map(|lang, how| match lang {
                 Lang::Ja => format!(
                     "#{seq} は無効にできません。後の #{head} がこれを前提にしています（{how}）。先に /void {head} をしてください"
@@ -2011,7 +2073,7 @@ impl Table {
                 format!("#{seq} は後の行が前提にしているため取り消せません。GM に相談してください"),
                 format!("#{seq} cannot be undone: a later entry rests on it; ask the GM"),
             ))
-        })
+        }
     }
 
     /// `/void N` (GM): a roll or a command, randomness included, reverted as a whole; it
@@ -2044,6 +2106,11 @@ impl Table {
                     "#{seq} cannot be voided (a roll or a change not yet undone or voided can)"
                 ),
             );
+        }
+        // A character's creation stays while later entries name the character, whatever
+        // the system (a new character of the same name must not inherit them).
+        if let Some(refusal) = self.creation_named_later(actor, seq, true) {
+            return Err(refusal);
         }
         // Where the system says its folds cannot take a line out from under later ones
         // (TableRules::builds_on_holds_void), the later entry is voided first.

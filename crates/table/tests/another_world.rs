@@ -2671,3 +2671,48 @@ fn aw13e_a_huge_refused_name_is_not_echoed_whole() {
     );
     assert!(err.chars().count() < 300, "{err}");
 }
+
+/// tbl13f (table core). A character's creation is taken back only when no later standing
+/// entry names the character: here the GM's event key (AW-6 「GMが…イベントキーを与える」).
+/// The player's `/undo` and the GM's `/void` are refused, naming the later line; once it
+/// is voided, the undo goes through, and a new character of the same name starts with no
+/// key.
+#[test]
+fn a_characters_creation_stays_while_later_lines_name_it() {
+    let mut t = table([1; 32]);
+    let made = run(&mut t, "alice", "/char new ユキ");
+    let made: u64 = made[0][1..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("#N");
+    run(&mut t, "gm", "/key give ユキ 証拠");
+    let key = t.events().last().expect("the key").seq;
+    let why = refused(&mut t, "alice", &format!("/undo #{made}"));
+    assert!(
+        why.contains(&format!(
+            "#{made} cannot be undone: the later #{key} rests on it (it is about ユキ); undo #{key} first"
+        )),
+        "{why}"
+    );
+    let ja = t
+        .exec("alice", &format!("/undo #{made}"))
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(
+        ja.contains(&format!(
+            "後の #{key} がこれを前提にしています（ユキ についての記録です）"
+        )),
+        "{ja}"
+    );
+    let why = refused(&mut t, "gm", &format!("/void {made}"));
+    assert!(why.contains(&format!("/void {key} first")), "{why}");
+    // A line naming another character does not hold it.
+    run(&mut t, "gm", "/key give ミナ 地図");
+    run(&mut t, "gm", &format!("/void {key}"));
+    run(&mut t, "alice", &format!("/undo #{made}"));
+    assert!(t.sheet("ユキ", "gm").is_none());
+    run(&mut t, "bob", "/char new ユキ");
+    let keys = run(&mut t, "bob", "/keys ユキ");
+    assert!(!keys.join("").contains("証拠"), "{keys:?}");
+}

@@ -2297,3 +2297,31 @@ fn lr4_no_healing_test_without_damage() {
         );
     }
 }
+
+/// tbl13f (lotr16e's "Not fixed" (2)): a player's `/undo` of the sheet line that made
+/// their character, after the GM has since damaged it (LR-4 「ダメージ」 is the GM's), is
+/// refused, naming the GM's line — else the damage would be about nobody, and a new
+/// character of the same name would take it on. The GM's `/void` waits for it too; once
+/// the damage is voided, the undo goes through.
+#[test]
+fn lr4_a_characters_sheet_line_is_not_undone_under_the_gms_later_damage() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    let made = t.apply("alice", d.events)[0].seq;
+    let before = t.events().len();
+    run(&mut t, "gm", "/lotr damage エオメル 5");
+    // The GM's line (its first entry; LotR reads the sheet's record in with it).
+    let damage = t.events()[before].seq;
+    let why = refused(&mut t, "alice", "/undo");
+    assert!(
+        why.contains(&format!(
+            "#{made} cannot be undone: the later #{damage} rests on it"
+        )) && why.contains("エオメル"),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", &format!("/void {made}"));
+    assert!(why.contains(&format!("/void {damage} first")), "{why}");
+    run(&mut t, "gm", &format!("/void {damage}"));
+    run(&mut t, "alice", "/undo");
+    assert!(t.sheet("エオメル", "gm").is_none());
+}

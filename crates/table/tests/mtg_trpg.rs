@@ -1472,3 +1472,34 @@ fn a5_9_a_secret_checks_entries_look_the_same_whatever_the_outcome() {
     }
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// tbl13f (aw13e "Left"). A voided `/char new` must not leave its library to a new
+/// character of the same name (MT-1: a library is a PC's, made from its deck list): the
+/// creation is not undone or voided while a later line names the character (its library
+/// loaded and shuffled); once the library's lines are voided, it is, and a new ミナ has no
+/// library.
+#[test]
+fn a_character_with_a_library_is_not_voided_from_under_it() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new ハル");
+    let made = t.events().last().expect("made").seq;
+    run(
+        &mut t,
+        "alice",
+        "/deck load ハル 8 Forest; 4 Mountain; 4 Runeclaw Bear",
+    );
+    let load = t.events().last().expect("load").seq;
+    let why = refused(&mut t, "alice", &format!("/undo #{made}"));
+    assert!(
+        why.contains(&format!("the later #{load} rests on it (it is about ハル)")),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", &format!("/void {made}"));
+    assert!(why.contains(&format!("/void {load} first")), "{why}");
+    run(&mut t, "gm", &format!("/void {load}"));
+    run(&mut t, "gm", &format!("/void {made}"));
+    run(&mut t, "bob", "/char new ハル");
+    let why = refused(&mut t, "bob", "/deck show ハル");
+    assert!(why.contains("no library"), "{why}");
+    assert!(library(&t, "ハル").is_null());
+}
