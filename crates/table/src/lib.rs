@@ -1821,6 +1821,36 @@ impl Table {
         role: Role,
         target: UndoTarget,
     ) -> Result<Decision, Refusal> {
+        // `/undo 35` names entry #35 unless a member is called 35 (fc5/sg5: it was read as
+        // a member, and the refusal blamed dice the line never drew); a name that is no
+        // member is refused as such.
+        let target = match target {
+            UndoTarget::Member(m) if !self.state.members.contains_key(&m) => {
+                let digits: String = m
+                    .trim_start_matches(['#', '＃'])
+                    .chars()
+                    .map(|c| match c {
+                        '０'..='９' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                        c => c,
+                    })
+                    .collect();
+                match digits.parse::<u64>() {
+                    Ok(n) if digits.chars().all(|c| c.is_ascii_digit()) => UndoTarget::Seq(n),
+                    _ => {
+                        let shown = shown_name(&m);
+                        return refuse(
+                            format!(
+                                "「{shown}」というメンバーはいません。/undo（自分の最後の変更）、/undo #番号、/undo メンバー のどれかで書いてください"
+                            ),
+                            format!(
+                                "there is no member '{shown}'; write /undo (your last change), /undo #N or /undo MEMBER"
+                            ),
+                        );
+                    }
+                }
+            }
+            t => t,
+        };
         let standing = |e: &&Event| {
             !self.undone.contains(&e.seq)
                 && e.body.follows().is_none()
@@ -1893,10 +1923,10 @@ impl Table {
                 else {
                     return refuse(
                         format!(
-                            "{member} に取り消せる変更はありません（ダイスを振った行は取り消せません）"
+                            "{member} に取り消せる変更はありません（ロールや乱数を使った行は取り消さず、GM が /void 番号 で無効にします）"
                         ),
                         format!(
-                            "{member} has no change left to undo (lines that drew dice are never undone)"
+                            "{member} has no change left to undo (rolls and lines that drew randomness are never undone; the GM voids them with /void N)"
                         ),
                     );
                 };
@@ -1993,10 +2023,11 @@ impl Table {
     }
 
     /// The refusal of an undo or void of a character's creation (`/char new`, a sheet's
-    /// import) while a later standing entry names that character: its fields set, a
-    /// system's event about it (the GM's damage, a library built, a contract). Taking the
-    /// creation back would leave that entry about nobody — and a new character of the
-    /// same name would inherit it (an MTG library). The later entry goes first, as with
+    /// import) while a later standing system entry names that character (the GM's damage,
+    /// a library built, a contract, a key). Taking the creation back would leave that
+    /// entry about nobody — and a new character of the same name would inherit it (an
+    /// MTG library). Field lines (`/char set`) are not such entries: they fall with the
+    /// creation, and a namesake starts with none. The later entry goes first, as with
     /// [`taku_systems::table_rules::TableRules::builds_on`]. A system event names the
     /// character when the name is one of its strings or keys: the name is exact at the
     /// table, and a string that merely equals it (a card of that name) errs on refusing.
@@ -2029,10 +2060,10 @@ impl Table {
             .iter()
             .filter(|e| e.seq > seq && !group.contains(&e.seq) && !self.undone.contains(&e.seq))
             .find_map(|e| {
+                // The table's own field lines die with the creation (their fold needs the
+                // character, and a namesake made later starts empty); a system's state is
+                // kept by name, so its events would pass to a namesake.
                 let named = |n: &str| match &e.body {
-                    EventBody::CharacterCreated { name, .. }
-                    | EventBody::CharacterSet { name, .. }
-                    | EventBody::CharacterUpdated { name, .. } => name == n,
                     EventBody::System { data, .. } => mentions(data, n),
                     _ => false,
                 };
@@ -2595,6 +2626,27 @@ fn invisible(c: char) -> bool {
         | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
+/// A name as a refusal shows it: its invisible characters made visible, at most its first
+/// 20 characters with the length.
+fn shown_name(name: &str) -> String {
+    let mut shown: String = name
+        .chars()
+        .take(20)
+        .map(|c| {
+            if c.is_control() || invisible(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let count = name.chars().count();
+    if count > 20 {
+        shown.push_str(&format!("…({count})"));
+    }
+    shown
+}
+
 fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
     let ok = !name.is_empty()
         && name.chars().count() <= 64
@@ -2606,21 +2658,7 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
         // The refusal shows what was sent, its invisible characters made visible, and at
         // most its first 20 characters with the length (issue 13 play-through 5: a
         // 3,000-character name was echoed whole).
-        let mut shown: String = name
-            .chars()
-            .take(20)
-            .map(|c| {
-                if c.is_control() || invisible(c) {
-                    c.escape_unicode().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-        let count = name.chars().count();
-        if count > 20 {
-            shown.push_str(&format!("…({count})"));
-        }
+        let shown = shown_name(name);
         return refuse(
             format!(
                 "'{shown}' は{}に使えません。空白・制御文字・見えない文字のない 64 文字までの 1 語にしてください",

@@ -1158,3 +1158,40 @@ fn sg1_the_boss_stays_the_boss_through_the_climax() {
         "{e}"
     );
 }
+
+/// tbl13f (sg5, SG-1). `/undo 35` of a `/sg climax` (no dice) was read as "undo member
+/// 35's last change" and refused for dice the line never drew. A bare number (full-width
+/// too) names the entry as `/undo #35` does; a roll's refusal says it drew; a name that is
+/// no member is refused as such.
+#[test]
+fn sg1_undo_of_a_climax_by_its_bare_number_names_the_entry() {
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    let climax = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/sg climax");
+    assert_eq!(t.events()[climax as usize - 1].seq, climax);
+    let roll = t.events().len() as u64 + 1;
+    run(&mut t, "alice", "SGS+2>=10");
+    let why = refused(&mut t, "gm", &format!("/undo {roll}"));
+    assert!(
+        why.starts_with(&format!("#{roll} drew randomness")),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", "/undo 影");
+    assert!(why.contains("there is no member '影'"), "{why}");
+    // A member's name still names the member: carol's last change is サラ's creation,
+    // which the climax's boss bonds (SG-1) now name.
+    let why = refused(&mut t, "gm", "/undo carol");
+    assert!(
+        why.contains(&format!(
+            "the later #{climax} rests on it (it is about サラ)"
+        )),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", &format!("/undo ＃{climax}"));
+    assert!(
+        out.last()
+            .is_some_and(|l| l.contains(&format!("#{climax} /sg climax を取り消しました"))),
+        "{out:?}"
+    );
+}
