@@ -271,6 +271,32 @@ pub trait TableRules: Send + Sync + 'static {
         None
     }
 
+    /// What a `{NAME.KEY}` reference says when character `name` has no field `key`,
+    /// instead of the table's 「/char set NAME KEY 値 で設定してください」, for a key these
+    /// rules do not let a member make by hand (a skill that comes from the sheet or an
+    /// advancement, a value the rules keep). `table.actor()` is the one rolling. The
+    /// default: a field the rules own ([`TableRules::owned_fields`]) says what changes it;
+    /// any other key gets the table's hint.
+    fn missing_field(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        name: &str,
+        key: &str,
+    ) -> Option<Text> {
+        let owned = self.owned_fields().iter().find(|f| f.matches(key))?;
+        Some(Text::new(
+            format!(
+                "{name} に「{key}」の欄はありません。「{key}」はルールが管理するので手では作れません。{}",
+                owned.how
+            ),
+            format!(
+                "{name} has no field '{key}'; '{key}' is kept by the rules and cannot be made by hand: {}",
+                owned.how_en
+            ),
+        ))
+    }
+
     /// Whether character `name`, though a member owns it, is now the GM's to play (a PC
     /// fallen to the enemy): `Some` says why, and `/who` lists it under the GM with
     /// that. The default: none is.
@@ -542,6 +568,14 @@ pub trait DynRules: Send + Sync {
         value: &str,
         fields: &BTreeMap<String, String>,
     ) -> Option<(String, String)>;
+    /// See [`TableRules::missing_field`].
+    fn missing_field(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+    ) -> Option<Text>;
     /// See [`TableRules::gm_plays`].
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text>;
     /// See [`TableRules::hidden_character`].
@@ -775,6 +809,16 @@ impl<R: TableRules> DynRules for R {
         fields: &BTreeMap<String, String>,
     ) -> Option<(String, String)> {
         TableRules::implied_field(self, key, previous, value, fields)
+    }
+
+    fn missing_field(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+    ) -> Option<Text> {
+        TableRules::missing_field(self, table, typed::<R>(state), name, key)
     }
 
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text> {

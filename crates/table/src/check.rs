@@ -81,6 +81,20 @@ pub(crate) fn targets(
     out
 }
 
+/// The first reference of `line` whose character resolves but has no such field: the
+/// character and the key as [`crate::field_key`] stores it.
+pub(crate) fn missing(
+    line: &str,
+    actor: &str,
+    characters: &BTreeMap<String, Character>,
+) -> Option<(String, String)> {
+    references(line).find_map(|(_, _, reference)| {
+        let (name, key) = target(reference, actor, characters).ok()?;
+        let key = crate::field_key(key);
+        (!characters[&name].fields.contains_key(&key)).then_some((name, key))
+    })
+}
+
 /// `line` with every reference replaced by 0: whether it would be a command at all.
 pub(crate) fn placeholder(line: &str) -> String {
     let mut out = String::with_capacity(line.len());

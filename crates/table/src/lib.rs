@@ -1148,8 +1148,19 @@ impl Table {
         let mut command = match check::resolve(&expanded, actor, &self.state.characters) {
             Ok(command) => command,
             // A command whose reference does not resolve is refused; chat with braces in
-            // it is chat.
-            Err(why) if looks => return Err(why.into()),
+            // it is chat. A field the character lacks is the system's to explain where it
+            // is not one to make with /char set (TableRules::missing_field).
+            Err(why) if looks => {
+                let system = check::missing(&expanded, actor, &self.state.characters).and_then(
+                    |(name, key)| match (self.rules(), self.state.system.as_deref()) {
+                        (Some(rules), Some(state)) => {
+                            rules.missing_field(&self.view_as(actor), state, &name, &key)
+                        }
+                        _ => None,
+                    },
+                );
+                return Err(system.unwrap_or(why).into());
+            }
             Err(_) => return chat(),
         };
         let refused = |command: &str, e: EvalError| -> Refusal {

@@ -1503,3 +1503,33 @@ fn a_character_with_a_library_is_not_voided_from_under_it() {
     assert!(why.contains("no library"), "{why}");
     assert!(library(&t, "ハル").is_null());
 }
+
+/// tbl13f (lotr16e's `{剣士.Sorcery}`, table core). A `{NAME.KEY}` reference to a field the
+/// character lacks suggested `/char set NAME KEY 値` even where the rules keep that value
+/// and refuse a hand-made one (`TableRules::owned_fields`; MT-3's library tracker: 枚数 is
+/// the library's count). The refusal now says what changes it; any other key still gets
+/// the `/char set` hint.
+#[test]
+fn a_reference_to_a_rules_kept_field_says_what_keeps_it() {
+    let mut t = table();
+    run(&mut t, "alice", DECK);
+    let why = refused(&mut t, "alice", "1D6+{ミナ.枚数}");
+    assert!(
+        why.contains("'枚数' is kept by the rules and cannot be made by hand")
+            && why.contains("/deck load NAME DECKLIST")
+            && !why.contains("/char set"),
+        "{why}"
+    );
+    let ja = t
+        .exec("alice", "1D6+{ミナ.枚数}")
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("ルールが管理するので手では作れません"), "{ja}");
+    // /char set refuses it too, so the two agree.
+    assert!(refused(&mut t, "alice", "/char set ミナ 枚数 5").contains("/deck load"));
+    let why = refused(&mut t, "alice", "1D6+{ミナ.幸運}");
+    assert!(
+        why.contains("set it with /char set ミナ 幸運 VALUE"),
+        "{why}"
+    );
+}
