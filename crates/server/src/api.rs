@@ -953,6 +953,9 @@ async fn state(
     let page: Vec<(&String, &taku_table::Character)> = t
         .characters()
         .range::<str, _>((from, std::ops::Bound::Unbounded))
+        // A character hidden from the member (Another World: an enemy not yet identified,
+        // seed 対象識別) is not listed at all, as `/char list` and `/who` leave it out.
+        .filter(|(name, _)| t.hidden(name, &member.name).is_none())
         .take_while(|(name, c)| {
             let size: usize = t
                 .visible_fields(name, &member.name)

@@ -746,22 +746,43 @@ async fn an_unidentified_enemys_fields_stay_out_of_a_players_table_state() {
         )
         .await;
     }
-    let fields = |state: &Value| {
+    let listed = |state: &Value| {
         state["characters"]
             .as_array()
             .expect("characters")
             .iter()
             .find(|c| c["name"] == "影")
-            .expect("影 is listed")["fields"]
-            .clone()
+            .cloned()
     };
     let path = format!("/api/v1/tables/{id}");
     let seen_by_gm = api.ok("GET", &path, Some(&gm), "").await;
-    assert_eq!(fields(&seen_by_gm)["HP"], "30", "{seen_by_gm}");
+    assert_eq!(
+        listed(&seen_by_gm).expect("the GM's list has 影")["fields"]["HP"],
+        "30",
+        "{seen_by_gm}"
+    );
+    // Seed 117–118 (対象識別): until identified, the enemy's data is the GM's — and so is
+    // its being there: a player's state lists neither its fields nor its name, as
+    // `/char list` and `/who` do not (aw13e).
     let seen_by_alice = api.ok("GET", &path, Some(&alice), "").await;
-    assert_eq!(fields(&seen_by_alice), json!({}), "{seen_by_alice}");
+    assert!(listed(&seen_by_alice).is_none(), "{seen_by_alice}");
+    let text = seen_by_alice.to_string();
     assert!(
-        !seen_by_alice.to_string().contains("識別難易度"),
+        !text.contains("識別難易度") && !text.contains("影"),
+        "{seen_by_alice}"
+    );
+    // Shown by the GM (`/npc show`), it is listed with its fields.
+    api.ok(
+        "POST",
+        &format!("/api/v1/tables/{id}/lines"),
+        Some(&gm),
+        &json!({ "line": "/npc show 影" }).to_string(),
+    )
+    .await;
+    let seen_by_alice = api.ok("GET", &path, Some(&alice), "").await;
+    assert_eq!(
+        listed(&seen_by_alice).expect("listed once shown")["fields"]["HP"],
+        "30",
         "{seen_by_alice}"
     );
 }

@@ -2716,3 +2716,73 @@ fn a_characters_creation_stays_while_later_lines_name_it() {
     let keys = run(&mut t, "bob", "/keys ユキ");
     assert!(!keys.join("").contains("証拠"), "{keys:?}");
 }
+
+/// tbl13f (aw5 "Missing", aw13e "Left"). AW-2 対決 「アクション側が先に判定を行ない、その
+/// 後にリアクション側が判定を行なう」 against an enemy whose data is the GM's until 対象識別
+/// (seed 117–118): `/vs` rolls both sides in the open, the player seeing their own side's
+/// roll and who won, the enemy's side （非公開） — its 【反射】 never — and the GM every
+/// number, as the blockade contest does. Either side may act; the owner of either side
+/// rolls; with no hidden side the ordinary `AW+… VS AW+…` is the way.
+#[test]
+fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
+    let mut t = table([4; 32]);
+    run(&mut t, "gm", "/char set 影 反射 7");
+    for (line, mine) in [
+        ("/vs ロイ 反射 影 反射", "2D6+4[12,2] VS ?"),
+        ("/vs 影 反射+1 ロイ 反射", "? VS 2D6+4[12,2]"),
+    ] {
+        let from = t.events().len();
+        let out = run(&mut t, "bob", line);
+        // bob sees his line (his side, the enemy's hidden, the winner) and the GM's line
+        // as （非公開）, whatever the dice.
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out[1].ends_with("（非公開）"), "{out:?}");
+        let line_bob = &out[0];
+        assert!(
+            line_bob.contains("影（【反射】、未識別なので非公開）"),
+            "{line_bob}"
+        );
+        assert!(line_bob.contains(mine), "{line_bob}");
+        assert!(line_bob.contains("（非公開）"), "{line_bob}");
+        for who in ["bob", "alice", "sam"] {
+            let seen = seen(&t, who);
+            let tail: String = t.events()[from..]
+                .iter()
+                .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
+                .collect();
+            assert!(
+                !tail.contains("+7") && !tail.contains("+8") && !tail.contains("GMのみ"),
+                "{who}: {tail}"
+            );
+            assert!(seen.contains("勝利"), "{who}");
+        }
+        // The GM: the same contest with the enemy's numbers, the same winner.
+        let gm: Vec<String> = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+            .collect();
+        assert_eq!(gm.len(), 2, "{gm:?}");
+        assert!(
+            gm[1].contains("（GMのみ）") && (gm[1].contains("+7") || gm[1].contains("+8")),
+            "{gm:?}"
+        );
+        let winner = |s: &str| s.rsplit("＞ ").next().map(str::to_string);
+        assert_eq!(winner(&gm[0]), winner(&gm[1]), "{gm:?}");
+    }
+    // alice owns neither side.
+    let why = refused(&mut t, "alice", "/vs ロイ 反射 影 反射");
+    assert!(
+        why.contains("ロイ belongs to bob") || why.contains("影"),
+        "{why}"
+    );
+    // Two public sides: the ordinary contest.
+    let why = refused(&mut t, "bob", "/vs ロイ 反射 ミナ 反射");
+    assert!(why.contains("AW+{ロイ.反射} VS AW+{ミナ.反射}"), "{why}");
+    assert!(refused(&mut t, "bob", "/vs ロイ 幸福 影 反射").contains("not an ability"));
+    // Once identified, the enemy is no longer hidden: /vs says to roll it openly.
+    run(&mut t, "gm", "/npc show 影");
+    assert!(
+        refused(&mut t, "bob", "/vs ロイ 反射 影 反射").contains("AW+{ロイ.反射} VS AW+{影.反射}")
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

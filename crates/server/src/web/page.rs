@@ -430,7 +430,11 @@ fn side_characters<'t>(table: &'t Table, viewer: &str) -> (Vec<&'t String>, bool
         .partition(|(_, c)| c.owner == viewer);
     let mut bytes = 0usize;
     let mut shown = Vec::new();
+    // A character hidden from the viewer (an unidentified enemy) has no card at all.
     for (name, _) in mine.into_iter().chain(others) {
+        if table.hidden(name, viewer).is_some() {
+            continue;
+        }
         let size: usize = table
             .visible_fields(name, viewer)
             .into_iter()

@@ -281,6 +281,33 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         veiled: bool,
     },
+    /// An open contest (AW-2, `/vs`) where one side is an enemy whose data is the GM's
+    /// (AW-3 対象識別): the GM's line has every number; the players' (`veiled`) has the
+    /// known side's roll and who won, never the enemy's value, dice or achievement (the
+    /// blockade contest's form). Changes no state.
+    Opposed {
+        /// The action side (rolls first, AW-2).
+        name: String,
+        /// Its ability.
+        ability: String,
+        /// The reaction side.
+        against: String,
+        /// Its ability.
+        their_ability: String,
+        /// The contest as rolled (BCDice's format), or veiled.
+        text: String,
+        /// Whether the action side won.
+        won: bool,
+        /// The GM's line (numbers of a side the players may not see).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        gm_only: bool,
+        /// The players' line, the hidden side left out.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        veiled: bool,
+        /// The side hidden from the players is the action side (else the reaction).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        action_hidden: bool,
+    },
     /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
     Identified {
         /// Who identifies.
@@ -1294,7 +1321,10 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
                 }
             }
         }
-        Event::Contested { .. } | Event::Identified { .. } | Event::Published { .. } => {}
+        Event::Contested { .. }
+        | Event::Opposed { .. }
+        | Event::Identified { .. }
+        | Event::Published { .. } => {}
         Event::Cleanup { .. } => c.process = Process::Cleanup,
         Event::Round { round } => {
             c.round = *round;
@@ -1513,6 +1543,40 @@ pub fn describe(e: &Event) -> Text {
                 ),
             )
         }
+        Event::Opposed {
+            name,
+            ability,
+            against,
+            their_ability,
+            text,
+            won,
+            gm_only,
+            veiled,
+            action_hidden,
+        } => {
+            let (mark_ja, mark_en) = if *gm_only {
+                ("（GMのみ）", "(GM only) ")
+            } else {
+                ("", "")
+            };
+            let side = |n: &str, a: &str, hidden: bool| {
+                if hidden {
+                    (
+                        format!("{n}（【{a}】、未識別なので非公開）"),
+                        format!("{n} ({a}, hidden: not identified)"),
+                    )
+                } else {
+                    (format!("{n}（【{a}】）"), format!("{n} ({a})"))
+                }
+            };
+            let (a_ja, a_en) = side(name, ability, *veiled && *action_hidden);
+            let (r_ja, r_en) = side(against, their_ability, *veiled && !*action_hidden);
+            let winner = if *won { name } else { against };
+            Text::new(
+                format!("{mark_ja}対決 {a_ja} VS {r_ja}: {text} ＞ {winner}の勝利"),
+                format!("{mark_en}contest {a_en} VS {r_en}: {text} > {winner} wins"),
+            )
+        }
         Event::Identified {
             name,
             target,
@@ -1622,4 +1686,143 @@ mod tests {
             Some(Act::Escape(26))
         );
     }
+}
+
+/// `/vs A ABILITY[±m] B ABILITY[±m]` (AW-2 対決 「アクション側が先に判定を行ない、その後に
+/// リアクション側が判定を行なう」): an open contest in which one side is an enemy whose data
+/// is the GM's (AW-3 対象識別: 「成功することで、敵のデータを公表することができる」). `A` is
+/// the action side. The owner of either side (or a GM) rolls it; the players see their
+/// side's roll and who won, the enemy's side as （非公開）, as in the blockade contest; the
+/// GM sees every number. A servant's pending command-spell +20 goes to its side (AW-5 4).
+/// Without a hidden side, `AW+{A.能力} VS AW+{B.能力}` is the way (said so).
+pub fn versus(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut Roller<'_>,
+) -> Decided {
+    Some((|| {
+        let usage = || {
+            Text::new(
+                "使い方: /vs アクション側 能力値[±修正] リアクション側 能力値[±修正]（例: /vs ロイ 反射 影 反射、/vs 影 反射+1 ロイ 反射）",
+                "usage: /vs ACTION ABILITY[±MOD] REACTION ABILITY[±MOD] (e.g. /vs Roy 反射 Shade 反射)",
+            )
+        };
+        let [a, a_ability, b, b_ability] = words else {
+            return Err(usage());
+        };
+        let side = |name: &str, word: &str| -> Result<(String, i64), Text> {
+            let at = word.find(['+', '-']).unwrap_or(word.len());
+            let (ability, modifier) = word.split_at(at);
+            if !super::sheet::ABILITIES.contains(&ability) {
+                return Err(Text::new(
+                    format!(
+                        "「{ability}」は能力値ではありません（{}、AW-1）",
+                        super::sheet::ABILITIES.join("・")
+                    ),
+                    format!(
+                        "'{ability}' is not an ability ({}, AW-1)",
+                        super::sheet::ABILITIES.join(", ")
+                    ),
+                ));
+            }
+            let modifier = if modifier.is_empty() {
+                0
+            } else {
+                modifier
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|m| m.abs() <= 1000)
+                    .ok_or_else(usage)?
+            };
+            let value = field(table, name, ability)?;
+            Ok((ability.to_string(), value.saturating_add(modifier)))
+        };
+        if a == b {
+            return Err(Text::new(
+                format!("{a}は自分自身と対決できません"),
+                format!("{a} cannot contest against itself"),
+            ));
+        }
+        let (a_ability, a_value) = side(a, a_ability)?;
+        let (b_ability, b_value) = side(b, b_ability)?;
+        if may_act_for(table, a).is_err() {
+            may_act_for(table, b)?;
+        }
+        let (a_hidden, b_hidden) = (
+            super::rules::secret_npc(table, state, a),
+            super::rules::secret_npc(table, state, b),
+        );
+        if a_hidden == b_hidden {
+            return Err(Text::new(
+                format!(
+                    "/vs は片方がGMの未識別のNPCのときの対決です。ここでは AW+{{{a}.{a_ability}}} VS AW+{{{b}.{b_ability}}} のように振ってください（AW-2）"
+                ),
+                format!(
+                    "/vs is for a contest where one side is the GM's unidentified NPC; here roll AW+{{{a}.{a_ability}}} VS AW+{{{b}.{b_ability}}} (AW-2)"
+                ),
+            ));
+        }
+        let check = |modifier| Check {
+            modifier,
+            target: None,
+            critical: 12,
+            fumble: 2,
+        };
+        let mut events = Vec::new();
+        let a_boost = spell_boost(state, a, &mut events).unwrap_or(0);
+        let b_boost = spell_boost(state, b, &mut events).unwrap_or(0);
+        let contest = Contest {
+            action: check(a_value.saturating_add(a_boost)),
+            reaction: Reaction::Rolls(check(b_value.saturating_add(b_boost))),
+        };
+        let (rolled, veiled) = contest::roll_veiled(&contest, dice).map_err(|e| e.text())?;
+        // The hidden side acts: the players see its critical or fumble (what the table sees
+        // of any roll) and who won, never its value, dice or achievement; the reaction
+        // side's roll is theirs to see.
+        let veiled = if a_hidden {
+            let parts: Vec<&str> = rolled.text.split(" ／ ").collect();
+            let action = if rolled.fumble {
+                "ファンブル"
+            } else if rolled.critical {
+                "クリティカル"
+            } else {
+                "（非公開）"
+            };
+            let reaction = parts.get(1).copied().unwrap_or_default();
+            let last = parts.last().copied().unwrap_or_default();
+            let last = match last.split_once(taku_dice::command::SEP) {
+                Some((why, winner)) if why.starts_with("達成値 ") => {
+                    format!("達成値の比較{}{winner}", taku_dice::command::SEP)
+                }
+                _ => last.to_string(),
+            };
+            format!(
+                "(? VS 2D6{}[12,2]){}アクション側 {action} ／ {reaction} ／ {last}",
+                taku_dice::system_command::format_modifier(b_value.saturating_add(b_boost)),
+                taku_dice::command::SEP
+            )
+        } else {
+            veiled
+        };
+        let opposed = |text: String, gm_only: bool, veiled: bool| {
+            ev(Event::Opposed {
+                name: a.to_string(),
+                ability: a_ability.clone(),
+                against: b.to_string(),
+                their_ability: b_ability.clone(),
+                text,
+                won: rolled.success,
+                gm_only,
+                veiled,
+                action_hidden: a_hidden,
+            })
+        };
+        events.push(opposed(veiled, false, true));
+        events.push(opposed(rolled.text.clone(), true, false));
+        Ok(Outcome {
+            events,
+            reply: None,
+        })
+    })())
 }

@@ -279,6 +279,11 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Record an engagement between enemies; take someone out of engagements (GM); the combat's state; end the combat (GM)",
     },
     CommandHelp {
+        usage: "/vs ロイ 反射 影 反射 | /vs 影 反射+1 ロイ 反射",
+        help: "GMの未識別のNPCとの対決（AW-2）: 先に書いた側がアクション側。プレイヤーには自分の側の出目と勝敗だけ、NPCの側は非公開（GMには全部）。どちらの側の持ち主でも振れる",
+        help_en: "A contest with the GM's unidentified NPC (AW-2): the first side named acts; players see their side's roll and who won, the NPC's side hidden (the GM sees all); the owner of either side may roll it",
+    },
+    CommandHelp {
         usage: "/npc show 影 | /npc hide 影",
         help: "GMのNPCのデータ（シート、値を設定した行、{影.HP} のような参照、【行動値】）はプレイヤーに見えない。対象識別に成功すると公開（AW-3）。味方のNPCはGMが show で公開、hide で戻す",
         help_en: "The data of the GM's NPCs (sheet, the lines setting it, references like {影.HP}, action value) is hidden from players until an identification succeeds (AW-3); the GM shows an ally with show, hides again with hide",
@@ -452,6 +457,7 @@ impl TableRules for AwRules {
             "key" | "keys" => keys::decide(table, state, words),
             "af" => af::decide(table, state, &words[1..], dice),
             "npc" => npc(table, state, &words[1..]),
+            "vs" => combat::versus(table, state, &words[1..], dice),
             _ => None,
         }
         .map(|decided| decided.map(|outcome| supply::hide_secret_npcs(table, state, outcome)))
@@ -556,7 +562,8 @@ impl TableRules for AwRules {
             // A change to the HP or MP of an NPC whose data is the GM's (AW-3).
             Event::Supply(e) if e.secret() => Audience::Gm,
             // A blockade contest with the numbers of such an NPC (players see it veiled).
-            Event::Combat(combat::Event::Contested { gm_only: true, .. }) => Audience::Gm,
+            Event::Combat(combat::Event::Contested { gm_only: true, .. })
+            | Event::Combat(combat::Event::Opposed { gm_only: true, .. }) => Audience::Gm,
             // The GM's tie order naming such an NPC (its 【行動値】 ties).
             Event::Combat(combat::Event::Ordered { gm_only: true, .. }) => Audience::Gm,
             _ => Audience::All,
@@ -1090,7 +1097,7 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
         // Issue 13 play-through 5: an action of a combat that has ended since belongs to a
         // finished round (「全員が行動済」 → クリンナップ, then the end).
         (Event::Combat(e), Event::Combat(Cb::Ended))
-            if !matches!(e, Cb::Published { .. } | Cb::Ended) =>
+            if !matches!(e, Cb::Published { .. } | Cb::Opposed { .. } | Cb::Ended) =>
         {
             t(
                 "この戦闘はその後終わりました".into(),
@@ -1134,7 +1141,7 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             format!("{holder}'s event key '{key}' has moved since"),
         ),
         (Event::Combat(Cb::Started { .. }), Event::Combat(e))
-            if !matches!(e, Cb::Started { .. } | Cb::Published { .. }) =>
+            if !matches!(e, Cb::Started { .. } | Cb::Published { .. } | Cb::Opposed { .. }) =>
         {
             t(
                 "この戦闘はその後進みました".into(),
