@@ -1659,35 +1659,6 @@ fn without_target(text: &str) -> String {
     format!("{}{}", &text[..at], &text[end..])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Act;
-
-    #[test]
-    fn an_action_reads_back_from_the_japanese_line_the_log_keeps() {
-        let acts = [
-            Act::CombatMove(13),
-            Act::Skill("本のクチ".into()),
-            Act::FullMove(26),
-            Act::Attack("影".into()),
-            Act::Disengage(13),
-            Act::Identify("影".into()),
-            Act::Finish("影".into()),
-            Act::Escape(26),
-            Act::Blocked,
-        ];
-        for a in acts {
-            assert_eq!(Act::parse(&a.stored()), Some(a.clone()), "{}", a.stored());
-        }
-        // Lines as the log has always kept them.
-        assert_eq!(Act::parse("戦闘移動: 13m まで"), Some(Act::CombatMove(13)));
-        assert_eq!(
-            Act::parse("逃走: 全力移動 26m でシーンから退場"),
-            Some(Act::Escape(26))
-        );
-    }
-}
-
 /// `/vs A ABILITY[±m] B ABILITY[±m]` (AW-2 対決 「アクション側が先に判定を行ない、その後に
 /// リアクション側が判定を行なう」): an open contest in which one side is an enemy whose data
 /// is the GM's (AW-3 対象識別: 「成功することで、敵のデータを公表することができる」). `A` is
@@ -1825,4 +1796,33 @@ pub fn versus(
             reply: None,
         })
     })())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Act;
+
+    #[test]
+    fn an_action_reads_back_from_the_japanese_line_the_log_keeps() {
+        let acts = [
+            Act::CombatMove(13),
+            Act::Skill("本のクチ".into()),
+            Act::FullMove(26),
+            Act::Attack("影".into()),
+            Act::Disengage(13),
+            Act::Identify("影".into()),
+            Act::Finish("影".into()),
+            Act::Escape(26),
+            Act::Blocked,
+        ];
+        for a in acts {
+            assert_eq!(Act::parse(&a.stored()), Some(a.clone()), "{}", a.stored());
+        }
+        // Lines as the log has always kept them.
+        assert_eq!(Act::parse("戦闘移動: 13m まで"), Some(Act::CombatMove(13)));
+        assert_eq!(
+            Act::parse("逃走: 全力移動 26m でシーンから退場"),
+            Some(Act::Escape(26))
+        );
+    }
 }
