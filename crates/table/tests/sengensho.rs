@@ -448,6 +448,33 @@ fn sg6_hiding_a_pcs_types_is_the_gms_call() {
     run(&mut t, "gm", "/sg hide ミナ");
 }
 
+#[test]
+fn sg6_hiding_types_already_shown_warns_the_gm() {
+    // l.91–92: the GM may hide a PC's types; ミナ's were chosen in a public line (SETUP),
+    // which every member has read: the GM is told the hiding only covers later lines.
+    let mut t = table();
+    let out = run(&mut t, "gm", "/sg hide ミナ").join("\n");
+    assert!(out.contains("すでに公開の行で示されています"), "{out}");
+    assert!(out.contains("例・芸術家・例・守護者・例・策士"), "{out}");
+    let (reply, _) = t.exec("gm", "/sg reveal ミナ").expect("reveal");
+    assert!(reply.is_none());
+    // Hidden before its types are chosen: nothing was shown, so no warning.
+    let out = run(&mut t, "gm", "/sg hide サラ").join("\n");
+    assert!(!out.contains("すでに公開"), "{out}");
+    run(
+        &mut t,
+        "gm",
+        "/sg choose サラ 例・芸術家 例・守護者 例・策士",
+    );
+    let out = run(&mut t, "gm", "/sg hide サラ").join("\n");
+    assert!(!out.contains("すでに公開"), "{out}");
+    // The warning on an English table is English.
+    run(&mut t, "gm", "/lang en");
+    let (reply, _) = t.exec("gm", "/sg hide ミナ").expect("hide");
+    let reply = reply.expect("a warning").en().to_string();
+    assert!(reply.contains("already shown in a public line"), "{reply}");
+}
+
 /// The contest under way, from the rules' state.
 fn contest(t: &Table) -> serde_json::Value {
     t.system_state().expect("rules").to_json()["contest"].clone()

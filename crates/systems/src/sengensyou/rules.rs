@@ -1817,10 +1817,28 @@ impl SgRules {
                 if !is_pc(table, name) || words[0] == "hide" {
                     gm(table, "類型の秘匿（PCはGMの判断）・NPCの類型の公開")?;
                 }
-                events(vec![Event::Hidden {
-                    character: name.to_string(),
-                    hidden: words[0] == "hide",
-                }])
+                let hide = words[0] == "hide";
+                let ch = get_char(state, name);
+                // SG-6 (l.91–92): hiding works from now on. Types chosen (or revealed)
+                // while public are already in the log for everyone: the GM is told so.
+                let reply = (hide && !ch.hidden && !ch.types.is_empty()).then(|| {
+                    let types = ch.types.join("・");
+                    Text::new(
+                        format!(
+                            "SG-6: {name}の類型（{types}）はすでに公開の行で示されています。秘匿はこれから先の行にだけ効き、前の行は見えたままです（最初から秘匿するなら /sg choose の前に /sg hide {name}）"
+                        ),
+                        format!(
+                            "SG-6: {name}'s types ({types}) were already shown in a public line. Hiding applies to the lines from now on; earlier lines stay visible (to hide them from the start, /sg hide {name} before /sg choose)"
+                        ),
+                    )
+                });
+                Ok(Outcome {
+                    events: vec![Event::Hidden {
+                        character: name.to_string(),
+                        hidden: hide,
+                    }],
+                    reply,
+                })
             }
             // SG-1 (l.179): the last boss's special spell cards, once its type is plain:
             // an NPC's at the climax, a PC's as soon as the GM gives it.
