@@ -1052,6 +1052,34 @@ fn sg8_a_third_contest_side_is_refused_and_sg7_preset_levels_say_their_range() {
 }
 
 #[test]
+fn sg8_a_malformed_sgs_check_names_the_forms_not_the_g() {
+    // SG-8: SGS, SGS+m, SGS+m>=t (a target) and SGS+m VS SGS+n. A line that starts as an
+    // SG check but is none of them names those forms, with the caret after `SGS`.
+    let mut t = table();
+    for (line, want) in [
+        ("SGS+3>=", 7),
+        ("SGS+1d6", 5),
+        ("SGS*2", 3),
+        ("SGS+3>=12#x", 9),
+    ] {
+        let before = t.events().len();
+        let err = t.exec("alice", line).expect_err(line);
+        assert_eq!(t.events().len(), before);
+        let en = err.render(Lang::En);
+        assert!(en.contains("SGS+m>=t with a target"), "{line}: {en}");
+        assert!(!en.contains("'G'"), "{line}: {en}");
+        let ja = err.render(Lang::Ja);
+        assert!(ja.contains("千幻抄の判定"), "{line}: {ja}");
+        // The caret under what is wrong: after the longest start that is a check.
+        let caret = ja.lines().last().expect("caret").find('^').expect("^") - 2;
+        assert_eq!(caret, want, "{line}: {ja}");
+    }
+    // Good forms still roll.
+    run(&mut t, "alice", "SGS");
+    run(&mut t, "alice", "SGS+3>=12");
+}
+
+#[test]
 fn sg1_sg2_a_new_sessions_types_name_the_bonds_of_a_type_dropped() {
     // SG-1 (l.26) types are chosen at each session's start; SG-2 `campaign` keeps bonds:
     // those under a type not chosen again are named, to be discarded first.

@@ -24,7 +24,8 @@ pub const PLAIN: CommandSpec<'static> = CommandSpec {
 };
 
 /// `SGS+m>=t` (SG-8, outside strict mode).
-const TARGETED: CommandSpec<'static> = CommandSpec {
+/// SG-8 `SGS+m>=t`.
+pub const TARGETED: CommandSpec<'static> = CommandSpec {
     operators: &[CmpOp::Ge],
     ..PLAIN
 };
