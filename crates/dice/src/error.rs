@@ -209,6 +209,16 @@ fn expected_ja(expected: &str) -> String {
             return "比較ロールの終わり（FC-11: 比較ロールは FC+b VS FC+c の2者です。3者以上なら組ごとに振ってください）"
                 .to_string();
         }
+        // Sengensho (crates/systems/src/sengensyou/mod.rs `malformed`, SG-8).
+        "an SG check: SGS, SGS+m with a whole-number modifier, SGS+m>=t with a target, or a contest SGS+m VS SGS+n" =>
+        {
+            return "千幻抄の判定（SGS、整数の修正値 SGS+m、目標値 SGS+m>=t、対決 SGS+m VS SGS+n のどれか）".to_string();
+        }
+        "an SG check in BCDice-compatible mode: SGS or SGS+m with a whole-number modifier (no target, no contest)" =>
+        {
+            return "BCDice互換モードの千幻抄の判定（SGS か 整数の修正値 SGS+m。目標値・対決なし）"
+                .to_string();
+        }
         "the end of a two-sided contest (A VS B; one contest per opponent)" => {
             return "対決の終わり（対決は A VS B の2者だけです。相手が複数なら1人ずつ対決します）"
                 .to_string();

@@ -233,6 +233,21 @@ pub fn comment(system: &dyn GameSystem, line: &str) -> Option<String> {
     (!rest.is_empty()).then(|| rest.to_string())
 }
 
+/// A roll's result text in `lang`. The log keeps the text as BCDice prints it (Japanese);
+/// for an English table, systems whose checks have their own words (Four Card, Sengensho)
+/// give them in English. Other systems' texts are returned unchanged.
+pub fn roll_text<'t>(
+    system: &dyn GameSystem,
+    text: &'t str,
+    lang: taku_dice::Lang,
+) -> std::borrow::Cow<'t, str> {
+    match (lang, system.id()) {
+        (taku_dice::Lang::En, "FourCard") => four_card::check::english(text).into(),
+        (taku_dice::Lang::En, "Sengensyou") => sengensyou::check::english(text).into(),
+        _ => text.into(),
+    }
+}
+
 /// The regex source clients use to decide whether to send a line (spec §1.6).
 pub fn command_pattern(system: &dyn GameSystem) -> String {
     if let Some(pattern) = system.command_regex() {

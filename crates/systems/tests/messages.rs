@@ -807,3 +807,116 @@ fn lotrs_commands_speak_both_languages() {
     t.sheet("alice", "Mina");
     t.finish(20);
 }
+
+/// FC-9, FC-10, FC-11 and SG-8 (issues 14, 15): a check's result on an English table,
+/// through `taku_systems::roll_text`, holds no Japanese word (成功, 失敗, 自動的成功,
+/// 度合, 左の勝利, 攻撃側, クリティカル …); on a Japanese table the text is BCDice's, unchanged.
+#[test]
+fn four_card_and_sengensho_check_results_read_in_english() {
+    let cases: &[(&str, &str, &[u32], &str)] = &[
+        // FC-10: 8+7 = 15 against 10: success, degree 15−10.
+        ("FourCard", "FC+7>=10", &[2, 6], "success (degree +5)"),
+        ("FourCard", "FC+1>=12", &[3, 4], "failure"),
+        // FC-9: 12 succeeds automatically; FC-10: a difficulty above 30 is flagged.
+        (
+            "FourCard",
+            "FC+0>=40",
+            &[6, 6],
+            "automatic success (degree +0) * the difficulty is above the limit of 30",
+        ),
+        // FC-9: 2 fails automatically and costs 1 fatigue.
+        (
+            "FourCard",
+            "FC+9>=5",
+            &[1, 1],
+            "automatic failure (1 fatigue)",
+        ),
+        // FC-11: a tie is re-rolled, then the higher side wins.
+        (
+            "FourCard",
+            "FC+4 VS FC+4",
+            &[3, 3, 3, 3, 5, 5, 1, 2],
+            "tie: re-roll",
+        ),
+        ("FourCard", "FC+4 VS FC+4", &[5, 5, 1, 2], "left wins"),
+        ("FourCard", "FC+4 VS FC+4", &[1, 2, 5, 5], "right wins"),
+        ("FourCard", "FC+4 VS 20", &[6, 6], "left "),
+        // SG-8: 14+3 = 17 against 12.
+        ("Sengensyou", "SGS+3>=12", &[5, 5, 4], "17 ＞ success"),
+        ("Sengensyou", "SGS+0>=12", &[1, 1, 1], "fumble ＞ failure"),
+        ("Sengensyou", "SGS+0>=12", &[6, 6, 6], "critical ＞ success"),
+        // SG-8: the attacker rolls first; the higher total wins.
+        (
+            "Sengensyou",
+            "SGS+2 VS SGS+0",
+            &[6, 6, 6, 1, 1, 2],
+            "attacker wins",
+        ),
+        (
+            "Sengensyou",
+            "SGS+0 VS SGS+0",
+            &[1, 2, 3, 6, 5, 4],
+            "defender wins",
+        ),
+    ];
+    for (id, command, dice, expected) in cases {
+        let system = find(id).expect("system");
+        let mut source =
+            ScriptedSource::new(dice.iter().map(|&value| ScriptedDraw { sides: 6, value }));
+        let result = taku_systems::evaluate(system, command, &mut source, Mode::Normalize)
+            .unwrap_or_else(|e| panic!("{command}: {e:?}"));
+        let ja = taku_systems::roll_text(system, &result.text, taku_dice::Lang::Ja);
+        assert_eq!(
+            ja, result.text,
+            "{command}: the Japanese table keeps BCDice's text"
+        );
+        assert!(
+            result.text.chars().any(is_japanese),
+            "{command}: {}",
+            result.text
+        );
+        let en = taku_systems::roll_text(system, &result.text, taku_dice::Lang::En);
+        assert!(
+            !en.chars().any(is_japanese),
+            "{command}: Japanese left in the English text: {en}"
+        );
+        assert!(en.contains(expected), "{command}: {en} lacks {expected}");
+    }
+}
+
+/// SG (issue 15): a refusal that shows the right form names its placeholders in English
+/// on an English table (`usage: /sg choose Mina TYPE1 TYPE2 TYPE3`), not `ミナ 類型1`.
+#[test]
+fn sengenshos_usage_refusals_speak_both_languages() {
+    let mut t = Harness::new("Sengensyou");
+    for (who, line) in [
+        ("gm", "/sg set contest_tie"),
+        ("gm", "/sg types nonsense"),
+        ("alice", "/sg choose Mina a b"),
+        ("alice", "/sg choose"),
+        ("alice", "/sg bond Mina"),
+        ("gm", "/sg preset Shadow"),
+        ("gm", "/sg approve"),
+        ("alice", "/sg retie Mina"),
+        ("alice", "/sg use Mina"),
+        ("alice", "/sg impress Mina"),
+        ("gm", "/sg boss"),
+        ("gm", "/sg effect"),
+        ("alice", "/sg discover Mina"),
+        ("gm", "/sg disguise"),
+        ("gm", "/sg nonsense"),
+    ] {
+        match t.line(who, line) {
+            Some(Err(refusal)) => {
+                t.refusals += 1;
+                assert!(
+                    !refusal.en().chars().any(is_japanese),
+                    "{line}: Japanese in the English refusal: {}",
+                    refusal.en()
+                );
+            }
+            other => panic!("{line} was not refused: {other:?}"),
+        }
+    }
+    t.finish(15);
+}

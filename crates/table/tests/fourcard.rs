@@ -1783,6 +1783,31 @@ fn fc2_fc5_fc9_the_dead_do_not_grow_the_fallen_take_no_side_and_typed_skills_are
 }
 
 #[test]
+fn fc13_fc2_a_dead_characters_day_still_ends_at_6() {
+    // FC-13 (l.218): a day, 6:00 to 6:00, has 3 meals; FC-2 (l.55): the dead do not eat.
+    // ロイ eats twice on day 1 and dies; day 1 still ends at 6:00, so after the GM's heal
+    // the day-2 count holds only the meal of day 2.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/fc meal ロイ");
+    gm(&mut t, &["/fc time 6 active"]);
+    run(&mut t, "bob", "/fc meal ロイ");
+    gm(&mut t, &["/fc damage ロイ 40"]);
+    let out = run(&mut t, "gm", "/fc time 20 lying").join("\n");
+    assert!(
+        out.contains("ロイ: 朝6時、新しい1日（FC-13）。死亡しているので"),
+        "{out}"
+    );
+    assert!(!out.contains("ロイ: 睡眠"), "the dead do not rest: {out}");
+    gm(&mut t, &["/fc heal ロイ injury 30"]);
+    run(&mut t, "bob", "/fc meal ロイ");
+    let out = run(&mut t, "gm", "/fc time 24 active").join("\n");
+    assert!(
+        out.contains("1日の食事3回のうち1回、2食抜いた"),
+        "day 2 counts its own meal only: {out}"
+    );
+}
+
+#[test]
 fn fc9_a_character_name_with_a_dot_is_refused() {
     // FC-9: `{CHARACTER.KEY}` names the character before the first `.`; `ユキ.剣` could
     // never be named and would shadow `{ユキ.剣}`.

@@ -448,6 +448,33 @@ fn sg6_hiding_a_pcs_types_is_the_gms_call() {
     run(&mut t, "gm", "/sg hide ミナ");
 }
 
+#[test]
+fn sg6_hiding_types_already_shown_warns_the_gm() {
+    // l.91–92: the GM may hide a PC's types; ミナ's were chosen in a public line (SETUP),
+    // which every member has read: the GM is told the hiding only covers later lines.
+    let mut t = table();
+    let out = run(&mut t, "gm", "/sg hide ミナ").join("\n");
+    assert!(out.contains("すでに公開の行で示されています"), "{out}");
+    assert!(out.contains("例・芸術家・例・守護者・例・策士"), "{out}");
+    let (reply, _) = t.exec("gm", "/sg reveal ミナ").expect("reveal");
+    assert!(reply.is_none());
+    // Hidden before its types are chosen: nothing was shown, so no warning.
+    let out = run(&mut t, "gm", "/sg hide サラ").join("\n");
+    assert!(!out.contains("すでに公開"), "{out}");
+    run(
+        &mut t,
+        "gm",
+        "/sg choose サラ 例・芸術家 例・守護者 例・策士",
+    );
+    let out = run(&mut t, "gm", "/sg hide サラ").join("\n");
+    assert!(!out.contains("すでに公開"), "{out}");
+    // The warning on an English table is English.
+    run(&mut t, "gm", "/lang en");
+    let (reply, _) = t.exec("gm", "/sg hide ミナ").expect("hide");
+    let reply = reply.expect("a warning").en().to_string();
+    assert!(reply.contains("already shown in a public line"), "{reply}");
+}
+
 /// The contest under way, from the rules' state.
 fn contest(t: &Table) -> serde_json::Value {
     t.system_state().expect("rules").to_json()["contest"].clone()
@@ -1022,6 +1049,34 @@ fn sg8_a_third_contest_side_is_refused_and_sg7_preset_levels_say_their_range() {
     // SG-7 (l.161): a preset level out of range says the range.
     let why = refused(&mut t, "gm", "/sg preset 影 例・旅人 ミナ 99999");
     assert!(why.contains("SG-7") && why.contains("1 to 100"), "{why}");
+}
+
+#[test]
+fn sg8_a_malformed_sgs_check_names_the_forms_not_the_g() {
+    // SG-8: SGS, SGS+m, SGS+m>=t (a target) and SGS+m VS SGS+n. A line that starts as an
+    // SG check but is none of them names those forms, with the caret after `SGS`.
+    let mut t = table();
+    for (line, want) in [
+        ("SGS+3>=", 7),
+        ("SGS+1d6", 5),
+        ("SGS*2", 3),
+        ("SGS+3>=12#x", 9),
+    ] {
+        let before = t.events().len();
+        let err = t.exec("alice", line).expect_err(line);
+        assert_eq!(t.events().len(), before);
+        let en = err.render(Lang::En);
+        assert!(en.contains("SGS+m>=t with a target"), "{line}: {en}");
+        assert!(!en.contains("'G'"), "{line}: {en}");
+        let ja = err.render(Lang::Ja);
+        assert!(ja.contains("千幻抄の判定"), "{line}: {ja}");
+        // The caret under what is wrong: after the longest start that is a check.
+        let caret = ja.lines().last().expect("caret").find('^').expect("^") - 2;
+        assert_eq!(caret, want, "{line}: {ja}");
+    }
+    // Good forms still roll.
+    run(&mut t, "alice", "SGS");
+    run(&mut t, "alice", "SGS+3>=12");
 }
 
 #[test]

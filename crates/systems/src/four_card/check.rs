@@ -458,6 +458,40 @@ fn comparison(
     }
 }
 
+/// The words of an FC check's result text (FC-9, FC-10, FC-11), Japanese then English,
+/// longest first so a phrase is replaced before the words inside it.
+const ENGLISH: [(&str, &str); 16] = [
+    ("（自動的失敗・1点疲労）", " (automatic failure, 1 fatigue)"),
+    ("自動的失敗（1点疲労）", "automatic failure (1 fatigue)"),
+    ("（自動的成功）", " (automatic success)"),
+    ("自動的成功", "automatic success"),
+    (
+        " ※難易度が限界値30を超えています",
+        " * the difficulty is above the limit of 30",
+    ),
+    ("同値: 優劣つかず", "tie: no winner"),
+    ("同値: 振り直し", "tie: re-roll"),
+    ("左の勝利", "left wins"),
+    ("右の勝利", "right wins"),
+    ("（度合+", " (degree +"),
+    ("（固定値）", " (fixed)"),
+    ("左 ", "left "),
+    (" ／ 右 ", " / right "),
+    ("成功", "success"),
+    ("失敗", "failure"),
+    ("）", ")"),
+];
+
+/// An FC check's result text as an English table shows it (the log keeps BCDice's
+/// Japanese): `(FC+7>=10) ＞ 8[2,6]+7 ＞ 15 ＞ success (degree +5)`.
+pub fn english(text: &str) -> String {
+    let mut out = text.to_string();
+    for (ja, en) in ENGLISH {
+        out = out.replace(ja, en);
+    }
+    out
+}
+
 /// The fatigue a rolled check cost each side (FC-9: 1 per automatic failure that applied,
 /// in every round of a comparison), from the check and its draws in order.
 pub fn fatigue(check: &Check, draws: &[i64]) -> (i64, i64) {

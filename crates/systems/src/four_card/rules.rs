@@ -1722,6 +1722,25 @@ fn time_passes(
         let (mut cur, imported) = load(table, state, name)?;
         events.extend(imported);
         if cur.condition() == Condition::Dead {
+            // FC-2 (l.55): the dead neither eat nor recover. FC-13 (l.218): the day still
+            // ends at 6:00, so that after a GM's `/fc heal` the meals of the day she died
+            // are not counted into the next.
+            if crosses {
+                events.push(changed(
+                    name,
+                    Delta {
+                        day_end: true,
+                        slept_off: Some(false),
+                        ..Delta::default()
+                    },
+                    format!(
+                        "{name}: 朝6時、新しい1日（FC-13）。死亡しているので食事・疲労・負傷の処理はなし（FC-2）"
+                    ),
+                    format!(
+                        "{name}: 6:00, a new day (FC-13); dead, so no meals, fatigue or injury are counted (FC-2)"
+                    ),
+                ));
+            }
             continue;
         }
         let mut at = start;

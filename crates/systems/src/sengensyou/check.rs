@@ -24,7 +24,8 @@ pub const PLAIN: CommandSpec<'static> = CommandSpec {
 };
 
 /// `SGS+m>=t` (SG-8, outside strict mode).
-const TARGETED: CommandSpec<'static> = CommandSpec {
+/// SG-8 `SGS+m>=t`.
+pub const TARGETED: CommandSpec<'static> = CommandSpec {
     operators: &[CmpOp::Ge],
     ..PLAIN
 };
@@ -234,6 +235,37 @@ pub fn contest(c: &Contest, roller: &mut Roller<'_>) -> Result<RollResult, EvalE
         "防御側の勝利"
     });
     Ok(flagged(text, &last).with_verdict(attacker_wins))
+}
+
+/// The words of an SG check's result text (SG-8, SG-6), Japanese then English, longest
+/// first so a phrase is replaced before the words inside it.
+const ENGLISH: [(&str, &str); 13] = [
+    (
+        "同値（振り直しの上限、防御側の勝ち）",
+        "tie (re-roll limit reached, defender wins)",
+    ),
+    ("同値（防御側の勝ち）", "tie (defender wins)"),
+    ("同値（攻撃側の勝ち）", "tie (attacker wins)"),
+    ("同値（振り直し）", "tie (re-roll)"),
+    ("攻撃側の勝利", "attacker wins"),
+    ("防御側の勝利", "defender wins"),
+    ("攻撃側 ", "attacker "),
+    ("防御側 ", "defender "),
+    ("の偽装 ", "'s disguise "),
+    (" ／ 振り直し ", " / re-roll "),
+    ("クリティカル", "critical"),
+    ("ファンブル", "fumble"),
+    (" ／ ", " / "),
+];
+
+/// An SG check's result text as an English table shows it (the log keeps BCDice's
+/// Japanese): `(3D6+3>=12) ＞ 14[5,5,4] ＞ 14+3 ＞ 17 ＞ success`.
+pub fn english(text: &str) -> String {
+    let mut out = text.to_string();
+    for (ja, en) in ENGLISH {
+        out = out.replace(ja, en);
+    }
+    out.replace("成功", "success").replace("失敗", "failure")
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ impl GameSystem for Sengensyou {
         if roller.mode() == Mode::Strict {
             // BCDice: no target, no contest.
             let Some(cmd) = system_command::parse(command, &check::PLAIN, rounding)? else {
-                return Ok(None);
+                return malformed(command, STRICT_FORMS);
             };
             return Ok(Some(check::plain(cmd.modify_number, roller)?));
         }
@@ -122,14 +122,65 @@ impl GameSystem for Sengensyou {
             return Ok(Some(check::contest(&c, roller)?));
         }
         if command.contains("VS") {
-            return Ok(None);
+            return malformed(command, FORMS);
         }
         if let Some(r) = check::targeted(command, roller)? {
             return Ok(Some(r));
         }
         let Some(cmd) = system_command::parse(command, &check::PLAIN, rounding)? else {
-            return Ok(None);
+            return malformed(command, FORMS);
         };
         Ok(Some(check::plain(cmd.modify_number, roller)?))
     }
+}
+
+/// SG-8: the forms of an SG check, named in the refusal of a malformed one (crates/dice
+/// words them in Japanese).
+const FORMS: &str = "an SG check: SGS, SGS+m with a whole-number modifier, SGS+m>=t with a target, or a contest SGS+m VS SGS+n";
+/// BCDice-compatible mode has BCDice's check only.
+const STRICT_FORMS: &str = "an SG check in BCDice-compatible mode: SGS or SGS+m with a whole-number modifier (no target, no contest)";
+
+/// A command that starts as an SG check (`SGS`) yet is none of its forms (`SGS+3>=`,
+/// `SGS+1d6`, `SGS*2`): refused with the forms, the caret under the first character past
+/// the longest start that is a check (`>=` with no target: at the end), instead of the
+/// generic dice grammar's complaint about the `G`. Other commands are not this
+/// system's (`None`).
+fn malformed(command: &str, forms: &'static str) -> Eval {
+    if !command.starts_with("SGS") {
+        return Ok(None);
+    }
+    let strict = forms == STRICT_FORMS;
+    let spec = if strict {
+        &check::PLAIN
+    } else {
+        &check::TARGETED
+    };
+    let rounding = Profile::DEFAULT.rounding;
+    let mut at = (3..=command.len())
+        .rev()
+        .filter(|&end| command.is_char_boundary(end))
+        .find(|&end| {
+            matches!(
+                system_command::parse(&command[..end], spec, rounding),
+                Ok(Some(_))
+            )
+        })
+        .unwrap_or(3);
+    if !strict && &command[at..] == ">=" {
+        at = command.len();
+    }
+    let found = command[at..]
+        .chars()
+        .next()
+        .map_or(taku_dice::Found::End, taku_dice::Found::Char);
+    let width = command[at..].chars().next().map_or(1, char::len_utf8);
+    Err(taku_dice::EvalError::Unsupported(Some(
+        taku_dice::ParseError {
+            span: at..at + width,
+            kind: taku_dice::ParseErrorKind::Unexpected {
+                found,
+                expected: forms,
+            },
+        },
+    )))
 }

@@ -762,8 +762,34 @@ fn bad_target() -> Text {
     )
 }
 
+/// A refusal showing the right form. The English side names its placeholders in English
+/// (`/sg choose Mina TYPE1 TYPE2 TYPE3`), so an English table reads no Japanese in it.
 fn usage(u: &str) -> Text {
-    Text::new(format!("使い方: {u}"), format!("usage: {u}"))
+    Text::new(format!("使い方: {u}"), format!("usage: {}", usage_en(u)))
+}
+
+/// The placeholders of the usage lines in English (longest first, so `類型1` is not read
+/// as `類型` + `1`).
+fn usage_en(u: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        ("類型1", "TYPE1"),
+        ("類型2", "TYPE2"),
+        ("類型3", "TYPE3"),
+        ("旧目的", "OLD_PURPOSE"),
+        ("新目的", "NEW_PURPOSE"),
+        ("効果名", "EFFECT"),
+        ("類型", "TYPE"),
+        ("能力", "ABILITY"),
+        ("理由", "REASON"),
+        ("名前", "NAME"),
+        ("ミナ", "Mina"),
+        ("ロイ", "Roy"),
+    ];
+    let mut out = u.replace("影", "Shadow");
+    for (ja, en) in WORDS {
+        out = out.replace(ja, en);
+    }
+    out
 }
 
 impl SgRules {
@@ -1791,10 +1817,28 @@ impl SgRules {
                 if !is_pc(table, name) || words[0] == "hide" {
                     gm(table, "類型の秘匿（PCはGMの判断）・NPCの類型の公開")?;
                 }
-                events(vec![Event::Hidden {
-                    character: name.to_string(),
-                    hidden: words[0] == "hide",
-                }])
+                let hide = words[0] == "hide";
+                let ch = get_char(state, name);
+                // SG-6 (l.91–92): hiding works from now on. Types chosen (or revealed)
+                // while public are already in the log for everyone: the GM is told so.
+                let reply = (hide && !ch.hidden && !ch.types.is_empty()).then(|| {
+                    let types = ch.types.join("・");
+                    Text::new(
+                        format!(
+                            "SG-6: {name}の類型（{types}）はすでに公開の行で示されています。秘匿はこれから先の行にだけ効き、前の行は見えたままです（最初から秘匿するなら /sg choose の前に /sg hide {name}）"
+                        ),
+                        format!(
+                            "SG-6: {name}'s types ({types}) were already shown in a public line. Hiding applies to the lines from now on; earlier lines stay visible (to hide them from the start, /sg hide {name} before /sg choose)"
+                        ),
+                    )
+                });
+                Ok(Outcome {
+                    events: vec![Event::Hidden {
+                        character: name.to_string(),
+                        hidden: hide,
+                    }],
+                    reply,
+                })
             }
             // SG-1 (l.179): the last boss's special spell cards, once its type is plain:
             // an NPC's at the climax, a PC's as soon as the GM gives it.
@@ -2307,13 +2351,19 @@ impl SgRules {
             };
             Event::Notice {
                 ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
-                en: format!("SG-6: {pc} looked into {npc}'s type {player_roll} ＞ {outcome_en}{l}"),
+                en: format!(
+                    "SG-6: {pc} looked into {npc}'s type {} ＞ {outcome_en}{l}",
+                    check::english(&player_roll)
+                ),
                 to: Some(pc.to_string()),
             }
         } else {
             Event::Notice {
                 ja: format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
-                en: format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
+                en: format!(
+                    "SG-6: {pc} looked into {npc}'s type (target {target}) {}{l}",
+                    check::english(&text)
+                ),
                 to: Some(pc.to_string()),
             }
         };
@@ -3154,13 +3204,17 @@ impl TableRules for SgRules {
                             "SG-6: {pc}が{npc}の類型を調べた（{npc}の偽装との対抗判定） {text}{l}"
                         ),
                         format!(
-                            "SG-6: {pc} looked into {npc}'s type (a contest against {npc}'s disguise) {text}{l}"
+                            "SG-6: {pc} looked into {npc}'s type (a contest against {npc}'s disguise) {}{l}",
+                            check::english(text)
                         ),
                     )
                 } else {
                     Text::new(
                         format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
-                        format!("SG-6: {pc} looked into {npc}'s type (target {target}) {text}{l}"),
+                        format!(
+                            "SG-6: {pc} looked into {npc}'s type (target {target}) {}{l}",
+                            check::english(text)
+                        ),
                     )
                 }
             }
@@ -3205,7 +3259,8 @@ impl TableRules for SgRules {
                     "SG-6: {character}が類型を隠す（{{知性}}+〈交渉〉） {text}: 調べる目標値は{total}"
                 ),
                 format!(
-                    "SG-6: {character} hides its types ({{知性}}+〈交渉〉) {text}: the target to find them is {total}"
+                    "SG-6: {character} hides its types ({{知性}}+〈交渉〉) {}: the target to find them is {total}",
+                    check::english(text)
                 ),
             ),
             Event::SessionReset {
