@@ -216,26 +216,33 @@ impl Sheet {
 
     /// The sheet as the typed view shows it.
     pub fn view(&self) -> View {
-        let mut fields = vec![Field::derived(
+        // Every field here is as written on the sheet: none is computed (the rules'
+        // values, SG-2 to SG-5, are never on a sheet), so none is marked derived.
+        let written = |key: &str, label: Text, value: String| Field {
+            key: Some(key.to_string()),
+            label,
+            value: Value::Plain(value),
+            derived: false,
+        };
+        let mut fields = vec![written(
+            "種別",
             Text::new("種別", "kind"),
-            Value::Plain(self.get("種別").unwrap_or("PC").to_string()),
+            self.get("種別").unwrap_or("PC").to_string(),
         )];
         let types = self.types();
         if !types.is_empty() {
-            fields.push(Field::derived(
+            fields.push(written(
+                TYPES_FIELD,
                 Text::new(
                     "類型候補（/sg choose で選ぶ）",
                     "types proposed (/sg choose takes them)",
                 ),
-                Value::Plain(types.join(TYPES_SEPARATOR)),
+                types.join(TYPES_SEPARATOR),
             ));
         }
         for (k, v) in &self.fields {
             if k != "種別" && k != TYPES_FIELD {
-                fields.push(Field::derived(
-                    Text::verbatim(k.clone()),
-                    Value::Plain(v.clone()),
-                ));
+                fields.push(Field::set(k, v));
             }
         }
         View {
@@ -281,6 +288,20 @@ impl Sheet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// sg5: a field typed on the sheet (`foo = 1`) is shown as written, not as a value
+    /// the rules computed (SG-2 to SG-5 keep those, never a sheet).
+    #[test]
+    fn written_fields_are_not_marked_derived() {
+        let sheet = read(
+            "name = \"ミナ\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"例・策士\"]\nfoo = 1\n",
+        )
+        .expect("a sheet");
+        let text = sheet.render(Lang::Ja);
+        assert!(text.contains("foo: 1\n"), "{text}");
+        assert!(!text.contains("算出"), "{text}");
+        assert!(!sheet.render(Lang::En).contains("derived"));
+    }
 
     /// SG-1: three different types; SG-6: an NPC's are not on its sheet; what the
     /// rules keep is not on any sheet. Every error in both languages.
