@@ -2325,3 +2325,128 @@ fn lr4_a_characters_sheet_line_is_not_undone_under_the_gms_later_damage() {
     run(&mut t, "alice", "/undo");
     assert!(t.sheet("エオメル", "gm").is_none());
 }
+
+/// LR-15 「Heroes: each round the player picks where the hero fights, or 2d6 on Table 9.24
+/// PRESS; then 2d6 … on Table 9.25 Hero Combat」 — one Hero Combat per hero a round: a
+/// second for the same hero before the round is resolved is refused (nothing changes);
+/// another hero may fight; after `/lotr battle round` the first fights again.
+#[test]
+fn lr15_one_hero_combat_per_hero_a_round() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr battle start");
+    let out = run(&mut t, "gm", "/lotr battle hero アラゴルン");
+    assert!(out[0].contains("LR-15 アラゴルン"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr battle hero アラゴルン");
+    assert!(
+        why.contains("LR-15") && why.contains("already fought") && why.contains("battle round"),
+        "{why}"
+    );
+    // Full-width letters in the position read as ASCII (the example key `thick`).
+    let out = run(&mut t, "gm", "/lotr battle hero サム ＴＨＩＣＫ");
+    assert!(out[0].contains("LR-15 サム"), "{out:?}");
+    run(&mut t, "gm", "/lotr battle round");
+    let out = run(&mut t, "gm", "/lotr battle hero アラゴルン");
+    assert!(out[0].contains("LR-15 アラゴルン"), "{out:?}");
+    assert!(refused(&mut t, "gm", "/lotr battle hero アラゴルン").contains("round 2"));
+}
+
+/// LR-14 「恐怖の影響を受けてない人間からの Inspire などによっても 再度判定を試みることができる」:
+/// someone unafraid inspires the frightened, who tests Willpower again against the same
+/// frightener's Intimidate; the new degree replaces the fear. The afraid cannot inspire,
+/// nobody inspires themselves, and the unafraid need no new test; each refusal changes
+/// nothing.
+#[test]
+fn lr14_inspire_lets_the_frightened_test_again() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    // Intimidate +100 against サム's Willpower: Extraordinary, サム flees or cowers.
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    let why = refused(&mut t, "bob", "/lotr combat act サム move");
+    assert!(why.contains("flees or cowers"), "{why}");
+    // サム is afraid: サム cannot inspire, and not itself.
+    let why = refused(&mut t, "bob", "/lotr combat inspire サム アラゴルン +0 +0");
+    assert!(why.contains("LR-14"), "{why}");
+    // アラゴルン is not afraid: no new test is owed to it.
+    let why = refused(&mut t, "gm", "/lotr combat inspire サム アラゴルン +0 +0");
+    assert!(why.contains("LR-14"), "{why}");
+    let why = refused(
+        &mut t,
+        "alice",
+        "/lotr combat inspire アラゴルン アラゴルン +0 +0",
+    );
+    assert!(why.contains("oneself"), "{why}");
+    // Half a command says what to write.
+    let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン");
+    assert!(why.contains("INTIMIDATE-MOD"), "{why}");
+    // アラゴルン inspires; the Nazgûl's Intimidate is now −100 against サム's Willpower
+    // (read from the sheet): the new test fails and the fear is gone.
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(
+        out[0].contains("アラゴルン の鼓舞") && out[0].contains("ナズグル の恐怖 → サム"),
+        "{out:?}"
+    );
+    assert!(out[0].contains("影響なし"), "{out:?}");
+    let out = run(&mut t, "bob", "LOTR+0>=10");
+    assert!(out[0].contains(">=10)"), "no fear left: {out:?}");
+    // Not afraid any more: a second Inspire is refused.
+    let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(why.contains("not afraid"), "{why}");
+    // A new test that succeeds again leaves the fear at its own degree.
+    run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 「Parry/block: weapon-skill test against the attack's total」 with LR-8 (Armed
+/// Combat skills): a table character's parry reads its weapon skill from the record —
+/// `:parry=Swords` names it, a bare `:parry` takes its best Armed Combat skill (our
+/// reading); a written `:parry+N` is the GM's own number; an unknown skill is refused.
+#[test]
+fn lr14_parry_reads_the_armed_combat_skill() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr combat join エオメル");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=8",
+    );
+    // Swords 4 ranks + NIM 11 (+2) = +6.
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク エオメル:parry dmg=1d6 +20",
+    );
+    let all = out.join("\n");
+    assert!(
+        all.contains("エオメルの受けはArmed Combat: Swords（判定+6）") && all.contains("]+6"),
+        "{out:?}"
+    );
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク エオメル:parry=Swords dmg=1d6 +20",
+    );
+    assert!(out.join("\n").contains("]+6"), "{out:?}");
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク エオメル:parry=Axes dmg=1d6 +0",
+    );
+    assert!(why.contains("LR-8") && why.contains("Axes"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        "/lotr combat attack エオメル オーク:parry=Swords dmg=1d6 +0",
+    );
+    assert!(why.contains(":parry+N"), "{why}");
+}

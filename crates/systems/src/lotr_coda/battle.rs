@@ -295,12 +295,16 @@ impl Standing {
 }
 
 /// A battle in progress.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {
     /// Where it stands.
     pub standing: Standing,
     /// Rounds (hours) resolved.
     pub round: u32,
+    /// LR-15 「each round the player picks where the hero fights」: heroes who have fought
+    /// since the last round was resolved (one Hero Combat per hero a round).
+    #[serde(default)]
+    pub heroes: Vec<String>,
 }
 
 /// LR-16: a unit.
@@ -729,7 +733,7 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
                 -3,
                 3,
             )?;
-            if state.battle.is_some_and(|b| !b.standing.over()) {
+            if state.battle.as_ref().is_some_and(|b| !b.standing.over()) {
                 return Err(refuse(
                     "LR-15",
                     "集団戦闘はすでに進行中です（終えるには end）",
@@ -780,14 +784,43 @@ pub fn decide(state: &State, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec
         }
         Command::Hero { hero, position } => {
             ongoing(state)?;
-            let known = |key: &str| state.data.positions.iter().find(|p| p.key == key);
+            // LR-15: one Hero Combat per hero each round (「each round the player picks where
+            // the hero fights」); the next comes after `/lotr battle round`.
+            if let Some(b) = &state.battle
+                && b.heroes.iter().any(|h| h == hero)
+            {
+                return Err(refuse(
+                    "LR-15",
+                    format!(
+                        "{hero}はこのラウンド（{}ラウンド目）もう英雄戦闘をしました。次は /lotr battle round の後です",
+                        b.round + 1
+                    ),
+                    format!(
+                        "{hero} has already fought a Hero Combat this round (round {}); the next one comes after /lotr battle round",
+                        b.round + 1
+                    ),
+                ));
+            }
+            // A typed key reads full-width letters as ASCII, in any case (`ＴＨＩＣＫ`).
+            let known = |key: &str| {
+                let folded: String = key
+                    .chars()
+                    .map(|c| match c {
+                        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                        _ => c,
+                    })
+                    .collect();
+                state
+                    .data
+                    .positions
+                    .iter()
+                    .find(|p| p.key == key || p.key.eq_ignore_ascii_case(&folded))
+            };
             let (press, key) = match position {
-                Some(key) => {
-                    if known(key).is_none() {
-                        return Err(unknown_position(state, key));
-                    }
-                    (None, key.clone())
-                }
+                Some(key) => match known(key) {
+                    None => return Err(unknown_position(state, key)),
+                    Some(p) => (None, p.key.clone()),
+                },
                 None => {
                     if state.data.press.is_empty() {
                         return Err(refuse(
@@ -1142,14 +1175,14 @@ fn over() -> Text {
 }
 
 fn ongoing(state: &State) -> Result<Battle, Text> {
-    match state.battle {
+    match &state.battle {
         None => Err(refuse(
             "LR-15",
             "集団戦闘が始まっていません（start で開始）",
             "no battle: start one first",
         )),
         Some(b) if b.standing.over() => Err(over()),
-        Some(b) => Ok(b),
+        Some(b) => Ok(b.clone()),
     }
 }
 
@@ -1205,15 +1238,23 @@ pub fn fold(state: &mut State, event: &Event) {
             state.battle = Some(Battle {
                 standing: Standing::Step((*step).clamp(-3, 3)),
                 round: 0,
+                heroes: Vec::new(),
             });
         }
         Event::Round { to, .. } => {
             if let Some(b) = &mut state.battle {
                 b.standing = *to;
                 b.round += 1;
+                b.heroes.clear();
             }
         }
-        Event::Hero { .. } => {}
+        Event::Hero { hero, .. } => {
+            if let Some(b) = &mut state.battle
+                && !b.heroes.contains(hero)
+            {
+                b.heroes.push(hero.clone());
+            }
+        }
         Event::Ended => {
             state.battle = None;
             for s in state.strongholds.values_mut() {
@@ -1567,7 +1608,7 @@ mod tests {
             faces,
         )
         .expect("a round");
-        state.battle.expect("a battle").standing
+        state.battle.as_ref().expect("a battle").standing
     }
 
     #[test]

@@ -245,6 +245,9 @@ pub struct Fighter {
     /// Fear (Extraordinary): flees or cowers.
     #[serde(default)]
     pub cowed: bool,
+    /// LR-14: who frightened it last (the Intimidate a new test after Inspire meets again).
+    #[serde(default)]
+    pub feared_by: Option<String>,
     /// LR-4, LR-5: a table character's wound and weariness penalty (≤ 0), set from its
     /// status by the table rules before each decision; 0 for anyone else.
     #[serde(default)]
@@ -290,6 +293,7 @@ impl Fighter {
             lose_turn: false,
             no_turn: false,
             cowed: false,
+            feared_by: None,
             wounds: 0,
             full_round: false,
             gms: false,
@@ -649,6 +653,19 @@ pub enum Command {
         /// Willpower modifier (Table 9.20 included).
         willpower: i64,
     },
+    /// LR-14 「恐怖の影響を受けてない人間からの Inspire などによっても 再度判定を試みることができる」:
+    /// someone unafraid inspires a frightened fighter, who tests Willpower again against
+    /// the Intimidate of whoever frightened it; the new degree replaces the old fear.
+    Inspire {
+        /// The inspirer (in the combat, able to act, not afraid itself).
+        inspirer: String,
+        /// The frightened fighter.
+        target: String,
+        /// The frightener's Intimidate modifier.
+        modifier: i64,
+        /// The target's Willpower modifier (Table 9.20 included).
+        willpower: i64,
+    },
     /// Fear lifted (a new test after Inspire, say).
     Calm(String),
     /// Stands up.
@@ -828,6 +845,9 @@ pub enum Event {
         tests: Vec<(Rolled, Rolled)>,
         /// Degree of the Intimidate.
         degree: Degree,
+        /// LR-14: a new test after this fighter's Inspire; its degree replaces the fear.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        inspired_by: Option<String>,
     },
     /// Fear lifted.
     Calmed {
@@ -1359,6 +1379,69 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 target: target.clone(),
                 tests,
                 degree,
+                inspired_by: None,
+            }])
+        }
+        Command::Inspire {
+            inspirer,
+            target,
+            modifier,
+            willpower,
+        } => {
+            let i = fighter(c, inspirer)?;
+            may_act(i)?;
+            let t = fighter(c, target)?;
+            if inspirer == target {
+                return Err(refuse(
+                    "LR-14",
+                    "自分自身は鼓舞できません（恐怖の影響を受けていない別の人物が Inspire します）",
+                    "cannot inspire oneself (someone else, unafraid, uses Inspire)",
+                ));
+            }
+            if i.fear > 0 || i.lose_turn || i.no_turn || i.cowed {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{inspirer} 自身が恐怖の影響を受けています（「恐怖の影響を受けてない人間からの Inspire」）"
+                    ),
+                    format!(
+                        "{inspirer} is afraid too (Inspire must come from someone unaffected by fear)"
+                    ),
+                ));
+            }
+            let afraid = t.fear > 0 || t.lose_turn || t.no_turn || t.cowed;
+            let Some(attacker) = t.feared_by.clone().filter(|_| afraid) else {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{target} は恐怖の影響を受けていません"),
+                    format!("{target} is not afraid"),
+                ));
+            };
+            bounded(*modifier, ("修正", "the modifier"))?;
+            bounded(*willpower, ("修正", "the modifier"))?;
+            // The frightener's conditions count if it is still in the combat.
+            let a_pen = c.get(&attacker).map_or(0, Fighter::condition_penalty);
+            // The target's own fear is what the new test may lift: its Willpower takes its
+            // other conditions but not the fear it is shaking off.
+            let t_pen = t.condition_penalty() + t.fear;
+            let mut tests = Vec::new();
+            let mut degree = Degree::Failure;
+            for _ in 0..MAX_RETESTS {
+                let a = roll_test(dice, modifier + a_pen)?;
+                let w = roll_test(dice, willpower + t_pen)?;
+                let margin = a.total - w.total;
+                tests.push((a, w));
+                degree = Degree::of(margin);
+                if margin != 0 || !c.settings.fear_tie_retest {
+                    break;
+                }
+            }
+            Ok(vec![Event::Feared {
+                attacker,
+                target: target.clone(),
+                tests,
+                degree,
+                inspired_by: Some(inspirer.clone()),
             }])
         }
         Command::Calm(who) => {
@@ -1892,8 +1975,24 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 }
             }
         }
-        Event::Feared { target, degree, .. } => {
+        Event::Feared {
+            attacker,
+            target,
+            degree,
+            inspired_by,
+            ..
+        } => {
             if let Some(t) = c.get_mut(target) {
+                if inspired_by.is_some() {
+                    // LR-14: the new test's degree replaces the old fear.
+                    t.fear = 0;
+                    t.lose_turn = false;
+                    t.no_turn = false;
+                    t.cowed = false;
+                }
+                if degree.success() {
+                    t.feared_by = Some(attacker.clone());
+                }
                 match degree {
                     Degree::MarginalSuccess => t.fear = t.fear.max(1),
                     Degree::CompleteSuccess => t.fear = t.fear.max(2),
@@ -2267,6 +2366,7 @@ pub fn describe(event: &Event) -> Text {
             target,
             tests,
             degree,
+            inspired_by,
         } => {
             let (j, e) = match degree {
                 Degree::MarginalSuccess => ("全行動 −1", "−1 to all actions"),
@@ -2279,13 +2379,20 @@ pub fn describe(event: &Event) -> Text {
                 .iter()
                 .map(|(a, b)| format!("{} / {}", shown(a), shown(b)))
                 .collect();
+            let (ij, ie) = match inspired_by {
+                Some(i) => (
+                    format!("{i} の鼓舞（Inspire）で再判定、"),
+                    format!("new test after {i}'s Inspire, "),
+                ),
+                None => (String::new(), String::new()),
+            };
             Text::new(
                 format!(
-                    "LR-14 {attacker} の恐怖 → {target}（威圧 / 意志力 {}）: ",
+                    "LR-14 {ij}{attacker} の恐怖 → {target}（威圧 / 意志力 {}）: ",
                     t.join(", ")
                 ),
                 format!(
-                    "LR-14 {attacker}'s fear → {target} (Intimidate / Willpower {}): ",
+                    "LR-14 {ie}{attacker}'s fear → {target} (Intimidate / Willpower {}): ",
                     t.join(", ")
                 ),
             )

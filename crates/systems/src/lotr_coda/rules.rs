@@ -1232,6 +1232,7 @@ fn decide_lotr(
                         | "grapple"
                         | "trip"
                         | "fear"
+                        | "inspire"
                         | "stand"
                         | "delay"
                         | "stun"
@@ -1247,7 +1248,7 @@ fn decide_lotr(
                 awake(state, name, &s)?;
             }
             // LR-5: an unconscious target is not frightened (it makes no Willpower test).
-            if let ["combat", "fear", _, target, ..] = words
+            if let ["combat", "fear" | "inspire", _, target, ..] = words
                 && record(table, state, target).is_some()
             {
                 awake(
@@ -1419,7 +1420,7 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
     }
     // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
     // from its record when the GM gives none.
-    if let ["combat", "fear", _, target, _] = words
+    if let ["combat", "fear" | "inspire", _, target, _] = words
         && let Some(ch) = record(table, state, target)
     {
         out.push(format!("{:+}", ch.reaction(2)));
@@ -1518,37 +1519,82 @@ fn armed_on_attack(
         kept.push(format!("{:+}", given + extra));
         *words = kept;
     }
-    // The defenders' parry picks.
-    let targets: Vec<String> = words[3]
-        .split(',')
-        .map(|t| match t.split_once(":parry") {
-            Some((who, m)) => {
-                let bonus = record(table, state, who).map_or(0, |_| {
-                    armed_bonus(
-                        &state.status.get(who).cloned().unwrap_or_default(),
-                        None,
-                        "parry",
-                    )
-                });
-                if bonus == 0 {
-                    return t.to_string();
-                }
-                let (num, spec) = match m.strip_suffix('s') {
-                    Some(n) => (n, "s"),
-                    None => (m, ""),
-                };
-                let base = if num.is_empty() {
-                    0
-                } else {
-                    num.trim_start_matches('+').parse::<i64>().unwrap_or(0)
-                };
-                notes_ja.push(format!("{who}の parry の強化 +{bonus}"));
-                notes_en.push(format!("{who}'s pick on parry +{bonus}"));
-                format!("{who}:parry{:+}{spec}", base + bonus)
+    // The defenders' parry: LR-14 「Parry/block: weapon-skill test」 — a table character's
+    // parry reads its Armed Combat skill from the record (`:parry=SKILL` names it; a bare
+    // `:parry` takes its best Armed Combat skill, our reading), plus its parry picks (LR-8).
+    let mut targets: Vec<String> = Vec::new();
+    for t in words[3].split(',') {
+        let Some((who, m)) = t.split_once(":parry") else {
+            targets.push(t.to_string());
+            continue;
+        };
+        let Some(ch) = record(table, state, who) else {
+            if let Some(w) = m.strip_prefix('=') {
+                return Err(Text::new(
+                    format!(
+                        "LR-14: :parry={w} はテーブルのキャラクターだけです（{who}には修正を :parry+数 で）"
+                    ),
+                    format!(
+                        "LR-14: :parry={w} is for table characters (give {who}'s modifier as :parry+N)"
+                    ),
+                ));
             }
-            None => t.to_string(),
-        })
-        .collect();
+            targets.push(t.to_string());
+            continue;
+        };
+        let bonus = armed_bonus(
+            &state.status.get(who).cloned().unwrap_or_default(),
+            None,
+            "parry",
+        );
+        let (base, spec) = if let Some(w) = m.strip_prefix('=') {
+            let k = armed_skill(&ch, w).ok_or_else(|| {
+                Text::new(
+                    format!("LR-8: {who}に Armed Combat の技能「{w}」はありません"),
+                    format!("LR-8: {who} has no Armed Combat skill '{w}'"),
+                )
+            })?;
+            let v = ch.skill_modifier(&k, None).unwrap_or(0);
+            notes_ja.push(format!("{who}の受けは{k}（判定{v:+}）"));
+            notes_en.push(format!("{who} parries with {k} (test {v:+})"));
+            (v, "")
+        } else {
+            let (num, spec) = match m.strip_suffix('s') {
+                Some(n) => (n, "s"),
+                None => (m, ""),
+            };
+            if num.is_empty() {
+                let best = ch
+                    .skills
+                    .iter()
+                    .filter(|(k, sk)| k.starts_with("Armed Combat") && sk.ranks > 0)
+                    .filter_map(|(k, _)| ch.skill_modifier(k, None).map(|v| (v, k.clone())))
+                    .max_by_key(|(v, _)| *v);
+                match best {
+                    Some((v, k)) => {
+                        notes_ja.push(format!("{who}の受けは{k}（判定{v:+}）"));
+                        notes_en.push(format!("{who} parries with {k} (test {v:+})"));
+                        (v, spec)
+                    }
+                    None => (0, spec),
+                }
+            } else {
+                (
+                    num.trim_start_matches('+').parse::<i64>().unwrap_or(0),
+                    spec,
+                )
+            }
+        };
+        if bonus > 0 {
+            notes_ja.push(format!("{who}の parry の強化 +{bonus}"));
+            notes_en.push(format!("{who}'s pick on parry +{bonus}"));
+        }
+        if bonus == 0 && !m.is_empty() && !m.starts_with('=') && m != "s" {
+            targets.push(t.to_string());
+        } else {
+            targets.push(format!("{who}:parry{:+}{spec}", base + bonus));
+        }
+    }
     words[3] = targets.join(",");
     if notes_ja.is_empty() {
         return Ok(Vec::new());
@@ -3352,8 +3398,14 @@ fn rests_on(event: &Event) -> Vec<Basis> {
                 C::Squeezed { who, target, .. } => vec![f(who), f(target)],
                 C::Contest { who, against, .. } => vec![f(who), f(against)],
                 C::Feared {
-                    attacker, target, ..
-                } => vec![f(attacker), f(target)],
+                    attacker,
+                    target,
+                    inspired_by,
+                    ..
+                } => std::iter::once(f(attacker))
+                    .chain(std::iter::once(f(target)))
+                    .chain(inspired_by.iter().map(f))
+                    .collect(),
                 _ => Vec::new(),
             },
             S::Battle(b) => match b {

@@ -71,7 +71,7 @@ pub const COMMANDS: &[CommandHelp] = &[
         help_en: "Grappling (LR-14): the grabber's action (pin = +3 on opposed STR, 1d6 + STR mod, slam 1d6), breaking free (opposed STR, 1 action), a whip's grapple (opposed STR, attacker +4), trip",
     },
     CommandHelp {
-        usage: "/lotr combat stun オーク +2 tn=12 pen=4 rounds=3 | fear ナズグル フロド +6 [+1] | calm フロド | stand オーク | delay フロド [after=サム]",
+        usage: "/lotr combat stun オーク +2 tn=12 pen=4 rounds=3 | fear ナズグル フロド +6 [+1] | inspire アラゴルン フロド +6 +1 | calm フロド | stand オーク | delay フロド [after=サム]",
         help: "スタン（LR-14、表9.17の値をGMが指定。Superior で時間半分、Extraordinary で無効）、恐怖（威圧 対 意志力、同値は Marginal。テーブルのキャラクターの意志力はシートから）、恐怖の解除、立ち上がる、行動を遅らせる（イニシアチブ順で後ろへ、after=名前 でその後）",
         help_en: "Stun (LR-14, the GM gives Table 9.17's values; Superior halves the duration, Extraordinary ignores it), fear (Intimidate vs Willpower, a tie is Marginal; a table character's Willpower from its sheet), fear lifted, standing up, delaying (later in the initiative order; after=NAME: right after them)",
     },
@@ -235,8 +235,8 @@ fn reply(text: Text) -> Result<Decided, Text> {
 
 fn combat_usage() -> Text {
     usage(
-        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|delay|set|settings（/help に例）",
-        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|calm|stand|delay|set|settings (examples in /help)",
+        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|inspire|calm|stand|delay|set|settings（/help に例）",
+        "/lotr combat join|leave|init|next|act|attack|grab|escape|grapple|trip|stun|fear|inspire|calm|stand|delay|set|settings (examples in /help)",
     )
 }
 
@@ -474,6 +474,22 @@ fn decide_combat(
                 dice,
             )
         }
+        ["inspire", who, target, m, w] => {
+            may_act_for(table, c, who)?;
+            run(
+                combat::Command::Inspire {
+                    inspirer: who.to_string(),
+                    target: target.to_string(),
+                    modifier: num(m)?,
+                    willpower: num(w)?,
+                },
+                dice,
+            )
+        }
+        ["inspire", ..] => Err(Text::new(
+            "LR-14: 書式は /lotr combat inspire 鼓舞する人 恐怖を受けた人 威圧の修正 意志力の修正（例: inspire アラゴルン フロド +6 +1）",
+            "LR-14: use /lotr combat inspire INSPIRER FRIGHTENED INTIMIDATE-MOD WILLPOWER-MOD (e.g. inspire アラゴルン フロド +6 +1)",
+        )),
         ["calm", who] => {
             gm_only(table, "LR-14")?;
             run(combat::Command::Calm(who.to_string()), dice)
@@ -763,7 +779,7 @@ fn decide_battle(
             return reply(Text::new(ja.join("\n"), en.join("\n")));
         }
         ("battle", ["odds", rest @ ..]) if rest.len() <= 4 => {
-            let step = match (rest.first(), s.battle) {
+            let step = match (rest.first(), s.battle.as_ref()) {
                 (Some(v), _) => num(v)?,
                 (
                     None,
@@ -771,7 +787,7 @@ fn decide_battle(
                         standing: battle::Standing::Step(x),
                         ..
                     }),
-                ) => x,
+                ) => *x,
                 (None, _) => 0,
             };
             let rounds = rest.get(1).map(|v| num(v)).transpose()?.unwrap_or(5);
@@ -1441,7 +1457,7 @@ mod tests {
         );
         line(&mut s, "gm", "battle round", &[1, 1, 1, 1]).expect("round");
         assert_eq!(
-            s.battle.battle.map(|b| b.standing),
+            s.battle.battle.as_ref().map(|b| b.standing),
             Some(battle::Standing::Victory)
         );
         line(
