@@ -125,6 +125,22 @@ fn target<'a>(
         .filter(|(_, c)| c.owner == actor)
         .map(|(n, _)| n)
         .collect();
+    // `{ケン.理知}` where ケン is no character: a key with a dot (`{HP.max}`) only if one of
+    // the roller's characters has that key or its first part; otherwise the name is the
+    // mistake, and saying so beats 「ミナ には 'ケン.理知' がありません」.
+    if let Some((name, _)) = reference.split_once('.') {
+        let (whole, first) = (crate::field_key(reference), crate::field_key(name));
+        let has = |n: &&String| {
+            let fields = &characters[n.as_str()].fields;
+            fields.contains_key(&whole) || fields.contains_key(&first)
+        };
+        if !mine.iter().any(has) {
+            return Err(Text::new(
+                format!("{{{reference}}}: '{name}' という名前のキャラクターはいません"),
+                format!("{{{reference}}}: no character named '{name}'"),
+            ));
+        }
+    }
     match mine.as_slice() {
         [one] => Ok(((*one).clone(), reference)),
         [] => Err(match reference.split_once('.') {
@@ -230,5 +246,43 @@ mod tests {
             Ok("no refs {here".into())
         );
         assert_eq!(placeholder("AW+{理知}>=10"), "AW+0>=10");
+    }
+
+    /// aw6: `{ケン.理知}` naming no character says so, whether the roller owns one
+    /// character or several, instead of reading `ケン.理知` as a key of the roller's own;
+    /// a dotted key the roller's character has (`{HP.max}`, `{知覚.x}` under 知覚) still
+    /// reads as a key.
+    #[test]
+    fn a_reference_to_no_character_names_the_missing_character() {
+        let mut c = sheet();
+        let err = resolve("2D6+{ケン.理知}", "alice", &c).expect_err("no ケン");
+        assert!(
+            err.ja()
+                .contains("'ケン' という名前のキャラクターはいません"),
+            "{err:?}"
+        );
+        assert!(err.en().contains("no character named 'ケン'"), "{err:?}");
+        let err = resolve("2D6+{知覚.max}", "alice", &c).expect_err("no such key");
+        assert!(
+            err.ja().contains("ミナ には '知覚.max' がありません"),
+            "{err:?}"
+        );
+        c.get_mut("ミナ")
+            .expect("ミナ")
+            .fields
+            .insert("HP.max".into(), "12".into());
+        assert_eq!(resolve("1D6+{HP.max}", "alice", &c), Ok("1D6+12".into()));
+        assert_eq!(resolve("1D6+{HP上限}", "alice", &c), Ok("1D6+12".into()));
+        c.insert(
+            "ハナ".into(),
+            Character {
+                owner: "alice".into(),
+                fields: BTreeMap::new(),
+            },
+        );
+        let err = resolve("2D6+{ケン.理知}", "alice", &c).expect_err("no ケン");
+        assert!(err.en().contains("no character named 'ケン'"), "{err:?}");
+        let err = resolve("1D6+{HP.max}", "alice", &c).expect_err("two characters");
+        assert!(err.en().contains("several characters"), "{err:?}");
     }
 }
