@@ -1533,3 +1533,42 @@ fn a_reference_to_a_rules_kept_field_says_what_keeps_it() {
         "{why}"
     );
 }
+
+/// mtg6: a GM's secret check that the GM voids (with its boost) stays secret: the cards the
+/// void leaves known (MT-2 step 1 「PLに知られているカード」, the GM's here) would tell players
+/// what the check revealed and whether it boosted, so the library stays hidden from them
+/// until the turn ends, as after a secret check that stands. The GM sees it all.
+#[test]
+fn a_voided_secret_check_keeps_the_library_hidden_until_the_turn_ends() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new 敵");
+    run(
+        &mut t,
+        "gm",
+        "/deck order 敵 Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain; 6 Island",
+    );
+    let before = sheet_of(&t, "敵", "bob");
+    assert!(!before.contains("ターン終了まで非公開"), "{before}");
+    let check = t.events().len();
+    run(&mut t, "gm", "/deck check 敵 緑 0 secret 見張り");
+    run(&mut t, "gm", "/deck boost 敵");
+    let seqs: Vec<u64> = t.events()[check..].iter().map(|e| e.seq).collect();
+    for seq in seqs.iter().rev() {
+        run(&mut t, "gm", &format!("/void {seq}"));
+    }
+    for who in ["bob", "sam"] {
+        let seen = sheet_of(&t, "敵", who);
+        assert!(seen.contains("ターン終了まで非公開"), "{who}: {seen}");
+        assert!(!seen.contains("既知"), "{who}: {seen}");
+    }
+    // The GM knows the eight cards seen.
+    assert!(
+        library(&t, "敵")["known"].as_u64().unwrap_or(0) >= 8,
+        "{:?}",
+        library(&t, "敵")
+    );
+    run(&mut t, "gm", "/turn end");
+    let after = sheet_of(&t, "敵", "bob");
+    assert!(!after.contains("ターン終了まで非公開"), "{after}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

@@ -890,6 +890,22 @@ impl TableRules for MtgRules {
     /// decision. The seed's own recovery for a check that cannot be made is the model
     /// (「元の順番でライブラリーの上に戻し、最初から行動判定をしなかったというあつかい」).
     fn fold_voided(&self, state: &mut State, _actor: &str, event: &Event) {
+        // A GM's secret check stays the GM's after its void: the library stays hidden
+        // from players until the turn ends, as if the check stood — else the cards the
+        // void leaves known (two, or eight after a boost) would tell what it did (mtg6).
+        if let Event::Opened {
+            character,
+            open: Open { secret: true, .. },
+        }
+        | Event::Checked {
+            character,
+            secret: true,
+            ..
+        } = event
+            && let Some(l) = state.libraries.get_mut(character)
+        {
+            l.secret = true;
+        }
         let (character, known, seen): (&String, usize, Vec<&Card>) = match event {
             // A voided draw or mill puts its cards back on top, where the player saw them
             // (a draw goes to the hand, a mill to the graveyard before everyone): known
