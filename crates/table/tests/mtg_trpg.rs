@@ -1572,3 +1572,42 @@ fn a_voided_secret_check_keeps_the_library_hidden_until_the_turn_ends() {
     assert!(!after.contains("ターン終了まで非公開"), "{after}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// MT-3 「行動判定が始まってから、行動判定の結果起こったことが終わるまでは、いかなるプレイヤーも、
+/// 優先権を得ません」 (mtg6): while ミナ's check waits for its boost decision, no other check
+/// starts — not ロイ's, not the GM's — and the refusal changes nothing; once ミナ's check is
+/// done, they go ahead. A GM's open secret check is not named to players.
+#[test]
+fn mt3_no_other_check_starts_while_one_waits_for_its_boost() {
+    let mut t = table();
+    run(&mut t, "gm", "/char new 敵");
+    for pc in ["ミナ", "ロイ", "敵"] {
+        run(
+            &mut t,
+            "gm",
+            &format!(
+                "/deck order {pc} Scaled Wurm; Forest; 3 Runeclaw Bear; 3 Forest; 4 Mountain; 6 Island"
+            ),
+        );
+    }
+    // Scaled Wurm → target 7; Forest 0 + 5 = 5: short, a boost is possible, so it waits.
+    let out = run(&mut t, "alice", "/deck check ミナ 緑 0 見張り");
+    assert!(out[0].contains("ブーストできます"), "{out:?}");
+    let len = t.events().len();
+    let why = refused(&mut t, "bob", "/deck check ロイ 緑 0 割り込み");
+    assert!(why.contains("MT-3") && why.contains("ミナ"), "{why}");
+    let why = refused(&mut t, "gm", "/deck check 敵 緑 0 secret 割り込み");
+    assert!(why.contains("MT-3"), "{why}");
+    assert_eq!(t.events().len(), len, "a refusal changes nothing");
+    run(&mut t, "alice", "/deck done ミナ");
+    run(&mut t, "bob", "/deck check ロイ 緑 0 割り込み");
+    run(&mut t, "bob", "/deck done ロイ");
+    // The GM's secret check waits for the GM: a player is told so, without its name.
+    run(&mut t, "gm", "/deck check 敵 緑 0 secret 見張り");
+    let why = refused(&mut t, "alice", "/deck check ミナ 緑 1 二度目");
+    assert!(why.contains("secret") && !why.contains("敵"), "{why}");
+    run(&mut t, "gm", "/deck done 敵");
+    // Once it is done, the next check starts (the GM forces it: the known cards make it
+    // certain, MT-3's other refusal).
+    run(&mut t, "gm", "/deck check ミナ 緑 1 force 二度目");
+}

@@ -1352,6 +1352,28 @@ fn check_command(
     if l.open.is_some() {
         return Err(open_check(pc));
     }
+    // MT-3 「行動判定が始まってから、行動判定の結果起こったことが終わるまでは、いかなる
+    // プレイヤーも、優先権を得ません」: no other check starts while one waits for its boost
+    // decision (mtg6). A GM's secret check is not named to players.
+    if let Some((other, o)) = state
+        .libraries
+        .iter()
+        .find_map(|(n, l)| l.open.as_ref().map(|o| (n, o)))
+    {
+        let why = if o.secret && !table.actor_is_gm() {
+            Text::new(
+                "GMの秘密の判定が途中です。GMが終えるまで待ってください（判定中は誰も優先権を得ません、MT-3）",
+                "the GM's secret check is still open; wait for the GM to finish it (nobody gets priority during a check, MT-3)",
+            )
+        } else {
+            let o = open_check(other);
+            Text::new(
+                format!("{}（判定中は誰も優先権を得ません、MT-3）", o.ja()),
+                format!("{} (nobody gets priority during a check, MT-3)", o.en()),
+            )
+        };
+        return Err(why);
+    }
     let kind = CheckKind::parse(kind).ok_or_else(|| {
         Text::new(
             format!("判定の種類「{kind}」はありません。白/青/黒/赤/緑/無色（white/blue/black/red/green/colourless）のいずれかです"),
