@@ -303,7 +303,9 @@ impl Table {
                     || self.state.revealed.contains(&n);
                 if readable {
                     roll = Some(RollEntry::shown(r, lang));
-                    let shown = one_line(&r.shown(lang));
+                    let shown = one_line(
+                        &r.shown_as(lang, &taku_systems::roll_text(self.system(), &r.text, lang)),
+                    );
                     (
                         "roll",
                         if r.secret {
@@ -337,7 +339,8 @@ impl Table {
                     }) => {
                         let salt = secret::hex(&secret::salt(&self.seed, *target));
                         let c = r.commitment.as_deref().unwrap_or("-");
-                        let shown = r.shown(lang);
+                        let shown = r
+                            .shown_as(lang, &taku_systems::roll_text(self.system(), &r.text, lang));
                         t(
                             format!(
                                 "#{n} {actor} が #{target}（{roller}）を公開: {shown}（ソルト {salt}、コミットメント {c}）"

@@ -273,3 +273,37 @@ fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() 
     assert!(t.decide("sam", "ｓ１Ｄ６").is_err());
     assert!(t.decide("sam", "9223372036854775804+1D6").is_err());
 }
+
+/// FC-9/10/11 and SG-8 at an English table (`/lang en`): a check's result reads in
+/// English in the log (the log keeps BCDice's Japanese text; `taku_systems::roll_text`
+/// gives the system's words), and in Japanese at a Japanese table.
+#[test]
+fn four_card_and_sengensho_checks_read_in_the_tables_language() {
+    for (system, line) in [("FourCard", "FC+7>=10"), ("Sengensyou", "SGS+3>=12")] {
+        let mut t = table(system);
+        t.exec("alice", line).expect("a check");
+        let ja = t.view(t.events().last().expect("an entry"), "bob");
+        assert!(ja.contains("成功") || ja.contains("失敗"), "{system}: {ja}");
+        t.exec("gm", "/lang en").expect("lang");
+        t.exec("alice", line).expect("a check");
+        let en = t.view(t.events().last().expect("an entry"), "bob");
+        assert!(
+            en.contains("success") || en.contains("failure"),
+            "{system}: {en}"
+        );
+        assert!(
+            !en.contains("成功") && !en.contains("失敗"),
+            "{system}: {en}"
+        );
+        // The log's own text stays BCDice's.
+        let last = t.events().last().expect("an entry");
+        match &last.body {
+            EventBody::Roll(r) => assert!(
+                r.text.contains("成功") || r.text.contains("失敗"),
+                "{system}: {}",
+                r.text
+            ),
+            other => panic!("{system}: not a roll: {other:?}"),
+        }
+    }
+}
