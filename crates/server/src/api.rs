@@ -138,16 +138,13 @@ pub fn openapi() -> Value {
 /// A refusal, as JSON with the status that fits.
 #[derive(Debug)]
 pub enum ApiError {
-    /// 400: the request itself is malformed.
-    BadRequest(String),
-    /// 401: no token, or one that proves nothing.
-    Unauthorized(String),
+    /// 400: the request itself is malformed; said in the client's language
+    /// ([`crate::speak`]: `?lang=`, `Accept-Language`, else Japanese).
+    BadRequest(taku_dice::Text),
     /// 403: a valid token that does not grant this.
     Forbidden(String),
     /// 404: no such member (or other named thing) at this table.
     NotFound(String),
-    /// 429: too many of something at once (live sockets).
-    TooMany(String),
     /// 429 with `Retry-After`: the member sent more than their share of lines a minute
     /// ([`crate::limits::MemberQuota`]); nothing was done.
     OverQuota(String, std::time::Duration),
@@ -168,7 +165,7 @@ pub enum ApiError {
     BusyUnsaid(taku_dice::Text, std::time::Duration),
     /// A refusal with no table to take a language from (a bad token or invite, a name
     /// or system refused before a table exists): in the client's language when it asks
-    /// for one (`?lang=`, `Accept-Language`), else in both ([`crate::speak::SaidOrBoth`];
+    /// for one (`?lang=`, `Accept-Language`), else in Japanese ([`crate::speak::Said`];
     /// attack pass 5, A5-5).
     Said(StatusCode, taku_dice::Text),
 }
@@ -215,6 +212,7 @@ impl ApiError {
     pub fn status_and_reason_in(&self, lang: taku_dice::Lang) -> (StatusCode, String) {
         match self {
             ApiError::Said(status, r) => (*status, r.get(lang).to_string()),
+            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.get(lang).to_string()),
             ApiError::BusyUnsaid(r, _) => {
                 (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string())
             }
@@ -222,24 +220,21 @@ impl ApiError {
         }
     }
 
-    /// The status and the reason (in Japanese, or both, where the language is the
-    /// client's: [`crate::speak::middleware`] rewrites it).
+    /// The status and the reason (in Japanese where the language is the client's:
+    /// [`crate::speak::middleware`] rewrites it).
     pub fn status_and_reason(&self) -> (StatusCode, String) {
         match self {
-            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.clone()),
-            ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r.clone()),
+            // Japanese until [`crate::speak::middleware`] says it in the client's language.
+            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.ja().to_string()),
             ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
             ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
             ApiError::Full(r) => (StatusCode::CONFLICT, r.clone()),
             ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
-            ApiError::TooMany(r) | ApiError::OverQuota(r, _) => {
-                (StatusCode::TOO_MANY_REQUESTS, r.clone())
-            }
+            ApiError::OverQuota(r, _) => (StatusCode::TOO_MANY_REQUESTS, r.clone()),
             ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
             // Japanese until [`crate::speak::middleware`] says it in the client's language.
             ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.ja().to_string()),
-            // Both until [`crate::speak::middleware`] says it in the client's language.
-            ApiError::Said(status, r) => (*status, crate::speak::both(r)),
+            ApiError::Said(status, r) => (*status, r.ja().to_string()),
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
             ApiError::Store(StoreError::NoSuchTable(_)) => {
@@ -294,15 +289,12 @@ impl IntoResponse for ApiError {
         }
         match &self {
             ApiError::BusyUnsaid(text, _)
+            | ApiError::BadRequest(text)
+            | ApiError::Said(_, text)
             | ApiError::Store(StoreError::Unavailable { reason: text, .. }) => {
                 response
                     .extensions_mut()
                     .insert(crate::speak::Said(text.clone()));
-            }
-            ApiError::Said(_, text) => {
-                response
-                    .extensions_mut()
-                    .insert(crate::speak::SaidOrBoth(text.clone()));
             }
             _ => {}
         }
@@ -362,13 +354,21 @@ pub async fn member(
     };
     let credential = credential(server, token).await?;
     let Some(name) = credential.member else {
-        return Err(ApiError::Unauthorized(
-            "this is an invite, not a member token: join with it first (POST /api/v1/tables/{id}/join)".into(),
+        return Err(ApiError::Said(
+            StatusCode::UNAUTHORIZED,
+            taku_dice::Text::new(
+                "これは招待で、メンバーのトークンではありません。先に参加してください（POST /api/v1/tables/{id}/join）",
+                "this is an invite, not a member token: join with it first (POST /api/v1/tables/{id}/join)",
+            ),
         ));
     };
     if credential.table != id {
-        return Err(ApiError::Forbidden(
-            "this token is for another table".into(),
+        return Err(ApiError::Said(
+            StatusCode::FORBIDDEN,
+            taku_dice::Text::new(
+                "このトークンは別のテーブルのものです。このテーブルのトークンを送ってください",
+                "this token is for another table: send this table's token",
+            ),
         ));
     }
     Ok(Member {
@@ -403,7 +403,12 @@ async fn credential(
 /// A JSON body as `T`; the refusal quotes serde's reason and the expected shape.
 fn body<T: DeserializeOwned>(bytes: &[u8], shape: &str) -> Result<T, ApiError> {
     serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::BadRequest(format!("malformed JSON body ({e}); expected {shape}")))
+        .map_err(|e| {
+            ApiError::BadRequest(taku_dice::Text::new(
+                format!("JSON の本文として読めません（{e}）。{shape} の形で送ってください"),
+                format!("malformed JSON body ({e}); expected {shape}"),
+            ))
+        })
 }
 
 /// A query string's parameters (the last repeat wins).
@@ -653,9 +658,12 @@ async fn invites(
     let member = member(&server, &id, &headers, None).await?;
     let new: NewInvites = body(&bytes, r#"{"role":"player","count":1}"#)?;
     let Some(role) = Role::parse(&new.role) else {
-        return Err(ApiError::BadRequest(format!(
-            "unknown role '{}'; use gm, player or spectator",
-            new.role
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!(
+                "'{}' という役割はありません。gm、player、spectator のどれかです",
+                new.role
+            ),
+            format!("unknown role '{}'; use gm, player or spectator", new.role),
         )));
     };
     check_invites(new.count)?;
@@ -828,13 +836,18 @@ async fn join(
             e => e,
         })?;
     if invite.member.is_some() {
-        return Err(ApiError::BadRequest(
-            "this is a member token, not an invite: it has joined already".into(),
-        ));
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            "これはメンバーのトークンで、招待ではありません。もう参加しています",
+            "this is a member token, not an invite: it has joined already",
+        )));
     }
     if invite.table != id {
-        return Err(ApiError::Forbidden(
-            "this invite is for another table".into(),
+        return Err(ApiError::Said(
+            StatusCode::FORBIDDEN,
+            taku_dice::Text::new(
+                "この招待は別のテーブルのものです。このテーブルの招待で参加してください",
+                "this invite is for another table: join with an invite to this table",
+            ),
         ));
     }
     check_member_name(&request.name)?;
@@ -1046,14 +1059,18 @@ async fn log(
     let number = |name: &str, default: u64| match query.get(name) {
         None => Ok(default),
         Some(v) => v.parse::<u64>().map_err(|_| {
-            ApiError::BadRequest(format!("{name} must be a whole number ≥ 0, not '{v}'"))
+            ApiError::BadRequest(taku_dice::Text::new(
+                format!("{name} は 0 以上の整数です（'{v}' ではなく）"),
+                format!("{name} must be a whole number ≥ 0, not '{v}'"),
+            ))
         }),
     };
     let after = number("after", 0)?;
     let limit = number("limit", MAX_LOG_PAGE as u64)?;
     if limit == 0 || limit > MAX_LOG_PAGE as u64 {
-        return Err(ApiError::BadRequest(format!(
-            "limit must be 1 to {MAX_LOG_PAGE}"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("limit は 1 から {MAX_LOG_PAGE} までです"),
+            format!("limit must be 1 to {MAX_LOG_PAGE}"),
         )));
     }
     // The page is copied under the table's lock and viewed after letting go of it, so a
@@ -1106,8 +1123,9 @@ async fn line(
     let member = member(&server, &id, &headers, None).await?;
     let request: LineRequest = body(&bytes, r#"{"line":"2D6>=7"}"#)?;
     if request.line.chars().count() > MAX_LINE {
-        return Err(ApiError::BadRequest(format!(
-            "a line is at most {MAX_LINE} characters"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("1 行は {MAX_LINE} 文字までです。何も変わっていません"),
+            format!("a line is at most {MAX_LINE} characters; nothing changed"),
         )));
     }
     run(&server, &member, &request.line).await
@@ -1250,8 +1268,9 @@ async fn reveal(
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
     let Ok(seq) = seq.parse::<u64>() else {
-        return Err(ApiError::BadRequest(format!(
-            "'{seq}' is not a roll's seq number"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("'{seq}' はロールの番号（seq）ではありません"),
+            format!("'{seq}' is not a roll's seq number"),
         )));
     };
     run(&server, &member, &format!("/reveal {seq}")).await
