@@ -210,71 +210,92 @@ impl ApiError {
     /// [`ApiError::status_and_reason`], with a reason in both languages said in `lang`
     /// (for a page that knows its reader's language).
     pub fn status_and_reason_in(&self, lang: taku_dice::Lang) -> (StatusCode, String) {
-        match self {
-            ApiError::Said(status, r) => (*status, r.get(lang).to_string()),
-            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.get(lang).to_string()),
-            ApiError::BusyUnsaid(r, _) => {
-                (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string())
-            }
-            _ => self.status_and_reason(),
+        let (status, reason) = self.status_and_reason();
+        match self.said() {
+            Some(text) => (status, text.get(lang).to_string()),
+            None => (status, reason),
         }
     }
 
+    /// The reason in both languages, for a refusal said where no table's language is at
+    /// hand: [`crate::speak::middleware`] says it in the client's (`?lang=`,
+    /// `Accept-Language`, else Japanese). `None`: said in the table's language already.
+    fn said(&self) -> Option<taku_dice::Text> {
+        use taku_dice::Text;
+        Some(match self {
+            ApiError::BadRequest(r) | ApiError::BusyUnsaid(r, _) | ApiError::Said(_, r) => {
+                r.clone()
+            }
+            ApiError::Store(StoreError::Unavailable { reason, .. }) => reason.clone(),
+            ApiError::Store(StoreError::NoSuchTable(_)) => {
+                Text::new("そのテーブルはありません", "no such table")
+            }
+            ApiError::Store(StoreError::Conflict) => Text::new(
+                "テーブルに他の書き込みが重なっています。もう一度送ってください",
+                "the table is busy with other writers; try again",
+            ),
+            ApiError::Store(e @ StoreError::Damaged { .. }) => Text::new(
+                format!(
+                    "保存されたテーブルが壊れています（{e}）。修復されるまで、サーバーはこのテーブルを使いません"
+                ),
+                format!("{e}; the server refuses to use this table until it is repaired"),
+            ),
+            ApiError::Store(_) => Text::new(
+                "サーバーの保存先が失敗しました。理由はサーバーのログにあります",
+                "the server's storage failed; its log says why",
+            ),
+            ApiError::Internal(_) => Text::new(
+                "サーバーが失敗しました。理由はサーバーのログにあります",
+                "the server failed; its log says why",
+            ),
+            ApiError::Forbidden(_)
+            | ApiError::NotFound(_)
+            | ApiError::OverQuota(..)
+            | ApiError::Refused(_)
+            | ApiError::Full(_)
+            | ApiError::Busy(..) => return None,
+        })
+    }
+
     /// The status and the reason (in Japanese where the language is the client's:
-    /// [`crate::speak::middleware`] rewrites it).
+    /// [`crate::speak::middleware`] rewrites it); a store's failure is logged here.
     pub fn status_and_reason(&self) -> (StatusCode, String) {
-        match self {
-            // Japanese until [`crate::speak::middleware`] says it in the client's language.
-            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.ja().to_string()),
-            ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
-            ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
-            ApiError::Full(r) => (StatusCode::CONFLICT, r.clone()),
-            ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
-            ApiError::OverQuota(r, _) => (StatusCode::TOO_MANY_REQUESTS, r.clone()),
-            ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
-            // Japanese until [`crate::speak::middleware`] says it in the client's language.
-            ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.ja().to_string()),
-            ApiError::Said(status, r) => (*status, r.ja().to_string()),
+        let status = match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Forbidden(r) => return (StatusCode::FORBIDDEN, r.clone()),
+            ApiError::Refused(r) => return (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
+            ApiError::Full(r) => return (StatusCode::CONFLICT, r.clone()),
+            ApiError::NotFound(r) => return (StatusCode::NOT_FOUND, r.clone()),
+            ApiError::OverQuota(r, _) => return (StatusCode::TOO_MANY_REQUESTS, r.clone()),
+            ApiError::Busy(r, _) => return (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
+            ApiError::BusyUnsaid(..) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Said(status, _) => *status,
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
-            ApiError::Store(StoreError::NoSuchTable(_)) => {
-                (StatusCode::NOT_FOUND, "no such table".to_string())
-            }
-            ApiError::Store(StoreError::Conflict) => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the table is busy with other writers; try again".to_string(),
-            ),
+            ApiError::Store(StoreError::NoSuchTable(_)) => StatusCode::NOT_FOUND,
+            ApiError::Store(StoreError::Conflict) => StatusCode::SERVICE_UNAVAILABLE,
             // Which event of which table: the operator's next step, and no secret.
             ApiError::Store(e @ StoreError::Damaged { .. }) => {
                 tracing::error!(error = %e, "stored table is damaged");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("{e}; the server refuses to use this table until it is repaired"),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
             // A system this server does not carry (the reference engine not set up).
-            // Its table cannot be read for its language: Japanese until
-            // [`crate::speak::middleware`] says it in the client's.
-            ApiError::Store(e @ StoreError::Unavailable { reason, .. }) => {
+            ApiError::Store(e @ StoreError::Unavailable { .. }) => {
                 tracing::warn!(error = %e, "table of a system not carried here");
-                (StatusCode::SERVICE_UNAVAILABLE, reason.ja().to_string())
+                StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::Store(e) => {
                 // The details (paths, database errors) go to the operator's log only.
                 tracing::error!(error = %e, "store failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the server's storage failed; its log says why".to_string(),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
             ApiError::Internal(e) => {
                 tracing::error!(error = %e, "server failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the server failed; its log says why".to_string(),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
-        }
+        };
+        let reason = self.said().map(|t| t.ja().to_string()).unwrap_or_default();
+        (status, reason)
     }
 }
 
@@ -287,16 +308,8 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        match &self {
-            ApiError::BusyUnsaid(text, _)
-            | ApiError::BadRequest(text)
-            | ApiError::Said(_, text)
-            | ApiError::Store(StoreError::Unavailable { reason: text, .. }) => {
-                response
-                    .extensions_mut()
-                    .insert(crate::speak::Said(text.clone()));
-            }
-            _ => {}
+        if let Some(text) = self.said() {
+            response.extensions_mut().insert(crate::speak::Said(text));
         }
         if let ApiError::Busy(_, wait)
         | ApiError::OverQuota(_, wait)
@@ -402,13 +415,12 @@ async fn credential(
 
 /// A JSON body as `T`; the refusal quotes serde's reason and the expected shape.
 fn body<T: DeserializeOwned>(bytes: &[u8], shape: &str) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| {
-            ApiError::BadRequest(taku_dice::Text::new(
-                format!("JSON の本文として読めません（{e}）。{shape} の形で送ってください"),
-                format!("malformed JSON body ({e}); expected {shape}"),
-            ))
-        })
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError::BadRequest(taku_dice::Text::new(
+            format!("JSON の本文として読めません（{e}）。{shape} の形で送ってください"),
+            format!("malformed JSON body ({e}); expected {shape}"),
+        ))
+    })
 }
 
 /// A query string's parameters (the last repeat wins).

@@ -428,8 +428,12 @@ async fn creation_gate(
             let mut response = said(
                 StatusCode::TOO_MANY_REQUESTS,
                 &taku_dice::Text::new(
-                    format!("この接続元からのテーブル作成は 1 時間に {n} 件までです。{minutes} 分ほど後にもう一度どうぞ"),
-                    format!("at most {n} tables an hour from one address; try again in about {minutes} min"),
+                    format!(
+                        "この接続元からのテーブル作成は 1 時間に {n} 件までです。{minutes} 分ほど後にもう一度どうぞ"
+                    ),
+                    format!(
+                        "at most {n} tables an hour from one address; try again in about {minutes} min"
+                    ),
                 ),
                 &request,
             );

@@ -474,7 +474,10 @@ mod tests {
             + ReferenceShare::BURST_ALL
             + ReferenceShare::RESERVE_ALL;
         assert!(total <= bound, "{total} > {bound}: {heavy_secs:?}");
-        assert!(total >= 50.0, "the share is used, not left idle: {heavy_secs:?}");
+        assert!(
+            total >= 50.0,
+            "the share is used, not left idle: {heavy_secs:?}"
+        );
         // None is shut out by the others: each gets at least its fair part.
         for (i, secs) in heavy_secs.iter().enumerate() {
             assert!(

@@ -144,8 +144,12 @@ impl Hub {
             return Err(ApiError::Said(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 taku_dice::Text::new(
-                    format!("サーバーのライブ接続が上限の {most} 本に達しています（残りの接続はリクエスト用です）。しばらくしてからもう一度どうぞ"),
-                    format!("the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"),
+                    format!(
+                        "サーバーのライブ接続が上限の {most} 本に達しています（残りの接続はリクエスト用です）。しばらくしてからもう一度どうぞ"
+                    ),
+                    format!(
+                        "the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"
+                    ),
                 ),
             ));
         }
@@ -154,8 +158,12 @@ impl Hub {
             return Err(ApiError::Said(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 taku_dice::Text::new(
-                    format!("この接続元はすでにライブ接続を {MAX_SOCKETS_PER_ADDRESS} 本開いています。どれかを閉じてからどうぞ"),
-                    format!("this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"),
+                    format!(
+                        "この接続元はすでにライブ接続を {MAX_SOCKETS_PER_ADDRESS} 本開いています。どれかを閉じてからどうぞ"
+                    ),
+                    format!(
+                        "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
+                    ),
                 ),
             ));
         }
@@ -525,7 +533,10 @@ mod tests {
         );
         let late = Hub::seat(&server, &member("alice"), None, checked);
         assert!(
-            matches!(late, Err(ApiError::Said(axum::http::StatusCode::UNAUTHORIZED, _))),
+            matches!(
+                late,
+                Err(ApiError::Said(axum::http::StatusCode::UNAUTHORIZED, _))
+            ),
             "a socket checked before the closing got a seat after it"
         );
         // Bob's sockets and alice's new link (checked after the closing) are not affected.

@@ -93,7 +93,9 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     let Some(Said(text)) = response.extensions_mut().remove::<Said>() else {
         return response;
     };
-    let reason = text.get(client_lang(query.as_deref(), &headers)).to_string();
+    let reason = text
+        .get(client_lang(query.as_deref(), &headers))
+        .to_string();
     let body = json!({"ok": false, "reason": reason}).to_string();
     response.headers_mut().remove(header::CONTENT_LENGTH);
     *response.body_mut() = axum::body::Body::from(body);

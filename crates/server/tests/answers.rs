@@ -446,11 +446,18 @@ async fn refusals_without_a_table_are_said_in_the_clients_language() {
             vec![("Authorization", auth.as_str()), ("Accept-Language", "en")],
             true,
         ),
-        (format!("{log}&lang=en"), vec![("Authorization", auth.as_str())], true),
+        (
+            format!("{log}&lang=en"),
+            vec![("Authorization", auth.as_str())],
+            true,
+        ),
     ] {
         let answer = get_with(addr, &path, &headers).await;
         assert_eq!(answer.status, 400, "{}", answer.body);
-        let said = answer.json()["reason"].as_str().expect("reason").to_string();
+        let said = answer.json()["reason"]
+            .as_str()
+            .expect("reason")
+            .to_string();
         assert_eq!(!has_japanese(&said), english, "{path}: {said}");
         assert!(said.contains("after"), "it names the parameter: {said}");
     }

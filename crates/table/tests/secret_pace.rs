@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use taku_systems::reference::{self, Config};
 use taku_table::store::{
-    Credential, EventStore, Limits, SECRET_LONG, SECRET_PACE, StoreError, TableSummary, Tables, secret_pace,
+    Credential, EventStore, Limits, SECRET_LONG, SECRET_PACE, StoreError, TableSummary, Tables,
+    secret_pace,
 };
 use taku_table::{Entropy, Event, EventBody, Table};
 use tokio::time::Instant;

@@ -549,7 +549,10 @@ async fn export(
             return Err(ApiError::Said(
                 axum::http::StatusCode::FORBIDDEN,
                 taku_dice::Text::new(
-                    format!("{} さんはもうこのテーブルのメンバーではありません", member.name),
+                    format!(
+                        "{} さんはもうこのテーブルのメンバーではありません",
+                        member.name
+                    ),
                     format!("{} is no longer a member of this table", member.name),
                 ),
             ));
@@ -613,13 +616,12 @@ async fn import(
 ) -> Response {
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| {
-                ApiError::BadRequest(taku_dice::Text::new(
-                    "シートは UTF-8 のテキストで送ってください",
-                    "the sheet must be UTF-8 text",
-                ))
-            })?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            ApiError::BadRequest(taku_dice::Text::new(
+                "シートは UTF-8 のテキストで送ってください",
+                "the sheet must be UTF-8 text",
+            ))
+        })?;
         if text.len() > 32 * 1024 {
             return Err(ApiError::BadRequest(taku_dice::Text::new(
                 "シートは 32 KiB までです",
