@@ -138,16 +138,13 @@ pub fn openapi() -> Value {
 /// A refusal, as JSON with the status that fits.
 #[derive(Debug)]
 pub enum ApiError {
-    /// 400: the request itself is malformed.
-    BadRequest(String),
-    /// 401: no token, or one that proves nothing.
-    Unauthorized(String),
+    /// 400: the request itself is malformed; said in the client's language
+    /// ([`crate::speak`]: `?lang=`, `Accept-Language`, else Japanese).
+    BadRequest(taku_dice::Text),
     /// 403: a valid token that does not grant this.
     Forbidden(String),
     /// 404: no such member (or other named thing) at this table.
     NotFound(String),
-    /// 429: too many of something at once (live sockets).
-    TooMany(String),
     /// 429 with `Retry-After`: the member sent more than their share of lines a minute
     /// ([`crate::limits::MemberQuota`]); nothing was done.
     OverQuota(String, std::time::Duration),
@@ -168,7 +165,7 @@ pub enum ApiError {
     BusyUnsaid(taku_dice::Text, std::time::Duration),
     /// A refusal with no table to take a language from (a bad token or invite, a name
     /// or system refused before a table exists): in the client's language when it asks
-    /// for one (`?lang=`, `Accept-Language`), else in both ([`crate::speak::SaidOrBoth`];
+    /// for one (`?lang=`, `Accept-Language`), else in Japanese ([`crate::speak::Said`];
     /// attack pass 5, A5-5).
     Said(StatusCode, taku_dice::Text),
 }
@@ -213,73 +210,92 @@ impl ApiError {
     /// [`ApiError::status_and_reason`], with a reason in both languages said in `lang`
     /// (for a page that knows its reader's language).
     pub fn status_and_reason_in(&self, lang: taku_dice::Lang) -> (StatusCode, String) {
-        match self {
-            ApiError::Said(status, r) => (*status, r.get(lang).to_string()),
-            ApiError::BusyUnsaid(r, _) => {
-                (StatusCode::SERVICE_UNAVAILABLE, r.get(lang).to_string())
-            }
-            _ => self.status_and_reason(),
+        let (status, reason) = self.status_and_reason();
+        match self.said() {
+            Some(text) => (status, text.get(lang).to_string()),
+            None => (status, reason),
         }
     }
 
-    /// The status and the reason (in Japanese, or both, where the language is the
-    /// client's: [`crate::speak::middleware`] rewrites it).
-    pub fn status_and_reason(&self) -> (StatusCode, String) {
-        match self {
-            ApiError::BadRequest(r) => (StatusCode::BAD_REQUEST, r.clone()),
-            ApiError::Unauthorized(r) => (StatusCode::UNAUTHORIZED, r.clone()),
-            ApiError::Forbidden(r) => (StatusCode::FORBIDDEN, r.clone()),
-            ApiError::Refused(r) => (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
-            ApiError::Full(r) => (StatusCode::CONFLICT, r.clone()),
-            ApiError::NotFound(r) => (StatusCode::NOT_FOUND, r.clone()),
-            ApiError::TooMany(r) | ApiError::OverQuota(r, _) => {
-                (StatusCode::TOO_MANY_REQUESTS, r.clone())
+    /// The reason in both languages, for a refusal said where no table's language is at
+    /// hand: [`crate::speak::middleware`] says it in the client's (`?lang=`,
+    /// `Accept-Language`, else Japanese). `None`: said in the table's language already.
+    fn said(&self) -> Option<taku_dice::Text> {
+        use taku_dice::Text;
+        Some(match self {
+            ApiError::BadRequest(r) | ApiError::BusyUnsaid(r, _) | ApiError::Said(_, r) => {
+                r.clone()
             }
-            ApiError::Busy(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
-            // Japanese until [`crate::speak::middleware`] says it in the client's language.
-            ApiError::BusyUnsaid(r, _) => (StatusCode::SERVICE_UNAVAILABLE, r.ja().to_string()),
-            // Both until [`crate::speak::middleware`] says it in the client's language.
-            ApiError::Said(status, r) => (*status, crate::speak::both(r)),
+            ApiError::Store(StoreError::Unavailable { reason, .. }) => reason.clone(),
+            ApiError::Store(StoreError::NoSuchTable(_)) => {
+                Text::new("そのテーブルはありません", "no such table")
+            }
+            ApiError::Store(StoreError::Conflict) => Text::new(
+                "テーブルに他の書き込みが重なっています。もう一度送ってください",
+                "the table is busy with other writers; try again",
+            ),
+            ApiError::Store(e @ StoreError::Damaged { .. }) => Text::new(
+                format!(
+                    "保存されたテーブルが壊れています（{e}）。修復されるまで、サーバーはこのテーブルを使いません"
+                ),
+                format!("{e}; the server refuses to use this table until it is repaired"),
+            ),
+            ApiError::Store(_) => Text::new(
+                "サーバーの保存先が失敗しました。理由はサーバーのログにあります",
+                "the server's storage failed; its log says why",
+            ),
+            ApiError::Internal(_) => Text::new(
+                "サーバーが失敗しました。理由はサーバーのログにあります",
+                "the server failed; its log says why",
+            ),
+            ApiError::Forbidden(_)
+            | ApiError::NotFound(_)
+            | ApiError::OverQuota(..)
+            | ApiError::Refused(_)
+            | ApiError::Full(_)
+            | ApiError::Busy(..) => return None,
+        })
+    }
+
+    /// The status and the reason (in Japanese where the language is the client's:
+    /// [`crate::speak::middleware`] rewrites it); a store's failure is logged here.
+    pub fn status_and_reason(&self) -> (StatusCode, String) {
+        let status = match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Forbidden(r) => return (StatusCode::FORBIDDEN, r.clone()),
+            ApiError::Refused(r) => return (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
+            ApiError::Full(r) => return (StatusCode::CONFLICT, r.clone()),
+            ApiError::NotFound(r) => return (StatusCode::NOT_FOUND, r.clone()),
+            ApiError::OverQuota(r, _) => return (StatusCode::TOO_MANY_REQUESTS, r.clone()),
+            ApiError::Busy(r, _) => return (StatusCode::SERVICE_UNAVAILABLE, r.clone()),
+            ApiError::BusyUnsaid(..) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Said(status, _) => *status,
             // A token can only name a table that exists, so this is a table gone from
             // the store: said as plainly as a bad token, revealing nothing.
-            ApiError::Store(StoreError::NoSuchTable(_)) => {
-                (StatusCode::NOT_FOUND, "no such table".to_string())
-            }
-            ApiError::Store(StoreError::Conflict) => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the table is busy with other writers; try again".to_string(),
-            ),
+            ApiError::Store(StoreError::NoSuchTable(_)) => StatusCode::NOT_FOUND,
+            ApiError::Store(StoreError::Conflict) => StatusCode::SERVICE_UNAVAILABLE,
             // Which event of which table: the operator's next step, and no secret.
             ApiError::Store(e @ StoreError::Damaged { .. }) => {
                 tracing::error!(error = %e, "stored table is damaged");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("{e}; the server refuses to use this table until it is repaired"),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
             // A system this server does not carry (the reference engine not set up).
-            // Its table cannot be read for its language: Japanese until
-            // [`crate::speak::middleware`] says it in the client's.
-            ApiError::Store(e @ StoreError::Unavailable { reason, .. }) => {
+            ApiError::Store(e @ StoreError::Unavailable { .. }) => {
                 tracing::warn!(error = %e, "table of a system not carried here");
-                (StatusCode::SERVICE_UNAVAILABLE, reason.ja().to_string())
+                StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::Store(e) => {
                 // The details (paths, database errors) go to the operator's log only.
                 tracing::error!(error = %e, "store failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the server's storage failed; its log says why".to_string(),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
             ApiError::Internal(e) => {
                 tracing::error!(error = %e, "server failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "the server failed; its log says why".to_string(),
-                )
+                StatusCode::INTERNAL_SERVER_ERROR
             }
-        }
+        };
+        let reason = self.said().map(|t| t.ja().to_string()).unwrap_or_default();
+        (status, reason)
     }
 }
 
@@ -292,19 +308,8 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        match &self {
-            ApiError::BusyUnsaid(text, _)
-            | ApiError::Store(StoreError::Unavailable { reason: text, .. }) => {
-                response
-                    .extensions_mut()
-                    .insert(crate::speak::Said(text.clone()));
-            }
-            ApiError::Said(_, text) => {
-                response
-                    .extensions_mut()
-                    .insert(crate::speak::SaidOrBoth(text.clone()));
-            }
-            _ => {}
+        if let Some(text) = self.said() {
+            response.extensions_mut().insert(crate::speak::Said(text));
         }
         if let ApiError::Busy(_, wait)
         | ApiError::OverQuota(_, wait)
@@ -362,13 +367,21 @@ pub async fn member(
     };
     let credential = credential(server, token).await?;
     let Some(name) = credential.member else {
-        return Err(ApiError::Unauthorized(
-            "this is an invite, not a member token: join with it first (POST /api/v1/tables/{id}/join)".into(),
+        return Err(ApiError::Said(
+            StatusCode::UNAUTHORIZED,
+            taku_dice::Text::new(
+                "これは招待で、メンバーのトークンではありません。先に参加してください（POST /api/v1/tables/{id}/join）",
+                "this is an invite, not a member token: join with it first (POST /api/v1/tables/{id}/join)",
+            ),
         ));
     };
     if credential.table != id {
-        return Err(ApiError::Forbidden(
-            "this token is for another table".into(),
+        return Err(ApiError::Said(
+            StatusCode::FORBIDDEN,
+            taku_dice::Text::new(
+                "このトークンは別のテーブルのものです。このテーブルのトークンを送ってください",
+                "this token is for another table: send this table's token",
+            ),
         ));
     }
     Ok(Member {
@@ -402,8 +415,12 @@ async fn credential(
 
 /// A JSON body as `T`; the refusal quotes serde's reason and the expected shape.
 fn body<T: DeserializeOwned>(bytes: &[u8], shape: &str) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::BadRequest(format!("malformed JSON body ({e}); expected {shape}")))
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError::BadRequest(taku_dice::Text::new(
+            format!("JSON の本文として読めません（{e}）。{shape} の形で送ってください"),
+            format!("malformed JSON body ({e}); expected {shape}"),
+        ))
+    })
 }
 
 /// A query string's parameters (the last repeat wins).
@@ -653,9 +670,12 @@ async fn invites(
     let member = member(&server, &id, &headers, None).await?;
     let new: NewInvites = body(&bytes, r#"{"role":"player","count":1}"#)?;
     let Some(role) = Role::parse(&new.role) else {
-        return Err(ApiError::BadRequest(format!(
-            "unknown role '{}'; use gm, player or spectator",
-            new.role
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!(
+                "'{}' という役割はありません。gm、player、spectator のどれかです",
+                new.role
+            ),
+            format!("unknown role '{}'; use gm, player or spectator", new.role),
         )));
     };
     check_invites(new.count)?;
@@ -828,13 +848,18 @@ async fn join(
             e => e,
         })?;
     if invite.member.is_some() {
-        return Err(ApiError::BadRequest(
-            "this is a member token, not an invite: it has joined already".into(),
-        ));
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            "これはメンバーのトークンで、招待ではありません。もう参加しています",
+            "this is a member token, not an invite: it has joined already",
+        )));
     }
     if invite.table != id {
-        return Err(ApiError::Forbidden(
-            "this invite is for another table".into(),
+        return Err(ApiError::Said(
+            StatusCode::FORBIDDEN,
+            taku_dice::Text::new(
+                "この招待は別のテーブルのものです。このテーブルの招待で参加してください",
+                "this invite is for another table: join with an invite to this table",
+            ),
         ));
     }
     check_member_name(&request.name)?;
@@ -1046,14 +1071,18 @@ async fn log(
     let number = |name: &str, default: u64| match query.get(name) {
         None => Ok(default),
         Some(v) => v.parse::<u64>().map_err(|_| {
-            ApiError::BadRequest(format!("{name} must be a whole number ≥ 0, not '{v}'"))
+            ApiError::BadRequest(taku_dice::Text::new(
+                format!("{name} は 0 以上の整数です（'{v}' ではなく）"),
+                format!("{name} must be a whole number ≥ 0, not '{v}'"),
+            ))
         }),
     };
     let after = number("after", 0)?;
     let limit = number("limit", MAX_LOG_PAGE as u64)?;
     if limit == 0 || limit > MAX_LOG_PAGE as u64 {
-        return Err(ApiError::BadRequest(format!(
-            "limit must be 1 to {MAX_LOG_PAGE}"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("limit は 1 から {MAX_LOG_PAGE} までです"),
+            format!("limit must be 1 to {MAX_LOG_PAGE}"),
         )));
     }
     // The page is copied under the table's lock and viewed after letting go of it, so a
@@ -1106,8 +1135,9 @@ async fn line(
     let member = member(&server, &id, &headers, None).await?;
     let request: LineRequest = body(&bytes, r#"{"line":"2D6>=7"}"#)?;
     if request.line.chars().count() > MAX_LINE {
-        return Err(ApiError::BadRequest(format!(
-            "a line is at most {MAX_LINE} characters"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("1 行は {MAX_LINE} 文字までです。何も変わっていません"),
+            format!("a line is at most {MAX_LINE} characters; nothing changed"),
         )));
     }
     run(&server, &member, &request.line).await
@@ -1250,8 +1280,9 @@ async fn reveal(
 ) -> ApiResult {
     let member = member(&server, &id, &headers, None).await?;
     let Ok(seq) = seq.parse::<u64>() else {
-        return Err(ApiError::BadRequest(format!(
-            "'{seq}' is not a roll's seq number"
+        return Err(ApiError::BadRequest(taku_dice::Text::new(
+            format!("'{seq}' はロールの番号（seq）ではありません"),
+            format!("'{seq}' is not a roll's seq number"),
         )));
     };
     run(&server, &member, &format!("/reveal {seq}")).await

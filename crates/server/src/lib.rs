@@ -354,10 +354,13 @@ async fn host_gate(State(server): State<Arc<Server>>, request: Request, next: Ne
             .get(header::HOST)
             .and_then(|v| v.to_str().ok());
         if host.is_some_and(|h| !host_allowed(h, allowed)) {
-            return json_with(
+            return said(
                 StatusCode::MISDIRECTED_REQUEST,
-                json!({"ok": false, "reason":
-                    "このサーバーはこのホスト名では使えません（localhost か IP アドレスで開いてください） / this server does not answer to this host name: open it as localhost or by its address (taku serve --allowed-host NAME adds a name)"}),
+                &taku_dice::Text::new(
+                    "このサーバーはこのホスト名では使えません（localhost か IP アドレスで開いてください。taku serve --allowed-host 名前 で名前を加えられます）",
+                    "this server does not answer to this host name: open it as localhost or by its address (taku serve --allowed-host NAME adds a name)",
+                ),
+                &request,
             );
         }
     }
@@ -382,23 +385,34 @@ async fn creation_gate(
     if cross_site(request.headers()) {
         // Attack pass 2, A2-15: a page on another site the user opens must not create
         // tables on their server (a loopback one is open) and read back the GM's token.
-        return json_with(
+        return said(
             StatusCode::FORBIDDEN,
-            json!({"ok": false, "reason":
-                "他のサイトのページからはテーブルを作れません。このサーバーのページから作るか、管理トークンを送ってください / tables are not created from another site's page: use this server's own page, or send the admin token"}),
+            &taku_dice::Text::new(
+                "他のサイトのページからはテーブルを作れません。このサーバーのページから作るか、管理トークンを送ってください",
+                "tables are not created from another site's page: use this server's own page, or send the admin token",
+            ),
+            &request,
         );
     }
     if !server.config.open_creation {
-        let how = if server.config.admin_token.is_some() {
-            "send the admin token (Authorization: Bearer ADMIN_TOKEN)"
+        let (ja, en) = if server.config.admin_token.is_some() {
+            (
+                "管理トークンを送ってください（Authorization: Bearer 管理トークン）",
+                "send the admin token (Authorization: Bearer ADMIN_TOKEN)",
+            )
         } else {
-            "its operator can allow everyone (taku serve --open-creation) or set an admin token (--admin-token-file)"
+            (
+                "運営者が全員に許す（taku serve --open-creation）か、管理トークンを設定できます（--admin-token-file）",
+                "its operator can allow everyone (taku serve --open-creation) or set an admin token (--admin-token-file)",
+            )
         };
-        return json_with(
+        return said(
             StatusCode::FORBIDDEN,
-            json!({"ok": false, "reason": format!(
-                "このサーバーではテーブルの作成が制限されています / table creation is restricted on this server: {how}"
-            )}),
+            &taku_dice::Text::new(
+                format!("このサーバーではテーブルの作成が制限されています。{ja}"),
+                format!("table creation is restricted on this server: {en}"),
+            ),
+            &request,
         );
     }
     let client = limits::client_behind(
@@ -410,12 +424,18 @@ async fn creation_gate(
         Ok(()) => next.run(request).await,
         Err(wait) => {
             let minutes = wait.as_secs().div_ceil(60).max(1);
-            let mut response = json_with(
+            let n = server.creations.burst();
+            let mut response = said(
                 StatusCode::TOO_MANY_REQUESTS,
-                json!({"ok": false, "reason": format!(
-                    "この接続元からのテーブル作成は 1 時間に {n} 件までです。{minutes} 分ほど後にもう一度どうぞ / at most {n} tables an hour from one address; try again in about {minutes} min",
-                    n = server.creations.burst()
-                )}),
+                &taku_dice::Text::new(
+                    format!(
+                        "この接続元からのテーブル作成は 1 時間に {n} 件までです。{minutes} 分ほど後にもう一度どうぞ"
+                    ),
+                    format!(
+                        "at most {n} tables an hour from one address; try again in about {minutes} min"
+                    ),
+                ),
+                &request,
             );
             response.headers_mut().insert(
                 header::RETRY_AFTER,
@@ -424,6 +444,13 @@ async fn creation_gate(
             response
         }
     }
+}
+
+/// A refusal said in the language `request` asks for ([`speak::client_lang`]: `?lang=`,
+/// `Accept-Language`, else Japanese).
+fn said(status: StatusCode, text: &taku_dice::Text, request: &Request) -> Response {
+    let lang = speak::client_lang(request.uri().query(), request.headers());
+    json_with(status, json!({"ok": false, "reason": text.get(lang)}))
 }
 
 /// bcdice-api v2 and the front page alone: needs no store.
@@ -478,6 +505,14 @@ fn finish(routes: Router) -> Router {
         .layer(middleware::map_response(cors))
 }
 
+/// 413's reason.
+fn too_large() -> taku_dice::Text {
+    taku_dice::Text::new(
+        format!("リクエストの本文が大きすぎます。{MAX_BODY} バイトまでです"),
+        format!("request body too large: the limit is {MAX_BODY} bytes"),
+    )
+}
+
 /// What every request is held to, around its handler: a body announced larger than
 /// [`MAX_BODY`] is refused at once (413, before a byte of it is read); the whole request,
 /// body included, gets [`REQUEST_TIMEOUT`] (then 408); and a handler that panics is
@@ -491,10 +526,11 @@ async fn contain(request: Request, next: Next) -> Response {
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
+    let lang = speak::client_lang(request.uri().query(), request.headers());
     if announced.is_some_and(|n| n > MAX_BODY as u64) {
         let mut response = json_with(
             StatusCode::PAYLOAD_TOO_LARGE,
-            json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
+            json!({"ok": false, "reason": too_large().get(lang)}),
         );
         // The body is never read: the connection cannot be reused.
         response
@@ -516,16 +552,25 @@ async fn contain(request: Request, next: Next) -> Response {
             tracing::error!(target: "taku::http", method = %method, path, panic = message, "a handler panicked");
             json_with(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                json!({"ok": false, "reason": "the server failed on this request; its log says why"}),
+                json!({"ok": false, "reason": taku_dice::Text::new(
+                    "サーバーがこのリクエストの処理に失敗しました。理由はサーバーのログにあります",
+                    "the server failed on this request; its log says why",
+                ).get(lang)}),
             )
         }
         Err(_) => {
             let mut response = json_with(
                 StatusCode::REQUEST_TIMEOUT,
-                json!({"ok": false, "reason": format!(
-                    "the request took longer than {} s (a body sent too slowly?)",
-                    REQUEST_TIMEOUT.as_secs()
-                )}),
+                json!({"ok": false, "reason": taku_dice::Text::new(
+                    format!(
+                        "リクエストが {} 秒を超えました（本文の送信が遅すぎませんか）",
+                        REQUEST_TIMEOUT.as_secs()
+                    ),
+                    format!(
+                        "the request took longer than {} s (a body sent too slowly?)",
+                        REQUEST_TIMEOUT.as_secs()
+                    ),
+                ).get(lang)}),
             );
             response
                 .headers_mut()
@@ -683,9 +728,11 @@ fn reference_roll(path: &str) -> bool {
 /// it needs no request, and so boxes no `Next` per request.
 async fn cors(mut response: Response) -> Response {
     if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        // axum's own refusal of a streamed body over the limit: no request at hand to
+        // read a language from, so Japanese (the default).
         response = json_with(
             StatusCode::PAYLOAD_TOO_LARGE,
-            json!({"ok": false, "reason": format!("request body too large: the limit is {MAX_BODY} bytes")}),
+            json!({"ok": false, "reason": too_large().ja()}),
         );
     }
     let own = response.extensions().get::<web::SameOrigin>().is_some();

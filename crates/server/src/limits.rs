@@ -384,7 +384,7 @@ mod tests {
         // Spend the budget: an evaluation that took 10 s of engine time.
         {
             let mut long = share.begin(Some(a), t0).expect("turn");
-            long.start = t0.checked_sub(Duration::from_secs(10)).unwrap_or(t0);
+            long.took = Some(10.0);
         }
         let Err(NotYet::Spent(wait)) = share.begin(Some(a), t0).map(|_| ()) else {
             panic!("budget spent");
@@ -398,21 +398,30 @@ mod tests {
         );
     }
 
-    /// A4-2: fresh addresses do not add up to more than all clients' share together.
+    /// An evaluation by `client` begun at `at` that took `secs` of engine time.
+    fn spend(share: &ReferenceShare, client: IpAddr, at: Instant, secs: f64) -> Result<(), NotYet> {
+        let mut e = share.begin(Some(client), at)?;
+        e.took = Some(secs);
+        Ok(())
+    }
+
+    /// A4-2: fresh addresses do not add up to more than all clients' share together
+    /// (and its reserve for clients within their fair part, A5-2).
     #[test]
     fn all_clients_together_keep_within_one_share() {
         let share = ReferenceShare::default();
-        let t0 = Instant::now();
-        // Eight addresses each spend one second of engine time at once.
+        let t0 = Instant::now() + Duration::from_secs(60);
+        // Eight addresses each spend one second of engine time at once: the share of all.
         for i in 0..8u8 {
-            let mut e = share
-                .begin(Some(IpAddr::from([10, 0, 0, i])), t0)
-                .expect("within the share");
-            e.start = t0.checked_sub(Duration::from_secs(1)).unwrap_or(t0);
+            spend(&share, IpAddr::from([10, 0, 0, i]), t0, 1.0).expect("within the share");
         }
-        // A ninth, fresh address finds the share of all spent, and when it comes back.
+        // Fresh addresses are within their fair part and go on the reserve; their
+        // commands run into the engine's limit, and the reserve is spent.
+        spend(&share, IpAddr::from([10, 0, 1, 0]), t0, 2.0).expect("on the reserve");
+        spend(&share, IpAddr::from([10, 0, 1, 2]), t0, 2.0).expect("on the reserve");
+        // A tenth finds the share of all spent, and is told when it comes back.
         let Err(NotYet::AllSpent(wait)) = share
-            .begin(Some(IpAddr::from([10, 0, 1, 0])), t0)
+            .begin(Some(IpAddr::from([10, 0, 1, 1])), t0)
             .map(|_| ())
         else {
             panic!("all clients' share spent");
@@ -423,12 +432,59 @@ mod tests {
         );
         assert!(
             share
-                .begin(
-                    Some(IpAddr::from([10, 0, 1, 0])),
-                    t0 + Duration::from_secs(2)
-                )
+                .begin(Some(IpAddr::from([10, 0, 1, 1])), t0 + wait)
                 .is_ok()
         );
+    }
+
+    /// A5-2: past the share of all, admission is fair between clients: six addresses
+    /// asking without pause for heavy commands (each as long as a second of engine time)
+    /// do not shut out a client asking for a 2 ms `CC1` every 100 ms; over a minute
+    /// the heavy ones together get no more than the share of all (and its reserve), each
+    /// about the same.
+    #[test]
+    fn the_share_of_all_is_fair_between_clients() {
+        let share = ReferenceShare::default();
+        let t0 = Instant::now() + Duration::from_secs(60);
+        let heavy: Vec<IpAddr> = (0..6u8).map(|i| IpAddr::from([10, 0, 0, i])).collect();
+        let light = IpAddr::from([10, 0, 9, 9]);
+        let mut heavy_secs = [0.0f64; 6];
+        let mut light_ok = 0;
+        // A virtual minute in 10 ms steps: each heavy client asks at every step (its
+        // previous command over), the light one every 100 ms.
+        for step in 0..6_000u32 {
+            let now = t0 + Duration::from_millis(u64::from(step) * 10);
+            for (i, &h) in heavy.iter().enumerate() {
+                if spend(&share, h, now, 1.0).is_ok() {
+                    heavy_secs[i] += 1.0;
+                }
+            }
+            if step % 10 == 0 {
+                match spend(&share, light, now, 0.002) {
+                    Ok(()) => light_ok += 1,
+                    Err(e) => panic!("the light client was refused at step {step}: {e:?}"),
+                }
+            }
+        }
+        assert_eq!(light_ok, 600);
+        let total: f64 = heavy_secs.iter().sum();
+        // The share of all over 60 s, what was there at once and the reserve; the light
+        // client's 1.2 s besides.
+        let bound = 60.0 * ReferenceShare::PER_SECOND_ALL
+            + ReferenceShare::BURST_ALL
+            + ReferenceShare::RESERVE_ALL;
+        assert!(total <= bound, "{total} > {bound}: {heavy_secs:?}");
+        assert!(
+            total >= 50.0,
+            "the share is used, not left idle: {heavy_secs:?}"
+        );
+        // None is shut out by the others: each gets at least its fair part.
+        for (i, secs) in heavy_secs.iter().enumerate() {
+            assert!(
+                *secs >= 60.0 * ReferenceShare::FAIR_PER_SECOND,
+                "heavy client {i} got {secs} s: {heavy_secs:?}"
+            );
+        }
     }
 
     /// Whether `f` is ready when first polled.
@@ -700,6 +756,19 @@ impl MemberQuota {
 /// next waits for it, [`ReferenceShare::ended`]) and a budget of its time:
 /// [`ReferenceShare::BURST`] at once, regained at [`ReferenceShare::PER_SECOND`]; past
 /// it, refused until regained.
+///
+/// All clients together have a share too ([`ReferenceShare::BURST_ALL`],
+/// [`ReferenceShare::PER_SECOND_ALL`]), admitted fairly (attack pass 5, A5-2: it was
+/// first-come, and six addresses sending heavy commands got every other client's `CC1`
+/// refused): while it has room anyone within their own budget goes; once it is spent, a
+/// client goes on only if it has used no more than its fair part lately — a meter of its
+/// engine time that drains at [`ReferenceShare::FAIR_PER_SECOND`], an eighth of the
+/// share of all, and admits while at most [`ReferenceShare::FAIR_ROOM`] — and only while
+/// the share of all is less than [`ReferenceShare::RESERVE_ALL`] overspent. So up to
+/// eight clients asking without pause cannot shut out one that asks for less than its
+/// eighth (a `CC1` a second, a few ms each), and the share of all stays bounded: clients
+/// admitted past it drain their meters at most as fast as the share of all regains.
+/// Beyond eight heavy clients the reserve can be spent, and then everyone waits for it.
 #[derive(Debug, Default)]
 pub struct ReferenceShare {
     clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
@@ -727,6 +796,11 @@ struct Spend {
     running: bool,
     level: f64,
     at: Instant,
+    /// Seconds of engine time used lately beyond the fair part
+    /// ([`ReferenceShare::FAIR_PER_SECOND`]); 0 for a client that asks for less.
+    fair: f64,
+    /// Seconds of engine time its last evaluation took.
+    last: f64,
 }
 
 /// A client's reference evaluation in flight ([`ReferenceShare::begin`]): dropping it
@@ -736,15 +810,21 @@ pub struct Evaluating<'a> {
     share: &'a ReferenceShare,
     client: Option<IpAddr>,
     start: Instant,
+    /// The engine time it took, when told (tests); else measured from `start`.
+    took: Option<f64>,
 }
 
 impl Drop for Evaluating<'_> {
     fn drop(&mut self) {
-        let cost = self.start.elapsed().as_secs_f64();
+        let cost = self
+            .took
+            .unwrap_or_else(|| self.start.elapsed().as_secs_f64());
         let mut clients = self.share.lock();
         if let Some(spend) = clients.get_mut(&self.client) {
             spend.running = false;
             spend.level -= cost;
+            spend.fair += cost;
+            spend.last = cost;
         }
         drop(clients);
         if let Some((level, _)) = self
@@ -771,6 +851,33 @@ impl ReferenceShare {
     /// worker's worth, so anonymous traffic from any number of addresses leaves the
     /// others to the tables' players.
     pub const PER_SECOND_ALL: f64 = 1.0;
+    /// A client's fair part of the share of all, a second: an eighth of
+    /// [`ReferenceShare::PER_SECOND_ALL`], what each of eight clients asking without
+    /// pause would get.
+    pub const FAIR_PER_SECOND: f64 = Self::PER_SECOND_ALL / 8.0;
+    /// How far past its fair part a client's meter may be, once the share of all is
+    /// spent, and still be let in: a few light commands in a row.
+    pub const FAIR_ROOM: f64 = 0.25;
+    /// How far past its share the share of all may be spent for clients within their
+    /// fair part: twice the engine's time limit (a command's longest).
+    pub const RESERVE_ALL: f64 = 4.0;
+
+    /// How low the share of all may be for a client whose meter reads `fair`, and whose
+    /// last evaluation took `last`, to go: 0 (room left) past its fair part, down to
+    /// [`ReferenceShare::RESERVE_ALL`] overspent for a client that has used nothing
+    /// lately; and only while twice its last evaluation's time still fits in the
+    /// reserve, so that a heavy command let in leaves room for a light one (whose own
+    /// floor is lower), and heavy ones let in at once cannot spend the reserve between
+    /// them.
+    fn floor(fair: f64, last: f64) -> f64 {
+        let by_use = if fair > Self::FAIR_ROOM {
+            0.0
+        } else {
+            -Self::RESERVE_ALL * (1.0 - fair / Self::FAIR_ROOM)
+        };
+        // While the share of all has room, anyone within their own budget goes.
+        by_use.max(-Self::RESERVE_ALL + 2.0 * last).min(0.0)
+    }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
         // Every change is whole under the lock.
@@ -784,20 +891,22 @@ impl ReferenceShare {
         let mut clients = self.lock();
         if clients.len() >= SWEEP_AT {
             clients.retain(|_, s| {
+                let elapsed = now.saturating_duration_since(s.at).as_secs_f64();
                 s.running
-                    || s.level
-                        + now.saturating_duration_since(s.at).as_secs_f64() * Self::PER_SECOND
-                        < Self::BURST
+                    || s.level + elapsed * Self::PER_SECOND < Self::BURST
+                    || s.fair - elapsed * Self::FAIR_PER_SECOND > 0.0
             });
         }
         let spend = clients.entry(client).or_insert(Spend {
             running: false,
             level: Self::BURST,
             at: now,
+            fair: 0.0,
+            last: 0.0,
         });
-        spend.level = (spend.level
-            + now.saturating_duration_since(spend.at).as_secs_f64() * Self::PER_SECOND)
-            .min(Self::BURST);
+        let elapsed = now.saturating_duration_since(spend.at).as_secs_f64();
+        spend.level = (spend.level + elapsed * Self::PER_SECOND).min(Self::BURST);
+        spend.fair = (spend.fair - elapsed * Self::FAIR_PER_SECOND).max(0.0);
         spend.at = now;
         if spend.running {
             return Err(NotYet::Running);
@@ -814,9 +923,14 @@ impl ReferenceShare {
                 + now.saturating_duration_since(*at).as_secs_f64() * Self::PER_SECOND_ALL)
                 .min(Self::BURST_ALL);
             *at = now;
-            if *level <= 0.0 {
+            // A5-2: past the share of all, a client within its fair part goes on the
+            // reserve, the deeper the less it has used lately.
+            let floor = Self::floor(spend.fair, spend.last);
+            if *level <= floor {
+                // Until the share of all is above this client's floor (sooner if its
+                // meter drains meanwhile, which only lowers the floor).
                 return Err(NotYet::AllSpent(Duration::from_secs_f64(
-                    (-*level + 1e-3) / Self::PER_SECOND_ALL,
+                    (floor - *level + 1e-3) / Self::PER_SECOND_ALL,
                 )));
             }
         }
@@ -825,6 +939,7 @@ impl ReferenceShare {
             share: self,
             client,
             start: now,
+            took: None,
         })
     }
 }

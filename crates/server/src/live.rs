@@ -124,23 +124,48 @@ impl Hub {
         let key = (member.table.clone(), member.name.clone());
         let mut seats = server.live.lock_seats();
         if seats.closed.get(&key).is_some_and(|&at| at > checked) {
-            return Err(ApiError::Unauthorized(format!(
-                "{}'s tokens at this table were revoked while this socket was opening; ask the GM for a new link",
-                member.name
-            )));
+            return Err(ApiError::Said(
+                axum::http::StatusCode::UNAUTHORIZED,
+                taku_dice::Text::new(
+                    format!(
+                        "このソケットを開いている間に、このテーブルでの {} さんのトークンが無効にされました。GM に新しいリンクをもらってください",
+                        member.name
+                    ),
+                    format!(
+                        "{}'s tokens at this table were revoked while this socket was opening; ask the GM for a new link",
+                        member.name
+                    ),
+                ),
+            ));
         }
         let all: usize = seats.by_address.values().sum();
         let most = server.connections.max_sockets();
         if all >= most {
-            return Err(ApiError::TooMany(format!(
-                "the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"
-            )));
+            return Err(ApiError::Said(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                taku_dice::Text::new(
+                    format!(
+                        "サーバーのライブ接続が上限の {most} 本に達しています（残りの接続はリクエスト用です）。しばらくしてからもう一度どうぞ"
+                    ),
+                    format!(
+                        "the server has {most} live sockets open, its most (the rest of its connections are kept for requests); try again later"
+                    ),
+                ),
+            ));
         }
         let from_client = seats.by_address.get(&client).copied().unwrap_or(0);
         if from_client >= MAX_SOCKETS_PER_ADDRESS {
-            return Err(ApiError::TooMany(format!(
-                "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
-            )));
+            return Err(ApiError::Said(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                taku_dice::Text::new(
+                    format!(
+                        "この接続元はすでにライブ接続を {MAX_SOCKETS_PER_ADDRESS} 本開いています。どれかを閉じてからどうぞ"
+                    ),
+                    format!(
+                        "this address already has {MAX_SOCKETS_PER_ADDRESS} live sockets open; close one first"
+                    ),
+                ),
+            ));
         }
         static SEATS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let seat = seats.by_member.entry(key.clone()).or_insert_with(|| Seat {
@@ -149,10 +174,19 @@ impl Hub {
             closing: watch::channel(false).0,
         });
         if seat.sockets >= MAX_SOCKETS_PER_MEMBER {
-            return Err(ApiError::TooMany(format!(
-                "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
-                member.name
-            )));
+            return Err(ApiError::Said(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                taku_dice::Text::new(
+                    format!(
+                        "{} さんはこのテーブルでライブ接続を {MAX_SOCKETS_PER_MEMBER} 本開いています。どれかを閉じてからどうぞ",
+                        member.name
+                    ),
+                    format!(
+                        "{} already has {MAX_SOCKETS_PER_MEMBER} live sockets at this table; close one first",
+                        member.name
+                    ),
+                ),
+            ));
         }
         seat.sockets += 1;
         let guard = SeatGuard {
@@ -259,23 +293,29 @@ pub async fn socket(
         None => None,
         Some(Ok(n)) => Some(n),
         Some(Err(_)) => {
-            return ApiError::BadRequest("after must be a seq number (0 for the whole log)".into())
-                .into_response();
+            return ApiError::BadRequest(taku_dice::Text::new(
+                "after はログの番号（seq）です（0 でログ全体）",
+                "after must be a seq number (0 for the whole log)",
+            ))
+            .into_response();
         }
     };
     let html = match query.get("format").map(String::as_str) {
         None | Some("json") => false,
         Some("html") => true,
         Some(other) => {
-            return ApiError::BadRequest(format!("format must be json or html, not '{other}'"))
-                .into_response();
+            return ApiError::BadRequest(taku_dice::Text::new(
+                format!("format は json か html です（'{other}' ではなく）"),
+                format!("format must be json or html, not '{other}'"),
+            ))
+            .into_response();
         }
     };
     let Ok(upgrade) = upgrade else {
-        return ApiError::BadRequest(
-            "this is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)"
-                .into(),
-        )
+        return ApiError::BadRequest(taku_dice::Text::new(
+            "ここは WebSocket の接続先です。WebSocket のクライアントで接続してください（Upgrade: websocket）",
+            "this is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)",
+        ))
         .into_response();
     };
     let head = match server.tables.read(&id, |t| t.next_seq() - 1).await {
@@ -493,7 +533,10 @@ mod tests {
         );
         let late = Hub::seat(&server, &member("alice"), None, checked);
         assert!(
-            matches!(late, Err(ApiError::Unauthorized(_))),
+            matches!(
+                late,
+                Err(ApiError::Said(axum::http::StatusCode::UNAUTHORIZED, _))
+            ),
             "a socket checked before the closing got a seat after it"
         );
         // Bob's sockets and alice's new link (checked after the closing) are not affected.

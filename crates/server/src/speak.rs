@@ -74,33 +74,14 @@ fn accept_language(value: &str) -> Option<Lang> {
 }
 
 /// A refusal's reason in both languages, on its response: [`middleware`] says it in the
-/// client's language (the body is Japanese until then).
+/// client's language (the body is Japanese until then). A client that names no language
+/// reads Japanese, as at a table (the charter: Japanese by default).
 #[derive(Debug, Clone)]
 pub struct Said(pub Text);
 
-/// A refusal's reason in both languages, on its response: [`middleware`] says it in the
-/// language the client asks for, or in both (`ja / en`, [`both`]) when it asks for none
-/// (attack pass 5, A5-5: clients that never said which they read keep both).
-#[derive(Debug, Clone)]
-pub struct SaidOrBoth(pub Text);
-
-/// `text` in both languages, Japanese first.
-pub fn both(text: &Text) -> String {
-    format!("{} / {}", text.ja(), text.en())
-}
-
-/// The language the request asks for, if it asks (`?lang=`, then `Accept-Language`).
-pub fn asked_lang(query: Option<&str>, headers: &HeaderMap) -> Option<Lang> {
-    query.and_then(query_lang).or_else(|| {
-        headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(accept_language)
-    })
-}
-
-/// Rewrites the reason of a response carrying [`Said`] or [`SaidOrBoth`] in the
-/// language the request asks for ([`client_lang`]); other responses pass untouched.
+/// Rewrites the reason of a response carrying [`Said`] in the language the request asks
+/// for ([`client_lang`]: `?lang=`, `Accept-Language`, else Japanese); other responses pass
+/// untouched.
 pub async fn middleware(request: Request, next: Next) -> Response {
     let query = request.uri().query().map(str::to_owned);
     let accept = request.headers().get(header::ACCEPT_LANGUAGE).cloned();
@@ -109,17 +90,12 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     if let Some(v) = accept {
         headers.insert(header::ACCEPT_LANGUAGE, v);
     }
-    let reason = if let Some(Said(text)) = response.extensions_mut().remove::<Said>() {
-        text.get(client_lang(query.as_deref(), &headers))
-            .to_string()
-    } else if let Some(SaidOrBoth(text)) = response.extensions_mut().remove::<SaidOrBoth>() {
-        match asked_lang(query.as_deref(), &headers) {
-            Some(lang) => text.get(lang).to_string(),
-            None => both(&text),
-        }
-    } else {
+    let Some(Said(text)) = response.extensions_mut().remove::<Said>() else {
         return response;
     };
+    let reason = text
+        .get(client_lang(query.as_deref(), &headers))
+        .to_string();
     let body = json!({"ok": false, "reason": reason}).to_string();
     response.headers_mut().remove(header::CONTENT_LENGTH);
     *response.body_mut() = axum::body::Body::from(body);

@@ -418,7 +418,7 @@ async fn refusals_without_a_table_are_said_in_the_clients_language() {
     );
 
     // A5-5: a bad token (no table to take a language from) in the language asked for,
-    // in both when none is asked.
+    // in Japanese when none is asked (the charter's default, as at a table).
     let bad = [("Authorization", "Bearer nope")];
     let reason = |answer: Answer| {
         assert_eq!(answer.status, 401, "{}", answer.body);
@@ -431,11 +431,36 @@ async fn refusals_without_a_table_are_said_in_the_clients_language() {
     assert!(has_japanese(&ja) && !ja.contains("invalid token"), "{ja}");
     let en = reason(get_with(addr, &format!("{state}?lang=en"), &bad).await);
     assert!(en.contains("invalid token") && !has_japanese(&en), "{en}");
-    let both = reason(get_with(addr, &state, &bad).await);
+    let unnamed = reason(get_with(addr, &state, &bad).await);
     assert!(
-        has_japanese(&both) && both.contains("invalid token"),
-        "{both}"
+        has_japanese(&unnamed) && !unnamed.contains("invalid token"),
+        "{unnamed}"
     );
+    // A request malformed in the API's own terms (`after`, `limit`, a JSON body, a
+    // role) is said the same way: in the language asked for, else Japanese.
+    let log = format!("/api/v1/tables/{id}/log?after=x");
+    for (path, headers, english) in [
+        (log.clone(), vec![("Authorization", auth.as_str())], false),
+        (
+            log.clone(),
+            vec![("Authorization", auth.as_str()), ("Accept-Language", "en")],
+            true,
+        ),
+        (
+            format!("{log}&lang=en"),
+            vec![("Authorization", auth.as_str())],
+            true,
+        ),
+    ] {
+        let answer = get_with(addr, &path, &headers).await;
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        let said = answer.json()["reason"]
+            .as_str()
+            .expect("reason")
+            .to_string();
+        assert_eq!(!has_japanese(&said), english, "{path}: {said}");
+        assert!(said.contains("after"), "it names the parameter: {said}");
+    }
     // Pages stay Japanese unless `?lang=en`, whatever the browser asks.
     let front = get_with(addr, "/?lang=en", &[]).await;
     assert!(

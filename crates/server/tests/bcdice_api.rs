@@ -343,10 +343,11 @@ async fn oversized_bodies_are_refused_with_json() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(cors.as_deref(), Some("*"));
     assert_eq!(ctype.as_deref(), Some("application/json"));
+    // Said in Japanese, the default when the client names no language (A5-5).
     assert_eq!(
         body,
         format!(
-            r#"{{"ok":false,"reason":"request body too large: the limit is {} bytes"}}"#,
+            r#"{{"ok":false,"reason":"リクエストの本文が大きすぎます。{} バイトまでです"}}"#,
             taku_server::MAX_BODY
         )
     );

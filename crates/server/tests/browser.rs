@@ -1035,5 +1035,34 @@ async fn a_link_never_silently_replaces_the_identity_a_browser_holds() {
         eval(&b, "return document.body.dataset.page;").await,
         json!("join")
     );
+    // A2-17's residue: the server failing to answer for the stored token (here the first
+    // state request with eve's token is answered 429, as a busy server would) does not
+    // make it "invalid": alice's link is asked about, never silently put in eve's place.
+    b.cdp()
+        .send_raw(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": format!(
+                "(() => {{ const real = window.fetch; let n = 0; \
+                 window.fetch = (url, init) => {{ \
+                   const auth = init && init.headers && init.headers.Authorization; \
+                   if (String(url) === '/api/v1/tables/{id}' && auth === 'Bearer {eve}' && n++ === 0) \
+                     return Promise.resolve(new Response('{{\"ok\":false,\"reason\":\"busy\"}}', \
+                       {{ status: 429, headers: {{ 'Retry-After': '1' }} }})); \
+                   return real(url, init); }}; }})();"
+            )}),
+        )
+        .await
+        .expect("a busy answer for eve's first state request");
+    b.goto(format!("http://{addr}/t/{id}#token={alice}"))
+        .await
+        .expect("alice's link while the server is busy");
+    let asked = until_dialog(&b, "the switch is asked though eve was not confirmed").await;
+    // Eve is named as a member the server could not confirm (the busy answer was seen).
+    assert!(
+        asked.contains("alice") && asked.contains("確かめられない"),
+        "{asked}"
+    );
+    b.dismiss_alert().await.expect("cancel");
+    assert_eq!(eval(&b, &format!("return {stored};")).await, json!(eve));
     b.quit().await.expect("quit");
 }

@@ -346,7 +346,7 @@ async fn an_invite_joins_once_and_a_refused_join_leaves_it_usable() {
     assert!(
         used["reason"]
             .as_str()
-            .is_some_and(|r| r.contains("already used")),
+            .is_some_and(|r| r.contains("使用済み")),
         "{used}"
     );
 

@@ -738,7 +738,10 @@ async fn a_ccfolia_character_imports_with_its_palette_expanded_and_its_odds() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    assert!(body.contains("CCFOLIA"));
+    assert!(
+        body.contains("ココフォリアのキャラクターとして読めません"),
+        "{body}"
+    );
 }
 
 #[tokio::test]

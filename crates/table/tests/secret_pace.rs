@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use taku_systems::reference::{self, Config};
 use taku_table::store::{
-    Credential, EventStore, Limits, SECRET_PACE, StoreError, TableSummary, Tables, secret_pace,
+    Credential, EventStore, Limits, SECRET_LONG, SECRET_PACE, StoreError, TableSummary, Tables,
+    secret_pace,
 };
 use taku_table::{Entropy, Event, EventBody, Table};
 use tokio::time::Instant;
@@ -86,19 +87,33 @@ fn setup() {
     });
 }
 
-/// The pace is a doubling ladder from [`SECRET_PACE`]: every evaluation up to it is
-/// appended at it, a longer one at the first rung past it.
+/// The pace has two steps (A4-8 and its remainder): every evaluation up to
+/// [`SECRET_PACE`] is appended at it, every longer one at [`SECRET_LONG`], whatever it
+/// took up to there (the worker's wait and the engine's time limit): a secret roll's
+/// time in the log tells at most one bit, whether its evaluation took longer than the
+/// pace. Only past [`SECRET_LONG`] (no evaluation of a default server gets there) does
+/// it double.
 #[test]
-fn the_pace_is_a_doubling_ladder() {
+fn the_pace_has_two_steps() {
     assert_eq!(secret_pace(Duration::ZERO), SECRET_PACE);
     assert_eq!(secret_pace(Duration::from_millis(3)), SECRET_PACE);
     assert_eq!(secret_pace(SECRET_PACE), SECRET_PACE);
-    assert_eq!(
-        secret_pace(SECRET_PACE + Duration::from_nanos(1)),
-        SECRET_PACE * 2
+    // Every evaluation between the pace and the longest one ends at the same moment.
+    let mut took = SECRET_PACE + Duration::from_nanos(1);
+    while took <= SECRET_LONG {
+        assert_eq!(secret_pace(took), SECRET_LONG, "{took:?}");
+        took += Duration::from_millis(7);
+    }
+    assert_eq!(secret_pace(SECRET_LONG), SECRET_LONG);
+    // The engine's time limit and the worker's wait fit under it.
+    assert!(
+        Duration::from_secs(2) + Limits::default().queue_wait <= SECRET_LONG,
+        "the longest evaluation of a default server is within SECRET_LONG"
     );
-    assert_eq!(secret_pace(SECRET_PACE * 3), SECRET_PACE * 4);
-    assert_eq!(secret_pace(SECRET_PACE * 4), SECRET_PACE * 4);
+    assert_eq!(
+        secret_pace(SECRET_LONG + Duration::from_nanos(1)),
+        SECRET_LONG * 2
+    );
     // Bounded, whatever it is given.
     assert!(secret_pace(Duration::MAX) <= Duration::from_secs(1 << 13));
 }

@@ -227,7 +227,10 @@ async fn entries(
             q.get(k)
                 .map(|v| {
                     v.parse::<u64>().map_err(|_| {
-                        ApiError::BadRequest(format!("{k} must be a whole number, not '{v}'"))
+                        ApiError::BadRequest(taku_dice::Text::new(
+                            format!("{k} は整数です（'{v}' ではなく）"),
+                            format!("{k} must be a whole number, not '{v}'"),
+                        ))
                     })
                 })
                 .transpose()
@@ -543,10 +546,16 @@ async fn export(
             Err(e) => return Err(ApiError::at_table(server, id, e).await),
         };
         let Some(pages) = log_in_pages(&server.tables, id, &member.name, EXPORT_PAGE).await? else {
-            return Err(ApiError::Forbidden(format!(
-                "{} is no longer a member of this table",
-                member.name
-            )));
+            return Err(ApiError::Said(
+                axum::http::StatusCode::FORBIDDEN,
+                taku_dice::Text::new(
+                    format!(
+                        "{} さんはもうこのテーブルのメンバーではありません",
+                        member.name
+                    ),
+                    format!("{} is no longer a member of this table", member.name),
+                ),
+            ));
         };
         // A long export takes one of the server's places, within the address's share
         // (A4-1), before it is rendered; a short one goes as it is. Its length is
@@ -607,10 +616,17 @@ async fn import(
 ) -> Response {
     let result = async {
         let member = api::member(&server, &id, &headers, None).await?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| ApiError::BadRequest("the sheet must be UTF-8 text".into()))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            ApiError::BadRequest(taku_dice::Text::new(
+                "シートは UTF-8 のテキストで送ってください",
+                "the sheet must be UTF-8 text",
+            ))
+        })?;
         if text.len() > 32 * 1024 {
-            return Err(ApiError::BadRequest("a sheet is at most 32 KiB".into()));
+            return Err(ApiError::BadRequest(taku_dice::Text::new(
+                "シートは 32 KiB までです",
+                "a sheet is at most 32 KiB",
+            )));
         }
         api::take_write(&server, &member, text.len()).await?;
         let (sheet, extra) = if ccfolia::is_ccfolia(text) {
@@ -624,8 +640,9 @@ async fn import(
                 })
                 .await?;
             ccfolia::for_system_by(system, text, gm).map_err(|e| {
-                ApiError::BadRequest(format!(
-                    "ココフォリアのキャラクターとして読めません / not a CCFOLIA character: {e}"
+                ApiError::BadRequest(taku_dice::Text::new(
+                    format!("ココフォリアのキャラクターとして読めません: {e}"),
+                    format!("not a CCFOLIA character: {e}"),
                 ))
             })?
         } else {

@@ -8,18 +8,22 @@ const tokenKey = (id) => `taku:token:${id}`;
 // link is not lost (A2-17).
 const previousKey = (id) => `taku:token:${id}:previous`;
 const roleWord = (role) => ({ gm: ui.roleGm, player: ui.rolePlayer, spectator: ui.roleSpectator })[role] || role;
-// Who `token` is at table `id` ("name（role）"), or null when it is no member token there.
+// Who `token` is at table `id` ("name（role）"); null when there is no token or the server
+// says it is no member token there (401, 403); undefined when the server could not say
+// (429, 503, a network failure …): then the token may well be valid and is never replaced
+// silently (A2-17).
 const whoIs = async (id, token) => {
   if (!token) return null;
   try {
     const response = await fetch(`/api/v1/tables/${encodeURIComponent(id)}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
-    if (!response.ok) return null;
+    if (response.status === 401 || response.status === 403) return null;
+    if (!response.ok) return undefined;
     const { you } = await response.json();
-    return you && you.name ? `${you.name}（${roleWord(you.role)}）` : null;
+    return you && you.name ? `${you.name}（${roleWord(you.role)}）` : undefined;
   } catch {
-    return null;
+    return undefined;
   }
 };
 const fill = (template, words) => template.replace(/\{(\w+)\}/g, (_, k) => words[k] ?? "");
@@ -60,7 +64,8 @@ function join() {
     // asked first, and the old one kept (A2-17).
     const stored = localStorage.getItem(tokenKey(id));
     const current = await whoIs(id, stored);
-    if (current && !confirm(fill(ui.joinAgain, { current }))) return;
+    // A stored identity the server could not check is asked about as a valid one.
+    if (current !== null && !confirm(fill(ui.joinAgain, { current: current ?? ui.unconfirmed }))) return;
     const name = form.elements.name.value.trim();
     const response = await fetch(`/api/v1/tables/${encodeURIComponent(id)}/join`, {
       method: "POST",
@@ -69,7 +74,7 @@ function join() {
     });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) return fail(`${ui.joinFailed}: ${body.reason || response.status}`);
-    if (current) localStorage.setItem(previousKey(id), stored);
+    if (current !== null) localStorage.setItem(previousKey(id), stored);
     localStorage.setItem(tokenKey(id), body.token);
     location.replace(`/t/${encodeURIComponent(id)}`);
   });
@@ -94,18 +99,22 @@ async function table() {
   // from this browser's storage. A link never silently replaces an identity this
   // browser holds at the table (A2-17: a member's link posted in chat made whoever
   // opened it type as that member): when both are valid members, the user is asked,
-  // naming both, and an identity replaced is kept aside. A stored token no longer valid
-  // is replaced; a link not valid is ignored, said so.
+  // naming both, and an identity replaced is kept aside. A stored token the server says
+  // is not valid (401/403) is replaced; one it could not check (429, 503, offline) is
+  // asked about as a valid one; a link not valid is ignored, said so.
   const fromLink = hashParam("token");
   const stored = localStorage.getItem(tokenKey(id));
   if (fromLink) history.replaceState(null, "", location.pathname + location.search);
   if (fromLink && fromLink !== stored) {
     const [current, offered] = await Promise.all([whoIs(id, stored), whoIs(id, fromLink)]);
-    if (!current) {
+    if (current === null) {
       localStorage.setItem(tokenKey(id), fromLink);
-    } else if (!offered) {
+    } else if (offered === null) {
       showError(ui.linkInvalid);
-    } else if (confirm(fill(ui.switchIdentity, { link: offered, current }))) {
+    } else if (confirm(fill(ui.switchIdentity, {
+      link: offered ?? ui.unconfirmed,
+      current: current ?? ui.unconfirmed,
+    }))) {
       localStorage.setItem(previousKey(id), stored);
       localStorage.setItem(tokenKey(id), fromLink);
     }

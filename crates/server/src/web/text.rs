@@ -92,6 +92,7 @@ pub enum Ui {
     SwitchIdentity,
     JoinAgain,
     LinkInvalid,
+    Unconfirmed,
     YouAre,
 }
 
@@ -225,6 +226,10 @@ impl Ui {
                 "開いたリンクは無効です（取り消されたか、別の卓のものです）。今の参加のまま続けます",
                 "The link you opened is not valid (revoked, or for another table); you go on as before",
             ),
+            Ui::Unconfirmed => (
+                "（サーバーが今は確かめられない参加者）",
+                "(a member the server cannot confirm just now)",
+            ),
             Ui::YouAre => ("あなた", "You"),
             Ui::TabHint => (
                 "このタブの発言は雑談として残ります（ダイスとコマンドはメインへ）",
@@ -266,6 +271,7 @@ impl Ui {
             ("switchIdentity", Ui::SwitchIdentity),
             ("joinAgain", Ui::JoinAgain),
             ("linkInvalid", Ui::LinkInvalid),
+            ("unconfirmed", Ui::Unconfirmed),
             ("roleGm", Ui::RoleGm),
             ("rolePlayer", Ui::RolePlayer),
             ("roleSpectator", Ui::RoleSpectator),

@@ -686,15 +686,30 @@ type Decider = Arc<dyn Fn(&Table) -> Result<Decision, Refusal> + Send + Sync>;
 const MAX_ATTEMPTS: usize = 64;
 
 /// The pace of secret reference rolls (attack pass 4, A4-8): one is appended
-/// `SECRET_PACE` after its evaluation began, or, if the evaluation took longer, at the
-/// first of `SECRET_PACE` × 2, × 4, … after it, so its time in the log says at most in
-/// which of those doubling spans its evaluation ended, never how many dice it drew.
+/// `SECRET_PACE` after its evaluation began, or, if the evaluation took longer,
+/// [`SECRET_LONG`] after it, so its time in the log says at most whether its evaluation
+/// (its wait for a worker included) took longer than `SECRET_PACE`, never how long
+/// (how many dice it drew).
 pub const SECRET_PACE: Duration = Duration::from_millis(250);
 
+/// When a secret reference roll whose evaluation took longer than [`SECRET_PACE`] is
+/// appended, counted from the start of its evaluation: what the evaluation can take at
+/// most — a wait for a worker ([`Limits::queue_wait`], 2 s by default) and the reference
+/// engine's time limit (2 s) — so every such roll waits the same whatever it drew (A4-8's
+/// remainder: a doubling ladder of 500 ms, 1 s, 2 s … told which span the evaluation
+/// ended in). An evaluation that still took longer — a worker's lane queued behind other
+/// lines, a system loaded for the first time, a server set with a longer wait: time that
+/// is not the roll's draws, which the engine's limit bounds at 2 s — is appended at the
+/// first of `SECRET_LONG` × 2, × 4, … after it.
+pub const SECRET_LONG: Duration = Duration::from_secs(4);
+
 /// When a secret roll whose evaluation took `took` is appended, counted from the start
-/// of its evaluation ([`SECRET_PACE`]).
+/// of its evaluation: [`SECRET_PACE`], else [`SECRET_LONG`] (or a doubling of it).
 pub fn secret_pace(took: Duration) -> Duration {
-    let mut at = SECRET_PACE;
+    if took <= SECRET_PACE {
+        return SECRET_PACE;
+    }
+    let mut at = SECRET_LONG;
     // Bounded: an evaluation ends within the reference engine's time limit.
     while at < took && at < Duration::from_secs(1 << 12) {
         at *= 2;
