@@ -356,8 +356,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/turn end [ミナ]",
-        help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
-        help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order",
+        help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ（判定の途中はどのターンも終わりません、MT-3）",
+        help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order (no turn ends while a check is open, MT-3)",
     },
 ];
 
