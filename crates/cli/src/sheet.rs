@@ -30,23 +30,50 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
     if system.id() == taku_systems::sengensyou::Sengensyou.id() {
         return sengensho(args);
     }
+    // Issue 13: this listing answered in English whatever the reader's language; it
+    // follows the CLI's language rule (`--lang`, `LANG`, else Japanese).
+    let lang = crate::lang::human();
     if system.id() != AnotherWorld.id()
         && system.id() != FourCard.id()
         && system.id() != LotrCoda.id()
     {
+        let (aw, fc, lotr) = (AnotherWorld.id(), FourCard.id(), LotrCoda.id());
+        let id = system.id();
+        // The MTG-based TRPG keeps a library, not a sheet (MT-1: a deck list).
+        let mtg = id == taku_systems::mtg_trpg::MtgTrpg.id();
         anyhow::bail!(
-            "{} has no character sheet; sheets exist for: {}, {}, {}, Sengensyou",
-            system.id(),
-            AnotherWorld.id(),
-            FourCard.id(),
-            LotrCoda.id()
+            "{}",
+            taku_dice::Text::new(
+                format!(
+                    "{id} にはキャラクターシートがありません。シートがあるのは {aw}、{fc}、{lotr}、Sengensyou です{}",
+                    if mtg {
+                        "（このシステムのPCはライブラリーで、テーブルで /deck load PC名 デッキリスト で作ります。MT-1）"
+                    } else {
+                        ""
+                    }
+                ),
+                format!(
+                    "{id} has no character sheet; sheets exist for: {aw}, {fc}, {lotr}, Sengensyou{}",
+                    if mtg {
+                        " (a PC of this system is its library, made at a table with /deck load PC LIST; MT-1)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .get(lang)
         );
     }
     let file = args.file.display();
-    let text =
-        std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {file}"))?;
+    let text = std::fs::read_to_string(&args.file).with_context(|| {
+        taku_dice::Text::new(
+            format!("{file} を読めません"),
+            format!("cannot read {file}"),
+        )
+        .get(lang)
+        .to_string()
+    })?;
     if system.id() == LotrCoda.id() {
-        let lang = crate::lang::human();
         let sheet = LotrSheet::from_toml(&text).map_err(|e| {
             anyhow::anyhow!(
                 "{}",
@@ -76,22 +103,34 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
                         "{file} is not a Four Card character sheet (it needs name, sex, IQ, DX, ST, WP, VT): {e}"
                     ),
                 )
-                .get(crate::lang::human())
+                .get(lang)
             )
         })?;
         if args.json {
             println!(
                 "{}",
-                serde_json::to_string_pretty(&sheet.report(taku_dice::Lang::Ja))
+                serde_json::to_string_pretty(&sheet.report(lang))
                     .context("serialising the report")?
             );
         } else {
-            print!("{}", sheet.render(taku_dice::Lang::Ja));
+            print!("{}", sheet.render(lang));
         }
         return Ok(sheet.violations().is_empty());
     }
-    let sheet =
-        Sheet::from_toml(&text).with_context(|| format!("{file} is not a character sheet"))?;
+    let sheet = Sheet::from_toml(&text).map_err(|e| {
+        let e = e.text();
+        anyhow::anyhow!(
+            "{}",
+            taku_dice::Text::new(
+                format!(
+                    "{file} は Another World のキャラクターシートとして読めません: {}",
+                    e.ja()
+                ),
+                format!("{file} is not a character sheet: {}", e.en()),
+            )
+            .get(lang)
+        )
+    })?;
     let report = sheet.report();
     if args.json {
         println!(
@@ -99,7 +138,7 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
             serde_json::to_string_pretty(&report).context("serialising the report")?
         );
     } else {
-        print!("{}", sheet.render());
+        print!("{}", sheet.render_in(lang));
     }
     Ok(report.violations.is_empty())
 }

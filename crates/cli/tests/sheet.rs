@@ -12,6 +12,8 @@ const EXAMPLE: &str = concat!(
 fn taku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_taku"))
         .args(args)
+        .env_remove("TAKU_LANG")
+        .env("LANG", "C.UTF-8")
         .output()
         .expect("taku runs")
 }
@@ -116,7 +118,7 @@ fn invalid_sheet_as_json_lists_its_violations_and_exits_1() {
 fn non_toml_file_exits_1_naming_the_file_and_line() {
     let path = sheet_file("not-toml.toml", "name = \"アリス\"\nthis is not toml\n");
     let shown = path.display().to_string();
-    let o = taku(&["sheet", "--system", "AnotherWorld", &shown]);
+    let o = taku(&["--lang", "en", "sheet", "--system", "AnotherWorld", &shown]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     let err = stderr(&o);
@@ -131,6 +133,8 @@ fn non_toml_file_exits_1_naming_the_file_and_line() {
 fn unknown_key_exits_1_with_the_keys_a_sheet_has() {
     let path = sheet_file("unknown-key.toml", &example().replace("HP = 20", "hp = 20"));
     let o = taku(&[
+        "--lang",
+        "en",
         "sheet",
         "--system",
         "AnotherWorld",
@@ -151,17 +155,108 @@ fn missing_file_exits_1_naming_the_file() {
     let o = taku(&["sheet", "--system", "AnotherWorld", &shown]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert!(err.contains(&format!("cannot read {shown}")), "{err}");
+    assert!(err.contains(&format!("{shown} を読めません")), "{err}");
+    let o = taku(&["--lang", "en", "sheet", "--system", "AnotherWorld", &shown]);
+    assert!(
+        stderr(&o).contains(&format!("cannot read {shown}")),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn system_without_sheets_exits_1_naming_those_with_sheets() {
-    let o = taku(&["sheet", "--system", "SRS", EXAMPLE]);
+    let o = taku(&["--lang", "en", "sheet", "--system", "SRS", EXAMPLE]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
         err.contains("SRS has no character sheet; sheets exist for: AnotherWorld"),
         "{err}"
+    );
+}
+
+/// Issue 13 (play-through 5, mtg5): `taku sheet --system MtgTrpg` answered in English
+/// with LANG=C.UTF-8. It follows the CLI's language rule — Japanese unless `--lang`,
+/// `TAKU_LANG` or the locale says otherwise — and says where an MTG PC lives (MT-1: its
+/// library is made from a deck list at the table).
+#[test]
+fn mt1_a_system_without_sheets_answers_in_the_users_language() {
+    let o = taku(&["sheet", "--system", "MtgTrpg", EXAMPLE]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("MtgTrpg にはキャラクターシートがありません。シートがあるのは AnotherWorld"),
+        "{err}"
+    );
+    assert!(err.contains("/deck load PC名 デッキリスト"), "{err}");
+    assert!(!err.contains("has no character sheet"), "{err}");
+    let o = taku(&["--lang", "en", "sheet", "--system", "MtgTrpg", EXAMPLE]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("MtgTrpg has no character sheet; sheets exist for: AnotherWorld"),
+        "{err}"
+    );
+    assert!(err.contains("/deck load PC LIST"), "{err}");
+    let o = Command::new(env!("CARGO_BIN_EXE_taku"))
+        .args(["sheet", "--system", "MtgTrpg", EXAMPLE])
+        .env_remove("TAKU_LANG")
+        .env("LANG", "en_US.UTF-8")
+        .output()
+        .expect("taku runs");
+    assert!(
+        stderr(&o).contains("MtgTrpg has no character sheet"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 13 (fifth session): an Another World sheet's rule violations were Japanese
+/// inside an English report. With `--lang en` the report and every violation are
+/// English (AW-4 「1以上はある」, AW-5 the contract cycle); Japanese stays the default.
+#[test]
+fn aw_sheet_violations_are_in_the_reports_language() {
+    let text = example()
+        .replace("HP = 20", "HP = 0")
+        .replace("master = \"ボブ\"", "master = \"キャロル\"");
+    let path = sheet_file("invalid-en.toml", &text);
+    let path = path.to_str().expect("utf-8 path");
+    let o = taku(&["--lang", "en", "sheet", "--system", "AnotherWorld", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    for part in [
+        "Character sheet: アリス (PC)",
+        "Combat move: 14 m, full move: 28 m (AW-3)",
+        "Rule violations: 2",
+        "[AW-4] HP: 【HP】 is 0; everyone has 【HP】 and 【MP】 of at least 1",
+        "[AW-5] master: 'キャロル' is both master and servant",
+    ] {
+        assert!(out.contains(part), "{part} missing from\n{out}");
+    }
+    for japanese in [
+        "以上はある",
+        "サーヴァントでもある",
+        "ルール違反",
+        "戦闘移動",
+    ] {
+        assert!(!out.contains(japanese), "{japanese} in\n{out}");
+    }
+    let o = taku(&["sheet", "--system", "AnotherWorld", path]);
+    let out = stdout(&o);
+    assert!(out.contains("ルール違反: 2件"), "{out}");
+    assert!(out.contains("[AW-4] HP: 【HP】が0。"), "{out}");
+    let o = taku(&[
+        "--lang",
+        "en",
+        "sheet",
+        "--system",
+        "AnotherWorld",
+        path,
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON output");
+    assert_eq!(
+        v["violations"][0]["message_en"],
+        "【HP】 is 0; everyone has 【HP】 and 【MP】 of at least 1"
     );
 }
 

@@ -171,11 +171,17 @@ fn read_another_world(text: &str) -> Result<ReadSheet, Text> {
             .iter()
             .map(|v| format!("{}（{}）: {}", v.field, v.rule, v.message))
             .collect();
+        // Each violation in the message's own language (issue 13: the English message
+        // listed the Japanese texts).
+        let list_en: Vec<String> = violations
+            .iter()
+            .map(|v| format!("{} ({}): {}", v.field, v.rule, v.message_en))
+            .collect();
         return Err(Text::new(
             format!("シートがルールに反しています:\n  {}", list.join("\n  ")),
             format!(
                 "the sheet breaks the rules (see `taku sheet --system AnotherWorld FILE`):\n  {}",
-                list.join("\n  ")
+                list_en.join("\n  ")
             ),
         ));
     }

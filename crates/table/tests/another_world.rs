@@ -2786,3 +2786,36 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
     );
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// Issue 13 (fifth session, left open since): a sheet that breaks the rules was refused
+/// with the Japanese violation texts inside the English message. Each language now lists
+/// the violations in its own words (AW-4 「【HP】【MP】はだれでも「1以上はある」」, AW-1
+/// abilities never negative).
+#[test]
+fn aw13g_a_sheets_rule_violations_are_refused_in_the_messages_language() {
+    let t = table([34; 32]);
+    let sheet = "name = \"ハル\"\nkind = \"PC\"\n\"理知\" = -1\n\"知覚\" = 1\n\"反射\" = 2\n\"体力\" = 1\n\"幸運\" = 1\n\"行動値\" = 7\nHP = 0\nMP = 5\n";
+    let err = t.decide_sheet("alice", sheet).expect_err("refused");
+    let (ja, en) = (
+        err.render(taku_dice::Lang::Ja),
+        err.render(taku_dice::Lang::En),
+    );
+    assert!(ja.contains("シートがルールに反しています"), "{ja}");
+    assert!(
+        ja.contains("HP（AW-4）: 【HP】が0。【HP】【MP】はだれでも「1以上はある」"),
+        "{ja}"
+    );
+    assert!(ja.contains("理知（AW-1）: 【理知】が-1。"), "{ja}");
+    assert!(en.contains("the sheet breaks the rules"), "{en}");
+    assert!(
+        en.contains("HP (AW-4): 【HP】 is 0; everyone has 【HP】 and 【MP】 of at least 1"),
+        "{en}"
+    );
+    assert!(
+        en.contains("理知 (AW-1): 【理知】 is -1; an ability is the base of a judgement value"),
+        "{en}"
+    );
+    for japanese in ["以上はある", "能力値", "が0。"] {
+        assert!(!en.contains(japanese), "{japanese} in {en}");
+    }
+}

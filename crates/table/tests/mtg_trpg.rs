@@ -130,7 +130,7 @@ fn mt2_a_failing_check_waits_for_the_boost_decision() {
         "{out:?}"
     );
     assert!(refused(&mut t, "alice", "/deck check ミナ 緑 7").contains("open check"));
-    assert!(refused(&mut t, "alice", "/turn end").contains("open check"));
+    assert!(refused(&mut t, "alice", "/turn end").contains("ミナ's check is open"));
     let out = run(&mut t, "alice", "/deck boost ミナ");
     assert!(out[0].contains("ブースト: "), "{out:?}");
     assert_eq!(
@@ -389,16 +389,36 @@ fn issue13_mtg3_turn_end_is_the_gms_for_everyone_a_players_for_their_own() {
     let out = run(&mut t, "bob", "/turn end");
     assert_eq!(out[0], "#10 bob: ロイのターン終了");
     assert_eq!(cards(&t, "ミナ", "checks"), 1);
-    // One PC's pending check does not hold up everyone's end of turn.
+    // MT-3, seed line 121 「行動判定が始まってから、行動判定の結果起こったことが終わるまで
+    // は、いかなるプレイヤーも、優先権を得ません」: while ミナ's check waits for the boost
+    // decision no turn ends — not hers, not ロイ's, not the GM's whole turn (play-through
+    // 5: the GM's `/turn end` ended the others' turns around it).
     let out = run(&mut t, "alice", "/deck check ミナ 緑 11");
     assert!(out[0].contains("ブーストできます"), "{out:?}");
-    let out = run(&mut t, "gm", "/turn end");
-    assert_eq!(out[0], "#12 gm: ロイのターン終了");
-    assert!(out[1].contains("ミナは判定の途中"), "{out:?}");
-    assert!(refused(&mut t, "alice", "/turn end").contains("open check"));
+    let err = refused(&mut t, "gm", "/turn end");
+    assert!(
+        err.contains("ミナ's check is open") && err.contains("no turn ends"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the GM can also close it with /deck done ミナ"),
+        "{err}"
+    );
+    assert!(refused(&mut t, "bob", "/turn end").contains("ミナ's check is open"));
+    assert!(refused(&mut t, "bob", "/turn end ロイ").contains("ミナ's check is open"));
+    assert!(refused(&mut t, "alice", "/turn end").contains("/deck done ミナ"));
+    assert!(refused(&mut t, "alice", "/turn end ミナ").contains("MT-3"));
+    // In Japanese too, the table's default.
+    let ja = t
+        .exec("gm", "/turn end")
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("ミナの判定が途中です"), "{ja}");
+    assert!(ja.contains("どのターンも終わりません（MT-3）"), "{ja}");
+    assert_eq!(cards(&t, "ロイ", "checks"), 0);
     run(&mut t, "alice", "/deck done ミナ");
     let out = run(&mut t, "alice", "/turn end");
-    assert_eq!(out[0], "#14 alice: ミナのターン終了");
+    assert_eq!(out[0], "#13 alice: ミナのターン終了");
     // A player's own turn end keeps the once-per-turn limits until the GM ends the turn.
     assert_eq!(cards(&t, "ミナ", "checks"), 2);
     run(&mut t, "gm", "/turn end ミナ");
@@ -949,6 +969,14 @@ fn aw13d_a_gms_secret_check_of_an_npc_reaches_no_player_on_any_path() {
     let panel = |who: &str| format!("{:?}", t.table_sheet(who));
     assert!(panel("gm").contains("敵"), "{}", panel("gm"));
     assert!(!panel("bob").contains("敵"), "{}", panel("bob"));
+    // MT-3 (seed line 121): no turn ends in the middle of the GM's check either; a player
+    // is told it is the GM's secret check, not whose (a secret check always waits for the
+    // GM's decision, whatever its cards, so that it waits tells nothing).
+    let err = refused(&mut t, "alice", "/turn end");
+    assert!(err.contains("a secret check of the GM's is open"), "{err}");
+    assert!(!err.contains("敵"), "{err}");
+    let err = refused(&mut t, "gm", "/turn end");
+    assert!(err.contains("敵's check is open"), "{err}");
     let out = run(&mut t, "gm", "/deck boost 敵");
     assert!(out[0].contains("（秘密の判定"), "{out:?}");
     assert!(out[0].ends_with("成功"), "{out:?}");

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
-use taku_dice::Text;
+use taku_dice::{Lang, Text};
 
 /// AW-5: a master may use command spells 3 times per scenario; they refill to this.
 pub const MAX_SPELLS: i64 = super::contracts::SPELLS as i64;
@@ -130,6 +130,8 @@ pub struct Violation {
     pub field: &'static str,
     /// What is wrong, in Japanese.
     pub message: String,
+    /// The same in English.
+    pub message_en: String,
 }
 
 /// A sheet with its derived values and violations: what `taku sheet --json` prints.
@@ -419,12 +421,20 @@ impl Sheet {
 
     /// The sheet in Japanese: every value, the derived values, then the violations.
     pub fn render(&self) -> String {
-        let none = || "なし".to_string();
+        self.render_in(Lang::Ja)
+    }
+
+    /// The sheet in `lang`: every value, the derived values, then the violations (the
+    /// ability names stay the rulebook's 【理知】…, as on a Japanese sheet).
+    pub fn render_in(&self, lang: Lang) -> String {
+        let ja = lang == Lang::Ja;
+        let none = || if ja { "なし" } else { "none" }.to_string();
+        let sep = if ja { "、" } else { ", " };
         let list = |items: &[String]| {
             if items.is_empty() {
                 none()
             } else {
-                items.join("、")
+                items.join(sep)
             }
         };
         let kind = match self.kind {
@@ -437,27 +447,58 @@ impl Sheet {
             .map(|(k, v)| format!("【{k}】{v}"))
             .collect();
         let d = self.derived();
-        let mut s = format!("キャラクターシート: {}（{kind}）\n", self.name);
-        s += &format!("能力値: {}\n", abilities.join(" "));
+        let mut s = if ja {
+            format!("キャラクターシート: {}（{kind}）\n", self.name)
+        } else {
+            format!("Character sheet: {} ({kind})\n", self.name)
+        };
+        s += &format!(
+            "{}: {}\n",
+            if ja { "能力値" } else { "Abilities" },
+            abilities.join(" ")
+        );
         s += &format!(
             "【行動値】{} 【HP】{} 【MP】{}\n",
             self.action, self.hp, self.mp
         );
-        s += &format!(
-            "戦闘移動: {}m　全力移動: {}m（AW-3）\n",
-            d.combat_move, d.full_move
-        );
-        s += &format!("イベントキー: {}\n", list(&self.keys));
-        s += &format!("マスター: {}\n", self.master.clone().unwrap_or_else(none));
-        s += &format!("サーヴァント: {}\n", list(&self.servants));
-        s += &format!("令呪: 残り{}回\n", self.spells);
+        s += &if ja {
+            format!(
+                "戦闘移動: {}m　全力移動: {}m（AW-3）\n",
+                d.combat_move, d.full_move
+            )
+        } else {
+            format!(
+                "Combat move: {} m, full move: {} m (AW-3)\n",
+                d.combat_move, d.full_move
+            )
+        };
+        let master = self.master.clone().unwrap_or_else(none);
+        if ja {
+            s += &format!("イベントキー: {}\n", list(&self.keys));
+            s += &format!("マスター: {master}\n");
+            s += &format!("サーヴァント: {}\n", list(&self.servants));
+            s += &format!("令呪: 残り{}回\n", self.spells);
+        } else {
+            s += &format!("Event keys: {}\n", list(&self.keys));
+            s += &format!("Master: {master}\n");
+            s += &format!("Servants: {}\n", list(&self.servants));
+            s += &format!("Command spells: {} left\n", self.spells);
+        }
         let violations = self.violations();
         if violations.is_empty() {
-            s += "ルール違反: なし\n";
+            s += if ja {
+                "ルール違反: なし\n"
+            } else {
+                "Rule violations: none\n"
+            };
         } else {
-            s += &format!("ルール違反: {}件\n", violations.len());
+            s += &if ja {
+                format!("ルール違反: {}件\n", violations.len())
+            } else {
+                format!("Rule violations: {}\n", violations.len())
+            };
             for v in &violations {
-                s += &format!("  {v}\n");
+                s += &format!("  {}\n", v.text().get(lang));
             }
         }
         s
@@ -474,6 +515,7 @@ impl Sheet {
                     message: format!(
                         "【{key}】が{value}。能力値は判定値の元になる値なので、0以上でなければならない"
                     ),
+                    message_en: format!("【{key}】 is {value}; an ability is the base of a judgement value, so it must be 0 or more"),
                 });
             }
         }
@@ -497,6 +539,7 @@ impl Sheet {
                     "【行動値】が{}で大きすぎます。全力移動（戦闘移動の2倍）を計算できません",
                     self.action
                 ),
+                message_en: format!("【行動値】 is {}, too large: the full move (twice the combat move) cannot be computed", self.action),
             });
         }
         if self.action < 0 {
@@ -507,6 +550,7 @@ impl Sheet {
                     "【行動値】が{}。行動値はイニシアチブと移動距離（【行動値】+5m）の元になる値なので、0以上でなければならない",
                     self.action
                 ),
+                message_en: format!("【行動値】 is {}; the action value gives initiative and the move distance (【行動値】+5 m), so it must be 0 or more", self.action),
             });
         }
     }
@@ -519,6 +563,9 @@ impl Sheet {
                     rule: "AW-4",
                     field: key,
                     message: format!("【{key}】が{value}。【HP】【MP】はだれでも「1以上はある」"),
+                    message_en: format!(
+                        "【{key}】 is {value}; everyone has 【HP】 and 【MP】 of at least 1"
+                    ),
                 });
             }
         }
@@ -535,6 +582,7 @@ impl Sheet {
                 field: "name",
                 message: "名前が空。キャラクターシートには名前を記入する（契約は名前で記録する）"
                     .to_string(),
+                message_en: "the name is empty; a character sheet has a name (contracts are recorded by name)".to_string(),
             });
         }
         if let Some(master) = &self.master {
@@ -545,6 +593,8 @@ impl Sheet {
                     field: "master",
                     message: "マスターの名前が空。マスターがいないなら master を書かない"
                         .to_string(),
+                    message_en: "the master's name is empty; with no master, leave out master"
+                        .to_string(),
                 });
             } else if master == name {
                 out.push(Violation {
@@ -552,6 +602,9 @@ impl Sheet {
                     field: "master",
                     message: format!(
                         "「{master}」が自分自身のマスター。自分と契約することはできない"
+                    ),
+                    message_en: format!(
+                        "'{master}' is its own master; no one contracts with themselves"
                     ),
                 });
             } else if self.servants.iter().any(|s| s.trim() == master) {
@@ -561,6 +614,7 @@ impl Sheet {
                     message: format!(
                         "「{master}」がマスターであり、サーヴァントでもある。自分のサーヴァントのサーヴァントにはなれない（契約の循環）"
                     ),
+                    message_en: format!("'{master}' is both master and servant; no one becomes the servant of their own servant (a contract cycle)"),
                 });
             }
         }
@@ -573,6 +627,9 @@ impl Sheet {
                     field: "servants",
                     message: "サーヴァントの名前が空。名前のないサーヴァントとは契約できない"
                         .to_string(),
+                    message_en:
+                        "a servant's name is empty; no one contracts with a nameless servant"
+                            .to_string(),
                 });
             } else if servant == name {
                 out.push(Violation {
@@ -581,12 +638,16 @@ impl Sheet {
                     message: format!(
                         "「{servant}」が自分自身のサーヴァント。自分と契約することはできない"
                     ),
+                    message_en: format!(
+                        "'{servant}' is its own servant; no one contracts with themselves"
+                    ),
                 });
             } else if !seen.insert(servant) {
                 out.push(Violation {
                     rule: "AW-5",
                     field: "servants",
                     message: format!("サーヴァント「{servant}」が二度書かれている"),
+                    message_en: format!("the servant '{servant}' is written twice"),
                 });
             }
         }
@@ -598,6 +659,7 @@ impl Sheet {
                     "令呪の残りが{}。令呪は1シナリオに{MAX_SPELLS}回までなので、残りは0〜{MAX_SPELLS}",
                     self.spells
                 ),
+                message_en: format!("{} command spells left; a scenario has at most {MAX_SPELLS}, so 0 to {MAX_SPELLS} are left", self.spells),
             });
         }
     }
@@ -612,6 +674,10 @@ impl Sheet {
                     "NPCがイベントキーを持っている（{}）。イベントキーはPCに与えられる",
                     self.keys.join("、")
                 ),
+                message_en: format!(
+                    "an NPC holds event keys ({}); event keys are given to PCs",
+                    self.keys.join(", ")
+                ),
             });
         }
         let mut seen = BTreeSet::new();
@@ -623,15 +689,27 @@ impl Sheet {
                     field: "keys",
                     message: "イベントキーの名前が空。イベントキーは情報・物・場所・人物の名前"
                         .to_string(),
+                    message_en: "an event key's name is empty; an event key names information, a thing, a place or a person".to_string(),
                 });
             } else if !seen.insert(key) {
                 out.push(Violation {
                     rule: "AW-6",
                     field: "keys",
                     message: format!("イベントキー「{key}」が二度書かれている"),
+                    message_en: format!("the event key '{key}' is written twice"),
                 });
             }
         }
+    }
+}
+
+impl Violation {
+    /// `[AW-4] HP: …` in Japanese and English.
+    pub fn text(&self) -> Text {
+        Text::new(
+            self.to_string(),
+            format!("[{}] {}: {}", self.rule, self.field, self.message_en),
+        )
     }
 }
 

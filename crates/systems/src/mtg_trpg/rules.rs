@@ -356,8 +356,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/turn end [ミナ]",
-        help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ",
-        help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order",
+        help: "ターン終了: ブーストで追放したカードを無作為の順番でライブラリーの一番下へ（判定の途中はどのターンも終わりません、MT-3）",
+        help_en: "End of turn: cards a boost exiled go to the bottom of the library in random order (no turn ends while a check is open, MT-3)",
     },
 ];
 
@@ -1753,8 +1753,12 @@ fn kind_word(kind: CheckKind) -> &'static str {
 }
 
 /// `/turn end [PC]`: the GM ends every PC's turn, a player their own PCs' (a named PC's
-/// only with the GM's or its owner's permission). A PC whose check waits for the boost
-/// decision keeps its turn without holding up the others'; naming it is refused.
+/// only with the GM's or its owner's permission). MT-3 (seed line 121) 「行動判定が始まって
+/// から、行動判定の結果起こったことが終わるまでは、いかなるプレイヤーも、優先権を得ません」
+/// and line 104 (the turn's end is the end phase's cleanup step): while any check waits
+/// for its boost decision no turn ends, neither the PC's nor anyone else's (issue 13
+/// play-through 5: the GM's `/turn end` ended the other PCs' turns around an open check,
+/// splitting the one turn in two). The refusal says how to close the check.
 fn turn_end(
     table: &dyn TableView,
     state: &State,
@@ -1764,10 +1768,7 @@ fn turn_end(
     let pcs: Vec<&String> = match pc {
         Some(pc) => {
             gm_or_owner(table, pc)?;
-            let l = library(state, pc)?;
-            if l.open.is_some() {
-                return Err(open_check(pc));
-            }
+            library(state, pc)?;
             state
                 .libraries
                 .keys()
@@ -1794,18 +1795,16 @@ fn turn_end(
             own
         }
     };
-    let (waiting, ending): (Vec<&String>, Vec<&String>) = pcs
-        .into_iter()
-        .partition(|pc| state.libraries[*pc].open.is_some());
+    if let Some(why) = check_in_progress(table, state) {
+        return Err(why);
+    }
+    let ending = pcs;
     if ending.is_empty() {
-        return Err(match waiting.first() {
-            Some(pc) => open_check(pc),
-            // Attack pass 3, A3-4: with no library at all nothing is pending either.
-            None => Text::new(
-                "ライブラリーのあるPCがいないので、終了するターンがありません。/deck load PC名 デッキリスト で作成してください",
-                "no PC has a library, so there is no turn to end; load one with /deck load PC LIST",
-            ),
-        });
+        // Attack pass 3, A3-4: with no library at all nothing is pending either.
+        return Err(Text::new(
+            "ライブラリーのあるPCがいないので、終了するターンがありません。/deck load PC名 デッキリスト で作成してください",
+            "no PC has a library, so there is no turn to end; load one with /deck load PC LIST",
+        ));
     }
     let mut events = Vec::new();
     // The seed's turn is the game's turn, which the GM runs: a player's own `/turn end`
@@ -1828,27 +1827,44 @@ fn turn_end(
             "the once-per-turn limits (boost, the same check) stay until the GM ends the turn (the GM's /turn end)",
         )
     });
-    let waiting_text = (!waiting.is_empty()).then(|| {
-        let names = waiting
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("、");
-        let names_en = waiting
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
+    Ok(Decision {
+        events,
+        reply: limits,
+    })
+}
+
+/// MT-3 (seed line 121): a check waiting for its boost decision holds every turn's end.
+/// The refusal names the check as the actor may know it: a GM's secret check is named
+/// to players only as the GM's (its line is （非公開） to them; it always waits for the
+/// GM's `/deck done|boost`, whatever the cards, so saying it waits tells nothing).
+fn check_in_progress(table: &dyn TableView, state: &State) -> Option<Text> {
+    let (pc, l) = state.libraries.iter().find(|(_, l)| l.open.is_some())?;
+    let secret = l.open.as_ref().is_some_and(|o| o.secret);
+    Some(if secret && !table.actor_is_gm() {
         Text::new(
-            format!("{names}は判定の途中なのでターンを終了していません（/deck boost か /deck done の後で /turn end）"),
-            format!("{names_en}: a check waits for the boost decision, so that turn has not ended (/deck boost or /deck done, then /turn end)"),
+            "GMの秘密の判定が途中です。判定の途中は誰も優先権を得ないので、GMが判定を確定するまでターンは終わりません（MT-3）",
+            "a secret check of the GM's is open; no one gets priority in the middle of a check, so no turn ends until the GM finishes it (MT-3)",
         )
-    });
-    let reply = match (waiting_text, limits) {
-        (Some(a), Some(b)) => Some(Text::join(&[a, b], "\n")),
-        (a, b) => a.or(b),
-    };
-    Ok(Decision { events, reply })
+    } else {
+        let owner_hint = if table.actor_is_gm() {
+            Text::new(
+                format!("（GMが /deck done {pc} で確定することもできます）"),
+                format!(" (the GM can also close it with /deck done {pc})"),
+            )
+        } else {
+            Text::new("", "")
+        };
+        Text::new(
+            format!(
+                "{pc}の判定が途中です（ブーストするかの決定待ち）。判定の途中は誰も優先権を得ないので、/deck boost {pc} か /deck done {pc} の後でなければ、どのターンも終わりません（MT-3）{}",
+                owner_hint.ja()
+            ),
+            format!(
+                "{pc}'s check is open (waiting for the boost decision); no one gets priority in the middle of a check, so no turn ends before /deck boost {pc} or /deck done {pc} (MT-3){}",
+                owner_hint.en()
+            ),
+        )
+    })
 }
 
 /// `/deck show`: what the viewer may know of a library. A player sees the count, the
