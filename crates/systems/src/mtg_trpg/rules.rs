@@ -1355,23 +1355,11 @@ fn check_command(
     // MT-3 「行動判定が始まってから、行動判定の結果起こったことが終わるまでは、いかなる
     // プレイヤーも、優先権を得ません」: no other check starts while one waits for its boost
     // decision (mtg6). A GM's secret check is not named to players.
-    if let Some((other, o)) = state
-        .libraries
-        .iter()
-        .find_map(|(n, l)| l.open.as_ref().map(|o| (n, o)))
-    {
-        let why = if o.secret && !table.actor_is_gm() {
-            Text::new(
-                "GMの秘密の判定が途中です。GMが終えるまで待ってください（判定中は誰も優先権を得ません、MT-3）",
-                "the GM's secret check is still open; wait for the GM to finish it (nobody gets priority during a check, MT-3)",
-            )
-        } else {
-            let o = open_check(other);
-            Text::new(
-                format!("{}（判定中は誰も優先権を得ません、MT-3）", o.ja()),
-                format!("{} (nobody gets priority during a check, MT-3)", o.en()),
-            )
-        };
+    if let Some(why) = check_in_progress(
+        table,
+        state,
+        Text::new("ほかの判定は始められません", "no other check starts"),
+    ) {
         return Err(why);
     }
     let kind = CheckKind::parse(kind).ok_or_else(|| {
@@ -1795,7 +1783,11 @@ fn turn_end(
             own
         }
     };
-    if let Some(why) = check_in_progress(table, state) {
+    if let Some(why) = check_in_progress(
+        table,
+        state,
+        Text::new("どのターンも終わりません", "no turn ends"),
+    ) {
         return Err(why);
     }
     let ending = pcs;
@@ -1837,13 +1829,19 @@ fn turn_end(
 /// The refusal names the check as the actor may know it: a GM's secret check is named
 /// to players only as the GM's (its line is （非公開） to them; it always waits for the
 /// GM's `/deck done|boost`, whatever the cards, so saying it waits tells nothing).
-fn check_in_progress(table: &dyn TableView, state: &State) -> Option<Text> {
+fn check_in_progress(table: &dyn TableView, state: &State, what: Text) -> Option<Text> {
     let (pc, l) = state.libraries.iter().find(|(_, l)| l.open.is_some())?;
     let secret = l.open.as_ref().is_some_and(|o| o.secret);
     Some(if secret && !table.actor_is_gm() {
         Text::new(
-            "GMの秘密の判定が途中です。判定の途中は誰も優先権を得ないので、GMが判定を確定するまでターンは終わりません（MT-3）",
-            "a secret check of the GM's is open; no one gets priority in the middle of a check, so no turn ends until the GM finishes it (MT-3)",
+            format!(
+                "GMの秘密の判定が途中です。判定の途中は誰も優先権を得ないので、GMが判定を確定するまで{}（MT-3）",
+                what.ja()
+            ),
+            format!(
+                "a secret check of the GM's is open; no one gets priority in the middle of a check, so {} until the GM finishes it (MT-3)",
+                what.en()
+            ),
         )
     } else {
         let owner_hint = if table.actor_is_gm() {
@@ -1856,11 +1854,13 @@ fn check_in_progress(table: &dyn TableView, state: &State) -> Option<Text> {
         };
         Text::new(
             format!(
-                "{pc}の判定が途中です（ブーストするかの決定待ち）。判定の途中は誰も優先権を得ないので、/deck boost {pc} か /deck done {pc} の後でなければ、どのターンも終わりません（MT-3）{}",
+                "{pc}の判定が途中です（ブーストするかの決定待ち）。判定の途中は誰も優先権を得ないので、/deck boost {pc} か /deck done {pc} の後でなければ、{}（MT-3）{}",
+                what.ja(),
                 owner_hint.ja()
             ),
             format!(
-                "{pc}'s check is open (waiting for the boost decision); no one gets priority in the middle of a check, so no turn ends before /deck boost {pc} or /deck done {pc} (MT-3){}",
+                "{pc}'s check is open (waiting for the boost decision); no one gets priority in the middle of a check, so {} before /deck boost {pc} or /deck done {pc} (MT-3){}",
+                what.en(),
                 owner_hint.en()
             ),
         )
