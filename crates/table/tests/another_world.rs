@@ -2729,7 +2729,7 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
     run(&mut t, "gm", "/char set 影 反射 7");
     for (line, mine) in [
         ("/vs ロイ 反射 影 反射", "2D6+4[12,2] VS ?"),
-        ("/vs 影 反射+1 ロイ 反射", "? VS 2D6+4[12,2]"),
+        ("/vs 影 反射 ロイ 反射", "? VS 2D6+4[12,2]"),
     ] {
         let from = t.events().len();
         let out = run(&mut t, "bob", line);
@@ -2751,7 +2751,7 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
                 .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
                 .collect();
             assert!(
-                !tail.contains("+7") && !tail.contains("+8") && !tail.contains("GMのみ"),
+                !tail.contains("+7") && !tail.contains("GMのみ"),
                 "{who}: {tail}"
             );
             assert!(seen.contains("勝利"), "{who}");
@@ -2763,7 +2763,7 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
             .collect();
         assert_eq!(gm.len(), 2, "{gm:?}");
         assert!(
-            gm[1].contains("（GMのみ）") && (gm[1].contains("+7") || gm[1].contains("+8")),
+            gm[1].contains("（GMのみ）") && gm[1].contains("+7"),
             "{gm:?}"
         );
         let winner = |s: &str| s.rsplit("＞ ").next().map(str::to_string);
@@ -2817,5 +2817,154 @@ fn aw13g_a_sheets_rule_violations_are_refused_in_the_messages_language() {
     );
     for japanese in ["以上はある", "能力値", "が0。"] {
         assert!(!en.contains(japanese), "{japanese} in {en}");
+    }
+}
+
+/// Issue 13, aw13h (aw6 "New findings"). AW-2, seed: 「判定値や修正値などは通常の行為判定と
+/// 同じようにGMが決定する」 — the hidden NPC's modifier is the GM's: a player's `/vs` that
+/// gives one (`影 反射-50`, on either side of the contest) is refused, saying the GM sets it,
+/// and the refusal is the same whatever the NPC's sheet holds (nothing of it is told). The
+/// GM gives it. A player's own side beyond AW-1's −3..+3 gets AW-1's note.
+#[test]
+fn aw13h_aw2_a_player_may_not_set_the_hidden_npcs_modifier_in_vs() {
+    let mut t = table([5; 32]);
+    run(&mut t, "gm", "/char set 影 反射 7");
+    let set = refused(&mut t, "bob", "/vs ロイ 反射 影 反射-50");
+    assert!(set.contains("the GM sets 影's modifier"), "{set}");
+    assert!(!set.contains('7'), "{set}");
+    // 影 has no 体力: the refusal is worded the same (no hint that it is unset).
+    let unset = refused(&mut t, "bob", "/vs ロイ 反射 影 体力-50");
+    assert_eq!(unset, set.replace("反射", "体力"));
+    let first = refused(&mut t, "bob", "/vs 影 反射+1 ロイ 反射");
+    assert!(first.contains("the GM sets 影's modifier"), "{first}");
+    // Without a modifier, bob's contest is rolled with 影's own 反射 (+7, the GM's line).
+    let from = t.events().len();
+    run(&mut t, "bob", "/vs ロイ 反射 影 反射");
+    let gm: Vec<String> = t.events()[from..]
+        .iter()
+        .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+        .collect();
+    assert!(gm.iter().any(|l| l.contains("VS 2D6+7[12,2]")), "{gm:?}");
+    // The GM sets the modifier: 反射 7 − 2 = +5 on the GM's line.
+    let from = t.events().len();
+    run(&mut t, "gm", "/vs ロイ 反射 影 反射-2");
+    let gm: Vec<String> = t.events()[from..]
+        .iter()
+        .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+        .collect();
+    assert!(gm.iter().any(|l| l.contains("VS 2D6+5[12,2]")), "{gm:?}");
+    // bob's own modifier is his; beyond −3..+3 it is noted (AW-1), and rolled.
+    let out = run(&mut t, "bob", "/vs ロイ 反射+5 影 反射");
+    assert!(out[0].contains("2D6+9[12,2] VS ?"), "{out:?}");
+    assert!(
+        out.last().is_some_and(|l| l.contains("注意: 修正+5")),
+        "{out:?}"
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13h. AW-6, seed: 「GMは、『「イベントキー:不審な人物」を持っているPCのみ
+/// 判定を行なうこと』などと指示を出すことができる」 — the restriction holds for `/vs` (AW-2)
+/// as for any check: a PC side without the key does not roll; with it, it does.
+#[test]
+fn aw13h_aw6_a_required_key_applies_to_vs() {
+    let mut t = table([6; 32]);
+    run(&mut t, "gm", "/char set 影 反射 3");
+    run(&mut t, "gm", "/key require 地図");
+    let why = refused(&mut t, "bob", "/vs ロイ 反射 影 反射");
+    assert!(
+        why.contains("only PCs holding the event key 地図") && why.contains("ロイ does not"),
+        "{why}"
+    );
+    let why = refused(&mut t, "bob", "/vs 影 反射 ロイ 反射");
+    assert!(why.contains("ロイ does not"), "{why}");
+    run(&mut t, "gm", "/key give ロイ 地図");
+    run(&mut t, "bob", "/vs ロイ 反射 影 反射");
+    run(&mut t, "gm", "/key require off");
+    run(&mut t, "alice", "/vs ミナ 反射 影 反射");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13h. AW-3, seed line 120 「とどめを刺す: 戦闘不能のキャラクターを死亡させる」:
+/// the dead make no contest (AW-2) — `/vs` against an NPC finished off is refused, as a
+/// new combat is.
+#[test]
+fn aw13h_aw3_no_vs_against_a_character_finished_off() {
+    let mut t = table([41; 32]);
+    run(&mut t, "gm", "/char new 雑魚");
+    run(&mut t, "gm", "/char set 雑魚 反射 2 行動値 1 HP 0 MP 1");
+    run(&mut t, "gm", "/combat start ミナ 雑魚");
+    run(&mut t, "gm", "/combat next");
+    run(&mut t, "alice", "/combat major finish 雑魚");
+    run(&mut t, "gm", "/combat end");
+    for (who, line) in [
+        ("bob", "/vs ロイ 反射 雑魚 反射"),
+        ("bob", "/vs 雑魚 反射 ロイ 反射"),
+        ("gm", "/vs 雑魚 反射 ミナ 反射"),
+    ] {
+        let why = refused(&mut t, who, line);
+        assert!(
+            why.contains("雑魚 was finished off and is dead (AW-3), so it cannot contest"),
+            "{line}: {why}"
+        );
+    }
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Issue 13, aw13h. AW-2 `/vs`: words after the two sides are the line's comment, as after
+/// any command (「何の対決か」); a huge modifier is named as too large; an English table
+/// reads the contest's own words (sides, comparison, winner) in English.
+#[test]
+fn aw13h_aw2_vs_keeps_a_comment_and_speaks_english() {
+    let mut t = table([7; 32]);
+    run(&mut t, "gm", "/char set 影 反射 3");
+    let why = refused(&mut t, "bob", "/vs ロイ 反射+99999999999999999999 影 反射");
+    assert!(why.contains("too large"), "{why}");
+    for line in [
+        "/vs ロイ 反射 影 反射 回避 する",
+        "/vs 影 反射 ロイ 反射 不意打ち",
+    ] {
+        let from = t.events().len();
+        let out = run(&mut t, "bob", line);
+        let comment = line.splitn(6, ' ').nth(5).expect("comment");
+        assert!(out[0].ends_with(comment), "{out:?}");
+        for who in ["bob", "gm"] {
+            for e in &t.events()[from..] {
+                let en = t.entry(e, who, taku_dice::Lang::En).text;
+                if en.contains("contest") {
+                    assert!(
+                        ![
+                            "側",
+                            "達成値",
+                            "非公開",
+                            "勝利",
+                            "クリティカル",
+                            "ファンブル",
+                            "判定なし"
+                        ]
+                        .iter()
+                        .any(|w| en.contains(w)),
+                        "{who}: {en}"
+                    );
+                    assert!(en.contains("wins"), "{who}: {en}");
+                }
+            }
+        }
+    }
+    // Many seeds: every way a contest ends reads in English.
+    for n in 0u8..40 {
+        let mut t = table([n; 32]);
+        run(&mut t, "gm", "/char set 影 反射 3");
+        let from = t.events().len();
+        run(&mut t, "bob", "/vs 影 反射 ロイ 反射");
+        for e in &t.events()[from..] {
+            for who in ["bob", "gm"] {
+                let en = t.entry(e, who, taku_dice::Lang::En).text;
+                assert!(
+                    !en.contains("側") && !en.contains("達成値") && !en.contains("勝利"),
+                    "{who}: {en}"
+                );
+            }
+        }
     }
 }

@@ -307,6 +307,9 @@ pub enum Event {
         /// The side hidden from the players is the action side (else the reaction).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         action_hidden: bool,
+        /// Words written after the sides (what the contest is for), as after any command.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        comment: String,
     },
     /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
     Identified {
@@ -1553,6 +1556,7 @@ pub fn describe(e: &Event) -> Text {
             gm_only,
             veiled,
             action_hidden,
+            comment,
         } => {
             let (mark_ja, mark_en) = if *gm_only {
                 ("（GMのみ）", "(GM only) ")
@@ -1572,9 +1576,15 @@ pub fn describe(e: &Event) -> Text {
             let (a_ja, a_en) = side(name, ability, *veiled && *action_hidden);
             let (r_ja, r_en) = side(against, their_ability, *veiled && !*action_hidden);
             let winner = if *won { name } else { against };
+            let note = if comment.is_empty() {
+                String::new()
+            } else {
+                format!(" {comment}")
+            };
+            let text_en = contest_text_en(text);
             Text::new(
-                format!("{mark_ja}対決 {a_ja} VS {r_ja}: {text} ＞ {winner}の勝利"),
-                format!("{mark_en}contest {a_en} VS {r_en}: {text} > {winner} wins"),
+                format!("{mark_ja}対決 {a_ja} VS {r_ja}: {text} ＞ {winner}の勝利{note}"),
+                format!("{mark_en}contest {a_en} VS {r_en}: {text_en} > {winner} wins{note}"),
             )
         }
         Event::Identified {
@@ -1675,14 +1685,18 @@ pub fn versus(
     Some((|| {
         let usage = || {
             Text::new(
-                "使い方: /vs アクション側 能力値[±修正] リアクション側 能力値[±修正]（例: /vs ロイ 反射 影 反射、/vs 影 反射+1 ロイ 反射）",
-                "usage: /vs ACTION ABILITY[±MOD] REACTION ABILITY[±MOD] (e.g. /vs Roy 反射 Shade 反射)",
+                "使い方: /vs アクション側 能力値[±修正] リアクション側 能力値[±修正] [コメント]（例: /vs ロイ 反射 影 反射、/vs ロイ 反射+1 影 反射 回避）",
+                "usage: /vs ACTION ABILITY[±MOD] REACTION ABILITY[±MOD] [COMMENT] (e.g. /vs Roy 反射 Shade 反射)",
             )
         };
-        let [a, a_ability, b, b_ability] = words else {
+        // Words after the two sides are a comment, as after any command (kept in the line).
+        let [a, a_word, b, b_word, rest @ ..] = words else {
             return Err(usage());
         };
-        let side = |name: &str, word: &str| -> Result<(String, i64), Text> {
+        let (a, b) = (*a, *b);
+        let comment = rest.join(" ");
+        // `反射+1` → (反射, Some(1)); nothing is read from a sheet yet.
+        let parse = |word: &str| -> Result<(String, Option<i64>), Text> {
             let at = word.find(['+', '-']).unwrap_or(word.len());
             let (ability, modifier) = word.split_at(at);
             if !super::sheet::ABILITIES.contains(&ability) {
@@ -1697,17 +1711,20 @@ pub fn versus(
                     ),
                 ));
             }
-            let modifier = if modifier.is_empty() {
-                0
-            } else {
-                modifier
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|m| m.abs() <= 1000)
-                    .ok_or_else(usage)?
-            };
-            let value = field(table, name, ability)?;
-            Ok((ability.to_string(), value.saturating_add(modifier)))
+            if modifier.is_empty() {
+                return Ok((ability.to_string(), None));
+            }
+            let digits = &modifier[1..];
+            if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(usage());
+            }
+            match modifier.parse::<i64>().ok().filter(|m| m.abs() <= 1000) {
+                Some(m) => Ok((ability.to_string(), Some(m))),
+                None => Err(Text::new(
+                    format!("修正「{modifier}」が大きすぎます（−1000〜+1000）"),
+                    format!("the modifier {modifier} is too large (−1000..+1000)"),
+                )),
+            }
         };
         if a == b {
             return Err(Text::new(
@@ -1715,10 +1732,23 @@ pub fn versus(
                 format!("{a} cannot contest against itself"),
             ));
         }
-        let (a_ability, a_value) = side(a, a_ability)?;
-        let (b_ability, b_value) = side(b, b_ability)?;
+        let (a_ability, a_mod) = parse(a_word)?;
+        let (b_ability, b_mod) = parse(b_word)?;
         if may_act_for(table, a).is_err() {
             may_act_for(table, b)?;
+        }
+        // AW-3 とどめを刺す: the dead make no checks (as they join no combat).
+        for name in [a, b] {
+            if state.dead.contains(name) {
+                return Err(Text::new(
+                    format!(
+                        "{name}はとどめを刺されて死亡しています（AW-3）。対決はできません。とどめを取り消すなら、GMがその行を /void してください"
+                    ),
+                    format!(
+                        "{name} was finished off and is dead (AW-3), so it cannot contest; to take the finishing blow back, the GM voids its line with /void"
+                    ),
+                ));
+            }
         }
         let (a_hidden, b_hidden) = (
             super::rules::secret_npc(table, state, a),
@@ -1734,6 +1764,44 @@ pub fn versus(
                 ),
             ));
         }
+        // AW-2 (seed: 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」): the
+        // hidden NPC's modifier is the GM's to set, not a player's (aw6: `影 反射-50` won
+        // every contest). Refused before the NPC's sheet is read, so nothing of it is told.
+        let (hidden, hidden_word, hidden_mod) = if a_hidden {
+            (a, &a_ability, a_mod)
+        } else {
+            (b, &b_ability, b_mod)
+        };
+        if !table.actor_is_gm() && hidden_mod.is_some() {
+            return Err(Text::new(
+                format!(
+                    "{hidden}の修正値はGMが決めます（AW-2「判定値や修正値などは…GMが決定する」）。{hidden} {hidden_word} と修正なしで書いてください。修正があるならGMに頼んでください"
+                ),
+                format!(
+                    "the GM sets {hidden}'s modifier (AW-2: judgement values and modifiers are the GM's); write {hidden} {hidden_word} without one and ask the GM for any modifier"
+                ),
+            ));
+        }
+        // AW-6: a PC side without the required event key does not roll.
+        for name in [a, b] {
+            super::keys::contest_side_allowed(table, &state.keys, name)?;
+        }
+        let a_value = field(table, a, &a_ability)?.saturating_add(a_mod.unwrap_or(0));
+        let b_value = field(table, b, &b_ability)?.saturating_add(b_mod.unwrap_or(0));
+        // AW-1 (「修正は−3〜+3程度の範囲で行なうこと」): the open side's modifier beyond the
+        // guide gets the same note as a check's.
+        let open_mod = if a_hidden { b_mod } else { a_mod };
+        let reply = open_mod.filter(|m| !(-3..=3).contains(m)).map(|m| {
+            let m = taku_dice::system_command::format_modifier(m);
+            Text::new(
+                format!(
+                    "注意: 修正{m}は目安の−3〜+3を超えています（ダイスひとつ分の期待値3.5を上回る、AW-1）"
+                ),
+                format!(
+                    "note: the modifier {m} is beyond the −3..+3 guide (more than one die's expectation of 3.5, AW-1)"
+                ),
+            )
+        });
         let check = |modifier| Check {
             modifier,
             target: None,
@@ -1787,15 +1855,47 @@ pub fn versus(
                 gm_only,
                 veiled,
                 action_hidden: a_hidden,
+                comment: comment.clone(),
             })
         };
         events.push(opposed(veiled, false, true));
         events.push(opposed(rolled.text.clone(), true, false));
-        Ok(Outcome {
-            events,
-            reply: None,
-        })
+        Ok(Outcome { events, reply })
     })())
+}
+
+/// A contest's text as taku words it (the parts of [`contest::roll_veiled`] and the `/vs`
+/// veil) in English, for English tables (aw6: 「アクション側 （非公開）」 in English lines).
+/// The dice and numbers are kept; `リアクション側…` before `アクション側…`, which it contains.
+fn contest_text_en(text: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        (
+            "両者クリティカル（リアクション優先）",
+            "both critical (the reaction side wins)",
+        ),
+        ("リアクション側のファンブル", "reaction side fumbled"),
+        ("リアクション側のクリティカル", "reaction side critical"),
+        ("リアクション側の勝利", "reaction side wins"),
+        ("アクション側のファンブル", "action side fumbled"),
+        ("アクション側のクリティカル", "action side critical"),
+        ("アクション側の勝利", "action side wins"),
+        ("（リアクション優先）", " (the reaction side wins ties)"),
+        ("達成値の比較", "achievements compared"),
+        ("達成値 ", "achievement "),
+        (" 対 ", " vs "),
+        ("判定なし", "no roll"),
+        ("（非公開）", "(hidden)"),
+        ("（固定値）", " (fixed)"),
+        ("リアクション側", "reaction side"),
+        ("アクション側", "action side"),
+        ("クリティカル", "critical"),
+        ("ファンブル", "fumble"),
+        (" ／ ", " / "),
+        ("＞", ">"),
+    ];
+    WORDS
+        .iter()
+        .fold(text.to_string(), |t, (ja, en)| t.replace(ja, en))
 }
 
 #[cfg(test)]

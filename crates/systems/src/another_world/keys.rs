@@ -387,6 +387,30 @@ pub fn check_allowed(table: &dyn TableView, keys: &Keys, command: &str) -> Resul
     ))
 }
 
+/// AW-6 for one side of an open contest (`/vs`, AW-2): while the GM requires a key, a PC
+/// side that does not hold it may not roll, as for any other check ([`check_allowed`]).
+/// NPC sides (the GM's) are not restricted.
+pub fn contest_side_allowed(
+    table: &dyn TableView,
+    keys: &Keys,
+    character: &str,
+) -> Result<(), Text> {
+    let Some(key) = keys.required.as_deref() else {
+        return Ok(());
+    };
+    if kind(table, character)? == Kind::Npc || keys.holds(character, key) {
+        return Ok(());
+    }
+    Err(Text::new(
+        format!(
+            "いまは「イベントキー:{key}」を持っているPCだけが判定できます。{character}は持っていません（AW-6、GMが /key require off で解除）"
+        ),
+        format!(
+            "only PCs holding the event key {key} may make checks now, and {character} does not (AW-6; the GM lifts it with /key require off)"
+        ),
+    ))
+}
+
 /// `NAME's event keys: …` in `lang`.
 fn keys_line(name: &str, keys: &[Text], lang: Lang) -> String {
     let list = Value::List(keys.to_vec()).render(lang);
