@@ -3560,7 +3560,10 @@ impl TableRules for FcRules {
                 ),
             ));
         }
-        let of = state.skills.values().find(|s| s.fields.iter().any(|f| f == key))?;
+        let of = state
+            .skills
+            .values()
+            .find(|s| s.fields.iter().any(|f| f == key))?;
         Some(Text::new(
             format!(
                 "FC-5: 【{key}】は【{}】の分野で、{name}は習得していません。/fc learn {name} {} 1 {key}（最初の分野は無料）か /fc special {name} {} {key} で得ます",

@@ -2518,6 +2518,27 @@ fn sg_rests_on(later: &Event, undone: &Event) -> Option<Text> {
             format!("SG-3: {character}が{ability}を使ったセッションは終わっています"),
             format!("SG-3: the session in which {character} used {ability} has ended"),
         )),
+        // SG-1 (l.177): a PC's climax bond to the boss was tied under the climax's
+        // waiver of the level limit and the scene's one new bond; taking the climax back
+        // from under it would leave a bond no rule allows.
+        (
+            Event::Bonded {
+                character,
+                bond,
+                retie: false,
+                ..
+            },
+            Event::Climax { .. },
+        ) if bond.climax => Some(Text::new(
+            format!(
+                "SG-1: {character}の{}への縁故はクライマックスの間に（レベルの制限なしで）結ばれました",
+                bond.target
+            ),
+            format!(
+                "SG-1: {character}'s bond to {} was tied in the climax (with no level limit)",
+                bond.target
+            ),
+        )),
         // SG-1/SG-2: a bond tied under one of the types chosen.
         (
             Event::Bonded {
