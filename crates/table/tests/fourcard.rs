@@ -505,6 +505,19 @@ fn fc1_fc4_an_imported_sheet_breaking_the_rules_waits_for_the_gms_approval() {
     assert_eq!(state(&t)["characters"]["ミナ"]["initial"][0], 9);
     let out = run(&mut t, "alice", "FC+{IQ}");
     assert!(out[0].starts_with("(FC+9)"), "the approved IQ 9: {out:?}");
+    // The GM's own sheet needs no approval (FC-1/FC-4 are the players' creation); what
+    // it breaks is noted to the GMs only.
+    let npc = bad.replace("name = \"ミナ\"", "name = \"ガラ\"");
+    let d = t.decide_sheet("gm", &npc).expect("the GM's sheet");
+    t.apply("gm", d.events);
+    let out = run(&mut t, "gm", "FC+{ガラ.IQ}");
+    assert!(out[0].starts_with("(FC+9)"), "{out:?}");
+    assert!(sheet(&t, "ガラ").contains("FC-1: IQ 9 は初期能力値の範囲（3〜7）の外です"));
+    let seen = t
+        .sheet("ガラ", "alice")
+        .expect("a sheet")
+        .render_text(taku_dice::Lang::Ja);
+    assert!(!seen.contains("ルールに合わない点"), "{seen}");
 }
 
 #[test]

@@ -4131,11 +4131,34 @@ impl TableRules for FcRules {
         table: &dyn TableView,
         state: &State,
         name: &str,
-        _viewer_is_gm: bool,
+        viewer_is_gm: bool,
     ) -> Vec<Section> {
         let waiting = proposal(table, state, name);
         let mut sections = match record(table, state, name) {
-            Some((ch, _)) => sheet_sections(state, &ch),
+            Some((ch, _)) => {
+                let mut sections = sheet_sections(state, &ch);
+                // A GM's character read from a sheet needs no approval (an NPC need not
+                // be built as a PC is); what a player's would be refused for is noted to
+                // the GMs, who imported it knowingly.
+                let broken = if viewer_is_gm && ch.sheet.is_some() && gms_character(table, name) {
+                    proposal_violations(state, &ch)
+                } else {
+                    Vec::new()
+                };
+                if !broken.is_empty() {
+                    sections.push(Section {
+                        title: Text::new(
+                            "シートの点検（FC-1/FC-4、GMのキャラクターなので承認は不要）",
+                            "Sheet check (FC-1/FC-4; a GM's character needs no approval)",
+                        ),
+                        fields: vec![Field::derived(
+                            Text::new("ルールに合わない点", "breaks the rules"),
+                            Value::List(broken),
+                        )],
+                    });
+                }
+                sections
+            }
             None => Vec::new(),
         };
         // FC-1/FC-4: what the player's sheet proposes, shown as such until approved.
