@@ -3521,7 +3521,7 @@ impl TableRules for FcRules {
         self.field_value(key, value, fields)
     }
 
-    /// A sheet field Four Card reads ([`is_sheet_key`]) is shown by the rules' sections
+    /// A sheet field Four Card reads (`is_sheet_key`) is shown by the rules' sections
     /// (the record, or the proposal waiting for the GM) in the value the rules use, not
     /// as typed beside it (fc5: `ST: 5` above 「ST（筋力）: 6」). Fields that make no
     /// Four Card character yet stay as typed.
