@@ -64,21 +64,20 @@ fn read_four_card(text: &str) -> Result<ReadSheet, Text> {
             format!("not a Four Card character sheet: {e}"),
         )
     })?;
-    let violations = sheet.violations();
-    if !violations.is_empty() {
-        let ja: Vec<String> = violations
-            .iter()
-            .map(|v| format!("{}: {}", v.rule, v.message))
-            .collect();
-        let en: Vec<String> = violations
-            .iter()
-            .map(|v| format!("{}: {}", v.rule, v.message_en))
-            .collect();
+    // A sex the rules cannot read would be read as male: refused. What the sheet breaks
+    // (FC-1 ranges, FC-4 XP, FC-5 skills) is not: at a table a player's sheet is a
+    // proposal the GM approves against the table's own skill list, listing what it
+    // breaks, or approves knowingly (`/fc approve NAME force`); a GM's sheet is the GM's
+    // (an NPC need not be built as a PC is, and the GM's `/char set` is not held either).
+    if crate::four_card::character::Sex::parse(&sheet.sex).is_none() {
         return Err(Text::new(
-            format!("シートがルールに反しています:\n  {}", ja.join("\n  ")),
             format!(
-                "the sheet breaks the rules (see `taku sheet --system FourCard FILE`):\n  {}",
-                en.join("\n  ")
+                "シートがルールに反しています:\n  FC-1: 性別「{}」は male か female です",
+                sheet.sex
+            ),
+            format!(
+                "the sheet breaks the rules (see `taku sheet --system FourCard FILE`):\n  FC-1: sex '{}' must be male or female",
+                sheet.sex
             ),
         ));
     }

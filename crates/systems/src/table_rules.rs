@@ -297,6 +297,21 @@ pub trait TableRules: Send + Sync + 'static {
         ))
     }
 
+    /// Whether field `key` of character `name` is one the rules' own sheet sections
+    /// ([`TableRules::character_sheet`]) show, in the value the rules use: the table then
+    /// leaves the field as typed out of the sheet, so that each value is shown once (an
+    /// imported sheet's `DX` beside the record's 「DX（敏捷性）」). `table.actor()` is the
+    /// viewer. The default: every typed field is shown.
+    fn shown_by_rules(
+        &self,
+        _table: &dyn TableView,
+        _state: &Self::State,
+        _name: &str,
+        _key: &str,
+    ) -> bool {
+        false
+    }
+
     /// Whether character `name`, though a member owns it, is now the GM's to play (a PC
     /// fallen to the enemy): `Some` says why, and `/who` lists it under the GM with
     /// that. The default: none is.
@@ -576,6 +591,14 @@ pub trait DynRules: Send + Sync {
         name: &str,
         key: &str,
     ) -> Option<Text>;
+    /// See [`TableRules::shown_by_rules`].
+    fn shown_by_rules(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+    ) -> bool;
     /// See [`TableRules::gm_plays`].
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text>;
     /// See [`TableRules::hidden_character`].
@@ -819,6 +842,16 @@ impl<R: TableRules> DynRules for R {
         key: &str,
     ) -> Option<Text> {
         TableRules::missing_field(self, table, typed::<R>(state), name, key)
+    }
+
+    fn shown_by_rules(
+        &self,
+        table: &dyn TableView,
+        state: &dyn SystemState,
+        name: &str,
+        key: &str,
+    ) -> bool {
+        TableRules::shown_by_rules(self, table, typed::<R>(state), name, key)
     }
 
     fn gm_plays(&self, state: &dyn SystemState, name: &str) -> Option<Text> {

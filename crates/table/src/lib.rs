@@ -594,8 +594,18 @@ impl Table {
         let mut fields = Vec::new();
         // A chat palette is its owner's own notes: the owner's and the GMs' (A3-3).
         let theirs = viewer == self.gm || self.is_gm(viewer) || self.owns(viewer, name);
+        // A field the system's sections show in the value its rules use is shown there
+        // only (TableRules::shown_by_rules).
+        let view = self.view_as(viewer);
+        let by_rules = |key: &str| match (self.rules(), self.state.system.as_deref()) {
+            (Some(rules), Some(state)) => rules.shown_by_rules(&view, state, name, key),
+            _ => false,
+        };
         for (key, value) in &ch.fields {
             if !theirs && key.starts_with(PALETTE_FIELD) {
+                continue;
+            }
+            if by_rules(key) {
                 continue;
             }
             if let Some(base) = key.strip_suffix(".max")

@@ -460,10 +460,184 @@ fn a_sheet_file_creates_a_character_the_rules_read() {
         s.contains("衰弱ライン: 13/13") && s.contains("【接近戦】LV8"),
         "{s}"
     );
-    // A sheet that breaks a rule is refused, naming it.
-    let bad = SHEET.replace("IQ = 5", "IQ = 9");
+    // A sheet whose sex the rules cannot read is refused at import, naming FC-1.
+    let bad = SHEET
+        .replace("name = \"ミナ\"", "name = \"ナギ\"")
+        .replace("sex = \"female\"", "sex = \"robot\"");
     let err = t.decide_sheet("alice", &bad).expect_err("refused");
     assert!(err.render(taku_dice::Lang::En).contains("FC-1"), "{err:?}");
+}
+
+#[test]
+fn fc1_fc4_an_imported_sheet_breaking_the_rules_waits_for_the_gms_approval() {
+    // l.37 「能力値は「3〜7」の範囲に収まるはずです」, l.38 (the GM's consent): a player's
+    // sheet is a proposal (FC-1/FC-4), so an imported one that breaks a rule reaches the
+    // GM, who refuses it listing what it breaks or approves it knowingly (`force`), as
+    // with `/char set`; the import itself refused it before (fc1415e's open item).
+    let mut t = Table::create("FourCard", "fc", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    run(&mut t, "gm", "/join alice");
+    let bad = SHEET.replace("IQ = 5", "IQ = 9");
+    let d = t
+        .decide_sheet("alice", &bad)
+        .expect("a readable sheet is a proposal");
+    t.apply("alice", d.events);
+    // The player sees what the GM will be told, before asking.
+    let s = sheet(&t, "ミナ");
+    assert!(
+        s.contains("GMの承認待ち") && s.contains("FC-1: IQ 9 は初期能力値の範囲（3〜7）の外です"),
+        "{s}"
+    );
+    // Not usable until approved.
+    assert!(refused(&mut t, "alice", "FC+{剣}").contains("FC-1"));
+    let why = refused(&mut t, "gm", "/fc approve ミナ");
+    assert!(
+        why.contains("FC-1: IQ 9 is outside the initial range 3..7")
+            && why.contains("/fc approve ミナ force"),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", "/fc approve ミナ force");
+    assert!(
+        out[0].contains("ルール外を承知で承認: FC-1: IQ 9"),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["initial"][0], 9);
+    let out = run(&mut t, "alice", "FC+{IQ}");
+    assert!(out[0].starts_with("(FC+9)"), "the approved IQ 9: {out:?}");
+    // The GM's own sheet needs no approval (FC-1/FC-4 are the players' creation); what
+    // it breaks is noted to the GMs only.
+    let npc = bad.replace("name = \"ミナ\"", "name = \"ガラ\"");
+    let d = t.decide_sheet("gm", &npc).expect("the GM's sheet");
+    t.apply("gm", d.events);
+    let out = run(&mut t, "gm", "FC+{ガラ.IQ}");
+    assert!(out[0].starts_with("(FC+9)"), "{out:?}");
+    assert!(sheet(&t, "ガラ").contains("FC-1: IQ 9 は初期能力値の範囲（3〜7）の外です"));
+    let seen = t
+        .sheet("ガラ", "alice")
+        .expect("a sheet")
+        .render_text(taku_dice::Lang::Ja);
+    assert!(!seen.contains("ルールに合わない点"), "{seen}");
+}
+
+#[test]
+fn fc1_fc4_a_rolled_characters_sheet_keys_are_its_record_not_typed_values() {
+    // l.37 「キャラクターの各能力値は「2D3+1」で算出します」; l.68 初期経験点 spent under the
+    // rules. A /fc create character's attributes, skills, XP, money and equipment are its
+    // record's, changed by the /fc commands: a typed `DX 7` would be shown and never used
+    // (fc5, FC-2), so it is refused, saying what changes the value.
+    let mut t = table([5; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    run(&mut t, "alice", "/fc hand ユキ 右");
+    run(&mut t, "alice", "/fc done ユキ");
+    let dx = state(&t)["characters"]["ユキ"]["initial"][1].clone();
+    for (who, line, how) in [
+        ("alice", "/char set ユキ DX 7", "/fc raise"),
+        ("alice", "/char set ユキ dx 7", "/fc raise"),
+        ("gm", "/char set ユキ DX 7", "/fc raise"),
+        ("alice", "/char set ユキ スキル.接近戦 5", "/fc learn"),
+        ("alice", "/char set ユキ 特化.接近戦 剣", "/fc special"),
+        ("alice", "/char set ユキ xp 99", "/fc xp"),
+        ("alice", "/char set ユキ money 99999", "/fc money"),
+        ("alice", "/char set ユキ 利き腕 左", "/fc hand"),
+        ("alice", "/char set ユキ 装備 例革鎧", "/fc equip"),
+        ("alice", "/char set ユキ 性別 男性", "/fc create"),
+    ] {
+        let why = refused(&mut t, who, line);
+        assert!(
+            why.contains("FC-1/FC-4") && why.contains("made by the rules") && why.contains(how),
+            "{line}: {why}"
+        );
+    }
+    let ja = t
+        .exec("alice", "/char set ユキ DX 7")
+        .expect_err("refused")
+        .render(taku_dice::Lang::Ja);
+    assert!(ja.contains("記録の値を使います"), "{ja}");
+    // The sheet shows the record's DX only; a note that is no Four Card value stays.
+    run(&mut t, "alice", "/char set ユキ メモ 宿屋の娘");
+    let s = sheet(&t, "ユキ");
+    assert!(
+        s.contains(&format!("DX（敏捷性）: {dx}")) && s.contains("メモ: 宿屋の娘"),
+        "{s}"
+    );
+    assert!(!s.lines().any(|l| l.trim_start().starts_with("DX:")), "{s}");
+}
+
+#[test]
+fn fc1_fc5_an_imported_sheet_shows_each_value_once() {
+    // The sheet's IQ..VT, skills, XP and money are read into the record (FC-1, FC-4,
+    // FC-5); the sheet view shows the value the rules use, once, not the typed key
+    // beside it (fc5: `ST: 5` above 「ST（筋力）: 6」).
+    let mut t = Table::create("FourCard", "fc", "gm", [3; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    run(&mut t, "gm", "/join alice");
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    // Waiting: the proposal's sections show the values.
+    let s = sheet(&t, "ミナ");
+    assert!(
+        s.contains("提案: 能力値") && s.contains("IQ（知力）: 5"),
+        "{s}"
+    );
+    assert!(!s.lines().any(|l| l.trim_start().starts_with("IQ:")), "{s}");
+    run(&mut t, "gm", "/fc approve ミナ");
+    run(&mut t, "alice", "/char set ミナ メモ 旅の剣士");
+    let s = sheet(&t, "ミナ");
+    // The table's section of fields as typed: the first one.
+    let typed_section = s.split("\n【").next().unwrap_or_default();
+    for typed in [
+        "IQ:",
+        "DX:",
+        "ST:",
+        "WP:",
+        "VT:",
+        "xp:",
+        "unspent_xp:",
+        "money:",
+        "性別:",
+        "追加初期経験点:",
+        "移動力修正:",
+        "スキル.",
+        "特化.",
+    ] {
+        assert!(
+            !typed_section
+                .lines()
+                .any(|l| l.trim_start().starts_with(typed)),
+            "{typed} shown as typed: {s}"
+        );
+    }
+    for shown in [
+        "IQ（知力）: 5",
+        "性別: 女性（算出）",
+        "【接近戦】LV8",
+        "メモ: 旅の剣士",
+    ] {
+        assert!(s.contains(shown), "{shown}: {s}");
+    }
+    // The typed fields are still the character's (the API's raw fields, references).
+    assert!(
+        t.visible_fields("ミナ", "gm")
+            .is_some_and(|f| f.contains_key("IQ"))
+    );
+}
+
+#[test]
+fn fc5_a_missing_skill_points_to_learning_it_not_to_typing_it() {
+    // l.68–74: skills are bought with XP (「経験点を消費して」); `{ミナ.魔術}` of a skill
+    // she has not learned names /fc learn, not `/char set ミナ 魔術 値` (fc5).
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "alice", "2D6+{ミナ.魔術}");
+    assert!(
+        why.contains("FC-5") && why.contains("/fc learn ミナ 魔術 1") && !why.contains("/char set"),
+        "{why}"
+    );
+    // A value the rules keep says what keeps it; any other key keeps the table's hint.
+    assert!(refused(&mut t, "alice", "2D6+{ミナ.空腹}").contains("/fc"));
+    assert!(refused(&mut t, "alice", "2D6+{ミナ.メモ}").contains("/char set ミナ メモ"));
 }
 
 // ---- Issue 14, second pass: what the first left out, and the play-through's findings ----

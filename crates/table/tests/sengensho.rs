@@ -1250,3 +1250,84 @@ fn sg1_undo_of_a_climax_by_its_bare_number_names_the_entry() {
         "{out:?}"
     );
 }
+
+// ---- fc1415g: undo under the climax, {幻想値}, a sheet's types shown once -----------------
+
+#[test]
+fn sg1_a_climax_is_not_undone_under_a_pcs_climax_bond() {
+    // SG-1 (l.177) 「PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して良い」: a PC's
+    // bond to the boss tied in the climax rests on it; undoing (or voiding) the climax
+    // first would leave it standing under no waiver (sg5). It is refused, naming the bond.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    let climax = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/sg climax");
+    let bond = t.events().len() as u64 + 1;
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 影");
+    for line in [format!("/undo #{climax}"), format!("/void {climax}")] {
+        let why = refused(&mut t, "gm", &line);
+        assert!(
+            why.contains(&format!("#{bond}")) && why.contains("SG-1") && why.contains("climax"),
+            "{line}: {why}"
+        );
+    }
+    // Once the bond is taken back, the climax may be.
+    run(&mut t, "gm", &format!("/undo #{bond}"));
+    let out = run(&mut t, "gm", &format!("/undo #{climax}"));
+    assert!(
+        out.last()
+            .is_some_and(|l| l.contains(&format!("#{climax} /sg climax を取り消しました"))),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn sg3_fantasy_value_is_per_type_and_no_field_to_set() {
+    // SG-2 l.105 「縁故1つあたり、選んだ類型についての幻想値を1点得られる」: a fantasy value
+    // is a type's. `{幻想値}` names none, and `/char set … 幻想値` is refused (SG-3): the
+    // advice says what keeps the values, with ミナ's by type, not to type one in (sg5).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    let why = refused(&mut t, "alice", "SGS+{幻想値}");
+    assert!(
+        why.contains("per type")
+            && why.contains("例・芸術家 1、例・守護者 0、例・策士 0")
+            && why.contains("/sg bond")
+            && !why.contains("/char set"),
+        "{why}"
+    );
+    let ja = t
+        .exec("alice", "SGS+{ミナ.幻想値}")
+        .expect_err("refused")
+        .render(Lang::Ja);
+    assert!(ja.contains("類型ごと") && !ja.contains("/char set"), "{ja}");
+    // A hidden NPC's types are not named to a player (SG-6); the GM sees them.
+    let why = refused(&mut t, "bob", "SGS+{影.幻想値}");
+    assert!(
+        !why.contains("例・策士") && why.contains("/sg bond") && !why.contains("/char set"),
+        "{why}"
+    );
+    assert!(refused(&mut t, "gm", "SGS+{影.幻想値}").contains("例・策士 0"));
+}
+
+#[test]
+fn sg1_a_sheets_types_are_shown_once() {
+    // SG-1: the sheet proposes types (類型候補) that /sg choose NAME takes; once chosen,
+    // the rules' 「類型」 shows them, and the typed proposal is not shown beside it. A
+    // proposal other than the session's types stays shown.
+    let mut t = table();
+    let sheet = "name = \"ユキ\"\n\"類型\" = [\"例・芸術家\", \"例・守護者\", \"例・策士\"]\n\"幻想知識\" = 2\n";
+    let d = t.decide_sheet("bob", sheet).expect("a PC's sheet");
+    t.apply("bob", d.events);
+    assert!(sheet_of(&t, "ユキ").contains("類型候補: 例・芸術家、例・守護者、例・策士"));
+    run(&mut t, "bob", "/sg choose ユキ");
+    let s = sheet_of(&t, "ユキ");
+    assert!(
+        !s.contains("類型候補")
+            && s.contains("類型: 例・芸術家・例・守護者・例・策士")
+            && s.contains("幻想知識: 2"),
+        "{s}"
+    );
+    run(&mut t, "gm", "/sg choose ユキ 例・旅人 例・守護者 例・策士");
+    assert!(sheet_of(&t, "ユキ").contains("類型候補: 例・芸術家、例・守護者、例・策士"));
+}

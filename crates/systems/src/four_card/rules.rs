@@ -621,6 +621,62 @@ fn sheet_fields(fields: &BTreeMap<String, String>) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// Whether `key` is a sheet field Four Card reads into a record ([`SHEET_KEYS`], an
+/// attribute in any width or case, `スキル.X`, `特化.X`).
+fn is_sheet_key(key: &str) -> bool {
+    SHEET_KEYS.contains(&key)
+        || character::attribute(key).is_some()
+        || key.starts_with("スキル.")
+        || key.starts_with("特化.")
+}
+
+/// FC-1/FC-4: what keeps sheet field `key` of a record the rules made (`/fc create`),
+/// in both languages.
+fn kept_by(key: &str) -> (&'static str, &'static str) {
+    if character::attribute(key).is_some() {
+        return (
+            "能力値は作成時に振り（FC-1）、その後は /fc raise（幕間、FC-15）と /fc lose で変わります",
+            "attributes are rolled at creation (FC-1) and then change with /fc raise (in an interlude, FC-15) and /fc lose",
+        );
+    }
+    if key.starts_with("スキル.") || key.starts_with("特化.") {
+        return (
+            "スキルは /fc learn、特化は /fc special で経験点を使って得ます（FC-5）",
+            "skills are learned with /fc learn and fields with /fc special, paid in XP (FC-5)",
+        );
+    }
+    match key {
+        "性別" => (
+            "性別は /fc create で決まります（FC-1）",
+            "sex is set by /fc create (FC-1)",
+        ),
+        "追加初期経験点" => (
+            "追加初期経験点は /fc extra で与えます（FC-4）",
+            "extra starting XP is given with /fc extra (FC-4)",
+        ),
+        "経験点" | "未使用経験点" | "xp" | "unspent_xp" => (
+            "経験点はGMの /fc xp で得て（FC-14）、/fc learn・/fc raise で使います（FC-15）",
+            "XP is awarded by the GM's /fc xp (FC-14) and spent with /fc learn and /fc raise (FC-15)",
+        ),
+        "money" | "所持金" => (
+            "所持金は作成時に振り（FC-8）、/fc money で増減します",
+            "money is rolled at creation (FC-8) and changes with /fc money",
+        ),
+        "移動力修正" | "装備" => (
+            "装備は /fc equip で変えます（FC-3）",
+            "equipment changes with /fc equip (FC-3)",
+        ),
+        "利き腕" => (
+            "利き腕は /fc hand で決めます（FC-7）",
+            "handedness is set with /fc hand (FC-7)",
+        ),
+        _ => (
+            "疲労・負傷は /fc damage・/fc fatigue・/fc heal と時間の経過で変わります（FC-13）",
+            "fatigue and injury change with /fc damage, /fc fatigue, /fc heal and the passing of time (FC-13)",
+        ),
+    }
+}
+
 /// A record read again from changed sheet fields: what the sheet does not name
 /// (fatigue, injury and hunger unless given, meals, the day's rest) carries over.
 fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character) -> Character {
@@ -3434,6 +3490,92 @@ impl TableRules for FcRules {
         }
     }
 
+    /// FC-1/FC-4 (fc5, FC-2): a character the rules made (`/fc create`, its record read
+    /// from no sheet) keeps its attributes, skills, XP, money and equipment in its record,
+    /// changed by the /fc commands; a sheet field typed for it (`/char set ユキ DX 7`)
+    /// would be shown and never used, so it is refused, saying what changes the value.
+    /// Any other field is checked as [`TableRules::field_value`] does.
+    fn field_value_by(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+        value: &str,
+        fields: &BTreeMap<String, String>,
+    ) -> Result<String, Text> {
+        if let Some(ch) = state.characters.get(name)
+            && ch.sheet.is_none()
+            && is_sheet_key(key)
+        {
+            let (ja, en) = kept_by(key);
+            return Err(Text::new(
+                format!(
+                    "FC-1/FC-4: {name}は /fc create でルールが作ったキャラクターで、「{key}」は記録の値を使います（シートの欄は使いません）。{ja}"
+                ),
+                format!(
+                    "FC-1/FC-4: {name} was made by the rules (/fc create), and '{key}' is its record's, not a sheet field's: {en}"
+                ),
+            ));
+        }
+        self.field_value(key, value, fields)
+    }
+
+    /// A sheet field Four Card reads (`is_sheet_key`) is shown by the rules' sections
+    /// (the record, or the proposal waiting for the GM) in the value the rules use, not
+    /// as typed beside it (fc5: `ST: 5` above 「ST（筋力）: 6」). Fields that make no
+    /// Four Card character yet stay as typed.
+    fn shown_by_rules(&self, table: &dyn TableView, state: &State, name: &str, key: &str) -> bool {
+        is_sheet_key(key)
+            && (record(table, state, name).is_some() || proposal(table, state, name).is_some())
+    }
+
+    /// FC-5 (fc5): `{ユキ.弓}` of a skill or field the table's list has, which the
+    /// character has not learned, points to `/fc learn` and `/fc special`, not to
+    /// `/char set` (a typed skill is no skill); a value the rules keep says what keeps
+    /// it ([`TableRules::owned_fields`]).
+    fn missing_field(
+        &self,
+        _table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+    ) -> Option<Text> {
+        if let Some(owned) = OWNED.iter().find(|f| f.matches(key)) {
+            return Some(Text::new(
+                format!("{name} に「{key}」の欄はありません。{}", owned.how),
+                format!("{name} has no field '{key}': {}", owned.how_en),
+            ));
+        }
+        if !state.characters.contains_key(name) {
+            return None;
+        }
+        if state.skills.contains_key(key) {
+            return Some(Text::new(
+                format!(
+                    "FC-5: {name}は【{key}】を習得していません。スキルは /fc learn {name} {key} 1 で経験点を使って得ます（手で書いた値は判定に使いません）。技能なしの判定は関連する能力値÷2です（FC-9）"
+                ),
+                format!(
+                    "FC-5: {name} has not learned 【{key}】; skills are learned with XP by /fc learn {name} {key} 1 (a typed value is not used by checks); an unskilled attempt uses the related attribute ÷ 2 (FC-9)"
+                ),
+            ));
+        }
+        let of = state
+            .skills
+            .values()
+            .find(|s| s.fields.iter().any(|f| f == key))?;
+        Some(Text::new(
+            format!(
+                "FC-5: 【{key}】は【{}】の分野で、{name}は習得していません。/fc learn {name} {} 1 {key}（最初の分野は無料）か /fc special {name} {} {key} で得ます",
+                of.name, of.name, of.name
+            ),
+            format!(
+                "FC-5: 【{key}】 is a field of 【{}】, which {name} has not got: /fc learn {name} {} 1 {key} (the first field is free) or /fc special {name} {} {key}",
+                of.name, of.name, of.name
+            ),
+        ))
+    }
+
     fn describe(&self, event: &Event) -> Text {
         match event {
             Event::Setting { key, value } => Text::new(
@@ -3989,11 +4131,34 @@ impl TableRules for FcRules {
         table: &dyn TableView,
         state: &State,
         name: &str,
-        _viewer_is_gm: bool,
+        viewer_is_gm: bool,
     ) -> Vec<Section> {
         let waiting = proposal(table, state, name);
         let mut sections = match record(table, state, name) {
-            Some((ch, _)) => sheet_sections(state, &ch),
+            Some((ch, _)) => {
+                let mut sections = sheet_sections(state, &ch);
+                // A GM's character read from a sheet needs no approval (an NPC need not
+                // be built as a PC is); what a player's would be refused for is noted to
+                // the GMs, who imported it knowingly.
+                let broken = if viewer_is_gm && ch.sheet.is_some() && gms_character(table, name) {
+                    proposal_violations(state, &ch)
+                } else {
+                    Vec::new()
+                };
+                if !broken.is_empty() {
+                    sections.push(Section {
+                        title: Text::new(
+                            "シートの点検（FC-1/FC-4、GMのキャラクターなので承認は不要）",
+                            "Sheet check (FC-1/FC-4; a GM's character needs no approval)",
+                        ),
+                        fields: vec![Field::derived(
+                            Text::new("ルールに合わない点", "breaks the rules"),
+                            Value::List(broken),
+                        )],
+                    });
+                }
+                sections
+            }
             None => Vec::new(),
         };
         // FC-1/FC-4: what the player's sheet proposes, shown as such until approved.
@@ -4022,12 +4187,22 @@ impl TableRules for FcRules {
                     ),
                 )
             };
+            let mut fields = vec![Field::derived(
+                Text::new("状態", "status"),
+                Value::Text(status),
+            )];
+            // What the GM's /fc approve will list (and `force` approve knowingly), seen
+            // by the player before asking.
+            let broken = proposal_violations(state, &proposed);
+            if !broken.is_empty() {
+                fields.push(Field::derived(
+                    Text::new("ルールに合わない点", "breaks the rules"),
+                    Value::List(broken),
+                ));
+            }
             sections.push(Section {
                 title: Text::new("シートの承認（FC-1/FC-4）", "Sheet approval (FC-1/FC-4)"),
-                fields: vec![Field::derived(
-                    Text::new("状態", "status"),
-                    Value::Text(status),
-                )],
+                fields,
             });
             for mut s in sheet_sections(state, &proposed) {
                 s.title = s.title.map(|lang, t| match lang {
@@ -4213,6 +4388,14 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
                     ch.items.join("・"),
                     state.equipment_modifier(ch)
                 )
+            }),
+        ),
+        d(
+            "性別",
+            "sex",
+            Value::Text(match ch.sex {
+                Sex::Male => Text::new("男性", "male"),
+                Sex::Female => Text::new("女性", "female"),
             }),
         ),
         d("利き腕", "handedness", Value::Plain(ch.hand.clone())),

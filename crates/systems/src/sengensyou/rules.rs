@@ -2518,6 +2518,27 @@ fn sg_rests_on(later: &Event, undone: &Event) -> Option<Text> {
             format!("SG-3: {character}が{ability}を使ったセッションは終わっています"),
             format!("SG-3: the session in which {character} used {ability} has ended"),
         )),
+        // SG-1 (l.177): a PC's climax bond to the boss was tied under the climax's
+        // waiver of the level limit and the scene's one new bond; taking the climax back
+        // from under it would leave a bond no rule allows.
+        (
+            Event::Bonded {
+                character,
+                bond,
+                retie: false,
+                ..
+            },
+            Event::Climax { .. },
+        ) if bond.climax => Some(Text::new(
+            format!(
+                "SG-1: {character}の{}への縁故はクライマックスの間に（レベルの制限なしで）結ばれました",
+                bond.target
+            ),
+            format!(
+                "SG-1: {character}'s bond to {} was tied in the climax (with no level limit)",
+                bond.target
+            ),
+        )),
         // SG-1/SG-2: a bond tied under one of the types chosen.
         (
             Event::Bonded {
@@ -3009,6 +3030,83 @@ impl TableRules for SgRules {
             );
         }
         Ok(value.to_string())
+    }
+
+    /// SG-3 (sg5): `{幻想値}` names no one value: a character has one per type, from
+    /// its bonds (l.113–124). The refusal says so, and gives the character's values by
+    /// type where the roller may see its types (its own, a PC's not hidden, the GM's
+    /// view), to write the number into the check. Any other value the rules keep says
+    /// what keeps it ([`TableRules::owned_fields`]).
+    fn missing_field(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+    ) -> Option<Text> {
+        let owned = OWNED.iter().find(|f| f.matches(key))?;
+        let fantasy = owned.keys.contains(&"幻想値");
+        let c = state.chars.get(name);
+        let sees = c.is_some_and(|c| {
+            !c.hidden
+                || table.actor_is_gm()
+                || table
+                    .character(name)
+                    .is_some_and(|(o, _)| o == table.actor())
+        });
+        let values = match c {
+            Some(c) if fantasy && sees && !c.types.is_empty() => {
+                let list: Vec<String> = c
+                    .types
+                    .iter()
+                    .map(|t| format!("{t} {}", effective(c, t, &state.settings).0))
+                    .collect();
+                Some(list.join("、"))
+            }
+            _ => None,
+        };
+        Some(match values {
+            Some(list) => Text::new(
+                format!(
+                    "SG-3: {name}の幻想値は類型ごとで、「{key}」という1つの欄はありません（今: {list}）。判定には値を数で書いてください（例: SGS+2）。{}",
+                    owned.how
+                ),
+                format!(
+                    "SG-3: {name}'s fantasy value is per type, with no single field '{key}' (now: {list}); write the value into the check as a number (e.g. SGS+2). {}",
+                    owned.how_en
+                ),
+            ),
+            None => Text::new(
+                format!(
+                    "{name} に「{key}」の欄はありません。「{key}」はルールが管理するので手では作れません。{}",
+                    owned.how
+                ),
+                format!(
+                    "{name} has no field '{key}'; '{key}' is kept by the rules and cannot be made by hand: {}",
+                    owned.how_en
+                ),
+            ),
+        })
+    }
+
+    /// A sheet's proposed types (`類型候補`) are shown once: as the rules' 「類型」 when
+    /// they are the types chosen this session (SG-1), as typed otherwise (another
+    /// session's proposal, or none chosen yet).
+    fn shown_by_rules(&self, table: &dyn TableView, state: &State, name: &str, key: &str) -> bool {
+        if key != super::sheet::TYPES_FIELD {
+            return false;
+        }
+        let (Some(c), Some((_, fields))) = (state.chars.get(name), table.character(name)) else {
+            return false;
+        };
+        let Some(proposed) = fields.get(key) else {
+            return false;
+        };
+        let mut proposed = super::sheet::split_types(proposed);
+        let mut chosen = c.types.clone();
+        proposed.sort();
+        chosen.sort();
+        !chosen.is_empty() && proposed == chosen
     }
 
     fn describe(&self, event: &Event) -> Text {
