@@ -263,6 +263,10 @@ pub struct Fighter {
     /// table rules before each decision, never stored): no initiative, no turn.
     #[serde(skip)]
     pub unconscious: bool,
+    /// LR-4: a table character dead now (set from its status by the table rules before
+    /// each decision, never stored): no initiative, no turn, no target.
+    #[serde(skip)]
+    pub dead: bool,
 }
 
 impl Fighter {
@@ -298,6 +302,7 @@ impl Fighter {
             full_round: false,
             gms: false,
             unconscious: false,
+            dead: false,
         }
     }
 
@@ -758,6 +763,9 @@ pub enum Event {
         /// LR-5: fighters left out as unconscious.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skipped: Vec<String>,
+        /// LR-4: fighters left out as dead.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dead: Vec<String>,
     },
     /// A new round.
     Round {
@@ -1023,22 +1031,29 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     "nobody is in the combat",
                 ));
             }
-            // LR-5: the unconscious take no turn: no Swiftness test, not in the order.
+            // LR-4: the dead take no turn; LR-5: nor do the unconscious: no Swiftness
+            // test, not in the order.
+            let dead: Vec<String> = c
+                .fighters
+                .iter()
+                .filter(|f| f.dead)
+                .map(|f| f.name.clone())
+                .collect();
             let skipped: Vec<String> = c
                 .fighters
                 .iter()
-                .filter(|f| f.unconscious)
+                .filter(|f| f.unconscious && !f.dead)
                 .map(|f| f.name.clone())
                 .collect();
-            if skipped.len() == c.fighters.len() {
+            if skipped.len() + dead.len() == c.fighters.len() {
                 return Err(refuse(
-                    "LR-14, LR-5",
-                    "参加者は全員意識不明です",
-                    "everyone in the combat is unconscious",
+                    "LR-14, LR-4, LR-5",
+                    "参加者は全員死亡か意識不明です",
+                    "everyone in the combat is dead or unconscious",
                 ));
             }
             let mut rolls: Vec<(String, Vec<Rolled>)> = Vec::new();
-            for f in c.fighters.iter().filter(|f| !f.unconscious) {
+            for f in c.fighters.iter().filter(|f| !f.unconscious && !f.dead) {
                 let t = roll_test(dice, f.swiftness + f.condition_penalty())?;
                 rolls.push((f.name.clone(), vec![t]));
             }
@@ -1075,6 +1090,7 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 rolls,
                 order,
                 skipped,
+                dead,
             }])
         }
         Command::NextRound => Ok(vec![Event::Round { round: c.round + 1 }]),
@@ -1629,8 +1645,20 @@ fn attack(
         (AttackOption::Sweep, 3) => -6,
         _ => 0,
     };
-    let aim = a.aim;
-    let _ = indirect;
+    // LR-14 「次の攻撃に,直接攻撃なら+1,間接攻撃なら+3」: the bonus is the attack's
+    // kind, not the aim's word; only a missile flies indirectly.
+    if indirect && !weapon.ranged() {
+        return Err(refuse(
+            "LR-14",
+            "間接攻撃（indirect）は射撃・投擲だけです（bow / thrown）",
+            "an indirect attack is a missile's (bow / thrown)",
+        ));
+    }
+    let aim = match (a.aim > 0, indirect) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 3,
+    };
     let mut strikes = Vec::new();
     // Each strike: its target, weapon and modifier. Two weapons strike twice, the main
     // hand first, each with its penalty unless Ambidextrous.
@@ -1982,6 +2010,7 @@ pub fn fold(c: &mut Combat, event: &Event) {
             inspired_by,
             ..
         } => {
+            let started = c.round >= 1;
             if let Some(t) = c.get_mut(target) {
                 if inspired_by.is_some() {
                     // LR-14: the new test's degree replaces the old fear.
@@ -1996,9 +2025,16 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 match degree {
                     Degree::MarginalSuccess => t.fear = t.fear.max(1),
                     Degree::CompleteSuccess => t.fear = t.fear.max(2),
+                    // LR-14 「Superior Success: 1ターン行動不能」: the turn lost is this
+                    // round's if the frightened has not acted yet (its actions stop at
+                    // once), else the next round's.
                     Degree::SuperiorSuccess => {
                         t.fear = t.fear.max(4);
-                        t.lose_turn = true;
+                        if started && t.used == 0 && !t.full_round {
+                            t.no_turn = true;
+                        } else {
+                            t.lose_turn = true;
+                        }
                     }
                     Degree::ExtraordinarySuccess => t.cowed = true,
                     _ => {}
@@ -2067,12 +2103,13 @@ pub fn describe(event: &Event) -> Text {
             rolls,
             order,
             skipped,
+            dead,
         } => {
             let r: Vec<String> = rolls
                 .iter()
                 .map(|(n, t)| format!("{n} {}", t.iter().map(shown).collect::<Vec<_>>().join("→")))
                 .collect();
-            let (sj, se) = if skipped.is_empty() {
+            let (mut sj, mut se) = if skipped.is_empty() {
                 (String::new(), String::new())
             } else {
                 (
@@ -2080,6 +2117,10 @@ pub fn describe(event: &Event) -> Text {
                     format!(" (unconscious, no turn: {}; LR-5)", skipped.join(", ")),
                 )
             };
+            if !dead.is_empty() {
+                sj.push_str(&format!("（死亡で順番なし: {}。LR-4）", dead.join("、")));
+                se.push_str(&format!(" (dead, no turn: {}; LR-4)", dead.join(", ")));
+            }
             Text::new(
                 format!(
                     "LR-14 イニシアチブ（Swiftness 判定）: {}。順番: {}{sj}",
@@ -2109,9 +2150,10 @@ pub fn describe(event: &Event) -> Text {
                 Act::Aim { indirect: false } => {
                     ("狙いをつける（次の攻撃 +1）", "aims (next attack +1)")
                 }
+                // LR-14: +3 only if the next attack is an indirect missile (`indirect`).
                 Act::Aim { indirect: true } => (
-                    "狙いをつける（次の間接攻撃 +3）",
-                    "aims (next indirect attack +3)",
+                    "狙いをつける（次の攻撃が間接射撃 indirect なら +3、直接攻撃なら +1）",
+                    "aims (next attack +3 if an indirect missile, `indirect`; a direct attack +1)",
                 ),
                 Act::Move => ("移動（Walk/Jog）", "moves (walk/jog)"),
                 Act::Other => ("行動", "acts"),

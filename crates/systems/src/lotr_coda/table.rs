@@ -574,6 +574,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
     let mut kind = WeaponKind::Melee;
     let mut modifier = 0;
     let mut ambidextrous = false;
+    let mut indirect = false;
     for w in plain {
         let picked = match w {
             "basic" => AttackOption::Basic,
@@ -615,6 +616,11 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
                 kind = WeaponKind::Thrown;
                 continue;
             }
+            // LR-14 aim: an indirect missile takes +3 from an aim, a direct attack +1.
+            "indirect" => {
+                indirect = true;
+                continue;
+            }
             m if signed(m) => {
                 modifier = num(m)?;
                 continue;
@@ -622,10 +628,10 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             other => {
                 return Err(Text::new(
                     format!(
-                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick、bow thrown、charge=ヤード、dmg=、off=、+修正）"
+                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick、bow thrown indirect、charge=ヤード、dmg=、off=、+修正）"
                     ),
                     format!(
-                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick, bow thrown, charge=YARDS, dmg=, off=, +m)"
+                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick, bow thrown indirect, charge=YARDS, dmg=, off=, +m)"
                     ),
                 ));
             }
@@ -694,7 +700,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
         weapon: Weapon { dice, bonus, kind },
         modifier,
         range_steps,
-        indirect: false,
+        indirect,
         extraordinary,
     })
 }
