@@ -2572,24 +2572,29 @@ fn lr14_superior_fear_stops_the_turn_not_yet_taken() {
     let out = run(&mut t, "bob", "LOTR+0");
     assert!(out[0].contains("LOTR-4"), "the fear's −4 stays: {out:?}");
 
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
     // Frightened after acting this round: the next round's turn is the one lost.
+    let acted = |t: &mut Table| {
+        setup(t);
+        run(t, "bob", "/lotr combat act サム move");
+    };
+    let probe = {
+        let mut t = table([0; 32]);
+        acted(&mut t);
+        t.next_seq()
+    };
+    let seed = seed_where(probe, 4, |x| x[0] + x[1] < 12 && x[2] + x[3] < 12);
     let mut t = table(seed);
-    run(&mut t, "gm", "/lotr combat join サム");
-    run(&mut t, "gm", "/lotr combat join アラゴルン");
-    run(&mut t, "gm", "/lotr combat join ナズグル swift=+0 def=10 str=9");
-    run(&mut t, "gm", "/lotr combat init");
-    run(&mut t, "bob", "/lotr combat act サム move");
+    acted(&mut t);
     let d = dice_at(seed, t.next_seq(), 4);
     let m = 8 + (d[2] + d[3]) as i64 + 2 - (d[0] + d[1]) as i64;
-    if d[0] + d[1] < 12 && d[2] + d[3] < 12 {
-        let out = run(&mut t, "gm", &format!("/lotr combat fear ナズグル サム {m:+}"));
-        assert!(out[0].contains("1ターン行動不能"), "{out:?}");
-        run(&mut t, "gm", "/lotr combat next");
-        let why = refused(&mut t, "bob", "/lotr combat act サム move");
-        assert!(why.contains("loses this turn"), "{why}");
-        run(&mut t, "gm", "/lotr combat next");
-        run(&mut t, "bob", "/lotr combat act サム move");
-    }
+    let out = run(&mut t, "gm", &format!("/lotr combat fear ナズグル サム {m:+}"));
+    assert!(out[0].contains("1ターン行動不能"), "{out:?}");
+    run(&mut t, "gm", "/lotr combat next");
+    let why = refused(&mut t, "bob", "/lotr combat act サム move");
+    assert!(why.contains("loses this turn"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "bob", "/lotr combat act サム move");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -2649,4 +2654,44 @@ fn lr14_aim_gives_three_only_to_an_indirect_missile() {
     run(&mut t, "alice", "/lotr combat act アラゴルン aim");
     let out = run(&mut t, "alice", "/lotr combat attack アラゴルン オーク bow dmg=1d6 +0");
     assert!(out[0].contains("]+1="), "a direct missile takes +1: {out:?}");
+}
+
+/// LR-3 「荷重: STRx10 までは普通に運搬可能.x20まで重荷,x30まで超重荷」 with LR-14
+/// 「重荷の場合は移動距離を 3/4,超重荷の場合は 1/2 にする」 (rounded half up, LR-0), and
+/// mounted speeds (Table 9.22: Walk 12, Canter 24, Run 72, Gallop 160): the movement line
+/// says how far.
+#[test]
+fn lr3_lr14_encumbered_and_mounted_movement() {
+    let mut t = table([3; 32]);
+    // アラゴルン: STR 9, loads 90 / 180 / 270.
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ローハン騎士 swift=+0 def=10 str=9 horse=14",
+    );
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン move");
+    assert!(out[0].contains("移動（Walk/Jog）"), "{out:?}");
+    // 100 > 90: encumbered, jog 9 × 3/4 = 6.75 → 7.
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン move load=100");
+    assert!(out[0].contains("重荷で×3/4: 7ヤードまで"), "{out:?}");
+    run(&mut t, "gm", "/lotr combat next");
+    // Heavily: run 27 × 1/2 = 13.5 → 14.
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン run heavy +2");
+    assert!(out[0].contains("超重荷で×1/2: 14ヤードまで"), "{out:?}");
+    assert!(out[0].contains("対 5"), "the Run test stays TN 5: {out:?}");
+    let why = refused(&mut t, "alice", "/lotr combat act アラゴルン move load=271");
+    assert!(why.contains("LR-3") && why.contains("270"), "{why}");
+    let why = refused(&mut t, "alice", "/lotr combat act アラゴルン aim heavy");
+    assert!(why.contains("LR-14"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    // On horseback the horse's pace.
+    let out = run(&mut t, "gm", "/lotr combat act ローハン騎士 move");
+    assert!(out[0].contains("Canter 24ヤードまで"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr combat act ローハン騎士 run encumbered");
+    assert!(why.contains("on foot"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    let out = run(&mut t, "gm", "/lotr combat act ローハン騎士 sprint");
+    assert!(out[0].contains("Gallop 160ヤードまで"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
 }

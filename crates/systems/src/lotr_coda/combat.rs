@@ -385,6 +385,58 @@ pub enum Act {
     },
 }
 
+/// LR-3 encumbrance: 「荷重: STRx10 までは普通に運搬可能.x20まで重荷,x30まで超重荷」 and
+/// LR-14 movement 「重荷の場合は移動距離を 3/4,超重荷の場合は 1/2 にする」.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Load {
+    /// Up to STR × 10: full distance.
+    #[default]
+    Normal,
+    /// Up to STR × 20: distance × 3/4.
+    Encumbered,
+    /// Up to STR × 30: distance × 1/2.
+    Heavy,
+}
+
+impl Load {
+    fn is_normal(&self) -> bool {
+        *self == Load::Normal
+    }
+
+    /// The load `weight` is for a STR score `strength`; `None` past STR × 30.
+    pub fn of(weight: i64, strength: i64) -> Option<Load> {
+        let s = strength.max(1);
+        match weight {
+            w if w <= s * 10 => Some(Load::Normal),
+            w if w <= s * 20 => Some(Load::Encumbered),
+            w if w <= s * 30 => Some(Load::Heavy),
+            _ => None,
+        }
+    }
+
+    /// `yards` as far as this load lets one go, rounded half up (LR-0).
+    pub fn yards(self, yards: i64) -> i64 {
+        match self {
+            Load::Normal => yards,
+            Load::Encumbered => div_half_up(yards * 3, 4),
+            Load::Heavy => div_half_up(yards, 2),
+        }
+    }
+}
+
+/// LR-14 movement, in yards at most: on foot Walk/Jog 9, Run 27, Sprint 40 (× the load);
+/// mounted (Table 9.22) Walk 12 / Canter 24, Run 72, Gallop 160. `None`: not a movement.
+pub fn move_yards(act: Act, mounted: bool, load: Load) -> Option<i64> {
+    let (foot, horse) = match act {
+        Act::Move => (9, 24),
+        Act::Run { .. } => (27, 72),
+        Act::Sprint { .. } => (40, 160),
+        _ => return None,
+    };
+    Some(if mounted { horse } else { load.yards(foot) })
+}
+
 impl Act {
     fn cost(self) -> u32 {
         match self {
@@ -576,6 +628,8 @@ pub enum Command {
         act: Act,
         /// Its test's modifier (Run skill and so on).
         modifier: i64,
+        /// LR-3, LR-14: what it carries (a movement's distance).
+        load: Load,
     },
     /// An attack.
     Attack {
@@ -784,6 +838,12 @@ pub enum Event {
         penalty: i64,
         /// Its test, TN and success.
         test: Option<(Rolled, i64, bool)>,
+        /// LR-3, LR-14: the load it moved under (normal when absent).
+        #[serde(default, skip_serializing_if = "Load::is_normal")]
+        load: Load,
+        /// LR-14: it moved on horseback (Table 9.22's speeds).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        mounted: bool,
     },
     /// An attack.
     Attacked {
@@ -1094,7 +1154,12 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             }])
         }
         Command::NextRound => Ok(vec![Event::Round { round: c.round + 1 }]),
-        Command::Act { who, act, modifier } => {
+        Command::Act {
+            who,
+            act,
+            modifier,
+            load,
+        } => {
             let f = fighter(c, who)?;
             may_act(f)?;
             full_round_taken(f)?;
@@ -1143,12 +1208,23 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 }
                 None => None,
             };
+            let mounted = f.mount.is_some() && move_yards(*act, true, *load).is_some();
+            // LR-14: the load slows one's own feet; a rider goes at the horse's pace.
+            if !load.is_normal() && (mounted || move_yards(*act, false, *load).is_none()) {
+                return Err(refuse(
+                    "LR-14",
+                    "荷重（encumbered / heavy / load=）は徒歩の移動（move / run / sprint）だけに効きます",
+                    "a load (encumbered / heavy / load=) slows only movement on foot (move / run / sprint)",
+                ));
+            }
             Ok(vec![Event::Acted {
                 who: who.clone(),
                 act: *act,
                 cost,
                 penalty,
                 test,
+                load: *load,
+                mounted,
             }])
         }
         Command::Attack {
@@ -2144,6 +2220,8 @@ pub fn describe(event: &Event) -> Text {
             cost,
             penalty,
             test,
+            load,
+            mounted,
         } => {
             let name = match act {
                 Act::Free => ("コスト0の行動", "a free action"),
@@ -2159,6 +2237,32 @@ pub fn describe(event: &Event) -> Text {
                 Act::Other => ("行動", "acts"),
                 Act::Run { .. } => ("走る（27ヤードまで）", "runs (up to 27 yd)"),
                 Act::Sprint { .. } => ("全力移動（40ヤードまで）", "sprints (up to 40 yd)"),
+            };
+            // LR-14 movement: mounted (Table 9.22) or under a load (×3/4, ×1/2).
+            let moved = move_yards(*act, *mounted, *load).map(|y| {
+                let (wj, we) = match (act, mounted, load) {
+                    (Act::Move, true, _) => ("馬で Walk 12 / Canter ", "on horseback, walk 12 / canter "),
+                    (Act::Run { .. }, true, _) => ("馬で Run ", "on horseback, run "),
+                    (_, true, _) => ("馬で Gallop ", "on horseback, gallop "),
+                    (_, false, Load::Encumbered) => ("重荷で×3/4: ", "encumbered ×3/4: "),
+                    (_, false, Load::Heavy) => ("超重荷で×1/2: ", "heavily encumbered ×1/2: "),
+                    (_, false, Load::Normal) => ("", ""),
+                };
+                (format!("{wj}{y}ヤードまで"), format!("{we}up to {y} yd"))
+            });
+            let name = match (&moved, act) {
+                (Some((j, e)), Act::Move) if *mounted || !load.is_normal() => (
+                    format!("移動（{j}）"),
+                    format!("moves ({e})"),
+                ),
+                (Some((j, e)), Act::Run { .. }) if *mounted || !load.is_normal() => {
+                    (format!("走る（{j}）"), format!("runs ({e})"))
+                }
+                (Some((j, e)), Act::Sprint { .. }) if *mounted || !load.is_normal() => (
+                    format!("全力移動（{j}）"),
+                    format!("sprints ({e})"),
+                ),
+                _ => (name.0.to_string(), name.1.to_string()),
             };
             let (tj, te) = match test {
                 Some((t, tn, ok)) => (
@@ -2574,6 +2678,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2584,6 +2689,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Aim { indirect: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2595,6 +2701,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Other,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[5, 4],
         )
@@ -2614,6 +2721,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Other,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[6, 6, 3],
         )
@@ -2639,6 +2747,7 @@ mod tests {
                 who: "Orc".into(),
                 act: Act::Free,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2651,6 +2760,7 @@ mod tests {
                 who: "Orc".into(),
                 act: Act::Sprint { in_melee: false },
                 modifier: 1,
+                load: Load::Normal,
             },
             &[5, 5],
         )
@@ -2669,6 +2779,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Run { in_melee: true },
                 modifier: 1,
+                load: Load::Normal,
             },
             &[4, 4],
         )
@@ -2683,6 +2794,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Sprint { in_melee: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             "LR-14",
         );
@@ -2783,6 +2895,7 @@ mod tests {
                     who: "Boromir".into(),
                     act: Act::Move,
                     modifier: 0,
+                    load: Load::Normal,
                 },
                 &[],
             )
@@ -3036,6 +3149,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Aim { indirect: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -3345,6 +3459,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             "LR-14",
         );
@@ -3355,6 +3470,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )

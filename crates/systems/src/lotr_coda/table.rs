@@ -56,9 +56,9 @@ pub const COMMANDS: &[CommandHelp] = &[
         help_en: "Combat (LR-14, GM): join, leave, initiative (everyone's Swiftness test, ties re-tested), next round (actions, dodges and options reset)",
     },
     CommandHelp {
-        usage: "/lotr combat act ボロミア aim | aim-indirect | move | other | run | run-melee | sprint | sprint-melee | free [+修正]",
-        help: "行動（LR-14）: 1ラウンド2アクション、以降は−5累積。判定不要の追加アクションは目標値5の判定。run=2アクション（目標値5、接近戦10）、sprint=全ラウンド（10、15）",
-        help_en: "An action (LR-14): 2 a round, then −5 cumulative; an extra action needing no test is a TN 5 test; run = 2 actions (TN 5, 10 in melee), sprint = the full round (10, 15)",
+        usage: "/lotr combat act ボロミア aim | aim-indirect | move | other | run | run-melee | sprint | sprint-melee | free [+修正] [encumbered | heavy | load=重さ]",
+        help: "行動（LR-14）: 1ラウンド2アクション、以降は−5累積。判定不要の追加アクションは目標値5の判定。run=2アクション（目標値5、接近戦10）、sprint=全ラウンド（10、15）。移動は徒歩 9 / 27 / 40 ヤードまで、重荷 ×3/4・超重荷 ×1/2（load= は STR×10/20/30 で判定）、騎乗中は Walk 12・Canter 24 / Run 72 / Gallop 160",
+        help_en: "An action (LR-14): 2 a round, then −5 cumulative; an extra action needing no test is a TN 5 test; run = 2 actions (TN 5, 10 in melee), sprint = the full round (10, 15); on foot up to 9 / 27 / 40 yd, encumbered ×3/4, heavily ×1/2 (load= against STR × 10/20/30), mounted walk 12 / canter 24, run 72, gallop 160",
     },
     CommandHelp {
         usage: "/lotr combat attack ボロミア オーク:parry+7s power dmg=2d6+4 +8 | attack レゴラス オーク:dodge+1 dmg=2d6+3 bow range=1 +9",
@@ -316,7 +316,7 @@ fn decide_combat(
             gm_only(table, "LR-14")?;
             run(combat::Command::NextRound, dice)
         }
-        ["act", who, what, rest @ ..] if rest.len() <= 1 => {
+        ["act", who, what, rest @ ..] if rest.len() <= 2 => {
             may_act_for(table, c, who)?;
             let act = match *what {
                 "free" => Act::Free,
@@ -330,12 +330,39 @@ fn decide_combat(
                 "sprint-melee" => Act::Sprint { in_melee: true },
                 _ => return Err(combat_usage()),
             };
-            let modifier = rest.first().map(|m| num(m)).transpose()?.unwrap_or(0);
+            // LR-3, LR-14: a load word (`encumbered`, `heavy`, or `load=POUNDS` against
+            // the fighter's STR × 10 / 20 / 30) and a modifier, in either order.
+            let mut modifier = 0;
+            let mut load = combat::Load::Normal;
+            for w in rest {
+                match *w {
+                    "encumbered" => load = combat::Load::Encumbered,
+                    "heavy" => load = combat::Load::Heavy,
+                    w if w.starts_with("load=") => {
+                        let weight = num(&w["load=".len()..])?;
+                        let strength = c.get(who).map_or(1, |f| f.strength);
+                        load = combat::Load::of(weight.max(0), strength).ok_or_else(|| {
+                            Text::new(
+                                format!(
+                                    "LR-3: {who}（STR {strength}）が運べるのは {} までです（{weight} は重すぎます）",
+                                    strength.max(1) * 30
+                                ),
+                                format!(
+                                    "LR-3: {who} (STR {strength}) carries at most {} ({weight} is too heavy)",
+                                    strength.max(1) * 30
+                                ),
+                            )
+                        })?;
+                    }
+                    m => modifier = num(m)?,
+                }
+            }
             run(
                 combat::Command::Act {
                     who: who.to_string(),
                     act,
                     modifier,
+                    load,
                 },
                 dice,
             )
