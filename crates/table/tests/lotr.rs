@@ -2524,7 +2524,10 @@ fn lr8_the_first_reference_to_a_missing_skill_names_lr8_not_char_set() {
             en.contains("LR-8") && en.contains("/lotr xp pick") && !en.contains("/char set"),
             "{line}: {en}"
         );
-        let ja = t.exec(who, line).expect_err("refused").render(taku_dice::Lang::Ja);
+        let ja = t
+            .exec(who, line)
+            .expect_err("refused")
+            .render(taku_dice::Lang::Ja);
         assert!(
             ja.contains("LR-8") && ja.contains("技能") && !ja.contains("/char set"),
             "{line}: {ja}"
@@ -2557,14 +2560,21 @@ fn lr14_superior_fear_stops_the_turn_not_yet_taken() {
     let d = dice_at(seed, t.next_seq(), 4);
     // サム's Willpower +2 (WIT 10) is the TN: a margin of 8 is a Superior Success.
     let m = 8 + (d[2] + d[3]) as i64 + 2 - (d[0] + d[1]) as i64;
-    let out = run(&mut t, "gm", &format!("/lotr combat fear ナズグル サム {m:+}"));
+    let out = run(
+        &mut t,
+        "gm",
+        &format!("/lotr combat fear ナズグル サム {m:+}"),
+    );
     assert!(out[0].contains("1ターン行動不能"), "{out:?}");
     for line in [
         "/lotr combat act サム move",
         "/lotr combat attack サム ナズグル dmg=1d6 +0",
     ] {
         let why = refused(&mut t, "bob", line);
-        assert!(why.contains("LR-14") && why.contains("loses this turn"), "{line}: {why}");
+        assert!(
+            why.contains("LR-14") && why.contains("loses this turn"),
+            "{line}: {why}"
+        );
     }
     run(&mut t, "gm", "/lotr combat next");
     let out = run(&mut t, "bob", "/lotr combat act サム move");
@@ -2588,7 +2598,11 @@ fn lr14_superior_fear_stops_the_turn_not_yet_taken() {
     acted(&mut t);
     let d = dice_at(seed, t.next_seq(), 4);
     let m = 8 + (d[2] + d[3]) as i64 + 2 - (d[0] + d[1]) as i64;
-    let out = run(&mut t, "gm", &format!("/lotr combat fear ナズグル サム {m:+}"));
+    let out = run(
+        &mut t,
+        "gm",
+        &format!("/lotr combat fear ナズグル サム {m:+}"),
+    );
     assert!(out[0].contains("1ターン行動不能"), "{out:?}");
     run(&mut t, "gm", "/lotr combat next");
     let why = refused(&mut t, "bob", "/lotr combat act サム move");
@@ -2605,7 +2619,11 @@ fn lr4_lr14_the_dead_leave_the_initiative_and_are_no_target() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr combat join サム");
     run(&mut t, "gm", "/lotr combat join アラゴルン");
-    run(&mut t, "gm", "/lotr combat join オーク swift=+0 def=10 str=9");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
     // サム: Health 10, Medium: dead at 60.
     run(&mut t, "gm", "/lotr damage サム 60");
     let out = run(&mut t, "gm", "/lotr combat init");
@@ -2618,9 +2636,16 @@ fn lr4_lr14_the_dead_leave_the_initiative_and_are_no_target() {
         "/lotr combat fear オーク サム +0",
     ] {
         let why = refused(&mut t, "gm", line);
-        assert!(why.contains("LR-4") && why.contains("dead"), "{line}: {why}");
+        assert!(
+            why.contains("LR-4") && why.contains("dead"),
+            "{line}: {why}"
+        );
     }
-    run(&mut t, "gm", "/lotr combat attack オーク アラゴルン dmg=1d6 +0");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン dmg=1d6 +0",
+    );
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -2631,7 +2656,11 @@ fn lr4_lr14_the_dead_leave_the_initiative_and_are_no_target() {
 fn lr14_aim_gives_three_only_to_an_indirect_missile() {
     let mut t = table([3; 32]);
     run(&mut t, "gm", "/lotr combat join アラゴルン");
-    run(&mut t, "gm", "/lotr combat join オーク swift=+0 def=10 str=9");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
     run(&mut t, "gm", "/lotr combat init");
     let why = refused(
         &mut t,
@@ -2640,7 +2669,11 @@ fn lr14_aim_gives_three_only_to_an_indirect_missile() {
     );
     assert!(why.contains("LR-14") && why.contains("indirect"), "{why}");
     run(&mut t, "alice", "/lotr combat act アラゴルン aim-indirect");
-    let out = run(&mut t, "alice", "/lotr combat attack アラゴルン オーク dmg=1d6 +0");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク dmg=1d6 +0",
+    );
     assert!(out[0].contains("]+1="), "a melee attack takes +1: {out:?}");
     run(&mut t, "gm", "/lotr combat next");
     run(&mut t, "alice", "/lotr combat act アラゴルン aim-indirect");
@@ -2649,11 +2682,21 @@ fn lr14_aim_gives_three_only_to_an_indirect_missile() {
         "alice",
         "/lotr combat attack アラゴルン オーク bow indirect dmg=1d6 +0",
     );
-    assert!(out[0].contains("]+3="), "an indirect missile takes +3: {out:?}");
+    assert!(
+        out[0].contains("]+3="),
+        "an indirect missile takes +3: {out:?}"
+    );
     run(&mut t, "gm", "/lotr combat next");
     run(&mut t, "alice", "/lotr combat act アラゴルン aim");
-    let out = run(&mut t, "alice", "/lotr combat attack アラゴルン オーク bow dmg=1d6 +0");
-    assert!(out[0].contains("]+1="), "a direct missile takes +1: {out:?}");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク bow dmg=1d6 +0",
+    );
+    assert!(
+        out[0].contains("]+1="),
+        "a direct missile takes +1: {out:?}"
+    );
 }
 
 /// LR-3 「荷重: STRx10 までは普通に運搬可能.x20まで重荷,x30まで超重荷」 with LR-14
@@ -2693,5 +2736,60 @@ fn lr3_lr14_encumbered_and_mounted_movement() {
     run(&mut t, "gm", "/lotr combat next");
     let out = run(&mut t, "gm", "/lotr combat act ローハン騎士 sprint");
     assert!(out[0].contains("Gallop 160ヤードまで"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 horses (§3.9): 「戦闘中は,特に Ride 判定に -1 〜 -4 のペナルティ」 unless Steady
+/// (「戦闘中であっても,Ride 判定へのペナルティを受けない」); a Mearas or Elven-steed has
+/// Ride, and the higher of horse and rider is used. A table rider's Ride comes from its
+/// record.
+#[test]
+fn lr14_ride_tests_steady_horses_and_mearas() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr combat join エオメル horse=14:war");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join 騎手 swift=+0 def=10 str=9 horse=14:steady",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join 王 swift=+0 def=10 str=9 horse=16:mearas=+9",
+    );
+    run(&mut t, "gm", "/lotr combat join 歩兵 swift=+0 def=10 str=9");
+    // 騎手: Ride +3, pen=3 spared by the Steady horse.
+    let out = run(&mut t, "gm", "/lotr combat ride 騎手 +3 tn=10 pen=3");
+    assert!(
+        out[0].contains("Steady なので −3 なし") && out[0].contains("]+3"),
+        "{out:?}"
+    );
+    // 王: the Mearas' +9 beats the rider's +2; −2 in combat.
+    let out = run(&mut t, "gm", "/lotr combat ride 王 +2 tn=10 pen=2");
+    assert!(
+        out[0].contains("馬の Ride を使用")
+            && out[0].contains("戦闘中 −2")
+            && out[0].contains("]+7"),
+        "{out:?}"
+    );
+    // エオメル's Ride from the sheet (no modifier written), −4 on a horse that is not Steady.
+    let out = run(&mut t, "gm", "/lotr combat ride エオメル tn=10 pen=4");
+    assert!(
+        out[0].contains("エオメル の Ride 判定、戦闘中 −4"),
+        "{out:?}"
+    );
+    for line in [
+        "/lotr combat ride 歩兵 +3 tn=10",
+        "/lotr combat ride 騎手 +3 tn=10 pen=5",
+        "/lotr combat join 馬なし swift=+0 def=10 str=9 horse=14:flying",
+        "/lotr combat join 馬なし swift=+0 def=10 str=9 horse=0",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains("LR-14"), "{line}: {why}");
+    }
+    let why = refused(&mut t, "alice", "/lotr combat ride エオメル tn=10");
+    assert!(why.contains("GM"), "{why}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }

@@ -614,7 +614,10 @@ fn opposed(
 /// keeps the text as rolled (Japanese, BCDice's convention); an English table shows
 /// this (`taku_systems::roll_text`).
 const ENGLISH: [(&str, &str); 12] = [
-    ("同値: 命中（回避との同値は攻撃側）", "tie: hit (a tie with a dodge goes to the attacker)"),
+    (
+        "同値: 命中（回避との同値は攻撃側）",
+        "tie: hit (a tie with a dodge goes to the attacker)",
+    ),
     (
         "同値: 受け流し（受けとの同値は防御側）",
         "tie: parried (a tie with a parry goes to the defender)",

@@ -174,6 +174,13 @@ pub struct Mount {
     pub strength: i64,
     /// War-Trained: an action of its own to attack a foe the rider names.
     pub war_trained: bool,
+    /// Steady: 「戦闘中であっても,Ride 判定へのペナルティを受けない」.
+    #[serde(default)]
+    pub steady: bool,
+    /// Mearas or Elven-steed: its own Ride test modifier (「乗り手の Ride 技能とどちらか
+    /// 高いほうを用いることができる」).
+    #[serde(default)]
+    pub ride: Option<i64>,
 }
 
 /// Someone in the fight.
@@ -688,6 +695,18 @@ pub enum Command {
         /// Target's chosen modifier.
         target_modifier: i64,
     },
+    /// LR-14 a Ride test the GM calls in combat: the rider's Ride or a Mearas' own, the
+    /// higher; −1..−4 in combat unless the horse is Steady.
+    Ride {
+        /// The rider.
+        who: String,
+        /// The rider's Ride test modifier.
+        ride: i64,
+        /// TN.
+        tn: i64,
+        /// The combat penalty (0–4).
+        penalty: i64,
+    },
     /// A stun: Stamina test against the stun table's TN (Table 9.17, GM).
     Stun {
         /// Who.
@@ -902,6 +921,21 @@ pub enum Event {
         degree: Degree,
         /// Penalty and rounds taken (None: unaffected).
         effect: Option<(i64, i64)>,
+    },
+    /// A Ride test (LR-14).
+    Rode {
+        /// The rider.
+        who: String,
+        /// The test.
+        test: Rolled,
+        /// TN.
+        tn: i64,
+        /// The horse's Ride was the higher (Mearas, Elven-steed).
+        horse: bool,
+        /// The combat penalty taken (0 on a Steady horse).
+        penalty: i64,
+        /// The combat penalty a Steady horse spared.
+        spared: i64,
     },
     /// A fear test.
     Feared {
@@ -1393,6 +1427,49 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 tests,
                 won,
                 cost: 1,
+            }])
+        }
+        Command::Ride {
+            who,
+            ride,
+            tn,
+            penalty,
+        } => {
+            let f = fighter(c, who)?;
+            bounded(*ride, ("Ride の修正", "the Ride modifier"))?;
+            let Some(m) = f.mount else {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} は騎乗していません（join の horse=）"),
+                    format!("{who} is not mounted (join … horse=)"),
+                ));
+            };
+            if !(0..=100).contains(tn) || !(0..=4).contains(penalty) {
+                return Err(refuse(
+                    "LR-14",
+                    "Ride 判定の目標値は 0〜100、戦闘中のペナルティ pen= は 0〜4 です（シード: −1〜−4）",
+                    "a Ride test's TN is 0–100 and its combat penalty pen= 0–4 (the seed's −1 to −4)",
+                ));
+            }
+            let horse = m.ride.is_some_and(|h| h > *ride);
+            let base = if horse {
+                m.ride.unwrap_or(*ride)
+            } else {
+                *ride
+            };
+            let (taken, spared) = if m.steady {
+                (0, *penalty)
+            } else {
+                (*penalty, 0)
+            };
+            let test = roll_test(dice, base - taken + f.condition_penalty())?;
+            Ok(vec![Event::Rode {
+                who: who.clone(),
+                test,
+                tn: *tn,
+                horse,
+                penalty: taken,
+                spared,
             }])
         }
         Command::Stun {
@@ -2070,6 +2147,8 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 _ => {}
             }
         }
+        // LR-14: a Ride test the GM calls changes nothing of the fight by itself.
+        Event::Rode { .. } => {}
         Event::Stunned { who, effect, .. } => {
             if let Some(f) = c.get_mut(who) {
                 // LR-14: an Extraordinary Success ignores *this* blow: an earlier stun
@@ -2241,7 +2320,9 @@ pub fn describe(event: &Event) -> Text {
             // LR-14 movement: mounted (Table 9.22) or under a load (×3/4, ×1/2).
             let moved = move_yards(*act, *mounted, *load).map(|y| {
                 let (wj, we) = match (act, mounted, load) {
-                    (Act::Move, true, _) => ("馬で Walk 12 / Canter ", "on horseback, walk 12 / canter "),
+                    (Act::Move, true, _) => {
+                        ("馬で Walk 12 / Canter ", "on horseback, walk 12 / canter ")
+                    }
                     (Act::Run { .. }, true, _) => ("馬で Run ", "on horseback, run "),
                     (_, true, _) => ("馬で Gallop ", "on horseback, gallop "),
                     (_, false, Load::Encumbered) => ("重荷で×3/4: ", "encumbered ×3/4: "),
@@ -2251,17 +2332,15 @@ pub fn describe(event: &Event) -> Text {
                 (format!("{wj}{y}ヤードまで"), format!("{we}up to {y} yd"))
             });
             let name = match (&moved, act) {
-                (Some((j, e)), Act::Move) if *mounted || !load.is_normal() => (
-                    format!("移動（{j}）"),
-                    format!("moves ({e})"),
-                ),
+                (Some((j, e)), Act::Move) if *mounted || !load.is_normal() => {
+                    (format!("移動（{j}）"), format!("moves ({e})"))
+                }
                 (Some((j, e)), Act::Run { .. }) if *mounted || !load.is_normal() => {
                     (format!("走る（{j}）"), format!("runs ({e})"))
                 }
-                (Some((j, e)), Act::Sprint { .. }) if *mounted || !load.is_normal() => (
-                    format!("全力移動（{j}）"),
-                    format!("sprints ({e})"),
-                ),
+                (Some((j, e)), Act::Sprint { .. }) if *mounted || !load.is_normal() => {
+                    (format!("全力移動（{j}）"), format!("sprints ({e})"))
+                }
                 _ => (name.0.to_string(), name.1.to_string()),
             };
             let (tj, te) = match test {
@@ -2483,6 +2562,41 @@ pub fn describe(event: &Event) -> Text {
                     "LR-14 {who} {e} vs {against}: {}: {}",
                     te.join(" / "),
                     if *won { "success" } else { "failure" }
+                ),
+            )
+        }
+        Event::Rode {
+            who,
+            test,
+            tn,
+            horse,
+            penalty,
+            spared,
+        } => {
+            let ok = test.total >= *tn;
+            let (hj, he) = if *horse {
+                ("（馬の Ride を使用）", " (the horse's Ride)")
+            } else {
+                ("", "")
+            };
+            let (pj, pe) = match (*penalty, *spared) {
+                (p, _) if p > 0 => (format!("、戦闘中 −{p}"), format!(", −{p} in combat")),
+                (_, s) if s > 0 => (
+                    format!("、Steady なので −{s} なし"),
+                    format!(", a Steady horse: no −{s}"),
+                ),
+                _ => (String::new(), String::new()),
+            };
+            Text::new(
+                format!(
+                    "LR-14 {who} の Ride 判定{hj}{pj}: {} 対 {tn}: {}",
+                    shown(test),
+                    if ok { "成功" } else { "失敗" }
+                ),
+                format!(
+                    "LR-14 {who}'s Ride test{he}{pe}: {} vs {tn}: {}",
+                    shown(test),
+                    if ok { "success" } else { "failure" }
                 ),
             )
         }
@@ -3179,6 +3293,8 @@ mod tests {
             mount: Some(Mount {
                 strength: 20,
                 war_trained: true,
+                steady: false,
+                ride: None,
             }),
             ..Fighter::new("Rider", 0, 10, 8)
         };
@@ -3195,6 +3311,8 @@ mod tests {
         c.fighters[0].mount = Some(Mount {
             strength: 20,
             war_trained: false,
+            steady: false,
+            ride: None,
         });
         // 3+3 + 0 + 1 (charge) + 3 (mounted on foot) − 2 (counts as Large vs Medium) = 8 < 12: miss.
         let e = run(

@@ -1236,6 +1236,7 @@ fn decide_lotr(
                         | "stand"
                         | "delay"
                         | "stun"
+                        | "ride"
                 )
                 && let Some(ch) = record(table, state, name)
             {
@@ -1249,7 +1250,14 @@ fn decide_lotr(
             }
             // LR-4: a dead table character is no target (「Near Death … の次で死亡」):
             // no attack, grab, trip, fear or stun on it.
-            if let ["combat", "attack" | "grab" | "trip" | "fear" | "stun", _, targets, ..] = words {
+            if let [
+                "combat",
+                "attack" | "grab" | "trip" | "fear" | "stun",
+                _,
+                targets,
+                ..,
+            ] = words
+            {
                 for t in targets.split([',', '、']) {
                     let t = t.split(':').next().unwrap_or(t);
                     if let Some(ch) = record(table, state, t) {
@@ -1380,9 +1388,7 @@ fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
     for f in &mut sub.combat.fighters {
         let s = state.status.get(&f.name).cloned().unwrap_or_default();
         let ch = record(table, state, &f.name);
-        f.wounds = ch
-            .as_ref()
-            .map_or(0, |ch| penalty(&state.settings, ch, &s));
+        f.wounds = ch.as_ref().map_or(0, |ch| penalty(&state.settings, ch, &s));
         // LR-5: the Exhausted are unconscious (no initiative, no turn).
         f.unconscious = s.weariness >= state.settings.exhausted() as i64 || s.drowned;
         // LR-4: the dead neither (nor are they attacked).
@@ -1433,6 +1439,15 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
             }
             _ => out.insert(3, format!("{stamina:+}")),
         }
+    }
+    // LR-14 ride: a table character's Ride from its record (untrained −2 as LR-8 says)
+    // when the GM gives no modifier before `tn=`.
+    if let ["combat", "ride", who, rest @ ..] = words
+        && rest.first().is_none_or(|w| w.contains('='))
+        && let Some(ch) = record(table, state, who)
+        && let Some(ride) = reference(&ch, "Ride")
+    {
+        out.insert(3, format!("{ride:+}"));
     }
     // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
     // from its record when the GM gives none.

@@ -51,7 +51,7 @@ pub struct Decided {
 /// The commands, for `/help`.
 pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
-        usage: "/lotr combat join ボロミア swift=+2 def=11 str=9 [size=small] [actions=3] [shield=2] [horse=12:war] | leave 名前 | init | next",
+        usage: "/lotr combat join ボロミア swift=+2 def=11 str=9 [size=small] [actions=3] [shield=2] [horse=12:war:steady:mearas=+8] | ride 名前 [Ride修正] tn=10 pen=2 | leave 名前 | init | next",
         help: "戦闘（LR-14、GM）: 参加、離脱、イニシアチブ（全員の Swiftness 判定、同値は再判定）、次のラウンド（アクション・回避・攻撃オプションをリセット）",
         help_en: "Combat (LR-14, GM): join, leave, initiative (everyone's Swiftness test, ties re-tested), next round (actions, dodges and options reset)",
     },
@@ -291,16 +291,41 @@ fn decide_combat(
                     ));
                 }
             };
+            // LR-14 horses: `horse=STR[:war][:steady][:mearas=RIDE]` (War-Trained, Steady,
+            // a Mearas or Elven-steed with its own Ride test modifier).
             if let Some(h) = k.get("horse") {
-                let (s, war) = match h.split_once(':') {
-                    Some((s, "war")) => (s, true),
-                    Some(_) => return Err(combat_usage()),
-                    None => (*h, false),
+                let mut parts = h.split(':');
+                let strength = num(parts.next().unwrap_or(""))?;
+                if !(1..=100).contains(&strength) {
+                    return Err(Text::new(
+                        format!("LR-14: 馬の STR は 1〜100 です（{strength} は不可）"),
+                        format!("LR-14: a horse's STR is 1–100 (not {strength})"),
+                    ));
+                }
+                let mut mount = Mount {
+                    strength,
+                    war_trained: false,
+                    steady: false,
+                    ride: None,
                 };
-                f.mount = Some(Mount {
-                    strength: num(s)?,
-                    war_trained: war,
-                });
+                for p in parts {
+                    match p.split_once('=') {
+                        None if p == "war" => mount.war_trained = true,
+                        None if p == "steady" => mount.steady = true,
+                        Some(("mearas" | "elven", r)) => mount.ride = Some(num(r)?),
+                        _ => {
+                            return Err(Text::new(
+                                format!(
+                                    "LR-14: 馬の「{p}」はわかりません（horse=STR[:war][:steady][:mearas=Ride修正]、例 horse=14:war:steady）"
+                                ),
+                                format!(
+                                    "LR-14: no horse trait '{p}' (horse=STR[:war][:steady][:mearas=RIDE], e.g. horse=14:war:steady)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                f.mount = Some(mount);
             }
             run(combat::Command::Join(Box::new(f)), dice)
         }
@@ -443,6 +468,23 @@ fn decide_combat(
                     target: target.to_string(),
                     modifier: num(m)?,
                     target_modifier: num(tm)?,
+                },
+                dice,
+            )
+        }
+        // LR-14: a Ride test the GM calls (a frightened horse, riding into the fray).
+        ["ride", who, m, rest @ ..] => {
+            gm_only(table, "LR-14")?;
+            let (k, plain) = split(rest);
+            if !plain.is_empty() {
+                return Err(combat_usage());
+            }
+            run(
+                combat::Command::Ride {
+                    who: who.to_string(),
+                    ride: num(m)?,
+                    tn: key_num(&k, "tn", None)?,
+                    penalty: key_num(&k, "pen", Some(0))?,
                 },
                 dice,
             )
