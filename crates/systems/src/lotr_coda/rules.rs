@@ -3747,7 +3747,7 @@ impl TableRules for LotrRules {
     /// GM plays it (and `/who` lists it so).
     /// LR-8: a `{NAME.KEY}` reference to a skill a character with a record lacks
     /// (`{剣士.Sorcery}`) gets LR-8's word, the one a hand-made field would get
-    /// ([`raw_references`]): skills come from the sheet or `/lotr xp pick`, never from
+    /// (`raw_references`): skills come from the sheet or `/lotr xp pick`, never from
     /// `/char set`. A character without a record keeps the table's hint; a rules-owned
     /// field says what changes it.
     fn missing_field(
