@@ -234,7 +234,8 @@ pub fn comment(system: &dyn GameSystem, line: &str) -> Option<String> {
 }
 
 /// A roll's result text in `lang`. The log keeps the text as BCDice prints it (Japanese);
-/// for an English table, systems whose checks have their own words (Four Card, Sengensho)
+/// for an English table, systems whose checks have their own words (Four Card, Sengensho,
+/// The Lord of the Rings)
 /// give them in English. Other systems' texts are returned unchanged.
 pub fn roll_text<'t>(
     system: &dyn GameSystem,
@@ -243,6 +244,7 @@ pub fn roll_text<'t>(
 ) -> std::borrow::Cow<'t, str> {
     match (lang, system.id()) {
         (taku_dice::Lang::En, "FourCard") => four_card::check::english(text).into(),
+        (taku_dice::Lang::En, "LotrCoda") => lotr_coda::check::english(text).into(),
         (taku_dice::Lang::En, "Sengensyou") => sengensyou::check::english(text).into(),
         _ => text.into(),
     }

@@ -247,12 +247,6 @@ impl Roll {
     /// The result as members see it in `lang`: the comment, the text, then the system's
     /// note if any.
     pub fn shown(&self, lang: taku_dice::Lang) -> String {
-        self.shown_as(lang, &self.text)
-    }
-
-    /// [`Roll::shown`] with `text` for the result (the system's words in the viewer's
-    /// language, `taku_systems::roll_text`); the log keeps BCDice's text.
-    pub fn shown_as(&self, lang: taku_dice::Lang, text: &str) -> String {
         let note = match lang {
             taku_dice::Lang::En => self.note_en.as_ref().or(self.note.as_ref()),
             taku_dice::Lang::Ja => self.note.as_ref(),
@@ -262,7 +256,7 @@ impl Roll {
             out.push_str(comment);
             out.push(' ');
         }
-        out.push_str(text);
+        out.push_str(&self.text);
         if let Some(note) = note {
             out.push_str(&format!(" （{note}）"));
         }

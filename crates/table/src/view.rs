@@ -212,6 +212,18 @@ impl Table {
         }
     }
 
+    /// `r` with its result text in `lang`: the log keeps the text as rolled (BCDice's
+    /// Japanese); an English table reads a system's check words in English
+    /// (`taku_systems::roll_text`: Four Card, Sengensho, The Lord of the Rings).
+    fn localised<'r>(&self, r: &'r Roll, lang: Lang) -> std::borrow::Cow<'r, Roll> {
+        match taku_systems::roll_text(self.system(), &r.text, lang) {
+            std::borrow::Cow::Owned(text) if text != r.text => {
+                std::borrow::Cow::Owned(Roll { text, ..r.clone() })
+            }
+            _ => std::borrow::Cow::Borrowed(r),
+        }
+    }
+
     /// What `viewer` may see of `event`, in `lang`.
     pub fn entry(&self, event: &Event, viewer: &str, lang: Lang) -> Entry {
         let n = event.seq;
@@ -302,10 +314,9 @@ impl Table {
                     || viewer == actor
                     || self.state.revealed.contains(&n);
                 if readable {
+                    let r = &self.localised(r, lang);
                     roll = Some(RollEntry::shown(r, lang));
-                    let shown = one_line(
-                        &r.shown_as(lang, &taku_systems::roll_text(self.system(), &r.text, lang)),
-                    );
+                    let shown = one_line(&r.shown(lang));
                     (
                         "roll",
                         if r.secret {
@@ -339,8 +350,7 @@ impl Table {
                     }) => {
                         let salt = secret::hex(&secret::salt(&self.seed, *target));
                         let c = r.commitment.as_deref().unwrap_or("-");
-                        let shown = r
-                            .shown_as(lang, &taku_systems::roll_text(self.system(), &r.text, lang));
+                        let shown = self.localised(r, lang).shown(lang);
                         t(
                             format!(
                                 "#{n} {actor} が #{target}（{roller}）を公開: {shown}（ソルト {salt}、コミットメント {c}）"

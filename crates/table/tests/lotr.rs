@@ -2450,3 +2450,346 @@ fn lr14_parry_reads_the_armed_combat_skill() {
     );
     assert!(why.contains(":parry+N"), "{why}");
 }
+
+/// Runs `line` as `who` and renders the new entries in English.
+fn run_en(t: &mut Table, who: &str, line: &str) -> Vec<String> {
+    let (_, events) = t
+        .exec(who, line)
+        .unwrap_or_else(|e| panic!("{who}: {line}: refused: {e}"));
+    let events = events.to_vec();
+    events
+        .iter()
+        .map(|e| t.entry(e, who, taku_dice::Lang::En).text)
+        .collect()
+}
+
+/// LR-9 to LR-11 in the table's language: a test's degree by margin, the helpers' TN, the
+/// opposed sides, the winner and the tie rules read in English at an English table (the log
+/// keeps the text as rolled, and a Japanese table reads it in Japanese).
+#[test]
+fn lr9_lr10_lr11_an_english_table_reads_its_tests_in_english() {
+    let mut t = table([3; 32]);
+    let ja = run(&mut t, "gm", "LOTR+7>=15");
+    assert!(ja[0].contains("差"), "{ja:?}");
+    run(&mut t, "gm", "/lang en");
+    let japanese = |s: &str| {
+        s.chars()
+            .any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'))
+    };
+    for line in [
+        "LOTR+7>=15",
+        "LOTR+7",
+        "LOTR+5 VS LOTR+3",
+        "LOTR+5 VS 14",
+        "LOTR+5 VS LOTR+5#DODGE",
+        "LOTR+5 VS LOTR+5#PARRY",
+        "LOTRG+5>=15[+2,+3,0]",
+    ] {
+        let out = run_en(&mut t, "gm", line);
+        assert!(!japanese(&out[0]), "{line}: {out:?}");
+    }
+    let out = run_en(&mut t, "gm", "LOTR+7>=15");
+    assert!(out[0].contains("margin "), "{out:?}");
+    let out = run_en(&mut t, "gm", "LOTR+5 VS LOTR+3");
+    assert!(
+        out[0].contains("left ") && out[0].contains("right ") && out[0].contains(" wins"),
+        "{out:?}"
+    );
+    let out = run_en(&mut t, "gm", "LOTRG+5>=15[+2,+3,0]");
+    assert!(out[0].contains("helpers (TN 10)"), "{out:?}");
+    // A ranked degree names its time factor in English.
+    let out = run_en(&mut t, "gm", "LOTR+100>=15");
+    assert!(out[0].contains("(time ×0.25)"), "{out:?}");
+    // The log keeps what was rolled.
+    let out = run(&mut t, "gm", "LOTR+100>=15");
+    assert!(out[0].contains("（時間×0.25）"), "{out:?}");
+    // A common command's text is left as it was.
+    let out = run_en(&mut t, "gm", "choice[左,右]");
+    assert!(out[0].contains("choice"), "{out:?}");
+}
+
+/// LR-8: a reference to a skill a character's record lacks (`{アラゴルン.Sorcery}`) is
+/// refused with LR-8's word — skills come from the sheet or `/lotr xp pick` — on its first
+/// use too, never with the table's `/char set` hint (a hand-made field is no test modifier).
+#[test]
+fn lr8_the_first_reference_to_a_missing_skill_names_lr8_not_char_set() {
+    let mut t = table([3; 32]);
+    for (who, line) in [
+        ("alice", "LOTR+{アラゴルン.Sorcery}>=10"),
+        ("gm", "LOTR+{アラゴルン.Sorcery}>=10"),
+        ("alice", "LOTR+{アラゴルン.ride}>=10"),
+    ] {
+        let en = refused(&mut t, who, line);
+        assert!(
+            en.contains("LR-8") && en.contains("/lotr xp pick") && !en.contains("/char set"),
+            "{line}: {en}"
+        );
+        let ja = t
+            .exec(who, line)
+            .expect_err("refused")
+            .render(taku_dice::Lang::Ja);
+        assert!(
+            ja.contains("LR-8") && ja.contains("技能") && !ja.contains("/char set"),
+            "{line}: {ja}"
+        );
+    }
+    // A recorded reaction still reads.
+    run(&mut t, "alice", "LOTR+{アラゴルン.Stamina}>=10");
+}
+
+/// LR-14 fear 「Superior Success: 1ターン行動不能.かつ,-4ペナルティ」: a fighter frightened
+/// before its turn loses that turn at once (no actions this round), acts again the next
+/// round at −4; one frightened after it has acted loses the next round's turn.
+#[test]
+fn lr14_superior_fear_stops_the_turn_not_yet_taken() {
+    let setup = |t: &mut Table| {
+        run(t, "gm", "/lotr combat join サム");
+        run(t, "gm", "/lotr combat join アラゴルン");
+        run(t, "gm", "/lotr combat join ナズグル swift=+0 def=10 str=9");
+        run(t, "gm", "/lotr combat init");
+    };
+    // A seed with no double six in the fear test's four dice.
+    let probe = {
+        let mut t = table([0; 32]);
+        setup(&mut t);
+        t.next_seq()
+    };
+    let seed = seed_where(probe, 4, |x| x[0] + x[1] < 12 && x[2] + x[3] < 12);
+    let mut t = table(seed);
+    setup(&mut t);
+    let d = dice_at(seed, t.next_seq(), 4);
+    // サム's Willpower +2 (WIT 10) is the TN: a margin of 8 is a Superior Success.
+    let m = 8 + (d[2] + d[3]) as i64 + 2 - (d[0] + d[1]) as i64;
+    let out = run(
+        &mut t,
+        "gm",
+        &format!("/lotr combat fear ナズグル サム {m:+}"),
+    );
+    assert!(out[0].contains("1ターン行動不能"), "{out:?}");
+    for line in [
+        "/lotr combat act サム move",
+        "/lotr combat attack サム ナズグル dmg=1d6 +0",
+    ] {
+        let why = refused(&mut t, "bob", line);
+        assert!(
+            why.contains("LR-14") && why.contains("loses this turn"),
+            "{line}: {why}"
+        );
+    }
+    run(&mut t, "gm", "/lotr combat next");
+    let out = run(&mut t, "bob", "/lotr combat act サム move");
+    assert!(out[0].contains("移動"), "{out:?}");
+    let out = run(&mut t, "bob", "LOTR+0");
+    assert!(out[0].contains("LOTR-4"), "the fear's −4 stays: {out:?}");
+
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // Frightened after acting this round: the next round's turn is the one lost.
+    let acted = |t: &mut Table| {
+        setup(t);
+        run(t, "bob", "/lotr combat act サム move");
+    };
+    let probe = {
+        let mut t = table([0; 32]);
+        acted(&mut t);
+        t.next_seq()
+    };
+    let seed = seed_where(probe, 4, |x| x[0] + x[1] < 12 && x[2] + x[3] < 12);
+    let mut t = table(seed);
+    acted(&mut t);
+    let d = dice_at(seed, t.next_seq(), 4);
+    let m = 8 + (d[2] + d[3]) as i64 + 2 - (d[0] + d[1]) as i64;
+    let out = run(
+        &mut t,
+        "gm",
+        &format!("/lotr combat fear ナズグル サム {m:+}"),
+    );
+    assert!(out[0].contains("1ターン行動不能"), "{out:?}");
+    run(&mut t, "gm", "/lotr combat next");
+    let why = refused(&mut t, "bob", "/lotr combat act サム move");
+    assert!(why.contains("loses this turn"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "bob", "/lotr combat act サム move");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-4 「Near Death … の次で死亡」 in LR-14: a dead fighter takes no turn (left out of
+/// the initiative, named) and is no target of an attack, trip or fear.
+#[test]
+fn lr4_lr14_the_dead_leave_the_initiative_and_are_no_target() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    // サム: Health 10, Medium: dead at 60.
+    run(&mut t, "gm", "/lotr damage サム 60");
+    let out = run(&mut t, "gm", "/lotr combat init");
+    assert!(!out[0].contains("サム ["), "{out:?}");
+    assert!(out[0].contains("死亡で順番なし: サム"), "{out:?}");
+    for line in [
+        "/lotr combat attack オーク サム dmg=1d6 +0",
+        "/lotr combat attack オーク アラゴルン,サム sweep dmg=1d6 +0",
+        "/lotr combat trip オーク サム +0 +0",
+        "/lotr combat fear オーク サム +0",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-4") && why.contains("dead"),
+            "{line}: {why}"
+        );
+    }
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン dmg=1d6 +0",
+    );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 aim 「次の攻撃に,直接攻撃なら+1,間接攻撃なら+3」: the bonus is the attack's
+/// kind — a melee attack after `aim-indirect` takes +1, an indirect missile +3; a melee
+/// attack cannot be indirect.
+#[test]
+fn lr14_aim_gives_three_only_to_an_indirect_missile() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr combat init");
+    let why = refused(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク indirect dmg=1d6 +0",
+    );
+    assert!(why.contains("LR-14") && why.contains("indirect"), "{why}");
+    run(&mut t, "alice", "/lotr combat act アラゴルン aim-indirect");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク dmg=1d6 +0",
+    );
+    assert!(out[0].contains("]+1="), "a melee attack takes +1: {out:?}");
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "alice", "/lotr combat act アラゴルン aim-indirect");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク bow indirect dmg=1d6 +0",
+    );
+    assert!(
+        out[0].contains("]+3="),
+        "an indirect missile takes +3: {out:?}"
+    );
+    run(&mut t, "gm", "/lotr combat next");
+    run(&mut t, "alice", "/lotr combat act アラゴルン aim");
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat attack アラゴルン オーク bow dmg=1d6 +0",
+    );
+    assert!(
+        out[0].contains("]+1="),
+        "a direct missile takes +1: {out:?}"
+    );
+}
+
+/// LR-3 「荷重: STRx10 までは普通に運搬可能.x20まで重荷,x30まで超重荷」 with LR-14
+/// 「重荷の場合は移動距離を 3/4,超重荷の場合は 1/2 にする」 (rounded half up, LR-0), and
+/// mounted speeds (Table 9.22: Walk 12, Canter 24, Run 72, Gallop 160): the movement line
+/// says how far.
+#[test]
+fn lr3_lr14_encumbered_and_mounted_movement() {
+    let mut t = table([3; 32]);
+    // アラゴルン: STR 9, loads 90 / 180 / 270.
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ローハン騎士 swift=+0 def=10 str=9 horse=14",
+    );
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン move");
+    assert!(out[0].contains("移動（Walk/Jog）"), "{out:?}");
+    // 100 > 90: encumbered, jog 9 × 3/4 = 6.75 → 7.
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン move load=100");
+    assert!(out[0].contains("重荷で×3/4: 7ヤードまで"), "{out:?}");
+    run(&mut t, "gm", "/lotr combat next");
+    // Heavily: run 27 × 1/2 = 13.5 → 14.
+    let out = run(&mut t, "alice", "/lotr combat act アラゴルン run heavy +2");
+    assert!(out[0].contains("超重荷で×1/2: 14ヤードまで"), "{out:?}");
+    assert!(out[0].contains("対 5"), "the Run test stays TN 5: {out:?}");
+    let why = refused(&mut t, "alice", "/lotr combat act アラゴルン move load=271");
+    assert!(why.contains("LR-3") && why.contains("270"), "{why}");
+    let why = refused(&mut t, "alice", "/lotr combat act アラゴルン aim heavy");
+    assert!(why.contains("LR-14"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    // On horseback the horse's pace.
+    let out = run(&mut t, "gm", "/lotr combat act ローハン騎士 move");
+    assert!(out[0].contains("Canter 24ヤードまで"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr combat act ローハン騎士 run encumbered");
+    assert!(why.contains("on foot"), "{why}");
+    run(&mut t, "gm", "/lotr combat next");
+    let out = run(&mut t, "gm", "/lotr combat act ローハン騎士 sprint");
+    assert!(out[0].contains("Gallop 160ヤードまで"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 horses (§3.9): 「戦闘中は,特に Ride 判定に -1 〜 -4 のペナルティ」 unless Steady
+/// (「戦闘中であっても,Ride 判定へのペナルティを受けない」); a Mearas or Elven-steed has
+/// Ride, and the higher of horse and rider is used. A table rider's Ride comes from its
+/// record.
+#[test]
+fn lr14_ride_tests_steady_horses_and_mearas() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr combat join エオメル horse=14:war");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join 騎手 swift=+0 def=10 str=9 horse=14:steady",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join 王 swift=+0 def=10 str=9 horse=16:mearas=+9",
+    );
+    run(&mut t, "gm", "/lotr combat join 歩兵 swift=+0 def=10 str=9");
+    // 騎手: Ride +3, pen=3 spared by the Steady horse.
+    let out = run(&mut t, "gm", "/lotr combat ride 騎手 +3 tn=10 pen=3");
+    assert!(
+        out[0].contains("Steady なので −3 なし") && out[0].contains("]+3"),
+        "{out:?}"
+    );
+    // 王: the Mearas' +9 beats the rider's +2; −2 in combat.
+    let out = run(&mut t, "gm", "/lotr combat ride 王 +2 tn=10 pen=2");
+    assert!(
+        out[0].contains("馬の Ride を使用")
+            && out[0].contains("戦闘中 −2")
+            && out[0].contains("]+7"),
+        "{out:?}"
+    );
+    // エオメル's Ride from the sheet (no modifier written), −4 on a horse that is not Steady.
+    let out = run(&mut t, "gm", "/lotr combat ride エオメル tn=10 pen=4");
+    assert!(
+        out[0].contains("エオメル の Ride 判定、戦闘中 −4"),
+        "{out:?}"
+    );
+    for line in [
+        "/lotr combat ride 歩兵 +3 tn=10",
+        "/lotr combat ride 騎手 +3 tn=10 pen=5",
+        "/lotr combat join 馬なし swift=+0 def=10 str=9 horse=14:flying",
+        "/lotr combat join 馬なし swift=+0 def=10 str=9 horse=0",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains("LR-14"), "{line}: {why}");
+    }
+    let why = refused(&mut t, "alice", "/lotr combat ride エオメル tn=10");
+    assert!(why.contains("GM"), "{why}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

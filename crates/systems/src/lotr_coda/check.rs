@@ -610,6 +610,45 @@ fn opposed(
     }
 }
 
+/// The words of a LotR test's text (LR-9 to LR-11) in English, longest first: the log
+/// keeps the text as rolled (Japanese, BCDice's convention); an English table shows
+/// this (`taku_systems::roll_text`).
+const ENGLISH: [(&str, &str); 12] = [
+    (
+        "同値: 命中（回避との同値は攻撃側）",
+        "tie: hit (a tie with a dodge goes to the attacker)",
+    ),
+    (
+        "同値: 受け流し（受けとの同値は防御側）",
+        "tie: parried (a tie with a parry goes to the defender)",
+    ),
+    ("同値: 再判定", "tie: re-tested"),
+    ("左の勝ち（差", "left wins (margin "),
+    ("右の勝ち（差", "right wins (margin "),
+    ("補助(目標値", "helpers (TN "),
+    ("（時間", " (time "),
+    ("＞ 左 ", "＞ left "),
+    ("／ 右 ", "／ right "),
+    ("差", "margin "),
+    ("（", " ("),
+    ("）", ")"),
+];
+
+/// A LotR test's text (as [`roll`] writes it) in English: `差+2: Complete Success（時間×0.75）`
+/// → `margin +2: Complete Success (time ×0.75)`, `左の勝ち` → `left wins`, the helpers'
+/// TN, the tie rules (LR-9, LR-10, LR-11). A text that is no LotR test's (a common
+/// command's, `choice[左,右]`) comes back as it was.
+pub fn english(text: &str) -> String {
+    if !text.starts_with("(LOTR") {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    for (ja, en) in ENGLISH {
+        out = out.replace(ja, en);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -174,6 +174,13 @@ pub struct Mount {
     pub strength: i64,
     /// War-Trained: an action of its own to attack a foe the rider names.
     pub war_trained: bool,
+    /// Steady: 「戦闘中であっても,Ride 判定へのペナルティを受けない」.
+    #[serde(default)]
+    pub steady: bool,
+    /// Mearas or Elven-steed: its own Ride test modifier (「乗り手の Ride 技能とどちらか
+    /// 高いほうを用いることができる」).
+    #[serde(default)]
+    pub ride: Option<i64>,
 }
 
 /// Someone in the fight.
@@ -263,6 +270,10 @@ pub struct Fighter {
     /// table rules before each decision, never stored): no initiative, no turn.
     #[serde(skip)]
     pub unconscious: bool,
+    /// LR-4: a table character dead now (set from its status by the table rules before
+    /// each decision, never stored): no initiative, no turn, no target.
+    #[serde(skip)]
+    pub dead: bool,
 }
 
 impl Fighter {
@@ -298,6 +309,7 @@ impl Fighter {
             full_round: false,
             gms: false,
             unconscious: false,
+            dead: false,
         }
     }
 
@@ -378,6 +390,58 @@ pub enum Act {
         /// In melee.
         in_melee: bool,
     },
+}
+
+/// LR-3 encumbrance: 「荷重: STRx10 までは普通に運搬可能.x20まで重荷,x30まで超重荷」 and
+/// LR-14 movement 「重荷の場合は移動距離を 3/4,超重荷の場合は 1/2 にする」.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Load {
+    /// Up to STR × 10: full distance.
+    #[default]
+    Normal,
+    /// Up to STR × 20: distance × 3/4.
+    Encumbered,
+    /// Up to STR × 30: distance × 1/2.
+    Heavy,
+}
+
+impl Load {
+    fn is_normal(&self) -> bool {
+        *self == Load::Normal
+    }
+
+    /// The load `weight` is for a STR score `strength`; `None` past STR × 30.
+    pub fn of(weight: i64, strength: i64) -> Option<Load> {
+        let s = strength.max(1);
+        match weight {
+            w if w <= s * 10 => Some(Load::Normal),
+            w if w <= s * 20 => Some(Load::Encumbered),
+            w if w <= s * 30 => Some(Load::Heavy),
+            _ => None,
+        }
+    }
+
+    /// `yards` as far as this load lets one go, rounded half up (LR-0).
+    pub fn yards(self, yards: i64) -> i64 {
+        match self {
+            Load::Normal => yards,
+            Load::Encumbered => div_half_up(yards * 3, 4),
+            Load::Heavy => div_half_up(yards, 2),
+        }
+    }
+}
+
+/// LR-14 movement, in yards at most: on foot Walk/Jog 9, Run 27, Sprint 40 (× the load);
+/// mounted (Table 9.22) Walk 12 / Canter 24, Run 72, Gallop 160. `None`: not a movement.
+pub fn move_yards(act: Act, mounted: bool, load: Load) -> Option<i64> {
+    let (foot, horse) = match act {
+        Act::Move => (9, 24),
+        Act::Run { .. } => (27, 72),
+        Act::Sprint { .. } => (40, 160),
+        _ => return None,
+    };
+    Some(if mounted { horse } else { load.yards(foot) })
 }
 
 impl Act {
@@ -571,6 +635,8 @@ pub enum Command {
         act: Act,
         /// Its test's modifier (Run skill and so on).
         modifier: i64,
+        /// LR-3, LR-14: what it carries (a movement's distance).
+        load: Load,
     },
     /// An attack.
     Attack {
@@ -628,6 +694,18 @@ pub enum Command {
         modifier: i64,
         /// Target's chosen modifier.
         target_modifier: i64,
+    },
+    /// LR-14 a Ride test the GM calls in combat: the rider's Ride or a Mearas' own, the
+    /// higher; −1..−4 in combat unless the horse is Steady.
+    Ride {
+        /// The rider.
+        who: String,
+        /// The rider's Ride test modifier.
+        ride: i64,
+        /// TN.
+        tn: i64,
+        /// The combat penalty (0–4).
+        penalty: i64,
     },
     /// A stun: Stamina test against the stun table's TN (Table 9.17, GM).
     Stun {
@@ -758,6 +836,9 @@ pub enum Event {
         /// LR-5: fighters left out as unconscious.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skipped: Vec<String>,
+        /// LR-4: fighters left out as dead.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dead: Vec<String>,
     },
     /// A new round.
     Round {
@@ -776,6 +857,12 @@ pub enum Event {
         penalty: i64,
         /// Its test, TN and success.
         test: Option<(Rolled, i64, bool)>,
+        /// LR-3, LR-14: the load it moved under (normal when absent).
+        #[serde(default, skip_serializing_if = "Load::is_normal")]
+        load: Load,
+        /// LR-14: it moved on horseback (Table 9.22's speeds).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        mounted: bool,
     },
     /// An attack.
     Attacked {
@@ -834,6 +921,21 @@ pub enum Event {
         degree: Degree,
         /// Penalty and rounds taken (None: unaffected).
         effect: Option<(i64, i64)>,
+    },
+    /// A Ride test (LR-14).
+    Rode {
+        /// The rider.
+        who: String,
+        /// The test.
+        test: Rolled,
+        /// TN.
+        tn: i64,
+        /// The horse's Ride was the higher (Mearas, Elven-steed).
+        horse: bool,
+        /// The combat penalty taken (0 on a Steady horse).
+        penalty: i64,
+        /// The combat penalty a Steady horse spared.
+        spared: i64,
     },
     /// A fear test.
     Feared {
@@ -1023,22 +1125,29 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     "nobody is in the combat",
                 ));
             }
-            // LR-5: the unconscious take no turn: no Swiftness test, not in the order.
+            // LR-4: the dead take no turn; LR-5: nor do the unconscious: no Swiftness
+            // test, not in the order.
+            let dead: Vec<String> = c
+                .fighters
+                .iter()
+                .filter(|f| f.dead)
+                .map(|f| f.name.clone())
+                .collect();
             let skipped: Vec<String> = c
                 .fighters
                 .iter()
-                .filter(|f| f.unconscious)
+                .filter(|f| f.unconscious && !f.dead)
                 .map(|f| f.name.clone())
                 .collect();
-            if skipped.len() == c.fighters.len() {
+            if skipped.len() + dead.len() == c.fighters.len() {
                 return Err(refuse(
-                    "LR-14, LR-5",
-                    "参加者は全員意識不明です",
-                    "everyone in the combat is unconscious",
+                    "LR-14, LR-4, LR-5",
+                    "参加者は全員死亡か意識不明です",
+                    "everyone in the combat is dead or unconscious",
                 ));
             }
             let mut rolls: Vec<(String, Vec<Rolled>)> = Vec::new();
-            for f in c.fighters.iter().filter(|f| !f.unconscious) {
+            for f in c.fighters.iter().filter(|f| !f.unconscious && !f.dead) {
                 let t = roll_test(dice, f.swiftness + f.condition_penalty())?;
                 rolls.push((f.name.clone(), vec![t]));
             }
@@ -1075,10 +1184,16 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 rolls,
                 order,
                 skipped,
+                dead,
             }])
         }
         Command::NextRound => Ok(vec![Event::Round { round: c.round + 1 }]),
-        Command::Act { who, act, modifier } => {
+        Command::Act {
+            who,
+            act,
+            modifier,
+            load,
+        } => {
             let f = fighter(c, who)?;
             may_act(f)?;
             full_round_taken(f)?;
@@ -1127,12 +1242,23 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 }
                 None => None,
             };
+            let mounted = f.mount.is_some() && move_yards(*act, true, *load).is_some();
+            // LR-14: the load slows one's own feet; a rider goes at the horse's pace.
+            if !load.is_normal() && (mounted || move_yards(*act, false, *load).is_none()) {
+                return Err(refuse(
+                    "LR-14",
+                    "荷重（encumbered / heavy / load=）は徒歩の移動（move / run / sprint）だけに効きます",
+                    "a load (encumbered / heavy / load=) slows only movement on foot (move / run / sprint)",
+                ));
+            }
             Ok(vec![Event::Acted {
                 who: who.clone(),
                 act: *act,
                 cost,
                 penalty,
                 test,
+                load: *load,
+                mounted,
             }])
         }
         Command::Attack {
@@ -1301,6 +1427,49 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                 tests,
                 won,
                 cost: 1,
+            }])
+        }
+        Command::Ride {
+            who,
+            ride,
+            tn,
+            penalty,
+        } => {
+            let f = fighter(c, who)?;
+            bounded(*ride, ("Ride の修正", "the Ride modifier"))?;
+            let Some(m) = f.mount else {
+                return Err(refuse(
+                    "LR-14",
+                    format!("{who} は騎乗していません（join の horse=）"),
+                    format!("{who} is not mounted (join … horse=)"),
+                ));
+            };
+            if !(0..=100).contains(tn) || !(0..=4).contains(penalty) {
+                return Err(refuse(
+                    "LR-14",
+                    "Ride 判定の目標値は 0〜100、戦闘中のペナルティ pen= は 0〜4 です（シード: −1〜−4）",
+                    "a Ride test's TN is 0–100 and its combat penalty pen= 0–4 (the seed's −1 to −4)",
+                ));
+            }
+            let horse = m.ride.is_some_and(|h| h > *ride);
+            let base = if horse {
+                m.ride.unwrap_or(*ride)
+            } else {
+                *ride
+            };
+            let (taken, spared) = if m.steady {
+                (0, *penalty)
+            } else {
+                (*penalty, 0)
+            };
+            let test = roll_test(dice, base - taken + f.condition_penalty())?;
+            Ok(vec![Event::Rode {
+                who: who.clone(),
+                test,
+                tn: *tn,
+                horse,
+                penalty: taken,
+                spared,
             }])
         }
         Command::Stun {
@@ -1629,8 +1798,20 @@ fn attack(
         (AttackOption::Sweep, 3) => -6,
         _ => 0,
     };
-    let aim = a.aim;
-    let _ = indirect;
+    // LR-14 「次の攻撃に,直接攻撃なら+1,間接攻撃なら+3」: the bonus is the attack's
+    // kind, not the aim's word; only a missile flies indirectly.
+    if indirect && !weapon.ranged() {
+        return Err(refuse(
+            "LR-14",
+            "間接攻撃（indirect）は射撃・投擲だけです（bow / thrown）",
+            "an indirect attack is a missile's (bow / thrown)",
+        ));
+    }
+    let aim = match (a.aim > 0, indirect) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 3,
+    };
     let mut strikes = Vec::new();
     // Each strike: its target, weapon and modifier. Two weapons strike twice, the main
     // hand first, each with its penalty unless Ambidextrous.
@@ -1966,6 +2147,8 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 _ => {}
             }
         }
+        // LR-14: a Ride test the GM calls changes nothing of the fight by itself.
+        Event::Rode { .. } => {}
         Event::Stunned { who, effect, .. } => {
             if let Some(f) = c.get_mut(who) {
                 // LR-14: an Extraordinary Success ignores *this* blow: an earlier stun
@@ -1982,6 +2165,7 @@ pub fn fold(c: &mut Combat, event: &Event) {
             inspired_by,
             ..
         } => {
+            let started = c.round >= 1;
             if let Some(t) = c.get_mut(target) {
                 if inspired_by.is_some() {
                     // LR-14: the new test's degree replaces the old fear.
@@ -1996,9 +2180,16 @@ pub fn fold(c: &mut Combat, event: &Event) {
                 match degree {
                     Degree::MarginalSuccess => t.fear = t.fear.max(1),
                     Degree::CompleteSuccess => t.fear = t.fear.max(2),
+                    // LR-14 「Superior Success: 1ターン行動不能」: the turn lost is this
+                    // round's if the frightened has not acted yet (its actions stop at
+                    // once), else the next round's.
                     Degree::SuperiorSuccess => {
                         t.fear = t.fear.max(4);
-                        t.lose_turn = true;
+                        if started && t.used == 0 && !t.full_round {
+                            t.no_turn = true;
+                        } else {
+                            t.lose_turn = true;
+                        }
                     }
                     Degree::ExtraordinarySuccess => t.cowed = true,
                     _ => {}
@@ -2067,12 +2258,13 @@ pub fn describe(event: &Event) -> Text {
             rolls,
             order,
             skipped,
+            dead,
         } => {
             let r: Vec<String> = rolls
                 .iter()
                 .map(|(n, t)| format!("{n} {}", t.iter().map(shown).collect::<Vec<_>>().join("→")))
                 .collect();
-            let (sj, se) = if skipped.is_empty() {
+            let (mut sj, mut se) = if skipped.is_empty() {
                 (String::new(), String::new())
             } else {
                 (
@@ -2080,6 +2272,10 @@ pub fn describe(event: &Event) -> Text {
                     format!(" (unconscious, no turn: {}; LR-5)", skipped.join(", ")),
                 )
             };
+            if !dead.is_empty() {
+                sj.push_str(&format!("（死亡で順番なし: {}。LR-4）", dead.join("、")));
+                se.push_str(&format!(" (dead, no turn: {}; LR-4)", dead.join(", ")));
+            }
             Text::new(
                 format!(
                     "LR-14 イニシアチブ（Swiftness 判定）: {}。順番: {}{sj}",
@@ -2103,20 +2299,49 @@ pub fn describe(event: &Event) -> Text {
             cost,
             penalty,
             test,
+            load,
+            mounted,
         } => {
             let name = match act {
                 Act::Free => ("コスト0の行動", "a free action"),
                 Act::Aim { indirect: false } => {
                     ("狙いをつける（次の攻撃 +1）", "aims (next attack +1)")
                 }
+                // LR-14: +3 only if the next attack is an indirect missile (`indirect`).
                 Act::Aim { indirect: true } => (
-                    "狙いをつける（次の間接攻撃 +3）",
-                    "aims (next indirect attack +3)",
+                    "狙いをつける（次の攻撃が間接射撃 indirect なら +3、直接攻撃なら +1）",
+                    "aims (next attack +3 if an indirect missile, `indirect`; a direct attack +1)",
                 ),
                 Act::Move => ("移動（Walk/Jog）", "moves (walk/jog)"),
                 Act::Other => ("行動", "acts"),
                 Act::Run { .. } => ("走る（27ヤードまで）", "runs (up to 27 yd)"),
                 Act::Sprint { .. } => ("全力移動（40ヤードまで）", "sprints (up to 40 yd)"),
+            };
+            // LR-14 movement: mounted (Table 9.22) or under a load (×3/4, ×1/2).
+            let moved = move_yards(*act, *mounted, *load).map(|y| {
+                let (wj, we) = match (act, mounted, load) {
+                    (Act::Move, true, _) => {
+                        ("馬で Walk 12 / Canter ", "on horseback, walk 12 / canter ")
+                    }
+                    (Act::Run { .. }, true, _) => ("馬で Run ", "on horseback, run "),
+                    (_, true, _) => ("馬で Gallop ", "on horseback, gallop "),
+                    (_, false, Load::Encumbered) => ("重荷で×3/4: ", "encumbered ×3/4: "),
+                    (_, false, Load::Heavy) => ("超重荷で×1/2: ", "heavily encumbered ×1/2: "),
+                    (_, false, Load::Normal) => ("", ""),
+                };
+                (format!("{wj}{y}ヤードまで"), format!("{we}up to {y} yd"))
+            });
+            let name = match (&moved, act) {
+                (Some((j, e)), Act::Move) if *mounted || !load.is_normal() => {
+                    (format!("移動（{j}）"), format!("moves ({e})"))
+                }
+                (Some((j, e)), Act::Run { .. }) if *mounted || !load.is_normal() => {
+                    (format!("走る（{j}）"), format!("runs ({e})"))
+                }
+                (Some((j, e)), Act::Sprint { .. }) if *mounted || !load.is_normal() => {
+                    (format!("全力移動（{j}）"), format!("sprints ({e})"))
+                }
+                _ => (name.0.to_string(), name.1.to_string()),
             };
             let (tj, te) = match test {
                 Some((t, tn, ok)) => (
@@ -2340,6 +2565,41 @@ pub fn describe(event: &Event) -> Text {
                 ),
             )
         }
+        Event::Rode {
+            who,
+            test,
+            tn,
+            horse,
+            penalty,
+            spared,
+        } => {
+            let ok = test.total >= *tn;
+            let (hj, he) = if *horse {
+                ("（馬の Ride を使用）", " (the horse's Ride)")
+            } else {
+                ("", "")
+            };
+            let (pj, pe) = match (*penalty, *spared) {
+                (p, _) if p > 0 => (format!("、戦闘中 −{p}"), format!(", −{p} in combat")),
+                (_, s) if s > 0 => (
+                    format!("、Steady なので −{s} なし"),
+                    format!(", a Steady horse: no −{s}"),
+                ),
+                _ => (String::new(), String::new()),
+            };
+            Text::new(
+                format!(
+                    "LR-14 {who} の Ride 判定{hj}{pj}: {} 対 {tn}: {}",
+                    shown(test),
+                    if ok { "成功" } else { "失敗" }
+                ),
+                format!(
+                    "LR-14 {who}'s Ride test{he}{pe}: {} vs {tn}: {}",
+                    shown(test),
+                    if ok { "success" } else { "failure" }
+                ),
+            )
+        }
         Event::Stunned {
             who,
             test,
@@ -2532,6 +2792,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2542,6 +2803,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Aim { indirect: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2553,6 +2815,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Other,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[5, 4],
         )
@@ -2572,6 +2835,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Other,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[6, 6, 3],
         )
@@ -2597,6 +2861,7 @@ mod tests {
                 who: "Orc".into(),
                 act: Act::Free,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -2609,6 +2874,7 @@ mod tests {
                 who: "Orc".into(),
                 act: Act::Sprint { in_melee: false },
                 modifier: 1,
+                load: Load::Normal,
             },
             &[5, 5],
         )
@@ -2627,6 +2893,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Run { in_melee: true },
                 modifier: 1,
+                load: Load::Normal,
             },
             &[4, 4],
         )
@@ -2641,6 +2908,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Sprint { in_melee: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             "LR-14",
         );
@@ -2741,6 +3009,7 @@ mod tests {
                     who: "Boromir".into(),
                     act: Act::Move,
                     modifier: 0,
+                    load: Load::Normal,
                 },
                 &[],
             )
@@ -2994,6 +3263,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Aim { indirect: false },
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )
@@ -3023,6 +3293,8 @@ mod tests {
             mount: Some(Mount {
                 strength: 20,
                 war_trained: true,
+                steady: false,
+                ride: None,
             }),
             ..Fighter::new("Rider", 0, 10, 8)
         };
@@ -3039,6 +3311,8 @@ mod tests {
         c.fighters[0].mount = Some(Mount {
             strength: 20,
             war_trained: false,
+            steady: false,
+            ride: None,
         });
         // 3+3 + 0 + 1 (charge) + 3 (mounted on foot) − 2 (counts as Large vs Medium) = 8 < 12: miss.
         let e = run(
@@ -3303,6 +3577,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             "LR-14",
         );
@@ -3313,6 +3588,7 @@ mod tests {
                 who: "Boromir".into(),
                 act: Act::Move,
                 modifier: 0,
+                load: Load::Normal,
             },
             &[],
         )

@@ -1236,6 +1236,7 @@ fn decide_lotr(
                         | "stand"
                         | "delay"
                         | "stun"
+                        | "ride"
                 )
                 && let Some(ch) = record(table, state, name)
             {
@@ -1246,6 +1247,24 @@ fn decide_lotr(
                 // LR-5: the Exhausted are unconscious: no actions (nor joining a fight)
                 // until they recover (LR-4: the drowned too, until their rest).
                 awake(state, name, &s)?;
+            }
+            // LR-4: a dead table character is no target (「Near Death … の次で死亡」):
+            // no attack, grab, trip, fear or stun on it.
+            if let [
+                "combat",
+                "attack" | "grab" | "trip" | "fear" | "stun",
+                _,
+                targets,
+                ..,
+            ] = words
+            {
+                for t in targets.split([',', '、']) {
+                    let t = t.split(':').next().unwrap_or(t);
+                    if let Some(ch) = record(table, state, t) {
+                        let s = state.status.get(t).cloned().unwrap_or_default();
+                        not_dead(state, t, &ch, &s)?;
+                    }
+                }
             }
             // LR-5: an unconscious target is not frightened (it makes no Willpower test).
             if let ["combat", "fear" | "inspire", _, target, ..] = words
@@ -1368,9 +1387,12 @@ fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
     let mut sub = state.sub.clone();
     for f in &mut sub.combat.fighters {
         let s = state.status.get(&f.name).cloned().unwrap_or_default();
-        f.wounds = record(table, state, &f.name).map_or(0, |ch| penalty(&state.settings, &ch, &s));
+        let ch = record(table, state, &f.name);
+        f.wounds = ch.as_ref().map_or(0, |ch| penalty(&state.settings, ch, &s));
         // LR-5: the Exhausted are unconscious (no initiative, no turn).
         f.unconscious = s.weariness >= state.settings.exhausted() as i64 || s.drowned;
+        // LR-4: the dead neither (nor are they attacked).
+        f.dead = ch.is_some_and(|ch| not_dead(state, &f.name, &ch, &s).is_err());
     }
     sub
 }
@@ -1417,6 +1439,15 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
             }
             _ => out.insert(3, format!("{stamina:+}")),
         }
+    }
+    // LR-14 ride: a table character's Ride from its record (untrained −2 as LR-8 says)
+    // when the GM gives no modifier before `tn=`.
+    if let ["combat", "ride", who, rest @ ..] = words
+        && rest.first().is_none_or(|w| w.contains('='))
+        && let Some(ch) = record(table, state, who)
+        && let Some(ride) = reference(&ch, "Ride")
+    {
+        out.insert(3, format!("{ride:+}"));
     }
     // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
     // from its record when the GM gives none.
@@ -3480,16 +3511,22 @@ fn raw_references(table: &dyn TableView, state: &State, typed: &str) -> Result<(
         if reference(&ch, &folded).is_some() || super::fields::is_record_key(key) {
             continue;
         }
-        return Err(Text::new(
-            format!(
-                "LR-8: {{{inner}}}: {name}の記録に技能「{key}」はありません（技能はシートか /lotr xp pick {name} rank {key} で。データで訓練なしに使える技能はランク0・−2で判定されます）。手で作った欄は判定に使えません"
-            ),
-            format!(
-                "LR-8: {{{inner}}}: {name}'s record has no skill '{key}' (skills come from the sheet or /lotr xp pick {name} rank {key}; a skill the data lets be used untrained is tested at rank 0, −2); a hand-made field is not a test modifier"
-            ),
-        ));
+        return Err(no_skill(inner, &name, key));
     }
     Ok(())
+}
+
+/// LR-8's refusal of a reference `{inner}` to a skill `key` that `name`'s record lacks:
+/// skills come from the sheet or an advancement pick, never from a hand-made field.
+fn no_skill(inner: &str, name: &str, key: &str) -> Text {
+    Text::new(
+        format!(
+            "LR-8: {{{inner}}}: {name}の記録に技能「{key}」はありません（技能はシートか /lotr xp pick {name} rank {key} で。データで訓練なしに使える技能はランク0・−2で判定されます）。手で作った欄は判定に使えません"
+        ),
+        format!(
+            "LR-8: {{{inner}}}: {name}'s record has no skill '{key}' (skills come from the sheet or /lotr xp pick {name} rank {key}; a skill the data lets be used untrained is tested at rank 0, −2); a hand-made field is not a test modifier"
+        ),
+    )
 }
 
 /// LR-4: 「Near Death … の次で死亡」 — a dead character takes no more tests, healing or
@@ -3708,6 +3745,38 @@ impl TableRules for LotrRules {
 
     /// LR-7: 「Corruptionの値が Bearingの値と等しくなった時点で, キャラクターはNPCとなり」: the
     /// GM plays it (and `/who` lists it so).
+    /// LR-8: a `{NAME.KEY}` reference to a skill a character with a record lacks
+    /// (`{剣士.Sorcery}`) gets LR-8's word, the one a hand-made field would get
+    /// (`raw_references`): skills come from the sheet or `/lotr xp pick`, never from
+    /// `/char set`. A character without a record keeps the table's hint; a rules-owned
+    /// field says what changes it.
+    fn missing_field(
+        &self,
+        table: &dyn TableView,
+        state: &State,
+        name: &str,
+        key: &str,
+    ) -> Option<Text> {
+        if let Some(owned) = self.owned_fields().iter().find(|f| f.matches(key)) {
+            return Some(Text::new(
+                format!(
+                    "{name} に「{key}」の欄はありません。「{key}」はルールが管理するので手では作れません。{}",
+                    owned.how
+                ),
+                format!(
+                    "{name} has no field '{key}'; '{key}' is kept by the rules and cannot be made by hand: {}",
+                    owned.how_en
+                ),
+            ));
+        }
+        let ch = record(table, state, name)?;
+        let folded = taku_dice::normalize::fold(key).text;
+        if reference(&ch, &folded).is_some() || super::fields::is_record_key(key) {
+            return None;
+        }
+        Some(no_skill(&format!("{name}.{key}"), name, key))
+    }
+
     fn gm_plays(&self, state: &State, name: &str) -> Option<Text> {
         state
             .status

@@ -51,14 +51,14 @@ pub struct Decided {
 /// The commands, for `/help`.
 pub const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
-        usage: "/lotr combat join ボロミア swift=+2 def=11 str=9 [size=small] [actions=3] [shield=2] [horse=12:war] | leave 名前 | init | next",
+        usage: "/lotr combat join ボロミア swift=+2 def=11 str=9 [size=small] [actions=3] [shield=2] [horse=12:war:steady:mearas=+8] | ride 名前 [Ride修正] tn=10 pen=2 | leave 名前 | init | next",
         help: "戦闘（LR-14、GM）: 参加、離脱、イニシアチブ（全員の Swiftness 判定、同値は再判定）、次のラウンド（アクション・回避・攻撃オプションをリセット）",
         help_en: "Combat (LR-14, GM): join, leave, initiative (everyone's Swiftness test, ties re-tested), next round (actions, dodges and options reset)",
     },
     CommandHelp {
-        usage: "/lotr combat act ボロミア aim | aim-indirect | move | other | run | run-melee | sprint | sprint-melee | free [+修正]",
-        help: "行動（LR-14）: 1ラウンド2アクション、以降は−5累積。判定不要の追加アクションは目標値5の判定。run=2アクション（目標値5、接近戦10）、sprint=全ラウンド（10、15）",
-        help_en: "An action (LR-14): 2 a round, then −5 cumulative; an extra action needing no test is a TN 5 test; run = 2 actions (TN 5, 10 in melee), sprint = the full round (10, 15)",
+        usage: "/lotr combat act ボロミア aim | aim-indirect | move | other | run | run-melee | sprint | sprint-melee | free [+修正] [encumbered | heavy | load=重さ]",
+        help: "行動（LR-14）: 1ラウンド2アクション、以降は−5累積。判定不要の追加アクションは目標値5の判定。run=2アクション（目標値5、接近戦10）、sprint=全ラウンド（10、15）。移動は徒歩 9 / 27 / 40 ヤードまで、重荷 ×3/4・超重荷 ×1/2（load= は STR×10/20/30 で判定）、騎乗中は Walk 12・Canter 24 / Run 72 / Gallop 160",
+        help_en: "An action (LR-14): 2 a round, then −5 cumulative; an extra action needing no test is a TN 5 test; run = 2 actions (TN 5, 10 in melee), sprint = the full round (10, 15); on foot up to 9 / 27 / 40 yd, encumbered ×3/4, heavily ×1/2 (load= against STR × 10/20/30), mounted walk 12 / canter 24, run 72, gallop 160",
     },
     CommandHelp {
         usage: "/lotr combat attack ボロミア オーク:parry+7s power dmg=2d6+4 +8 | attack レゴラス オーク:dodge+1 dmg=2d6+3 bow range=1 +9",
@@ -291,16 +291,41 @@ fn decide_combat(
                     ));
                 }
             };
+            // LR-14 horses: `horse=STR[:war][:steady][:mearas=RIDE]` (War-Trained, Steady,
+            // a Mearas or Elven-steed with its own Ride test modifier).
             if let Some(h) = k.get("horse") {
-                let (s, war) = match h.split_once(':') {
-                    Some((s, "war")) => (s, true),
-                    Some(_) => return Err(combat_usage()),
-                    None => (*h, false),
+                let mut parts = h.split(':');
+                let strength = num(parts.next().unwrap_or(""))?;
+                if !(1..=100).contains(&strength) {
+                    return Err(Text::new(
+                        format!("LR-14: 馬の STR は 1〜100 です（{strength} は不可）"),
+                        format!("LR-14: a horse's STR is 1–100 (not {strength})"),
+                    ));
+                }
+                let mut mount = Mount {
+                    strength,
+                    war_trained: false,
+                    steady: false,
+                    ride: None,
                 };
-                f.mount = Some(Mount {
-                    strength: num(s)?,
-                    war_trained: war,
-                });
+                for p in parts {
+                    match p.split_once('=') {
+                        None if p == "war" => mount.war_trained = true,
+                        None if p == "steady" => mount.steady = true,
+                        Some(("mearas" | "elven", r)) => mount.ride = Some(num(r)?),
+                        _ => {
+                            return Err(Text::new(
+                                format!(
+                                    "LR-14: 馬の「{p}」はわかりません（horse=STR[:war][:steady][:mearas=Ride修正]、例 horse=14:war:steady）"
+                                ),
+                                format!(
+                                    "LR-14: no horse trait '{p}' (horse=STR[:war][:steady][:mearas=RIDE], e.g. horse=14:war:steady)"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                f.mount = Some(mount);
             }
             run(combat::Command::Join(Box::new(f)), dice)
         }
@@ -316,7 +341,7 @@ fn decide_combat(
             gm_only(table, "LR-14")?;
             run(combat::Command::NextRound, dice)
         }
-        ["act", who, what, rest @ ..] if rest.len() <= 1 => {
+        ["act", who, what, rest @ ..] if rest.len() <= 2 => {
             may_act_for(table, c, who)?;
             let act = match *what {
                 "free" => Act::Free,
@@ -330,12 +355,39 @@ fn decide_combat(
                 "sprint-melee" => Act::Sprint { in_melee: true },
                 _ => return Err(combat_usage()),
             };
-            let modifier = rest.first().map(|m| num(m)).transpose()?.unwrap_or(0);
+            // LR-3, LR-14: a load word (`encumbered`, `heavy`, or `load=POUNDS` against
+            // the fighter's STR × 10 / 20 / 30) and a modifier, in either order.
+            let mut modifier = 0;
+            let mut load = combat::Load::Normal;
+            for w in rest {
+                match *w {
+                    "encumbered" => load = combat::Load::Encumbered,
+                    "heavy" => load = combat::Load::Heavy,
+                    w if w.starts_with("load=") => {
+                        let weight = num(&w["load=".len()..])?;
+                        let strength = c.get(who).map_or(1, |f| f.strength);
+                        load = combat::Load::of(weight.max(0), strength).ok_or_else(|| {
+                            Text::new(
+                                format!(
+                                    "LR-3: {who}（STR {strength}）が運べるのは {} までです（{weight} は重すぎます）",
+                                    strength.max(1) * 30
+                                ),
+                                format!(
+                                    "LR-3: {who} (STR {strength}) carries at most {} ({weight} is too heavy)",
+                                    strength.max(1) * 30
+                                ),
+                            )
+                        })?;
+                    }
+                    m => modifier = num(m)?,
+                }
+            }
             run(
                 combat::Command::Act {
                     who: who.to_string(),
                     act,
                     modifier,
+                    load,
                 },
                 dice,
             )
@@ -416,6 +468,23 @@ fn decide_combat(
                     target: target.to_string(),
                     modifier: num(m)?,
                     target_modifier: num(tm)?,
+                },
+                dice,
+            )
+        }
+        // LR-14: a Ride test the GM calls (a frightened horse, riding into the fray).
+        ["ride", who, m, rest @ ..] => {
+            gm_only(table, "LR-14")?;
+            let (k, plain) = split(rest);
+            if !plain.is_empty() {
+                return Err(combat_usage());
+            }
+            run(
+                combat::Command::Ride {
+                    who: who.to_string(),
+                    ride: num(m)?,
+                    tn: key_num(&k, "tn", None)?,
+                    penalty: key_num(&k, "pen", Some(0))?,
                 },
                 dice,
             )
@@ -574,6 +643,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
     let mut kind = WeaponKind::Melee;
     let mut modifier = 0;
     let mut ambidextrous = false;
+    let mut indirect = false;
     for w in plain {
         let picked = match w {
             "basic" => AttackOption::Basic,
@@ -615,6 +685,11 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
                 kind = WeaponKind::Thrown;
                 continue;
             }
+            // LR-14 aim: an indirect missile takes +3 from an aim, a direct attack +1.
+            "indirect" => {
+                indirect = true;
+                continue;
+            }
             m if signed(m) => {
                 modifier = num(m)?;
                 continue;
@@ -622,10 +697,10 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
             other => {
                 return Err(Text::new(
                     format!(
-                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick、bow thrown、charge=ヤード、dmg=、off=、+修正）"
+                        "LR-14: 攻撃オプション「{other}」はありません（basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick、bow thrown indirect、charge=ヤード、dmg=、off=、+修正）"
                     ),
                     format!(
-                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick, bow thrown, charge=YARDS, dmg=, off=, +m)"
+                        "LR-14: no attack option '{other}' (basic blunt blunt-head defensive power precise two-handed two-weapons sweep grab whip punch kick, bow thrown indirect, charge=YARDS, dmg=, off=, +m)"
                     ),
                 ));
             }
@@ -694,7 +769,7 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
         weapon: Weapon { dice, bonus, kind },
         modifier,
         range_steps,
-        indirect: false,
+        indirect,
         extraordinary,
     })
 }
