@@ -30,3 +30,10 @@ pub fn chosen() -> Option<Lang> {
 pub fn human() -> Lang {
     chosen().unwrap_or(Lang::Ja)
 }
+
+/// Reads `--table-lang`: a table's language, ja or en (the message names both).
+pub fn parse_table_lang(arg: &str) -> Result<Lang, String> {
+    Lang::parse(arg).ok_or_else(|| {
+        format!("'{arg}' は卓の言語ではありません。ja か en です / '{arg}' is not a table language: ja or en")
+    })
+}

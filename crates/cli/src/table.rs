@@ -25,6 +25,10 @@ pub enum TableCommand {
         /// Name of the GM (the creator).
         #[arg(long, default_value = "gm")]
         gm: String,
+        /// The table's language, ja or en: what its members read (the GM can change it
+        /// later with `/lang`). `--lang` sets only this command's own output.
+        #[arg(long, default_value = "ja", value_parser = crate::lang::parse_table_lang)]
+        table_lang: Lang,
     },
     /// Run lines at a table, in order, and print what that member sees.
     Exec {
@@ -204,10 +208,11 @@ async fn run_async(cmd: TableCommand) -> Result<bool> {
             db,
             name,
             gm,
+            table_lang,
         } => {
             let (_, seed) =
                 ChaChaSource::from_os().context("cannot draw a seed from the operating system")?;
-            let table = Table::create(&system, &name, &gm, seed)?;
+            let table = Table::create_speaking(&system, &name, &gm, seed, table_lang)?;
             let tables = open(&db).await?;
             println!("{}", tables.create(table).await?);
             Ok(true)

@@ -141,3 +141,60 @@ fn a_sheet_file_makes_a_character_and_json_entries_carry_the_roll() {
     assert_eq!(last["roll"]["comment"], "聞き耳");
     assert_eq!(last["roll"]["rands"].as_array().map(Vec::len), Some(2));
 }
+
+/// `--table-lang en` makes an English table (its members read English, `/help` included),
+/// while `--lang en` alone changes only the command's own output and leaves the table
+/// Japanese; an unknown table language is refused in both languages, creating nothing.
+#[test]
+fn table_lang_sets_the_tables_language_and_lang_only_the_output() {
+    let dir = scratch("table-lang");
+    let db = dir.join("taku.db").display().to_string();
+    let o = taku(&[
+        "table",
+        "new",
+        "--system",
+        "DiceBot",
+        "--db",
+        &db,
+        "--table-lang",
+        "en",
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let english = out(&o).trim().to_string();
+    let o = taku(&["table", "exec", "--db", &db, &english, "/join alice"]);
+    assert!(out(&o).contains("alice joined as player"), "{}", out(&o));
+    let o = taku(&["table", "log", "--db", &db, &english, "--as", "alice"]);
+    assert!(out(&o).contains("language"), "{}", out(&o));
+
+    let o = taku(&[
+        "--lang", "en", "table", "new", "--system", "DiceBot", "--db", &db,
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let japanese = out(&o).trim().to_string();
+    let o = taku(&["table", "exec", "--db", &db, &japanese, "/join alice"]);
+    assert!(
+        out(&o).contains("alice がプレイヤーとして参加"),
+        "{}",
+        out(&o)
+    );
+
+    let o = taku(&[
+        "table",
+        "new",
+        "--system",
+        "DiceBot",
+        "--db",
+        &db,
+        "--table-lang",
+        "fr",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("'fr' は卓の言語ではありません。ja か en です"),
+        "{}",
+        err(&o)
+    );
+    assert!(err(&o).contains("ja or en"), "{}", err(&o));
+    let o = taku(&["table", "list", "--db", &db]);
+    assert_eq!(out(&o).lines().count(), 2, "{}", out(&o));
+}

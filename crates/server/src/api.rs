@@ -510,13 +510,17 @@ struct NewTable {
     gm: String,
     #[serde(default = "default_invites")]
     invites: u32,
+    /// The table's language (`ja` unless given).
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 fn default_invites() -> u32 {
     4
 }
 
-const NEW_TABLE: &str = r#"{"system":"DiceBot","name":"table name","gm":"your name","invites":4}"#;
+const NEW_TABLE: &str =
+    r#"{"system":"DiceBot","name":"table name","gm":"your name","invites":4,"lang":"ja"}"#;
 
 /// `POST /api/v1/tables`: a new table; its creator is the GM.
 async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
@@ -524,7 +528,19 @@ async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
     check_text("name", &new.name, 100)?;
     check_member_name(&new.gm)?;
     check_invites(new.invites)?;
-    let (id, system, gm) = new_table(&server, &new.system, &new.name, &new.gm).await?;
+    let lang = match new.lang.as_deref() {
+        None => taku_dice::Lang::Ja,
+        Some(code) => taku_dice::Lang::parse(code).ok_or_else(|| {
+            ApiError::Said(
+                StatusCode::BAD_REQUEST,
+                taku_dice::Text::new(
+                    "lang は卓の言語で、ja か en です",
+                    "lang is the table's language: ja or en",
+                ),
+            )
+        })?,
+    };
+    let (id, system, gm) = new_table(&server, &new.system, &new.name, &new.gm, lang).await?;
     let invites = make_invites(&server, &id, Role::Player, new.invites).await?;
     ok(
         StatusCode::CREATED,
@@ -541,13 +557,14 @@ async fn create(State(server): State<Arc<Server>>, bytes: Bytes) -> ApiResult {
 }
 
 /// Creates a table of `system` named `name` with `gm` as its GM (names already
-/// checked); gives its id, the system's id and the GM's token. The web table's form
-/// creates tables through here too.
+/// checked), speaking `lang`; gives its id, the system's id and the GM's token. The web
+/// table's form creates tables through here too.
 pub(crate) async fn new_table(
     server: &Server,
     system: &str,
     name: &str,
     gm: &str,
+    lang: taku_dice::Lang,
 ) -> Result<(String, &'static str, String), ApiError> {
     let Some(system) = taku_systems::find(system) else {
         return Err(ApiError::Said(
@@ -563,7 +580,7 @@ pub(crate) async fn new_table(
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed)
         .map_err(|e| ApiError::Internal(format!("no randomness from the operating system: {e}")))?;
-    let table = Table::create(system.id(), name, gm, seed).map_err(|r| {
+    let table = Table::create_speaking(system.id(), name, gm, seed, lang).map_err(|r| {
         ApiError::Said(
             StatusCode::BAD_REQUEST,
             taku_dice::Text::new(r.render(taku_dice::Lang::Ja), r.render(taku_dice::Lang::En)),

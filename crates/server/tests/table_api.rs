@@ -254,6 +254,61 @@ async fn a_table_is_created_joined_and_played_through_the_api() {
     );
 }
 
+/// A table created with `"lang":"en"` speaks English to its members from the start (its
+/// log opens with the GM's `/lang en`); without `lang` it is Japanese; an unknown language
+/// is refused in both languages and creates nothing.
+#[tokio::test]
+async fn a_table_is_created_in_the_language_asked_for() {
+    let api = api("table-lang", 0).await;
+    let created = api
+        .ok(
+            "POST",
+            "/api/v1/tables",
+            None,
+            r#"{"system":"DiceBot","name":"table","gm":"gm","invites":0,"lang":"en"}"#,
+        )
+        .await;
+    let id = created["id"].as_str().expect("id");
+    let gm = created["token"].as_str().expect("token");
+    let log = api
+        .ok("GET", &format!("/api/v1/tables/{id}/log"), Some(gm), "")
+        .await;
+    assert_eq!(texts(&log)[1], "#2 gm: table language set to en", "{log}");
+    let rolled = api
+        .ok(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(gm),
+            r#"{"line":"/char new ミナ"}"#,
+        )
+        .await;
+    let text = rolled["events"][0]["text"].as_str().expect("text");
+    assert!(text.contains("created character ミナ"), "{text}");
+
+    let (status, refused) = api
+        .call(
+            "POST",
+            "/api/v1/tables",
+            None,
+            r#"{"system":"DiceBot","name":"t","gm":"gm","lang":"fr"}"#,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        refused["reason"], "lang は卓の言語で、ja か en です",
+        "{refused}"
+    );
+    let (_, refused) = api
+        .call(
+            "POST",
+            "/api/v1/tables?lang=en",
+            None,
+            r#"{"system":"DiceBot","name":"t","gm":"gm","lang":"fr"}"#,
+        )
+        .await;
+    assert_eq!(refused["reason"], "lang is the table's language: ja or en");
+}
+
 #[tokio::test]
 async fn a_secret_roll_reaches_only_its_roller_and_the_gm_until_revealed() {
     let api = api("secret", 0).await;

@@ -470,6 +470,58 @@ async fn the_front_page_creates_a_table_and_the_gm_page_gives_invites_per_role()
     assert!(html.contains("卓を作成できませんでした") && html.contains("Nope"));
 }
 
+/// The front page's form chooses the table's language, preselecting the page's: a table
+/// made with English chosen speaks English to its members from its first line.
+#[tokio::test]
+async fn the_front_pages_form_chooses_the_tables_language() {
+    let app = app("front-lang").await;
+    let selected = |html: &str| {
+        Html::parse_document(html)
+            .select(&sel("select[name=lang] option[selected]"))
+            .filter_map(|o| o.value().attr("value").map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let (_, japanese) = call(&app, "GET", "/", None, no_body()).await;
+    assert_eq!(selected(&japanese), ["ja"]);
+    let (_, english) = call(&app, "GET", "/?lang=en", None, no_body()).await;
+    assert_eq!(selected(&english), ["en"]);
+
+    let form = serde_urlencoded::to_string([
+        ("system", "DiceBot"),
+        ("name", "table"),
+        ("gm", "gm"),
+        ("lang", "en"),
+    ])
+    .expect("form");
+    let (status, html) = call(
+        &app,
+        "POST",
+        "/new",
+        None,
+        ("application/x-www-form-urlencoded", form),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    let doc = Html::parse_document(&html);
+    let own = doc
+        .select(&sel("#own a"))
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .expect("own link")
+        .to_string();
+    let (path, token) = own.split_once("#token=").expect("token");
+    let id = path.strip_prefix("/t/").expect("table path");
+    let (_, log) = call(
+        &app,
+        "GET",
+        &format!("/api/v1/tables/{id}/log"),
+        Some(token),
+        no_body(),
+    )
+    .await;
+    assert!(log.contains("table language set to en"), "{log}");
+}
+
 #[tokio::test]
 async fn pages_carry_no_table_data_and_fragments_need_a_member_token() {
     let app = app("tokens").await;

@@ -318,6 +318,23 @@ impl Table {
         Table::create_in(system, name, gm, seed)
     }
 
+    /// A new table whose creator `gm` is its GM, speaking `lang` from its start: a table
+    /// in another language than Japanese (the default) begins with the GM's `/lang` line,
+    /// so its log says when and by whom the language was chosen, as if typed.
+    pub fn create_speaking(
+        system: &str,
+        name: &str,
+        gm: &str,
+        seed: [u8; 32],
+        lang: Lang,
+    ) -> Result<Table, Refusal> {
+        let mut table = Table::create(system, name, gm, seed)?;
+        if lang != table.lang() {
+            table.exec(gm, &format!("/lang {}", lang.code()))?;
+        }
+        Ok(table)
+    }
+
     /// A new table of `system`, which need not be in the registry (tests use their own).
     pub fn create_in(
         system: &'static dyn GameSystem,

@@ -158,10 +158,12 @@ async fn create(
             .unwrap_or_default()
     };
     let (system, name, gm) = (field("system"), field("name"), field("gm"));
+    // The table's language: the form's choice (the page's language is preselected).
+    let table_lang = Lang::parse(&field("lang")).unwrap_or(lang);
     let made = async {
         api::check_text("name", &name, 100)?;
         api::check_member_name(&gm)?;
-        let (id, _, token) = api::new_table(&server, &system, &name, &gm).await?;
+        let (id, _, token) = api::new_table(&server, &system, &name, &gm, table_lang).await?;
         let players = api::make_invites(&server, &id, Role::Player, PLAYER_INVITES).await?;
         let spectators =
             api::make_invites(&server, &id, Role::Spectator, SPECTATOR_INVITES).await?;

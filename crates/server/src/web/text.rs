@@ -14,6 +14,7 @@ pub enum Ui {
     System,
     TableName,
     GmName,
+    TableLang,
     Create,
     CreateFailed,
     ApiDocs,
@@ -108,6 +109,10 @@ impl Ui {
             Ui::System => ("ゲームシステム", "Game system"),
             Ui::TableName => ("卓の名前", "Table name"),
             Ui::GmName => ("GMの名前（空白なし）", "GM's name (one word)"),
+            Ui::TableLang => (
+                "卓の言語（後で /lang で変更可）",
+                "Table language (/lang changes it later)",
+            ),
             Ui::Create => ("作成", "Create"),
             Ui::CreateFailed => ("卓を作成できませんでした", "Could not create the table"),
             Ui::ApiDocs => (
