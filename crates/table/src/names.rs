@@ -142,6 +142,97 @@ fn look_alike(c: char) -> char {
     }
 }
 
+/// The Latin letter that `c` draws as *before* case folding, for letters whose lower case
+/// would lose the likeness (attack pass 6, A6-2): Latin small capitals (`ɢᴍ` draws as
+/// `GM`), Cherokee letters, upper or lower case (`ᏀᎷ`), Greek capitals (`Μ` is an M,
+/// while its lower case `μ` draws as a u), and Latin letters with a stroke or hook that
+/// no decomposition removes (`ǥ`).
+fn capital_look_alike(c: char) -> char {
+    // Cherokee lower case (U+AB70..U+ABBF) is drawn as its upper case (U+13A0..).
+    let c = match u32::from(c) {
+        n @ 0xAB70..=0xABBF => char::from_u32(n - 0xAB70 + 0x13A0).unwrap_or(c),
+        n @ 0x13F8..=0x13FD => char::from_u32(n - 8).unwrap_or(c),
+        _ => c,
+    };
+    match c {
+        // Latin small capitals.
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
+        'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        'ʏ' => 'y',
+        'ᴢ' => 'z',
+        // Cherokee letters that draw as Latin capitals.
+        'Ꭺ' => 'A',
+        'Ᏼ' => 'B',
+        'Ꮯ' => 'C',
+        'Ꭰ' => 'D',
+        'Ꭼ' => 'E',
+        'Ꮐ' | 'Ᏻ' => 'G',
+        'Ꮋ' => 'H',
+        'Ꮖ' | 'Ꮮ' => 'l',
+        'Ꭻ' => 'J',
+        'Ꮶ' => 'K',
+        'Ꮇ' => 'M',
+        'Ꮲ' => 'P',
+        'Ꭱ' => 'R',
+        'Ꮪ' | 'Ꮥ' => 'S',
+        'Ꭲ' => 'T',
+        'Ꮩ' => 'V',
+        'Ꮃ' => 'W',
+        'Ꮓ' => 'Z',
+        'Ꭹ' => 'y',
+        'Ꮻ' => 'O',
+        // Greek capitals that draw as Latin capitals.
+        'Α' => 'A',
+        'Β' => 'B',
+        'Ε' => 'E',
+        'Ζ' => 'Z',
+        'Η' => 'H',
+        'Ι' => 'l',
+        'Κ' => 'K',
+        'Μ' => 'M',
+        'Ν' => 'N',
+        'Ο' => 'O',
+        'Ρ' => 'P',
+        'Τ' => 'T',
+        'Υ' => 'Y',
+        'Χ' => 'X',
+        // Latin letters with a stroke or hook.
+        'ǥ' | 'ɠ' => 'g',
+        'đ' | 'ɗ' => 'd',
+        'ħ' => 'h',
+        'ł' | 'ƚ' => 'l',
+        'ø' => 'o',
+        'ŧ' => 't',
+        'ƀ' => 'b',
+        'ɨ' => 'i',
+        'ʉ' => 'u',
+        'ƶ' => 'z',
+        'ɱ' => 'm',
+        'ɲ' | 'ɳ' => 'n',
+        c => c,
+    }
+}
+
 /// Whether `c` is a combining mark that is not one of the kana voicing marks (゛゜ as
 /// U+3099/U+309A, which tell ガ from カ).
 fn foreign_mark(c: char) -> bool {
@@ -153,7 +244,23 @@ fn foreign_mark(c: char) -> bool {
 /// Letters with accents typed as a letter and a mark compose and pass (`José`), as do
 /// kana with voicing marks (`ガ`).
 pub(crate) fn loose_mark(name: &str) -> Option<char> {
-    name.nfc().find(|&c| foreign_mark(c))
+    let composed: Vec<char> = name.nfkc().collect();
+    composed
+        .iter()
+        .enumerate()
+        .find(|&(i, &c)| {
+            foreign_mark(c)
+                // A kana voicing mark with no kana to voice (A6-2: `ﾞgm`, a half-width
+                // voiced mark before Latin letters) draws as a stray mark.
+                || (matches!(c, '\u{3099}' | '\u{309A}')
+                    && !i.checked_sub(1).is_some_and(|p| is_kana(composed[p])))
+        })
+        .map(|(_, &c)| c)
+}
+
+/// Hiragana and katakana (a voicing mark after one of these is part of it).
+fn is_kana(c: char) -> bool {
+    matches!(u32::from(c), 0x3040..=0x30FF | 0x31F0..=0x31FF)
 }
 
 /// What `name` looks like: two names with the same skeleton could be taken for each
@@ -171,6 +278,7 @@ fn skeleton_with(name: &str, capital_i_as_l: bool) -> String {
         .chars()
         // `I` and `l` look alike before case folding makes `I` an `i`.
         .map(|c| if capital_i_as_l && c == 'I' { 'l' } else { c })
+        .map(capital_look_alike)
         .flat_map(char::to_lowercase)
         .map(look_alike)
         .collect();
@@ -224,6 +332,10 @@ mod tests {
             "a kana voicing mark stays allowed"
         );
         assert_eq!(loose_mark("ミナ"), None);
+        // A6-2: a voicing mark with no kana before it.
+        assert_eq!(loose_mark("\u{FF9E}gm"), Some('\u{3099}'));
+        assert_eq!(loose_mark("g\u{3099}m"), Some('\u{3099}'));
+        assert_eq!(loose_mark("ｶﾞ"), None, "half-width kana with its mark");
     }
 
     #[test]
@@ -253,6 +365,15 @@ mod tests {
             ("ヘレン", "へレン"),
             ("ルー", "ル一"),
             ("omega", "οmega"),
+            // A6-2: small capitals, Cherokee, Greek capitals, stroked letters.
+            ("GM", "ɢᴍ"),
+            ("alice", "ᴀʟɪᴄᴇ"),
+            ("bob", "ʙᴏʙ"),
+            ("GM", "ᏀᎷ"),
+            ("gm", "Ꮐm"),
+            ("gm", "\u{AB90}\u{AB87}"),
+            ("OM", "ΟΜ"),
+            ("gm", "ǥm"),
         ] {
             assert_eq!(skeleton(a), skeleton(b), "{a} / {b}");
         }
