@@ -840,6 +840,35 @@ impl Table {
         })
     }
 
+    /// `SCC 秘密` at a table whose system has no `CC` (attack pass 6, A6-9): the secret
+    /// mark `S` before a word written like a dice command (capitals, digits and command
+    /// punctuation) that this system does not take. As chat, every member would read the
+    /// line the player meant to keep secret, comment included: refused, saying how to
+    /// send it as chat when it was talk (「SOS」).
+    fn secret_mark_before_no_command(&self, line: &str) -> Option<Text> {
+        let folded = taku_dice::normalize::fold(line);
+        let token = folded.text.split_whitespace().next()?;
+        let rest = token.strip_prefix(['S', 's'])?;
+        let commandlike = rest.starts_with(|c: char| c.is_ascii_uppercase())
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "()<>=+-*/,.@#[]!?$%".contains(c));
+        if !commandlike {
+            return None;
+        }
+        let short: String = line.chars().take(40).collect();
+        let word: String = token.chars().take(40).collect();
+        let system = self.system.name();
+        Some(Text::new(
+            format!(
+                "「{short}」は送っていません。S で始まる行は秘密のダイスロールですが、「{word}」は {system} のコマンドではありません（チャットにすると全員に見えてしまいます）。コマンドは /help で確かめてください。チャットなら 「{short}」 のようにかぎ括弧で囲んでください"
+            ),
+            format!(
+                "'{short}' was not sent: a line starting with S is a secret dice roll, but '{word}' is no command of {system} (as chat everyone would read it); see /help for the commands, or to send it as chat, quote it: \"{short}\""
+            ),
+        ))
+    }
+
     /// The system's refusal of a scene's or session's end now
     /// ([`taku_systems::table_rules::TableRules::holds_scene_end`]).
     fn scene_end_held(&self) -> Result<(), Refusal> {
@@ -1132,6 +1161,11 @@ impl Table {
             }))
         };
         let looks = taku_systems::looks_like_command(self.system, &check::placeholder(line));
+        if !looks && role != Role::Spectator {
+            if let Some(refused) = self.secret_mark_before_no_command(line) {
+                return Err(refused.into());
+            }
+        }
         // A spectator's command is refused before anything is evaluated or drawn.
         if role == Role::Spectator {
             if looks {

@@ -294,3 +294,34 @@ fn verify_reports_events_the_state_did_not_allow() {
     assert_eq!((m.len(), m[0].seq), (1, 7));
     assert!(m[0].replayed.contains("commitment"), "{m:?}");
 }
+
+/// Attack pass 6, A6-9: `SCC 秘密` at a table whose system has no `CC` was posted as
+/// public chat, the comment the player meant to keep secret included. The secret mark
+/// before a word written like a command this system does not take is refused, changing
+/// nothing and saying how to send talk as chat; talk that merely starts with S is chat.
+#[test]
+fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
+    let mut t = table();
+    for line in [
+        "SCC 秘密",
+        "SCBR(50,60) 秘密",
+        "SRESB(1) 裏切り",
+        "ＳＣＣ 秘密",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("is no command of DiceBot"), "{line}: {why}");
+        assert!(why.contains("quote it"), "{line}: {why}");
+        let ja = t
+            .exec("alice", line)
+            .expect_err("refused")
+            .render(taku_dice::Lang::Ja);
+        assert!(ja.contains("のコマンドではありません"), "{ja}");
+    }
+    for talk in ["Sure, let's go", "SAN値が減った", "「SOS」", "s"] {
+        run(&mut t, "alice", talk);
+    }
+    // A real secret roll is still one.
+    run(&mut t, "alice", "S2D6 秘密");
+    let bob = seen(&t, "bob");
+    assert!(bob.iter().all(|l| !l.contains("秘密")), "{bob:?}");
+}
