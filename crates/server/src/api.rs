@@ -141,6 +141,9 @@ pub enum ApiError {
     /// 400: the request itself is malformed; said in the client's language
     /// ([`crate::speak`]: `?lang=`, `Accept-Language`, else Japanese).
     BadRequest(taku_dice::Text),
+    /// 400 to a member: their request is malformed; said in the table's language, as
+    /// the table's own refusals (attack pass 6, A6-3).
+    Invalid(String),
     /// 403: a valid token that does not grant this.
     Forbidden(String),
     /// 404: no such member (or other named thing) at this table.
@@ -249,6 +252,7 @@ impl ApiError {
                 "the server failed; its log says why",
             ),
             ApiError::Forbidden(_)
+            | ApiError::Invalid(_)
             | ApiError::NotFound(_)
             | ApiError::OverQuota(..)
             | ApiError::Refused(_)
@@ -262,6 +266,7 @@ impl ApiError {
     pub fn status_and_reason(&self) -> (StatusCode, String) {
         let status = match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Invalid(r) => return (StatusCode::BAD_REQUEST, r.clone()),
             ApiError::Forbidden(r) => return (StatusCode::FORBIDDEN, r.clone()),
             ApiError::Refused(r) => return (StatusCode::UNPROCESSABLE_ENTITY, r.clone()),
             ApiError::Full(r) => return (StatusCode::CONFLICT, r.clone()),
@@ -1152,10 +1157,16 @@ async fn line(
     let member = member(&server, &id, &headers, None).await?;
     let request: LineRequest = body(&bytes, r#"{"line":"2D6>=7"}"#)?;
     if request.line.chars().count() > MAX_LINE {
-        return Err(ApiError::BadRequest(taku_dice::Text::new(
+        let lang = server
+            .tables
+            .peek(&id, |t| t.lang())
+            .await
+            .unwrap_or_default();
+        let too_long = taku_dice::Text::new(
             format!("1 行は {MAX_LINE} 文字までです。何も変わっていません"),
             format!("a line is at most {MAX_LINE} characters; nothing changed"),
-        )));
+        );
+        return Err(ApiError::Invalid(too_long.get(lang).to_string()));
     }
     run(&server, &member, &request.line).await
 }

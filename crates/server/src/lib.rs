@@ -776,6 +776,12 @@ fn refuse(reason: &str) -> Response {
     )
 }
 
+/// A 400 whose reason is taku's own words, in `lang` (bcdice-api's fixed English reasons
+/// go through [`refuse`]).
+fn refuse_in(reason: &taku_dice::Text, lang: taku_dice::Lang) -> Response {
+    refuse(reason.get(lang))
+}
+
 /// A CORS preflight (`OPTIONS` on a route that exists) is allowed the methods and the
 /// headers the table API takes, `Authorization` among them; any other method a route does
 /// not have is a 404 as for unknown paths. Answered from the fallback, so requests that
@@ -1081,8 +1087,9 @@ async fn roll(Path(id): Path<String>, request: Request) -> Response {
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             response
         }
-        // The reference answers 500 {"ok":false}; we say what went wrong.
-        Ok(Err(e)) => refuse(&e.to_string()),
+        // The reference answers 500 {"ok":false}; we say what went wrong, in the
+        // client's language (attack pass 6, A6-3).
+        Ok(Err(e)) => refuse_in(&e.text(), lang()),
         Err(e) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e}),
@@ -1112,18 +1119,30 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
+    // Taku's own reasons in the client's language (attack pass 6, A6-3).
+    let lang = speak::client_lang(query.as_deref(), &headers);
     let Some(table) = param("table", query.as_deref(), content_type, &body) else {
-        return refuse("no table: send the table's text in the form field 'table'");
+        return refuse_in(
+            &taku_dice::Text::new(
+                "表がありません。表の文をフォーム項目 table で送ってください",
+                "no table: send the table's text in the form field 'table'",
+            ),
+            lang,
+        );
     };
     let result = with_dice(|dice| taku_dice::original_table::roll(&table, dice));
     match result {
         Ok(Ok(Some(r))) => {
             json_ok(json!({"ok": true, "text": r.text, "rands": taku_systems::bcdice_rands(&r)}))
         }
-        Ok(Ok(None)) => refuse(
-            "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
+        Ok(Ok(None)) => refuse_in(
+            &taku_dice::Text::new(
+                "表として読めません。1 行目が表の名前、2 行目がダイス（nDm、D66、D66A、D66D）、その後にダイスが出しうる値ごとに「数:文」の行を 1 つずつ書きます",
+                "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
+            ),
+            lang,
         ),
-        Ok(Err(e)) => refuse(&e.to_string()),
+        Ok(Err(e)) => refuse_in(&e.text(), lang),
         Err(e) => json_with(
             StatusCode::INTERNAL_SERVER_ERROR,
             json!({"ok": false, "reason": e}),

@@ -90,7 +90,8 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     if let Some(v) = accept {
         headers.insert(header::ACCEPT_LANGUAGE, v);
     }
-    let Some(Said(text)) = response.extensions_mut().remove::<Said>() else {
+    let said = response.extensions_mut().remove::<Said>();
+    let Some(Said(text)) = said.or_else(|| unreadable_request(&response)) else {
         return response;
     };
     let reason = text
@@ -98,8 +99,28 @@ pub async fn middleware(request: Request, next: Next) -> Response {
         .to_string();
     let body = json!({"ok": false, "reason": reason}).to_string();
     response.headers_mut().remove(header::CONTENT_LENGTH);
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
     *response.body_mut() = axum::body::Body::from(body);
     response
+}
+
+/// The web framework's own 400 (a path segment that is not UTF-8, `/api/v1/tables/%ff`)
+/// is English plain text; it becomes a refusal like every other, saying what is wrong
+/// and what is right (attack pass 6, A6-4).
+fn unreadable_request(response: &Response) -> Option<Said> {
+    let plain = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
+    (response.status() == axum::http::StatusCode::BAD_REQUEST && plain).then(|| {
+        Said(Text::new(
+            "URL を読めません。パスに UTF-8 でない文字か、形の合わない値があります。/api/v1/openapi.json にある形で送ってください",
+            "the URL cannot be read: its path holds bytes that are not UTF-8 or a value of the wrong form; send it in the form /api/v1/openapi.json describes",
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -250,8 +250,15 @@ async fn refusals_in_the_specs_order() {
         get("/v2/game_system/DiceBot/roll?command=hello").await,
         unsupported_command
     );
-    // An engine error is 400 with its reason (the reference: 500 {"ok":false}).
+    // An engine error is 400 with its reason (the reference: 500 {"ok":false}), in the
+    // client's language: Japanese unless it asks for English (attack pass 6, A6-3).
     let (status, r) = get("/v2/game_system/DiceBot/roll?command=20000D6").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        r,
+        json!({"ok": false, "reason": "ダイスが多すぎます。1 回のコマンドで振れるのは 10000 個までです"})
+    );
+    let (status, r) = get("/v2/game_system/DiceBot/roll?command=20000D6&lang=en").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         r,
@@ -310,6 +317,15 @@ async fn original_tables_and_wrong_methods() {
         .expect("request");
     let (status, _, _, body) = call(request).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body.starts_with(r#"{"ok":false,"reason":"表として読めません。"#),
+        "{body}"
+    );
+    let request = Request::post("/v2/original_table?lang=en")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from("table=T%0A1D3%0A1:a"))
+        .expect("request");
+    let (_, _, _, body) = call(request).await;
     assert!(
         body.starts_with(r#"{"ok":false,"reason":"invalid table"#),
         "{body}"

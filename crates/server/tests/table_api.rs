@@ -284,6 +284,21 @@ async fn a_table_is_created_in_the_language_asked_for() {
         .await;
     let text = rolled["events"][0]["text"].as_str().expect("text");
     assert!(text.contains("created character ミナ"), "{text}");
+    // A line too long for the table is refused in the table's language, as the table's
+    // own refusals are, whatever the client's (attack pass 6, A6-3).
+    let (status, refused) = api
+        .call(
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(gm),
+            &json!({"line": "あ".repeat(4_001)}).to_string(),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        refused["reason"],
+        "a line is at most 4000 characters; nothing changed"
+    );
 
     let (status, refused) = api
         .call(
@@ -307,6 +322,30 @@ async fn a_table_is_created_in_the_language_asked_for() {
         )
         .await;
     assert_eq!(refused["reason"], "lang is the table's language: ja or en");
+}
+
+/// Attack pass 6, A6-4: a path that is not UTF-8 got the web framework's English plain
+/// text; it is a JSON refusal like every other, in the client's language.
+#[tokio::test]
+async fn a_url_that_is_not_utf8_is_refused_as_json() {
+    let api = api("not-utf8", 0).await;
+    let (status, refused) = api.call("GET", "/api/v1/tables/%ff%fe/log", None, "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        refused["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("URL を読めません") && r.contains("openapi.json")),
+        "{refused}"
+    );
+    let (_, refused) = api
+        .call("GET", "/api/v1/tables/%ff%fe/log?lang=en", None, "")
+        .await;
+    assert!(
+        refused["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("the URL cannot be read")),
+        "{refused}"
+    );
 }
 
 #[tokio::test]
