@@ -2003,3 +2003,51 @@ async fn a_tabs_entries_are_found_in_the_whole_log_and_pages_stay_small() {
     assert_eq!(log["more"], true);
     assert!(body.len() < 3 << 20, "{} bytes", body.len());
 }
+
+/// Attack pass 6, A6-1: a palette line naming the GM's unidentified NPC (hidden from
+/// players) was left as a reference to that character while a name nobody has was read
+/// as the player's own key — telling the player the NPC exists. Both now come out alike.
+#[tokio::test]
+async fn a_palette_reference_to_a_hidden_npc_reads_as_to_nobody() {
+    let app = app("palette-hidden").await;
+    let (id, gm, players, _) = create_in(&app, "AnotherWorld").await;
+    let alice = join(&app, &id, &players[0], "alice").await;
+    for (token, line) in [
+        (&gm, "/char new 影の王"),
+        (&gm, "/char set 影の王 HP 77"),
+        (&alice, "/char new ミナ"),
+        (
+            &alice,
+            "/char set ミナ palette.1 \"2D6+{影の王.HP}\" palette.2 \"2D6+{幽霊.HP}\"",
+        ),
+    ] {
+        let (status, body) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(token),
+            json_body(json!({"line": line})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{line}: {body}");
+    }
+    let (status, side) = call(
+        &app,
+        "GET",
+        &format!("/t/{id}/side"),
+        Some(&alice),
+        no_body(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let doc = Html::parse_document(&side);
+    let sent: Vec<String> = doc
+        .select(&sel("#palette-source li"))
+        .filter_map(|li| li.value().attr("data-palette").map(str::to_string))
+        .collect();
+    assert_eq!(
+        sent,
+        ["2D6+{ミナ.影の王.HP}", "2D6+{ミナ.幽霊.HP}"],
+        "{side}"
+    );
+}

@@ -526,7 +526,7 @@ pub fn palette_with(
                 return (out, pending);
             }
             let line = expand_variables(&line, &vars);
-            let send = qualify(&line, name, table);
+            let send = qualify(&line, name, table, viewer);
             let shown = table
                 .resolve_references(&send, viewer)
                 .unwrap_or_else(|_| line.clone());
@@ -611,8 +611,11 @@ fn expand_variables(line: &str, vars: &std::collections::BTreeMap<String, String
     line
 }
 
-/// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character stay.
-fn qualify(line: &str, character: &str, table: &Table) -> String {
+/// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character `viewer`
+/// may see stay. A character hidden from them is read as no character at all, so the
+/// line comes out as for a name nobody has (attack pass 6, A6-1: the side pane told a
+/// hidden NPC's name from an unknown one).
+fn qualify(line: &str, character: &str, table: &Table, viewer: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(open) = rest.find('{') {
@@ -620,9 +623,9 @@ fn qualify(line: &str, character: &str, table: &Table) -> String {
             break;
         };
         let reference = &rest[open + 1..close];
-        let named = reference
-            .split_once('.')
-            .is_some_and(|(n, _)| table.characters().contains_key(n));
+        let named = reference.split_once('.').is_some_and(|(n, _)| {
+            table.characters().contains_key(n) && table.hidden(n, viewer).is_none()
+        });
         out.push_str(&rest[..open]);
         if named {
             out.push_str(&rest[open..=close]);
