@@ -55,7 +55,7 @@ pub struct ServeArgs {
     /// Entries one table's log may hold.
     #[arg(long, default_value_t = taku_server::DEFAULT_MAX_EVENTS, env = "TAKU_MAX_LOG_ENTRIES")]
     max_log_entries: usize,
-    /// Bytes one table's log may hold, as stored.
+    /// Bytes one table's log may hold, as stored (a player's own lines: a third of it).
     #[arg(long, default_value_t = taku_server::DEFAULT_MAX_LOG_BYTES, env = "TAKU_MAX_LOG_BYTES")]
     max_log_bytes: u64,
     /// Lines decided (and exports rendered) at once, off the async threads; default one

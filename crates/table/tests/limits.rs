@@ -738,17 +738,23 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
             .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
             .await
             .expect("create");
-        tables
-            .exec(&id, "gm", "/join alice", None)
-            .await
-            .expect("store")
-            .expect("joined");
+        // Eight players take turns, so that none reaches their own share of the log
+        // (`member_share_mark`, A6-5) before the table is full.
+        let players: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
+        for p in &players {
+            tables
+                .exec(&id, "gm", &format!("/join {p}"), None)
+                .await
+                .expect("store")
+                .expect("joined");
+        }
         let mark = fill_mark(max, &seed);
         let line = "x".repeat(100);
         let mut before = 0;
-        loop {
+        for turn in 0.. {
             let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
-            match tables.exec(&id, "alice", &line, None).await.expect("store") {
+            let player = &players[turn % players.len()];
+            match tables.exec(&id, player, &line, None).await.expect("store") {
                 Ok(_) => assert!(now < mark, "taken at {now} past the mark {mark}"),
                 Err(_) => {
                     assert!(now >= mark, "refused at {now} below the mark {mark}");
@@ -763,7 +769,7 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
         tables.evict_idle(|_| false);
         assert!(
             tables
-                .exec(&id, "alice", "a", None)
+                .exec(&id, "p0", "a", None)
                 .await
                 .expect("store")
                 .is_err()
@@ -785,6 +791,103 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
         let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
         assert!((max..max + 300).contains(&now), "{now}");
     }
+}
+
+/// Attack pass 6, A6-5: one player with an invite filled the whole log (slowly, but for
+/// good) and the table ended for everyone. A member's own lines may take a third of the
+/// log's limit, less a secret part drawn from the table's seed; past it their lines are
+/// refused, saying why in both languages and changing nothing, while the other players
+/// and the GM go on — after a reload too.
+#[tokio::test]
+async fn one_member_may_fill_only_their_share_of_the_log() {
+    use taku_table::store::member_share_mark;
+    let max = 60_000u64;
+    let seed = [5u8; 32];
+    let store = Store::open(&temp_db("member-share")).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_bytes: max,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
+        .await
+        .expect("create");
+    for line in ["/join mallory", "/join alice"] {
+        tables
+            .exec(&id, "gm", line, None)
+            .await
+            .expect("store")
+            .expect("joined");
+    }
+    let share = member_share_mark(max, &seed);
+    assert!(share <= max / 3 && share > max / 3 - max / 8, "{share}");
+    let own = |events: &[taku_table::Event]| -> u64 {
+        events
+            .iter()
+            .filter(|e| e.actor == "mallory")
+            .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
+            .sum()
+    };
+    let line = format!("/w gm {}", "あ".repeat(300));
+    let refusal = loop {
+        let now = own(&tables.store().load_after(&id, 0).await.expect("load"));
+        match tables
+            .exec(&id, "mallory", &line, None)
+            .await
+            .expect("store")
+        {
+            Ok(_) => assert!(now < share, "taken at {now}, past the share {share}"),
+            Err(refusal) => {
+                assert!(now >= share, "refused at {now}, below the share {share}");
+                break refusal;
+            }
+        }
+    };
+    assert!(
+        refusal.render(taku_dice::Lang::Ja).contains("3 分の 1"),
+        "{}",
+        refusal.render(taku_dice::Lang::Ja)
+    );
+    assert!(
+        refusal
+            .render(taku_dice::Lang::En)
+            .contains("a third of its log's limit")
+    );
+    let count = tables.store().load_after(&id, 0).await.expect("load").len();
+    // A short line is refused as well: whether it fits never depends on its size.
+    assert!(
+        tables
+            .exec(&id, "mallory", "a", None)
+            .await
+            .expect("store")
+            .is_err()
+    );
+    assert_eq!(
+        tables.store().load_after(&id, 0).await.expect("load").len(),
+        count
+    );
+    // The others go on; the share holds after a reload.
+    for who in ["alice", "gm"] {
+        tables
+            .exec(&id, who, "まだ遊べる", None)
+            .await
+            .expect("store")
+            .expect("another member still writes");
+    }
+    tables.evict_idle(|_| false);
+    tables.evict_idle(|_| false);
+    assert!(
+        tables
+            .exec(&id, "mallory", "a", None)
+            .await
+            .expect("store")
+            .is_err()
+    );
+    tables
+        .exec(&id, "alice", "再読み込み後も", None)
+        .await
+        .expect("store")
+        .expect("alice after a reload");
 }
 
 /// Attack pass 4, A4-5: one player took all 100 character slots and the GM could make

@@ -837,6 +837,10 @@ struct Open {
     used: AtomicBool,
     /// Changed only under the table's lock.
     bytes: AtomicU64,
+    /// The log's stored bytes by the member whose lines made them (for
+    /// [`member_share_mark`]); empty when the log has no byte limit. Changed only under
+    /// the table's lock.
+    by_member: std::sync::Mutex<HashMap<String, u64>>,
     /// When it was last used, on the tables' own clock ([`Tables::with_resident_budget`]:
     /// the least recently used go first).
     last: AtomicU64,
@@ -873,6 +877,26 @@ pub fn fill_mark(max_bytes: u64, seed: &[u8; 32]) -> u64 {
     max_bytes
         .saturating_sub(headroom)
         .saturating_sub(crate::secret::fill_offset(seed, headroom))
+}
+
+/// The stored bytes of its own lines at which one member (not a GM) may write no more
+/// to the table with `seed` (attack pass 6, A6-5: one player with an invite filled the
+/// whole log, slowly but for good, and the table ended for everyone): a third of
+/// [`Limits::max_bytes`], less a secret part of a [`byte_headroom`] drawn from the seed,
+/// for the reason [`fill_mark`] gives (a member's own lines include entries hidden from
+/// them, such as a library's draws, whose size the first refusal must not tell).
+pub fn member_share_mark(max_bytes: u64, seed: &[u8; 32]) -> u64 {
+    let headroom = byte_headroom(max_bytes);
+    (max_bytes / 3).saturating_sub(crate::secret::fill_offset(seed, headroom))
+}
+
+/// Each member's stored bytes in `events`.
+fn bytes_by_member(events: &[Event]) -> HashMap<String, u64> {
+    let mut by = HashMap::new();
+    for e in events {
+        *by.entry(e.actor.clone()).or_insert(0) += stored_bytes(std::slice::from_ref(e));
+    }
+    by
 }
 
 /// Bytes a stored event takes (its body's JSON and its actor), for [`Limits::max_bytes`].
@@ -1027,10 +1051,12 @@ impl<S: EventStore> Tables<S> {
     pub async fn create(&self, table: Table) -> Result<String, StoreError> {
         let id = self.store.create(&table).await?;
         let bytes = self.size_of(table.events());
+        let by_member = self.by_member(table.events());
         let open = Arc::new(Open {
             table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
             used: AtomicBool::new(true),
             bytes: AtomicU64::new(bytes),
+            by_member: std::sync::Mutex::new(by_member),
             last: AtomicU64::new(self.tick()),
         });
         self.resident
@@ -1041,6 +1067,28 @@ impl<S: EventStore> Tables<S> {
         }
         self.shed(&id);
         Ok(id)
+    }
+
+    /// Each member's stored bytes in `events`, when the log has a byte limit (else
+    /// nothing, to spare the work).
+    fn by_member(&self, events: &[Event]) -> HashMap<String, u64> {
+        if self.limits.max_bytes == u64::MAX {
+            HashMap::new()
+        } else {
+            bytes_by_member(events)
+        }
+    }
+
+    /// Counts `events`, just stored or caught up with, to their members' bytes.
+    fn count_by_member(&self, open: &Open, events: &[Event]) {
+        if self.limits.max_bytes == u64::MAX {
+            return;
+        }
+        // Each change is whole under the lock.
+        let mut by = open.by_member.lock().unwrap_or_else(|p| p.into_inner());
+        for (member, bytes) in bytes_by_member(events) {
+            *by.entry(member).or_insert(0) += bytes;
+        }
     }
 
     /// The size of `events` as stored, when a limit needs it (else 0, to spare the work).
@@ -1116,6 +1164,7 @@ impl<S: EventStore> Tables<S> {
         }
         let events = self.store.load_after(id, 0).await?;
         let bytes = self.size_of(&events);
+        let by_member = self.by_member(&events);
         let table = Table::from_events(events).map_err(|e| match e {
             // Not damage: a system this build does not carry (or not set up).
             LoadError::UnknownSystem(_) => StoreError::Unavailable {
@@ -1138,6 +1187,7 @@ impl<S: EventStore> Tables<S> {
                     table: Arc::new(Mutex::new(table.with_entropy(self.entropy.clone()))),
                     used: AtomicBool::new(true),
                     bytes: AtomicU64::new(bytes),
+                    by_member: std::sync::Mutex::new(by_member),
                     last: AtomicU64::new(self.tick()),
                 })
             })
@@ -1161,6 +1211,7 @@ impl<S: EventStore> Tables<S> {
         let n = newer.len();
         let added = self.size_of(&newer);
         open.bytes.fetch_add(added, Ordering::AcqRel);
+        self.count_by_member(open, &newer);
         self.resident.fetch_add(added, Ordering::AcqRel);
         table.extend(newer).map_err(|e| StoreError::Damaged {
             table: id.to_string(),
@@ -1477,6 +1528,7 @@ impl<S: EventStore> Tables<S> {
             match self.store.append(id, &events).await {
                 Ok(()) => {
                     open.bytes.fetch_add(added, Ordering::AcqRel);
+                    self.count_by_member(&open, &events);
                     self.resident.fetch_add(added, Ordering::AcqRel);
                     self.shed(id);
                     table
@@ -1565,6 +1617,29 @@ impl<S: EventStore> Tables<S> {
         } else {
             fill_mark(limits.max_bytes, &table.seed)
         };
+        if !gm && let Some(actor) = events.first().map(|e| &e.actor) {
+            let own = open
+                .by_member
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(actor)
+                .copied()
+                .unwrap_or(0);
+            if own >= member_share_mark(limits.max_bytes, &table.seed) {
+                let share = limits.max_bytes / 3;
+                return Some(
+                    Text::new(
+                        format!(
+                            "{actor} さんのこのテーブルへの書き込みは、ログの上限の 3 分の 1（約 {share} バイト）に達しました。他のメンバーの分を残すため、これ以上は受け付けません。何も変わっていません。続けるには GM に相談してください（ログを書き出して、新しいテーブルで続けられます）"
+                        ),
+                        format!(
+                            "{actor}'s lines at this table have reached a third of its log's limit (about {share} bytes); to leave room for the other members no more are taken, and nothing changed. Ask the GM how to go on (the log can be exported and play continued at a new table)"
+                        ),
+                    )
+                    .into(),
+                );
+            }
+        }
         if bytes >= mark {
             let max = limits.max_bytes;
             return Some(
