@@ -1518,6 +1518,30 @@ impl Table {
                         ),
                     );
                 }
+                // Attack pass 6, A6-2: a member named as a character (`ミナ: …`) reads
+                // as the character speaking. Only characters hidden from nobody count,
+                // so the refusal tells nothing of a hidden one.
+                let shown: Vec<&String> = self
+                    .state
+                    .characters
+                    .keys()
+                    .filter(|c| !self.hidden_from_someone(c))
+                    .collect();
+                if let Some(other) = shown
+                    .iter()
+                    .find(|c| c.as_str() == name)
+                    .map(|c| c.as_str())
+                    .or_else(|| names::looks_like(&name, shown.iter().copied()))
+                {
+                    return refuse(
+                        format!(
+                            "'{name}' はキャラクター '{other}' と同じか見分けにくい名前で、発言がキャラクターのものに見えてしまいます。別の名前にしてください"
+                        ),
+                        format!(
+                            "'{name}' is or looks like the character '{other}', so its lines would read as the character's; choose another name"
+                        ),
+                    );
+                }
                 Ok(Decision::event(EventBody::Joined {
                     member: name,
                     role: new,

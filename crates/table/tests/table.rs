@@ -325,3 +325,23 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
     let bob = seen(&t, "bob");
     assert!(bob.iter().all(|l| !l.contains("秘密")), "{bob:?}");
 }
+
+/// Attack pass 6, A6-2: a member joining as `ミナ` while alice's character is ミナ spoke
+/// in the log as the character. A member's name may not be, or look like, a character's
+/// that every member can see; nothing changes on the refusal.
+#[test]
+fn a_member_may_not_take_a_characters_name() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new ミナ");
+    for name in ["ミナ", "ミナ\u{200B}"] {
+        let why = refused(&mut t, "gm", &format!("/join {name}"));
+        assert!(
+            why.contains("character 'ミナ'") || why.contains("invisible"),
+            "{name}: {why}"
+        );
+    }
+    run(&mut t, "bob", "/char new ロイ");
+    let why = refused(&mut t, "gm", "/join 口イ");
+    assert!(why.contains("looks like the character 'ロイ'"), "{why}");
+    run(&mut t, "gm", "/join ミカ");
+}
