@@ -853,7 +853,14 @@ impl Table {
             && rest
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "()<>=+-*/,.@#[]!?$%".contains(c));
-        if !commandlike {
+        // `SAN-3` is a status line (a field and a change, CCFOLIA's habit), chat when
+        // the speaker has no such field, never a dice command.
+        let letters = token.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let status = letters.len() < token.len()
+            && letters
+                .strip_prefix(['+', '-', '='])
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if !commandlike || status {
             return None;
         }
         let short: String = line.chars().take(40).collect();

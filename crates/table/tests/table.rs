@@ -317,7 +317,7 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
             .render(taku_dice::Lang::Ja);
         assert!(ja.contains("のコマンドではありません"), "{ja}");
     }
-    for talk in ["Sure, let's go", "SAN値が減った", "「SOS」", "s"] {
+    for talk in ["Sure, let's go", "SAN値が減った", "「SOS」", "s", "SAN-3"] {
         run(&mut t, "alice", talk);
     }
     // A real secret roll is still one.
