@@ -1168,10 +1168,11 @@ impl Table {
             }))
         };
         let looks = taku_systems::looks_like_command(self.system, &check::placeholder(line));
-        if !looks && role != Role::Spectator {
-            if let Some(refused) = self.secret_mark_before_no_command(line) {
-                return Err(refused.into());
-            }
+        if !looks
+            && role != Role::Spectator
+            && let Some(refused) = self.secret_mark_before_no_command(line)
+        {
+            return Err(refused.into());
         }
         // A spectator's command is refused before anything is evaluated or drawn.
         if role == Role::Spectator {

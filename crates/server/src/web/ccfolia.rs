@@ -6,6 +6,7 @@
 //! MP make the system's own sheet and the rest is set beside it.
 
 use serde::Deserialize;
+use taku_dice::Text;
 
 #[derive(Deserialize)]
 struct Clipboard {
@@ -74,26 +75,42 @@ pub fn is_ccfolia(text: &str) -> bool {
 /// A CCFOLIA character read as a name and fields, in order: statuses as `K` (current)
 /// and `K.max`, params as `K`, chat palette lines as `palette.N`; `Err` says what is
 /// missing.
-pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), String> {
+pub fn read(json: &str) -> Result<(String, Vec<(String, String)>), Text> {
     let (name, fields, hidden) = read_marked(json)?;
     if hidden {
-        return Err(HIDDEN.to_string());
+        return Err(hidden_refused());
     }
     Ok((name, fields))
 }
 
 /// The refusal of a character CCFOLIA marks hidden where taku cannot keep it hidden.
-const HIDDEN: &str = "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください / this character is marked hidden (secret, hideStatus or invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see";
+fn hidden_refused() -> Text {
+    Text::new(
+        "このキャラクターは非公開（secret / hideStatus / invisible）の指定つきですが、taku のキャラクターは卓の全員に見えるため読み込みません。全員に見せてよければ指定を外して貼り付けてください",
+        "this character is marked hidden (secret / hideStatus / invisible), but every member of a taku table sees its characters, so it is not imported; clear the mark to paste it for everyone to see",
+    )
+}
 
 /// A character's name, its fields, and whether CCFOLIA marks it hidden.
 type Marked = (String, Vec<(String, String)>, bool);
 
 /// [`read`], with whether CCFOLIA marks the character hidden (secret, hideStatus or
 /// invisible) instead of a refusal.
-fn read_marked(json: &str) -> Result<Marked, String> {
-    let clip: Clipboard = serde_json::from_str(json).map_err(|e| e.to_string())?;
+fn read_marked(json: &str) -> Result<Marked, Text> {
+    let clip: Clipboard = serde_json::from_str(json).map_err(|e| {
+        Text::new(
+            format!("ココフォリアの駒の JSON として読めません（{e}）"),
+            format!("not CCFOLIA's JSON of a piece ({e})"),
+        )
+    })?;
     if clip.kind != "character" {
-        return Err(format!("kind is '{}', not 'character'", clip.kind));
+        return Err(Text::new(
+            format!(
+                "kind が '{}' です。キャラクターの駒は 'character' です",
+                clip.kind
+            ),
+            format!("kind is '{}', not 'character'", clip.kind),
+        ));
     }
     let c = clip.data;
     let hidden = c.secret || c.hide_status || c.invisible;
@@ -140,12 +157,21 @@ fn key(label: &str) -> String {
     bare.unwrap_or(&words).to_string()
 }
 
+/// `what` holding `value`, which is no whole number; `rule` (` (FC-1)`) names the rule.
+fn not_whole(what: &str, value: &str, rule: &str) -> Text {
+    let ja_rule = rule.trim().replace('(', "（").replace(')', "）");
+    Text::new(
+        format!("{what} が '{value}' です。整数にしてください{ja_rule}"),
+        format!("{what} is '{value}', not a whole number{rule}"),
+    )
+}
+
 fn quote(s: &str) -> String {
     serde_json::Value::from(s).to_string()
 }
 
 /// The flat TOML sheet of a CCFOLIA character; `Err` says what is missing.
-pub fn to_sheet(json: &str) -> Result<String, String> {
+pub fn to_sheet(json: &str) -> Result<String, Text> {
     let (name, fields) = read(json)?;
     Ok(flat(&name, &fields))
 }
@@ -166,7 +192,7 @@ fn flat(name: &str, fields: &[(String, String)]) -> String {
 /// lower, is set beside) make the system's sheet, a PC's; every other status, param and
 /// palette line is an extra field. Other systems take the flat sheet (a system with its
 /// own format refuses it with its own reasons).
-pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, String)>), String> {
+pub fn for_system(system: &str, json: &str) -> Result<(String, Vec<(String, String)>), Text> {
     for_system_by(system, json, false)
 }
 
@@ -179,14 +205,14 @@ pub fn for_system_by(
     system: &str,
     json: &str,
     gm: bool,
-) -> Result<(String, Vec<(String, String)>), String> {
+) -> Result<(String, Vec<(String, String)>), Text> {
     let (name, fields, hidden) = read_marked(json)?;
     // A5-7: at an Another World table a GM's import marked hidden is an unidentified
     // NPC (AW-3: its data is the GM's until identified), whatever its 種別; elsewhere,
     // and from a player, taku cannot keep it hidden and refuses it.
     let npc = hidden && gm && system == "AnotherWorld";
     if hidden && !npc {
-        return Err(HIDDEN.to_string());
+        return Err(hidden_refused());
     }
     match system {
         "AnotherWorld" if npc => another_world(&name, fields, gm, true),
@@ -205,7 +231,7 @@ pub fn for_system_by(
 fn four_card(
     name: &str,
     fields: Vec<(String, String)>,
-) -> Result<(String, Vec<(String, String)>), String> {
+) -> Result<(String, Vec<(String, String)>), Text> {
     let find = |k: &str| {
         fields
             .iter()
@@ -220,21 +246,34 @@ fn four_card(
     let sex = ["性別", "sex", "性"]
         .iter()
         .find_map(|k| find(k))
-        .ok_or("no 性別 (sex) among its params or statuses: 男性 or 女性 (FC-1)")?;
+        .ok_or_else(|| {
+            Text::new(
+                "パラメータにもステータスにも 性別 がありません。男性 か 女性 を書いてください（FC-1）",
+                "no 性別 (sex) among its params or statuses: 男性 or 女性 (FC-1)",
+            )
+        })?;
     let word = &fields[sex].1;
     let sex_word = match word.trim() {
         "男" | "男性" | "male" | "Male" | "M" | "m" => "male",
         "女" | "女性" | "female" | "Female" | "F" | "f" => "female",
-        other => return Err(format!("性別 is '{other}', not 男性 or 女性 (FC-1)")),
+        other => {
+            return Err(Text::new(
+                format!("性別 が '{other}' です。男性 か 女性 にしてください（FC-1）"),
+                format!("性別 is '{other}', not 男性 or 女性 (FC-1)"),
+            ));
+        }
     };
     sheet.push_str(&format!("sex = \"{sex_word}\"\n"));
     used.push(sex);
     for k in ["IQ", "DX", "ST", "WP", "VT"] {
-        let i = find(k).ok_or_else(|| format!("no {k} among its params or statuses (FC-1)"))?;
+        let i = find(k).ok_or_else(|| {
+            Text::new(
+                format!("パラメータにもステータスにも {k} がありません（FC-1）"),
+                format!("no {k} among its params or statuses (FC-1)"),
+            )
+        })?;
         let v = fields[i].1.trim();
-        let n: i64 = v
-            .parse()
-            .map_err(|_| format!("{k} is '{v}', not a whole number (FC-1)"))?;
+        let n: i64 = v.parse().map_err(|_| not_whole(k, v, " (FC-1)"))?;
         sheet.push_str(&format!("{k} = {n}\n"));
         used.push(i);
     }
@@ -255,10 +294,11 @@ fn four_card(
     ] {
         if let Some(i) = named(names) {
             let v = fields[i].1.trim();
-            let n: i64 =
-                v.trim_end_matches("CP").trim().parse().map_err(|_| {
-                    format!("{} is '{v}', not a whole number ({what})", fields[i].0)
-                })?;
+            let n: i64 = v
+                .trim_end_matches("CP")
+                .trim()
+                .parse()
+                .map_err(|_| not_whole(&fields[i].0, v, &format!(" ({what})")))?;
             sheet.push_str(&format!("{sheet_key} = {n}\n"));
             used.push(i);
         }
@@ -305,7 +345,7 @@ fn four_card(
 fn sengensho(
     name: &str,
     fields: Vec<(String, String)>,
-) -> Result<(String, Vec<(String, String)>), String> {
+) -> Result<(String, Vec<(String, String)>), Text> {
     let find = |k: &str| fields.iter().position(|(key, _)| key == k);
     let mut used = Vec::new();
     let types: Vec<String> = if let Some(i) = find("類型") {
@@ -327,9 +367,15 @@ fn sengensho(
         types
     };
     if types.len() != 3 {
-        return Err(format!(
-            "SG-1: three types are needed, as a param 類型 (A・B・C) or 類型1–類型3; found {}",
-            types.len()
+        return Err(Text::new(
+            format!(
+                "SG-1: 類型は 3 つ必要です。パラメータ 類型（A・B・C）か 類型1〜類型3 で書いてください（見つかったのは {} つ）",
+                types.len()
+            ),
+            format!(
+                "SG-1: three types are needed, as a param 類型 (A・B・C) or 類型1–類型3; found {}",
+                types.len()
+            ),
         ));
     }
     let kind = match find("種別") {
@@ -361,18 +407,23 @@ fn another_world(
     fields: Vec<(String, String)>,
     gm: bool,
     npc: bool,
-) -> Result<(String, Vec<(String, String)>), String> {
+) -> Result<(String, Vec<(String, String)>), Text> {
     let get = |k: &str| {
         fields
             .iter()
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.as_str())
     };
-    let number = |k: &str| -> Result<i64, String> {
-        let v = get(k).ok_or_else(|| format!("no 【{k}】 among its params or statuses"))?;
+    let number = |k: &str| -> Result<i64, Text> {
+        let v = get(k).ok_or_else(|| {
+            Text::new(
+                format!("パラメータにもステータスにも 【{k}】 がありません"),
+                format!("no 【{k}】 among its params or statuses"),
+            )
+        })?;
         v.trim()
             .parse()
-            .map_err(|_| format!("【{k}】 is '{v}', not a whole number"))
+            .map_err(|_| not_whole(&format!("【{k}】"), v, ""))
     };
     let kind = match get("種別").map(|k| k.trim().to_ascii_uppercase()) {
         _ if npc => "NPC",
@@ -455,7 +506,10 @@ mod tests {
         );
         let missing = json.replace("\"幸運\"", "\"運\"");
         let err = for_system("AnotherWorld", &missing).expect_err("no luck");
-        assert!(err.contains("幸運"), "{err}");
+        assert!(
+            err.ja().contains("幸運") && err.en().contains("幸運"),
+            "{err:?}"
+        );
         // Other systems: the flat sheet, nothing beside.
         // A4-11: the GM's import is an NPC (hidden until identified), a player's a PC;
         // a 種別 param decides where there is one.
@@ -477,7 +531,14 @@ mod tests {
             assert!(npc.contains("kind = \"NPC\""), "{mark}: {npc}");
             for (system, gm) in [("AnotherWorld", false), ("DiceBot", true)] {
                 let err = for_system_by(system, &hidden, gm).expect_err("refused");
-                assert!(err.contains("secret / hideStatus / invisible"), "{err}");
+                assert!(
+                    err.ja().contains("secret / hideStatus / invisible"),
+                    "{err:?}"
+                );
+                assert!(
+                    !err.ja().contains(" / this character"),
+                    "one language each: {err:?}"
+                );
             }
         }
         let (flat, none) = for_system("DiceBot", json).expect("flat");
@@ -520,9 +581,9 @@ mod tests {
             ]
         );
         let err = for_system("FourCard", &json.replace("\"VT\"", "\"VIT\"")).expect_err("no VT");
-        assert!(err.contains("VT"), "{err}");
+        assert!(err.ja().contains("VT がありません"), "{err:?}");
         let err = for_system("FourCard", &json.replace("性別", "種族")).expect_err("no sex");
-        assert!(err.contains("性別"), "{err}");
+        assert!(err.en().contains("性別"), "{err:?}");
     }
 
     /// SG-1: three types (one param 類型 or 類型1–3) and 種別 make the Sengensho sheet,
@@ -564,6 +625,9 @@ mod tests {
         );
         assert!(extra.is_empty());
         let err = for_system("Sengensyou", &json.replace("・旅人", "")).expect_err("two types");
-        assert!(err.contains("SG-1"), "{err}");
+        assert!(
+            err.ja().contains("類型は 3 つ必要です") && err.en().contains("SG-1"),
+            "{err:?}"
+        );
     }
 }

@@ -643,8 +643,8 @@ async fn import(
                 .await?;
             ccfolia::for_system_by(system, text, gm).map_err(|e| {
                 ApiError::BadRequest(taku_dice::Text::new(
-                    format!("ココフォリアのキャラクターとして読めません: {e}"),
-                    format!("not a CCFOLIA character: {e}"),
+                    format!("ココフォリアのキャラクターとして読めません: {}", e.ja()),
+                    format!("not a CCFOLIA character: {}", e.en()),
                 ))
             })?
         } else {
