@@ -35,6 +35,12 @@ pub struct State {
     /// killed so. A dead character joins no combat; the GM's `/void` of the finishing
     /// blow brings it back.
     pub dead: std::collections::BTreeSet<String>,
+    /// AW-3: the characters that have taken part in a combat. A combat's order shows every
+    /// member its combatants by name (an unidentified enemy too, 「未識別」), so players may
+    /// name such an enemy (to identify or attack it) though its data stays the GM's; an NPC
+    /// of the GM's never put before them is, to a player, no character at all (issue 13,
+    /// [`TableRules::hidden_name_shown`]).
+    pub met: std::collections::BTreeSet<String>,
 }
 
 /// What happened, by part.
@@ -489,6 +495,14 @@ impl TableRules for AwRules {
         hidden_from_actor(table, state, name)
     }
 
+    fn hidden_name_shown(&self, state: &State, name: &str) -> bool {
+        state.met.contains(name)
+            || state
+                .combat
+                .as_ref()
+                .is_some_and(|c| c.combatants.iter().any(|x| x.name == name))
+    }
+
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
         undone.iter().find_map(|u| builds_on(later, u))
     }
@@ -532,6 +546,12 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Left { name, why } if why == combat::DIED => {
                         state.dead.insert(name.clone());
+                    }
+                    combat::Event::Started { combatants } => {
+                        state.met.extend(combatants.iter().map(|x| x.name.clone()));
+                    }
+                    combat::Event::Joined { combatant } => {
+                        state.met.insert(combatant.name.clone());
                     }
                     _ => {}
                 }
