@@ -971,7 +971,13 @@ impl Table {
             }
         }
         self.not_kept_by_rules(actor, read.fields.iter().map(|(k, _)| k.as_str()))?;
-        match self.state.characters.get(&read.name) {
+        let displaced = self.displaced_by(actor, &read.name);
+        match self
+            .state
+            .characters
+            .get(&read.name)
+            .filter(|_| displaced.is_none())
+        {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 check_character_punctuation(&read.name)?;
@@ -994,6 +1000,7 @@ impl Table {
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
                     fields,
+                    displaced,
                 }))
             }
             Some(ch) => {
@@ -1552,7 +1559,8 @@ impl Table {
                 }
                 check_name(Text::new("キャラクター名", "character name"), &name)?;
                 check_character_punctuation(&name)?;
-                if self.state.characters.contains_key(&name) {
+                let displaced = self.displaced_by(actor, &name);
+                if displaced.is_none() && self.state.characters.contains_key(&name) {
                     return refuse(
                         format!("'{name}' という名前のキャラクターはすでにいます"),
                         format!("a character named '{name}' already exists"),
@@ -1563,6 +1571,7 @@ impl Table {
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
+                    displaced,
                 }))
             }
             TableCommand::CharSet { name, fields } => {
@@ -1702,6 +1711,36 @@ impl Table {
                 })
             }
         }
+    }
+
+    /// The name a GM's character named `name` takes when `actor`, who may not know of it
+    /// ([`Table::unknown`]), creates a character of that name: for them the name is unused,
+    /// so theirs is created as if it were, and the GM's is renamed `NAME(GM)` (or
+    /// `NAME(GM2)`, … while that is taken), a name no player learns (issue 13).
+    fn displaced_by(&self, actor: &str, name: &str) -> Option<String> {
+        if !self.unknown(name, actor) {
+            return None;
+        }
+        (1u32..)
+            .map(|n| match n {
+                1 => format!("{name}(GM)"),
+                n => format!("{name}(GM{n})"),
+            })
+            .find(|to| !self.state.characters.contains_key(to))
+    }
+
+    /// The name of the character an entry at `seq` calls `name`, now: `name` followed
+    /// through the renames recorded after it ([`EventBody::CharacterCreated`]'s
+    /// `displaced`).
+    pub(crate) fn name_now<'n>(&'n self, name: &'n str, seq: u64) -> &'n str {
+        self.state
+            .renames
+            .iter()
+            .filter(|(at, _, _)| *at > seq)
+            .fold(
+                name,
+                |now, (_, from, to)| if now == from { to } else { now },
+            )
     }
 
     /// Character `name` as `actor` may name it: one they may not know of
@@ -2112,8 +2151,23 @@ impl Table {
             .events
             .iter()
             .filter(|e| group.contains(&e.seq))
+            .flat_map(|e| match &e.body {
+                EventBody::CharacterCreated {
+                    name, displaced, ..
+                } => std::iter::once(name.as_str()).chain(displaced.as_deref()),
+                _ => std::iter::once("").chain(None),
+            })
+            .filter(|n| !n.is_empty())
+            .collect();
+        // A creation that displaced the GM's hidden character (issue 13): taking it back
+        // gives that character its name again, so a later line naming it by the name it
+        // took (the GM's `/char set 黒幕(GM) …`) would be about nobody.
+        let displaced: Vec<&str> = self
+            .events
+            .iter()
+            .filter(|e| group.contains(&e.seq))
             .filter_map(|e| match &e.body {
-                EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
+                EventBody::CharacterCreated { displaced, .. } => displaced.as_deref(),
                 _ => None,
             })
             .collect();
@@ -2140,6 +2194,11 @@ impl Table {
                 // kept by name, so its events would pass to a namesake.
                 let named = |n: &str| match &e.body {
                     EventBody::System { data, .. } => mentions(data, n),
+                    EventBody::CharacterSet { name, .. }
+                    | EventBody::CharacterUpdated { name, .. }
+                    | EventBody::CharacterCreated { name, .. } => {
+                        displaced.contains(&n) && name == n
+                    }
                     _ => false,
                 };
                 names.iter().find(|n| named(n)).map(|n| (e.seq, *n))

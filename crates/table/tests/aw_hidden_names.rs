@@ -58,30 +58,10 @@ enum Act {
     Sheet(String),
 }
 
-/// Everything `who` can read after `act`: the answer (reply or refusal, both languages),
-/// the whole log as they see it (text in both languages and the JSON entries), the
-/// characters the API's state lists for them (fields and sheets) and the table's own
-/// panel.
-fn after(t: &mut Table, who: &str, act: &Act) -> String {
+/// Everything `who` can read now: the log (text in both languages, JSON), the characters
+/// the API's state lists for them, the table's panel.
+fn view(t: &Table, who: &str) -> String {
     let mut out = Vec::new();
-    let decided = match act {
-        Act::Line(line) => t.exec(who, line).map(|(reply, _)| reply),
-        Act::Sheet(sheet) => t.decide_sheet(who, sheet).map(|d| {
-            t.apply(who, d.events);
-            d.reply
-        }),
-    };
-    match decided {
-        Ok(reply) => out.push(format!(
-            "ok {:?}",
-            reply.map(|r| (r.ja().to_string(), r.en().to_string()))
-        )),
-        Err(e) => out.push(format!(
-            "refused {} | {}",
-            e.render(Lang::Ja),
-            e.render(Lang::En)
-        )),
-    }
     for e in t.events() {
         for lang in [Lang::Ja, Lang::En] {
             let entry = t.entry(e, who, lang);
@@ -108,6 +88,34 @@ fn after(t: &mut Table, who: &str, act: &Act) -> String {
             .map(|s| s.to_json(Lang::Ja).to_string())
             .unwrap_or_default(),
     );
+    out.join("\n")
+}
+
+/// Everything `who` can read after `act`: the answer (reply or refusal, both languages),
+/// the whole log as they see it (text in both languages and the JSON entries), the
+/// characters the API's state lists for them (fields and sheets) and the table's own
+/// panel.
+fn after(t: &mut Table, who: &str, act: &Act) -> String {
+    let mut out = Vec::new();
+    let decided = match act {
+        Act::Line(line) => t.exec(who, line).map(|(reply, _)| reply),
+        Act::Sheet(sheet) => t.decide_sheet(who, sheet).map(|d| {
+            t.apply(who, d.events);
+            d.reply
+        }),
+    };
+    match decided {
+        Ok(reply) => out.push(format!(
+            "ok {:?}",
+            reply.map(|r| (r.ja().to_string(), r.en().to_string()))
+        )),
+        Err(e) => out.push(format!(
+            "refused {} | {}",
+            e.render(Lang::Ja),
+            e.render(Lang::En)
+        )),
+    }
+    out.push(view(t, who));
     out.join("\n")
 }
 
@@ -234,4 +242,155 @@ fn aw13i_a_the_gm_and_met_enemies_are_unchanged() {
     // A player's look-alike of a character they can see is still refused.
     let why = support::refused(&mut t, "bob", "/char new 口イ");
     assert!(why.contains("looks too much like"), "{why}");
+}
+
+/// Issue 13 item 5 (aw13i C). AW-2, seed 「判定値や修正値などは通常の行為判定と同様にGMが決定
+/// する」, and AW-3 対象識別 (the enemy's data is the GM's until identified): a player's
+/// `/vs` against the unidentified 影 reads the same to every player and spectator
+/// whether 影's ability is set or not. Unset, it is rolled as 0 and the GM's own line says
+/// so and how to settle it (set it, `/void` the contest).
+#[test]
+fn aw13i_c_vs_reads_the_same_whether_the_hidden_side_is_set() {
+    for line in ["/vs ロイ 反射 影 体力", "/vs 影 体力 ロイ 反射"] {
+        let contest = |set: bool| {
+            let mut t = table("黒幕");
+            // One GM line either way (hidden from players), so the logs line up.
+            let prepare = if set {
+                "/char set 影 体力 0"
+            } else {
+                "/char set 影 知覚 2"
+            };
+            support::run(&mut t, "gm", prepare);
+            let bob = after(&mut t, "bob", &Act::Line(line.to_string()));
+            (t, bob)
+        };
+        let (set, bob_set) = contest(true);
+        let (unset, bob_unset) = contest(false);
+        assert!(bob_set.starts_with("ok"), "{line}: {bob_set}");
+        assert_eq!(bob_set, bob_unset, "{line}");
+        for who in ["alice", "sam"] {
+            assert_eq!(view(&set, who), view(&unset, who), "{line}: {who}");
+        }
+        let gm = |t: &Table| {
+            t.events()
+                .iter()
+                .map(|e| t.entry(e, "gm", Lang::En).text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(
+            gm(&unset).contains(
+                "影 has no 【体力】, so it was rolled as 0; set it with /char set 影 体力 N"
+            ),
+            "{}",
+            gm(&unset)
+        );
+        assert!(!gm(&set).contains("rolled as 0"), "{}", gm(&set));
+        // The GM calling the contest is told at once.
+        let mut t = table("黒幕");
+        let why = support::refused(&mut t, "gm", line);
+        assert!(why.contains("影 has no 【体力】"), "{why}");
+        assert!(t.verify().is_empty(), "{:?}", t.verify());
+    }
+}
+
+/// Issue 13 items 1 and 3 (aw13i B). AW-3, seed 「成功することで、敵のデータを公表することが
+/// できる」: nothing of an enemy not identified is the players' — not even that its name is
+/// taken. A player's `/char new 黒幕`, or a sheet named 黒幕, reads exactly as at a table
+/// where no 黒幕 exists.
+#[test]
+fn aw13i_b_a_players_new_character_may_take_a_hidden_npcs_name() {
+    let acts = vec![
+        (
+            "/char new 黒幕".to_string(),
+            Act::Line("/char new 黒幕".to_string()),
+        ),
+        ("sheet 黒幕".to_string(), Act::Sheet(sheet("黒幕"))),
+    ];
+    let bad = differing(&acts);
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// Issue 13 (aw13i B): the GM's hidden 黒幕, displaced by bob's 黒幕, is 黒幕(GM) — told to
+/// the GM alone; its earlier lines stay hidden from the players (they are about 黒幕(GM),
+/// not bob's 黒幕); the GM names it 黒幕(GM); bob's 黒幕 works as any PC; bob's `/undo`
+/// gives the GM's NPC its name back, unless the GM has named 黒幕(GM) since; the log
+/// verifies and reloads.
+#[test]
+fn aw13i_b_the_gms_hidden_npc_is_displaced_and_undo_restores_it() {
+    let mut t = table("黒幕");
+    let out = support::run(&mut t, "bob", "/char new 黒幕");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(!out[0].contains("GM"), "{out:?}");
+    let last = t.events().last().expect("creation").clone();
+    let gm = t.entry(&last, "gm", Lang::En).text;
+    assert!(
+        gm.contains("the GM's 黒幕, hidden from bob, is renamed 黒幕(GM)"),
+        "{gm}"
+    );
+    for who in ["alice", "sam"] {
+        let seen = t.entry(&last, who, Lang::Ja).text;
+        assert!(!seen.contains("GM"), "{who}: {seen}");
+    }
+    // The NPC's earlier lines (its creation, its 行動値 12 and HP 40) stay hidden.
+    for who in ["bob", "alice", "sam"] {
+        let seen: String = t
+            .events()
+            .iter()
+            .map(|e| t.entry(e, who, Lang::Ja).text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !seen.contains("行動値=12")
+                && !seen.contains("HP=40")
+                && !seen.contains("gm がキャラクター 黒幕"),
+            "{who}: {seen}"
+        );
+    }
+    // The GM addresses the NPC by its new name; bob's 黒幕 is bob's.
+    let shown = support::run(&mut t, "gm", "/char show 黒幕(GM)").concat();
+    assert!(shown.contains("40"), "{shown}");
+    assert!(support::refused(&mut t, "bob", "/char show 黒幕(GM)").contains("no character named"));
+    support::run(&mut t, "bob", "/char set 黒幕 HP 12 反射 2");
+    assert!(support::run(&mut t, "bob", "1D6+{黒幕.HP}")[0].contains("1D6+12"));
+    assert_eq!(t.characters()["黒幕"].owner, "bob");
+    assert_eq!(t.characters()["黒幕(GM)"].owner, "gm");
+    assert_eq!(t.characters()["黒幕(GM)"].fields["HP"], "40");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // Reloaded from its log (JSON), the table is the same.
+    let json = serde_json::to_string(t.events()).expect("json");
+    let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
+    assert_eq!(again.characters(), t.characters());
+
+    // Undo: bob takes his creation back (his field line first); the NPC is 黒幕 again.
+    let mut u = table("黒幕");
+    support::run(&mut u, "bob", "/char new 黒幕");
+    support::run(&mut u, "bob", "/undo");
+    assert_eq!(u.characters()["黒幕"].owner, "gm");
+    assert!(!u.characters().contains_key("黒幕(GM)"));
+    let bob: String = u
+        .events()
+        .iter()
+        .map(|e| u.entry(e, "bob", Lang::Ja).text)
+        .collect();
+    assert!(!bob.contains("HP=40"), "{bob}");
+    assert!(u.verify().is_empty(), "{:?}", u.verify());
+    // Once the GM has named 黒幕(GM), bob's creation cannot be taken back from under it.
+    let mut v = table("黒幕");
+    support::run(&mut v, "bob", "/char new 黒幕");
+    support::run(&mut v, "gm", "/char set 黒幕(GM) HP 35");
+    let why = support::refused(&mut v, "bob", "/undo");
+    assert!(!why.contains("黒幕(GM)"), "{why}");
+    assert_eq!(v.characters()["黒幕(GM)"].fields["HP"], "35");
+}
+
+/// A table saved before `displaced` existed loads as before: a creation's JSON has no such
+/// key unless it displaced a character.
+#[test]
+fn aw13i_b_creations_without_displacement_are_written_as_before() {
+    let t = table("黒幕");
+    let json = serde_json::to_string(t.events()).expect("json");
+    assert!(!json.contains("displaced"), "{json}");
+    let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
+    assert_eq!(again.characters(), t.characters());
 }
