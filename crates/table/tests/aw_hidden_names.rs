@@ -394,3 +394,35 @@ fn aw13i_b_creations_without_displacement_are_written_as_before() {
     let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
     assert_eq!(again.characters(), t.characters());
 }
+
+/// Issue 13 (aw13i A). AW-3: the GM brings 黒幕 before the players — `/npc appear 黒幕`, or
+/// an open contest (`/vs`) whose line names it to everyone: from then on they may name it,
+/// its data still the GM's (「未識別」) until identified.
+#[test]
+fn aw13i_a_an_npc_the_gm_brings_on_is_a_name_players_may_use() {
+    let mut t = table("黒幕");
+    assert!(support::refused(&mut t, "bob", "/npc appear 黒幕").contains("only the GM"));
+    let out = support::run(&mut t, "gm", "/npc appear 黒幕");
+    assert_eq!(
+        out,
+        [format!(
+            "#{} gm: 黒幕が登場（データは未識別、AW-3）",
+            t.events().len()
+        )]
+    );
+    let seen = support::run(&mut t, "bob", "/char show 黒幕").concat();
+    assert!(seen.contains("未識別") && !seen.contains("40"), "{seen}");
+    assert!(support::refused(&mut t, "bob", "1D6+{黒幕.HP}").contains("not public"));
+    assert!(
+        support::refused(&mut t, "gm", "/npc appear 黒幕")
+            .contains("appeared before the players already")
+    );
+    // Appeared, its name is taken for players too.
+    assert!(support::refused(&mut t, "bob", "/char new 黒幕").contains("already exists"));
+    // The GM's open contest names the NPC to everyone.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/vs 黒幕 反射 ロイ 反射");
+    let seen = support::run(&mut t, "bob", "/char show 黒幕").concat();
+    assert!(seen.contains("未識別"), "{seen}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

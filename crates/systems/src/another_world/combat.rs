@@ -284,7 +284,8 @@ pub enum Event {
     /// An open contest (AW-2, `/vs`) where one side is an enemy whose data is the GM's
     /// (AW-3 対象識別): the GM's line has every number; the players' (`veiled`) has the
     /// known side's roll and who won, never the enemy's value, dice or achievement (the
-    /// blockade contest's form). Changes no state.
+    /// blockade contest's form). Changes no state but that both sides are named to every
+    /// member from now on (issue 13: [`super::rules::State::met`]).
     Opposed {
         /// The action side (rolls first, AW-2).
         name: String,

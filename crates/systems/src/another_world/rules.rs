@@ -599,6 +599,11 @@ impl TableRules for AwRules {
                     combat::Event::Appeared { name } => {
                         state.met.insert(name.clone());
                     }
+                    // An open contest names both sides to every member (its veiled line).
+                    combat::Event::Opposed { name, against, .. } => {
+                        state.met.insert(name.clone());
+                        state.met.insert(against.clone());
+                    }
                     combat::Event::Published { name, public } => {
                         if *public {
                             state.met.insert(name.clone());
