@@ -333,6 +333,21 @@ pub trait TableRules: Send + Sync + 'static {
         None
     }
 
+    /// Whether the rules have put the name of character `name`, hidden from
+    /// `table.actor()` ([`TableRules::hidden_character`]), before every member (an enemy in
+    /// a combat they fight), so that they may name it in a command though its data stays
+    /// hidden. A hidden character whose name is not shown is, for that member, a name never
+    /// used: every command naming it answers as for no character at all (issue 13). The
+    /// default: no hidden name is shown.
+    fn hidden_name_shown(&self, _state: &Self::State, _name: &str) -> bool {
+        false
+    }
+
+    /// Character `from` is now named `to` (a GM's hidden character displaced by a player's
+    /// of the same name, issue 13): the rules' state kept by name follows it. Folds after
+    /// the rename name it `to`. The default: nothing is kept by name.
+    fn rename_character(&self, _state: &mut Self::State, _from: &str, _to: &str) {}
+
     /// Folds an event the GM voided, at its place in the log: a void reverts what the
     /// event changed, not what members saw (cards a check revealed stay known, say).
     /// Called instead of [`TableRules::fold`] for a voided event (an undone one is
@@ -608,6 +623,10 @@ pub trait DynRules: Send + Sync {
         state: &dyn SystemState,
         name: &str,
     ) -> Option<Text>;
+    /// See [`TableRules::hidden_name_shown`].
+    fn hidden_name_shown(&self, state: &dyn SystemState, name: &str) -> bool;
+    /// See [`TableRules::rename_character`].
+    fn rename_character(&self, state: &mut dyn SystemState, from: &str, to: &str);
     /// See [`TableRules::fold_voided`]; an event the system cannot read changes nothing.
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
@@ -865,6 +884,18 @@ impl<R: TableRules> DynRules for R {
         name: &str,
     ) -> Option<Text> {
         TableRules::hidden_character(self, table, typed::<R>(state), name)
+    }
+
+    fn hidden_name_shown(&self, state: &dyn SystemState, name: &str) -> bool {
+        TableRules::hidden_name_shown(self, typed::<R>(state), name)
+    }
+
+    fn rename_character(&self, state: &mut dyn SystemState, from: &str, to: &str) {
+        let state = state
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a table holds the state of its own system");
+        TableRules::rename_character(self, state, from, to)
     }
 
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {

@@ -127,6 +127,12 @@ pub enum EventBody {
         /// Fields it starts with, in order.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         fields: Vec<(String, String)>,
+        /// The new name of the GM's character that had this name, hidden from the creator
+        /// ([`crate::Table::unknown`]): for a player, a hidden NPC's name is a name never
+        /// used, so their character takes it and the GM's is renamed (issue 13). Absent in
+        /// logs written before, which load as before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        displaced: Option<String>,
     },
     /// Several fields of a character were set at once (`/char set NAME K V K V`, a sheet).
     CharacterUpdated {

@@ -558,8 +558,9 @@ impl Table {
     /// `actor` would have them (what a chat palette shows before sending); `Err` says
     /// which reference does not resolve.
     pub fn resolve_references(&self, line: &str, actor: &str) -> Result<String, Text> {
-        self.reads_hidden(line, actor)?;
-        check::resolve(line, actor, &self.state.characters)
+        let known = self.known_characters(actor);
+        self.reads_hidden(line, actor, &known)?;
+        check::resolve(line, actor, &known)
     }
 
     /// Whether secret roll `seq` has been revealed (`/reveal`).
@@ -671,7 +672,42 @@ impl Table {
         if !self.state.characters.contains_key(name) {
             return None;
         }
-        rules.hidden_character(&self.view_as(viewer), state, name)
+        let whole = Ctx {
+            table: self,
+            actor: viewer,
+            line: None,
+            blind: false,
+        };
+        rules.hidden_character(&whole, state, name)
+    }
+
+    /// Whether `viewer` may not know that character `name` exists: its data is hidden
+    /// from them ([`Table::hidden`]) and the rules never put its name before them
+    /// ([`taku_systems::table_rules::TableRules::hidden_name_shown`]: Another World's
+    /// enemy in a combat is named to everyone, 「未識別」). For them such a character is a
+    /// name never used, on every path: a command naming it answers as for no character
+    /// (issue 13: the GM's hidden 黒幕 must not be learnt by trying its name).
+    pub fn unknown(&self, name: &str, viewer: &str) -> bool {
+        self.hidden(name, viewer).is_some()
+            && !matches!(
+                (self.rules(), self.state.system.as_deref()),
+                (Some(rules), Some(state)) if rules.hidden_name_shown(state, name)
+            )
+    }
+
+    /// The characters `actor` may know of ([`Table::unknown`]): what their lines'
+    /// references and commands find by name.
+    fn known_characters(&self, actor: &str) -> std::borrow::Cow<'_, BTreeMap<String, Character>> {
+        let all = &self.state.characters;
+        if !all.keys().any(|name| self.unknown(name, actor)) {
+            return std::borrow::Cow::Borrowed(all);
+        }
+        std::borrow::Cow::Owned(
+            all.iter()
+                .filter(|(name, _)| !self.unknown(name, actor))
+                .map(|(name, c)| (name.clone(), c.clone()))
+                .collect(),
+        )
     }
 
     /// Whether character `name`'s data is hidden from any member ([`Table::hidden`]).
@@ -692,9 +728,14 @@ impl Table {
 
     /// A refusal when `line` reads a field of a character hidden from `actor` through a
     /// `{NAME.KEY}` reference: the value would show in the roll.
-    fn reads_hidden(&self, line: &str, actor: &str) -> Result<(), Text> {
+    fn reads_hidden(
+        &self,
+        line: &str,
+        actor: &str,
+        known: &BTreeMap<String, Character>,
+    ) -> Result<(), Text> {
         // Another's chat palette is theirs alone (A3-3): `{NAME.palette.N}` would print it.
-        for (name, key) in check::named_keys(line, &self.state.characters) {
+        for (name, key) in check::named_keys(line, known) {
             if key.starts_with(PALETTE_FIELD)
                 && !(actor == self.gm || self.is_gm(actor) || self.owns(actor, name))
             {
@@ -708,7 +749,7 @@ impl Table {
                 ));
             }
         }
-        for name in check::named(line, &self.state.characters) {
+        for name in check::named(line, known) {
             if let Some(why) = self.hidden(name, actor) {
                 return Err(Text::new(
                     format!(
@@ -983,11 +1024,17 @@ impl Table {
             }
         }
         self.not_kept_by_rules(actor, read.fields.iter().map(|(k, _)| k.as_str()))?;
-        match self.state.characters.get(&read.name) {
+        let displaced = self.displaced_by(actor, &read.name);
+        match self
+            .state
+            .characters
+            .get(&read.name)
+            .filter(|_| displaced.is_none())
+        {
             None => {
                 check_name(Text::new("キャラクター名", "character name"), &read.name)?;
                 check_character_punctuation(&read.name)?;
-                self.unlike_other_characters(&read.name)?;
+                self.unlike_other_characters(actor, &read.name)?;
                 // The same checks as `/char set`, on every field.
                 self.room_for_a_character(actor)?;
                 let fields: Vec<(String, String)> = changes(
@@ -1006,6 +1053,7 @@ impl Table {
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name: read.name,
                     fields,
+                    displaced,
                 }))
             }
             Some(ch) => {
@@ -1211,23 +1259,26 @@ impl Table {
             }
             _ => line.to_string(),
         };
+        // A character `actor` may not know of is, for their references, no character.
+        let known = self.known_characters(actor);
         if looks {
-            self.reads_hidden(&expanded, actor)?;
+            self.reads_hidden(&expanded, actor, &known)?;
         }
-        let mut command = match check::resolve(&expanded, actor, &self.state.characters) {
+        let mut command = match check::resolve(&expanded, actor, &known) {
             Ok(command) => command,
             // A command whose reference does not resolve is refused; chat with braces in
             // it is chat. A field the character lacks is the system's to explain where it
             // is not one to make with /char set (TableRules::missing_field).
             Err(why) if looks => {
-                let system = check::missing(&expanded, actor, &self.state.characters).and_then(
-                    |(name, key)| match (self.rules(), self.state.system.as_deref()) {
-                        (Some(rules), Some(state)) => {
-                            rules.missing_field(&self.view_as(actor), state, &name, &key)
+                let system =
+                    check::missing(&expanded, actor, &known).and_then(|(name, key)| {
+                        match (self.rules(), self.state.system.as_deref()) {
+                            (Some(rules), Some(state)) => {
+                                rules.missing_field(&self.view_as(actor), state, &name, &key)
+                            }
+                            _ => None,
                         }
-                        _ => None,
-                    },
-                );
+                    });
                 return Err(system.unwrap_or(why).into());
             }
             Err(_) => return chat(),
@@ -1358,6 +1409,7 @@ impl Table {
             table: self,
             actor,
             line: None,
+            blind: !(actor == self.gm || self.is_gm(actor)),
         }
     }
 
@@ -1367,6 +1419,7 @@ impl Table {
             table: self,
             actor,
             line: Some(line),
+            blind: !(actor == self.gm || self.is_gm(actor)),
         }
     }
 
@@ -1589,21 +1642,23 @@ impl Table {
                 }
                 check_name(Text::new("キャラクター名", "character name"), &name)?;
                 check_character_punctuation(&name)?;
-                if self.state.characters.contains_key(&name) {
+                let displaced = self.displaced_by(actor, &name);
+                if displaced.is_none() && self.state.characters.contains_key(&name) {
                     return refuse(
                         format!("'{name}' という名前のキャラクターはすでにいます"),
                         format!("a character named '{name}' already exists"),
                     );
                 }
-                self.unlike_other_characters(&name)?;
+                self.unlike_other_characters(actor, &name)?;
                 self.room_for_a_character(actor)?;
                 Ok(Decision::event(EventBody::CharacterCreated {
                     name,
                     fields: Vec::new(),
+                    displaced,
                 }))
             }
             TableCommand::CharSet { name, fields } => {
-                let ch = self.character(&name)?;
+                let ch = self.character_for(actor, &name)?;
                 self.may_change(actor, role, &name, ch)?;
                 self.not_kept_by_rules(actor, fields.iter().map(|(k, _)| k.as_str()))?;
                 let changes = changes(self.checked(actor, &name), ch, fields)?;
@@ -1618,7 +1673,7 @@ impl Table {
                 }))
             }
             TableCommand::CharShow(name) => {
-                self.character(&name)?;
+                self.character_for(actor, &name)?;
                 let sheet = self.sheet(&name, actor).unwrap_or_default();
                 Ok(Decision::reply(Text::new(
                     sheet.render_text(Lang::Ja),
@@ -1741,14 +1796,52 @@ impl Table {
         }
     }
 
-    fn character(&self, name: &str) -> Result<&Character, Refusal> {
-        self.state.characters.get(name).ok_or_else(|| {
-            Text::new(
-                format!("'{name}' という名前のキャラクターはいません。/char new {name} で作れます"),
-                format!("no character named '{name}'; create it with /char new {name}"),
+    /// The name a GM's character named `name` takes when `actor`, who may not know of it
+    /// ([`Table::unknown`]), creates a character of that name: for them the name is unused,
+    /// so theirs is created as if it were, and the GM's is renamed `NAME(GM)` (or
+    /// `NAME(GM2)`, … while that is taken), a name no player learns (issue 13).
+    fn displaced_by(&self, actor: &str, name: &str) -> Option<String> {
+        if !self.unknown(name, actor) {
+            return None;
+        }
+        (1u32..)
+            .map(|n| match n {
+                1 => format!("{name}(GM)"),
+                n => format!("{name}(GM{n})"),
+            })
+            .find(|to| !self.state.characters.contains_key(to))
+    }
+
+    /// The name of the character an entry at `seq` calls `name`, now: `name` followed
+    /// through the renames recorded after it ([`EventBody::CharacterCreated`]'s
+    /// `displaced`).
+    pub(crate) fn name_now<'n>(&'n self, name: &'n str, seq: u64) -> &'n str {
+        self.state
+            .renames
+            .iter()
+            .filter(|(at, _, _)| *at > seq)
+            .fold(
+                name,
+                |now, (_, from, to)| if now == from { to } else { now },
             )
-            .into()
-        })
+    }
+
+    /// Character `name` as `actor` may name it: one they may not know of
+    /// ([`Table::unknown`]) gets the refusal of a name never used, word for word.
+    fn character_for(&self, actor: &str, name: &str) -> Result<&Character, Refusal> {
+        self.state
+            .characters
+            .get(name)
+            .filter(|_| !self.unknown(name, actor))
+            .ok_or_else(|| {
+                Text::new(
+                    format!(
+                        "'{name}' という名前のキャラクターはいません。/char new {name} で作れます"
+                    ),
+                    format!("no character named '{name}'; create it with /char new {name}"),
+                )
+                .into()
+            })
     }
 
     /// The characters `viewer` may know of: a character whose data is hidden from them
@@ -2141,8 +2234,23 @@ impl Table {
             .events
             .iter()
             .filter(|e| group.contains(&e.seq))
+            .flat_map(|e| match &e.body {
+                EventBody::CharacterCreated {
+                    name, displaced, ..
+                } => std::iter::once(name.as_str()).chain(displaced.as_deref()),
+                _ => std::iter::once("").chain(None),
+            })
+            .filter(|n| !n.is_empty())
+            .collect();
+        // A creation that displaced the GM's hidden character (issue 13): taking it back
+        // gives that character its name again, so a later line naming it by the name it
+        // took (the GM's `/char set 黒幕(GM) …`) would be about nobody.
+        let displaced: Vec<&str> = self
+            .events
+            .iter()
+            .filter(|e| group.contains(&e.seq))
             .filter_map(|e| match &e.body {
-                EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
+                EventBody::CharacterCreated { displaced, .. } => displaced.as_deref(),
                 _ => None,
             })
             .collect();
@@ -2169,6 +2277,11 @@ impl Table {
                 // kept by name, so its events would pass to a namesake.
                 let named = |n: &str| match &e.body {
                     EventBody::System { data, .. } => mentions(data, n),
+                    EventBody::CharacterSet { name, .. }
+                    | EventBody::CharacterUpdated { name, .. }
+                    | EventBody::CharacterCreated { name, .. } => {
+                        displaced.contains(&n) && name == n
+                    }
                     _ => false,
                 };
                 names.iter().find(|n| named(n)).map(|n| (e.seq, *n))
@@ -2322,9 +2435,16 @@ impl Table {
         }
     }
 
-    /// Refuses a new character `name` that looks like another character's name.
-    fn unlike_other_characters(&self, name: &str) -> Result<(), Refusal> {
-        match names::looks_like(name, self.state.characters.keys()) {
+    /// Refuses a new character `name` of `actor`'s that looks like the name of another
+    /// character they may know of ([`Table::unknown`]): a hidden NPC's name is never
+    /// named to a player by this refusal (issue 13).
+    fn unlike_other_characters(&self, actor: &str, name: &str) -> Result<(), Refusal> {
+        let known = self
+            .state
+            .characters
+            .keys()
+            .filter(|other| !self.unknown(other, actor));
+        match names::looks_like(name, known) {
             Some(other) => refuse(
                 format!(
                     "'{name}' はキャラクター '{other}' と見分けにくい名前です。別の名前にしてください"
@@ -2509,6 +2629,10 @@ struct Ctx<'a> {
     table: &'a Table,
     actor: &'a str,
     line: Option<&'a str>,
+    /// The characters the actor may not know of ([`Table::unknown`]) are left out: set
+    /// for a member who is not a GM, so that the rules answer a command naming one as
+    /// they answer a name never used.
+    blind: bool,
 }
 
 impl TableView for Ctx<'_> {
@@ -2520,6 +2644,9 @@ impl TableView for Ctx<'_> {
     }
     fn character(&self, name: &str) -> Option<(&str, &BTreeMap<String, String>)> {
         let c = self.table.state.characters.get(name)?;
+        if self.blind && self.table.unknown(name, self.actor) {
+            return None;
+        }
         Some((c.owner.as_str(), &c.fields))
     }
     fn characters(&self) -> Vec<(&str, &str)> {
@@ -2527,6 +2654,7 @@ impl TableView for Ctx<'_> {
             .state
             .characters
             .iter()
+            .filter(|(n, _)| !(self.blind && self.table.unknown(n, self.actor)))
             .map(|(n, c)| (n.as_str(), c.owner.as_str()))
             .collect()
     }

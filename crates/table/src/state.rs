@@ -34,6 +34,10 @@ pub(crate) struct State {
     pub lang: Lang,
     /// The game system's own state, if it has table rules.
     pub system: Option<Box<dyn SystemState>>,
+    /// Characters renamed, in log order: `(seq, from, to)` — a GM's hidden character
+    /// displaced by a player's of the same name at `seq` ([`EventBody::CharacterCreated`]'s
+    /// `displaced`). An earlier entry naming `from` is about the character now named `to`.
+    pub renames: Vec<(u64, String, String)>,
 }
 
 impl State {
@@ -49,6 +53,7 @@ impl State {
             tabs: Vec::new(),
             lang: Lang::Ja,
             system: system.table_rules().map(DynRules::new_state),
+            renames: Vec::new(),
         }
     }
 
@@ -80,7 +85,21 @@ impl State {
             EventBody::Revealed { roll } => {
                 self.revealed.insert(*roll);
             }
-            EventBody::CharacterCreated { name, fields } => {
+            EventBody::CharacterCreated {
+                name,
+                fields,
+                displaced,
+            } => {
+                if let Some(to) = displaced
+                    && !self.characters.contains_key(to)
+                    && let Some(hidden) = self.characters.remove(name)
+                {
+                    self.characters.insert(to.clone(), hidden);
+                    self.renames.push((event.seq, name.clone(), to.clone()));
+                    if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
+                        rules.rename_character(state, name, to);
+                    }
+                }
                 self.characters.insert(
                     name.clone(),
                     Character {

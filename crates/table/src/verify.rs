@@ -308,8 +308,12 @@ impl Table {
                 format!("{actor} が観戦者としてダイスを振りました"),
                 format!("{actor} rolled as a spectator"),
             )),
-            EventBody::CharacterCreated { name, .. }
-                if self.state.characters.contains_key(name) =>
+            EventBody::CharacterCreated {
+                name, displaced, ..
+            } if self.state.characters.contains_key(name)
+                && displaced
+                    .as_ref()
+                    .is_none_or(|to| self.state.characters.contains_key(to)) =>
             {
                 Err(Text::new(
                     format!("キャラクター {name} が2回作られました"),

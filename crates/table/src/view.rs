@@ -182,7 +182,11 @@ impl Table {
             // identified: its name is not shown before it appears, issue 13).
             EventBody::CharacterSet { name, .. }
             | EventBody::CharacterUpdated { name, .. }
-            | EventBody::CharacterCreated { name, .. } => self.hidden(name, viewer).is_none(),
+            | EventBody::CharacterCreated { name, .. } => {
+                // The character the entry was about, by its name now: a GM's hidden NPC
+                // displaced by a player's namesake keeps its earlier lines hidden.
+                self.hidden(self.name_now(name, e.seq), viewer).is_none()
+            }
             _ => true,
         }
     }
@@ -366,9 +370,23 @@ impl Table {
                     ),
                 },
             ),
-            EventBody::CharacterCreated { name, fields } => (
+            EventBody::CharacterCreated {
+                name,
+                fields,
+                displaced,
+            } => (
                 "character",
-                if fields.is_empty() {
+                if let Some(to) = displaced.as_ref().filter(|_| self.sees_all(viewer)) {
+                    // Only a GM reads that their hidden character was renamed.
+                    t(
+                        format!(
+                            "#{n} {actor} がキャラクター {name} を作成（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
+                        ),
+                        format!(
+                            "#{n} {actor} created character {name} (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
+                        ),
+                    )
+                } else if fields.is_empty() {
                     t(
                         format!("#{n} {actor} がキャラクター {name} を作成"),
                         format!("#{n} {actor} created character {name}"),

@@ -101,6 +101,9 @@ fn seen(t: &Table, who: &str) -> String {
 #[test]
 fn aw5_contracts_need_both_sides_and_keep_every_constraint() {
     let mut t = table([1; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     // alice proposes ミナ as ロイ's master; bob agrees with the same command.
     let out = run(&mut t, "alice", "/contract ミナ ロイ");
     assert!(out[0].contains("契約の申し出"), "{out:?}");
@@ -150,6 +153,9 @@ fn aw5_contracts_need_both_sides_and_keep_every_constraint() {
 #[test]
 fn aw5_three_spells_per_master_refused_at_zero_and_refilled_at_session_end() {
     let mut t = table([2; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/contract ミナ ロイ");
     assert!(refused(&mut t, "bob", "/spell ミナ order").contains("only they or the GM"));
     for left in [2, 1, 0] {
@@ -1709,6 +1715,9 @@ fn aw13c_undo_of_a_spell_summon_or_declaration_others_built_on_is_refused() {
 #[test]
 fn aw13c_an_unidentified_enemys_data_is_hidden_from_players_on_every_path() {
     let mut t = table([25; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 識別難易度 3 反射 2");
     // The log: every line setting 影's fields is hidden from players, not from the GM.
     let bob = seen(&t, "bob");
@@ -2289,6 +2298,9 @@ fn aw13d_a_full_pc_tie_asks_the_gm_and_supply_among_three_needs_every_pair_contr
 #[test]
 fn aw13d_a_gm_ruled_contract_is_marked_an_order_is_kept_and_key_examples_name_your_pc() {
     let mut t = table([33; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     let out = run(&mut t, "gm", "/contract ミナ ロイ");
     assert!(
         out[0].contains(
@@ -2726,6 +2738,9 @@ fn a_characters_creation_stays_while_later_lines_name_it() {
 #[test]
 fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
     let mut t = table([4; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 7");
     for (line, mine) in [
         ("/vs ロイ 反射 影 反射", "2D6+4[12,2] VS ?"),
@@ -2828,6 +2843,9 @@ fn aw13g_a_sheets_rule_violations_are_refused_in_the_messages_language() {
 #[test]
 fn aw13h_aw2_a_player_may_not_set_the_hidden_npcs_modifier_in_vs() {
     let mut t = table([5; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 7");
     let set = refused(&mut t, "bob", "/vs ロイ 反射 影 反射-50");
     assert!(set.contains("the GM sets 影's modifier"), "{set}");
@@ -2869,6 +2887,9 @@ fn aw13h_aw2_a_player_may_not_set_the_hidden_npcs_modifier_in_vs() {
 #[test]
 fn aw13h_aw6_a_required_key_applies_to_vs() {
     let mut t = table([6; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 3");
     run(&mut t, "gm", "/key require 地図");
     let why = refused(&mut t, "bob", "/vs ロイ 反射 影 反射");
@@ -2917,6 +2938,9 @@ fn aw13h_aw3_no_vs_against_a_character_finished_off() {
 #[test]
 fn aw13h_aw2_vs_keeps_a_comment_and_speaks_english() {
     let mut t = table([7; 32]);
+    // Issue 13 (aw13i): 影 has appeared before the players; a hidden NPC that has not
+    // is, to them, no character at all.
+    run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 3");
     let why = refused(&mut t, "bob", "/vs ロイ 反射+99999999999999999999 影 反射");
     assert!(why.contains("too large"), "{why}");
@@ -2954,6 +2978,7 @@ fn aw13h_aw2_vs_keeps_a_comment_and_speaks_english() {
     // Many seeds: every way a contest ends reads in English.
     for n in 0u8..40 {
         let mut t = table([n; 32]);
+        run(&mut t, "gm", "/npc appear 影");
         run(&mut t, "gm", "/char set 影 反射 3");
         let from = t.events().len();
         run(&mut t, "bob", "/vs 影 反射 ロイ 反射");

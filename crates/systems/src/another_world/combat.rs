@@ -284,7 +284,8 @@ pub enum Event {
     /// An open contest (AW-2, `/vs`) where one side is an enemy whose data is the GM's
     /// (AW-3 対象識別): the GM's line has every number; the players' (`veiled`) has the
     /// known side's roll and who won, never the enemy's value, dice or achievement (the
-    /// blockade contest's form). Changes no state.
+    /// blockade contest's form). Changes no state but that both sides are named to every
+    /// member from now on (issue 13: [`super::rules::State::met`]).
     Opposed {
         /// The action side (rolls first, AW-2).
         name: String,
@@ -310,6 +311,11 @@ pub enum Event {
         /// Words written after the sides (what the contest is for), as after any command.
         #[serde(default, skip_serializing_if = "String::is_empty")]
         comment: String,
+        /// The hidden side's ability had no whole-number value when a player called the
+        /// contest: it was rolled as 0, and the GM's line says so (issue 13, aw13i C; the
+        /// players' line is the same as for a value set, so it tells them nothing).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unset: bool,
     },
     /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
     Identified {
@@ -342,6 +348,14 @@ pub enum Event {
         name: String,
         /// Public (true) or the GM's.
         public: bool,
+    },
+    /// The GM brought an NPC before the players (`/npc appear`): they may name it from now
+    /// on (contest it, contract with it), its data still the GM's until identified (AW-3).
+    /// Before it appears — or takes part in a combat — a GM's NPC whose data is hidden is,
+    /// to a player, no character at all (issue 13: the GM's 黒幕 prepared for later).
+    Appeared {
+        /// The NPC.
+        name: String,
     },
 }
 
@@ -1327,7 +1341,8 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
         Event::Contested { .. }
         | Event::Opposed { .. }
         | Event::Identified { .. }
-        | Event::Published { .. } => {}
+        | Event::Published { .. }
+        | Event::Appeared { .. } => {}
         Event::Cleanup { .. } => c.process = Process::Cleanup,
         Event::Round { round } => {
             c.round = *round;
@@ -1557,6 +1572,7 @@ pub fn describe(e: &Event) -> Text {
             veiled,
             action_hidden,
             comment,
+            unset,
         } => {
             let (mark_ja, mark_en) = if *gm_only {
                 ("（GMのみ）", "(GM only) ")
@@ -1582,9 +1598,28 @@ pub fn describe(e: &Event) -> Text {
                 format!(" {comment}")
             };
             let text_en = contest_text_en(text);
-            Text::new(
+            let line = Text::new(
                 format!("{mark_ja}対決 {a_ja} VS {r_ja}: {text} ＞ {winner}の勝利{note}"),
                 format!("{mark_en}contest {a_en} VS {r_en}: {text_en} > {winner} wins{note}"),
+            );
+            if !*unset {
+                return line;
+            }
+            let (npc, npc_ability) = if *action_hidden {
+                (name, ability)
+            } else {
+                (against, their_ability)
+            };
+            line.then(
+                "",
+                &Text::new(
+                    format!(
+                        "（{npc}の【{npc_ability}】が未設定なので0として振りました。/char set {npc} {npc_ability} 数値 で設定し、結果を変えるならこの行を /void して振り直してください）"
+                    ),
+                    format!(
+                        " ({npc} has no 【{npc_ability}】, so it was rolled as 0; set it with /char set {npc} {npc_ability} N and, to change the result, /void this line and roll again)"
+                    ),
+                ),
             )
         }
         Event::Identified {
@@ -1647,6 +1682,10 @@ pub fn describe(e: &Event) -> Text {
         } => Text::new(
             format!("{name}のデータはGMだけのものに戻った"),
             format!("{name}'s data is the GM's again"),
+        ),
+        Event::Appeared { name } => Text::new(
+            format!("{name}が登場（データは未識別、AW-3）"),
+            format!("{name} appears (its data not identified, AW-3)"),
         ),
     }
 }
@@ -1786,8 +1825,24 @@ pub fn versus(
         for name in [a, b] {
             super::keys::contest_side_allowed(table, &state.keys, name)?;
         }
-        let a_value = field(table, a, &a_ability)?.saturating_add(a_mod.unwrap_or(0));
-        let b_value = field(table, b, &b_ability)?.saturating_add(b_mod.unwrap_or(0));
+        // Issue 13 (aw13i C): a player's answer must not tell whether the hidden side's
+        // ability is set (AW-2 「判定値や修正値などは…GMが決定する」: its values are the
+        // GM's). Unset (or not a whole number) when a player calls the contest, it is
+        // rolled as 0 and the GM's own line says so and how to settle it; the GM calling
+        // it is told at once.
+        let mut unset = false;
+        let mut value = |name: &str, ability: &str, hidden: bool| {
+            field(table, name, ability).or_else(|why| {
+                if hidden && !table.actor_is_gm() {
+                    unset = true;
+                    Ok(0)
+                } else {
+                    Err(why)
+                }
+            })
+        };
+        let a_value = value(a, &a_ability, a_hidden)?.saturating_add(a_mod.unwrap_or(0));
+        let b_value = value(b, &b_ability, b_hidden)?.saturating_add(b_mod.unwrap_or(0));
         // AW-1 (「修正は−3〜+3程度の範囲で行なうこと」): the open side's modifier beyond the
         // guide gets the same note as a check's.
         let open_mod = if a_hidden { b_mod } else { a_mod };
@@ -1856,6 +1911,7 @@ pub fn versus(
                 veiled,
                 action_hidden: a_hidden,
                 comment: comment.clone(),
+                unset: unset && gm_only,
             })
         };
         events.push(opposed(veiled, false, true));

@@ -35,6 +35,12 @@ pub struct State {
     /// killed so. A dead character joins no combat; the GM's `/void` of the finishing
     /// blow brings it back.
     pub dead: std::collections::BTreeSet<String>,
+    /// AW-3: the characters that have taken part in a combat. A combat's order shows every
+    /// member its combatants by name (an unidentified enemy too, 「未識別」), so players may
+    /// name such an enemy (to identify or attack it) though its data stays the GM's; an NPC
+    /// of the GM's never put before them is, to a player, no character at all (issue 13,
+    /// [`TableRules::hidden_name_shown`]).
+    pub met: std::collections::BTreeSet<String>,
 }
 
 /// What happened, by part.
@@ -180,12 +186,13 @@ pub fn hidden_from_actor(table: &dyn TableView, state: &State, name: &str) -> Op
 fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
     Some((|| {
         let (public, name) = match words {
-            ["show" | "公開", name] => (true, *name),
-            ["hide" | "非公開", name] => (false, *name),
+            ["show" | "公開", name] => (Some(true), *name),
+            ["hide" | "非公開", name] => (Some(false), *name),
+            ["appear" | "登場", name] => (None, *name),
             _ => {
                 return Err(Text::new(
-                    "使い方: /npc show 名前（NPCのデータを公開）| /npc hide 名前（GMだけに戻す）",
-                    "usage: /npc show NAME (make an NPC's data public) | /npc hide NAME (the GM's again)",
+                    "使い方: /npc show 名前（NPCのデータを公開）| /npc hide 名前（GMだけに戻す）| /npc appear 名前（プレイヤーの前に登場させる。データは未識別のまま）",
+                    "usage: /npc show NAME (make an NPC's data public) | /npc hide NAME (the GM's again) | /npc appear NAME (bring it before the players, its data still not identified)",
                 ));
             }
         };
@@ -206,6 +213,18 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 ),
             ));
         }
+        let Some(public) = public else {
+            // Issue 13: until it appears, a hidden NPC is no name to the players.
+            if state.met.contains(name) || state.public.contains(name) {
+                return Err(Text::new(
+                    format!("{name}はすでにプレイヤーの前に登場しています"),
+                    format!("{name} has appeared before the players already"),
+                ));
+            }
+            return one(Event::Combat(combat::Event::Appeared {
+                name: name.to_string(),
+            }));
+        };
         if state.public.contains(name) == public {
             return Err(if public {
                 Text::new(
@@ -284,9 +303,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "A contest with the GM's unidentified NPC (AW-2): the first side named acts; players see their side's roll and who won, the NPC's side hidden (the GM sees all); the owner of either side may roll it",
     },
     CommandHelp {
-        usage: "/npc show 影 | /npc hide 影",
-        help: "GMのNPCのデータ（シート、値を設定した行、{影.HP} のような参照、【行動値】）はプレイヤーに見えない。対象識別に成功すると公開（AW-3）。味方のNPCはGMが show で公開、hide で戻す",
-        help_en: "The data of the GM's NPCs (sheet, the lines setting it, references like {影.HP}, action value) is hidden from players until an identification succeeds (AW-3); the GM shows an ally with show, hides again with hide",
+        usage: "/npc show 影 | /npc hide 影 | /npc appear 影",
+        help: "GMのNPCのデータ（シート、値を設定した行、{影.HP} のような参照、【行動値】）はプレイヤーに見えない。対象識別に成功すると公開（AW-3）。味方のNPCはGMが show で公開、hide で戻す。登場前（appear か戦闘への参加まで）のNPCはプレイヤーにとって存在しない名前と同じ",
+        help_en: "The data of the GM's NPCs (sheet, the lines setting it, references like {影.HP}, action value) is hidden from players until an identification succeeds (AW-3); the GM shows an ally with show, hides again with hide. Before it appears (appear, or joining a combat) an NPC is, to players, a name never used",
     },
     CommandHelp {
         usage: "/supply lack ミナ 3 [shared]",
@@ -489,6 +508,60 @@ impl TableRules for AwRules {
         hidden_from_actor(table, state, name)
     }
 
+    /// Issue 13: the GM's hidden NPC displaced by a player's namesake. Such an NPC was
+    /// never met (else the player would know it), so it is in no combat; what is kept by
+    /// name otherwise follows it: its contracts and command spells, keys, public/dead.
+    fn rename_character(&self, state: &mut State, from: &str, to: &str) {
+        let rename = |n: &mut String| {
+            if n == from {
+                *n = to.to_string();
+            }
+        };
+        fn rekey<V>(map: &mut std::collections::BTreeMap<String, V>, from: &str, to: &str) {
+            if let Some(v) = map.remove(from) {
+                map.insert(to.to_string(), v);
+            }
+        }
+        for set in [&mut state.public, &mut state.dead, &mut state.met] {
+            if set.remove(from) {
+                set.insert(to.to_string());
+            }
+        }
+        let c = &mut state.contracts;
+        rekey(&mut c.master_of, from, to);
+        c.master_of.values_mut().for_each(rename);
+        c.past = std::mem::take(&mut c.past)
+            .into_iter()
+            .map(|(mut a, mut b)| {
+                rename(&mut a);
+                rename(&mut b);
+                (a, b)
+            })
+            .collect();
+        rekey(&mut c.used, from, to);
+        c.proposals = std::mem::take(&mut c.proposals)
+            .into_iter()
+            .map(|((mut a, mut b), who)| {
+                rename(&mut a);
+                rename(&mut b);
+                ((a, b), who)
+            })
+            .collect();
+        rekey(&mut c.boosts, from, to);
+        c.boosts.values_mut().for_each(rename);
+        rekey(&mut c.summoned, from, to);
+        rekey(&mut c.dismissed, from, to);
+        rekey(&mut state.keys.held, from, to);
+    }
+
+    fn hidden_name_shown(&self, state: &State, name: &str) -> bool {
+        state.met.contains(name)
+            || state
+                .combat
+                .as_ref()
+                .is_some_and(|c| c.combatants.iter().any(|x| x.name == name))
+    }
+
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
         undone.iter().find_map(|u| builds_on(later, u))
     }
@@ -523,8 +596,17 @@ impl TableRules for AwRules {
                     } => {
                         state.public.insert(target.clone());
                     }
+                    combat::Event::Appeared { name } => {
+                        state.met.insert(name.clone());
+                    }
+                    // An open contest names both sides to every member (its veiled line).
+                    combat::Event::Opposed { name, against, .. } => {
+                        state.met.insert(name.clone());
+                        state.met.insert(against.clone());
+                    }
                     combat::Event::Published { name, public } => {
                         if *public {
+                            state.met.insert(name.clone());
                             state.public.insert(name.clone());
                         } else {
                             state.public.remove(name);
@@ -532,6 +614,12 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Left { name, why } if why == combat::DIED => {
                         state.dead.insert(name.clone());
+                    }
+                    combat::Event::Started { combatants } => {
+                        state.met.extend(combatants.iter().map(|x| x.name.clone()));
+                    }
+                    combat::Event::Joined { combatant } => {
+                        state.met.insert(combatant.name.clone());
                     }
                     _ => {}
                 }

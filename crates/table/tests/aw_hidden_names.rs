@@ -1,0 +1,428 @@
+//! Issue 13 (aw13i): at an Another World table, an NPC the GM keeps hidden is, for a
+//! player or a spectator, a name never used — on every path: the answer to a command
+//! naming it, the log as they read it (text and JSON), and the table's state as the API
+//! gives it to them.
+//!
+//! The rules behind the hiding: AW-3 対象識別, seed 「【理知】判定で[難易度:10+GMの設定した
+//! 難易度]に成功することで、敵のデータを公表することができる」 — until identified, an enemy's
+//! data is the GM's; and AW-2's contest, seed 「判定値や修正値などは通常の行為判定と同様に
+//! GMが決定する」. An enemy the players have not met (the GM's 黒幕, prepared for a later
+//! scene) is not even a name to them: trying its name must not tell them it exists.
+
+use taku_dice::Lang;
+use taku_table::Table;
+mod support;
+
+/// The table every case starts from: GM `gm`, players alice (PC ミナ) and bob (PC ロイ),
+/// spectator sam; the GM's enemy 影 met in a combat that has started, and the GM's
+/// hidden NPC `hidden` (with its values set), never shown to the players.
+fn table(hidden: &str) -> Table {
+    let mut t = Table::create("AnotherWorld", "aw", "gm", [9; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    let lines = [
+        ("gm", "/join alice".to_string()),
+        ("gm", "/join bob".to_string()),
+        ("gm", "/join sam as spectator".to_string()),
+        ("alice", "/char new ミナ".to_string()),
+        ("bob", "/char new ロイ".to_string()),
+        ("gm", "/char new 影".to_string()),
+        (
+            "alice",
+            "/char set ミナ 理知 4 知覚 3 反射 3 幸運 2 行動値 10 HP 20 MP 15".to_string(),
+        ),
+        (
+            "bob",
+            "/char set ロイ 理知 2 知覚 2 反射 4 幸運 1 行動値 11 HP 18 MP 12".to_string(),
+        ),
+        ("gm", "/char set 影 行動値 9 HP 30 MP 5 反射 3".to_string()),
+        ("gm", format!("/char new {hidden}")),
+        (
+            "gm",
+            format!("/char set {hidden} 行動値 12 HP 40 MP 9 反射 5 理知 4"),
+        ),
+        ("gm", "/combat start ミナ ロイ 影".to_string()),
+        ("gm", "/combat next".to_string()),
+        ("gm", "/combat next".to_string()),
+    ];
+    for (who, line) in lines {
+        t.exec(who, &line)
+            .unwrap_or_else(|e| panic!("{who}: {line}: {e}"));
+    }
+    t
+}
+
+/// One member's act: a line, or a character sheet file imported as theirs.
+enum Act {
+    Line(String),
+    Sheet(String),
+}
+
+/// Everything `who` can read now: the log (text in both languages, JSON), the characters
+/// the API's state lists for them, the table's panel.
+fn view(t: &Table, who: &str) -> String {
+    let mut out = Vec::new();
+    for e in t.events() {
+        for lang in [Lang::Ja, Lang::En] {
+            let entry = t.entry(e, who, lang);
+            out.push(serde_json::to_string(&entry).expect("an entry is JSON"));
+        }
+    }
+    // What `GET /api/v1/tables/{id}` gives the member (crates/server/src/api.rs `state`):
+    // the characters not hidden from them, their visible fields and sheets.
+    for (name, c) in t.characters() {
+        if t.hidden(name, who).is_some() {
+            continue;
+        }
+        out.push(format!(
+            "{name} {} {:?} {}",
+            c.owner,
+            t.visible_fields(name, who),
+            t.sheet(name, who)
+                .map(|s| s.to_json(Lang::Ja).to_string())
+                .unwrap_or_default()
+        ));
+    }
+    out.push(
+        t.table_sheet(who)
+            .map(|s| s.to_json(Lang::Ja).to_string())
+            .unwrap_or_default(),
+    );
+    out.join("\n")
+}
+
+/// Everything `who` can read after `act`: the answer (reply or refusal, both languages),
+/// the whole log as they see it (text in both languages and the JSON entries), the
+/// characters the API's state lists for them (fields and sheets) and the table's own
+/// panel.
+fn after(t: &mut Table, who: &str, act: &Act) -> String {
+    let mut out = Vec::new();
+    let decided = match act {
+        Act::Line(line) => t.exec(who, line).map(|(reply, _)| reply),
+        Act::Sheet(sheet) => t.decide_sheet(who, sheet).map(|d| {
+            t.apply(who, d.events);
+            d.reply
+        }),
+    };
+    match decided {
+        Ok(reply) => out.push(format!(
+            "ok {:?}",
+            reply.map(|r| (r.ja().to_string(), r.en().to_string()))
+        )),
+        Err(e) => out.push(format!(
+            "refused {} | {}",
+            e.render(Lang::Ja),
+            e.render(Lang::En)
+        )),
+    }
+    out.push(view(t, who));
+    out.join("\n")
+}
+
+/// An Another World sheet file for a character named `name`.
+fn sheet(name: &str) -> String {
+    format!(
+        "name = \"{name}\"\nkind = \"PC\"\n\"理知\" = 3\n\"知覚\" = 2\n\"反射\" = 4\n\"体力\" = 2\n\"幸運\" = 1\n\"行動値\" = 9\nHP = 20\nMP = 15\n"
+    )
+}
+
+/// Every command a player or spectator may type that names a character (`/help` at an
+/// Another World table), with `X` for the name.
+const NAMING: &[&str] = &[
+    "/char show X",
+    "/char set X HP 3",
+    "/char set X 行動値 20",
+    "1D6+{X.HP}",
+    "S1D6+{X.HP}",
+    "AW+{X.反射}",
+    "AW+{X.反射}>=10 {X.HP}",
+    "{X.HP} を見る",
+    "/vs ロイ 反射 X 反射",
+    "/vs X 反射 ロイ 反射",
+    "/vs ロイ 反射 X 体力",
+    "/combat start ロイ X",
+    "/combat add X",
+    "/combat remove X",
+    "/combat order ロイ X",
+    "/combat major attack X",
+    "/combat major identify X",
+    "/combat major finish X",
+    "/combat blockade X",
+    "/combat blockade off X",
+    "/combat engage ロイ X",
+    "/combat free X",
+    "/npc show X",
+    "/npc hide X",
+    "/supply lack X 3",
+    "/supply give ロイ X 2",
+    "/supply heal X HP 5 食事",
+    "/supply heal X MP -3",
+    "/contract ロイ X",
+    "/contract X ロイ",
+    "/contract end ロイ X 理由",
+    "/spell X order",
+    "/spell ロイ summon X",
+    "/spell ロイ dismiss X",
+    "/spells X",
+    "/key give X 不審な人物",
+    "/key take X 不審な人物",
+    "/key move ロイ X 不審な人物",
+    "/keys X",
+    "/af start 理知 100 2 solo=X 目標",
+    "/af start 理知 100 2 party=ロイ,X 目標",
+    "/af preset 1 X",
+    "/af declare X 本のクチ",
+    "/af order X ロイ",
+    "/af skip X",
+    "/af spell X",
+    // Look-alikes of the name (「…と見分けにくい名前です」 must not name a hidden one).
+    "/char new 黒慕",
+    "/char new ｸﾛﾏｸ",
+];
+
+/// Runs every act as bob (player) and sam (spectator) at a table whose hidden NPC is
+/// 黒幕 and at one whose hidden NPC is 謎男 (so 黒幕 is a name never used there), and
+/// asserts they read the same, byte for byte. Returns the acts that differed.
+fn differing(acts: &[(String, Act)]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (label, act) in acts {
+        for who in ["bob", "sam"] {
+            let mut with = table("黒幕");
+            let mut without = table("謎男");
+            let a = after(&mut with, who, act);
+            let b = after(&mut without, who, act);
+            if a != b {
+                let first = a
+                    .lines()
+                    .zip(b.lines())
+                    .find(|(x, y)| x != y)
+                    .map(|(x, y)| format!("\n  hidden: {x}\n  unused: {y}"))
+                    .unwrap_or_default();
+                bad.push(format!("{who}: {label}{first}"));
+            }
+        }
+    }
+    bad
+}
+
+/// Issue 13 items 2 and 4 (aw13i A). AW-3, seed 「成功することで、敵のデータを公表すること
+/// ができる」: a player learns of an enemy's data by identifying it, and of an enemy they
+/// have not met, nothing. Every command naming a character answers a player the same
+/// for the GM's hidden 黒幕 as for a name never used, and the look-alike check
+/// (「…と見分けにくい名前です」) considers only the characters the speaker can see.
+#[test]
+fn aw13i_a_hidden_npc_reads_as_a_name_never_used() {
+    let acts: Vec<(String, Act)> = NAMING
+        .iter()
+        .map(|line| {
+            let line = line.replace('X', "黒幕");
+            (line.clone(), Act::Line(line))
+        })
+        .chain([("sheet 黒慕".to_string(), Act::Sheet(sheet("黒慕")))])
+        .collect();
+    let bad = differing(&acts);
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// The hiding does not overreach: the GM still finds 黒幕 by name, and an enemy the
+/// players met in the combat (影, 「未識別」 in the order) stays a name they may use,
+/// its data still the GM's.
+#[test]
+fn aw13i_a_the_gm_and_met_enemies_are_unchanged() {
+    let mut t = table("黒幕");
+    let out = support::run(&mut t, "gm", "/char show 黒幕");
+    assert!(out.concat().contains("HP"), "{out:?}");
+    let why = support::refused(&mut t, "bob", "/char show 黒幕");
+    assert!(why.contains("no character named '黒幕'"), "{why}");
+    // 影 is in the combat: named, not read.
+    let out = support::run(&mut t, "bob", "/char show 影");
+    assert!(out.concat().contains("未識別"), "{out:?}");
+    let why = support::refused(&mut t, "bob", "1D6+{影.HP}");
+    assert!(why.contains("not public"), "{why}");
+    // A player's look-alike of a character they can see is still refused.
+    let why = support::refused(&mut t, "bob", "/char new 口イ");
+    assert!(why.contains("looks too much like"), "{why}");
+}
+
+/// Issue 13 item 5 (aw13i C). AW-2, seed 「判定値や修正値などは通常の行為判定と同様にGMが決定
+/// する」, and AW-3 対象識別 (the enemy's data is the GM's until identified): a player's
+/// `/vs` against the unidentified 影 reads the same to every player and spectator
+/// whether 影's ability is set or not. Unset, it is rolled as 0 and the GM's own line says
+/// so and how to settle it (set it, `/void` the contest).
+#[test]
+fn aw13i_c_vs_reads_the_same_whether_the_hidden_side_is_set() {
+    for line in ["/vs ロイ 反射 影 体力", "/vs 影 体力 ロイ 反射"] {
+        let contest = |set: bool| {
+            let mut t = table("黒幕");
+            // One GM line either way (hidden from players), so the logs line up.
+            let prepare = if set {
+                "/char set 影 体力 0"
+            } else {
+                "/char set 影 知覚 2"
+            };
+            support::run(&mut t, "gm", prepare);
+            let bob = after(&mut t, "bob", &Act::Line(line.to_string()));
+            (t, bob)
+        };
+        let (set, bob_set) = contest(true);
+        let (unset, bob_unset) = contest(false);
+        assert!(bob_set.starts_with("ok"), "{line}: {bob_set}");
+        assert_eq!(bob_set, bob_unset, "{line}");
+        for who in ["alice", "sam"] {
+            assert_eq!(view(&set, who), view(&unset, who), "{line}: {who}");
+        }
+        let gm = |t: &Table| {
+            t.events()
+                .iter()
+                .map(|e| t.entry(e, "gm", Lang::En).text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(
+            gm(&unset).contains(
+                "影 has no 【体力】, so it was rolled as 0; set it with /char set 影 体力 N"
+            ),
+            "{}",
+            gm(&unset)
+        );
+        assert!(!gm(&set).contains("rolled as 0"), "{}", gm(&set));
+        // The GM calling the contest is told at once.
+        let mut t = table("黒幕");
+        let why = support::refused(&mut t, "gm", line);
+        assert!(why.contains("影 has no 【体力】"), "{why}");
+        assert!(t.verify().is_empty(), "{:?}", t.verify());
+    }
+}
+
+/// Issue 13 items 1 and 3 (aw13i B). AW-3, seed 「成功することで、敵のデータを公表することが
+/// できる」: nothing of an enemy not identified is the players' — not even that its name is
+/// taken. A player's `/char new 黒幕`, or a sheet named 黒幕, reads exactly as at a table
+/// where no 黒幕 exists.
+#[test]
+fn aw13i_b_a_players_new_character_may_take_a_hidden_npcs_name() {
+    let acts = vec![
+        (
+            "/char new 黒幕".to_string(),
+            Act::Line("/char new 黒幕".to_string()),
+        ),
+        ("sheet 黒幕".to_string(), Act::Sheet(sheet("黒幕"))),
+    ];
+    let bad = differing(&acts);
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// Issue 13 (aw13i B): the GM's hidden 黒幕, displaced by bob's 黒幕, is 黒幕(GM) — told to
+/// the GM alone; its earlier lines stay hidden from the players (they are about 黒幕(GM),
+/// not bob's 黒幕); the GM names it 黒幕(GM); bob's 黒幕 works as any PC; bob's `/undo`
+/// gives the GM's NPC its name back, unless the GM has named 黒幕(GM) since; the log
+/// verifies and reloads.
+#[test]
+fn aw13i_b_the_gms_hidden_npc_is_displaced_and_undo_restores_it() {
+    let mut t = table("黒幕");
+    let out = support::run(&mut t, "bob", "/char new 黒幕");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(!out[0].contains("GM"), "{out:?}");
+    let last = t.events().last().expect("creation").clone();
+    let gm = t.entry(&last, "gm", Lang::En).text;
+    assert!(
+        gm.contains("the GM's 黒幕, hidden from bob, is renamed 黒幕(GM)"),
+        "{gm}"
+    );
+    for who in ["alice", "sam"] {
+        let seen = t.entry(&last, who, Lang::Ja).text;
+        assert!(!seen.contains("GM"), "{who}: {seen}");
+    }
+    // The NPC's earlier lines (its creation, its 行動値 12 and HP 40) stay hidden.
+    for who in ["bob", "alice", "sam"] {
+        let seen: String = t
+            .events()
+            .iter()
+            .map(|e| t.entry(e, who, Lang::Ja).text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !seen.contains("行動値=12")
+                && !seen.contains("HP=40")
+                && !seen.contains("gm がキャラクター 黒幕"),
+            "{who}: {seen}"
+        );
+    }
+    // The GM addresses the NPC by its new name; bob's 黒幕 is bob's.
+    let shown = support::run(&mut t, "gm", "/char show 黒幕(GM)").concat();
+    assert!(shown.contains("40"), "{shown}");
+    assert!(support::refused(&mut t, "bob", "/char show 黒幕(GM)").contains("no character named"));
+    support::run(&mut t, "bob", "/char set 黒幕 HP 12 反射 2");
+    assert!(support::run(&mut t, "bob", "1D6+{黒幕.HP}")[0].contains("1D6+12"));
+    assert_eq!(t.characters()["黒幕"].owner, "bob");
+    assert_eq!(t.characters()["黒幕(GM)"].owner, "gm");
+    assert_eq!(t.characters()["黒幕(GM)"].fields["HP"], "40");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // Reloaded from its log (JSON), the table is the same.
+    let json = serde_json::to_string(t.events()).expect("json");
+    let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
+    assert_eq!(again.characters(), t.characters());
+
+    // Undo: bob takes his creation back (his field line first); the NPC is 黒幕 again.
+    let mut u = table("黒幕");
+    support::run(&mut u, "bob", "/char new 黒幕");
+    support::run(&mut u, "bob", "/undo");
+    assert_eq!(u.characters()["黒幕"].owner, "gm");
+    assert!(!u.characters().contains_key("黒幕(GM)"));
+    let bob: String = u
+        .events()
+        .iter()
+        .map(|e| u.entry(e, "bob", Lang::Ja).text)
+        .collect();
+    assert!(!bob.contains("HP=40"), "{bob}");
+    assert!(u.verify().is_empty(), "{:?}", u.verify());
+    // Once the GM has named 黒幕(GM), bob's creation cannot be taken back from under it.
+    let mut v = table("黒幕");
+    support::run(&mut v, "bob", "/char new 黒幕");
+    support::run(&mut v, "gm", "/char set 黒幕(GM) HP 35");
+    let why = support::refused(&mut v, "bob", "/undo");
+    assert!(!why.contains("黒幕(GM)"), "{why}");
+    assert_eq!(v.characters()["黒幕(GM)"].fields["HP"], "35");
+}
+
+/// A table saved before `displaced` existed loads as before: a creation's JSON has no such
+/// key unless it displaced a character.
+#[test]
+fn aw13i_b_creations_without_displacement_are_written_as_before() {
+    let t = table("黒幕");
+    let json = serde_json::to_string(t.events()).expect("json");
+    assert!(!json.contains("displaced"), "{json}");
+    let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
+    assert_eq!(again.characters(), t.characters());
+}
+
+/// Issue 13 (aw13i A). AW-3: the GM brings 黒幕 before the players — `/npc appear 黒幕`, or
+/// an open contest (`/vs`) whose line names it to everyone: from then on they may name it,
+/// its data still the GM's (「未識別」) until identified.
+#[test]
+fn aw13i_a_an_npc_the_gm_brings_on_is_a_name_players_may_use() {
+    let mut t = table("黒幕");
+    assert!(support::refused(&mut t, "bob", "/npc appear 黒幕").contains("only the GM"));
+    let out = support::run(&mut t, "gm", "/npc appear 黒幕");
+    assert_eq!(
+        out,
+        [format!(
+            "#{} gm: 黒幕が登場（データは未識別、AW-3）",
+            t.events().len()
+        )]
+    );
+    let seen = support::run(&mut t, "bob", "/char show 黒幕").concat();
+    assert!(seen.contains("未識別") && !seen.contains("40"), "{seen}");
+    assert!(support::refused(&mut t, "bob", "1D6+{黒幕.HP}").contains("not public"));
+    assert!(
+        support::refused(&mut t, "gm", "/npc appear 黒幕")
+            .contains("appeared before the players already")
+    );
+    // Appeared, its name is taken for players too.
+    assert!(support::refused(&mut t, "bob", "/char new 黒幕").contains("already exists"));
+    // The GM's open contest names the NPC to everyone.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/vs 黒幕 反射 ロイ 反射");
+    let seen = support::run(&mut t, "bob", "/char show 黒幕").concat();
+    assert!(seen.contains("未識別"), "{seen}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
