@@ -520,7 +520,7 @@ pub fn palette_with(
                 return (out, pending);
             }
             let line = expand_variables(&line, &vars);
-            let send = qualify(&line, name, table);
+            let send = qualify(&line, name, table, viewer);
             let shown = table
                 .resolve_references(&send, viewer)
                 .unwrap_or_else(|_| line.clone());
@@ -605,8 +605,9 @@ fn expand_variables(line: &str, vars: &std::collections::BTreeMap<String, String
     line
 }
 
-/// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character stay.
-fn qualify(line: &str, character: &str, table: &Table) -> String {
+/// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character `viewer` may
+/// know of stay (a hidden NPC's name is, to a player, a name never used: issue 13).
+fn qualify(line: &str, character: &str, table: &Table, viewer: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(open) = rest.find('{') {
@@ -616,7 +617,7 @@ fn qualify(line: &str, character: &str, table: &Table) -> String {
         let reference = &rest[open + 1..close];
         let named = reference
             .split_once('.')
-            .is_some_and(|(n, _)| table.characters().contains_key(n));
+            .is_some_and(|(n, _)| table.characters().contains_key(n) && !table.unknown(n, viewer));
         out.push_str(&rest[..open]);
         if named {
             out.push_str(&rest[open..=close]);
