@@ -60,12 +60,6 @@ pub fn front(lang: Lang, error: Option<&str>) -> Markup {
                     label { (t(Ui::GmName))
                         input name="gm" required maxlength="64" pattern="[^\\s/][^\\s]*" autocomplete="nickname";
                     }
-                    label { (t(Ui::TableLang))
-                        select name="lang" {
-                            option value="ja" selected[lang == Lang::Ja] { "日本語" }
-                            option value="en" selected[lang == Lang::En] { "English" }
-                        }
-                    }
                     button type="submit" { (t(Ui::Create)) }
                 }
                 footer {
@@ -612,9 +606,10 @@ fn expand_variables(line: &str, vars: &std::collections::BTreeMap<String, String
 }
 
 /// `{KEY}` references made `{CHARACTER.KEY}`; references naming a character `viewer`
-/// may see stay. A character hidden from them is read as no character at all, so the
-/// line comes out as for a name nobody has (attack pass 6, A6-1: the side pane told a
-/// hidden NPC's name from an unknown one).
+/// may know of stay. A character unknown to them ([`Table::unknown`]: a GM's NPC they
+/// have not met) is read as no character at all, so the line comes out as for a name
+/// nobody has (issue 13; attack pass 6, A6-1: the side pane told a hidden NPC's name from
+/// an unknown one).
 fn qualify(line: &str, character: &str, table: &Table, viewer: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
@@ -623,9 +618,9 @@ fn qualify(line: &str, character: &str, table: &Table, viewer: &str) -> String {
             break;
         };
         let reference = &rest[open + 1..close];
-        let named = reference.split_once('.').is_some_and(|(n, _)| {
-            table.characters().contains_key(n) && table.hidden(n, viewer).is_none()
-        });
+        let named = reference
+            .split_once('.')
+            .is_some_and(|(n, _)| table.characters().contains_key(n) && !table.unknown(n, viewer));
         out.push_str(&rest[..open]);
         if named {
             out.push_str(&rest[open..=close]);
