@@ -1402,8 +1402,10 @@ fn fc2_fc11_each_side_of_a_comparison_takes_its_own_weakened_penalty() {
     let out = run(&mut t, "bob", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
     assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
     assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
-    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
-    assert!(!out[0].contains("衰弱"), "{out:?}");
+    // fc14h (fc7 F10): with no side of alice's own, `FC+{ロイ.DX} VS FC+5` is ロイ's
+    // check in disguise, bob's or the GM's to roll.
+    let why = refused(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
+    assert!(why.contains("no side of this comparison is yours"), "{why}");
     let out = run(&mut t, "alice", "FC+{ミナ.DX} VS FC+5");
     assert!(out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
     // FC-11 compares two: a third side is refused, not dropped.
@@ -2006,4 +2008,130 @@ fn fc9_a_name_in_another_width_or_case_is_pointed_to_the_character() {
     );
     let why = refused(&mut t, "bob", "FC+{ken.知覚}");
     assert!(why.contains("{Ken.知覚}"), "{why}");
+}
+
+// ---- fc14h: the fc7 play-through's findings ------------------------------------------------
+
+/// The first `n` d6 the table's source gives at `seq` under `seed`.
+fn draws_at(seed: [u8; 32], seq: u64, n: usize) -> Vec<u32> {
+    let mut s = ChaChaSource::from_key(secret::dice_key(&seed, seq));
+    (0..n).map(|_| s.roll(6).expect("d6")).collect()
+}
+
+/// A seed whose first four d6 at `seq` (left pair, right pair) satisfy `want`.
+fn seed_where4(seq: u64, want: fn(u32, u32) -> bool) -> [u8; 32] {
+    (0u32..)
+        .map(|n| {
+            let mut seed = [0u8; 32];
+            seed[..4].copy_from_slice(&n.to_le_bytes());
+            seed
+        })
+        .find(|seed| {
+            let d = draws_at(*seed, seq, 4);
+            want(d[0] + d[1], d[2] + d[3])
+        })
+        .expect("some seed")
+}
+
+#[test]
+fn fc14h_f9_a_bare_reference_on_the_right_reads_the_rollers_character_as_on_the_left() {
+    // FC-2 (l.50) 「キャラクターの累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる
+    // 判定ロールのロール値が−2されます」; l.53 「累積ダメージがこのラインに到達すると、
+    // キャラクターは意識を失います」; FC-9 (l.155) 「あらゆる判定において、自動的失敗を
+    // してしまうと1点疲労します」. ミナ (alice's) on the right as a bare `{DX}`, ロイ
+    // (bob's) named on the left.
+    let probe = {
+        let mut t = table([0; 32]);
+        gm(&mut t, &["/fc damage ミナ 15"]);
+        t.next_seq()
+    };
+    // Left dice 7, right dice 2: ミナ's automatic failure.
+    let seed = seed_where4(probe, |l, r| l == 7 && r == 2);
+    let mut t = table(seed);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+{DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("ミナ: 自動的失敗で疲労+1")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 1);
+    // Unconscious (昏倒ライン 25): refused as `FC+{DX} VS FC+{ロイ.DX}` is.
+    gm(&mut t, &["/fc damage ミナ 9"]);
+    for line in ["FC+{ロイ.DX} VS FC+{DX}", "FC+{DX} VS FC+{ロイ.DX}"] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("ミナ is unconscious"), "{line}: {why}");
+    }
+}
+
+#[test]
+fn fc14h_f10_a_player_rolls_anothers_character_only_against_her_own_and_openly() {
+    // FC-11 (l.196) 「複数のロール値を比較しあう判定ロール」: a comparison is the roller's
+    // character against another; with no side of her own, alice's `VS` is ロイ's check.
+    let mut t = table([3; 32]);
+    for line in [
+        "FC+{ロイ.DX} VS 10",
+        "FC+{ロイ.DX} VS FC+3",
+        "FC+{ロイ.DX} VS FC+{ロイ.IQ}",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains("ロイ is bob's character")
+                && why.contains("no side of this comparison is yours"),
+            "{line}: {why}"
+        );
+    }
+    // A secret roll of ロイ's side would be hidden from bob.
+    let why = refused(&mut t, "alice", "SFC+{DX} VS FC+{ロイ.DX}");
+    assert!(why.contains("secret roll is hidden from bob"), "{why}");
+    // The GM may; bob may; alice against her own ミナ may.
+    run(&mut t, "gm", "FC+{ロイ.DX} VS 10");
+    run(&mut t, "bob", "SFC+{ロイ.DX} VS 10");
+    run(&mut t, "alice", "FC+{DX} VS FC+{ロイ.DX}");
+    // A side reading no character is the roller's own on the left.
+    run(&mut t, "alice", "FC+3 VS FC+{ロイ.DX}");
+}
+
+#[test]
+fn fc14h_f10_the_other_sides_automatic_failure_is_recorded_on_its_character() {
+    // FC-9 (l.155) 「あらゆる判定において、自動的失敗をしてしまうと1点疲労します」: ロイ's
+    // side rolled 2 in alice's comparison: ロイ pays the fatigue the line prints.
+    let probe = table([0; 32]).next_seq();
+    let seed = seed_where4(probe, |l, r| l == 2 && r == 7);
+    let mut t = table(seed);
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
+    assert!(out[0].contains("自動的失敗"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("ロイ: 自動的失敗で疲労+1")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ロイ"]["fatigue"], 1);
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 0);
+}
+
+#[test]
+fn fc14h_f2_the_gm_rolls_what_befalls_an_unconscious_character_the_dead_roll_nothing() {
+    // l.53 「累積ダメージがこのラインに到達すると、キャラクターは意識を失います」; l.187
+    // 「毒を受けてしまった場合などに、VT抵抗を試みることがあります」: the unconscious do not
+    // act, but still resist; the refusal's "the GM rolls it" holds.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 25"]);
+    let why = refused(&mut t, "alice", "FC+{VT抵抗}>=10");
+    assert!(
+        why.contains("ミナ is unconscious") && why.contains("GM"),
+        "{why}"
+    );
+    // VT 5 + 総合LV 1 = 6, −2 (weakened and beyond).
+    let out = run(&mut t, "gm", "FC+{ミナ.VT抵抗}>=10");
+    assert!(out[0].starts_with("(FC+4>=10)"), "{out:?}");
+    // l.56 死亡: no check at all, whoever types it, and no "the GM rolls it".
+    gm(&mut t, &["/fc damage ミナ 10"]);
+    for who in ["alice", "gm"] {
+        let why = refused(&mut t, who, "FC+{ミナ.VT抵抗}>=10");
+        assert!(
+            why.contains("ミナ is dead") && !why.contains("GM's to roll"),
+            "{why}"
+        );
+    }
 }

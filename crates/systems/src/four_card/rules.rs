@@ -3027,13 +3027,14 @@ fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Cha
     }
 }
 
-/// The characters a roll is made for, as typed (FC-2's −2 and FC-9's fatigue follow
-/// them): on each side, the first `{NAME.KEY}` reference naming a character the actor
-/// may act for (its owner or a GM); for a single check, else the comment's first word
-/// naming such a character, else the actor's only character; for a comparison's right
-/// side, else the comment's first word (as before).
 /// A character a roll is made for, by name.
 type Named = Option<(String, Character)>;
+
+/// The characters a roll is made for, as typed (FC-2's −2 and FC-9's fatigue follow
+/// them). A single check: the first `{NAME.KEY}` naming a character the actor may act
+/// for (its owner or a GM), else the comment's first word naming such a character, else
+/// the actor's only character. A comparison: each side's own character (see the
+/// comparison arm below); who may roll it is [`FcRules::prepare_check`]'s question.
 
 fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let Some(line) = table.typed_line() else {
@@ -3086,33 +3087,42 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             (l, None)
         }
         Some(r) => {
-            // FC-2/FC-11: a bare `{KEY}` reads the roller's character; when only the
-            // right side has one (`FC+5 VS FC+{剣}`), the right side is the roller's and
-            // the bare number on the left is the other party's.
+            // FC-2 (l.50), FC-9 (l.155), FC-11: each side of a comparison is the
+            // character whose values it reads, whoever types the line: a `{NAME.KEY}`
+            // names it, and a bare `{KEY}` reads the roller's one character on either
+            // side (`FC+{ロイ.格闘} VS FC+{剣}`: ロイ on the left, the roller's on the
+            // right), each with its own −2 and its own fatigue. A side reading no
+            // character is, on the right, the comment's first word; on the left, the
+            // roller's own character, unless that is already on the right
+            // (`FC+5 VS FC+{剣}`: the 5 is the other party's).
             let bare = |side: &str| {
                 side.split('{')
                     .skip(1)
                     .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
             };
-            if !left.contains('{') && bare(r) {
-                return (None, actors_character(table, state));
-            }
-            // The same when the right side names, by `{NAME.KEY}`, a character the roller
-            // acts for (`FC+5 VS FC+{ユキ.剣}` typed by ユキ's player): the 5 is the other
-            // party's, and ユキ's −2 goes to the right side only.
-            if !left.contains('{')
-                && let Some(own) = named(r, &mine)
-            {
-                return (None, Some(own));
-            }
-            // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
-            // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
-            let l = if named(left, &any).is_some() {
-                named(left, &mine)
+            let side = |s: &str| {
+                named(s, &any).or_else(|| {
+                    if bare(s) {
+                        actors_character(table, state)
+                    } else {
+                        None
+                    }
+                })
+            };
+            let right = if r.contains('{') {
+                side(r)
+            } else {
+                first_word.and_then(any)
+            };
+            let own_right = right.as_ref().is_some_and(|(n, _)| mine(n).is_some());
+            let left = if left.contains('{') {
+                side(left)
+            } else if own_right {
+                None
             } else {
                 actors_character(table, state)
             };
-            (l, named(r, &any).or_else(|| first_word.and_then(any)))
+            (left, right)
         }
     }
 }
@@ -3845,6 +3855,46 @@ impl TableRules for FcRules {
                 }
             }
         }
+        // FC-2 (l.50), FC-9 (l.155), FC-11 (l.196): a comparison is the roller's
+        // character against another; a side read from another's character is that
+        // character's roll (its −2, its fatigue). A player may roll it only as the other
+        // side of their own character's comparison (`FC+{ロイ.格闘} VS 10` is a check of
+        // ロイ in disguise), and never secretly (its owner would not see it).
+        if matches!(check, Check::Comparison { .. })
+            && !table.actor_is_gm()
+            && let (l, r) = roll_characters(table, state)
+            && let Some((n, _)) = l
+                .iter()
+                .chain(r.iter())
+                .find(|(n, _)| table.character(n).is_some_and(|(o, _)| o != table.actor()))
+        {
+            let owner = table.character(n).map_or("", |(o, _)| o);
+            let own = l
+                .iter()
+                .chain(r.iter())
+                .any(|(n, _)| table.character(n).is_some_and(|(o, _)| o == table.actor()));
+            let secret = command.trim_start().starts_with(['S', 's']);
+            if secret && own {
+                return Err(Text::new(
+                    format!(
+                        "FC-2/FC-9: {n}は{owner}のキャラクターです。シークレットロールは{owner}に見えないため、{n}の側（衰弱の−2、自動的失敗の疲労を含む）は振れません。公開で FC+… VS FC+{{{n}.…}} と振ってください"
+                    ),
+                    format!(
+                        "FC-2/FC-9: {n} is {owner}'s character; a secret roll is hidden from {owner}, so {n}'s side (with its weakened −2 and its automatic failure's fatigue) cannot be in one: roll it openly, FC+… VS FC+{{{n}.…}}"
+                    ),
+                ));
+            }
+            if !own {
+                return Err(Text::new(
+                    format!(
+                        "FC-2/FC-9: {n}は{owner}のキャラクターで、この比較ロールにあなたのキャラクターの側がありません。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}）"
+                    ),
+                    format!(
+                        "FC-2/FC-9: {n} is {owner}'s character and no side of this comparison is yours; {n}'s checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}})"
+                    ),
+                ));
+            }
+        }
         // FC-9 (l.163): some actions are impossible without the skill: a reference to
         // such a skill (or one of its fields) the character has not learned is refused,
         // not read from a typed-in field.
@@ -3959,45 +4009,45 @@ impl TableRules for FcRules {
                 }
             }
         }
-        // The character acting: the left side's, or, when the roller's own character
-        // is on the right (`FC+5 VS FC+{剣}`), the right side's.
-        let acting = roller.clone().or_else(|| {
-            let (_, right) = roll_characters(table, state);
-            right.filter(|(n, _)| {
-                table
-                    .character(n)
-                    .is_some_and(|(owner, _)| owner == table.actor())
-            })
-        });
-        // FC-2 (l.53–55), FC-11: the other side of a comparison acts too (resists,
-        // contests): an unconscious or dead character is no side at all, whoever types
-        // the line.
-        let (_, other) = roll_characters(table, state);
-        if let Some((name, ch)) = acting
+        // FC-2 (l.53–55), FC-11: an unconscious or dead character acts on no side of a
+        // check (nor resists, nor contests). The unconscious still undergo what befalls
+        // them (l.187: a poisoned character's VT抵抗): that roll is the GM's to make,
+        // with the character's −2 and fatigue; the dead make none.
+        let (left_side, other) = roll_characters(table, state);
+        if let Some((name, ch)) = left_side
             .iter()
             .chain(other.iter())
-            .find(|(_, ch)| ch.cannot_act())
+            .find(|(_, ch)| ch.condition() == Condition::Dead)
         {
-            let (ja, en) = ch.condition().names();
-            let (why_ja, why_en) = if ch.condition() == Condition::Dead {
-                (
-                    "死亡ラインに達したキャラクターは死亡しており、行動できません",
-                    "at the death line a character dies and cannot act",
-                )
-            } else {
-                (
-                    "昏倒ラインに達すると意識を失い、行動できません",
-                    "at the unconscious line a character loses consciousness and cannot act",
-                )
-            };
             return Err(Text::new(
                 format!(
-                    "FC-2: {name}は{ja}しています（累積ダメージ{}）。{why_ja}。判定が必要ならGMが振ってください",
-                    ch.damage()
+                    "FC-2: {name}は死亡しています（累積ダメージ{}、死亡ライン{}）。死亡したキャラクターは判定ロールをしません（生き返らせるならGMの /fc heal）",
+                    ch.damage(),
+                    ch.lines().death
                 ),
                 format!(
-                    "FC-2: {name} is {en} (cumulative damage {}); {why_en}. If a roll is needed, the GM makes it",
-                    ch.damage()
+                    "FC-2: {name} is dead (cumulative damage {}, death line {}); a dead character makes no check (the GM's /fc heal brings one back)",
+                    ch.damage(),
+                    ch.lines().death
+                ),
+            ));
+        }
+        if !table.actor_is_gm()
+            && let Some((name, ch)) = left_side
+                .iter()
+                .chain(other.iter())
+                .find(|(_, ch)| ch.cannot_act())
+        {
+            return Err(Text::new(
+                format!(
+                    "FC-2: {name}は昏倒しています（累積ダメージ{}、昏倒ライン{}）。意識を失っており、自分では行動できません。VT抵抗など{name}の身に起こる判定はGMが振ります（GMが FC+{{{name}.VT抵抗}}>=難易度 のように）",
+                    ch.damage(),
+                    ch.lines().unconscious
+                ),
+                format!(
+                    "FC-2: {name} is unconscious (cumulative damage {}, unconscious line {}) and cannot act; a check that befalls {name} (VT resistance…) is the GM's to roll (the GM types FC+{{{name}.VT抵抗}}>=DIFFICULTY)",
+                    ch.damage(),
+                    ch.lines().unconscious
                 ),
             ));
         }
