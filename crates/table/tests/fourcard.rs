@@ -757,7 +757,10 @@ fn fc5_a_skill_list_loads_at_a_table() {
         "gm",
         "/fc load 「skill = [{name = \"料理\", base = \"IQ\", expertise = 1, fields = [\"和食\", \"洋食\"], field_cost = 1}, {name = \"製菓\", base = \"DX\", expertise = 2, requires = [\"料理\"]}]」",
     );
-    assert!(out[0].contains("スキル2件（料理・製菓）"), "{out:?}");
+    assert!(
+        out[0].contains("スキル2件（【料理】IQ 専門性1 特化: 和食・洋食（追加1点）・【製菓】DX 専門性2 前提【料理】）"),
+        "{out:?}"
+    );
     let out = run(
         &mut t,
         "gm",
@@ -1009,7 +1012,9 @@ fn fc7_the_player_chooses_the_hand() {
 fn fc9_a_skill_that_needs_training_cannot_be_typed_in() {
     // l.163 「スキルがなければ、判定そのものが不可能な行動もある（…魔法を使ったり…）」.
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 魔術 10");
+    // fc14h (fc7 F4): a skill's name is not a field to type a number into.
+    let why = refused(&mut t, "alice", "/char set ミナ 魔術 10");
+    assert!(why.contains("the skill 【魔術】"), "{why}");
     let why = refused(&mut t, "alice", "FC+{魔術}>=10");
     assert!(
         why.contains("FC-9") && why.contains("without the skill"),
@@ -2134,4 +2139,166 @@ fn fc14h_f2_the_gm_rolls_what_befalls_an_unconscious_character_the_dead_roll_not
             "{why}"
         );
     }
+}
+
+#[test]
+fn fc14h_f4_a_skill_field_or_hp_typed_in_with_char_set_is_refused() {
+    // FC-5 (l.75) 「「能力値+TP」がスキルLVとなります」; l.163 「スキルがなければ、判定
+    // そのものが不可能な行動もある…魔法を使ったり」: a skill's LV is the record's, never a
+    // typed number (`2D6+{魔術}` read 20 for a skill never learned). FC-2 (l.47): HP are
+    // three lines.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    for who in ["ユキ", "ミナ"] {
+        for (key, said) in [
+            ("知覚", "the skill 【知覚】"),
+            ("魔術", "the skill 【魔術】"),
+            ("剣", "a field of 【接近戦】"),
+        ] {
+            let why = refused(&mut t, "alice", &format!("/char set {who} {key} 20"));
+            assert!(
+                why.contains(said) && why.contains("/fc learn"),
+                "{who} {key}: {why}"
+            );
+        }
+        let why = refused(&mut t, "alice", &format!("/char set {who} HP 99"));
+        assert!(why.contains("HP are the weakened"), "{why}");
+        refused(&mut t, "alice", &format!("/char set {who} 総合LV 9"));
+    }
+    // Nothing typed in, nothing read.
+    let why = refused(&mut t, "alice", "2D6+{ユキ.魔術}>=10");
+    assert!(!why.is_empty());
+}
+
+#[test]
+fn fc14h_f15_a_name_read_two_ways_or_never_is_refused_when_defined() {
+    // FC-5 (l.134) 「特化させている分野であれば、「スキルLV」そのままの値をその分野での
+    // スキルLVとして扱う」: `{剣}` is one value; a second skill with a field 剣 (or a skill
+    // named 剣) would make it two. A skill named IQ is read as the attribute (l.165
+    // 「能力値+総合LV」), and `{a.b}` as character a.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc skill 剣術 DX 1 fields=剣,刀 cost=1");
+    assert!(
+        why.contains("【剣】 is already a field of 【接近戦】"),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", "/fc skill 剣 DX 1");
+    assert!(why.contains("a field of 【接近戦】"), "{why}");
+    let why = refused(&mut t, "gm", "/fc skill 弓術 DX 1 fields=知覚");
+    assert!(why.contains("the skill 【知覚】"), "{why}");
+    for line in [
+        "/fc skill IQ DX 1",
+        "/fc skill ｄｘ DX 1",
+        "/fc skill 料理 IQ 1 fields=VT抵抗",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains("named like an attribute"), "{line}: {why}");
+    }
+    let why = refused(&mut t, "gm", "/fc skill c.d IQ 1");
+    assert!(why.contains("cannot contain '.'"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"a.b","base":"IQ","expertise":1}]}"#,
+    );
+    assert!(why.contains("cannot contain '.'"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"x","base":"IQ","expertise":1,"fields":["f"]},{"name":"y","base":"DX","expertise":1,"fields":["f"]}]}"#,
+    );
+    assert!(why.contains("would read two ways"), "{why}");
+    // Redefining a skill with its own fields is no clash.
+    run(&mut t, "gm", "/fc skill 接近戦 DX 3 fields=剣,斧 cost=2");
+}
+
+#[test]
+fn fc14h_f11_loading_a_skill_says_what_it_replaces_and_whose_lv_it_changes() {
+    // FC-5 (l.107) 「各スキルにとって最も重要とされる能力値が、スキルの基礎となります」:
+    // moving 【知覚】 from IQ to DX changes ミナ's LV; the load says so, as /fc skill does.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc xp ミナ 5", "/fc interlude start"]);
+    run(&mut t, "alice", "/fc learn ミナ 知覚 1");
+    let out = run(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"知覚","base":"DX","expertise":5}]}"#,
+    );
+    let all = out.join("\n");
+    assert!(all.contains("【知覚】DX 専門性5"), "{all}");
+    assert!(
+        all.contains("定義を置き換えます（以前: IQ 専門性1 → 今後: DX 専門性5）"),
+        "{all}"
+    );
+    assert!(
+        all.contains("習得しているキャラクター: ミナ（1TP）"),
+        "{all}"
+    );
+    assert!(all.contains("すでに使った経験点は変わりません"), "{all}");
+}
+
+#[test]
+fn fc14h_f5_two_lying_rests_in_a_row_are_one_nights_sleep() {
+    // FC-13 (l.222) 「睡眠状態による疲労回復は、連続6時間までです(最初の入眠までの1時間を
+    // 含む)。それ以上の睡眠を摂っても余分な疲労を回復させる役には立ちませんが、通常の
+    // 休憩と同様に1時間ごとに1点の疲労は回復します」: 4 + 4 hours lying = 8 continuous
+    // hours: −8, then −6 (14 in all, as one 8-hour rest). l.233 「連続6時間の睡眠によって、
+    // 1日に1点だけ回復」: the injury comes back in the sixth hour.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 30", "/fc damage ミナ 3"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 4 lying");
+    assert!(out[0].contains("4時間横になって休む、疲労−8"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc time 4 lying ミナ");
+    assert!(
+        out[0].contains(
+            "4時間横になって休む（4時間前から横になったまま続けて）、疲労−6、睡眠で負傷−1"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 16);
+    // Hours not lying down (or a meal) end it: the next lying rest starts again.
+    gm(&mut t, &["/fc time 1 rest ミナ"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 1 lying");
+    assert!(out[0].contains("1時間横になって休む、疲労−2"), "{out:?}");
+    run(&mut t, "alice", "/fc meal ミナ");
+    let out = run(&mut t, "gm", "/fc rest ミナ 1 lying");
+    assert!(out[0].contains("1時間横になって休む、疲労−2"), "{out:?}");
+}
+
+#[test]
+fn fc14h_f14_a_void_of_the_hours_or_the_meal_a_later_meal_counted_from_is_refused() {
+    // FC-13 (l.217) 「食事を摂ることができれば、1点の疲労を回復できます。ただし、前回の
+    // 食事から5時間以上経過していなければなりません」: the 11:00 meal recovered because
+    // five hours had passed since the 6:00 one.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 5"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    let first_meal = last_seq(&t);
+    let time = t.next_seq();
+    gm(&mut t, &["/fc time 5 active"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    let later = last_seq(&t);
+    let why = refused(&mut t, "gm", &format!("/void {time}"));
+    assert!(
+        why.contains("FC-13") && why.contains(&format!("/void {later}")),
+        "{why}"
+    );
+    let why = refused(&mut t, "alice", &format!("/undo #{first_meal}"));
+    assert!(why.contains("counted from this meal"), "{why}");
+    let why = refused(&mut t, "gm", &format!("/void {first_meal}"));
+    assert!(why.contains(&format!("/void {later}")), "{why}");
+    // Once the later meal is voided, the hours may go.
+    run(&mut t, "gm", &format!("/void {later}"));
+    run(&mut t, "gm", &format!("/void {time}"));
+    // Hours the later meal did not need (it had 8 of 5) may go while it stands.
+    let spare = t.next_seq();
+    gm(&mut t, &["/fc time 3 active"]);
+    gm(&mut t, &["/fc time 5 active"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    let why = refused(&mut t, "gm", &format!("/void {spare}"));
+    // Held only by the later /fc time that ran on from it, not by the meal.
+    assert!(!why.contains("meal"), "{why}");
 }

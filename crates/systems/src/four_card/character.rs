@@ -255,6 +255,11 @@ pub struct Character {
     /// table); when they change the sheet is read again.
     #[serde(default)]
     pub sheet: Option<BTreeMap<String, String>>,
+    /// FC-13 (l.220–222): how long the character has lain down in the continuous rest
+    /// going on now (kept from one `/fc time … lying` to the next, so that a night typed
+    /// as two rests counts its sleep as one); any other hours, or a meal, end it.
+    #[serde(default, skip_serializing_if = "super::damage::Lying::is_none")]
+    pub lying: super::damage::Lying,
 }
 
 impl Character {
@@ -287,6 +292,7 @@ impl Character {
             meals_missed_today: 0,
             injury_rolled_today: false,
             sheet: None,
+            lying: super::damage::Lying::default(),
         }
     }
     /// Current attributes = initial + raised − lost (FC-15).

@@ -165,6 +165,15 @@ pub struct Delta {
     /// this is refused while the spend stands (the XP it bought would be gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xp_left: Option<i64>,
+    /// FC-13 (l.220–222): the continuous rest lying down after this stretch of it (the
+    /// next `… lying` carries on from it); `None` with hours passing or a meal ends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lying: Option<damage::Lying>,
+    /// FC-13 (l.217): a meal's table clock and the hours since the meal before it
+    /// (`None`: no earlier meal recorded), what its recovery was decided on; an undo
+    /// of the hours or the meal it counted from is refused while it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meal_gap: Option<(i64, Option<i64>)>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -694,6 +703,7 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     new.meals_missed_today = old.meals_missed_today;
     new.active_today = old.active_today;
     new.raised_this_interlude = old.raised_this_interlude.clone();
+    new.lying = old.lying;
     new
 }
 
@@ -949,22 +959,96 @@ fn fc_key(state: &State, key: &str) -> bool {
             .skills
             .values()
             .any(|s| s.fields.iter().any(|f| f == key))
-        || matches!(
-            key,
-            "総合LV"
-                | "VT抵抗"
-                | "WP抵抗"
-                | "衰弱ライン"
-                | "昏倒ライン"
-                | "死亡ライン"
-                | "移動力"
-                | "疲労"
-                | "負傷"
-                | "累積ダメージ"
-                | "経験点"
-                | "未使用経験点"
-                | "所持金"
-        )
+        || DERIVED_KEYS.contains(&key)
+}
+
+/// The `{KEY}`s [`reference`] reads from what the rules derive or track (FC-2, FC-3,
+/// FC-6, FC-10, FC-13, FC-14).
+const DERIVED_KEYS: &[&str] = &[
+    "総合LV",
+    "VT抵抗",
+    "WP抵抗",
+    "衰弱ライン",
+    "昏倒ライン",
+    "死亡ライン",
+    "移動力",
+    "疲労",
+    "負傷",
+    "累積ダメージ",
+    "経験点",
+    "未使用経験点",
+    "所持金",
+];
+
+/// FC-5, FC-9: why skills `new` (being defined or loaded) cannot join the list `list`
+/// (which already holds them): each skill and field name is read by one `{KEY}` only.
+/// A name with `.` would be read as `{CHARACTER.KEY}`; an attribute's or a derived
+/// value's name is read as that value; a name that is another skill or another skill's
+/// field (`{剣}` of 【接近戦】 and of 【剣術】) would be read one way, silently.
+fn refuse_names(new: &[Skill], list: &BTreeMap<String, Skill>) -> Option<Text> {
+    for s in new {
+        for n in std::iter::once(&s.name).chain(s.fields.iter()) {
+            if n.contains(['.', '．']) {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{n}】: スキル名・分野名に「.」は使えません（{{名前.キー}} はキャラクターの名前とキーとして読まれます）。「.」のない名前にしてください"
+                    ),
+                    format!(
+                        "FC-5: 【{n}】: a skill or field name cannot contain '.' ({{NAME.KEY}} is read as a character and a key); choose a name without '.'"
+                    ),
+                ));
+            }
+            if character::attribute(n).is_some() || DERIVED_KEYS.contains(&n.as_str()) {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{n}】: 能力値・ルールが計算する値と同じ名前のスキル・分野は {{{n}}} で読めません（{{{n}}} はその値です）。別の名前にしてください"
+                    ),
+                    format!(
+                        "FC-5: 【{n}】: a skill or field named like an attribute or a value the rules derive could never be read ({{{n}}} is that value); choose another name"
+                    ),
+                ));
+            }
+            if s.fields.iter().filter(|f| *f == n).count() > 1
+                || (n != &s.name && s.fields.contains(&s.name))
+            {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{}】の名前と分野に【{n}】が2回あります。1回にしてください",
+                        s.name
+                    ),
+                    format!(
+                        "FC-5: 【{n}】 appears twice among 【{}】's name and fields; name it once",
+                        s.name
+                    ),
+                ));
+            }
+            if let Some(other) = list
+                .values()
+                .filter(|o| o.name != s.name)
+                .find(|o| &o.name == n || o.fields.contains(n))
+            {
+                let (ja, en) = if &other.name == n {
+                    (format!("スキル【{n}】"), format!("the skill 【{n}】"))
+                } else {
+                    (
+                        format!("【{}】の分野【{n}】", other.name),
+                        format!("a field of 【{}】", other.name),
+                    )
+                };
+                return Some(Text::new(
+                    format!(
+                        "FC-5/FC-9: 【{n}】はすでに{ja}です。{{{n}}} が2通りに読めるので、【{}】には別の名前を付けてください",
+                        s.name
+                    ),
+                    format!(
+                        "FC-5/FC-9: 【{n}】 is already {en}; {{{n}}} would read two ways, so give 【{}】 another name",
+                        s.name
+                    ),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// FC-1/FC-4: `name` has no Four Card record: what it lacks.
@@ -1104,6 +1188,12 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.active {
         ch.active_today = true;
     }
+    // FC-13 (l.221–222): lying down goes on only through hours spent lying down.
+    if let Some(l) = d.lying {
+        ch.lying = l;
+    } else if d.hours > 0 || d.meal {
+        ch.lying = damage::Lying::default();
+    }
 }
 
 /// FC-2: the line a change of damage crosses, as log words.
@@ -1227,6 +1317,51 @@ fn one_step(state: &State, ch: &Character, key: &str) -> Result<(), Text> {
         ));
     }
     Ok(())
+}
+
+/// FC-5: what a new definition of `skill` replaces (l.107: the base attribute; l.74:
+/// the expertise that prices each TP) and whose LV it changes, said before it lands.
+fn redefinition(state: &State, skill: &Skill) -> Vec<Text> {
+    let mut notes: Vec<Text> = Vec::new();
+    if let Some(old) = state.skills.get(&skill.name) {
+        let (ja, en) = skill_words(old);
+        let (new_ja, new_en) = skill_words(skill);
+        notes.push(Text::new(
+            format!(
+                "FC-5: 【{}】の定義を置き換えます（以前: {ja} → 今後: {new_ja}）",
+                skill.name
+            ),
+            format!(
+                "FC-5: this replaces 【{}】's definition (it was: {en}; now: {new_en})",
+                skill.name
+            ),
+        ));
+    }
+    let holders: Vec<String> = state
+        .characters
+        .iter()
+        .filter_map(|(n, c)| {
+            c.skills
+                .get(&skill.name)
+                .filter(|l| l.tp > 0)
+                .map(|l| format!("{n}（{}TP）", l.tp))
+        })
+        .collect();
+    if !holders.is_empty() {
+        notes.push(Text::new(
+            format!(
+                "FC-5: 【{}】を習得しているキャラクター: {}。スキルLVとこれからの習得の経験点はこの定義に従います（すでに使った経験点は変わりません）",
+                skill.name,
+                holders.join("、")
+            ),
+            format!(
+                "FC-5: characters holding 【{}】: {}; their skill LV and the price of further TP now follow this definition (XP already spent stays spent)",
+                skill.name,
+                holders.join(", ")
+            ),
+        ));
+    }
+    notes
 }
 
 fn skill_named<'a>(state: &'a State, name: &str) -> Result<&'a Skill, Text> {
@@ -1381,43 +1516,12 @@ fn decide_fc(
             if let Some(why) = skills::refuse_definition(&skill, &known) {
                 return Err(why);
             }
-            // A redefinition changes the LV and prices of those who hold the skill: say so.
-            let holders: Vec<String> = state
-                .characters
-                .iter()
-                .filter_map(|(n, c)| {
-                    c.skills
-                        .get(&skill.name)
-                        .filter(|l| l.tp > 0)
-                        .map(|l| format!("{n}（{}TP）", l.tp))
-                })
-                .collect();
-            let mut notes: Vec<Text> = Vec::new();
-            // A redefinition replaces the whole entry: say what it was.
-            if let Some(old) = state.skills.get(&skill.name) {
-                let (ja, en) = skill_words(old);
-                notes.push(Text::new(
-                    format!("FC-5: 【{}】の定義を置き換えます（以前: {ja}）", skill.name),
-                    format!(
-                        "FC-5: this replaces 【{}】's definition (it was: {en})",
-                        skill.name
-                    ),
-                ));
+            let mut list = state.skills.clone();
+            list.insert(skill.name.clone(), skill.clone());
+            if let Some(why) = refuse_names(std::slice::from_ref(&skill), &list) {
+                return Err(why);
             }
-            if !holders.is_empty() {
-                notes.push(Text::new(
-                    format!(
-                        "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
-                        skill.name,
-                        holders.join("、")
-                    ),
-                    format!(
-                        "FC-5: characters holding 【{}】: {}; their LV and prices now follow this definition",
-                        skill.name,
-                        holders.join(", ")
-                    ),
-                ));
-            }
+            let notes = redefinition(state, &skill);
             let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
             Ok(Outcome {
                 events: vec![Event::SkillDefined { skill }],
@@ -1472,7 +1576,24 @@ fn decide_fc(
                     return Err(why);
                 }
             }
-            done(vec![Event::Loaded { data }])
+            let mut list = state.skills.clone();
+            for s in &data.skill {
+                list.insert(s.name.clone(), s.clone());
+            }
+            if let Some(why) = refuse_names(&data.skill, &list) {
+                return Err(why);
+            }
+            // FC-5: a loaded entry replacing a skill says so, as `/fc skill` does.
+            let notes: Vec<Text> = data
+                .skill
+                .iter()
+                .flat_map(|s| redefinition(state, s))
+                .collect();
+            let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
+            Ok(Outcome {
+                events: vec![Event::Loaded { data }],
+                reply,
+            })
         }
         ["load"] => Err(usage(
             "/fc load TOMLまたはJSON（[[skill]] と [[item]]、1行で）",
@@ -1800,7 +1921,14 @@ fn time_passes(
             continue;
         }
         let mut at = start;
-        let mut lying = damage::Lying::default();
+        // FC-13 (l.222): a rest lying down that goes on from the last one (nothing else
+        // has passed for the character since) keeps counting its 6 hours of sleep.
+        let mut lying = if mode == Mode::Lying {
+            cur.lying
+        } else {
+            damage::Lying::default()
+        };
+        let carried = lying.hours;
         while at < end {
             let next_morning = (at.div_euclid(24) + 1) * 24;
             let stop = end.min(next_morning);
@@ -1827,6 +1955,14 @@ fn time_passes(
                 ),
                 Mode::Rest | Mode::Lying => {
                     let (r, after) = damage::rest_from(&cur, lying, span, mode == Mode::Lying);
+                    let went_on = if mode == Mode::Lying && at == start && carried > 0 {
+                        (
+                            format!("（{carried}時間前から横になったまま続けて）"),
+                            format!(" (going on from {carried} hours already lying down)"),
+                        )
+                    } else {
+                        (String::new(), String::new())
+                    };
                     lying = after;
                     let hungry = if cur.hungry {
                         (
@@ -1847,17 +1983,18 @@ fn time_passes(
                             injury: -r.injury,
                             hours: span,
                             slept_off: (r.injury > 0).then_some(true),
+                            lying: (mode == Mode::Lying).then_some(after),
                             ..Delta::default()
                         },
                         if mode == Mode::Lying {
                             (
                                 format!(
-                                    "{span}時間横になって休む、疲労−{}{}{}",
-                                    r.fatigue, slept.0, hungry.0
+                                    "{span}時間横になって休む{}、疲労−{}{}{}",
+                                    went_on.0, r.fatigue, slept.0, hungry.0
                                 ),
                                 format!(
-                                    "{span} hours lying down, fatigue −{}{}{}",
-                                    r.fatigue, slept.1, hungry.1
+                                    "{span} hours lying down{}, fatigue −{}{}{}",
+                                    went_on.1, r.fatigue, slept.1, hungry.1
                                 ),
                             )
                         } else {
@@ -2694,6 +2831,10 @@ fn character_command(
                 Delta {
                     fatigue: -n,
                     meal: true,
+                    meal_gap: Some((
+                        state.clock,
+                        (!ch.no_meal_yet).then_some(ch.hours_since_meal),
+                    )),
                     ..Delta::default()
                 },
                 (&what.0, &what.1),
@@ -3428,6 +3569,40 @@ impl TableRules for FcRules {
         let Event::Changed { name, delta: d, .. } = later else {
             return None;
         };
+        // FC-13 (l.217 「前回の食事から5時間以上経過していなければなりません」): a meal's
+        // recovery was decided on the hours since the meal before it.
+        if let Some((at, Some(gap))) = d.meal_gap
+            && let Some(why) = undone.iter().find_map(|u| match u {
+                Event::Clock { hours, now, .. } if d.fatigue < 0 => {
+                    let overlap = ((*now).min(at) - (now - hours).max(at - gap)).max(0);
+                    (gap - overlap < damage::MEAL_GAP_HOURS).then(|| {
+                        Text::new(
+                            format!(
+                                "FC-13: {name}の後の食事は前回の食事から{gap}時間たって疲労を回復しました（5時間以上）。この時間の経過がなければ{}時間で、回復しません",
+                                gap - overlap
+                            ),
+                            format!(
+                                "FC-13: {name}'s later meal recovered fatigue {gap} hours after the one before (5 or more); without these hours it would be {} hours, no recovery",
+                                gap - overlap
+                            ),
+                        )
+                    })
+                }
+                Event::Changed {
+                    name: n, delta: u, ..
+                } if n == name && u.meal_gap.is_some_and(|(m, _)| m == at - gap) => {
+                    Some(Text::new(
+                        format!("FC-13: {name}の後の食事（前回から{gap}時間）はこの食事から数えました"),
+                        format!(
+                            "FC-13: {name}'s later meal ({gap} hours since the one before) counted from this meal"
+                        ),
+                    ))
+                }
+                _ => None,
+            })
+        {
+            return Some(why);
+        }
         undone.iter().find_map(|u| match u {
             // FC-5 (l.73), FC-3: a skill learned or an item carried under the GM's
             // definition of it.
@@ -3528,6 +3703,47 @@ impl TableRules for FcRules {
                 ),
             ));
         }
+        // FC-2, FC-5 (l.75 「「能力値+TP」がスキルLVとなります」), FC-9: a skill's or a
+        // field's LV, and what the rules derive, are the record's; a field of that name
+        // typed in would be shown beside it and read by other dice (`2D6+{魔術}` for a
+        // skill never learned). Four Card has no HP field: its HP are three lines.
+        if state.characters.contains_key(name) && !is_sheet_key(key) {
+            if let Some(s) = state
+                .skills
+                .values()
+                .find(|s| s.name == key || s.fields.iter().any(|f| f == key))
+            {
+                let what = if s.name == key {
+                    (format!("スキル【{key}】"), format!("the skill 【{key}】"))
+                } else {
+                    (
+                        format!("【{}】の分野【{key}】", s.name),
+                        format!("a field of 【{}】", s.name),
+                    )
+                };
+                let skill = &s.name;
+                return Err(Text::new(
+                    format!(
+                        "FC-5/FC-9: 「{key}」は{}です。{name}のスキルLVは記録から計算します（能力値+TP）。習得は /fc learn {name} {skill} TP、特化は /fc special {name} {skill} 分野（シートでは スキル.{skill} = TP）",
+                        what.0
+                    ),
+                    format!(
+                        "FC-5/FC-9: '{key}' is {}; {name}'s skill LV is computed from the record (attribute + TP): learn it with /fc learn {name} {skill} TP, fields with /fc special {name} {skill} FIELD (on a sheet: スキル.{skill} = TP)",
+                        what.1
+                    ),
+                ));
+            }
+            if DERIVED_KEYS.contains(&key) || crate::table_rules::field_name(key) == "hp" {
+                return Err(Text::new(
+                    format!(
+                        "FC-2: 「{key}」はルールが記録・計算する値で、手では設定できません。HPは衰弱・昏倒・死亡の3つのラインで能力値から計算され、ダメージはGMの /fc damage・/fc fatigue で記録します（/char show {name} で見られます）"
+                    ),
+                    format!(
+                        "FC-2: '{key}' is kept or computed by the rules and cannot be set by hand; HP are the weakened, unconscious and death lines computed from the attributes, and damage is recorded by the GM's /fc damage and /fc fatigue (/char show {name} shows them)"
+                    ),
+                ));
+            }
+        }
         self.field_value(key, value, fields)
     }
 
@@ -3609,7 +3825,19 @@ impl TableRules for FcRules {
             Event::Interlude { open: false } => Text::new("幕間の終了", "interlude over"),
             Event::Loaded { data } => {
                 let names = |v: Vec<&str>| v.join("・");
-                let sk = names(data.skill.iter().map(|s| s.name.as_str()).collect());
+                // FC-5: each skill with all its definition sets (as `/fc skill`'s line).
+                let sk_ja = data
+                    .skill
+                    .iter()
+                    .map(|s| format!("【{}】{}", s.name, skill_words(s).0))
+                    .collect::<Vec<_>>()
+                    .join("・");
+                let sk_en = data
+                    .skill
+                    .iter()
+                    .map(|s| format!("【{}】 {}", s.name, skill_words(s).1))
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 let it = names(
                     data.item
                         .iter()
@@ -3620,10 +3848,10 @@ impl TableRules for FcRules {
                     format!(
                         "データを読み込み: スキル{}件{}、装備{}件{}",
                         data.skill.len(),
-                        if sk.is_empty() {
+                        if sk_ja.is_empty() {
                             String::new()
                         } else {
-                            format!("（{sk}）")
+                            format!("（{sk_ja}）")
                         },
                         data.item.len(),
                         if it.is_empty() {
@@ -3635,10 +3863,10 @@ impl TableRules for FcRules {
                     format!(
                         "data loaded: {} skills{}, {} items{}",
                         data.skill.len(),
-                        if sk.is_empty() {
+                        if sk_en.is_empty() {
                             String::new()
                         } else {
-                            format!(" ({sk})")
+                            format!(" ({sk_en})")
                         },
                         data.item.len(),
                         if it.is_empty() {
