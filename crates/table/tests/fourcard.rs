@@ -2302,3 +2302,55 @@ fn fc14h_f14_a_void_of_the_hours_or_the_meal_a_later_meal_counted_from_is_refuse
     // Held only by the later /fc time that ran on from it, not by the meal.
     assert!(!why.contains("meal"), "{why}");
 }
+
+#[test]
+fn fc14h_f8_f16_f1_f3_refusals_say_what_is_right_and_the_sheet_reads_in_english() {
+    let mut t = table([3; 32]);
+    // F8, FC-13 (l.239 「疲労ダメージは必ず「疲労」と表記されます」): fatigue is the GM's,
+    // said so to every player, in the words of fatigue.
+    for who in ["alice", "bob"] {
+        let why = refused(&mut t, who, "/fc fatigue ロイ 1");
+        assert!(why.contains("only the GM can give fatigue"), "{who}: {why}");
+        let ja = refused_ja(&mut t, who, "/fc fatigue ロイ 1");
+        assert!(
+            ja.contains("疲労を与えること") && !ja.contains("ダメージ"),
+            "{ja}"
+        );
+    }
+    let why = refused(&mut t, "alice", "/fc damage ロイ 1");
+    assert!(why.contains("only the GM can deal damage"), "{why}");
+    // F16: the command's own form.
+    for (line, form) in [
+        ("/fc learn ミナ 知覚", "/fc learn ミナ 接近戦 3 剣"),
+        ("/fc learn", "/fc learn ミナ 接近戦 3 剣"),
+        ("/fc raise", "/fc raise ミナ ST"),
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains(&format!("usage (e.g.): {form}")),
+            "{line}: {why}"
+        );
+    }
+    let why = refused(&mut t, "gm", "/fc xp ミナ");
+    assert!(why.contains("/fc xp ミナ 5 -1 +1"), "{why}");
+    // F1, FC-1/FC-6/FC-11: the values a setting takes.
+    let why = refused(&mut t, "gm", "/fc set female_modifier foo");
+    assert!(why.contains("exchange (default) or clamp"), "{why}");
+    let why = refused(&mut t, "gm", "/fc set total_lv_table 10:1,5:2");
+    assert!(why.contains("XP rising"), "{why}");
+    let out = run(&mut t, "gm", "/fc settings");
+    assert!(
+        out[0].contains("ほかに clamp") && out[0].contains("ほかに plain"),
+        "{out:?}"
+    );
+    // F3, FC-3/FC-7: the English sheet in English, the modifier signed as the log has it.
+    run(&mut t, "gm", "/fc equip ミナ 例革鎧");
+    let en = t
+        .sheet("ミナ", "alice")
+        .expect("a sheet")
+        .render_text(taku_dice::Lang::En);
+    assert!(en.contains("(movement modifier −"), "{en}");
+    assert!(!en.contains("移動力修正"), "{en}");
+    let ja = sheet(&t, "ミナ");
+    assert!(ja.contains("（移動力修正−"), "{ja}");
+}

@@ -480,6 +480,25 @@ fn gm_only(table: &dyn TableView, what: (&str, &str)) -> Result<(), Text> {
     }
 }
 
+/// The `/fc VERB NAME …` commands only the GM gives, as [`gm_only`] names them.
+fn gm_verb(verb: &str) -> Option<(&'static str, &'static str)> {
+    Some(match verb {
+        "extra" => ("追加初期経験点", "give extra starting XP"),
+        "lose" => ("能力値の低下", "lower an attribute"),
+        "damage" => ("ダメージ（負傷、FC-13）", "deal damage (injury, FC-13)"),
+        // l.239 「疲労ダメージは必ず「疲労」と表記されます」.
+        "fatigue" => ("疲労を与えること（FC-13）", "give fatigue (FC-13)"),
+        "heal" => ("回復", "heal"),
+        "miss" => ("食事抜き", "record missed meals"),
+        "xp" => ("経験点の付与", "award XP"),
+        "reroll" => (
+            "能力値の振り直し（FC-1: GMの同意が必要）",
+            "reroll attributes (FC-1: needs the GM's consent)",
+        ),
+        _ => return None,
+    })
+}
+
 fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match table.character(name) {
         None => Err(no_character(name)),
@@ -1766,6 +1785,11 @@ fn decide_fc(
             "/fc approve NAME [force] | /fc reject NAME [REASON]",
         )),
         [verb, name, rest @ ..] => {
+            // What only the GM does is said as such, to the owner and to anyone else
+            // (fc7 F8: not "only its owner or the GM").
+            if let Some(what) = gm_verb(verb) {
+                gm_only(table, what)?;
+            }
             may_act_for(table, name)?;
             let (ch, mut events) = load(table, state, name)?;
             let growth = matches!(*verb, "learn" | "special" | "raise");
@@ -1804,11 +1828,24 @@ fn decide_fc(
             events.extend(own);
             done(with_sheet(events, name, &ch))
         }
+        [verb, ..] if verb_usage(verb).is_some() => Err(verb_usage(verb)
+            .unwrap_or_else(|| usage("/fc コマンド（/help を参照）", "/fc COMMAND (see /help)"))),
         _ => Err(usage(
             "/fc コマンド（/help を参照）",
             "/fc COMMAND (see /help)",
         )),
     }
+}
+
+/// fc7 F16: a `/fc VERB` typed with the wrong words is answered with that command's own
+/// example and what it does (from [`COMMANDS`]), not the list of every command.
+fn verb_usage(verb: &str) -> Option<Text> {
+    let prefix = format!("/fc {verb} ");
+    let c = COMMANDS.iter().find(|c| c.usage.starts_with(&prefix))?;
+    Some(Text::new(
+        format!("使い方（例）: {} — {}", c.usage, c.help),
+        format!("usage (e.g.): {} — {}", c.usage, c.help_en),
+    ))
 }
 
 /// The table's clock: day and hour (`clock` hours after 6:00 of day 1).
@@ -2718,7 +2755,7 @@ fn character_command(
         }
         // FC-13: damage.
         ("damage" | "fatigue", [n]) => {
-            gm_only(table, ("ダメージ", "deal damage"))?;
+            gm_only(table, gm_verb(verb).unwrap_or(("ダメージ", "deal damage")))?;
             let n = amount(n)?;
             let (delta, what) = if verb == "damage" {
                 (
@@ -3012,10 +3049,12 @@ fn character_command(
                 ),
             )])
         }
-        _ => Err(usage(
-            "/fc コマンド 名前 …（/help を参照）",
-            "/fc COMMAND NAME … (see /help)",
-        )),
+        _ => Err(verb_usage(verb).unwrap_or_else(|| {
+            usage(
+                "/fc コマンド 名前 …（/help を参照）",
+                "/fc COMMAND NAME … (see /help)",
+            )
+        })),
     }
 }
 
@@ -4658,14 +4697,25 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
         d(
             "装備",
             "equipment",
-            Value::Plain(if ch.items.is_empty() {
-                format!("移動力修正{}", state.equipment_modifier(ch))
-            } else {
-                format!(
-                    "{}（移動力修正{}）",
-                    ch.items.join("・"),
-                    state.equipment_modifier(ch)
-                )
+            // FC-3 (l.60 「装備品の移動力修正がマイナスされます」): signed, as the log says.
+            Value::Text({
+                let m = state.equipment_modifier(ch);
+                let signed = if m > 0 {
+                    format!("−{m}")
+                } else {
+                    m.to_string()
+                };
+                if ch.items.is_empty() {
+                    Text::new(
+                        format!("移動力修正{signed}"),
+                        format!("movement modifier {signed}"),
+                    )
+                } else {
+                    Text::new(
+                        format!("{}（移動力修正{signed}）", ch.items.join("・")),
+                        format!("{} (movement modifier {signed})", ch.items.join(", ")),
+                    )
+                }
             }),
         ),
         d(
@@ -4676,7 +4726,20 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
                 Sex::Female => Text::new("女性", "female"),
             }),
         ),
-        d("利き腕", "handedness", Value::Plain(ch.hand.clone())),
+        d(
+            "利き腕",
+            "handedness",
+            Value::Text(match ch.hand.as_str() {
+                "両手利き" => Text::new("両手利き", "ambidextrous"),
+                "右利き" => Text::new("右利き", "right-handed"),
+                "左利き" => Text::new("左利き", "left-handed"),
+                "右か左（プレイヤーが選ぶ）" => Text::new(
+                    "右か左（プレイヤーが選ぶ）",
+                    "right or left (the player chooses)",
+                ),
+                other => Text::new(other, other),
+            }),
+        ),
         d("所持金", "money", Value::Plain(format!("{}CP", ch.money))),
     ];
     let skills: Vec<Text> = ch
