@@ -1586,7 +1586,7 @@ fn fc13_a_rest_across_6_00_stops_recovering_once_the_missed_meals_make_it_hungry
     let out = run(&mut t, "gm", "/fc time 12 lying ミナ");
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ミナ: 1日目 2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
+            .any(|l| l.starts_with("ミナ: 1日目 翌2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
         "{out:?}"
     );
     assert!(
@@ -2325,13 +2325,15 @@ fn fc14h_f8_f16_f1_f3_refusals_say_what_is_right_and_the_sheet_reads_in_english(
         ("/fc learn", "/fc learn ミナ 接近戦 3 剣"),
         ("/fc raise", "/fc raise ミナ ST"),
     ] {
-        let why = refused(&mut t, "alice", line);
+        let why = refused_ja(&mut t, "alice", line);
         assert!(
-            why.contains(&format!("usage (e.g.): {form}")),
+            why.contains(&format!("使い方（例）: {form}")),
             "{line}: {why}"
         );
     }
-    let why = refused(&mut t, "gm", "/fc xp ミナ");
+    let why = refused(&mut t, "alice", "/fc raise");
+    assert!(why.contains("usage (e.g.): /fc raise Mina ST"), "{why}");
+    let why = refused_ja(&mut t, "gm", "/fc xp ミナ");
     assert!(why.contains("/fc xp ミナ 5 -1 +1"), "{why}");
     // F1, FC-1/FC-6/FC-11: the values a setting takes.
     let why = refused(&mut t, "gm", "/fc set female_modifier foo");
@@ -2353,4 +2355,52 @@ fn fc14h_f8_f16_f1_f3_refusals_say_what_is_right_and_the_sheet_reads_in_english(
     assert!(!en.contains("移動力修正"), "{en}");
     let ja = sheet(&t, "ミナ");
     assert!(ja.contains("（移動力修正−"), "{ja}");
+}
+
+#[test]
+fn fc14h_f6_f13_a_sheets_money_is_checked_and_the_night_is_the_days() {
+    // FC-8 (l.99) 「初期キャラクターが所持している金額は、「3D6×100+1000」CPです」: at
+    // most 2,800 CP with only the starting XP. FC-5 (l.142) with FC-4 (l.74): a TP out of
+    // range does not hide the XP the skill costs.
+    let sheet = taku_systems::four_card::sheet::Sheet::from_toml(
+        "name = \"ロイ\"\nsex = \"female\"\nIQ = 5\nDX = 5\nST = 3\nWP = 7\nVT = 5\nxp = 15\nunspent_xp = 0\nmoney = 99999\n\n[skills.\"知覚\"]\ntp = 12\n",
+    )
+    .expect("a sheet");
+    let v: Vec<String> = sheet
+        .violations()
+        .into_iter()
+        .map(|v| format!("{} {}", v.rule, v.message_en))
+        .collect();
+    assert!(
+        v.iter()
+            .any(|l| l.starts_with("FC-8 a starting character holds")),
+        "{v:?}"
+    );
+    assert!(
+        v.iter()
+            .any(|l| l.starts_with("FC-4 the skills cost 45 XP")),
+        "{v:?}"
+    );
+    let e = taku_systems::four_card::sheet::Sheet::from_toml(
+        "name = \"ロイ\"\nsex = \"female\"\nIQ = 5\nDX = 5\nST = 3\nWP = 7\nVT = 5\n[skills]\n\"知覚\" = 12\n",
+    )
+    .expect_err("a skill's TP alone is not a skill");
+    assert!(
+        e.contains("[skills.\"知覚\"] tp = 5") && !e.contains("SheetSkill"),
+        "{e}"
+    );
+    // At a table the GM's approval lists the money too.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(
+        &mut t,
+        "alice",
+        "/char set ユキ IQ 5 DX 5 ST 5 WP 5 VT 5 money 99999",
+    );
+    let why = refused(&mut t, "gm", "/fc approve ユキ");
+    assert!(why.contains("FC-8: a starting character holds"), "{why}");
+    // FC-13 (l.235 「朝6時から翌朝6時まで」): 4:00 after 21:00 is the same day's night.
+    gm(&mut t, &["/fc time 15"]);
+    let out = run(&mut t, "gm", "/fc time 7");
+    assert!(out.iter().any(|l| l.contains("1日目 翌4:00")), "{out:?}");
 }

@@ -871,6 +871,9 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
             }
         }
     }
+    if let Some((ja, en)) = ch.money_violation(extra) {
+        out.push(Text::new(format!("FC-8: {ja}"), format!("FC-8: {en}")));
+    }
     let cost = skill_cost(state, ch);
     // FC-4 (l.68): only starting XP left over at creation is lost; any other XP spent
     // bought something (l.261: skills, specialisations, attributes), which the sheet
@@ -1842,9 +1845,20 @@ fn decide_fc(
 fn verb_usage(verb: &str) -> Option<Text> {
     let prefix = format!("/fc {verb} ");
     let c = COMMANDS.iter().find(|c| c.usage.starts_with(&prefix))?;
+    // The examples name ミナ and ロイ; in English they are Mina and Roy.
+    let en = c
+        .usage
+        .replace("ミナ", "Mina")
+        .replace("ロイ", "Roy")
+        .replace("剣を購入", "sword");
+    let en = if en.chars().any(|ch| matches!(ch, '\u{3040}'..='\u{30ff}')) {
+        format!("usage: {}", c.help_en)
+    } else {
+        format!("usage (e.g.): {en} — {}", c.help_en)
+    };
     Some(Text::new(
         format!("使い方（例）: {} — {}", c.usage, c.help),
-        format!("usage (e.g.): {} — {}", c.usage, c.help_en),
+        en,
     ))
 }
 
@@ -1852,6 +1866,15 @@ fn verb_usage(verb: &str) -> Option<Text> {
 fn clock_words(clock: i64) -> (String, String) {
     let day = clock.div_euclid(24) + 1;
     let hour = (clock.rem_euclid(24) + 6) % 24;
+    // FC-13 (l.235 「朝6時から翌朝6時まで」): the rules' day runs 6:00 to 6:00; the hours
+    // after midnight are that day's night, said so (fc7 F13: 「1日目 4:00」 after
+    // 「1日目 21:00」 read as going back in time).
+    if hour < 6 {
+        return (
+            format!("{day}日目 翌{hour}:00"),
+            format!("day {day}, {hour}:00 the next morning"),
+        );
+    }
     (
         format!("{day}日目 {hour}:00"),
         format!("day {day}, {hour}:00"),
