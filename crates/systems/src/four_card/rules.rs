@@ -3237,8 +3237,7 @@ type Named = Option<(String, Character)>;
 /// them). A single check: the first `{NAME.KEY}` naming a character the actor may act
 /// for (its owner or a GM), else the comment's first word naming such a character, else
 /// the actor's only character. A comparison: each side's own character (see the
-/// comparison arm below); who may roll it is [`FcRules::prepare_check`]'s question.
-
+/// comparison arm below); who may roll it is `prepare_check`'s question.
 fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let Some(line) = table.typed_line() else {
         return (actors_character(table, state), None);
