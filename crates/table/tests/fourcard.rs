@@ -757,7 +757,10 @@ fn fc5_a_skill_list_loads_at_a_table() {
         "gm",
         "/fc load 「skill = [{name = \"料理\", base = \"IQ\", expertise = 1, fields = [\"和食\", \"洋食\"], field_cost = 1}, {name = \"製菓\", base = \"DX\", expertise = 2, requires = [\"料理\"]}]」",
     );
-    assert!(out[0].contains("スキル2件（料理・製菓）"), "{out:?}");
+    assert!(
+        out[0].contains("スキル2件（【料理】IQ 専門性1 特化: 和食・洋食（追加1点）・【製菓】DX 専門性2 前提【料理】）"),
+        "{out:?}"
+    );
     let out = run(
         &mut t,
         "gm",
@@ -1009,7 +1012,9 @@ fn fc7_the_player_chooses_the_hand() {
 fn fc9_a_skill_that_needs_training_cannot_be_typed_in() {
     // l.163 「スキルがなければ、判定そのものが不可能な行動もある（…魔法を使ったり…）」.
     let mut t = table([3; 32]);
-    run(&mut t, "alice", "/char set ミナ 魔術 10");
+    // fc14h (fc7 F4): a skill's name is not a field to type a number into.
+    let why = refused(&mut t, "alice", "/char set ミナ 魔術 10");
+    assert!(why.contains("the skill 【魔術】"), "{why}");
     let why = refused(&mut t, "alice", "FC+{魔術}>=10");
     assert!(
         why.contains("FC-9") && why.contains("without the skill"),
@@ -1402,8 +1407,10 @@ fn fc2_fc11_each_side_of_a_comparison_takes_its_own_weakened_penalty() {
     let out = run(&mut t, "bob", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
     assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
     assert!(!out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
-    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
-    assert!(!out[0].contains("衰弱"), "{out:?}");
+    // fc14h (fc7 F10): with no side of alice's own, `FC+{ロイ.DX} VS FC+5` is ロイ's
+    // check in disguise, bob's or the GM's to roll.
+    let why = refused(&mut t, "alice", "FC+{ロイ.DX} VS FC+5");
+    assert!(why.contains("no side of this comparison is yours"), "{why}");
     let out = run(&mut t, "alice", "FC+{ミナ.DX} VS FC+5");
     assert!(out[0].contains("ミナは衰弱: ロール値−2"), "{out:?}");
     // FC-11 compares two: a third side is refused, not dropped.
@@ -1579,7 +1586,7 @@ fn fc13_a_rest_across_6_00_stops_recovering_once_the_missed_meals_make_it_hungry
     let out = run(&mut t, "gm", "/fc time 12 lying ミナ");
     assert!(
         out.iter()
-            .any(|l| l.starts_with("ミナ: 1日目 2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
+            .any(|l| l.starts_with("ミナ: 1日目 翌2:00〜2日目 6:00: 4時間横になって休む、疲労−8")),
         "{out:?}"
     );
     assert!(
@@ -2006,4 +2013,394 @@ fn fc9_a_name_in_another_width_or_case_is_pointed_to_the_character() {
     );
     let why = refused(&mut t, "bob", "FC+{ken.知覚}");
     assert!(why.contains("{Ken.知覚}"), "{why}");
+}
+
+// ---- fc14h: the fc7 play-through's findings ------------------------------------------------
+
+/// The first `n` d6 the table's source gives at `seq` under `seed`.
+fn draws_at(seed: [u8; 32], seq: u64, n: usize) -> Vec<u32> {
+    let mut s = ChaChaSource::from_key(secret::dice_key(&seed, seq));
+    (0..n).map(|_| s.roll(6).expect("d6")).collect()
+}
+
+/// A seed whose first four d6 at `seq` (left pair, right pair) satisfy `want`.
+fn seed_where4(seq: u64, want: fn(u32, u32) -> bool) -> [u8; 32] {
+    (0u32..)
+        .map(|n| {
+            let mut seed = [0u8; 32];
+            seed[..4].copy_from_slice(&n.to_le_bytes());
+            seed
+        })
+        .find(|seed| {
+            let d = draws_at(*seed, seq, 4);
+            want(d[0] + d[1], d[2] + d[3])
+        })
+        .expect("some seed")
+}
+
+#[test]
+fn fc14h_f9_a_bare_reference_on_the_right_reads_the_rollers_character_as_on_the_left() {
+    // FC-2 (l.50) 「キャラクターの累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる
+    // 判定ロールのロール値が−2されます」; l.53 「累積ダメージがこのラインに到達すると、
+    // キャラクターは意識を失います」; FC-9 (l.155) 「あらゆる判定において、自動的失敗を
+    // してしまうと1点疲労します」. ミナ (alice's) on the right as a bare `{DX}`, ロイ
+    // (bob's) named on the left.
+    let probe = {
+        let mut t = table([0; 32]);
+        gm(&mut t, &["/fc damage ミナ 15"]);
+        t.next_seq()
+    };
+    // Left dice 7, right dice 2: ミナ's automatic failure.
+    let seed = seed_where4(probe, |l, r| l == 7 && r == 2);
+    let mut t = table(seed);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+{DX}");
+    assert!(out[0].starts_with("(FC+5 VS FC+3)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("ミナ: 自動的失敗で疲労+1")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 1);
+    // Unconscious (昏倒ライン 25): refused as `FC+{DX} VS FC+{ロイ.DX}` is.
+    gm(&mut t, &["/fc damage ミナ 9"]);
+    for line in ["FC+{ロイ.DX} VS FC+{DX}", "FC+{DX} VS FC+{ロイ.DX}"] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("ミナ is unconscious"), "{line}: {why}");
+    }
+}
+
+#[test]
+fn fc14h_f10_a_player_rolls_anothers_character_only_against_her_own_and_openly() {
+    // FC-11 (l.196) 「複数のロール値を比較しあう判定ロール」: a comparison is the roller's
+    // character against another; with no side of her own, alice's `VS` is ロイ's check.
+    let mut t = table([3; 32]);
+    for line in [
+        "FC+{ロイ.DX} VS 10",
+        "FC+{ロイ.DX} VS FC+3",
+        "FC+{ロイ.DX} VS FC+{ロイ.IQ}",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains("ロイ is bob's character")
+                && why.contains("no side of this comparison is yours"),
+            "{line}: {why}"
+        );
+    }
+    // A secret roll of ロイ's side would be hidden from bob.
+    let why = refused(&mut t, "alice", "SFC+{DX} VS FC+{ロイ.DX}");
+    assert!(why.contains("secret roll is hidden from bob"), "{why}");
+    // The GM may; bob may; alice against her own ミナ may.
+    run(&mut t, "gm", "FC+{ロイ.DX} VS 10");
+    run(&mut t, "bob", "SFC+{ロイ.DX} VS 10");
+    run(&mut t, "alice", "FC+{DX} VS FC+{ロイ.DX}");
+    // A side reading no character is the roller's own on the left.
+    run(&mut t, "alice", "FC+3 VS FC+{ロイ.DX}");
+}
+
+#[test]
+fn fc14h_f10_the_other_sides_automatic_failure_is_recorded_on_its_character() {
+    // FC-9 (l.155) 「あらゆる判定において、自動的失敗をしてしまうと1点疲労します」: ロイ's
+    // side rolled 2 in alice's comparison: ロイ pays the fatigue the line prints.
+    let probe = table([0; 32]).next_seq();
+    let seed = seed_where4(probe, |l, r| l == 2 && r == 7);
+    let mut t = table(seed);
+    let out = run(&mut t, "alice", "FC+{ロイ.DX} VS FC+{ミナ.DX}");
+    assert!(out[0].contains("自動的失敗"), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("ロイ: 自動的失敗で疲労+1")),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ロイ"]["fatigue"], 1);
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 0);
+}
+
+#[test]
+fn fc14h_f2_the_gm_rolls_what_befalls_an_unconscious_character_the_dead_roll_nothing() {
+    // l.53 「累積ダメージがこのラインに到達すると、キャラクターは意識を失います」; l.187
+    // 「毒を受けてしまった場合などに、VT抵抗を試みることがあります」: the unconscious do not
+    // act, but still resist; the refusal's "the GM rolls it" holds.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 25"]);
+    let why = refused(&mut t, "alice", "FC+{VT抵抗}>=10");
+    assert!(
+        why.contains("ミナ is unconscious") && why.contains("GM"),
+        "{why}"
+    );
+    // VT 5 + 総合LV 1 = 6, −2 (weakened and beyond).
+    let out = run(&mut t, "gm", "FC+{ミナ.VT抵抗}>=10");
+    assert!(out[0].starts_with("(FC+4>=10)"), "{out:?}");
+    // l.56 死亡: no check at all, whoever types it, and no "the GM rolls it".
+    gm(&mut t, &["/fc damage ミナ 10"]);
+    for who in ["alice", "gm"] {
+        let why = refused(&mut t, who, "FC+{ミナ.VT抵抗}>=10");
+        assert!(
+            why.contains("ミナ is dead") && !why.contains("GM's to roll"),
+            "{why}"
+        );
+    }
+}
+
+#[test]
+fn fc14h_f4_a_skill_field_or_hp_typed_in_with_char_set_is_refused() {
+    // FC-5 (l.75) 「「能力値+TP」がスキルLVとなります」; l.163 「スキルがなければ、判定
+    // そのものが不可能な行動もある…魔法を使ったり」: a skill's LV is the record's, never a
+    // typed number (`2D6+{魔術}` read 20 for a skill never learned). FC-2 (l.47): HP are
+    // three lines.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(&mut t, "alice", "/fc create ユキ female");
+    for who in ["ユキ", "ミナ"] {
+        for (key, said) in [
+            ("知覚", "the skill 【知覚】"),
+            ("魔術", "the skill 【魔術】"),
+            ("剣", "a field of 【接近戦】"),
+        ] {
+            let why = refused(&mut t, "alice", &format!("/char set {who} {key} 20"));
+            assert!(
+                why.contains(said) && why.contains("/fc learn"),
+                "{who} {key}: {why}"
+            );
+        }
+        let why = refused(&mut t, "alice", &format!("/char set {who} HP 99"));
+        assert!(why.contains("HP are the weakened"), "{why}");
+        refused(&mut t, "alice", &format!("/char set {who} 総合LV 9"));
+    }
+    // Nothing typed in, nothing read.
+    let why = refused(&mut t, "alice", "2D6+{ユキ.魔術}>=10");
+    assert!(!why.is_empty());
+}
+
+#[test]
+fn fc14h_f15_a_name_read_two_ways_or_never_is_refused_when_defined() {
+    // FC-5 (l.134) 「特化させている分野であれば、「スキルLV」そのままの値をその分野での
+    // スキルLVとして扱う」: `{剣}` is one value; a second skill with a field 剣 (or a skill
+    // named 剣) would make it two. A skill named IQ is read as the attribute (l.165
+    // 「能力値+総合LV」), and `{a.b}` as character a.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc skill 剣術 DX 1 fields=剣,刀 cost=1");
+    assert!(
+        why.contains("【剣】 is already a field of 【接近戦】"),
+        "{why}"
+    );
+    let why = refused(&mut t, "gm", "/fc skill 剣 DX 1");
+    assert!(why.contains("a field of 【接近戦】"), "{why}");
+    let why = refused(&mut t, "gm", "/fc skill 弓術 DX 1 fields=知覚");
+    assert!(why.contains("the skill 【知覚】"), "{why}");
+    for line in [
+        "/fc skill IQ DX 1",
+        "/fc skill ｄｘ DX 1",
+        "/fc skill 料理 IQ 1 fields=VT抵抗",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains("named like an attribute"), "{line}: {why}");
+    }
+    let why = refused(&mut t, "gm", "/fc skill c.d IQ 1");
+    assert!(why.contains("cannot contain '.'"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"a.b","base":"IQ","expertise":1}]}"#,
+    );
+    assert!(why.contains("cannot contain '.'"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"x","base":"IQ","expertise":1,"fields":["f"]},{"name":"y","base":"DX","expertise":1,"fields":["f"]}]}"#,
+    );
+    assert!(why.contains("would read two ways"), "{why}");
+    // Redefining a skill with its own fields is no clash.
+    run(&mut t, "gm", "/fc skill 接近戦 DX 3 fields=剣,斧 cost=2");
+}
+
+#[test]
+fn fc14h_f11_loading_a_skill_says_what_it_replaces_and_whose_lv_it_changes() {
+    // FC-5 (l.107) 「各スキルにとって最も重要とされる能力値が、スキルの基礎となります」:
+    // moving 【知覚】 from IQ to DX changes ミナ's LV; the load says so, as /fc skill does.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc xp ミナ 5", "/fc interlude start"]);
+    run(&mut t, "alice", "/fc learn ミナ 知覚 1");
+    let out = run(
+        &mut t,
+        "gm",
+        r#"/fc load {"skill":[{"name":"知覚","base":"DX","expertise":5}]}"#,
+    );
+    let all = out.join("\n");
+    assert!(all.contains("【知覚】DX 専門性5"), "{all}");
+    assert!(
+        all.contains("定義を置き換えます（以前: IQ 専門性1 → 今後: DX 専門性5）"),
+        "{all}"
+    );
+    assert!(
+        all.contains("習得しているキャラクター: ミナ（1TP）"),
+        "{all}"
+    );
+    assert!(all.contains("すでに使った経験点は変わりません"), "{all}");
+}
+
+#[test]
+fn fc14h_f5_two_lying_rests_in_a_row_are_one_nights_sleep() {
+    // FC-13 (l.222) 「睡眠状態による疲労回復は、連続6時間までです(最初の入眠までの1時間を
+    // 含む)。それ以上の睡眠を摂っても余分な疲労を回復させる役には立ちませんが、通常の
+    // 休憩と同様に1時間ごとに1点の疲労は回復します」: 4 + 4 hours lying = 8 continuous
+    // hours: −8, then −6 (14 in all, as one 8-hour rest). l.233 「連続6時間の睡眠によって、
+    // 1日に1点だけ回復」: the injury comes back in the sixth hour.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 30", "/fc damage ミナ 3"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 4 lying");
+    assert!(out[0].contains("4時間横になって休む、疲労−8"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc time 4 lying ミナ");
+    assert!(
+        out[0].contains(
+            "4時間横になって休む（4時間前から横になったまま続けて）、疲労−6、睡眠で負傷−1"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(state(&t)["characters"]["ミナ"]["fatigue"], 16);
+    // Hours not lying down (or a meal) end it: the next lying rest starts again.
+    gm(&mut t, &["/fc time 1 rest ミナ"]);
+    let out = run(&mut t, "gm", "/fc rest ミナ 1 lying");
+    assert!(out[0].contains("1時間横になって休む、疲労−2"), "{out:?}");
+    run(&mut t, "alice", "/fc meal ミナ");
+    let out = run(&mut t, "gm", "/fc rest ミナ 1 lying");
+    assert!(out[0].contains("1時間横になって休む、疲労−2"), "{out:?}");
+}
+
+#[test]
+fn fc14h_f14_a_void_of_the_hours_or_the_meal_a_later_meal_counted_from_is_refused() {
+    // FC-13 (l.217) 「食事を摂ることができれば、1点の疲労を回復できます。ただし、前回の
+    // 食事から5時間以上経過していなければなりません」: the 11:00 meal recovered because
+    // five hours had passed since the 6:00 one.
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc fatigue ミナ 5"]);
+    run(&mut t, "alice", "/fc meal ミナ");
+    let first_meal = last_seq(&t);
+    let time = t.next_seq();
+    gm(&mut t, &["/fc time 5 active"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    let later = last_seq(&t);
+    let why = refused(&mut t, "gm", &format!("/void {time}"));
+    assert!(
+        why.contains("FC-13") && why.contains(&format!("/void {later}")),
+        "{why}"
+    );
+    let why = refused(&mut t, "alice", &format!("/undo #{first_meal}"));
+    assert!(why.contains("counted from this meal"), "{why}");
+    let why = refused(&mut t, "gm", &format!("/void {first_meal}"));
+    assert!(why.contains(&format!("/void {later}")), "{why}");
+    // Once the later meal is voided, the hours may go.
+    run(&mut t, "gm", &format!("/void {later}"));
+    run(&mut t, "gm", &format!("/void {time}"));
+    // Hours the later meal did not need (it had 8 of 5) may go while it stands.
+    let spare = t.next_seq();
+    gm(&mut t, &["/fc time 3 active"]);
+    gm(&mut t, &["/fc time 5 active"]);
+    let out = run(&mut t, "alice", "/fc meal ミナ");
+    assert!(out[0].contains("食事、疲労−1"), "{out:?}");
+    let why = refused(&mut t, "gm", &format!("/void {spare}"));
+    // Held only by the later /fc time that ran on from it, not by the meal.
+    assert!(!why.contains("meal"), "{why}");
+}
+
+#[test]
+fn fc14h_f8_f16_f1_f3_refusals_say_what_is_right_and_the_sheet_reads_in_english() {
+    let mut t = table([3; 32]);
+    // F8, FC-13 (l.239 「疲労ダメージは必ず「疲労」と表記されます」): fatigue is the GM's,
+    // said so to every player, in the words of fatigue.
+    for who in ["alice", "bob"] {
+        let why = refused(&mut t, who, "/fc fatigue ロイ 1");
+        assert!(why.contains("only the GM can give fatigue"), "{who}: {why}");
+        let ja = refused_ja(&mut t, who, "/fc fatigue ロイ 1");
+        assert!(
+            ja.contains("疲労を与えること") && !ja.contains("ダメージ"),
+            "{ja}"
+        );
+    }
+    let why = refused(&mut t, "alice", "/fc damage ロイ 1");
+    assert!(why.contains("only the GM can deal damage"), "{why}");
+    // F16: the command's own form.
+    for (line, form) in [
+        ("/fc learn ミナ 知覚", "/fc learn ミナ 接近戦 3 剣"),
+        ("/fc learn", "/fc learn ミナ 接近戦 3 剣"),
+        ("/fc raise", "/fc raise ミナ ST"),
+    ] {
+        let why = refused_ja(&mut t, "alice", line);
+        assert!(
+            why.contains(&format!("使い方（例）: {form}")),
+            "{line}: {why}"
+        );
+    }
+    let why = refused(&mut t, "alice", "/fc raise");
+    assert!(why.contains("usage (e.g.): /fc raise Mina ST"), "{why}");
+    let why = refused_ja(&mut t, "gm", "/fc xp ミナ");
+    assert!(why.contains("/fc xp ミナ 5 -1 +1"), "{why}");
+    // F1, FC-1/FC-6/FC-11: the values a setting takes.
+    let why = refused(&mut t, "gm", "/fc set female_modifier foo");
+    assert!(why.contains("exchange (default) or clamp"), "{why}");
+    let why = refused(&mut t, "gm", "/fc set total_lv_table 10:1,5:2");
+    assert!(why.contains("XP rising"), "{why}");
+    let out = run(&mut t, "gm", "/fc settings");
+    assert!(
+        out[0].contains("ほかに clamp") && out[0].contains("ほかに plain"),
+        "{out:?}"
+    );
+    // F3, FC-3/FC-7: the English sheet in English, the modifier signed as the log has it.
+    run(&mut t, "gm", "/fc equip ミナ 例革鎧");
+    let en = t
+        .sheet("ミナ", "alice")
+        .expect("a sheet")
+        .render_text(taku_dice::Lang::En);
+    assert!(en.contains("(movement modifier −"), "{en}");
+    assert!(!en.contains("移動力修正"), "{en}");
+    let ja = sheet(&t, "ミナ");
+    assert!(ja.contains("（移動力修正−"), "{ja}");
+}
+
+#[test]
+fn fc14h_f6_f13_a_sheets_money_is_checked_and_the_night_is_the_days() {
+    // FC-8 (l.99) 「初期キャラクターが所持している金額は、「3D6×100+1000」CPです」: at
+    // most 2,800 CP with only the starting XP. FC-5 (l.142) with FC-4 (l.74): a TP out of
+    // range does not hide the XP the skill costs.
+    let sheet = taku_systems::four_card::sheet::Sheet::from_toml(
+        "name = \"ロイ\"\nsex = \"female\"\nIQ = 5\nDX = 5\nST = 3\nWP = 7\nVT = 5\nxp = 15\nunspent_xp = 0\nmoney = 99999\n\n[skills.\"知覚\"]\ntp = 12\n",
+    )
+    .expect("a sheet");
+    let v: Vec<String> = sheet
+        .violations()
+        .into_iter()
+        .map(|v| format!("{} {}", v.rule, v.message_en))
+        .collect();
+    assert!(
+        v.iter()
+            .any(|l| l.starts_with("FC-8 a starting character holds")),
+        "{v:?}"
+    );
+    assert!(
+        v.iter()
+            .any(|l| l.starts_with("FC-4 the skills cost 45 XP")),
+        "{v:?}"
+    );
+    let e = taku_systems::four_card::sheet::Sheet::from_toml(
+        "name = \"ロイ\"\nsex = \"female\"\nIQ = 5\nDX = 5\nST = 3\nWP = 7\nVT = 5\n[skills]\n\"知覚\" = 12\n",
+    )
+    .expect_err("a skill's TP alone is not a skill");
+    assert!(
+        e.contains("[skills.\"知覚\"] tp = 5") && !e.contains("SheetSkill"),
+        "{e}"
+    );
+    // At a table the GM's approval lists the money too.
+    let mut t = table([3; 32]);
+    run(&mut t, "alice", "/char new ユキ");
+    run(
+        &mut t,
+        "alice",
+        "/char set ユキ IQ 5 DX 5 ST 5 WP 5 VT 5 money 99999",
+    );
+    let why = refused(&mut t, "gm", "/fc approve ユキ");
+    assert!(why.contains("FC-8: a starting character holds"), "{why}");
+    // FC-13 (l.235 「朝6時から翌朝6時まで」): 4:00 after 21:00 is the same day's night.
+    gm(&mut t, &["/fc time 15"]);
+    let out = run(&mut t, "gm", "/fc time 7");
+    assert!(out.iter().any(|l| l.contains("1日目 翌4:00")), "{out:?}");
 }

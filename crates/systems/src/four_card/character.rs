@@ -255,9 +255,42 @@ pub struct Character {
     /// table); when they change the sheet is read again.
     #[serde(default)]
     pub sheet: Option<BTreeMap<String, String>>,
+    /// FC-13 (l.220–222): how long the character has lain down in the continuous rest
+    /// going on now (kept from one `/fc time … lying` to the next, so that a night typed
+    /// as two rests counts its sleep as one); any other hours, or a meal, end it.
+    #[serde(default, skip_serializing_if = "super::damage::Lying::is_none")]
+    pub lying: super::damage::Lying,
 }
 
+/// FC-8 (l.99 「初期キャラクターが所持している金額は、「3D6×100+1000」CPです」): the most
+/// a starting character holds (18 on 3D6).
+pub const MAX_STARTING_MONEY: i64 = 18 * 100 + 1000;
+
 impl Character {
+    /// FC-8: what a sheet's money breaks, in Japanese and English: never below 0, and a
+    /// character that has earned no XP beyond its starting XP (15 + `extra_xp`) holds at
+    /// most 2,800 CP (it may have spent some at creation).
+    pub fn money_violation(&self, extra_xp: i64) -> Option<(String, String)> {
+        if self.money < 0 {
+            return Some((
+                format!("所持金{}CPは0以上です", self.money),
+                format!("money {} CP cannot be below 0", self.money),
+            ));
+        }
+        (self.xp_earned <= STARTING_XP + extra_xp && self.money > MAX_STARTING_MONEY).then(|| {
+            (
+                format!(
+                    "初期キャラクターの所持金は3D6×100+1000CP（1,300〜2,800CP）ですが、{}CPです（経験点は初期経験点だけ）",
+                    self.money
+                ),
+                format!(
+                    "a starting character holds 3D6×100+1000 CP (1,300 to 2,800 CP), not {} CP (it has only its starting XP)",
+                    self.money
+                ),
+            )
+        })
+    }
+
     /// A new character with `initial` attributes and 15 + `extra` starting XP.
     pub fn new(sex: Sex, initial: [i64; 5], extra_xp: i64) -> Character {
         Character {
@@ -287,6 +320,7 @@ impl Character {
             meals_missed_today: 0,
             injury_rolled_today: false,
             sheet: None,
+            lying: super::damage::Lying::default(),
         }
     }
     /// Current attributes = initial + raised − lost (FC-15).

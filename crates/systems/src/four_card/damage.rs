@@ -36,13 +36,20 @@ pub fn rest(ch: &Character, hours: i64, lying: bool) -> Rested {
 
 /// FC-13: how long a character has already lain down in one continuous rest, carried
 /// from one stretch of it to the next (a rest the table's clock cuts at 6:00, say).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Lying {
     /// Hours lain down so far (the first is awake, l.221).
     pub hours: i64,
     /// Hours of sleep (counted as l.222 counts them, from the first hour lain down) since
     /// the rest began or since sleep last recovered an injury.
     pub sleep_run: i64,
+}
+
+impl Lying {
+    /// Whether no rest lying down is going on.
+    pub fn is_none(&self) -> bool {
+        *self == Lying::default()
+    }
 }
 
 /// FC-13: `hours` more of a rest that has already lasted `before` (see [`rest`]): the

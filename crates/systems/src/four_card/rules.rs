@@ -165,6 +165,15 @@ pub struct Delta {
     /// this is refused while the spend stands (the XP it bought would be gone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xp_left: Option<i64>,
+    /// FC-13 (l.220–222): the continuous rest lying down after this stretch of it (the
+    /// next `… lying` carries on from it); `None` with hours passing or a meal ends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lying: Option<damage::Lying>,
+    /// FC-13 (l.217): a meal's table clock and the hours since the meal before it
+    /// (`None`: no earlier meal recorded), what its recovery was decided on; an undo
+    /// of the hours or the meal it counted from is refused while it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meal_gap: Option<(i64, Option<i64>)>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -471,6 +480,25 @@ fn gm_only(table: &dyn TableView, what: (&str, &str)) -> Result<(), Text> {
     }
 }
 
+/// The `/fc VERB NAME …` commands only the GM gives, as [`gm_only`] names them.
+fn gm_verb(verb: &str) -> Option<(&'static str, &'static str)> {
+    Some(match verb {
+        "extra" => ("追加初期経験点", "give extra starting XP"),
+        "lose" => ("能力値の低下", "lower an attribute"),
+        "damage" => ("ダメージ（負傷、FC-13）", "deal damage (injury, FC-13)"),
+        // l.239 「疲労ダメージは必ず「疲労」と表記されます」.
+        "fatigue" => ("疲労を与えること（FC-13）", "give fatigue (FC-13)"),
+        "heal" => ("回復", "heal"),
+        "miss" => ("食事抜き", "record missed meals"),
+        "xp" => ("経験点の付与", "award XP"),
+        "reroll" => (
+            "能力値の振り直し（FC-1: GMの同意が必要）",
+            "reroll attributes (FC-1: needs the GM's consent)",
+        ),
+        _ => return None,
+    })
+}
+
 fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
     match table.character(name) {
         None => Err(no_character(name)),
@@ -694,6 +722,7 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     new.meals_missed_today = old.meals_missed_today;
     new.active_today = old.active_today;
     new.raised_this_interlude = old.raised_this_interlude.clone();
+    new.lying = old.lying;
     new
 }
 
@@ -842,6 +871,9 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
             }
         }
     }
+    if let Some((ja, en)) = ch.money_violation(extra) {
+        out.push(Text::new(format!("FC-8: {ja}"), format!("FC-8: {en}")));
+    }
     let cost = skill_cost(state, ch);
     // FC-4 (l.68): only starting XP left over at creation is lost; any other XP spent
     // bought something (l.261: skills, specialisations, attributes), which the sheet
@@ -949,22 +981,96 @@ fn fc_key(state: &State, key: &str) -> bool {
             .skills
             .values()
             .any(|s| s.fields.iter().any(|f| f == key))
-        || matches!(
-            key,
-            "総合LV"
-                | "VT抵抗"
-                | "WP抵抗"
-                | "衰弱ライン"
-                | "昏倒ライン"
-                | "死亡ライン"
-                | "移動力"
-                | "疲労"
-                | "負傷"
-                | "累積ダメージ"
-                | "経験点"
-                | "未使用経験点"
-                | "所持金"
-        )
+        || DERIVED_KEYS.contains(&key)
+}
+
+/// The `{KEY}`s [`reference`] reads from what the rules derive or track (FC-2, FC-3,
+/// FC-6, FC-10, FC-13, FC-14).
+const DERIVED_KEYS: &[&str] = &[
+    "総合LV",
+    "VT抵抗",
+    "WP抵抗",
+    "衰弱ライン",
+    "昏倒ライン",
+    "死亡ライン",
+    "移動力",
+    "疲労",
+    "負傷",
+    "累積ダメージ",
+    "経験点",
+    "未使用経験点",
+    "所持金",
+];
+
+/// FC-5, FC-9: why skills `new` (being defined or loaded) cannot join the list `list`
+/// (which already holds them): each skill and field name is read by one `{KEY}` only.
+/// A name with `.` would be read as `{CHARACTER.KEY}`; an attribute's or a derived
+/// value's name is read as that value; a name that is another skill or another skill's
+/// field (`{剣}` of 【接近戦】 and of 【剣術】) would be read one way, silently.
+fn refuse_names(new: &[Skill], list: &BTreeMap<String, Skill>) -> Option<Text> {
+    for s in new {
+        for n in std::iter::once(&s.name).chain(s.fields.iter()) {
+            if n.contains(['.', '．']) {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{n}】: スキル名・分野名に「.」は使えません（{{名前.キー}} はキャラクターの名前とキーとして読まれます）。「.」のない名前にしてください"
+                    ),
+                    format!(
+                        "FC-5: 【{n}】: a skill or field name cannot contain '.' ({{NAME.KEY}} is read as a character and a key); choose a name without '.'"
+                    ),
+                ));
+            }
+            if character::attribute(n).is_some() || DERIVED_KEYS.contains(&n.as_str()) {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{n}】: 能力値・ルールが計算する値と同じ名前のスキル・分野は {{{n}}} で読めません（{{{n}}} はその値です）。別の名前にしてください"
+                    ),
+                    format!(
+                        "FC-5: 【{n}】: a skill or field named like an attribute or a value the rules derive could never be read ({{{n}}} is that value); choose another name"
+                    ),
+                ));
+            }
+            if s.fields.iter().filter(|f| *f == n).count() > 1
+                || (n != &s.name && s.fields.contains(&s.name))
+            {
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 【{}】の名前と分野に【{n}】が2回あります。1回にしてください",
+                        s.name
+                    ),
+                    format!(
+                        "FC-5: 【{n}】 appears twice among 【{}】's name and fields; name it once",
+                        s.name
+                    ),
+                ));
+            }
+            if let Some(other) = list
+                .values()
+                .filter(|o| o.name != s.name)
+                .find(|o| &o.name == n || o.fields.contains(n))
+            {
+                let (ja, en) = if &other.name == n {
+                    (format!("スキル【{n}】"), format!("the skill 【{n}】"))
+                } else {
+                    (
+                        format!("【{}】の分野【{n}】", other.name),
+                        format!("a field of 【{}】", other.name),
+                    )
+                };
+                return Some(Text::new(
+                    format!(
+                        "FC-5/FC-9: 【{n}】はすでに{ja}です。{{{n}}} が2通りに読めるので、【{}】には別の名前を付けてください",
+                        s.name
+                    ),
+                    format!(
+                        "FC-5/FC-9: 【{n}】 is already {en}; {{{n}}} would read two ways, so give 【{}】 another name",
+                        s.name
+                    ),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// FC-1/FC-4: `name` has no Four Card record: what it lacks.
@@ -1104,6 +1210,12 @@ fn apply(ch: &mut Character, d: &Delta) {
     if d.active {
         ch.active_today = true;
     }
+    // FC-13 (l.221–222): lying down goes on only through hours spent lying down.
+    if let Some(l) = d.lying {
+        ch.lying = l;
+    } else if d.hours > 0 || d.meal {
+        ch.lying = damage::Lying::default();
+    }
 }
 
 /// FC-2: the line a change of damage crosses, as log words.
@@ -1227,6 +1339,51 @@ fn one_step(state: &State, ch: &Character, key: &str) -> Result<(), Text> {
         ));
     }
     Ok(())
+}
+
+/// FC-5: what a new definition of `skill` replaces (l.107: the base attribute; l.74:
+/// the expertise that prices each TP) and whose LV it changes, said before it lands.
+fn redefinition(state: &State, skill: &Skill) -> Vec<Text> {
+    let mut notes: Vec<Text> = Vec::new();
+    if let Some(old) = state.skills.get(&skill.name) {
+        let (ja, en) = skill_words(old);
+        let (new_ja, new_en) = skill_words(skill);
+        notes.push(Text::new(
+            format!(
+                "FC-5: 【{}】の定義を置き換えます（以前: {ja} → 今後: {new_ja}）",
+                skill.name
+            ),
+            format!(
+                "FC-5: this replaces 【{}】's definition (it was: {en}; now: {new_en})",
+                skill.name
+            ),
+        ));
+    }
+    let holders: Vec<String> = state
+        .characters
+        .iter()
+        .filter_map(|(n, c)| {
+            c.skills
+                .get(&skill.name)
+                .filter(|l| l.tp > 0)
+                .map(|l| format!("{n}（{}TP）", l.tp))
+        })
+        .collect();
+    if !holders.is_empty() {
+        notes.push(Text::new(
+            format!(
+                "FC-5: 【{}】を習得しているキャラクター: {}。スキルLVとこれからの習得の経験点はこの定義に従います（すでに使った経験点は変わりません）",
+                skill.name,
+                holders.join("、")
+            ),
+            format!(
+                "FC-5: characters holding 【{}】: {}; their skill LV and the price of further TP now follow this definition (XP already spent stays spent)",
+                skill.name,
+                holders.join(", ")
+            ),
+        ));
+    }
+    notes
 }
 
 fn skill_named<'a>(state: &'a State, name: &str) -> Result<&'a Skill, Text> {
@@ -1381,43 +1538,12 @@ fn decide_fc(
             if let Some(why) = skills::refuse_definition(&skill, &known) {
                 return Err(why);
             }
-            // A redefinition changes the LV and prices of those who hold the skill: say so.
-            let holders: Vec<String> = state
-                .characters
-                .iter()
-                .filter_map(|(n, c)| {
-                    c.skills
-                        .get(&skill.name)
-                        .filter(|l| l.tp > 0)
-                        .map(|l| format!("{n}（{}TP）", l.tp))
-                })
-                .collect();
-            let mut notes: Vec<Text> = Vec::new();
-            // A redefinition replaces the whole entry: say what it was.
-            if let Some(old) = state.skills.get(&skill.name) {
-                let (ja, en) = skill_words(old);
-                notes.push(Text::new(
-                    format!("FC-5: 【{}】の定義を置き換えます（以前: {ja}）", skill.name),
-                    format!(
-                        "FC-5: this replaces 【{}】's definition (it was: {en})",
-                        skill.name
-                    ),
-                ));
+            let mut list = state.skills.clone();
+            list.insert(skill.name.clone(), skill.clone());
+            if let Some(why) = refuse_names(std::slice::from_ref(&skill), &list) {
+                return Err(why);
             }
-            if !holders.is_empty() {
-                notes.push(Text::new(
-                    format!(
-                        "FC-5: 【{}】を習得しているキャラクター: {}。LVと習得の経験点はこの定義で計算し直されます",
-                        skill.name,
-                        holders.join("、")
-                    ),
-                    format!(
-                        "FC-5: characters holding 【{}】: {}; their LV and prices now follow this definition",
-                        skill.name,
-                        holders.join(", ")
-                    ),
-                ));
-            }
+            let notes = redefinition(state, &skill);
             let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
             Ok(Outcome {
                 events: vec![Event::SkillDefined { skill }],
@@ -1472,7 +1598,24 @@ fn decide_fc(
                     return Err(why);
                 }
             }
-            done(vec![Event::Loaded { data }])
+            let mut list = state.skills.clone();
+            for s in &data.skill {
+                list.insert(s.name.clone(), s.clone());
+            }
+            if let Some(why) = refuse_names(&data.skill, &list) {
+                return Err(why);
+            }
+            // FC-5: a loaded entry replacing a skill says so, as `/fc skill` does.
+            let notes: Vec<Text> = data
+                .skill
+                .iter()
+                .flat_map(|s| redefinition(state, s))
+                .collect();
+            let reply = (!notes.is_empty()).then(|| Text::join(&notes, "\n"));
+            Ok(Outcome {
+                events: vec![Event::Loaded { data }],
+                reply,
+            })
         }
         ["load"] => Err(usage(
             "/fc load TOMLまたはJSON（[[skill]] と [[item]]、1行で）",
@@ -1645,6 +1788,11 @@ fn decide_fc(
             "/fc approve NAME [force] | /fc reject NAME [REASON]",
         )),
         [verb, name, rest @ ..] => {
+            // What only the GM does is said as such, to the owner and to anyone else
+            // (fc7 F8: not "only its owner or the GM").
+            if let Some(what) = gm_verb(verb) {
+                gm_only(table, what)?;
+            }
             may_act_for(table, name)?;
             let (ch, mut events) = load(table, state, name)?;
             let growth = matches!(*verb, "learn" | "special" | "raise");
@@ -1683,6 +1831,8 @@ fn decide_fc(
             events.extend(own);
             done(with_sheet(events, name, &ch))
         }
+        [verb, ..] if verb_usage(verb).is_some() => Err(verb_usage(verb)
+            .unwrap_or_else(|| usage("/fc コマンド（/help を参照）", "/fc COMMAND (see /help)"))),
         _ => Err(usage(
             "/fc コマンド（/help を参照）",
             "/fc COMMAND (see /help)",
@@ -1690,10 +1840,41 @@ fn decide_fc(
     }
 }
 
+/// fc7 F16: a `/fc VERB` typed with the wrong words is answered with that command's own
+/// example and what it does (from [`COMMANDS`]), not the list of every command.
+fn verb_usage(verb: &str) -> Option<Text> {
+    let prefix = format!("/fc {verb} ");
+    let c = COMMANDS.iter().find(|c| c.usage.starts_with(&prefix))?;
+    // The examples name ミナ and ロイ; in English they are Mina and Roy.
+    let en = c
+        .usage
+        .replace("ミナ", "Mina")
+        .replace("ロイ", "Roy")
+        .replace("剣を購入", "sword");
+    let en = if en.chars().any(|ch| matches!(ch, '\u{3040}'..='\u{30ff}')) {
+        format!("usage: {}", c.help_en)
+    } else {
+        format!("usage (e.g.): {en} — {}", c.help_en)
+    };
+    Some(Text::new(
+        format!("使い方（例）: {} — {}", c.usage, c.help),
+        en,
+    ))
+}
+
 /// The table's clock: day and hour (`clock` hours after 6:00 of day 1).
 fn clock_words(clock: i64) -> (String, String) {
     let day = clock.div_euclid(24) + 1;
     let hour = (clock.rem_euclid(24) + 6) % 24;
+    // FC-13 (l.235 「朝6時から翌朝6時まで」): the rules' day runs 6:00 to 6:00; the hours
+    // after midnight are that day's night, said so (fc7 F13: 「1日目 4:00」 after
+    // 「1日目 21:00」 read as going back in time).
+    if hour < 6 {
+        return (
+            format!("{day}日目 翌{hour}:00"),
+            format!("day {day}, {hour}:00 the next morning"),
+        );
+    }
     (
         format!("{day}日目 {hour}:00"),
         format!("day {day}, {hour}:00"),
@@ -1800,7 +1981,14 @@ fn time_passes(
             continue;
         }
         let mut at = start;
-        let mut lying = damage::Lying::default();
+        // FC-13 (l.222): a rest lying down that goes on from the last one (nothing else
+        // has passed for the character since) keeps counting its 6 hours of sleep.
+        let mut lying = if mode == Mode::Lying {
+            cur.lying
+        } else {
+            damage::Lying::default()
+        };
+        let carried = lying.hours;
         while at < end {
             let next_morning = (at.div_euclid(24) + 1) * 24;
             let stop = end.min(next_morning);
@@ -1827,6 +2015,14 @@ fn time_passes(
                 ),
                 Mode::Rest | Mode::Lying => {
                     let (r, after) = damage::rest_from(&cur, lying, span, mode == Mode::Lying);
+                    let went_on = if mode == Mode::Lying && at == start && carried > 0 {
+                        (
+                            format!("（{carried}時間前から横になったまま続けて）"),
+                            format!(" (going on from {carried} hours already lying down)"),
+                        )
+                    } else {
+                        (String::new(), String::new())
+                    };
                     lying = after;
                     let hungry = if cur.hungry {
                         (
@@ -1847,17 +2043,18 @@ fn time_passes(
                             injury: -r.injury,
                             hours: span,
                             slept_off: (r.injury > 0).then_some(true),
+                            lying: (mode == Mode::Lying).then_some(after),
                             ..Delta::default()
                         },
                         if mode == Mode::Lying {
                             (
                                 format!(
-                                    "{span}時間横になって休む、疲労−{}{}{}",
-                                    r.fatigue, slept.0, hungry.0
+                                    "{span}時間横になって休む{}、疲労−{}{}{}",
+                                    went_on.0, r.fatigue, slept.0, hungry.0
                                 ),
                                 format!(
-                                    "{span} hours lying down, fatigue −{}{}{}",
-                                    r.fatigue, slept.1, hungry.1
+                                    "{span} hours lying down{}, fatigue −{}{}{}",
+                                    went_on.1, r.fatigue, slept.1, hungry.1
                                 ),
                             )
                         } else {
@@ -2581,7 +2778,7 @@ fn character_command(
         }
         // FC-13: damage.
         ("damage" | "fatigue", [n]) => {
-            gm_only(table, ("ダメージ", "deal damage"))?;
+            gm_only(table, gm_verb(verb).unwrap_or(("ダメージ", "deal damage")))?;
             let n = amount(n)?;
             let (delta, what) = if verb == "damage" {
                 (
@@ -2694,6 +2891,10 @@ fn character_command(
                 Delta {
                     fatigue: -n,
                     meal: true,
+                    meal_gap: Some((
+                        state.clock,
+                        (!ch.no_meal_yet).then_some(ch.hours_since_meal),
+                    )),
                     ..Delta::default()
                 },
                 (&what.0, &what.1),
@@ -2871,10 +3072,12 @@ fn character_command(
                 ),
             )])
         }
-        _ => Err(usage(
-            "/fc コマンド 名前 …（/help を参照）",
-            "/fc COMMAND NAME … (see /help)",
-        )),
+        _ => Err(verb_usage(verb).unwrap_or_else(|| {
+            usage(
+                "/fc コマンド 名前 …（/help を参照）",
+                "/fc COMMAND NAME … (see /help)",
+            )
+        })),
     }
 }
 
@@ -3027,14 +3230,14 @@ fn actors_character(table: &dyn TableView, state: &State) -> Option<(String, Cha
     }
 }
 
-/// The characters a roll is made for, as typed (FC-2's −2 and FC-9's fatigue follow
-/// them): on each side, the first `{NAME.KEY}` reference naming a character the actor
-/// may act for (its owner or a GM); for a single check, else the comment's first word
-/// naming such a character, else the actor's only character; for a comparison's right
-/// side, else the comment's first word (as before).
 /// A character a roll is made for, by name.
 type Named = Option<(String, Character)>;
 
+/// The characters a roll is made for, as typed (FC-2's −2 and FC-9's fatigue follow
+/// them). A single check: the first `{NAME.KEY}` naming a character the actor may act
+/// for (its owner or a GM), else the comment's first word naming such a character, else
+/// the actor's only character. A comparison: each side's own character (see the
+/// comparison arm below); who may roll it is `prepare_check`'s question.
 fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
     let Some(line) = table.typed_line() else {
         return (actors_character(table, state), None);
@@ -3086,33 +3289,42 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             (l, None)
         }
         Some(r) => {
-            // FC-2/FC-11: a bare `{KEY}` reads the roller's character; when only the
-            // right side has one (`FC+5 VS FC+{剣}`), the right side is the roller's and
-            // the bare number on the left is the other party's.
+            // FC-2 (l.50), FC-9 (l.155), FC-11: each side of a comparison is the
+            // character whose values it reads, whoever types the line: a `{NAME.KEY}`
+            // names it, and a bare `{KEY}` reads the roller's one character on either
+            // side (`FC+{ロイ.格闘} VS FC+{剣}`: ロイ on the left, the roller's on the
+            // right), each with its own −2 and its own fatigue. A side reading no
+            // character is, on the right, the comment's first word; on the left, the
+            // roller's own character, unless that is already on the right
+            // (`FC+5 VS FC+{剣}`: the 5 is the other party's).
             let bare = |side: &str| {
                 side.split('{')
                     .skip(1)
                     .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
             };
-            if !left.contains('{') && bare(r) {
-                return (None, actors_character(table, state));
-            }
-            // The same when the right side names, by `{NAME.KEY}`, a character the roller
-            // acts for (`FC+5 VS FC+{ユキ.剣}` typed by ユキ's player): the 5 is the other
-            // party's, and ユキ's −2 goes to the right side only.
-            if !left.contains('{')
-                && let Some(own) = named(r, &mine)
-            {
-                return (None, Some(own));
-            }
-            // A side whose value is another's character (`{ロイ.DX}` typed by carol) is
-            // not the roller's: neither its −2 nor its fatigue goes to the roller's own.
-            let l = if named(left, &any).is_some() {
-                named(left, &mine)
+            let side = |s: &str| {
+                named(s, &any).or_else(|| {
+                    if bare(s) {
+                        actors_character(table, state)
+                    } else {
+                        None
+                    }
+                })
+            };
+            let right = if r.contains('{') {
+                side(r)
+            } else {
+                first_word.and_then(any)
+            };
+            let own_right = right.as_ref().is_some_and(|(n, _)| mine(n).is_some());
+            let left = if left.contains('{') {
+                side(left)
+            } else if own_right {
+                None
             } else {
                 actors_character(table, state)
             };
-            (l, named(r, &any).or_else(|| first_word.and_then(any)))
+            (left, right)
         }
     }
 }
@@ -3418,6 +3630,40 @@ impl TableRules for FcRules {
         let Event::Changed { name, delta: d, .. } = later else {
             return None;
         };
+        // FC-13 (l.217 「前回の食事から5時間以上経過していなければなりません」): a meal's
+        // recovery was decided on the hours since the meal before it.
+        if let Some((at, Some(gap))) = d.meal_gap
+            && let Some(why) = undone.iter().find_map(|u| match u {
+                Event::Clock { hours, now, .. } if d.fatigue < 0 => {
+                    let overlap = ((*now).min(at) - (now - hours).max(at - gap)).max(0);
+                    (gap - overlap < damage::MEAL_GAP_HOURS).then(|| {
+                        Text::new(
+                            format!(
+                                "FC-13: {name}の後の食事は前回の食事から{gap}時間たって疲労を回復しました（5時間以上）。この時間の経過がなければ{}時間で、回復しません",
+                                gap - overlap
+                            ),
+                            format!(
+                                "FC-13: {name}'s later meal recovered fatigue {gap} hours after the one before (5 or more); without these hours it would be {} hours, no recovery",
+                                gap - overlap
+                            ),
+                        )
+                    })
+                }
+                Event::Changed {
+                    name: n, delta: u, ..
+                } if n == name && u.meal_gap.is_some_and(|(m, _)| m == at - gap) => {
+                    Some(Text::new(
+                        format!("FC-13: {name}の後の食事（前回から{gap}時間）はこの食事から数えました"),
+                        format!(
+                            "FC-13: {name}'s later meal ({gap} hours since the one before) counted from this meal"
+                        ),
+                    ))
+                }
+                _ => None,
+            })
+        {
+            return Some(why);
+        }
         undone.iter().find_map(|u| match u {
             // FC-5 (l.73), FC-3: a skill learned or an item carried under the GM's
             // definition of it.
@@ -3518,6 +3764,47 @@ impl TableRules for FcRules {
                 ),
             ));
         }
+        // FC-2, FC-5 (l.75 「「能力値+TP」がスキルLVとなります」), FC-9: a skill's or a
+        // field's LV, and what the rules derive, are the record's; a field of that name
+        // typed in would be shown beside it and read by other dice (`2D6+{魔術}` for a
+        // skill never learned). Four Card has no HP field: its HP are three lines.
+        if state.characters.contains_key(name) && !is_sheet_key(key) {
+            if let Some(s) = state
+                .skills
+                .values()
+                .find(|s| s.name == key || s.fields.iter().any(|f| f == key))
+            {
+                let what = if s.name == key {
+                    (format!("スキル【{key}】"), format!("the skill 【{key}】"))
+                } else {
+                    (
+                        format!("【{}】の分野【{key}】", s.name),
+                        format!("a field of 【{}】", s.name),
+                    )
+                };
+                let skill = &s.name;
+                return Err(Text::new(
+                    format!(
+                        "FC-5/FC-9: 「{key}」は{}です。{name}のスキルLVは記録から計算します（能力値+TP）。習得は /fc learn {name} {skill} TP、特化は /fc special {name} {skill} 分野（シートでは スキル.{skill} = TP）",
+                        what.0
+                    ),
+                    format!(
+                        "FC-5/FC-9: '{key}' is {}; {name}'s skill LV is computed from the record (attribute + TP): learn it with /fc learn {name} {skill} TP, fields with /fc special {name} {skill} FIELD (on a sheet: スキル.{skill} = TP)",
+                        what.1
+                    ),
+                ));
+            }
+            if DERIVED_KEYS.contains(&key) || crate::table_rules::field_name(key) == "hp" {
+                return Err(Text::new(
+                    format!(
+                        "FC-2: 「{key}」はルールが記録・計算する値で、手では設定できません。HPは衰弱・昏倒・死亡の3つのラインで能力値から計算され、ダメージはGMの /fc damage・/fc fatigue で記録します（/char show {name} で見られます）"
+                    ),
+                    format!(
+                        "FC-2: '{key}' is kept or computed by the rules and cannot be set by hand; HP are the weakened, unconscious and death lines computed from the attributes, and damage is recorded by the GM's /fc damage and /fc fatigue (/char show {name} shows them)"
+                    ),
+                ));
+            }
+        }
         self.field_value(key, value, fields)
     }
 
@@ -3599,7 +3886,19 @@ impl TableRules for FcRules {
             Event::Interlude { open: false } => Text::new("幕間の終了", "interlude over"),
             Event::Loaded { data } => {
                 let names = |v: Vec<&str>| v.join("・");
-                let sk = names(data.skill.iter().map(|s| s.name.as_str()).collect());
+                // FC-5: each skill with all its definition sets (as `/fc skill`'s line).
+                let sk_ja = data
+                    .skill
+                    .iter()
+                    .map(|s| format!("【{}】{}", s.name, skill_words(s).0))
+                    .collect::<Vec<_>>()
+                    .join("・");
+                let sk_en = data
+                    .skill
+                    .iter()
+                    .map(|s| format!("【{}】 {}", s.name, skill_words(s).1))
+                    .collect::<Vec<_>>()
+                    .join("; ");
                 let it = names(
                     data.item
                         .iter()
@@ -3610,10 +3909,10 @@ impl TableRules for FcRules {
                     format!(
                         "データを読み込み: スキル{}件{}、装備{}件{}",
                         data.skill.len(),
-                        if sk.is_empty() {
+                        if sk_ja.is_empty() {
                             String::new()
                         } else {
-                            format!("（{sk}）")
+                            format!("（{sk_ja}）")
                         },
                         data.item.len(),
                         if it.is_empty() {
@@ -3625,10 +3924,10 @@ impl TableRules for FcRules {
                     format!(
                         "data loaded: {} skills{}, {} items{}",
                         data.skill.len(),
-                        if sk.is_empty() {
+                        if sk_en.is_empty() {
                             String::new()
                         } else {
-                            format!(" ({sk})")
+                            format!(" ({sk_en})")
                         },
                         data.item.len(),
                         if it.is_empty() {
@@ -3845,6 +4144,46 @@ impl TableRules for FcRules {
                 }
             }
         }
+        // FC-2 (l.50), FC-9 (l.155), FC-11 (l.196): a comparison is the roller's
+        // character against another; a side read from another's character is that
+        // character's roll (its −2, its fatigue). A player may roll it only as the other
+        // side of their own character's comparison (`FC+{ロイ.格闘} VS 10` is a check of
+        // ロイ in disguise), and never secretly (its owner would not see it).
+        if matches!(check, Check::Comparison { .. })
+            && !table.actor_is_gm()
+            && let (l, r) = roll_characters(table, state)
+            && let Some((n, _)) = l
+                .iter()
+                .chain(r.iter())
+                .find(|(n, _)| table.character(n).is_some_and(|(o, _)| o != table.actor()))
+        {
+            let owner = table.character(n).map_or("", |(o, _)| o);
+            let own = l
+                .iter()
+                .chain(r.iter())
+                .any(|(n, _)| table.character(n).is_some_and(|(o, _)| o == table.actor()));
+            let secret = command.trim_start().starts_with(['S', 's']);
+            if secret && own {
+                return Err(Text::new(
+                    format!(
+                        "FC-2/FC-9: {n}は{owner}のキャラクターです。シークレットロールは{owner}に見えないため、{n}の側（衰弱の−2、自動的失敗の疲労を含む）は振れません。公開で FC+… VS FC+{{{n}.…}} と振ってください"
+                    ),
+                    format!(
+                        "FC-2/FC-9: {n} is {owner}'s character; a secret roll is hidden from {owner}, so {n}'s side (with its weakened −2 and its automatic failure's fatigue) cannot be in one: roll it openly, FC+… VS FC+{{{n}.…}}"
+                    ),
+                ));
+            }
+            if !own {
+                return Err(Text::new(
+                    format!(
+                        "FC-2/FC-9: {n}は{owner}のキャラクターで、この比較ロールにあなたのキャラクターの側がありません。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}）"
+                    ),
+                    format!(
+                        "FC-2/FC-9: {n} is {owner}'s character and no side of this comparison is yours; {n}'s checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}})"
+                    ),
+                ));
+            }
+        }
         // FC-9 (l.163): some actions are impossible without the skill: a reference to
         // such a skill (or one of its fields) the character has not learned is refused,
         // not read from a typed-in field.
@@ -3959,45 +4298,45 @@ impl TableRules for FcRules {
                 }
             }
         }
-        // The character acting: the left side's, or, when the roller's own character
-        // is on the right (`FC+5 VS FC+{剣}`), the right side's.
-        let acting = roller.clone().or_else(|| {
-            let (_, right) = roll_characters(table, state);
-            right.filter(|(n, _)| {
-                table
-                    .character(n)
-                    .is_some_and(|(owner, _)| owner == table.actor())
-            })
-        });
-        // FC-2 (l.53–55), FC-11: the other side of a comparison acts too (resists,
-        // contests): an unconscious or dead character is no side at all, whoever types
-        // the line.
-        let (_, other) = roll_characters(table, state);
-        if let Some((name, ch)) = acting
+        // FC-2 (l.53–55), FC-11: an unconscious or dead character acts on no side of a
+        // check (nor resists, nor contests). The unconscious still undergo what befalls
+        // them (l.187: a poisoned character's VT抵抗): that roll is the GM's to make,
+        // with the character's −2 and fatigue; the dead make none.
+        let (left_side, other) = roll_characters(table, state);
+        if let Some((name, ch)) = left_side
             .iter()
             .chain(other.iter())
-            .find(|(_, ch)| ch.cannot_act())
+            .find(|(_, ch)| ch.condition() == Condition::Dead)
         {
-            let (ja, en) = ch.condition().names();
-            let (why_ja, why_en) = if ch.condition() == Condition::Dead {
-                (
-                    "死亡ラインに達したキャラクターは死亡しており、行動できません",
-                    "at the death line a character dies and cannot act",
-                )
-            } else {
-                (
-                    "昏倒ラインに達すると意識を失い、行動できません",
-                    "at the unconscious line a character loses consciousness and cannot act",
-                )
-            };
             return Err(Text::new(
                 format!(
-                    "FC-2: {name}は{ja}しています（累積ダメージ{}）。{why_ja}。判定が必要ならGMが振ってください",
-                    ch.damage()
+                    "FC-2: {name}は死亡しています（累積ダメージ{}、死亡ライン{}）。死亡したキャラクターは判定ロールをしません（生き返らせるならGMの /fc heal）",
+                    ch.damage(),
+                    ch.lines().death
                 ),
                 format!(
-                    "FC-2: {name} is {en} (cumulative damage {}); {why_en}. If a roll is needed, the GM makes it",
-                    ch.damage()
+                    "FC-2: {name} is dead (cumulative damage {}, death line {}); a dead character makes no check (the GM's /fc heal brings one back)",
+                    ch.damage(),
+                    ch.lines().death
+                ),
+            ));
+        }
+        if !table.actor_is_gm()
+            && let Some((name, ch)) = left_side
+                .iter()
+                .chain(other.iter())
+                .find(|(_, ch)| ch.cannot_act())
+        {
+            return Err(Text::new(
+                format!(
+                    "FC-2: {name}は昏倒しています（累積ダメージ{}、昏倒ライン{}）。意識を失っており、自分では行動できません。VT抵抗など{name}の身に起こる判定はGMが振ります（GMが FC+{{{name}.VT抵抗}}>=難易度 のように）",
+                    ch.damage(),
+                    ch.lines().unconscious
+                ),
+                format!(
+                    "FC-2: {name} is unconscious (cumulative damage {}, unconscious line {}) and cannot act; a check that befalls {name} (VT resistance…) is the GM's to roll (the GM types FC+{{{name}.VT抵抗}}>=DIFFICULTY)",
+                    ch.damage(),
+                    ch.lines().unconscious
                 ),
             ));
         }
@@ -4380,14 +4719,25 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
         d(
             "装備",
             "equipment",
-            Value::Plain(if ch.items.is_empty() {
-                format!("移動力修正{}", state.equipment_modifier(ch))
-            } else {
-                format!(
-                    "{}（移動力修正{}）",
-                    ch.items.join("・"),
-                    state.equipment_modifier(ch)
-                )
+            // FC-3 (l.60 「装備品の移動力修正がマイナスされます」): signed, as the log says.
+            Value::Text({
+                let m = state.equipment_modifier(ch);
+                let signed = if m > 0 {
+                    format!("−{m}")
+                } else {
+                    m.to_string()
+                };
+                if ch.items.is_empty() {
+                    Text::new(
+                        format!("移動力修正{signed}"),
+                        format!("movement modifier {signed}"),
+                    )
+                } else {
+                    Text::new(
+                        format!("{}（移動力修正{signed}）", ch.items.join("・")),
+                        format!("{} (movement modifier {signed})", ch.items.join(", ")),
+                    )
+                }
             }),
         ),
         d(
@@ -4398,7 +4748,20 @@ pub fn sheet_sections(state: &State, ch: &Character) -> Vec<Section> {
                 Sex::Female => Text::new("女性", "female"),
             }),
         ),
-        d("利き腕", "handedness", Value::Plain(ch.hand.clone())),
+        d(
+            "利き腕",
+            "handedness",
+            Value::Text(match ch.hand.as_str() {
+                "両手利き" => Text::new("両手利き", "ambidextrous"),
+                "右利き" => Text::new("右利き", "right-handed"),
+                "左利き" => Text::new("左利き", "left-handed"),
+                "右か左（プレイヤーが選ぶ）" => Text::new(
+                    "右か左（プレイヤーが選ぶ）",
+                    "right or left (the player chooses)",
+                ),
+                other => Text::new(other, other),
+            }),
+        ),
         d("所持金", "money", Value::Plain(format!("{}CP", ch.money))),
     ];
     let skills: Vec<Text> = ch

@@ -79,12 +79,25 @@ impl Settings {
 
     /// Applies `KEY VALUE`; `Err` names the keys and values that exist.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
+        // fc7 F1: the refusal names the values that are right.
+        let allowed = match key {
+            "female_modifier" => ("exchange（既定）か clamp", "exchange (default) or clamp"),
+            "comparison_auto" => ("override（既定）か plain", "override (default) or plain"),
+            "creation_xp_attributes" | "one_step_per_interlude" => {
+                ("on か off（既定 off）", "on or off (default off)")
+            }
+            _ => (
+                "default（既定）・upper_bounds・from_zero、または 経験点:LV の行をコンマで区切り経験点が増える順に（例: 0:1,11:2,31:3）",
+                "default, upper_bounds, from_zero, or rows XP:LV separated by commas with XP rising (e.g. 0:1,11:2,31:3)",
+            ),
+        };
         let bad = || {
             Text::new(
                 format!(
-                    "設定 {key} に値「{value}」は使えません。/fc settings で一覧を見てください"
+                    "設定 {key} に値「{value}」は使えません。使える値: {}",
+                    allowed.0
                 ),
-                format!("setting {key} cannot be '{value}'; /fc settings lists them"),
+                format!("setting {key} cannot be '{value}'; it takes {}", allowed.1),
             )
         };
         let on_off = |v: &str| match v {
@@ -140,7 +153,7 @@ impl Settings {
             .map(|(x, l)| format!("{x}:{l}"))
             .collect();
         let body = format!(
-            "female_modifier = {}（FC-1、既定 exchange）\ncreation_xp_attributes = {}（FC-4、既定 off）\ntotal_lv_table = {}（FC-6、既定 default = 10:1,30:2,…,360:8。upper_bounds / from_zero / 経験点:LV,…）\ncomparison_auto = {}（FC-11、既定 override）\none_step_per_interlude = {}（FC-15、既定 off）",
+            "female_modifier = {}（FC-1、既定 exchange。ほかに clamp）\ncreation_xp_attributes = {}（FC-4、既定 off。ほかに on）\ntotal_lv_table = {}（FC-6、既定 default = 10:1,30:2,…,360:8。ほかに upper_bounds / from_zero / 経験点:LV,…）\ncomparison_auto = {}（FC-11、既定 override。ほかに plain）\none_step_per_interlude = {}（FC-15、既定 off。ほかに on）",
             if self.female_clamp {
                 "clamp"
             } else {
@@ -158,7 +171,10 @@ impl Settings {
         let en = body
             .replace("（", " (")
             .replace("）", ")")
+            .replace("既定 default", "default: default")
             .replace("既定", "default")
+            .replace("。ほかに", "; also")
+            .replace("。", "; ")
             .replace("経験点:LV,…", "XP:LV,…")
             .replace("、", ", ");
         Text::new(

@@ -79,7 +79,16 @@ pub struct Violation {
 impl Sheet {
     /// Parses the TOML.
     pub fn from_toml(text: &str) -> Result<Sheet, String> {
-        toml::from_str(text).map_err(|e| e.message().to_string())
+        toml::from_str(text).map_err(|e| {
+            let m = e.message();
+            // fc7 F6: the reader's own type name says nothing to the sheet's writer; say
+            // the form a skill takes.
+            if m.contains("SheetSkill") {
+                "a skill is a table with its TP: [skills.\"知覚\"] tp = 5 (fields = [\"剣\"]) / スキルは [skills.\"知覚\"] の下に tp = 5（分野は fields = [\"剣\"]）".to_string()
+            } else {
+                m.to_string()
+            }
+        })
     }
 
     /// The rules-side record it describes.
@@ -144,6 +153,11 @@ impl Sheet {
                     format!("【{name}】{}TP は0〜9の範囲外", s.tp),
                     format!("【{name}】 {} TP is outside 0..9", s.tp),
                 );
+                // fc7 F6: its XP is still checked, as for the most it could hold (as
+                // `/fc approve` counts it), so one violation does not hide another.
+                if let Some(skill) = state.skills.get(name) {
+                    cost += skills::tp_cost(skill.expertise, 0, s.tp.clamp(0, MAX_TP));
+                }
                 continue;
             }
             let Some(skill) = state.skills.get(name) else {
@@ -178,6 +192,9 @@ impl Sheet {
                     ch.xp_spent, ch.xp_earned, self.unspent_xp
                 ),
             );
+        }
+        if let Some((ja, en)) = ch.money_violation(self.extra_xp) {
+            push("FC-8", ja, en);
         }
         v
     }
