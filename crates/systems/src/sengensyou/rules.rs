@@ -2400,7 +2400,7 @@ impl SgRules {
             }
             (Some(k), Some(a)) => {
                 let folded = a.replace('\u{FF65}', "・");
-                let t = if n.types.iter().any(|t| *t == folded) {
+                let t = if n.types.contains(&folded) {
                     folded
                 } else if let Some(b) = n
                     .bonds
