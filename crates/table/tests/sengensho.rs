@@ -226,13 +226,13 @@ fn sg6_hidden_types_never_reach_players() {
     let e = refused(&mut t, "alice", "/sg reveal 影");
     assert!(e.contains("GM") || e.contains("belongs"), "{e}");
     // The information-gathering target: 14 (targeted by its bond), 16 (via), 20.
-    let out = run(&mut t, "alice", "/sg discover ミナ 影");
+    let out = run(&mut t, "gm", "/sg discover ミナ 影");
     assert!(out.iter().any(|l| l.contains("目標値は14")), "{out:?}");
     run(&mut t, "gm", "/scene next");
     run(&mut t, "gm", "/sg bond 影 例・策士 老人");
     let out = run(&mut t, "gm", "/sg discover ロイ 影 via=老人");
     assert!(out.iter().any(|l| l.contains("目標値は16")), "{out:?}");
-    let out = run(&mut t, "bob", "/sg discover ロイ 影");
+    let out = run(&mut t, "gm", "/sg discover ロイ 影");
     assert!(out.iter().any(|l| l.contains("目標値は20")), "{out:?}");
     // The roll is seen by the GM and the PC's owner only.
     run(&mut t, "alice", "/sg discover ミナ 影 roll +30");
@@ -535,7 +535,7 @@ fn sg8_the_seven_steps_and_the_leniency_reroll() {
         out[0].contains("寛容な振り直し（l.211）は /sg reroll"),
         "{out:?}"
     );
-    let e = refused(&mut t, "alice", "/sg resolve");
+    let e = refused(&mut t, "gm", "/sg resolve");
     assert!(e.contains("SG-8") && e.contains("/sg resolve keep"), "{e}");
     let out = run(&mut t, "gm", "/sg reroll");
     assert!(
@@ -545,7 +545,7 @@ fn sg8_the_seven_steps_and_the_leniency_reroll() {
     assert!(refused(&mut t, "gm", "/sg reroll").contains("once"));
     let c = contest(&t);
     let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
-    let out = run(&mut t, "alice", "/sg resolve");
+    let out = run(&mut t, "gm", "/sg resolve");
     let verdict = if a > d {
         "攻撃側の勝利"
     } else {
@@ -727,7 +727,7 @@ fn sg6_a_discovery_roll_takes_the_sheets_skill() {
     run(&mut t, "carol", "/sg discover サラ 影 roll +{幻想知識}");
     let last = t.events().last().expect("event").clone();
     let text = t.entry(&last, "carol", Lang::Ja).text;
-    assert!(text.contains("(3D6+3>=20)"), "{text}");
+    assert!(text.contains("(3D6+3)"), "{text}");
     let e = refused(&mut t, "carol", "/sg discover サラ 影 roll +{交渉}");
     assert!(e.contains("has no '交渉'"), "{e}");
 }
@@ -1330,4 +1330,314 @@ fn sg1_a_sheets_types_are_shown_once() {
     );
     run(&mut t, "gm", "/sg choose ユキ 例・旅人 例・守護者 例・策士");
     assert!(sheet_of(&t, "ユキ").contains("類型候補: 例・芸術家、例・守護者、例・策士"));
+}
+
+// ---- Issue 15, ninth session: the seed-only play-through sg7's findings ----
+
+/// The player's notice of the last discovery, as `who` sees it, in `lang`.
+fn last_seen(t: &Table, who: &str, lang: Lang) -> String {
+    let last = t.events().last().expect("event").clone();
+    t.entry(&last, who, lang).text
+}
+
+#[test]
+fn sg6_a_disguised_npc_looks_like_an_undisguised_one_to_the_player() {
+    // SG-6, seed l.78–79 「NPCによっては、故意に類型をごまかすような行動を取っていてもよい。
+    // こうした場合は、NPCの{知性}+〈交渉〉との対抗判定になる」, l.81 「GMがそれを逆手に取って
+    // ミスリーディングを仕掛ける可能性などもある」: the disguise is the GM's; the player's
+    // hint and notice read the same for 影 (disguised) and 老人 (not), both only known by
+    // name (l.71).
+    let mut t = table();
+    run(&mut t, "gm", "/sg choose 老人 例・守護者 例・策士 例・旅人");
+    run(&mut t, "gm", "/sg disguise 影 +5");
+    let hint = |t: &mut Table, npc: &str| {
+        let out = run(t, "bob", &format!("/sg discover ロイ {npc}"));
+        out.join("\n").replace(npc, "NPC")
+    };
+    let (disguised, plain) = (hint(&mut t, "影"), hint(&mut t, "老人"));
+    assert_eq!(disguised, plain);
+    assert!(
+        !plain.contains("20") && !plain.contains("目標値"),
+        "{plain}"
+    );
+    for npc in ["影", "老人"] {
+        run(&mut t, "bob", &format!("/sg discover ロイ {npc} roll +0"));
+        let ja = last_seen(&t, "bob", Lang::Ja);
+        assert!(
+            ja.contains(&format!(": SG-6: ロイが{npc}の類型を調べた (3D6) ＞ "))
+                && !ja.contains("目標値")
+                && !ja.contains(">="),
+            "{ja}"
+        );
+        let en = last_seen(&t, "bob", Lang::En);
+        assert!(
+            en.contains(&format!(": SG-6: ロイ looked into {npc}'s type (3D6) ＞ "))
+                && !en.contains("target"),
+            "{en}"
+        );
+    }
+    // The GM still sees the target and the contest.
+    let gm = run(&mut t, "gm", "/sg discover ロイ 老人");
+    assert!(gm.iter().any(|l| l.contains("目標値は20")), "{gm:?}");
+}
+
+#[test]
+fn sg6_a_reveal_makes_an_npcs_types_public_and_nothing_else() {
+    // SG-6, seed l.65 「類型は最初は秘匿情報であり」, l.67 「NPCの縁故に関する情報は、
+    // 「情報収集」の項目における情報項目としてGMが適宜設定する」: `/sg reveal` makes the
+    // types public; the bonds, their levels, the fantasy values and the abilities they open
+    // stay the GM's.
+    let mut t = table();
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond 影 例・策士 秘密の計画 purpose");
+    run(&mut t, "gm", "/sg reveal 影");
+    let bob = sheet(&t, "bob", "影");
+    assert!(bob.contains("例・策士・例・旅人・例・芸術家"), "{bob}");
+    for hidden in ["秘密の計画", "Lv1", "幻想値", "使用可", "未到達"] {
+        assert!(!bob.contains(hidden), "{hidden} in {bob}");
+    }
+    assert!(sheet(&t, "gm", "影").contains("秘密の計画"));
+    // A bond tied after the reveal stays the GM's too.
+    run(&mut t, "gm", "/scene next");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg bond 影 例・旅人 老人");
+    for line in seen(&t, "bob", from) {
+        assert!(
+            !line.contains("老人") && !line.contains("例・旅人"),
+            "{line}"
+        );
+    }
+    // The fantasy values are not named by a reference either.
+    let why = refused(&mut t, "bob", "SGS+{影.幻想値}");
+    assert!(!why.contains("例・策士 1"), "{why}");
+    // Types made public leave nothing to look into (F11 of sg7).
+    let e = refused(&mut t, "bob", "/sg discover ロイ 影");
+    assert!(e.contains("SG-6") && e.contains("public"), "{e}");
+}
+
+/// The total before ` ＞ 成功` in a success notice.
+fn success_total(text: &str) -> Option<i64> {
+    let head = text
+        .split(" ＞ 成功")
+        .next()
+        .filter(|_| text.contains(" ＞ 成功"))?;
+    head.rsplit(" ＞ ").next()?.trim().parse().ok()
+}
+
+#[test]
+fn sg6_keywords_lower_the_target_for_the_corresponding_type_only() {
+    // SG-6, seed l.71 「名前や顔を知っているだけの時点では、この情報項目の目標値は20を目安
+    // とする」, l.76 「直接NPCと会話し、縁故に関連するキーワードについて話題になった:対応する
+    // 類型について、目標値14~16」: a success below 20 finds the type the keywords concern.
+    let mut t = table();
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond 影 例・旅人 村 group");
+    // The GM names which bond (or type) the keywords concern.
+    let e = refused(&mut t, "gm", "/sg discover ロイ 影 keywords=15");
+    assert!(e.contains("SG-6") && e.contains("about="), "{e}");
+    let e = refused(&mut t, "gm", "/sg discover ロイ 影 keywords=15 about=海");
+    assert!(e.contains("SG-6") && e.contains("neither"), "{e}");
+    assert!(refused(&mut t, "bob", "/sg discover ロイ 影 about=村").contains("GM"));
+    let out = run(&mut t, "gm", "/sg discover ロイ 影 keywords=15 about=村");
+    assert!(out.iter().any(|l| l.contains("目標値は15")), "{out:?}");
+    let mut below_20 = 0;
+    for _ in 0..40 {
+        run(
+            &mut t,
+            "gm",
+            "/sg discover ロイ 影 keywords=15 about=村 roll +4",
+        );
+        let text = last_seen(&t, "bob", Lang::Ja);
+        if let Some(total) = success_total(&text)
+            && total < 20
+        {
+            assert!(text.ends_with(" → 例・旅人"), "{text}");
+            below_20 += 1;
+        }
+    }
+    assert!(below_20 > 0, "no success below 20 in 40 rolls");
+    // A type named directly works the same.
+    run(
+        &mut t,
+        "gm",
+        "/sg discover サラ 影 keywords=14 about=例・芸術家 roll -30",
+    );
+    assert!(last_seen(&t, "carol", Lang::Ja).contains("失敗"));
+}
+
+/// An English table with ASCII names, so that any Japanese left in a message shows.
+fn english_table() -> Table {
+    let mut t = Table::create("Sengensyou", "en", "gm", [7; 32])
+        .expect("table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    for (who, line) in [
+        ("gm", "/lang en"),
+        ("gm", "/join alice"),
+        ("gm", "/sg types example"),
+        ("gm", "/char new Kage"),
+        ("alice", "/char new Mina"),
+        ("gm", "/sg choose Kage 例・守護者 例・策士 例・旅人"),
+        ("alice", "/sg choose Mina 例・芸術家 例・守護者 例・策士"),
+    ] {
+        t.exec(who, line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    t
+}
+
+fn has_kana(s: &str) -> bool {
+    // Type names (`例・…`) are data; the middle dot is in the katakana block.
+    s.replace("例・", "")
+        .chars()
+        .any(|c| ('\u{3040}'..='\u{30FF}').contains(&c) || c == '（')
+}
+
+#[test]
+fn sg1_sg3_an_english_table_reads_the_sheet_and_the_gm_refusals_in_english() {
+    // SG-3, seed l.19–20 「幻想値を増やすことで、幻想能力の使用が解禁される…1セッションに1回
+    // までしか使用できない」; SG-1 l.177 (the boss revealed), l.65 (the rest hidden).
+    let mut t = english_table();
+    for line in [
+        "/sg bond Mina 例・守護者 Kage",
+        "/sg boss Kage",
+        "/sg climax",
+    ] {
+        run(&mut t, "gm", line);
+    }
+    run(&mut t, "alice", "/sg borrow Mina 例・守護者 例・鉄壁");
+    let mina = t
+        .sheet("Mina", "alice")
+        .expect("sheet")
+        .render_text(Lang::En);
+    for word in ["usable", "not reached", "used"] {
+        assert!(mina.contains(word), "{word}: {mina}");
+    }
+    // Ability names are data (`例・閃き`) and stay as loaded; the rules' words do not.
+    for ja in ["使用可", "使用済み", "未到達", "（"] {
+        assert!(!mina.contains(ja), "{ja}: {mina}");
+    }
+    let kage = t
+        .sheet("Kage", "alice")
+        .expect("sheet")
+        .render_text(Lang::En);
+    // ラスボス is the seed's type name (data); the note around it is English.
+    assert!(
+        kage.contains("ラスボス (the other types are hidden)")
+            && !has_kana(&kage.replace("ラスボス", "")),
+        "{kage}"
+    );
+    for line in [
+        "/sg boss Kage",
+        "/sg climax",
+        "/sg original Mina on",
+        "/sg types example",
+        "/sg preset Kage 例・旅人 Mina 1",
+        "/sg disguise Kage +1",
+        "/sg hide Mina",
+        "/sg scenario end",
+        "/sg approve Mina Kage",
+        "/sg set fantasy_value count",
+        "/sg discover Mina Kage keywords=15",
+        "/sg discover Mina Kage via=Kage",
+    ] {
+        let e = refused(&mut t, "alice", line);
+        assert!(e.contains("only the GM") && !has_kana(&e), "{line}: {e}");
+    }
+    let e = refused(&mut t, "alice", "/sg foo");
+    for verb in [
+        "attack", "defend", "reroll", "resolve", "disguise", "conceal", "spell",
+    ] {
+        assert!(e.contains(verb), "{verb}: {e}");
+    }
+}
+
+#[test]
+fn sg2_sg3_a_types_name_in_a_check_points_at_the_bonds() {
+    // SG-2/SG-3, seed l.18 「それぞれの縁故はレベルと同じ値の幻想値をキャラクターに与える」:
+    // a type's value comes from bonds; `/char set` of it is refused, so the refusal of
+    // `{影.例・旅人}` names /sg bond, never /char set, and reads the same for a type 影
+    // holds (例・旅人) and one it does not (例・守護者) (SG-6).
+    let mut t = table();
+    let held = refused(&mut t, "bob", "SGS+{影.例・旅人}");
+    let not_held = refused(&mut t, "bob", "SGS+{影.例・守護者}");
+    assert!(
+        held.contains("/sg bond") && !held.contains("/char set") && held.contains("SG-2"),
+        "{held}"
+    );
+    assert_eq!(
+        held.replace("例・旅人", "T"),
+        not_held.replace("例・守護者", "T")
+    );
+    let own = refused(&mut t, "alice", "SGS+{ミナ.例・芸術家}");
+    assert!(
+        own.contains("/sg bond") && !own.contains("/char set"),
+        "{own}"
+    );
+}
+
+#[test]
+fn sg8_the_defenders_roll_reroll_and_result_are_the_defenders_or_the_gms() {
+    // SG-8, seed l.195 「1. 攻撃側がダイスを振る」, l.198 「4. 防御側がダイスを振る」,
+    // l.200–201 「6. 防御側の達成値を確定 7. 結果判定」, l.211 (the defender's re-roll).
+    let mut t = table();
+    run(&mut t, "alice", "/sg attack +2");
+    run(&mut t, "bob", "/sg effect attacker +1 術");
+    let e = refused(&mut t, "alice", "/sg defend +30");
+    assert!(e.contains("SG-8") && e.contains("defender"), "{e}");
+    run(&mut t, "bob", "/sg defend +30");
+    let c = contest(&t);
+    let (a, d) = (side_value(&c["attacker"]), side_value(&c["defender"]));
+    // Effects may come from anyone (l.205–210).
+    run(
+        &mut t,
+        "carol",
+        &format!("/sg effect defender {} 呪", a - d - 1),
+    );
+    for who in ["alice", "carol"] {
+        assert!(refused(&mut t, who, "/sg reroll").contains("bob"));
+        assert!(refused(&mut t, who, "/sg resolve keep").contains("bob"));
+    }
+    run(&mut t, "bob", "/sg reroll");
+    run(&mut t, "bob", "/sg resolve");
+    assert!(contest(&t).is_null());
+    // The GM plays every NPC: it may roll both sides.
+    run(&mut t, "gm", "/sg attack +0");
+    run(&mut t, "gm", "/sg defend +0");
+    run(&mut t, "gm", "/sg resolve");
+}
+
+#[test]
+fn sg1_sg2_sg8_messages_say_what_the_seed_gives() {
+    // SG-1 l.26/l.28: types come from the list; a list loaded mid-session that drops
+    // types characters hold says which, to the GM only (an NPC's are hidden, SG-6).
+    let mut t = table();
+    let list = r#"/sg types load {"type":[{"name":"甲","ability":[{"name":"a1","threshold":1},{"name":"a2","threshold":2},{"name":"a3","threshold":3}]},{"name":"乙","ability":[{"name":"b1","threshold":1},{"name":"b2","threshold":2},{"name":"b3","threshold":3}]},{"name":"丙","ability":[{"name":"c1","threshold":1},{"name":"c2","threshold":2},{"name":"c3","threshold":3}]}]}"#;
+    let from = t.events().len();
+    let out = run(&mut t, "gm", list);
+    let said = out.join("\n");
+    assert!(
+        said.contains("ミナ（例・芸術家・例・守護者・例・策士）") && said.contains("影（"),
+        "{said}"
+    );
+    for line in seen(&t, "alice", from) {
+        assert!(!line.contains("例・旅人"), "{line}");
+    }
+    // SG-2 l.17–18: the level is the value a bond gives; a rise says the new one.
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    run(&mut t, "gm", "/scene next");
+    let out = run(&mut t, "gm", "/sg raise ミナ ロイ");
+    assert!(out.iter().any(|l| l.contains("（Lv2）")), "{out:?}");
+    // A setting's refusal names the values it takes.
+    let e = refused(&mut t, "gm", "/sg set fantasy_value bogus");
+    assert!(e.contains("levels or count"), "{e}");
+    let e = refused(&mut t, "gm", "/sg set bogus on");
+    assert!(
+        e.contains("no setting 'bogus'") && e.contains("contest_tie"),
+        "{e}"
+    );
+    // SG-8: a contest under way does not run on into the next session.
+    run(&mut t, "alice", "/sg attack +1");
+    let out = run(&mut t, "gm", "/session end");
+    assert!(out.iter().any(|l| l.contains("結果を出さずに")), "{out:?}");
+    assert!(refused(&mut t, "bob", "/sg defend +1").contains("no contest"));
 }

@@ -84,6 +84,13 @@ pub struct Contest {
     pub defender: Option<Side>,
     /// The leniency re-roll was used.
     pub rerolled: bool,
+    /// SG-8 (l.195, l.198): the member who rolled for the attacker (step 1).
+    #[serde(default)]
+    pub attacker_by: String,
+    /// SG-8 (l.198): the member who rolled for the defender (step 4): its re-roll (l.211)
+    /// and the fixing of its value (steps 6–7) are that member's or the GM's.
+    #[serde(default)]
+    pub defender_by: String,
 }
 
 /// Whether the attacker wins with these values under `tie`; `None`: a tie to re-roll.

@@ -264,6 +264,9 @@ pub enum Event {
         /// The type the bond is under (whose fantasy value rises, SG-3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         type_name: Option<String>,
+        /// The level it rose to (SG-2, l.17–18: the level is the value it gives).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<i64>,
     },
     /// SG-2: a bond discarded.
     Discarded {
@@ -581,7 +584,7 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Disguised types (SG-6, GM): the NPC's {知性}+〈交渉〉; looking into them becomes a contest against it. A PC hiding its types: its {知性}+〈交渉〉 check sets the target to find them",
     },
     CommandHelp {
-        usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+        usage: "/sg discover ミナ 影 [via=ロイ] [keywords=15 about=類型] [roll +3]",
         help: "類型の情報収集（SG-6）: 目標値20、NPCの縁故の対象なら14、NPCが縁故を持つNPCから聞けば16、キーワードで14〜16。roll で判定",
         help_en: "Find an NPC's type (SG-6): target 20; 14 if the NPC bonded the PC; 16 if told by one the NPC bonds; 14–16 after keywords. roll makes the check",
     },
@@ -605,13 +608,15 @@ fn events(events: Vec<Event>) -> Decided {
     })
 }
 
-fn gm(table: &dyn TableView, what: &str) -> Result<(), Text> {
+/// A GM-only step: `what` names it in Japanese and English (`("ラスボスの指定", "naming
+/// the last boss")`), so an English table reads the refusal in English.
+fn gm(table: &dyn TableView, what: (&str, &str)) -> Result<(), Text> {
     if table.actor_is_gm() {
         Ok(())
     } else {
         Err(Text::new(
-            format!("{what}はGMだけが行えます"),
-            format!("only the GM can do this ({what})"),
+            format!("{}はGMだけが行えます", what.0),
+            format!("only the GM can do this ({})", what.1),
         ))
     }
 }
@@ -640,6 +645,14 @@ pub fn is_pc(table: &dyn TableView, name: &str) -> bool {
             _ => !table.member_is_gm(owner),
         },
     }
+}
+
+/// SG-6 (l.65, l.67 「NPCの縁故に関する情報は、「情報収集」の項目における情報項目としてGMが
+/// 適宜設定する」): whether `name`'s bonds, their levels, its fantasy values and the
+/// abilities it uses stay with the GM (and its owner): a hidden character's, and an NPC's
+/// always, since `/sg reveal` makes its types public and nothing else.
+fn private(table: &dyn TableView, ch: &Char, name: &str) -> bool {
+    ch.hidden || !is_pc(table, name)
 }
 
 fn scene(table: &dyn TableView) -> u64 {
@@ -828,26 +841,42 @@ impl SgRules {
         let [_, key, value] = words else {
             return Err(usage("/sg set contest_tie defender"));
         };
-        gm(table, "設定の変更")?;
-        let ok = matches!(
-            (*key, *value),
-            ("contest_tie", "defender" | "attacker" | "reroll")
-                | ("pc_bond_halving", "sum" | "each")
-                | ("fantasy_value", "levels" | "count")
-                | ("ability_reset", "session" | "scenario")
-                | (
-                    "campaign"
-                        | "boss_waive_scene_limit"
-                        | "boss_waive_bond_cap"
-                        | "leniency_reroll",
-                    "on" | "off"
-                )
-        );
-        if !ok {
-            return Err(Text::new(
-                format!("設定「{key} {value}」はありません（/sg settings で一覧）"),
-                format!("no setting '{key} {value}' (see /sg settings)"),
-            ));
+        gm(table, ("設定の変更", "changing a setting"))?;
+        // Each setting with the values it takes: a refusal names them.
+        const VALUES: &[(&str, &[&str])] = &[
+            ("contest_tie", &["defender", "attacker", "reroll"]),
+            ("pc_bond_halving", &["sum", "each"]),
+            ("fantasy_value", &["levels", "count"]),
+            ("ability_reset", &["session", "scenario"]),
+            ("campaign", &["on", "off"]),
+            ("boss_waive_scene_limit", &["on", "off"]),
+            ("boss_waive_bond_cap", &["on", "off"]),
+            ("leniency_reroll", &["on", "off"]),
+        ];
+        match VALUES.iter().find(|(k, _)| k == key) {
+            None => {
+                let keys: Vec<&str> = VALUES.iter().map(|(k, _)| *k).collect();
+                return Err(Text::new(
+                    format!(
+                        "設定「{key}」はありません。設定は {} です（/sg settings で一覧）",
+                        keys.join("・")
+                    ),
+                    format!(
+                        "no setting '{key}'; the settings are {} (see /sg settings)",
+                        keys.join(", ")
+                    ),
+                ));
+            }
+            Some((_, values)) if !values.contains(value) => {
+                return Err(Text::new(
+                    format!(
+                        "設定 {key} に「{value}」は使えません。{} のどれかです",
+                        values.join("・")
+                    ),
+                    format!("setting {key} takes {}, not '{value}'", values.join(" or ")),
+                ));
+            }
+            Some(_) => {}
         }
         events(vec![Event::Setting {
             key: key.to_string(),
@@ -859,6 +888,7 @@ impl SgRules {
         match words.get(1).copied() {
             None => {
                 let mut ja = String::from("類型リスト:");
+                let mut en = String::from("Type list:");
                 for t in &state.types.types {
                     let abil: Vec<String> = t
                         .abilities
@@ -877,14 +907,26 @@ impl SgRules {
                         },
                         abil.join(", ")
                     ));
+                    en.push_str(&format!(
+                        "\n  {} — {} / impression: {} ({}) / {}",
+                        t.name,
+                        t.action_bonus,
+                        t.impression,
+                        if t.impression_on_bond {
+                            "applied by a bond"
+                        } else {
+                            "not applied by a bond"
+                        },
+                        abil.join(", ")
+                    ));
                 }
                 Ok(Outcome {
                     events: Vec::new(),
-                    reply: Some(Text::new(ja.clone(), ja.replace("類型リスト", "Type list"))),
+                    reply: Some(Text::new(ja, en)),
                 })
             }
             Some("example" | "load") => {
-                gm(table, "類型リストの読み込み")?;
+                gm(table, ("類型リストの読み込み", "loading the type list"))?;
                 let text = if words[1] == "example" {
                     super::types::EXAMPLE.to_string()
                 } else {
@@ -893,7 +935,39 @@ impl SgRules {
                 let list = TypeList::parse(&text).map_err(|e| {
                     Text::new(format!("SG-1: {}", e.ja()), format!("SG-1: {}", e.en()))
                 })?;
-                events(vec![Event::TypesLoaded { list }])
+                // SG-1 (l.26, l.28): types are chosen from the list at the session's
+                // start; a list loaded later may drop types characters hold. The GM (who
+                // loads it, and alone may re-choose mid-session) is told which, in a
+                // reply of its own, since an NPC's types are hidden (SG-6).
+                let stranded: Vec<String> = state
+                    .chars
+                    .iter()
+                    .filter_map(|(name, c)| {
+                        let gone: Vec<&str> = c
+                            .types
+                            .iter()
+                            .filter(|t| list.get(t).is_none())
+                            .map(String::as_str)
+                            .collect();
+                        (!gone.is_empty()).then(|| format!("{name}（{}）", gone.join("・")))
+                    })
+                    .collect();
+                let reply = (!stranded.is_empty()).then(|| {
+                    Text::new(
+                        format!(
+                            "SG-1: 新しい類型リストにない類型を持つキャラクター: {}。その類型の幻想能力はリストから消えました。/sg choose 名前 類型1 類型2 類型3 で選び直せます（縁故は /sg discard）",
+                            stranded.join("、")
+                        ),
+                        format!(
+                            "SG-1: characters holding types the new list lacks: {}; those types' abilities are gone from the list. Re-choose with /sg choose NAME TYPE1 TYPE2 TYPE3 (bonds: /sg discard)",
+                            stranded.join(", ")
+                        ),
+                    )
+                });
+                Ok(Outcome {
+                    events: vec![Event::TypesLoaded { list }],
+                    reply,
+                })
             }
             Some(_) => Err(usage("/sg types [example|load TEXT]")),
         }
@@ -1104,7 +1178,7 @@ impl SgRules {
         bond: Bond,
     ) -> Vec<Event> {
         let ch = get_char(state, name);
-        let secret = ch.hidden;
+        let secret = private(table, &ch, name);
         let mut evs = vec![Event::Bonded {
             character: name.to_string(),
             bond: bond.clone(),
@@ -1187,7 +1261,7 @@ impl SgRules {
             (*n, *t, *tg, kind_word(rest.first())?, 1)
         };
         if preset {
-            gm(table, "SG-7 事前縁故")?;
+            gm(table, ("SG-7 事前縁故", "SG-7 preset bonds"))?;
             // SG-7 (l.161): 「NPCの縁故はセッション開始時点で設定済みで良い」: preset at the
             // session's start; later the NPC's bonds follow SG-2's limits.
             if scene(table) > 1 {
@@ -1245,6 +1319,7 @@ impl SgRules {
         if !preset && !table.actor_is_gm() {
             return self.propose(
                 state,
+                table,
                 name,
                 target,
                 Asked::Bond {
@@ -1287,7 +1362,14 @@ impl SgRules {
 
     /// SG-2: a player's proposal, checked against the limits now (the GM's approval
     /// checks them again).
-    fn propose(&self, state: &State, name: &str, target: &str, what: Asked) -> Decided {
+    fn propose(
+        &self,
+        state: &State,
+        table: &dyn TableView,
+        name: &str,
+        target: &str,
+        what: Asked,
+    ) -> Decided {
         if state
             .proposals
             .iter()
@@ -1303,7 +1385,7 @@ impl SgRules {
                 ),
             );
         }
-        let secret = get_char(state, name).hidden;
+        let secret = private(table, &get_char(state, name), name);
         Ok(Outcome {
             events: vec![Event::Proposed {
                 proposal: Proposal {
@@ -1326,7 +1408,7 @@ impl SgRules {
                 .iter()
                 .filter(|p| {
                     table.actor_is_gm()
-                        || !get_char(state, &p.character).hidden
+                        || !private(table, &get_char(state, &p.character), &p.character)
                         || table
                             .character(&p.character)
                             .is_some_and(|(o, _)| o == table.actor())
@@ -1365,7 +1447,13 @@ impl SgRules {
                 ));
             }
         };
-        gm(table, "SG-2 縁故の申請の承認・却下")?;
+        gm(
+            table,
+            (
+                "SG-2 縁故の申請の承認・却下",
+                "SG-2 approving or refusing a bond proposal",
+            ),
+        )?;
         let Some(p) = state
             .proposals
             .iter()
@@ -1377,7 +1465,7 @@ impl SgRules {
                 format!("no proposal of {name} about {target} (/sg proposals lists them)"),
             );
         };
-        let secret = get_char(state, name).hidden;
+        let secret = private(table, &get_char(state, name), name);
         let closed = |approved: bool| Event::ProposalClosed {
             character: name.to_string(),
             target: target.to_string(),
@@ -1428,7 +1516,13 @@ impl SgRules {
     fn bond_change(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
         if let ["retie", name, from, to] = words {
             // SG-2 (l.138): the purpose changes; the GM may keep the bond's level.
-            gm(table, "SG-2 目的の変更と縁故レベルの継続")?;
+            gm(
+                table,
+                (
+                    "SG-2 目的の変更と縁故レベルの継続",
+                    "SG-2 a changed purpose keeping its bond level",
+                ),
+            )?;
             may_act(table, name)?;
             let ch = get_char(state, name);
             let bond = self.existing(&ch, name, from)?;
@@ -1457,7 +1551,7 @@ impl SgRules {
                 character: name.to_string(),
                 from: from.to_string(),
                 to: to.to_string(),
-                secret: ch.hidden,
+                secret: private(table, &ch, name),
             }]);
         }
         let [verb, name, target] = words else {
@@ -1468,7 +1562,7 @@ impl SgRules {
         may_act(table, name)?;
         let ch = get_char(state, name);
         let bond = self.existing(&ch, name, target)?;
-        let secret = ch.hidden;
+        let secret = private(table, &ch, name);
         let now = scene(table);
         match *verb {
             "retie" => {
@@ -1481,7 +1575,7 @@ impl SgRules {
                     );
                 }
                 if !table.actor_is_gm() {
-                    return self.propose(state, name, target, Asked::Retie);
+                    return self.propose(state, table, name, target, Asked::Retie);
                 }
                 let mut b = bond.clone();
                 b.scene = now;
@@ -1505,7 +1599,7 @@ impl SgRules {
                     );
                 }
                 if !table.actor_is_gm() {
-                    return self.propose(state, name, target, Asked::Raise);
+                    return self.propose(state, table, name, target, Asked::Raise);
                 }
                 let mut after = get_char(state, name);
                 if let Some(b) = after.bonds.iter_mut().find(|b| b.target == *target) {
@@ -1517,6 +1611,7 @@ impl SgRules {
                     scene: now,
                     secret,
                     type_name: Some(bond.type_name.clone()),
+                    level: Some(bond.level + 1),
                 }];
                 evs.extend(debt_notice(state, name, &bond.type_name, &after));
                 events(evs)
@@ -1613,7 +1708,7 @@ impl SgRules {
             type_name: type_name.to_string(),
             ability: ability.to_string(),
             borrowed,
-            secret: ch.hidden,
+            secret: private(table, &ch, name),
             unlocked: borrowed.is_none().then_some((value, a.threshold)),
         }])
     }
@@ -1684,7 +1779,7 @@ impl SgRules {
     fn boss_and_reveal(&self, state: &State, words: &[&str], table: &dyn TableView) -> Decided {
         match words {
             ["boss", name, "off"] => {
-                gm(table, "ラスボスの指定")?;
+                gm(table, ("ラスボスの指定", "naming the last boss"))?;
                 may_act(table, name)?;
                 if !get_char(state, name).last_boss {
                     return refuse(
@@ -1714,7 +1809,7 @@ impl SgRules {
                 }])
             }
             ["boss", name] => {
-                gm(table, "ラスボスの指定")?;
+                gm(table, ("ラスボスの指定", "naming the last boss"))?;
                 may_act(table, name)?;
                 let pc = is_pc(table, name);
                 if get_char(state, name).last_boss {
@@ -1748,7 +1843,7 @@ impl SgRules {
                 }])
             }
             ["climax"] => {
-                gm(table, "クライマックスの開始")?;
+                gm(table, ("クライマックスの開始", "starting the climax"))?;
                 let Some((boss, ch)) = state
                     .chars
                     .iter()
@@ -1815,7 +1910,13 @@ impl SgRules {
                 // SG-6: an NPC's types are the GM's; a PC's are public among PCs unless
                 // the GM hides them (a PC-vs-PC session, l.91–92).
                 if !is_pc(table, name) || words[0] == "hide" {
-                    gm(table, "類型の秘匿（PCはGMの判断）・NPCの類型の公開")?;
+                    gm(
+                        table,
+                        (
+                            "類型の秘匿（PCはGMの判断）・NPCの類型の公開",
+                            "hiding types (a PC's at the GM's call) and revealing an NPC's",
+                        ),
+                    )?;
                 }
                 let hide = words[0] == "hide";
                 let ch = get_char(state, name);
@@ -1907,7 +2008,13 @@ impl SgRules {
                 })
             }
             ["original", name, on @ ("on" | "off")] => {
-                gm(table, "原作キャラクターの指定")?;
+                gm(
+                    table,
+                    (
+                        "原作キャラクターの指定",
+                        "marking an original-work character",
+                    ),
+                )?;
                 may_act(table, name)?;
                 events(vec![Event::OriginalWork {
                     character: name.to_string(),
@@ -1921,7 +2028,13 @@ impl SgRules {
     }
 
     /// SG-8: the contest procedure (see [`super::procedure`]).
-    fn procedure(&self, state: &State, words: &[&str], dice: &mut Roller<'_>) -> Decided {
+    fn procedure(
+        &self,
+        state: &State,
+        words: &[&str],
+        table: &dyn TableView,
+        dice: &mut Roller<'_>,
+    ) -> Decided {
         use super::procedure::{self as p, Side};
         let tie = state.settings.contest_tie;
         let order = || {
@@ -1939,6 +2052,24 @@ impl SgRules {
                     "SG-8: '{w}' is not a modifier (a whole number from −1000 to +1000, e.g. +2, SGS+2; none is +0)"
                 ),
             )
+        };
+        // SG-8 (l.198–201, l.211): the defender's re-roll and the fixing of its value
+        // (steps 6–7) belong to whoever rolled the defence, or the GM.
+        let defender_side = |c: &p::Contest| {
+            if table.actor_is_gm() || c.defender_by.is_empty() || c.defender_by == table.actor() {
+                Ok(())
+            } else {
+                Err(Text::new(
+                    format!(
+                        "SG-8: 防御側の振り直し（l.211）と⑥⑦の確定は、防御を振った{}かGMが行います",
+                        c.defender_by
+                    ),
+                    format!(
+                        "SG-8: the defender's re-roll (l.211) and steps (6)(7) are for {}, who rolled the defence, or the GM",
+                        c.defender_by
+                    ),
+                ))
+            }
         };
         match (words, &state.contest) {
             (["attack", m], None) => {
@@ -2015,6 +2146,15 @@ impl SgRules {
                 ),
             )),
             (["defend", m], Some(c)) if c.defender.is_none() => {
+                // SG-8 (l.195, l.198): the attacker rolls, then the defender: one who
+                // rolled the attack does not roll the defence too (the GM, who plays
+                // every NPC, may).
+                if !table.actor_is_gm() && c.attacker_by == table.actor() {
+                    return Err(Text::new(
+                        "SG-8: ④は防御側が振ります。攻撃を振った人は防御を振れません（防御側のプレイヤーかGMが /sg defend）",
+                        "SG-8: step (4) is the defender's roll; whoever rolled the attack does not roll the defence (the defending player or the GM: /sg defend)",
+                    ));
+                }
                 let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
                 let dice = p::roll(m, dice)?;
                 events(vec![Event::ContestDefend {
@@ -2026,6 +2166,7 @@ impl SgRules {
                 }])
             }
             (["reroll"], Some(c)) if c.defender.is_some() => {
+                defender_side(c)?;
                 if !state.settings.leniency_reroll {
                     return Err(Text::new(
                         "SG-8: 寛容な振り直しは設定で切られています（leniency_reroll off）",
@@ -2054,6 +2195,9 @@ impl SgRules {
                 }])
             }
             (["resolve", rest @ ..], Some(c)) if rest.is_empty() || rest == ["keep"] => {
+                if c.defender.is_some() {
+                    defender_side(c)?;
+                }
                 // SG-8 (l.211): the re-roll the seed recommends is offered, not skipped
                 // by accident: the result waits for /sg reroll or an explicit `keep`.
                 if rest.is_empty()
@@ -2088,13 +2232,14 @@ impl SgRules {
     }
 
     /// SG-6: the information-gathering target for `pc` finding `npc`'s type, and the
-    /// type the basis points at (`None`: all).
+    /// type the basis points at (`None`: all). `keywords` is the GM's 14–16 and the type
+    /// the keywords talked about concern (l.76 「対応する類型について」).
     pub fn discovery_target(
         state: &State,
         pc: &str,
         npc: &str,
         via: Option<&str>,
-        keywords: Option<i64>,
+        keywords: Option<(i64, String)>,
     ) -> (i64, Option<String>, &'static str) {
         let n = state.chars.get(npc).cloned().unwrap_or_default();
         if let Some(b) = n
@@ -2104,8 +2249,8 @@ impl SgRules {
         {
             return (14, Some(b.type_name.clone()), "縁故の対象");
         }
-        if let Some(k) = keywords {
-            return (k, None, "キーワード");
+        if let Some((k, t)) = keywords {
+            return (k, Some(t), "キーワード");
         }
         if let Some(v) = via
             && let Some(b) = n
@@ -2127,7 +2272,7 @@ impl SgRules {
     ) -> Decided {
         let [_, pc, npc, rest @ ..] = words else {
             return Err(usage(
-                "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+                "/sg discover ミナ 影 [via=ロイ] [keywords=15 about=類型] [roll +3]",
             ));
         };
         may_act(table, pc)?;
@@ -2156,18 +2301,43 @@ impl SgRules {
                 ),
             );
         }
+        // SG-6: an NPC whose types the GM revealed (`/sg reveal`) has nothing left to
+        // find; the reveal was public, so saying so tells nothing new.
+        if !is_pc(table, npc)
+            && state
+                .chars
+                .get(*npc)
+                .is_some_and(|c| !c.hidden && !c.types.is_empty())
+        {
+            return refuse(
+                "SG-6",
+                format!(
+                    "{npc}の類型は公開されています（/char show {npc}）。調べる判定は要りません"
+                ),
+                format!(
+                    "{npc}'s types are public (/char show {npc}); there is nothing to look into"
+                ),
+            );
+        }
         let mut via = None;
         let mut keywords = None;
+        let mut about = None;
         let mut roll = None;
         let mut i = 0;
         while i < rest.len() {
             if let Some(v) = rest[i].strip_prefix("via=") {
                 // SG-6: whether the target holds a bond to that NPC is hidden information
                 // (l.67); a player learning 16 or 20 would learn it without a roll.
-                gm(table, "via= による目標値（縁故先からの情報）")?;
+                gm(
+                    table,
+                    (
+                        "via= による目標値（縁故先からの情報）",
+                        "a via= target (information from one the NPC bonds)",
+                    ),
+                )?;
                 via = Some(v);
             } else if let Some(k) = rest[i].strip_prefix("keywords=") {
-                gm(table, "キーワードによる目標値")?;
+                gm(table, ("キーワードによる目標値", "a keywords= target"))?;
                 keywords = Some(
                     taku_dice::normalize::fold(k)
                         .text
@@ -2181,6 +2351,15 @@ impl SgRules {
                             )
                         })?,
                 );
+            } else if let Some(a) = rest[i].strip_prefix("about=") {
+                gm(
+                    table,
+                    (
+                        "about=（キーワードが関わる類型・縁故）",
+                        "about= (the type or bond the keywords concern)",
+                    ),
+                )?;
+                about = Some(a);
             } else if rest[i] == "roll" {
                 let m = match rest.get(i + 1) {
                     None => 0,
@@ -2190,12 +2369,64 @@ impl SgRules {
                 i += 1;
             } else {
                 return Err(usage(
-                    "/sg discover ミナ 影 [via=ロイ] [keywords=15] [roll +3]",
+                    "/sg discover ミナ 影 [via=ロイ] [keywords=15 about=類型] [roll +3]",
                 ));
             }
             i += 1;
         }
         let n = get_char(state, npc);
+        // SG-6 (l.76 「縁故に関連するキーワードについて話題になった:対応する類型について、
+        // 目標値14~16」): the keywords concern one bond, so one type; the GM names it (or
+        // the bond's target), and 14–16 finds that type only.
+        let keywords = match (keywords, about) {
+            (None, None) => None,
+            (None, Some(_)) => {
+                return refuse(
+                    "SG-6",
+                    "about= は keywords= と一緒に、キーワードが関わる類型か縁故先を指します（例: keywords=15 about=村）".into(),
+                    "about= goes with keywords= and names the type or bond the keywords concern (e.g. keywords=15 about=village)".into(),
+                );
+            }
+            (Some(_), None) => {
+                return refuse(
+                    "SG-6",
+                    format!(
+                        "キーワードの目標値14〜16は対応する類型についてだけです。about= で{npc}の類型か縁故先を添えてください（例: keywords=15 about=類型）"
+                    ),
+                    format!(
+                        "the keywords' target 14–16 is for the corresponding type only; add about= naming one of {npc}'s types or bond targets (e.g. keywords=15 about=TYPE)"
+                    ),
+                );
+            }
+            (Some(k), Some(a)) => {
+                let folded = a.replace('\u{FF65}', "・");
+                let t = if n.types.contains(&folded) {
+                    folded
+                } else if let Some(b) = n
+                    .bonds
+                    .iter()
+                    .find(|b| b.target == a && b.type_name != LAST_BOSS)
+                {
+                    b.type_name.clone()
+                } else {
+                    let types = if n.types.is_empty() {
+                        "（未選択）".to_string()
+                    } else {
+                        n.types.join("・")
+                    };
+                    return refuse(
+                        "SG-6",
+                        format!(
+                            "「{a}」は{npc}の類型（{types}）でも縁故先でもありません。about= にはキーワードが関わる類型か縁故先を書いてください"
+                        ),
+                        format!(
+                            "'{a}' is neither one of {npc}'s types ({types}) nor a bond target of it; about= names the type or bond the keywords concern"
+                        ),
+                    );
+                };
+                Some((k, t))
+            }
+        };
         // SG-6 (l.75 「対象のNPCが縁故を持っているNPCから情報を得た」): the informant is an
         // NPC the target holds a bond to; anything else is said, not dropped.
         if let Some(v) = via {
@@ -2234,15 +2465,17 @@ impl SgRules {
             basis = "類型を隠す判定";
         }
         let Some(m) = roll else {
-            // A disguise turns the check into a contest; telling the player so before
-            // the roll would tell that the NPC disguises: the target is the GM's.
-            let said = if n.disguise.is_some() && !table.actor_is_gm() {
+            // SG-6 (l.78–81): a disguise turns the check into a contest. A player told a
+            // target for one NPC and none for another would know which disguises, so a
+            // player is told no target at all (the item is the GM's, l.67); the GM sees
+            // the target or the contest.
+            let said = if !table.actor_is_gm() {
                 Text::new(
                     format!(
-                        "SG-6: {pc}が{npc}の類型を調べる判定: /sg discover {pc} {npc} roll +技能"
+                        "SG-6: {pc}が{npc}の類型を調べる判定（何と比べるかはGMの情報項目、SG-6 l.67）: /sg discover {pc} {npc} roll +技能"
                     ),
                     format!(
-                        "SG-6: {pc} looks into {npc}'s type: /sg discover {pc} {npc} roll +SKILL"
+                        "SG-6: {pc} looks into {npc}'s type (what it is measured against is the GM's information item, SG-6 l.67): /sg discover {pc} {npc} roll +SKILL"
                     ),
                 )
             } else if let Some(d) = n.disguise {
@@ -2281,7 +2514,12 @@ impl SgRules {
         let mut contest = false;
         // What the PC's player sees of a contest: their own roll and the outcome, not
         // that it was a contest nor the NPC's {知性}+〈交渉〉 (the disguise is the GM's).
-        let mut player_roll = String::new();
+        let mut player_roll = format!(
+            "(3D6{}) ＞ {}",
+            taku_dice::system_command::format_modifier(m),
+            check::body(m, &r)
+        );
+        let mut mine_total = r.total;
         // SG-6 (l.78–79): against a disguising NPC, a contest with its {知性}+〈交渉〉:
         // the higher total wins; a tie as `contest_tie` says (the NPC defends).
         if let Some(d) = n.disguise {
@@ -2312,6 +2550,7 @@ impl SgRules {
             success = mine.total > theirs.total
                 || (mine.total == theirs.total && state.settings.contest_tie == Tie::Attacker);
             target = theirs.total;
+            mine_total = mine.total;
             player_roll = format!(
                 "(3D6{}) ＞ {}",
                 taku_dice::system_command::format_modifier(m),
@@ -2324,10 +2563,11 @@ impl SgRules {
             " ＞ 失敗"
         });
         // SG-6: a lowered target finds the matching type; a roll that also reaches the
-        // item's general target (20) finds every type.
+        // item's general target (20) finds every type, in a contest too (a disguise
+        // that changed what a success finds would show through it).
         let learned = if !success {
             Vec::new()
-        } else if r.total >= 20 && !contest {
+        } else if mine_total >= 20 {
             n.types.clone()
         } else {
             match basis_type {
@@ -2343,29 +2583,21 @@ impl SgRules {
         } else {
             format!(" → {}", learned.join("・"))
         };
-        let notice = if contest {
-            let (outcome, outcome_en) = if success {
-                ("成功", "success")
-            } else {
-                ("失敗", "failure")
-            };
-            Event::Notice {
-                ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
-                en: format!(
-                    "SG-6: {pc} looked into {npc}'s type {} ＞ {outcome_en}{l}",
-                    check::english(&player_roll)
-                ),
-                to: Some(pc.to_string()),
-            }
+        // The player's notice has one shape, contest or not: their roll, the outcome
+        // and what it found, no target (F1 of sg7: a target shown only without a
+        // disguise told which NPC disguises).
+        let (outcome, outcome_en) = if success {
+            ("成功", "success")
         } else {
-            Event::Notice {
-                ja: format!("SG-6: {pc}が{npc}の類型を調べた（目標値{target}） {text}{l}"),
-                en: format!(
-                    "SG-6: {pc} looked into {npc}'s type (target {target}) {}{l}",
-                    check::english(&text)
-                ),
-                to: Some(pc.to_string()),
-            }
+            ("失敗", "failure")
+        };
+        let notice = Event::Notice {
+            ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
+            en: format!(
+                "SG-6: {pc} looked into {npc}'s type {} ＞ {outcome_en}{l}",
+                check::english(&player_roll)
+            ),
+            to: Some(pc.to_string()),
         };
         events(vec![
             Event::Discovery {
@@ -2393,7 +2625,13 @@ impl SgRules {
     ) -> Decided {
         match words {
             ["disguise", name, m] => {
-                gm(table, "SG-6 NPCの類型のごまかし")?;
+                gm(
+                    table,
+                    (
+                        "SG-6 NPCの類型のごまかし",
+                        "SG-6 an NPC disguising its types",
+                    ),
+                )?;
                 may_act(table, name)?;
                 let modifier = if *m == "off" {
                     None
@@ -2726,18 +2964,19 @@ impl TableRules for SgRules {
             Some("approve" | "deny" | "proposals") => self.decide_proposal(state, words, table),
             Some("disguise" | "conceal") => self.hide_types(state, words, table, dice),
             Some("attack" | "effect" | "defend" | "resolve" | "reroll") => {
-                self.procedure(state, words, dice)
+                self.procedure(state, words, table, dice)
             }
             Some("scenario") if words.get(1) == Some(&"end") => {
-                gm(table, "シナリオの終了").and_then(|()| events(vec![Event::ScenarioEnd]))
+                gm(table, ("シナリオの終了", "ending the scenario"))
+                    .and_then(|()| events(vec![Event::ScenarioEnd]))
             }
             _ => Err(usage(
-                "/sg settings|set|types|choose|bond|retie|raise|discard|use|borrow|impress|preset|boss|climax|reveal|hide|original|discover|scenario end",
+                "/sg settings|set|types|choose|bond|approve|deny|proposals|retie|raise|discard|use|borrow|impress|preset|boss|climax|reveal|hide|original|spell|spells|discover|disguise|conceal|attack|effect|defend|reroll|resolve|scenario end",
             )),
         })
     }
 
-    fn fold(&self, state: &mut State, _actor: &str, event: &Event) {
+    fn fold(&self, state: &mut State, actor: &str, event: &Event) {
         match event {
             Event::Setting { key, value } => {
                 let s = &mut state.settings;
@@ -2838,11 +3077,12 @@ impl TableRules for SgRules {
                 type_name,
                 ability,
                 borrowed,
+                secret,
                 ..
             } => {
                 let c = state.chars.entry(character.clone()).or_default();
                 c.used.insert(format!("{type_name}/{ability}"));
-                let hidden = c.hidden;
+                let hidden = *secret;
                 state.scene_uses.push((
                     character.clone(),
                     format!("{type_name}/{ability}"),
@@ -2896,6 +3136,7 @@ impl TableRules for SgRules {
             Event::ContestAttack { side } => {
                 state.contest = Some(super::procedure::Contest {
                     attacker: side.clone(),
+                    attacker_by: actor.to_string(),
                     ..Default::default()
                 });
             }
@@ -2916,6 +3157,7 @@ impl TableRules for SgRules {
             Event::ContestDefend { side } => {
                 if let Some(c) = &mut state.contest {
                     c.defender = Some(side.clone());
+                    c.defender_by = actor.to_string();
                 }
             }
             Event::ContestReroll { dice, .. } => {
@@ -2949,6 +3191,9 @@ impl TableRules for SgRules {
             Event::SessionReset { .. } => {
                 let s = state.settings.clone();
                 state.climax = false;
+                // SG-8: a contest is one exchange of a battle in this session; it does
+                // not carry into the next (its end is noted, see `on_session_end`).
+                state.contest = None;
                 state.proposals.clear();
                 state.scene_uses.clear();
                 for c in state.chars.values_mut() {
@@ -3044,11 +3289,26 @@ impl TableRules for SgRules {
         name: &str,
         key: &str,
     ) -> Option<Text> {
+        let c = state.chars.get(name);
+        // SG-2/SG-3 (l.18 「それぞれの縁故はレベルと同じ値の幻想値をキャラクターに与える」): a
+        // type's name is no field either: its value comes from bonds, and `/char set`
+        // of it is refused (`field_value_by`), so the refusal points at the bonds. It
+        // reads the same whether or not the character holds the type (SG-6).
+        let folded = key.replace('\u{FF65}', "・");
+        if state.types.get(&folded).is_some() {
+            return Some(Text::new(
+                format!(
+                    "SG-2/SG-3: 「{key}」は類型の名前で、{name}の欄ではありません。類型の幻想値は縁故から算出されます（/sg bond・/sg raise）。判定には値を数で書いてください（例: SGS+2）"
+                ),
+                format!(
+                    "SG-2/SG-3: '{key}' is a type's name, not a field of {name}; a type's fantasy value comes from its bonds (/sg bond, /sg raise); write the value into the check as a number (e.g. SGS+2)"
+                ),
+            ));
+        }
         let owned = OWNED.iter().find(|f| f.matches(key))?;
         let fantasy = owned.keys.contains(&"幻想値");
-        let c = state.chars.get(name);
         let sees = c.is_some_and(|c| {
-            !c.hidden
+            !private(table, c, name)
                 || table.actor_is_gm()
                 || table
                     .character(name)
@@ -3165,6 +3425,15 @@ impl TableRules for SgRules {
                     ),
                 )
             }
+            Event::Raised {
+                character,
+                target,
+                level: Some(level),
+                ..
+            } => Text::new(
+                format!("SG-2: {character}の{target}への縁故のレベルが上がった（Lv{level}）"),
+                format!("SG-2: {character}'s bond to {target} rose to level {level}"),
+            ),
             Event::Raised {
                 character, target, ..
             } => Text::new(
@@ -3666,6 +3935,21 @@ impl TableRules for SgRules {
             keeps_uses: !state.settings.ability_reset_session,
         }];
         evs.extend(secret);
+        // SG-8 (l.195–201): a contest under way ends with the session, unjudged; said
+        // so, rather than continued in the next session.
+        if let Some(c) = &state.contest {
+            evs.push(Event::Notice {
+                ja: format!(
+                    "SG-8: 進行中の対抗判定（攻撃側 {}）は結果を出さずにセッションとともに終わった",
+                    c.attacker.value()
+                ),
+                en: format!(
+                    "SG-8: the contest under way (attacker {}) ended unjudged with the session",
+                    c.attacker.value()
+                ),
+                to: None,
+            });
+        }
         evs
     }
 
@@ -3731,9 +4015,24 @@ impl TableRules for SgRules {
         let owner = table
             .character(name)
             .is_some_and(|(o, _)| o == table.actor());
-        if c.hidden && !viewer_is_gm && !owner {
+        if private(table, c, name) && !viewer_is_gm && !owner {
             // SG-6: nothing that names or implies a hidden type, but what the viewer's
-            // own characters found out.
+            // own characters found out. An NPC the GM revealed shows its types and
+            // nothing else: its bonds, levels, fantasy values and the abilities they
+            // open stay an information item of the GM's (l.67).
+            if !c.hidden {
+                let mut shown = c.types.clone();
+                if c.last_boss && state.climax {
+                    shown.push(LAST_BOSS.to_string());
+                }
+                return vec![Section {
+                    title: Text::new("類型", "Types"),
+                    fields: vec![Field::derived(
+                        Text::new("類型", "types"),
+                        Value::Plain(shown.join("・")),
+                    )],
+                }];
+            }
             let mine: BTreeSet<&str> = table
                 .characters()
                 .into_iter()
@@ -3751,18 +4050,25 @@ impl TableRules for SgRules {
             if c.last_boss && state.climax {
                 shown.push(LAST_BOSS.to_string());
             }
+            let shown = shown.join("・");
             let value = if shown.is_empty() {
-                "（秘匿）".to_string()
+                Text::new("（秘匿）", "(hidden)")
             } else if found.is_empty() {
-                format!("{}（他の類型は秘匿）", shown.join("・"))
+                Text::new(
+                    format!("{shown}（他の類型は秘匿）"),
+                    format!("{shown} (the other types are hidden)"),
+                )
             } else {
-                format!("{}（判明した類型。他は秘匿）", shown.join("・"))
+                Text::new(
+                    format!("{shown}（判明した類型。他は秘匿）"),
+                    format!("{shown} (the types found; the others are hidden)"),
+                )
             };
             return vec![Section {
                 title: Text::new("類型", "Types"),
                 fields: vec![Field::derived(
                     Text::new("類型", "types"),
-                    Value::Plain(value),
+                    Value::Text(value),
                 )],
             }];
         }
@@ -3779,7 +4085,7 @@ impl TableRules for SgRules {
         if c.original_work {
             fields.push(Field::derived(
                 Text::new("原作キャラクター", "original-work character"),
-                Value::Plain("○".into()),
+                Value::Text(Text::new("○", "yes")),
             ));
         }
         sections.push(Section {
@@ -3793,10 +4099,17 @@ impl TableRules for SgRules {
                 if b.climax && !viewer_is_gm && !state.climax {
                     continue;
                 }
-                let mark = if b.preset { "（事前）" } else { "" };
+                let (mark, mark_en) = if b.preset {
+                    ("（事前）", " (preset)")
+                } else {
+                    ("", "")
+                };
                 fields.push(Field::derived(
                     Text::new(format!("縁故: {}", b.target), format!("bond: {}", b.target)),
-                    Value::Plain(format!("Lv{}{mark}", b.level)),
+                    Value::Text(Text::new(
+                        format!("Lv{}{mark}", b.level),
+                        format!("Lv{}{mark_en}", b.level),
+                    )),
                 ));
             }
             fields.push(Field::derived(
@@ -3813,16 +4126,16 @@ impl TableRules for SgRules {
                 for a in &def.abilities {
                     let used = c.used.contains(&format!("{t}/{}", a.name));
                     let state_word = match (value >= a.threshold, used) {
-                        (_, true) => "使用済み",
-                        (true, false) => "使用可",
-                        (false, false) => "未到達",
+                        (_, true) => Text::new("使用済み", "used"),
+                        (true, false) => Text::new("使用可", "usable"),
+                        (false, false) => Text::new("未到達", "not reached"),
                     };
                     fields.push(Field::derived(
                         Text::new(
                             format!("{}（{}）", a.name, a.threshold),
                             format!("{} ({})", a.name, a.threshold),
                         ),
-                        Value::Plain(state_word.into()),
+                        Value::Text(state_word),
                     ));
                 }
             }
