@@ -2793,3 +2793,64 @@ fn lr14_ride_tests_steady_horses_and_mearas() {
     assert!(why.contains("GM"), "{why}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+// ---- Session 9: the sixth play-through's findings (/work/findings/lotr6.md) -----------
+
+/// LR-1 (「ランダム法: 2d6 を9回振って,高いもの6つを6種類の能力値に割り当てる」, attributes fixed
+/// at making) with LR-4 (the GM deals the damage): a player's `/undo` of `/lotr create` is
+/// refused while the GM's later damage names the character, naming that line; and a random
+/// character's rolls are not traded for the pick method by undo and re-creation (F6).
+#[test]
+fn lr1_a_making_stands_under_later_lines_and_its_rolls_stay() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new ピピン");
+    let made = t.next_seq();
+    run(
+        &mut t,
+        "bob",
+        "/lotr create ピピン pick 12,11,9,8,6,4 race=Men order=Warrior",
+    );
+    let damage = t.next_seq();
+    run(&mut t, "gm", "/lotr damage ピピン 20");
+    let why = refused(&mut t, "bob", "/undo");
+    assert!(
+        why.contains(&format!("#{made} cannot be undone"))
+            && why.contains(&format!("#{damage}"))
+            && why.contains("ピピン's making (/lotr create, LR-1)"),
+        "{why}"
+    );
+    // With the damage undone, the making may go too (nothing rests on it).
+    run(&mut t, "gm", &format!("/undo #{damage}"));
+    run(&mut t, "bob", &format!("/undo #{made}"));
+
+    // The random method: the nine 2d6 stay the character's; after an undone creation the
+    // pick method is refused and the random one still needs those rolls' best six.
+    run(&mut t, "bob", "/char new メリー");
+    let out = run(&mut t, "bob", "/lotr create メリー random");
+    let line = out.join("\n");
+    let at = line.find("= [").expect("the rolls") + 3;
+    let mut best: Vec<i64> = line[at..]
+        .split(']')
+        .next()
+        .expect("a list")
+        .split(", ")
+        .map(|r| r.parse().expect("a number"))
+        .collect();
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    best.truncate(6);
+    let list = best
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let made = t.next_seq();
+    run(&mut t, "bob", &format!("/lotr create メリー random {list}"));
+    run(&mut t, "bob", &format!("/undo #{made}"));
+    let why = refused(&mut t, "bob", "/lotr create メリー pick 12,11,9,8,6,4");
+    assert!(
+        why.contains("LR-1") && why.contains("rolled already"),
+        "{why}"
+    );
+    run(&mut t, "bob", &format!("/lotr create メリー random {list}"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

@@ -381,6 +381,10 @@ pub enum Event {
         name: String,
         /// The record.
         character: Box<Character>,
+        /// LR-1: the record is the character's making (`/lotr create`), not a reading of
+        /// fields set by hand: while a later line names the character, it stands.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        made: bool,
     },
     /// A character's status changed.
     Changed {
@@ -930,6 +934,7 @@ pub(super) fn load(
     let event = Event::Imported {
         name: name.to_string(),
         character: Box::new(ch.clone()),
+        made: false,
     };
     // What the rules use is the record with the table's current values and what
     // advancement bought (the import keeps the sheet's own record).
@@ -3395,6 +3400,19 @@ fn brings(event: &Event) -> Vec<Basis> {
     }
 }
 
+/// Whether `event` names character `name` anywhere (a field's value or a map's key).
+fn names(event: &Event, name: &str) -> bool {
+    fn mentions(v: &serde_json::Value, name: &str) -> bool {
+        match v {
+            serde_json::Value::String(s) => s == name,
+            serde_json::Value::Array(a) => a.iter().any(|v| mentions(v, name)),
+            serde_json::Value::Object(o) => o.iter().any(|(k, v)| k == name || mentions(v, name)),
+            _ => false,
+        }
+    }
+    serde_json::to_value(event).is_ok_and(|v| mentions(&v, name))
+}
+
 /// What `event` rests on (see [`Basis`]).
 fn rests_on(event: &Event) -> Vec<Basis> {
     use super::advance::{Buy, Event as A};
@@ -3790,7 +3808,30 @@ impl TableRules for LotrRules {
     /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
     /// (LR-12), a skill's later picks on its rank, an Armed Combat pick on the ranks it
     /// needs (LR-8), a poison's stages on the poison (LR-4).
+    ///
+    /// LR-1: a character's making by `/lotr create` (its attributes, the random method's
+    /// rolls spent on them) stands while any later line names the character — the GM's
+    /// damage, a test, a weariness: undoing it would leave them resting on no record, and
+    /// a re-creation would rewrite what they were decided on.
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        if let Some(name) = undone.iter().find_map(|e| match e {
+            Event::Imported {
+                name, made: true, ..
+            } => Some(name),
+            _ => None,
+        }) && names(later, name)
+        {
+            return Some(Text::new(
+                format!(
+                    "{}は{name}の作成（/lotr create、LR-1）を前提にしています",
+                    self.describe(later).ja()
+                ),
+                format!(
+                    "{} rests on {name}'s making (/lotr create, LR-1)",
+                    self.describe(later).en()
+                ),
+            ));
+        }
         let needs = rests_on(later);
         if needs.is_empty() {
             return None;
@@ -3847,7 +3888,9 @@ impl TableRules for LotrRules {
             Event::Table { key, value } => {
                 let _ = state.settings.set_table(key, value);
             }
-            Event::Imported { name, character } => {
+            Event::Imported {
+                name, character, ..
+            } => {
                 state.characters.insert(name.clone(), (**character).clone());
             }
             Event::Changed { name, delta, .. } => {
