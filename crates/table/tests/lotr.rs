@@ -2854,3 +2854,28 @@ fn lr1_a_making_stands_under_later_lines_and_its_rolls_stay() {
     run(&mut t, "bob", &format!("/lotr create メリー random {list}"));
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// LR-6: 「たとえば,Bold と Horselord を持ったキャラクターは, それぞれから +2 の修正を受け,Ride
+/// 判定に+7のボーナスを得る.」 — a Ride test with the Horse specialisation (LR-8) is a Ride
+/// test: +7 a point on it, and naming the base skill `Ride` is accepted (F5; the README's
+/// example `LOTR+{Ride/Horse}>=12` then `/lotr courage エオメル 2`: +14).
+#[test]
+fn lr6_courage_on_a_specialised_test_keeps_its_skills_edges() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "alice", "LOTR+{エオメル.Ride/Horse}>=12");
+    let out = run(&mut t, "alice", "/lotr courage エオメル 2").join("\n");
+    assert!(
+        out.contains("判定に+14（Ride/Horse）（1点あたり+7）"),
+        "{out}"
+    );
+    run(&mut t, "gm", "/lotr round");
+    run(&mut t, "alice", "LOTR+{エオメル.Ride/Horse}>=12");
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1 Ride").join("\n");
+    assert!(out.contains("（1点あたり+7）"), "{out}");
+    // A skill the test is not of is still refused (Ride's edge is for Ride's tests only).
+    run(&mut t, "gm", "/lotr round");
+    run(&mut t, "alice", "LOTR+{エオメル.Stamina}>=12");
+    assert!(refused(&mut t, "alice", "/lotr courage エオメル 1 Ride").contains("LR-6"));
+}

@@ -2880,8 +2880,10 @@ fn courage(
             let last = state.last_tests.get(name);
             // LR-6: edges add to Courage spent on *their* skill's test: a skill named for
             // the test on record must be that test's (Ride's bonus on a Stamina test is not).
+            // A specialised test is its skill's: `Ride` names a `Ride/Horse` test.
             if let (Some(named), Some(l)) = (skill.first(), last)
                 && l.skill.as_deref() != Some(*named)
+                && l.skill.as_deref().map(super::character::base_skill) != Some(*named)
             {
                 let was = l.skill.clone().unwrap_or_else(|| "技能以外".to_string());
                 let was_en = l.skill.clone().unwrap_or_else(|| "no skill".to_string());
