@@ -2879,3 +2879,36 @@ fn lr6_courage_on_a_specialised_test_keeps_its_skills_edges() {
     run(&mut t, "alice", "LOTR+{エオメル.Stamina}>=12");
     assert!(refused(&mut t, "alice", "/lotr courage エオメル 1 Ride").contains("LR-6"));
 }
+
+/// LR-14: 「スタン中は,すべての判定にペナルティを受ける」 and fear's 「相手はすべての行動に-1
+/// ペナルティ」: the GM's command tests (weariness, poison, temptation, a fall) take a
+/// fighter's stun and fear as an ordinary test does (F7).
+#[test]
+fn lr14_stun_and_fear_go_on_the_gms_command_tests_too() {
+    // Each on a fresh table: サム in the fight, stunned −4 (a test's own outcome, a
+    // weariness level or a wound, would move the next one's TN).
+    let stunned = || {
+        let mut t = table([3; 32]);
+        run(&mut t, "gm", "/lotr combat join サム");
+        run(
+            &mut t,
+            "gm",
+            "/lotr combat stun サム +0 tn=2 pen=4 rounds=5",
+        );
+        t
+    };
+    // Each test's TN is printed as `vs N`.
+    let tn = |t: &mut Table, line: &str| {
+        let s = run(t, "gm", line).join("\n");
+        let at = s.find(" vs ").unwrap_or_else(|| panic!("{s}")) + 4;
+        s[at..]
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .next()
+            .and_then(|n| n.parse::<i64>().ok())
+            .unwrap_or_else(|| panic!("{s}"))
+    };
+    assert_eq!(tn(&mut stunned(), "/lotr weary サム test 10"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr corruption サム 10"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr poison サム 3 1 venom"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr fall サム 1d6 11"), 15);
+}

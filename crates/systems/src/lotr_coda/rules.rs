@@ -1008,6 +1008,14 @@ pub fn penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
     wound_penalty(settings, ch, s) + weariness
 }
 
+/// LR-4, LR-5, LR-14: [`penalty`] with what `name`'s fight puts on every test
+/// ([`combat_conditions`]: 「スタン中は,すべての判定にペナルティを受ける」, fear's 「すべての
+/// 行動に」): for the tests the GM's commands roll (weariness, poison, healing, temptation,
+/// hazards), as for a plain `LOTR` test.
+pub(super) fn tested_penalty(state: &State, name: &str, ch: &Character, s: &Status) -> i64 {
+    penalty(&state.settings, ch, s) + combat_conditions(state, name).0
+}
+
 /// LR-4: the wound part of [`penalty`] alone.
 pub fn wound_penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
     let level = ch.body().level(s.damage, settings.hobbit_death);
@@ -1891,7 +1899,7 @@ fn heal(
         ),
         ["week"] | ["week", "roll"] => {
             let tn = state.settings.stamina_tns[level.index().min(5)];
-            let p = penalty(&state.settings, ch, s);
+            let p = tested_penalty(state, name, ch, s);
             let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
             let n = if d.is_success() {
                 character::weekly_healing(ch.attributes[VIT])
@@ -1924,7 +1932,7 @@ fn heal(
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, healer, &hc, &hs);
             let (_, d, text) = test(dice, modifier, tn - p)?;
             let to = character::healing_result(s.damage, h);
             (
@@ -2007,7 +2015,7 @@ fn heal(
             };
             let modifier = reference(&dc, "Healing").unwrap_or(0);
             let ds = state.status.get(doctor).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &dc, &ds);
+            let p = tested_penalty(state, doctor, &dc, &ds);
             let (_, d, text) = test(dice, modifier, tn - p)?;
             let rate = state.settings.infection_rate(d).to_string();
             let (rj, re) = rate_words(&rate);
@@ -2066,7 +2074,7 @@ fn heal(
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, healer, &hc, &hs);
             let mut successes = 0;
             for _ in 0..d.min(100) {
                 let (_, deg, _) = test(dice, modifier, tn - p)?;
@@ -2387,7 +2395,7 @@ fn poison(
             };
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let hp = penalty(&state.settings, &hc, &hs);
+            let hp = tested_penalty(state, healer, &hc, &hs);
             let mut ja = format!("{name}: {healer}が毒「{}」を治療", s.poisons[i].name);
             let mut en = format!("{name}: {healer} treats the poison '{}'", s.poisons[i].name);
             if let Some(tn) = identify {
@@ -2453,7 +2461,7 @@ fn poison(
                     .join(",")
             );
             let tn = POISON_BASE_TN + potency;
-            let p = penalty(&state.settings, ch, s);
+            let p = tested_penalty(state, name, ch, s);
             let (_, d, text) = test(dice, stamina, tn - p)?;
             let resisted = d.is_success();
             let poison_name = label.first().map_or("毒".to_string(), |l| l.to_string());
@@ -2656,7 +2664,7 @@ fn recover(
             };
             let hs = state.status.get(who).cloned().unwrap_or_default();
             able(state, who, &hc, &hs)?;
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, who, &hc, &hs);
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
             helped = Some((
@@ -2727,7 +2735,7 @@ fn recover(
     // LR-5: 「目標値10のStamina判定 (Exhaustedによる-10の修正を受ける)」: the −10 is the
     // Exhausted penalty itself, so the weariness table's penalty is not added again; wounds
     // still count.
-    let p = wound_penalty(&state.settings, ch, s);
+    let p = wound_penalty(&state.settings, ch, s) + combat_conditions(state, name).0;
     let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
@@ -3068,7 +3076,8 @@ fn corruption(
             };
             let weariness = state
                 .settings
-                .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0));
+                .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+                + combat_conditions(state, name).0;
             let (_, d, text) = test(dice, ch.reaction(2), tn - weariness)?;
             if followup {
                 let (ja, en) = if d.is_success() {
@@ -3202,7 +3211,7 @@ fn recognise(
             }
         }
     }
-    let p = penalty(&state.settings, ch, s);
+    let p = tested_penalty(state, name, ch, s);
     let (_, d, text) = test(dice, character::modifier(ch.attributes[WIT]), tn - p)?;
     let (ja, en) = if d.is_success() {
         ("知っている", "knows of them")
