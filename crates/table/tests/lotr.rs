@@ -2912,3 +2912,26 @@ fn lr14_stun_and_fear_go_on_the_gms_command_tests_too() {
     assert_eq!(tn(&mut stunned(), "/lotr poison サム 3 1 venom"), 14);
     assert_eq!(tn(&mut stunned(), "/lotr fall サム 1d6 11"), 15);
 }
+
+/// LR-8 「GMの許可があれば,Acrobatics(Balance, Swing) のように, 複数の専門分野を取ることも
+/// できる.」: with `multi_field_specialisation` off (the default) a second field on one skill
+/// is refused, naming the option; on, it is bought (F8).
+#[test]
+fn lr8_a_second_field_needs_the_gms_leave() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    // The sheet's Ride is specialised in Horse: Ride (Battle) would be a second field.
+    let why = refused(&mut t, "alice", "/lotr xp pick エオメル spec Ride Battle");
+    assert!(
+        why.contains("LR-8") && why.contains("multi_field_specialisation on"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr set multi_field_specialisation on");
+    let out = run(&mut t, "alice", "/lotr xp pick エオメル spec Ride Battle").join("\n");
+    assert!(out.contains("Battle"), "{out}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

@@ -1299,10 +1299,20 @@ fn decide_lotr(
             let import =
                 |name: &str| record(table, state, name).map(|ch| progress(&ch, &state.settings));
             let mut notes = Vec::new();
+            let mut from_record = Vec::new();
             let (sub, words) = if *head == "combat" {
+                from_record = record_keys(table, state, words);
                 let mut w = join_from_sheet(table, state, words);
                 notes = armed_on_attack(table, state, &mut w)?;
                 (std::borrow::Cow::Owned(with_wounds(table, state)), w)
+            } else if *head == "xp" {
+                // LR-8: advancement reads the table's `multi_field_specialisation`.
+                let mut sub = state.sub.clone();
+                sub.advance.multi_field_specialisation = state.settings.multi_field_specialisation;
+                (
+                    std::borrow::Cow::Owned(sub),
+                    words.iter().map(|w| w.to_string()).collect(),
+                )
             } else {
                 (
                     std::borrow::Cow::Borrowed(&state.sub),
@@ -1311,7 +1321,15 @@ fn decide_lotr(
             };
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             match super::table::decide(table, &sub, &words, dice, &import) {
-                Some(Ok(decided)) => {
+                Some(Ok(mut decided)) => {
+                    for e in &mut decided.events {
+                        if let super::table::SubEvent::Combat(super::combat::Event::Joined {
+                            fighter,
+                        }) = e
+                        {
+                            fighter.from_record = from_record.clone();
+                        }
+                    }
                     let mut follow = combat_follows(table, state, &decided.events);
                     if matches!(*head, "unit" | "siege") {
                         follow.extend(destroyed(state, &decided.events));
@@ -1402,12 +1420,37 @@ fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
         let s = state.status.get(&f.name).cloned().unwrap_or_default();
         let ch = record(table, state, &f.name);
         f.wounds = ch.as_ref().map_or(0, |ch| penalty(&state.settings, ch, &s));
+        // LR-3: Defence (10 + NIM mod) and STR (its damage modifier) as the record has
+        // them now — an advancement or the GM's hand may have changed them since joining.
+        if let Some(ch) = &ch {
+            if f.from_record.iter().any(|k| k == "def") {
+                f.defence = ch.defence();
+            }
+            if f.from_record.iter().any(|k| k == "str") {
+                f.strength = ch.attributes[character::STR];
+            }
+        }
         // LR-5: the Exhausted are unconscious (no initiative, no turn).
         f.unconscious = s.weariness >= state.settings.exhausted() as i64 || s.drowned;
         // LR-4: the dead neither (nor are they attacked).
         f.dead = ch.is_some_and(|ch| not_dead(state, &f.name, &ch, &s).is_err());
     }
     sub
+}
+
+/// LR-3, LR-14: of `combat join NAME`'s `def=` and `str=`, those a table character's
+/// record gives (the GM typed none): [`with_wounds`] keeps them the record's.
+fn record_keys(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<String> {
+    match words {
+        ["combat", "join", name, rest @ ..] if record(table, state, name).is_some() => {
+            ["def", "str"]
+                .into_iter()
+                .filter(|key| !rest.iter().any(|w| w.starts_with(&format!("{key}="))))
+                .map(str::to_string)
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// LR-14, LR-3: `combat join NAME` of a table character fills what its sheet gives —
