@@ -2935,3 +2935,35 @@ fn lr8_a_second_field_needs_the_gms_leave() {
     assert!(out.contains("Battle"), "{out}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// LR-3: 「ダメージ修正」 is the STR modifier on melee damage and 「Defence = 10 + NIM修正」:
+/// a fighter from the record keeps following it — after the GM's `/char set` (or an
+/// advancement) the fight reads the new STR and NIM without a re-join (F9). A value the GM
+/// typed at joining stays the GM's.
+#[test]
+fn lr3_lr14_a_fighters_str_and_nim_follow_the_record() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=30",
+    );
+    run(&mut t, "gm", "/lotr combat join アラゴルン def=20");
+    run(&mut t, "gm", "/lotr combat init");
+    run(&mut t, "gm", "/char set サム STR 12 NIM 12");
+    // An Extraordinary hit does maximum damage: 12 + STR 12's +3.
+    let out = run(&mut t, "gm", "/lotr combat attack サム オーク dmg=2d6 +30").join("\n");
+    assert!(out.contains("→15"), "{out}");
+    // The Orc's attack meets Defence 10 + NIM 12's +3 = 13.
+    let out = run(&mut t, "gm", "/lotr combat attack オーク サム dmg=2d6 +0").join("\n");
+    assert!(out.contains("対 13"), "{out}");
+    // アラゴルン's Defence was typed by the GM: it stays 20.
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン dmg=2d6 +0",
+    )
+    .join("\n");
+    assert!(out.contains("対 20"), "{out}");
+}

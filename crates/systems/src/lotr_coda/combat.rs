@@ -313,6 +313,7 @@ impl Fighter {
             wounds: 0,
             full_round: false,
             gms: false,
+            from_record: Vec::new(),
             unconscious: false,
             dead: false,
         }
