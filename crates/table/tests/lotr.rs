@@ -2046,7 +2046,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     run(&mut t, "gm", "/lotr damage サム 10");
     let out = run(
         &mut t,
-        "alice",
+        "gm",
         "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina},+2]",
     );
     let helper = if s - 1 == 0 {
@@ -2063,11 +2063,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     // The test is アラゴルン's, the leader's (its Courage rewrites it), not サム's.
     assert!(all.contains("アラゴルンの判定"), "{all}");
     assert!(!all.contains("サムの判定"), "{all}");
-    let why = refused(
-        &mut t,
-        "alice",
-        "LOTRG+5>=15[{サム.Stamina},{サム.Stamina}]",
-    );
+    let why = refused(&mut t, "gm", "LOTRG+5>=15[{サム.Stamina},{サム.Stamina}]");
     assert!(
         why.contains("LR-10") && why.contains("cannot help twice"),
         "{why}"
@@ -2082,7 +2078,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     run(&mut t, "gm", "/lotr weary サム +5");
     let why = refused(
         &mut t,
-        "alice",
+        "gm",
         "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina}]",
     );
     assert!(why.contains("LR-5") && why.contains("unconscious"), "{why}");
@@ -2966,4 +2962,26 @@ fn lr3_lr14_a_fighters_str_and_nim_follow_the_record() {
     )
     .join("\n");
     assert!(out.contains("対 20"), "{out}");
+}
+
+/// LR-10 「リーダーが判定し,他のメンバーは目標値−5で判定」: each member rolls its own
+/// test — a player may not put another player's character into her group test as a
+/// helper; the GM may (F3).
+#[test]
+fn lr10_a_player_helps_only_with_her_own_characters() {
+    let mut t = table([3; 32]);
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
+    );
+    assert!(
+        why.contains("LR-10") && why.contains("belongs to bob"),
+        "{why}"
+    );
+    run(
+        &mut t,
+        "gm",
+        "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
+    );
 }

@@ -4255,6 +4255,21 @@ impl TableRules for LotrRules {
             seen.push(name.clone());
             let s = state.status.get(&name).cloned().unwrap_or_default();
             npc_is_the_gms(table, &name, &s)?;
+            // LR-10: a helper's test is its own player's (or the GM's) to roll: a player puts
+            // only their own characters into the group test.
+            if let Some((owner, _)) = table.character(&name)
+                && owner != table.actor()
+                && !table.actor_is_gm()
+            {
+                return Err(Text::new(
+                    format!(
+                        "LR-10: {name}は{owner}のキャラクターです。補助の判定に入れられるのは自分のキャラクターだけです（{owner}の補助はGMが振るか、{owner}がリーダーなら{owner}が振ります）"
+                    ),
+                    format!(
+                        "LR-10: {name} belongs to {owner}; a player puts only their own characters into a group test (the GM rolls a group test with {owner}'s helper)"
+                    ),
+                ));
+            }
             let Some(ch) = record(table, state, &name) else {
                 continue;
             };
