@@ -2046,7 +2046,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     run(&mut t, "gm", "/lotr damage サム 10");
     let out = run(
         &mut t,
-        "alice",
+        "gm",
         "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina},+2]",
     );
     let helper = if s - 1 == 0 {
@@ -2063,11 +2063,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     // The test is アラゴルン's, the leader's (its Courage rewrites it), not サム's.
     assert!(all.contains("アラゴルンの判定"), "{all}");
     assert!(!all.contains("サムの判定"), "{all}");
-    let why = refused(
-        &mut t,
-        "alice",
-        "LOTRG+5>=15[{サム.Stamina},{サム.Stamina}]",
-    );
+    let why = refused(&mut t, "gm", "LOTRG+5>=15[{サム.Stamina},{サム.Stamina}]");
     assert!(
         why.contains("LR-10") && why.contains("cannot help twice"),
         "{why}"
@@ -2082,7 +2078,7 @@ fn lr10_each_helper_tests_once_with_its_own_condition() {
     run(&mut t, "gm", "/lotr weary サム +5");
     let why = refused(
         &mut t,
-        "alice",
+        "gm",
         "LOTRG+{アラゴルン.Stamina}>=15[{サム.Stamina}]",
     );
     assert!(why.contains("LR-5") && why.contains("unconscious"), "{why}");
@@ -2792,4 +2788,200 @@ fn lr14_ride_tests_steady_horses_and_mearas() {
     let why = refused(&mut t, "alice", "/lotr combat ride エオメル tn=10");
     assert!(why.contains("GM"), "{why}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+// ---- Session 9: the sixth play-through's findings (/work/findings/lotr6.md) -----------
+
+/// LR-1 (「ランダム法: 2d6 を9回振って,高いもの6つを6種類の能力値に割り当てる」, attributes fixed
+/// at making) with LR-4 (the GM deals the damage): a player's `/undo` of `/lotr create` is
+/// refused while the GM's later damage names the character, naming that line; and a random
+/// character's rolls are not traded for the pick method by undo and re-creation (F6).
+#[test]
+fn lr1_a_making_stands_under_later_lines_and_its_rolls_stay() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new ピピン");
+    let made = t.next_seq();
+    run(
+        &mut t,
+        "bob",
+        "/lotr create ピピン pick 12,11,9,8,6,4 race=Men order=Warrior",
+    );
+    let damage = t.next_seq();
+    run(&mut t, "gm", "/lotr damage ピピン 20");
+    let why = refused(&mut t, "bob", "/undo");
+    assert!(
+        why.contains(&format!("#{made} cannot be undone"))
+            && why.contains(&format!("#{damage}"))
+            && why.contains("ピピン's making (/lotr create, LR-1)"),
+        "{why}"
+    );
+    // With the damage undone, the making may go too (nothing rests on it).
+    run(&mut t, "gm", &format!("/undo #{damage}"));
+    run(&mut t, "bob", &format!("/undo #{made}"));
+
+    // The random method: the nine 2d6 stay the character's; after an undone creation the
+    // pick method is refused and the random one still needs those rolls' best six.
+    run(&mut t, "bob", "/char new メリー");
+    let out = run(&mut t, "bob", "/lotr create メリー random");
+    let line = out.join("\n");
+    let at = line.find("= [").expect("the rolls") + 3;
+    let mut best: Vec<i64> = line[at..]
+        .split(']')
+        .next()
+        .expect("a list")
+        .split(", ")
+        .map(|r| r.parse().expect("a number"))
+        .collect();
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    best.truncate(6);
+    let list = best
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let made = t.next_seq();
+    run(&mut t, "bob", &format!("/lotr create メリー random {list}"));
+    run(&mut t, "bob", &format!("/undo #{made}"));
+    let why = refused(&mut t, "bob", "/lotr create メリー pick 12,11,9,8,6,4");
+    assert!(
+        why.contains("LR-1") && why.contains("rolled already"),
+        "{why}"
+    );
+    run(&mut t, "bob", &format!("/lotr create メリー random {list}"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-6: 「たとえば,Bold と Horselord を持ったキャラクターは, それぞれから +2 の修正を受け,Ride
+/// 判定に+7のボーナスを得る.」 — a Ride test with the Horse specialisation (LR-8) is a Ride
+/// test: +7 a point on it, and naming the base skill `Ride` is accepted (F5; the README's
+/// example `LOTR+{Ride/Horse}>=12` then `/lotr courage エオメル 2`: +14).
+#[test]
+fn lr6_courage_on_a_specialised_test_keeps_its_skills_edges() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "alice", "LOTR+{エオメル.Ride/Horse}>=12");
+    let out = run(&mut t, "alice", "/lotr courage エオメル 2").join("\n");
+    assert!(
+        out.contains("判定に+14（Ride/Horse）（1点あたり+7）"),
+        "{out}"
+    );
+    run(&mut t, "gm", "/lotr round");
+    run(&mut t, "alice", "LOTR+{エオメル.Ride/Horse}>=12");
+    let out = run(&mut t, "alice", "/lotr courage エオメル 1 Ride").join("\n");
+    assert!(out.contains("（1点あたり+7）"), "{out}");
+    // A skill the test is not of is still refused (Ride's edge is for Ride's tests only).
+    run(&mut t, "gm", "/lotr round");
+    run(&mut t, "alice", "LOTR+{エオメル.Stamina}>=12");
+    assert!(refused(&mut t, "alice", "/lotr courage エオメル 1 Ride").contains("LR-6"));
+}
+
+/// LR-14: 「スタン中は,すべての判定にペナルティを受ける」 and fear's 「相手はすべての行動に-1
+/// ペナルティ」: the GM's command tests (weariness, poison, temptation, a fall) take a
+/// fighter's stun and fear as an ordinary test does (F7).
+#[test]
+fn lr14_stun_and_fear_go_on_the_gms_command_tests_too() {
+    // Each on a fresh table: サム in the fight, stunned −4 (a test's own outcome, a
+    // weariness level or a wound, would move the next one's TN).
+    let stunned = || {
+        let mut t = table([3; 32]);
+        run(&mut t, "gm", "/lotr combat join サム");
+        run(
+            &mut t,
+            "gm",
+            "/lotr combat stun サム +0 tn=2 pen=4 rounds=5",
+        );
+        t
+    };
+    // Each test's TN is printed as `vs N`.
+    let tn = |t: &mut Table, line: &str| {
+        let s = run(t, "gm", line).join("\n");
+        let at = s.find(" vs ").unwrap_or_else(|| panic!("{s}")) + 4;
+        s[at..]
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .next()
+            .and_then(|n| n.parse::<i64>().ok())
+            .unwrap_or_else(|| panic!("{s}"))
+    };
+    assert_eq!(tn(&mut stunned(), "/lotr weary サム test 10"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr corruption サム 10"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr poison サム 3 1 venom"), 14);
+    assert_eq!(tn(&mut stunned(), "/lotr fall サム 1d6 11"), 15);
+}
+
+/// LR-8 「GMの許可があれば,Acrobatics(Balance, Swing) のように, 複数の専門分野を取ることも
+/// できる.」: with `multi_field_specialisation` off (the default) a second field on one skill
+/// is refused, naming the option; on, it is bought (F8).
+#[test]
+fn lr8_a_second_field_needs_the_gms_leave() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    // The sheet's Ride is specialised in Horse: Ride (Battle) would be a second field.
+    let why = refused(&mut t, "alice", "/lotr xp pick エオメル spec Ride Battle");
+    assert!(
+        why.contains("LR-8") && why.contains("multi_field_specialisation on"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr set multi_field_specialisation on");
+    let out = run(&mut t, "alice", "/lotr xp pick エオメル spec Ride Battle").join("\n");
+    assert!(out.contains("Battle"), "{out}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-3: 「ダメージ修正」 is the STR modifier on melee damage and 「Defence = 10 + NIM修正」:
+/// a fighter from the record keeps following it — after the GM's `/char set` (or an
+/// advancement) the fight reads the new STR and NIM without a re-join (F9). A value the GM
+/// typed at joining stays the GM's.
+#[test]
+fn lr3_lr14_a_fighters_str_and_nim_follow_the_record() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=30",
+    );
+    run(&mut t, "gm", "/lotr combat join アラゴルン def=20");
+    run(&mut t, "gm", "/lotr combat init");
+    run(&mut t, "gm", "/char set サム STR 12 NIM 12");
+    // An Extraordinary hit does maximum damage: 12 + STR 12's +3.
+    let out = run(&mut t, "gm", "/lotr combat attack サム オーク dmg=2d6 +30").join("\n");
+    assert!(out.contains("→15"), "{out}");
+    // The Orc's attack meets Defence 10 + NIM 12's +3 = 13.
+    let out = run(&mut t, "gm", "/lotr combat attack オーク サム dmg=2d6 +0").join("\n");
+    assert!(out.contains("対 13"), "{out}");
+    // アラゴルン's Defence was typed by the GM: it stays 20.
+    let out = run(
+        &mut t,
+        "gm",
+        "/lotr combat attack オーク アラゴルン dmg=2d6 +0",
+    )
+    .join("\n");
+    assert!(out.contains("対 20"), "{out}");
+}
+
+/// LR-10 「リーダーが判定し,他のメンバーは目標値−5で判定」: each member rolls its own
+/// test — a player may not put another player's character into her group test as a
+/// helper; the GM may (F3).
+#[test]
+fn lr10_a_player_helps_only_with_her_own_characters() {
+    let mut t = table([3; 32]);
+    let why = refused(
+        &mut t,
+        "alice",
+        "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
+    );
+    assert!(
+        why.contains("LR-10") && why.contains("belongs to bob"),
+        "{why}"
+    );
+    run(
+        &mut t,
+        "gm",
+        "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
+    );
 }

@@ -445,6 +445,10 @@ pub struct State {
     pub purses: BTreeMap<String, i64>,
     /// Characters whose starting money was rolled (once each, LR-13).
     pub started: std::collections::BTreeSet<String>,
+    /// LR-8 `multi_field_specialisation`, the table's option: not advancement's state but
+    /// a reading its caller sets before deciding (several fields on one skill only when on).
+    #[serde(skip)]
+    pub multi_field_specialisation: bool,
 }
 
 /// What happened.
@@ -918,6 +922,21 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                     "LR-8",
                     "その専門化は取得済みです",
                     "that specialisation is taken already",
+                ));
+            }
+            // LR-8 「GMの許可があれば,Acrobatics(Balance, Swing) のように, 複数の専門分野を取る
+            // こともできる」: one field a skill unless the GM allows several.
+            if !state.multi_field_specialisation
+                && let Some((_, taken)) = p.specialisations.iter().find(|(s, _)| s == skill)
+            {
+                return Err(refuse(
+                    "LR-8",
+                    format!(
+                        "{skill} はもう{taken}に専門化しています。専門分野は1技能に1つです（GMの許可で複数: /lotr set multi_field_specialisation on）"
+                    ),
+                    format!(
+                        "{skill} is specialised in {taken} already: one field a skill (the GM may allow several: /lotr set multi_field_specialisation on)"
+                    ),
                 ));
             }
             Ok(c.specialisation.picks)

@@ -442,8 +442,10 @@ impl Character {
     }
 
     /// LR-6: what one Courage point adds to a test of `skill`: +3 plus every edge bonus
-    /// that applies (Bold and Horselord on Ride: 3 + 2 + 2 = 7).
+    /// that applies (Bold and Horselord on Ride: 3 + 2 + 2 = 7). A specialised test
+    /// (`Ride/Horse`) is a test of its skill: Horselord's +2 holds on it.
     pub fn courage_per_point(&self, skill: Option<&str>) -> i64 {
+        let skill = skill.map(base_skill);
         3 + self
             .courage_edges
             .iter()
@@ -454,6 +456,14 @@ impl Character {
             .map(|e| e.bonus)
             .sum::<i64>()
     }
+}
+
+/// LR-8: the skill of a test reference with its specialised field (`Ride/Horse` → `Ride`);
+/// a plain skill is itself.
+pub fn base_skill(reference: &str) -> &str {
+    reference
+        .split_once('/')
+        .map_or(reference, |(skill, _)| skill)
 }
 
 #[cfg(test)]

@@ -266,6 +266,11 @@ pub struct Fighter {
     /// it, even if a member later makes a character of that name.
     #[serde(default)]
     pub gms: bool,
+    /// LR-3, LR-14: which of `def` and `str` a table character's record gave at joining
+    /// (the GM typed none): the table rules read them from the record again before each
+    /// decision, so Defence follows NIM and the damage modifier STR as the record changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from_record: Vec<String>,
     /// LR-5: a table character Exhausted and unconscious now (set from its status by the
     /// table rules before each decision, never stored): no initiative, no turn.
     #[serde(skip)]
@@ -308,6 +313,7 @@ impl Fighter {
             wounds: 0,
             full_round: false,
             gms: false,
+            from_record: Vec::new(),
             unconscious: false,
             dead: false,
         }
@@ -1109,6 +1115,7 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             fresh.shield = f.shield;
             fresh.mount = f.mount;
             fresh.gms = f.gms;
+            fresh.from_record = f.from_record.clone();
             Ok(vec![Event::Joined {
                 fighter: Box::new(fresh),
             }])

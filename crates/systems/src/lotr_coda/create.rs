@@ -115,6 +115,21 @@ pub fn decide(
                     _ => return Err(create_usage()),
                 }
             }
+            // LR-1: once the nine 2d6 are rolled for the character, its attributes are
+            // those rolls' (the random method is not traded for the pick method after
+            // seeing them, nor after an undone creation).
+            if *method == "pick"
+                && let Some(rolls) = state.creation_rolls.get(name)
+            {
+                return Err(Text::new(
+                    format!(
+                        "LR-1: {name}の2D6×9はもう振りました（{rolls:?}）。能力値はその高い6つから: /lotr create {name} random 値,…（選択法には替えられません）"
+                    ),
+                    format!(
+                        "LR-1: {name}'s nine 2d6 are rolled already ({rolls:?}); the attributes are their best six: /lotr create {name} random v,… (not the pick method instead)"
+                    ),
+                ));
+            }
             let rolls = if *method == "random" {
                 match state.creation_rolls.get(name) {
                     Some(r) => r.clone(),
@@ -177,6 +192,7 @@ pub fn decide(
                     Event::Imported {
                         name: name.to_string(),
                         character: Box::new(character),
+                        made: true,
                     },
                     Event::Note {
                         ja: format!(

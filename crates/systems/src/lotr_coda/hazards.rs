@@ -7,7 +7,8 @@
 use super::character::{Character, div_half_up, modifier};
 use super::check;
 use super::rules::{
-    Delta, Event, State, Status, changed, gm_only, load, number, penalty, status_event, test, usage,
+    Delta, Event, State, Status, changed, gm_only, load, number, status_event, test,
+    tested_penalty, usage,
 };
 use crate::table_rules::TableView;
 use taku_dice::{Roller, Text};
@@ -55,16 +56,18 @@ fn damage_roll(word: &str, dice: &mut Roller<'_>) -> Result<(Vec<i64>, i64), Tex
 }
 
 /// A test of the character's `modifier` against `tn`, its wound and weariness penalty on
-/// the TN (LR-9: conditions are external modifiers): the degree and the test in words.
+/// the TN (LR-9: conditions are external modifiers), and what its fight puts on every
+/// test (LR-14 stun, fear, grab): the degree and the test in words.
 fn own_test(
     state: &State,
+    name: &str,
     ch: &Character,
     s: &Status,
     dice: &mut Roller<'_>,
     modifier: i64,
     tn: i64,
 ) -> Result<(super::check::Degree, String), Text> {
-    let p = penalty(&state.settings, ch, s);
+    let p = tested_penalty(state, name, ch, s);
     let (_, d, text) = test(dice, modifier, tn - p)?;
     Ok((d, text))
 }
@@ -153,7 +156,7 @@ pub fn fall(
         ),
     };
     let (faces, full) = damage_roll(damage, dice)?;
-    let (d, text) = own_test(state, ch, s, dice, acrobatics + m, tn)?;
+    let (d, text) = own_test(state, name, ch, s, dice, acrobatics + m, tn)?;
     let taken = if d.is_success() {
         div_half_up(full, 2)
     } else {
@@ -237,6 +240,7 @@ pub fn fire(
         events.extend(imported);
         let (hd, htext) = own_test(
             state,
+            &helper,
             &hch,
             &hs,
             dice,
@@ -247,7 +251,15 @@ pub fn fire(
         bonus += b;
         helped.0.push(format!("{helper} {b:+}"));
         helped.1.push(format!("{helper} {b:+}"));
-        let (cd, ctext) = own_test(state, &hch, &hs, dice, hch.reaction(1) + HELPER_BONUS, tn)?;
+        let (cd, ctext) = own_test(
+            state,
+            &helper,
+            &hch,
+            &hs,
+            dice,
+            hch.reaction(1) + HELPER_BONUS,
+            tn,
+        )?;
         let burn = if cd.is_success() {
             None
         } else {
@@ -286,7 +298,7 @@ pub fn fire(
             (format!("{ja}（LR-4）"), format!("{en} (LR-4)")),
         )?);
     }
-    let (d, text) = own_test(state, ch, s, dice, ch.reaction(1) + m + bonus, tn)?;
+    let (d, text) = own_test(state, name, ch, s, dice, ch.reaction(1) + m + bonus, tn)?;
     let burn = if d.is_success() {
         None
     } else {
@@ -490,7 +502,7 @@ pub fn drown(
     let (kv, _, m) = options(more, &["dmg"], &[]).map_err(|_| drown_usage())?;
     let stamina = ch.reaction(0);
     let breath = super::character::breath_minutes(stamina);
-    let (d, text) = own_test(state, ch, s, dice, stamina + m, tn)?;
+    let (d, text) = own_test(state, name, ch, s, dice, stamina + m, tn)?;
     let (damage, ja, en) = if d.is_success() {
         (0, "意識を保った".to_string(), "stays conscious".to_string())
     } else {
@@ -584,7 +596,15 @@ pub fn weary_test(
         }
     }
     let load_tn = LOAD_TN_STEP * step;
-    let (d, text) = own_test(state, ch, s, dice, ch.reaction(0) + age + m, tn + load_tn)?;
+    let (d, text) = own_test(
+        state,
+        name,
+        ch,
+        s,
+        dice,
+        ch.reaction(0) + age + m,
+        tn + load_tn,
+    )?;
     let max = state.settings.exhausted() as i64;
     let up = i64::from(!d.is_success()).min(max - s.weariness);
     let load_name = ["通常", "重荷", "超重荷"][step as usize];
@@ -789,7 +809,7 @@ pub fn ignore_weariness(
         None if ch.reaction(0) >= ch.reaction(2) => (ch.reaction(0), "Stamina"),
         None => (ch.reaction(2), "Willpower"),
     };
-    let (d, text) = own_test(state, ch, s, dice, reaction, tn)?;
+    let (d, text) = own_test(state, name, ch, s, dice, reaction, tn)?;
     let ok = d.is_success();
     one_change(
         state,

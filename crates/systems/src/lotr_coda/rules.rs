@@ -381,6 +381,10 @@ pub enum Event {
         name: String,
         /// The record.
         character: Box<Character>,
+        /// LR-1: the record is the character's making (`/lotr create`), not a reading of
+        /// fields set by hand: while a later line names the character, it stands.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        made: bool,
     },
     /// A character's status changed.
     Changed {
@@ -930,6 +934,7 @@ pub(super) fn load(
     let event = Event::Imported {
         name: name.to_string(),
         character: Box::new(ch.clone()),
+        made: false,
     };
     // What the rules use is the record with the table's current values and what
     // advancement bought (the import keeps the sheet's own record).
@@ -1001,6 +1006,14 @@ pub fn penalty(settings: &Settings, ch: &Character, s: &Status) -> i64 {
         settings.weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
     };
     wound_penalty(settings, ch, s) + weariness
+}
+
+/// LR-4, LR-5, LR-14: [`penalty`] with what `name`'s fight puts on every test
+/// ([`combat_conditions`]: 「スタン中は,すべての判定にペナルティを受ける」, fear's 「すべての
+/// 行動に」): for the tests the GM's commands roll (weariness, poison, healing, temptation,
+/// hazards), as for a plain `LOTR` test.
+pub(super) fn tested_penalty(state: &State, name: &str, ch: &Character, s: &Status) -> i64 {
+    penalty(&state.settings, ch, s) + combat_conditions(state, name).0
 }
 
 /// LR-4: the wound part of [`penalty`] alone.
@@ -1286,10 +1299,20 @@ fn decide_lotr(
             let import =
                 |name: &str| record(table, state, name).map(|ch| progress(&ch, &state.settings));
             let mut notes = Vec::new();
+            let mut from_record = Vec::new();
             let (sub, words) = if *head == "combat" {
+                from_record = record_keys(table, state, words);
                 let mut w = join_from_sheet(table, state, words);
                 notes = armed_on_attack(table, state, &mut w)?;
                 (std::borrow::Cow::Owned(with_wounds(table, state)), w)
+            } else if *head == "xp" {
+                // LR-8: advancement reads the table's `multi_field_specialisation`.
+                let mut sub = state.sub.clone();
+                sub.advance.multi_field_specialisation = state.settings.multi_field_specialisation;
+                (
+                    std::borrow::Cow::Owned(sub),
+                    words.iter().map(|w| w.to_string()).collect(),
+                )
             } else {
                 (
                     std::borrow::Cow::Borrowed(&state.sub),
@@ -1298,7 +1321,15 @@ fn decide_lotr(
             };
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             match super::table::decide(table, &sub, &words, dice, &import) {
-                Some(Ok(decided)) => {
+                Some(Ok(mut decided)) => {
+                    for e in &mut decided.events {
+                        if let super::table::SubEvent::Combat(super::combat::Event::Joined {
+                            fighter,
+                        }) = e
+                        {
+                            fighter.from_record = from_record.clone();
+                        }
+                    }
                     let mut follow = combat_follows(table, state, &decided.events);
                     if matches!(*head, "unit" | "siege") {
                         follow.extend(destroyed(state, &decided.events));
@@ -1389,12 +1420,37 @@ fn with_wounds(table: &dyn TableView, state: &State) -> super::table::SubState {
         let s = state.status.get(&f.name).cloned().unwrap_or_default();
         let ch = record(table, state, &f.name);
         f.wounds = ch.as_ref().map_or(0, |ch| penalty(&state.settings, ch, &s));
+        // LR-3: Defence (10 + NIM mod) and STR (its damage modifier) as the record has
+        // them now — an advancement or the GM's hand may have changed them since joining.
+        if let Some(ch) = &ch {
+            if f.from_record.iter().any(|k| k == "def") {
+                f.defence = ch.defence();
+            }
+            if f.from_record.iter().any(|k| k == "str") {
+                f.strength = ch.attributes[character::STR];
+            }
+        }
         // LR-5: the Exhausted are unconscious (no initiative, no turn).
         f.unconscious = s.weariness >= state.settings.exhausted() as i64 || s.drowned;
         // LR-4: the dead neither (nor are they attacked).
         f.dead = ch.is_some_and(|ch| not_dead(state, &f.name, &ch, &s).is_err());
     }
     sub
+}
+
+/// LR-3, LR-14: of `combat join NAME`'s `def=` and `str=`, those a table character's
+/// record gives (the GM typed none): [`with_wounds`] keeps them the record's.
+fn record_keys(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<String> {
+    match words {
+        ["combat", "join", name, rest @ ..] if record(table, state, name).is_some() => {
+            ["def", "str"]
+                .into_iter()
+                .filter(|key| !rest.iter().any(|w| w.starts_with(&format!("{key}="))))
+                .map(str::to_string)
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// LR-14, LR-3: `combat join NAME` of a table character fills what its sheet gives —
@@ -1886,7 +1942,7 @@ fn heal(
         ),
         ["week"] | ["week", "roll"] => {
             let tn = state.settings.stamina_tns[level.index().min(5)];
-            let p = penalty(&state.settings, ch, s);
+            let p = tested_penalty(state, name, ch, s);
             let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
             let n = if d.is_success() {
                 character::weekly_healing(ch.attributes[VIT])
@@ -1919,7 +1975,7 @@ fn heal(
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, healer, &hc, &hs);
             let (_, d, text) = test(dice, modifier, tn - p)?;
             let to = character::healing_result(s.damage, h);
             (
@@ -2002,7 +2058,7 @@ fn heal(
             };
             let modifier = reference(&dc, "Healing").unwrap_or(0);
             let ds = state.status.get(doctor).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &dc, &ds);
+            let p = tested_penalty(state, doctor, &dc, &ds);
             let (_, d, text) = test(dice, modifier, tn - p)?;
             let rate = state.settings.infection_rate(d).to_string();
             let (rj, re) = rate_words(&rate);
@@ -2061,7 +2117,7 @@ fn heal(
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, healer, &hc, &hs);
             let mut successes = 0;
             for _ in 0..d.min(100) {
                 let (_, deg, _) = test(dice, modifier, tn - p)?;
@@ -2382,7 +2438,7 @@ fn poison(
             };
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let hs = state.status.get(healer).cloned().unwrap_or_default();
-            let hp = penalty(&state.settings, &hc, &hs);
+            let hp = tested_penalty(state, healer, &hc, &hs);
             let mut ja = format!("{name}: {healer}が毒「{}」を治療", s.poisons[i].name);
             let mut en = format!("{name}: {healer} treats the poison '{}'", s.poisons[i].name);
             if let Some(tn) = identify {
@@ -2448,7 +2504,7 @@ fn poison(
                     .join(",")
             );
             let tn = POISON_BASE_TN + potency;
-            let p = penalty(&state.settings, ch, s);
+            let p = tested_penalty(state, name, ch, s);
             let (_, d, text) = test(dice, stamina, tn - p)?;
             let resisted = d.is_success();
             let poison_name = label.first().map_or("毒".to_string(), |l| l.to_string());
@@ -2651,7 +2707,7 @@ fn recover(
             };
             let hs = state.status.get(who).cloned().unwrap_or_default();
             able(state, who, &hc, &hs)?;
-            let p = penalty(&state.settings, &hc, &hs);
+            let p = tested_penalty(state, who, &hc, &hs);
             let modifier = reference(&hc, "Healing").unwrap_or(0);
             let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
             helped = Some((
@@ -2722,7 +2778,7 @@ fn recover(
     // LR-5: 「目標値10のStamina判定 (Exhaustedによる-10の修正を受ける)」: the −10 is the
     // Exhausted penalty itself, so the weariness table's penalty is not added again; wounds
     // still count.
-    let p = wound_penalty(&state.settings, ch, s);
+    let p = wound_penalty(&state.settings, ch, s) + combat_conditions(state, name).0;
     let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
@@ -2875,8 +2931,10 @@ fn courage(
             let last = state.last_tests.get(name);
             // LR-6: edges add to Courage spent on *their* skill's test: a skill named for
             // the test on record must be that test's (Ride's bonus on a Stamina test is not).
+            // A specialised test is its skill's: `Ride` names a `Ride/Horse` test.
             if let (Some(named), Some(l)) = (skill.first(), last)
                 && l.skill.as_deref() != Some(*named)
+                && l.skill.as_deref().map(super::character::base_skill) != Some(*named)
             {
                 let was = l.skill.clone().unwrap_or_else(|| "技能以外".to_string());
                 let was_en = l.skill.clone().unwrap_or_else(|| "no skill".to_string());
@@ -3061,7 +3119,8 @@ fn corruption(
             };
             let weariness = state
                 .settings
-                .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0));
+                .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
+                + combat_conditions(state, name).0;
             let (_, d, text) = test(dice, ch.reaction(2), tn - weariness)?;
             if followup {
                 let (ja, en) = if d.is_success() {
@@ -3195,7 +3254,7 @@ fn recognise(
             }
         }
     }
-    let p = penalty(&state.settings, ch, s);
+    let p = tested_penalty(state, name, ch, s);
     let (_, d, text) = test(dice, character::modifier(ch.attributes[WIT]), tn - p)?;
     let (ja, en) = if d.is_success() {
         ("知っている", "knows of them")
@@ -3393,6 +3452,19 @@ fn brings(event: &Event) -> Vec<Basis> {
         },
         _ => Vec::new(),
     }
+}
+
+/// Whether `event` names character `name` anywhere (a field's value or a map's key).
+fn names(event: &Event, name: &str) -> bool {
+    fn mentions(v: &serde_json::Value, name: &str) -> bool {
+        match v {
+            serde_json::Value::String(s) => s == name,
+            serde_json::Value::Array(a) => a.iter().any(|v| mentions(v, name)),
+            serde_json::Value::Object(o) => o.iter().any(|(k, v)| k == name || mentions(v, name)),
+            _ => false,
+        }
+    }
+    serde_json::to_value(event).is_ok_and(|v| mentions(&v, name))
 }
 
 /// What `event` rests on (see [`Basis`]).
@@ -3790,7 +3862,30 @@ impl TableRules for LotrRules {
     /// LR-17), an advancement on the XP that paid for it and its picks on the advancement
     /// (LR-12), a skill's later picks on its rank, an Armed Combat pick on the ranks it
     /// needs (LR-8), a poison's stages on the poison (LR-4).
+    ///
+    /// LR-1: a character's making by `/lotr create` (its attributes, the random method's
+    /// rolls spent on them) stands while any later line names the character — the GM's
+    /// damage, a test, a weariness: undoing it would leave them resting on no record, and
+    /// a re-creation would rewrite what they were decided on.
     fn builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        if let Some(name) = undone.iter().find_map(|e| match e {
+            Event::Imported {
+                name, made: true, ..
+            } => Some(name),
+            _ => None,
+        }) && names(later, name)
+        {
+            return Some(Text::new(
+                format!(
+                    "{}は{name}の作成（/lotr create、LR-1）を前提にしています",
+                    self.describe(later).ja()
+                ),
+                format!(
+                    "{} rests on {name}'s making (/lotr create, LR-1)",
+                    self.describe(later).en()
+                ),
+            ));
+        }
         let needs = rests_on(later);
         if needs.is_empty() {
             return None;
@@ -3847,7 +3942,9 @@ impl TableRules for LotrRules {
             Event::Table { key, value } => {
                 let _ = state.settings.set_table(key, value);
             }
-            Event::Imported { name, character } => {
+            Event::Imported {
+                name, character, ..
+            } => {
                 state.characters.insert(name.clone(), (**character).clone());
             }
             Event::Changed { name, delta, .. } => {
@@ -4158,6 +4255,21 @@ impl TableRules for LotrRules {
             seen.push(name.clone());
             let s = state.status.get(&name).cloned().unwrap_or_default();
             npc_is_the_gms(table, &name, &s)?;
+            // LR-10: a helper's test is its own player's (or the GM's) to roll: a player puts
+            // only their own characters into the group test.
+            if let Some((owner, _)) = table.character(&name)
+                && owner != table.actor()
+                && !table.actor_is_gm()
+            {
+                return Err(Text::new(
+                    format!(
+                        "LR-10: {name}は{owner}のキャラクターです。補助の判定に入れられるのは自分のキャラクターだけです（{owner}の補助はGMが振るか、{owner}がリーダーなら{owner}が振ります）"
+                    ),
+                    format!(
+                        "LR-10: {name} belongs to {owner}; a player puts only their own characters into a group test (the GM rolls a group test with {owner}'s helper)"
+                    ),
+                ));
+            }
             let Some(ch) = record(table, state, &name) else {
                 continue;
             };
