@@ -60,6 +60,12 @@ pub fn front(lang: Lang, error: Option<&str>) -> Markup {
                     label { (t(Ui::GmName))
                         input name="gm" required maxlength="64" pattern="[^\\s/][^\\s]*" autocomplete="nickname";
                     }
+                    label { (t(Ui::TableLang))
+                        select name="lang" {
+                            option value="ja" selected[lang == Lang::Ja] { "日本語" }
+                            option value="en" selected[lang == Lang::En] { "English" }
+                        }
+                    }
                     button type="submit" { (t(Ui::Create)) }
                 }
                 footer {
