@@ -515,9 +515,14 @@ struct NewTable {
     gm: String,
     #[serde(default = "default_invites")]
     invites: u32,
-    /// The table's language (`ja` unless given).
-    #[serde(default)]
+    /// The table's language (`ja` unless given; `null` is no language, refused).
+    #[serde(default, deserialize_with = "present_string")]
     lang: Option<String>,
+}
+
+/// A field that may be left out but, when present, is a string (not `null`).
+fn present_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
 }
 
 fn default_invites() -> u32 {

@@ -313,6 +313,15 @@ async fn a_table_is_created_in_the_language_asked_for() {
         refused["reason"], "lang は卓の言語で、ja か en です",
         "{refused}"
     );
+    let (status, _) = api
+        .call(
+            "POST",
+            "/api/v1/tables",
+            None,
+            r#"{"system":"DiceBot","name":"t","gm":"gm","lang":null}"#,
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "null is no language");
     let (_, refused) = api
         .call(
             "POST",

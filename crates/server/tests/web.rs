@@ -364,9 +364,19 @@ async fn create(app: &Router) -> (String, String, Vec<String>, Vec<String>) {
 
 /// [`create`] for a table of `system`.
 async fn create_in(app: &Router, system: &str) -> (String, String, Vec<String>, Vec<String>) {
-    let form =
-        serde_urlencoded::to_string([("system", system), ("name", "テスト卓"), ("gm", "gm")])
-            .expect("form");
+    create_with(
+        app,
+        &[("system", system), ("name", "テスト卓"), ("gm", "gm")],
+    )
+    .await
+}
+
+/// [`create`] with the front page's form filled in with `fields`.
+async fn create_with(
+    app: &Router,
+    fields: &[(&str, &str)],
+) -> (String, String, Vec<String>, Vec<String>) {
+    let form = serde_urlencoded::to_string(fields).expect("form");
     let (status, html) = call(
         app,
         "POST",
@@ -486,36 +496,21 @@ async fn the_front_pages_form_chooses_the_tables_language() {
     let (_, english) = call(&app, "GET", "/?lang=en", None, no_body()).await;
     assert_eq!(selected(&english), ["en"]);
 
-    let form = serde_urlencoded::to_string([
-        ("system", "DiceBot"),
-        ("name", "table"),
-        ("gm", "gm"),
-        ("lang", "en"),
-    ])
-    .expect("form");
-    let (status, html) = call(
+    let (id, token, ..) = create_with(
         &app,
-        "POST",
-        "/new",
-        None,
-        ("application/x-www-form-urlencoded", form),
+        &[
+            ("system", "DiceBot"),
+            ("name", "table"),
+            ("gm", "gm"),
+            ("lang", "en"),
+        ],
     )
     .await;
-    assert_eq!(status, StatusCode::OK, "{html}");
-    let doc = Html::parse_document(&html);
-    let own = doc
-        .select(&sel("#own a"))
-        .next()
-        .and_then(|a| a.value().attr("href"))
-        .expect("own link")
-        .to_string();
-    let (path, token) = own.split_once("#token=").expect("token");
-    let id = path.strip_prefix("/t/").expect("table path");
     let (_, log) = call(
         &app,
         "GET",
         &format!("/api/v1/tables/{id}/log"),
-        Some(token),
+        Some(&token),
         no_body(),
     )
     .await;

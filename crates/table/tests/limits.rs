@@ -705,6 +705,21 @@ async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
     drop(first);
 }
 
+/// A DiceBot table of `seed` (GM `gm`) whose log may hold `max` bytes, in a fresh store
+/// named `db`.
+async fn byte_limited(db: &str, max: u64, seed: [u8; 32]) -> (Tables<Store>, String) {
+    let store = Store::open(&temp_db(db)).await.expect("store");
+    let tables = Tables::new(store).with_limits(Limits {
+        max_bytes: max,
+        ..Limits::default()
+    });
+    let id = tables
+        .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
+        .await
+        .expect("create");
+    (tables, id)
+}
+
 /// A3-2's last bit: where a log counts as full is drawn per table from its secret seed,
 /// within the last two headrooms below the limit, so a member filling it cannot tell
 /// from the first refused line how large the entries hidden from them are. The mark is
@@ -727,17 +742,7 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
             .sum()
     };
     for seed in [[2u8; 32], [9u8; 32]] {
-        let store = Store::open(&temp_db(&format!("mark-{}", seed[0])))
-            .await
-            .expect("store");
-        let tables = Tables::new(store).with_limits(Limits {
-            max_bytes: max,
-            ..Limits::default()
-        });
-        let id = tables
-            .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
-            .await
-            .expect("create");
+        let (tables, id) = byte_limited(&format!("mark-{}", seed[0]), max, seed).await;
         // Eight players take turns, so that none reaches their own share of the log
         // (`member_share_mark`, A6-5) before the table is full.
         let players: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
@@ -803,15 +808,7 @@ async fn one_member_may_fill_only_their_share_of_the_log() {
     use taku_table::store::member_share_mark;
     let max = 60_000u64;
     let seed = [5u8; 32];
-    let store = Store::open(&temp_db("member-share")).await.expect("store");
-    let tables = Tables::new(store).with_limits(Limits {
-        max_bytes: max,
-        ..Limits::default()
-    });
-    let id = tables
-        .create(Table::create("DiceBot", "卓", "gm", seed).expect("table"))
-        .await
-        .expect("create");
+    let (tables, id) = byte_limited("member-share", max, seed).await;
     for line in ["/join mallory", "/join alice"] {
         tables
             .exec(&id, "gm", line, None)
