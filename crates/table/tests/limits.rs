@@ -705,6 +705,16 @@ async fn fresh_members_heavy_work_leaves_a_worker_for_lines() {
     drop(first);
 }
 
+/// The bytes `events` take as the store counts them (each body's JSON and its actor),
+/// of one member's lines when `who` names one.
+fn stored(events: &[taku_table::Event], who: Option<&str>) -> u64 {
+    events
+        .iter()
+        .filter(|e| who.is_none_or(|w| e.actor == w))
+        .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
+        .sum()
+}
+
 /// A DiceBot table of `seed` (GM `gm`) whose log may hold `max` bytes, in a fresh store
 /// named `db`.
 async fn byte_limited(db: &str, max: u64, seed: [u8; 32]) -> (Tables<Store>, String) {
@@ -735,12 +745,6 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
     }
     let distinct: std::collections::BTreeSet<_> = marks.iter().collect();
     assert!(distinct.len() > 8, "{marks:?}");
-    let stored = |events: &[taku_table::Event]| -> u64 {
-        events
-            .iter()
-            .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
-            .sum()
-    };
     for seed in [[2u8; 32], [9u8; 32]] {
         let (tables, id) = byte_limited(&format!("mark-{}", seed[0]), max, seed).await;
         // Eight players take turns, so that none reaches their own share of the log
@@ -757,7 +761,10 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
         let line = "x".repeat(100);
         let mut before = 0;
         for turn in 0.. {
-            let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+            let now = stored(
+                &tables.store().load_after(&id, 0).await.expect("load"),
+                None,
+            );
             let player = &players[turn % players.len()];
             match tables.exec(&id, player, &line, None).await.expect("store") {
                 Ok(_) => assert!(now < mark, "taken at {now} past the mark {mark}"),
@@ -793,7 +800,10 @@ async fn a_logs_fill_mark_is_secret_per_table_and_holds_after_a_reload() {
             assert!(gm_lines < 1000, "the limit holds for the GM too");
         }
         assert!(gm_lines > 0);
-        let now = stored(&tables.store().load_after(&id, 0).await.expect("load"));
+        let now = stored(
+            &tables.store().load_after(&id, 0).await.expect("load"),
+            None,
+        );
         assert!((max..max + 300).contains(&now), "{now}");
     }
 }
@@ -818,16 +828,12 @@ async fn one_member_may_fill_only_their_share_of_the_log() {
     }
     let share = member_share_mark(max, &seed);
     assert!(share <= max / 3 && share > max / 3 - max / 8, "{share}");
-    let own = |events: &[taku_table::Event]| -> u64 {
-        events
-            .iter()
-            .filter(|e| e.actor == "mallory")
-            .map(|e| (serde_json::to_string(&e.body).expect("json").len() + e.actor.len()) as u64)
-            .sum()
-    };
     let line = format!("/w gm {}", "あ".repeat(300));
     let refusal = loop {
-        let now = own(&tables.store().load_after(&id, 0).await.expect("load"));
+        let now = stored(
+            &tables.store().load_after(&id, 0).await.expect("load"),
+            Some("mallory"),
+        );
         match tables
             .exec(&id, "mallory", &line, None)
             .await
