@@ -2731,10 +2731,12 @@ fn a_characters_creation_stays_while_later_lines_name_it() {
 
 /// tbl13f (aw5 "Missing", aw13e "Left"). AW-2 対決 「アクション側が先に判定を行ない、その
 /// 後にリアクション側が判定を行なう」 against an enemy whose data is the GM's until 対象識別
-/// (seed 117–118): `/vs` rolls both sides in the open, the player seeing their own side's
-/// roll and who won, the enemy's side （非公開） — its 【反射】 never — and the GM every
-/// number, as the blockade contest does. Either side may act; the owner of either side
-/// rolls; with no hidden side the ordinary `AW+… VS AW+…` is the way.
+/// (seed 117–118): the player sees their own side's roll and who won, the enemy's side
+/// （非公開） — its 【反射】 never — and the GM every number, as the blockade contest does.
+/// 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」 (attack6 A6-6): a player
+/// declares with their own side, rolled at once; the GM chooses the enemy's ability and rolls
+/// its side (`/vs react`); the enemy's action is the GM's to roll. With no hidden side the
+/// ordinary `AW+… VS AW+…` is the way.
 #[test]
 fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
     let mut t = table([4; 32]);
@@ -2742,23 +2744,31 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
     // is, to them, no character at all.
     run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 7");
-    for (line, mine) in [
-        ("/vs ロイ 反射 影 反射", "2D6+4[12,2] VS ?"),
-        ("/vs 影 反射 ロイ 反射", "? VS 2D6+4[12,2]"),
+    for (lines, mine) in [
+        (
+            &[("bob", "/vs ロイ 反射 影"), ("gm", "/vs react 影 反射")][..],
+            "2D6+4[12,2] VS ?",
+        ),
+        (&[("gm", "/vs 影 反射 ロイ 反射")][..], "? VS 2D6+4[12,2]"),
     ] {
         let from = t.events().len();
-        let out = run(&mut t, "bob", line);
-        // bob sees his line (his side, the enemy's hidden, the winner) and the GM's line
-        // as （非公開）, whatever the dice.
-        assert_eq!(out.len(), 2, "{out:?}");
-        assert!(out[1].ends_with("（非公開）"), "{out:?}");
-        let line_bob = &out[0];
+        for (who, line) in lines {
+            run(&mut t, who, line);
+        }
+        // bob sees the contest (his side, the enemy's hidden, the winner), whatever the
+        // dice, and nothing of the GM's line.
+        let bob: Vec<String> = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
+            .filter(|l| l.contains("対決 "))
+            .collect();
+        assert_eq!(bob.len(), 1, "{bob:?}");
         assert!(
-            line_bob.contains("影（【反射】、未識別なので非公開）"),
-            "{line_bob}"
+            bob[0].contains("影（【反射】、未識別なので非公開）"),
+            "{bob:?}"
         );
-        assert!(line_bob.contains(mine), "{line_bob}");
-        assert!(line_bob.contains("（非公開）"), "{line_bob}");
+        assert!(bob[0].contains(mine), "{bob:?}");
+        assert!(bob[0].contains("（非公開）"), "{bob:?}");
         for who in ["bob", "alice", "sam"] {
             let seen = seen(&t, who);
             let tail: String = t.events()[from..]
@@ -2775,6 +2785,7 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
         let gm: Vec<String> = t.events()[from..]
             .iter()
             .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+            .filter(|l| l.contains("対決 "))
             .collect();
         assert_eq!(gm.len(), 2, "{gm:?}");
         assert!(
@@ -2785,20 +2796,88 @@ fn aw2_an_open_contest_against_an_unidentified_enemy_hides_only_its_side() {
         assert_eq!(winner(&gm[0]), winner(&gm[1]), "{gm:?}");
     }
     // alice owns neither side.
-    let why = refused(&mut t, "alice", "/vs ロイ 反射 影 反射");
-    assert!(
-        why.contains("ロイ belongs to bob") || why.contains("影"),
-        "{why}"
-    );
+    let why = refused(&mut t, "alice", "/vs ロイ 反射 影");
+    assert!(why.contains("belongs to"), "{why}");
     // Two public sides: the ordinary contest.
     let why = refused(&mut t, "bob", "/vs ロイ 反射 ミナ 反射");
     assert!(why.contains("AW+{ロイ.反射} VS AW+{ミナ.反射}"), "{why}");
-    assert!(refused(&mut t, "bob", "/vs ロイ 幸福 影 反射").contains("not an ability"));
+    assert!(refused(&mut t, "bob", "/vs ロイ 幸福 影").contains("not an ability"));
     // Once identified, the enemy is no longer hidden: /vs says to roll it openly.
     run(&mut t, "gm", "/npc show 影");
     assert!(
         refused(&mut t, "bob", "/vs ロイ 反射 影 反射").contains("AW+{ロイ.反射} VS AW+{影.反射}")
     );
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// attack6 A6-6. AW-2, seed: 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」
+/// and AW-3 対象識別 (「成功することで、敵のデータを公表することができる」): a player may not
+/// run an unidentified enemy's side on demand. Thirty `/vs` lines used to roll 影's hidden
+/// 理知 thirty times, each telling whether it beat a known total. Now a player's line rolls
+/// only their own side and waits; a second declaration of the same character waits for the
+/// GM; the enemy's ability named by the player, or the enemy acting, is refused — the same
+/// words whether the ability is set or not; only the GM's `/vs react` rolls the enemy.
+#[test]
+fn a6_6_a_player_cannot_measure_a_hidden_npc_by_repeating_vs() {
+    let mut t = table([9; 32]);
+    run(&mut t, "gm", "/npc appear 影");
+    run(&mut t, "gm", "/char set 影 理知 6");
+    let from = t.events().len();
+    let out = run(&mut t, "bob", "/vs ロイ 反射 影 攻撃");
+    assert!(
+        out[0].contains("対決の宣言 ロイ（【反射】） VS 影") && out[0].contains("/vs react 影"),
+        "{out:?}"
+    );
+    assert!(out[0].ends_with("攻撃"), "{out:?}");
+    // The enemy's side is not rolled: nothing of 影 is drawn or shown, to anyone.
+    for who in ["bob", "gm"] {
+        let tail: String = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, who, taku_dice::Lang::Ja).text)
+            .collect();
+        assert!(
+            !tail.contains("勝利") && !tail.contains("+6"),
+            "{who}: {tail}"
+        );
+    }
+    // Repeating it measures nothing: the next waits for the GM.
+    let again = refused(&mut t, "bob", "/vs ロイ 反射 影");
+    assert!(again.contains("waiting for the GM"), "{again}");
+    // bob may not pick the enemy's ability, set or unset alike, nor make it act.
+    let set = refused(&mut t, "alice", "/vs ミナ 反射 影 理知");
+    assert!(set.contains("the GM chooses 影's ability"), "{set}");
+    let unset = refused(&mut t, "alice", "/vs ミナ 反射 影 幸運");
+    assert_eq!(unset, set.replace("理知", "幸運"));
+    let acts = refused(&mut t, "alice", "/vs 影 理知 ミナ 反射");
+    assert!(
+        acts.contains("the GM declares and rolls 影's action"),
+        "{acts}"
+    );
+    // Nor react in the GM's place.
+    let react = refused(&mut t, "bob", "/vs react 影 理知");
+    assert!(react.contains("the GM chooses and rolls"), "{react}");
+    // The GM answers with the ability they choose: the contest is decided then, once.
+    let from = t.events().len();
+    run(&mut t, "gm", "/vs react 影 理知");
+    let gm: String = t.events()[from..]
+        .iter()
+        .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+        .collect();
+    assert!(gm.contains("VS 2D6+6[12,2]") && gm.contains("勝利"), "{gm}");
+    let none = refused(&mut t, "gm", "/vs react 影 理知");
+    assert!(
+        none.contains("no contest waits for 影's reaction"),
+        "{none}"
+    );
+    // The declaration drew dice: it is never undone, and the GM's void of it waits for
+    // the answer that rests on it.
+    let why = refused(&mut t, "bob", "/undo");
+    assert!(why.contains("drew randomness"), "{why}");
+    let declared = t.events().len() - 2;
+    let why = refused(&mut t, "gm", &format!("/void {declared}"));
+    assert!(why.contains("reaction side of this contest"), "{why}");
+    // Now bob may declare again.
+    run(&mut t, "bob", "/vs ロイ 反射 影");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -2836,10 +2915,10 @@ fn aw13g_a_sheets_rule_violations_are_refused_in_the_messages_language() {
 }
 
 /// Issue 13, aw13h (aw6 "New findings"). AW-2, seed: 「判定値や修正値などは通常の行為判定と
-/// 同じようにGMが決定する」 — the hidden NPC's modifier is the GM's: a player's `/vs` that
-/// gives one (`影 反射-50`, on either side of the contest) is refused, saying the GM sets it,
-/// and the refusal is the same whatever the NPC's sheet holds (nothing of it is told). The
-/// GM gives it. A player's own side beyond AW-1's −3..+3 gets AW-1's note.
+/// 同じようにGMが決定する」 — the hidden NPC's ability and modifier are the GM's: a player's
+/// `/vs` that gives one (`影 反射-50`) is refused, saying the GM chooses it, and the refusal
+/// is the same whatever the NPC's sheet holds (nothing of it is told). The GM gives it. A
+/// player's own side beyond AW-1's −3..+3 gets AW-1's note.
 #[test]
 fn aw13h_aw2_a_player_may_not_set_the_hidden_npcs_modifier_in_vs() {
     let mut t = table([5; 32]);
@@ -2848,32 +2927,33 @@ fn aw13h_aw2_a_player_may_not_set_the_hidden_npcs_modifier_in_vs() {
     run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 7");
     let set = refused(&mut t, "bob", "/vs ロイ 反射 影 反射-50");
-    assert!(set.contains("the GM sets 影's modifier"), "{set}");
+    assert!(
+        set.contains("the GM chooses 影's ability and modifier"),
+        "{set}"
+    );
     assert!(!set.contains('7'), "{set}");
     // 影 has no 体力: the refusal is worded the same (no hint that it is unset).
     let unset = refused(&mut t, "bob", "/vs ロイ 反射 影 体力-50");
-    assert_eq!(unset, set.replace("反射", "体力"));
-    let first = refused(&mut t, "bob", "/vs 影 反射+1 ロイ 反射");
-    assert!(first.contains("the GM sets 影's modifier"), "{first}");
-    // Without a modifier, bob's contest is rolled with 影's own 反射 (+7, the GM's line).
-    let from = t.events().len();
-    run(&mut t, "bob", "/vs ロイ 反射 影 反射");
-    let gm: Vec<String> = t.events()[from..]
-        .iter()
-        .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
-        .collect();
-    assert!(gm.iter().any(|l| l.contains("VS 2D6+7[12,2]")), "{gm:?}");
-    // The GM sets the modifier: 反射 7 − 2 = +5 on the GM's line.
-    let from = t.events().len();
-    run(&mut t, "gm", "/vs ロイ 反射 影 反射-2");
-    let gm: Vec<String> = t.events()[from..]
-        .iter()
-        .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
-        .collect();
-    assert!(gm.iter().any(|l| l.contains("VS 2D6+5[12,2]")), "{gm:?}");
+    assert_eq!(unset, set.replace("反射-50", "体力-50"));
+    // The GM sets the modifier: 反射 7 − 2 = +5 on the GM's line, whether the GM rolls the
+    // whole contest or answers bob's.
+    for lines in [
+        &[("gm", "/vs ロイ 反射 影 反射-2")][..],
+        &[("bob", "/vs ロイ 反射 影"), ("gm", "/vs react 影 反射-2")][..],
+    ] {
+        let from = t.events().len();
+        for (who, line) in lines {
+            run(&mut t, who, line);
+        }
+        let gm: Vec<String> = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, "gm", taku_dice::Lang::Ja).text)
+            .collect();
+        assert!(gm.iter().any(|l| l.contains("VS 2D6+5[12,2]")), "{gm:?}");
+    }
     // bob's own modifier is his; beyond −3..+3 it is noted (AW-1), and rolled.
-    let out = run(&mut t, "bob", "/vs ロイ 反射+5 影 反射");
-    assert!(out[0].contains("2D6+9[12,2] VS ?"), "{out:?}");
+    let out = run(&mut t, "bob", "/vs ロイ 反射+5 影");
+    assert!(out[0].contains("2D6+9[12,2]"), "{out:?}");
     assert!(
         out.last().is_some_and(|l| l.contains("注意: 修正+5")),
         "{out:?}"
@@ -2892,17 +2972,17 @@ fn aw13h_aw6_a_required_key_applies_to_vs() {
     run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 3");
     run(&mut t, "gm", "/key require 地図");
-    let why = refused(&mut t, "bob", "/vs ロイ 反射 影 反射");
+    let why = refused(&mut t, "bob", "/vs ロイ 反射 影");
     assert!(
         why.contains("only PCs holding the event key 地図") && why.contains("ロイ does not"),
         "{why}"
     );
-    let why = refused(&mut t, "bob", "/vs 影 反射 ロイ 反射");
+    let why = refused(&mut t, "gm", "/vs 影 反射 ロイ 反射");
     assert!(why.contains("ロイ does not"), "{why}");
     run(&mut t, "gm", "/key give ロイ 地図");
-    run(&mut t, "bob", "/vs ロイ 反射 影 反射");
+    run(&mut t, "bob", "/vs ロイ 反射 影");
     run(&mut t, "gm", "/key require off");
-    run(&mut t, "alice", "/vs ミナ 反射 影 反射");
+    run(&mut t, "alice", "/vs ミナ 反射 影");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
 
@@ -2942,20 +3022,32 @@ fn aw13h_aw2_vs_keeps_a_comment_and_speaks_english() {
     // is, to them, no character at all.
     run(&mut t, "gm", "/npc appear 影");
     run(&mut t, "gm", "/char set 影 反射 3");
-    let why = refused(&mut t, "bob", "/vs ロイ 反射+99999999999999999999 影 反射");
+    let why = refused(&mut t, "bob", "/vs ロイ 反射+99999999999999999999 影");
     assert!(why.contains("too large"), "{why}");
-    for line in [
-        "/vs ロイ 反射 影 反射 回避 する",
-        "/vs 影 反射 ロイ 反射 不意打ち",
+    for (lines, comment) in [
+        (
+            &[
+                ("bob", "/vs ロイ 反射 影 回避 する"),
+                ("gm", "/vs react 影 反射"),
+            ][..],
+            "回避 する",
+        ),
+        (&[("gm", "/vs 影 反射 ロイ 反射 不意打ち")][..], "不意打ち"),
     ] {
         let from = t.events().len();
-        let out = run(&mut t, "bob", line);
-        let comment = line.splitn(6, ' ').nth(5).expect("comment");
-        assert!(out[0].ends_with(comment), "{out:?}");
+        for (who, line) in lines {
+            run(&mut t, who, line);
+        }
+        let bob: Vec<String> = t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, "bob", taku_dice::Lang::Ja).text)
+            .filter(|l| l.contains("対決 "))
+            .collect();
+        assert!(bob.len() == 1 && bob[0].ends_with(comment), "{bob:?}");
         for who in ["bob", "gm"] {
             for e in &t.events()[from..] {
                 let en = t.entry(e, who, taku_dice::Lang::En).text;
-                if en.contains("contest") {
+                if en.contains("contest") && !en.contains("contest declared") {
                     assert!(
                         ![
                             "側",
@@ -2981,7 +3073,11 @@ fn aw13h_aw2_vs_keeps_a_comment_and_speaks_english() {
         run(&mut t, "gm", "/npc appear 影");
         run(&mut t, "gm", "/char set 影 反射 3");
         let from = t.events().len();
-        run(&mut t, "bob", "/vs 影 反射 ロイ 反射");
+        run(&mut t, "gm", "/vs 影 反射 ロイ 反射");
+        // An action fumble decides it at once (AW-2 1): nothing waits for the GM.
+        if !run(&mut t, "bob", "/vs ロイ 反射 影")[0].contains("ファンブル") {
+            run(&mut t, "gm", "/vs react 影 反射");
+        }
         for e in &t.events()[from..] {
             for who in ["bob", "gm"] {
                 let en = t.entry(e, who, taku_dice::Lang::En).text;

@@ -316,6 +316,37 @@ pub enum Event {
         /// players' line is the same as for a value set, so it tells them nothing).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unset: bool,
+        /// The GM's reaction to a contest a player declared ([`Event::Declared`]): the
+        /// action side was rolled then, the reaction side now.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        answers: bool,
+    },
+    /// A contest a player declared against an enemy whose data is the GM's (AW-2
+    /// 「アクション側が先に判定を行ない、その後にリアクション側が判定を行なう」 and 「判定値や
+    /// 修正値などは…GMが決定する」): the action side's roll, made now. The GM chooses the
+    /// enemy's ability and rolls its side with `/vs react` (an [`Event::Opposed`] that
+    /// `answers` it), so a player cannot run the enemy's side on demand to measure its
+    /// values (attack6 A6-6). An action fumble ends it at once (AW-2 1: the reaction side
+    /// does not roll, and wins).
+    Declared {
+        /// The action side (a character of the player's).
+        name: String,
+        /// Its ability.
+        ability: String,
+        /// Its judgement value with modifiers (and any command spell's +20).
+        modifier: i64,
+        /// The enemy, the reaction side.
+        against: String,
+        /// The action side's dice.
+        dice: [i64; 2],
+        /// The action side's roll as a contest words it.
+        text: String,
+        /// The action side fumbled: the reaction side won without rolling.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        fumbled: bool,
+        /// Words written after the sides.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        comment: String,
     },
     /// Identification (対象識別, AW-3): a 【理知】 check against 10 + the GM's value.
     Identified {
@@ -1340,6 +1371,7 @@ pub fn fold(combat: &mut Option<Combat>, e: &Event) {
         }
         Event::Contested { .. }
         | Event::Opposed { .. }
+        | Event::Declared { .. }
         | Event::Identified { .. }
         | Event::Published { .. }
         | Event::Appeared { .. } => {}
@@ -1573,6 +1605,7 @@ pub fn describe(e: &Event) -> Text {
             action_hidden,
             comment,
             unset,
+            answers: _,
         } => {
             let (mark_ja, mark_en) = if *gm_only {
                 ("（GMのみ）", "(GM only) ")
@@ -1619,6 +1652,40 @@ pub fn describe(e: &Event) -> Text {
                     format!(
                         " ({npc} has no 【{npc_ability}】, so it was rolled as 0; set it with /char set {npc} {npc_ability} N and, to change the result, /void this line and roll again)"
                     ),
+                ),
+            )
+        }
+        Event::Declared {
+            name,
+            ability,
+            against,
+            text,
+            fumbled,
+            comment,
+            ..
+        } => {
+            let note = if comment.is_empty() {
+                String::new()
+            } else {
+                format!(" {comment}")
+            };
+            let text_en = contest_text_en(text);
+            if *fumbled {
+                return Text::new(
+                    format!(
+                        "対決 {name}（【{ability}】） VS {against}: ({text}) ／ リアクション側 判定なし ／ アクション側のファンブル ＞ {against}の勝利{note}"
+                    ),
+                    format!(
+                        "contest {name} ({ability}) VS {against}: ({text_en}) / reaction side: no roll / action side fumbled > {against} wins{note}"
+                    ),
+                );
+            }
+            Text::new(
+                format!(
+                    "対決の宣言 {name}（【{ability}】） VS {against}: ({text}) ／ リアクション側はGMが能力値を選んで振ります（/vs react {against} 能力値、AW-2）{note}"
+                ),
+                format!(
+                    "contest declared {name} ({ability}) VS {against}: ({text_en}) / the GM chooses {against}'s ability and rolls its side (/vs react {against} ABILITY, AW-2){note}"
                 ),
             )
         }
@@ -1708,13 +1775,68 @@ fn without_target(text: &str) -> String {
     format!("{}{}", &text[..at], &text[end..])
 }
 
-/// `/vs A ABILITY[±m] B ABILITY[±m]` (AW-2 対決 「アクション側が先に判定を行ない、その後に
+/// `ABILITY[±m]` of `/vs` (`反射+1` → (反射, Some(1))); nothing is read from a sheet.
+fn ability_word(word: &str, usage: impl Fn() -> Text) -> Result<(String, Option<i64>), Text> {
+    let at = word.find(['+', '-']).unwrap_or(word.len());
+    let (ability, modifier) = word.split_at(at);
+    if !super::sheet::ABILITIES.contains(&ability) {
+        return Err(Text::new(
+            format!(
+                "「{ability}」は能力値ではありません（{}、AW-1）",
+                super::sheet::ABILITIES.join("・")
+            ),
+            format!(
+                "'{ability}' is not an ability ({}, AW-1)",
+                super::sheet::ABILITIES.join(", ")
+            ),
+        ));
+    }
+    if modifier.is_empty() {
+        return Ok((ability.to_string(), None));
+    }
+    let digits = &modifier[1..];
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(usage());
+    }
+    match modifier.parse::<i64>().ok().filter(|m| m.abs() <= 1000) {
+        Some(m) => Ok((ability.to_string(), Some(m))),
+        None => Err(Text::new(
+            format!("修正「{modifier}」が大きすぎます（−1000〜+1000）"),
+            format!("the modifier {modifier} is too large (−1000..+1000)"),
+        )),
+    }
+}
+
+/// Whether `word` is meant as an ability of `/vs` (an ability, perhaps with a modifier or a
+/// mistake after it), not a comment.
+fn names_ability(word: &str) -> bool {
+    super::sheet::ABILITIES.iter().any(|a| word.starts_with(a))
+}
+
+/// A 2D6 check of AW-1 with no difficulty (a contest's side).
+fn side_check(modifier: i64) -> Check {
+    Check {
+        modifier,
+        target: None,
+        critical: 12,
+        fumble: 2,
+    }
+}
+
+/// `/vs A ABILITY[±m] B [ABILITY[±m]]` (AW-2 対決 「アクション側が先に判定を行ない、その後に
 /// リアクション側が判定を行なう」): an open contest in which one side is an enemy whose data
 /// is the GM's (AW-3 対象識別: 「成功することで、敵のデータを公表することができる」). `A` is
-/// the action side. The owner of either side (or a GM) rolls it; the players see their
-/// side's roll and who won, the enemy's side as （非公開）, as in the blockade contest; the
-/// GM sees every number. A servant's pending command-spell +20 goes to its side (AW-5 4).
-/// Without a hidden side, `AW+{A.能力} VS AW+{B.能力}` is the way (said so).
+/// the action side; the players see their side's roll and who won, the enemy's side as
+/// （非公開）, as in the blockade contest; the GM sees every number. A servant's pending
+/// command-spell +20 goes to its side (AW-5 4). Without a hidden side,
+/// `AW+{A.能力} VS AW+{B.能力}` is the way (said so).
+///
+/// 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」: the enemy's ability and
+/// modifier are the GM's. The GM rolls the whole contest. A player names only their own
+/// character's side against the enemy: that side is rolled now ([`Event::Declared`]) and the
+/// GM answers with `/vs react B ABILITY` ([`react`]); the enemy's action against a player's
+/// character is the GM's to declare. So no player runs the enemy's side on demand, which
+/// would measure its hidden values (attack6 A6-6).
 pub fn versus(
     table: &dyn TableView,
     state: &State,
@@ -1724,55 +1846,28 @@ pub fn versus(
     Some((|| {
         let usage = || {
             Text::new(
-                "使い方: /vs アクション側 能力値[±修正] リアクション側 能力値[±修正] [コメント]（例: /vs ロイ 反射 影 反射、/vs ロイ 反射+1 影 反射 回避）",
-                "usage: /vs ACTION ABILITY[±MOD] REACTION ABILITY[±MOD] [COMMENT] (e.g. /vs Roy 反射 Shade 反射)",
+                "使い方: /vs アクション側 能力値[±修正] リアクション側 [能力値[±修正]] [コメント]（例: /vs ロイ 反射 影 回避。敵の能力値はGMが選びます。GMは /vs ロイ 反射 影 反射 とも書けます）",
+                "usage: /vs ACTION ABILITY[±MOD] REACTION [ABILITY[±MOD]] [COMMENT] (e.g. /vs Roy 反射 Shade dodge; the GM chooses the enemy's ability, and may write /vs Roy 反射 Shade 反射)",
             )
         };
-        // Words after the two sides are a comment, as after any command (kept in the line).
-        let [a, a_word, b, b_word, rest @ ..] = words else {
+        // Words after the sides are a comment, as after any command (kept in the line).
+        let [a, a_word, b, rest @ ..] = words else {
             return Err(usage());
         };
         let (a, b) = (*a, *b);
-        let comment = rest.join(" ");
-        // `反射+1` → (反射, Some(1)); nothing is read from a sheet yet.
-        let parse = |word: &str| -> Result<(String, Option<i64>), Text> {
-            let at = word.find(['+', '-']).unwrap_or(word.len());
-            let (ability, modifier) = word.split_at(at);
-            if !super::sheet::ABILITIES.contains(&ability) {
-                return Err(Text::new(
-                    format!(
-                        "「{ability}」は能力値ではありません（{}、AW-1）",
-                        super::sheet::ABILITIES.join("・")
-                    ),
-                    format!(
-                        "'{ability}' is not an ability ({}, AW-1)",
-                        super::sheet::ABILITIES.join(", ")
-                    ),
-                ));
-            }
-            if modifier.is_empty() {
-                return Ok((ability.to_string(), None));
-            }
-            let digits = &modifier[1..];
-            if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-                return Err(usage());
-            }
-            match modifier.parse::<i64>().ok().filter(|m| m.abs() <= 1000) {
-                Some(m) => Ok((ability.to_string(), Some(m))),
-                None => Err(Text::new(
-                    format!("修正「{modifier}」が大きすぎます（−1000〜+1000）"),
-                    format!("the modifier {modifier} is too large (−1000..+1000)"),
-                )),
-            }
+        let (b_word, rest) = match rest.split_first() {
+            Some((w, r)) if names_ability(w) => (Some(*w), r),
+            _ => (None, rest),
         };
+        let comment = rest.join(" ");
         if a == b {
             return Err(Text::new(
                 format!("{a}は自分自身と対決できません"),
                 format!("{a} cannot contest against itself"),
             ));
         }
-        let (a_ability, a_mod) = parse(a_word)?;
-        let (b_ability, b_mod) = parse(b_word)?;
+        let (a_ability, a_mod) = ability_word(a_word, usage)?;
+        let b_parsed = b_word.map(|w| ability_word(w, usage)).transpose()?;
         if may_act_for(table, a).is_err() {
             may_act_for(table, b)?;
         }
@@ -1794,6 +1889,7 @@ pub fn versus(
             super::rules::secret_npc(table, state, b),
         );
         if a_hidden == b_hidden {
+            let b_ability = b_parsed.as_ref().map_or("能力値", |(ab, _)| ab.as_str());
             return Err(Text::new(
                 format!(
                     "/vs は片方がGMの未識別のNPCのときの対決です。ここでは AW+{{{a}.{a_ability}}} VS AW+{{{b}.{b_ability}}} のように振ってください（AW-2）"
@@ -1803,49 +1899,17 @@ pub fn versus(
                 ),
             ));
         }
-        // AW-2 (seed: 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」): the
-        // hidden NPC's modifier is the GM's to set, not a player's (aw6: `影 反射-50` won
-        // every contest). Refused before the NPC's sheet is read, so nothing of it is told.
-        let (hidden, hidden_word, hidden_mod) = if a_hidden {
-            (a, &a_ability, a_mod)
-        } else {
-            (b, &b_ability, b_mod)
-        };
-        if !table.actor_is_gm() && hidden_mod.is_some() {
-            return Err(Text::new(
-                format!(
-                    "{hidden}の修正値はGMが決めます（AW-2「判定値や修正値などは…GMが決定する」）。{hidden} {hidden_word} と修正なしで書いてください。修正があるならGMに頼んでください"
-                ),
-                format!(
-                    "the GM sets {hidden}'s modifier (AW-2: judgement values and modifiers are the GM's); write {hidden} {hidden_word} without one and ask the GM for any modifier"
-                ),
-            ));
-        }
         // AW-6: a PC side without the required event key does not roll.
         for name in [a, b] {
             super::keys::contest_side_allowed(table, &state.keys, name)?;
         }
-        // Issue 13 (aw13i C): a player's answer must not tell whether the hidden side's
-        // ability is set (AW-2 「判定値や修正値などは…GMが決定する」: its values are the
-        // GM's). Unset (or not a whole number) when a player calls the contest, it is
-        // rolled as 0 and the GM's own line says so and how to settle it; the GM calling
-        // it is told at once.
-        let mut unset = false;
-        let mut value = |name: &str, ability: &str, hidden: bool| {
-            field(table, name, ability).or_else(|why| {
-                if hidden && !table.actor_is_gm() {
-                    unset = true;
-                    Ok(0)
-                } else {
-                    Err(why)
-                }
-            })
-        };
-        let a_value = value(a, &a_ability, a_hidden)?.saturating_add(a_mod.unwrap_or(0));
-        let b_value = value(b, &b_ability, b_hidden)?.saturating_add(b_mod.unwrap_or(0));
         // AW-1 (「修正は−3〜+3程度の範囲で行なうこと」): the open side's modifier beyond the
         // guide gets the same note as a check's.
-        let open_mod = if a_hidden { b_mod } else { a_mod };
+        let open_mod = if a_hidden {
+            b_parsed.as_ref().and_then(|(_, m)| *m)
+        } else {
+            a_mod
+        };
         let reply = open_mod.filter(|m| !(-3..=3).contains(m)).map(|m| {
             let m = taku_dice::system_command::format_modifier(m);
             Text::new(
@@ -1857,18 +1921,29 @@ pub fn versus(
                 ),
             )
         });
-        let check = |modifier| Check {
-            modifier,
-            target: None,
-            critical: 12,
-            fumble: 2,
+        if !table.actor_is_gm() {
+            return declare(
+                table,
+                state,
+                [a, b],
+                (a_ability, a_mod),
+                b_parsed,
+                comment,
+                reply,
+                dice,
+            );
+        }
+        let Some((b_ability, b_mod)) = b_parsed else {
+            return Err(usage());
         };
+        let a_value = field(table, a, &a_ability)?.saturating_add(a_mod.unwrap_or(0));
+        let b_value = field(table, b, &b_ability)?.saturating_add(b_mod.unwrap_or(0));
         let mut events = Vec::new();
         let a_boost = spell_boost(state, a, &mut events).unwrap_or(0);
         let b_boost = spell_boost(state, b, &mut events).unwrap_or(0);
         let contest = Contest {
-            action: check(a_value.saturating_add(a_boost)),
-            reaction: Reaction::Rolls(check(b_value.saturating_add(b_boost))),
+            action: side_check(a_value.saturating_add(a_boost)),
+            reaction: Reaction::Rolls(side_check(b_value.saturating_add(b_boost))),
         };
         let (rolled, veiled) = contest::roll_veiled(&contest, dice).map_err(|e| e.text())?;
         // The hidden side acts: the players see its critical or fumble (what the table sees
@@ -1899,25 +1974,215 @@ pub fn versus(
         } else {
             veiled
         };
-        let opposed = |text: String, gm_only: bool, veiled: bool| {
+        let sides = Sides {
+            name: a,
+            ability: &a_ability,
+            against: b,
+            their_ability: &b_ability,
+            action_hidden: a_hidden,
+            comment: &comment,
+            answers: false,
+            veiled: true,
+        };
+        events.extend(sides.lines(&rolled, veiled));
+        Ok(Outcome { events, reply })
+    })())
+}
+
+/// The two sides of an open contest, for its two lines.
+struct Sides<'a> {
+    name: &'a str,
+    ability: &'a str,
+    against: &'a str,
+    their_ability: &'a str,
+    action_hidden: bool,
+    comment: &'a str,
+    answers: bool,
+    /// One side is hidden from the players: their line leaves it out.
+    veiled: bool,
+}
+
+impl Sides<'_> {
+    /// The players' line (the hidden side `veiled`) and the GM's (every number).
+    fn lines(&self, rolled: &taku_dice::RollResult, veiled: String) -> [AwEvent; 2] {
+        let opposed = |text: String, gm_only: bool| {
             ev(Event::Opposed {
-                name: a.to_string(),
-                ability: a_ability.clone(),
-                against: b.to_string(),
-                their_ability: b_ability.clone(),
+                name: self.name.to_string(),
+                ability: self.ability.to_string(),
+                against: self.against.to_string(),
+                their_ability: self.their_ability.to_string(),
                 text,
                 won: rolled.success,
                 gm_only,
-                veiled,
-                action_hidden: a_hidden,
-                comment: comment.clone(),
-                unset: unset && gm_only,
+                veiled: self.veiled && !gm_only,
+                action_hidden: self.action_hidden,
+                comment: self.comment.to_string(),
+                unset: false,
+                answers: self.answers,
             })
         };
-        events.push(opposed(veiled, false, true));
-        events.push(opposed(rolled.text.clone(), true, false));
-        Ok(Outcome { events, reply })
+        [opposed(veiled, false), opposed(rolled.text.clone(), true)]
+    }
+}
+
+/// A player's `/vs` against the GM's hidden NPC ([`versus`]): the player's own character
+/// acts, its side is rolled now, and the GM chooses and rolls the enemy's side
+/// ([`react`]). The enemy acting, its ability named, a second contest of the same character
+/// before the GM answered the first: refused, each saying what to do.
+#[allow(clippy::too_many_arguments)]
+fn declare(
+    table: &dyn TableView,
+    state: &State,
+    [a, b]: [&str; 2],
+    (a_ability, a_mod): (String, Option<i64>),
+    b_parsed: Option<(String, Option<i64>)>,
+    comment: String,
+    reply: Option<Text>,
+    dice: &mut Roller<'_>,
+) -> Result<Outcome<AwEvent>, Text> {
+    if super::rules::secret_npc(table, state, a) {
+        return Err(Text::new(
+            format!(
+                "{a}の行動はGMが宣言して振ります（AW-2「判定値や修正値などは…GMが決定する」）。{b}の側で応じるときはGMに頼んでください"
+            ),
+            format!(
+                "the GM declares and rolls {a}'s action (AW-2: judgement values and modifiers are the GM's); ask the GM to roll it against {b}"
+            ),
+        ));
+    }
+    if b_parsed.is_some() {
+        return Err(Text::new(
+            format!(
+                "{b}の能力値と修正はGMが選びます（AW-2「判定値や修正値などは…GMが決定する」）。/vs {a} {a_ability} {b} と書くと{a}の側を振り、GMが /vs react で{b}の側を振ります"
+            ),
+            format!(
+                "the GM chooses {b}'s ability and modifier (AW-2: judgement values and modifiers are the GM's); write /vs {a} {a_ability} {b} to roll {a}'s side, and the GM rolls {b}'s with /vs react"
+            ),
+        ));
+    }
+    if let Some(w) = state.waiting.iter().find(|w| w.name == a) {
+        let other = &w.against;
+        return Err(Text::new(
+            format!(
+                "{a}の{other}との対決がGMの応答を待っています。GMが /vs react {other} 能力値 で振るか、取りやめるならその行を /void してから、次を宣言してください"
+            ),
+            format!(
+                "{a}'s contest with {other} is waiting for the GM; the GM rolls it with /vs react {other} ABILITY, or, to call it off, voids that line with /void, before another is declared"
+            ),
+        ));
+    }
+    let value = field(table, a, &a_ability)?.saturating_add(a_mod.unwrap_or(0));
+    let mut events = Vec::new();
+    let boost = spell_boost(state, a, &mut events).unwrap_or(0);
+    let modifier = value.saturating_add(boost);
+    let rolled = contest::roll_dice(dice).map_err(|e| e.text())?;
+    let (text, fumbled) = contest::action_text(&side_check(modifier), rolled)
+        .ok_or_else(|| taku_dice::EvalError::Overflow.text())?;
+    events.push(ev(Event::Declared {
+        name: a.to_string(),
+        ability: a_ability,
+        modifier,
+        against: b.to_string(),
+        dice: rolled,
+        text,
+        fumbled,
+        comment,
+    }));
+    Ok(Outcome { events, reply })
+}
+
+/// `/vs react B ABILITY[±m] [A]` (GM): the reaction side of a contest a player declared
+/// against the GM's NPC `B` ([`Event::Declared`]), rolled now with the ability and modifier
+/// the GM chooses (AW-2 「判定値や修正値などは…GMが決定する」); the oldest contest waiting on
+/// `B`, or `A`'s.
+pub fn react(
+    table: &dyn TableView,
+    state: &State,
+    words: &[&str],
+    dice: &mut Roller<'_>,
+) -> Decided {
+    Some((|| {
+        let usage = || {
+            Text::new(
+                "使い方: /vs react リアクション側 能力値[±修正] [アクション側]（例: /vs react 影 反射、/vs react 影 反射-1 ロイ）",
+                "usage: /vs react REACTION ABILITY[±MOD] [ACTION] (e.g. /vs react Shade 反射, /vs react Shade 反射-1 Roy)",
+            )
+        };
+        if !table.actor_is_gm() {
+            return Err(Text::new(
+                "対決のリアクション側（GMのNPC）はGMが能力値を選んで振ります（AW-2）。/vs アクション側 能力値 相手 で宣言してください",
+                "the GM chooses and rolls the reaction side (the GM's NPC) of a contest (AW-2); declare yours with /vs ACTION ABILITY OPPONENT",
+            ));
+        }
+        let (b, b_word, a) = match words {
+            [b, w] => (*b, *w, None),
+            [b, w, a] => (*b, *w, Some(*a)),
+            _ => return Err(usage()),
+        };
+        let (b_ability, b_mod) = ability_word(b_word, usage)?;
+        let Some(w) = state
+            .waiting
+            .iter()
+            .find(|w| w.against == b && a.is_none_or(|a| w.name == a))
+        else {
+            let list: Vec<String> = state
+                .waiting
+                .iter()
+                .map(|w| format!("{} VS {}", w.name, w.against))
+                .collect();
+            let (ja, en) = if list.is_empty() {
+                ("なし".to_string(), "none".to_string())
+            } else {
+                (list.join("、"), list.join(", "))
+            };
+            return Err(Text::new(
+                format!("{b}がリアクション側で応答を待つ対決はありません（待っている対決: {ja}）"),
+                format!("no contest waits for {b}'s reaction (waiting: {en})"),
+            ));
+        };
+        let b_value = field(table, b, &b_ability)?.saturating_add(b_mod.unwrap_or(0));
+        let mut events = Vec::new();
+        let b_boost = spell_boost(state, b, &mut events).unwrap_or(0);
+        let contest = Contest {
+            action: side_check(w.modifier),
+            reaction: Reaction::Rolls(side_check(b_value.saturating_add(b_boost))),
+        };
+        let (rolled, veiled) =
+            contest::settle_veiled(&contest, w.dice, dice).map_err(|e| e.text())?;
+        let hidden = super::rules::secret_npc(table, state, b);
+        let sides = Sides {
+            name: &w.name,
+            ability: &w.ability,
+            against: b,
+            their_ability: &b_ability,
+            action_hidden: false,
+            comment: &w.comment,
+            answers: true,
+            veiled: hidden,
+        };
+        events.extend(sides.lines(&rolled, if hidden { veiled } else { rolled.text.clone() }));
+        Ok(Outcome {
+            events,
+            reply: None,
+        })
     })())
+}
+
+/// A contest a player declared, waiting for the GM's reaction ([`react`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waiting {
+    /// The action side.
+    pub name: String,
+    /// Its ability.
+    pub ability: String,
+    /// Its modifier as rolled.
+    pub modifier: i64,
+    /// The GM's NPC on the reaction side.
+    pub against: String,
+    /// The action side's dice.
+    pub dice: [i64; 2],
+    /// The line's comment.
+    pub comment: String,
 }
 
 /// A contest's text as taku words it (the parts of [`contest::roll_veiled`] and the `/vs`

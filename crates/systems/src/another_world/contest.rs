@@ -123,16 +123,40 @@ fn fixed(text: &str) -> Option<i64> {
     }
 }
 
-fn roll_side(check: &Check, roller: &mut Roller<'_>) -> Result<Side, EvalError> {
+/// Rolls one side's two dice (sorted, as BCDice shows them).
+pub fn roll_dice(roller: &mut Roller<'_>) -> Result<[i64; 2], EvalError> {
     let mut dice = roller.roll_group(2, 6)?;
     dice.sort_unstable();
+    Ok([dice[0], dice[1]])
+}
+
+fn side_of(check: &Check, dice: [i64; 2]) -> Result<Side, EvalError> {
     let sum = dice[0] + dice[1];
     Ok(Side {
-        dice: [dice[0], dice[1]],
+        dice,
         total: sum.checked_add(check.modifier).ok_or(EvalError::Overflow)?,
         critical: sum >= check.critical,
         fumble: sum <= check.fumble,
     })
+}
+
+fn roll_side(check: &Check, roller: &mut Roller<'_>) -> Result<Side, EvalError> {
+    side_of(check, roll_dice(roller)?)
+}
+
+/// The action side's roll alone, as a contest's text words it (`2D6+3[12,2] ＞ 8[3,5]+3 ＞
+/// 11`): the line of a contest declared before the reaction side is chosen (AW-2
+/// 「アクション側が先に判定を行ない」). `None` when the sum overflows.
+pub fn action_text(check: &Check, dice: [i64; 2]) -> Option<(String, bool)> {
+    let side = side_of(check, dice).ok()?;
+    Some((
+        format!(
+            "{}{SEP}アクション側 {}",
+            check_text(check),
+            side_text(check, &side)
+        ),
+        side.fumble,
+    ))
 }
 
 fn side_text(check: &Check, side: &Side) -> String {
@@ -175,7 +199,18 @@ pub fn roll_veiled(
     contest: &Contest,
     roller: &mut Roller<'_>,
 ) -> Result<(RollResult, String), EvalError> {
-    let action = roll_side(&contest.action, roller)?;
+    let dice = roll_dice(roller)?;
+    settle_veiled(contest, dice, roller)
+}
+
+/// [`roll_veiled`] for an action side already rolled (`action_dice`, the dice of a contest a
+/// player declared): the reaction side rolls now, unless the action side fumbled.
+pub fn settle_veiled(
+    contest: &Contest,
+    action_dice: [i64; 2],
+    roller: &mut Roller<'_>,
+) -> Result<(RollResult, String), EvalError> {
+    let action = side_of(&contest.action, action_dice)?;
     let reaction_text = match contest.reaction {
         Reaction::Rolls(c) => check_text(&c),
         Reaction::Fixed(n) => n.to_string(),

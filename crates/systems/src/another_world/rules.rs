@@ -41,6 +41,9 @@ pub struct State {
     /// of the GM's never put before them is, to a player, no character at all (issue 13,
     /// [`TableRules::hidden_name_shown`]).
     pub met: std::collections::BTreeSet<String>,
+    /// AW-2 (attack6 A6-6): contests players declared against the GM's hidden NPCs, waiting
+    /// for the GM to choose and roll the NPC's side (`/vs react`), oldest first.
+    pub waiting: Vec<combat::Waiting>,
 }
 
 /// What happened, by part.
@@ -298,9 +301,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Record an engagement between enemies; take someone out of engagements (GM); the combat's state; end the combat (GM)",
     },
     CommandHelp {
-        usage: "/vs ロイ 反射 影 反射 | /vs 影 反射+1 ロイ 反射",
-        help: "GMの未識別のNPCとの対決（AW-2）: 先に書いた側がアクション側。プレイヤーには自分の側の出目と勝敗だけ、NPCの側は非公開（GMには全部）。どちらの側の持ち主でも振れる",
-        help_en: "A contest with the GM's unidentified NPC (AW-2): the first side named acts; players see their side's roll and who won, the NPC's side hidden (the GM sees all); the owner of either side may roll it",
+        usage: "/vs ロイ 反射 影 [コメント] | /vs react 影 反射 (GM) | /vs 影 反射+1 ロイ 反射 (GM)",
+        help: "GMの未識別のNPCとの対決（AW-2）: 先に書いた側がアクション側。プレイヤーは自分のキャラクターの側を振って宣言し、NPCの能力値と修正はGMが選んで /vs react で振る（「判定値や修正値などは…GMが決定する」）。NPCの行動はGMが両側を振る。プレイヤーには自分の側の出目と勝敗だけ、NPCの側は非公開（GMには全部）",
+        help_en: "A contest with the GM's unidentified NPC (AW-2): the first side named acts. A player rolls their own character's side to declare it; the GM chooses the NPC's ability and modifier and rolls its side with /vs react (judgement values and modifiers are the GM's). The GM rolls both sides of the NPC's own action. Players see their side's roll and who won, the NPC's side hidden (the GM sees all)",
     },
     CommandHelp {
         usage: "/npc show 影 | /npc hide 影 | /npc appear 影",
@@ -476,7 +479,12 @@ impl TableRules for AwRules {
             "key" | "keys" => keys::decide(table, state, words),
             "af" => af::decide(table, state, &words[1..], dice),
             "npc" => npc(table, state, &words[1..]),
-            "vs" => combat::versus(table, state, &words[1..], dice),
+            "vs" => match words.get(1).copied() {
+                Some("react" | "リアクション") => {
+                    combat::react(table, state, &words[2..], dice)
+                }
+                _ => combat::versus(table, state, &words[1..], dice),
+            },
             _ => None,
         }
         .map(|decided| decided.map(|outcome| supply::hide_secret_npcs(table, state, outcome)))
@@ -600,9 +608,40 @@ impl TableRules for AwRules {
                         state.met.insert(name.clone());
                     }
                     // An open contest names both sides to every member (its veiled line).
-                    combat::Event::Opposed { name, against, .. } => {
+                    combat::Event::Opposed {
+                        name,
+                        against,
+                        answers,
+                        ..
+                    } => {
                         state.met.insert(name.clone());
                         state.met.insert(against.clone());
+                        if *answers {
+                            state.waiting.retain(|w| w.name != *name);
+                        }
+                    }
+                    combat::Event::Declared {
+                        name,
+                        ability,
+                        modifier,
+                        against,
+                        dice,
+                        fumbled,
+                        comment,
+                        ..
+                    } => {
+                        state.met.insert(name.clone());
+                        state.met.insert(against.clone());
+                        if !*fumbled {
+                            state.waiting.push(combat::Waiting {
+                                name: name.clone(),
+                                ability: ability.clone(),
+                                modifier: *modifier,
+                                against: against.clone(),
+                                dice: *dice,
+                                comment: comment.clone(),
+                            });
+                        }
                     }
                     combat::Event::Published { name, public } => {
                         if *public {
@@ -1067,6 +1106,18 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             format!("召喚された{s}を令呪で退場させました"),
             format!("the summoned {s} was dismissed by a command spell"),
         ),
+        // AW-2 (attack6 A6-6): the GM's reaction rests on the contest it answers.
+        (
+            Event::Combat(Cb::Declared { name, against, .. }),
+            Event::Combat(Cb::Opposed {
+                name: n,
+                answers: true,
+                ..
+            }),
+        ) if name == n => t(
+            format!("GMがこの対決（{name} VS {against}）のリアクション側を振りました"),
+            format!("the GM rolled the reaction side of this contest ({name} VS {against})"),
+        ),
         (Event::Combat(Cb::Cleanup { early: Some(_) }), Event::Combat(Cb::Round { round })) => t(
             format!("令呪の召喚で始まったクリンナップから戦闘はラウンド{round}へ進みました"),
             format!("the combat moved on to round {round} from the cleanup the summon began"),
@@ -1185,7 +1236,10 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
         // Issue 13 play-through 5: an action of a combat that has ended since belongs to a
         // finished round (「全員が行動済」 → クリンナップ, then the end).
         (Event::Combat(e), Event::Combat(Cb::Ended))
-            if !matches!(e, Cb::Published { .. } | Cb::Opposed { .. } | Cb::Ended) =>
+            if !matches!(
+                e,
+                Cb::Published { .. } | Cb::Opposed { .. } | Cb::Declared { .. } | Cb::Ended
+            ) =>
         {
             t(
                 "この戦闘はその後終わりました".into(),
@@ -1229,7 +1283,10 @@ fn builds_on(later: &Event, undone: &Event) -> Option<Text> {
             format!("{holder}'s event key '{key}' has moved since"),
         ),
         (Event::Combat(Cb::Started { .. }), Event::Combat(e))
-            if !matches!(e, Cb::Started { .. } | Cb::Published { .. } | Cb::Opposed { .. }) =>
+            if !matches!(
+                e,
+                Cb::Started { .. } | Cb::Published { .. } | Cb::Opposed { .. } | Cb::Declared { .. }
+            ) =>
         {
             t(
                 "この戦闘はその後進みました".into(),
