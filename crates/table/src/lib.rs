@@ -886,18 +886,37 @@ impl Table {
     /// punctuation) that this system does not take. As chat, every member would read the
     /// line the player meant to keep secret, comment included: refused, saying how to
     /// send it as chat when it was talk (「SOS」).
+    ///
+    /// Attack pass 7, A7-3: the typos of a secret roll are caught too — the mark apart
+    /// from its command (`S 2D6 …`, a full-width space as well), before digits, a sign, a
+    /// reference or a kanji numeral (`S2 …`, `S+3 …`, `S{ロイ.反射} …`, `S二D6 …`).
     fn secret_mark_before_no_command(&self, line: &str) -> Option<Text> {
+        const PUNCTUATION: &str = "()<>=+-*/,.@#[]!?$%";
         let folded = taku_dice::normalize::fold(line);
-        let token = folded.text.split_whitespace().next()?;
+        let mut words = folded.text.split_whitespace();
+        let token = words.next()?;
         let rest = token.strip_prefix(['S', 's'])?;
-        let commandlike = rest.starts_with(|c: char| c.is_ascii_uppercase())
-            && rest
+        let dicelike = |w: &str| {
+            w.starts_with(|c: char| {
+                c.is_ascii_uppercase() || c.is_ascii_digit() || "+-{[(".contains(c)
+            }) && w
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "()<>=+-*/,.@#[]!?$%".contains(c));
+                .all(|c| c.is_ascii_alphanumeric() || PUNCTUATION.contains(c) || "{}".contains(c))
+                || w.starts_with('{')
+                || (w.starts_with(|c: char| "一二三四五六七八九十百".contains(c))
+                    && w.contains(['D', 'd']))
+        };
+        let commandlike = if rest.is_empty() {
+            // `S 2D6 …`: the mark alone, a dice-like word after it.
+            token == "S" && words.next().is_some_and(dicelike)
+        } else {
+            dicelike(rest)
+        };
         // `SAN-3` is a status line (a field and a change, CCFOLIA's habit), chat when
-        // the speaker has no such field, never a dice command.
+        // the speaker has no such field, never a dice command. The field's name is more
+        // than the mark (`S+3` is the mark before a modifier).
         let letters = token.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-        let status = letters.len() < token.len()
+        let status = letters.len() + 1 < token.len()
             && letters
                 .strip_prefix(['+', '-', '='])
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
@@ -1514,6 +1533,15 @@ impl Table {
                 }
                 if let Some(decided) = self.decide_status(actor, role, text.trim()) {
                     return decided;
+                }
+                // A7-3: a mistyped secret roll in a tab is refused as in メイン, not
+                // posted for every member to read.
+                if role != Role::Spectator
+                    && let Some(refused) = self
+                        .secret_command(text.trim())
+                        .or_else(|| self.secret_mark_before_no_command(text.trim()))
+                {
+                    return Err(refused.into());
                 }
                 Ok(Decision::event(if id == MAIN_TAB {
                     EventBody::Chat { text }
@@ -2444,13 +2472,39 @@ impl Table {
             .characters
             .keys()
             .filter(|other| !self.unknown(other, actor));
-        match names::looks_like(name, known) {
-            Some(other) => refuse(
+        if let Some(other) = names::looks_like(name, known) {
+            return refuse(
                 format!(
                     "'{name}' はキャラクター '{other}' と見分けにくい名前です。別の名前にしてください"
                 ),
                 format!(
                     "'{name}' looks too much like the character '{other}'; choose another name"
+                ),
+            );
+        }
+        // Attack pass 7, A7-10: the rule a member's name keeps toward characters (A6-2)
+        // holds the other way: a character named as another member (`gm`, `alice`), or
+        // like one, would have its lines read as that member's. A character may carry its
+        // own player's name.
+        let members = self
+            .state
+            .members
+            .keys()
+            .chain(self.state.removed.iter())
+            .filter(|m| m.as_str() != actor);
+        let members: Vec<&String> = members.collect();
+        match members
+            .iter()
+            .find(|m| m.as_str() == name)
+            .map(|m| m.as_str())
+            .or_else(|| names::looks_like(name, members.iter().copied()))
+        {
+            Some(other) => refuse(
+                format!(
+                    "'{name}' はメンバー '{other}' と同じか見分けにくい名前で、キャラクターの発言がそのメンバーのものに見えてしまいます。別の名前にしてください"
+                ),
+                format!(
+                    "'{name}' is or looks like the member '{other}', so the character's lines would read as theirs; choose another name"
                 ),
             ),
             None => Ok(()),
@@ -2923,6 +2977,19 @@ fn check_name(what: Text, name: &str) -> Result<(), Refusal> {
             ),
             format!(
                 "'{name}' is not a valid {}: a combining mark on its own ({code}) can dress up another name (struck through, underlined); write the name without it",
+                what.en()
+            ),
+        );
+    }
+    if let Some(c) = names::foreign_letter(name) {
+        let code = c.escape_unicode();
+        return refuse(
+            format!(
+                "'{name}' は{}に使えません。「{c}」（{code}）はラテン文字などとそっくりに見える文字の多い書き方の文字です。日本語・英字・ギリシア文字・キリル文字・ハングルと半角数字で書いてください",
+                what.ja()
+            ),
+            format!(
+                "'{name}' is not a valid {}: '{c}' ({code}) is of a script whose letters can pass for Latin ones; write it in Japanese, Latin, Greek, Cyrillic or Hangul letters and ASCII digits",
                 what.en()
             ),
         );

@@ -84,6 +84,30 @@ pub(crate) fn mixed_scripts(name: &str) -> Option<(&'static str, &'static str)> 
     None
 }
 
+/// The first letter or digit of `name` outside the scripts a name may be written in
+/// (attack pass 7, A7-2): Latin (its letters with accents, not the phonetic blocks: IPA
+/// `ɑ ɡ`, small capitals `ɢᴍ`), Greek, Cyrillic, kana, kanji, hangul, and the ASCII
+/// digits. Scripts such as Lisu (`ꓖꓟ`), Cherokee (`ᏴᎾᏴ`), Coptic (`bⲟb`), Canadian
+/// syllabics (`ᑲob`) or another script's digits (`b০b`) hold letters drawn exactly as
+/// Latin ones; a hand-written table of look-alikes can never list them all, and no
+/// player at a Japanese table needs them. Symbols, punctuation and emoji are not letters
+/// and stay allowed (`ミナ☆`).
+pub(crate) fn foreign_letter(name: &str) -> Option<char> {
+    name.chars().find(|&c| {
+        c.is_alphanumeric()
+            && !matches!(u32::from(c),
+                0x30..=0x39 | 0x41..=0x5A | 0x61..=0x7A
+                // Latin-1 letters, Latin Extended-A and -B, Latin Extended Additional.
+                | 0xAA | 0xBA | 0xC0..=0x24F | 0x1E00..=0x1EFF
+                // Greek, Cyrillic.
+                | 0x370..=0x3FF | 0x1F00..=0x1FFF | 0x400..=0x52F
+                // Hangul jamo, CJK (々 〆 〇 〻), kana, hangul, kanji.
+                | 0x1100..=0x11FF | 0x3005..=0x3007 | 0x303B | 0x3041..=0x30FF
+                | 0x3131..=0x318F | 0x31F0..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+                | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
+    })
+}
+
 /// One character's look-alike class (after NFKC and lower case).
 fn look_alike(c: char) -> char {
     match c {
@@ -124,7 +148,7 @@ fn look_alike(c: char) -> char {
         'ϲ' => 'c',
         // Latin and digits that draw alike.
         '0' => 'o',
-        '1' | '|' | 'ı' => 'l',
+        '1' | '|' => 'l',
         'ɡ' => 'g',
         // Japanese: kanji that draw as katakana, katakana that draw as hiragana.
         '口' => 'ロ',
@@ -138,6 +162,10 @@ fn look_alike(c: char) -> char {
         'ヘ' => 'へ',
         'ベ' => 'べ',
         'ペ' => 'ぺ',
+        // A7-2: Latin letters drawn as others (dotless ı, tone letters ƅ ƃ).
+        'ı' => 'i',
+        'ƅ' | 'ƃ' => 'b',
+        'ǀ' => 'l',
         c => c,
     }
 }
@@ -338,6 +366,43 @@ mod tests {
         assert_eq!(loose_mark("ｶﾞ"), None, "half-width kana with its mark");
     }
 
+    /// Attack pass 7, A7-2: letters of scripts drawn as Latin are refused outright.
+    #[test]
+    fn letters_of_other_scripts_are_found() {
+        for (name, c) in [
+            ("ꓖꓟ", 'ꓖ'),
+            ("ꓐꓳꓐ", 'ꓐ'),
+            ("ᏴᎾᏴ", 'Ᏼ'),
+            ("\u{AB86}\u{AB87}", '\u{AB86}'),
+            ("bⲟb", 'ⲟ'),
+            ("b০b", '০'),
+            ("ɑlice", 'ɑ'),
+            ("ɡⲙ", 'ɡ'),
+            ("ᑲob", 'ᑲ'),
+            ("ɢᴍ", 'ɢ'),
+        ] {
+            assert_eq!(foreign_letter(name), Some(c), "{name}");
+        }
+        for name in [
+            "alice",
+            "José",
+            "Zoë",
+            "Łukasz",
+            "Nguyễn",
+            "Наташа",
+            "Ωμέγα",
+            "ミナ☆",
+            "佐々木",
+            "ゆき",
+            "김민수",
+            "〆切",
+            "R2D2",
+            "ミナ(仮)",
+        ] {
+            assert_eq!(foreign_letter(name), None, "{name}");
+        }
+    }
+
     #[test]
     fn latin_cyrillic_and_greek_do_not_mix() {
         assert_eq!(mixed_scripts("gм"), Some(("Latin", "Cyrillic")));
@@ -374,6 +439,10 @@ mod tests {
             ("gm", "\u{AB90}\u{AB87}"),
             ("OM", "ΟΜ"),
             ("gm", "ǥm"),
+            // A7-2.
+            ("alice", "alıce"),
+            ("bob", "ƅob"),
+            ("bob", "ƃob"),
         ] {
             assert_eq!(skeleton(a), skeleton(b), "{a} / {b}");
         }

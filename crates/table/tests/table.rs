@@ -307,6 +307,12 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
         "SCBR(50,60) 秘密",
         "SRESB(1) 裏切り",
         "ＳＣＣ 秘密",
+        // Attack pass 7, A7-3: the typos of a secret roll.
+        "S 2D6 裏切る",
+        "S\u{3000}2D6 裏切る",
+        "S2DD6 裏切る",
+        "S+3 裏切る",
+        "S二D6 裏切る",
     ] {
         let why = refused(&mut t, "alice", line);
         assert!(why.contains("is no command of DiceBot"), "{line}: {why}");
@@ -317,7 +323,25 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
             .render(taku_dice::Lang::Ja);
         assert!(ja.contains("のコマンドではありません"), "{ja}");
     }
-    for talk in ["Sure, let's go", "SAN値が減った", "「SOS」", "s", "SAN-3"] {
+    // A reference after the mark, in a tab too: refused, whatever the refusal says.
+    for line in [
+        "S{ミナ.反射} 裏切る",
+        "/tab 雑談 SCC 秘密",
+        "/tab 雑談 S 2D6 秘密",
+        "/tab 雑談 S/w gm 秘密",
+    ] {
+        t.exec("alice", line).expect_err(line);
+    }
+    for talk in [
+        "Sure, let's go",
+        "SAN値が減った",
+        "「SOS」",
+        "s",
+        "SAN-3",
+        "S 2人で行く",
+        "S級の敵",
+        "/tab 雑談 Sure",
+    ] {
         run(&mut t, "alice", talk);
     }
     // A real secret roll is still one.
@@ -344,4 +368,50 @@ fn a_member_may_not_take_a_characters_name() {
     let why = refused(&mut t, "gm", "/join 口イ");
     assert!(why.contains("looks like the character 'ロイ'"), "{why}");
     run(&mut t, "gm", "/join ミカ");
+}
+
+/// Attack pass 7, A7-10: the rule holds the other way. A character named as another
+/// member (`gm`, `alice`), or like one (`ALICE`), would speak in the log as that member;
+/// it is refused and nothing changes. A character may carry its own player's name.
+#[test]
+fn a_character_may_not_take_another_members_name() {
+    let mut t = table();
+    let before = t.events().len();
+    for (who, name, member) in [
+        ("bob", "gm", "gm"),
+        ("bob", "alice", "alice"),
+        ("bob", "ALICE", "alice"),
+        ("gm", "bob", "bob"),
+        ("alice", "sam", "sam"),
+    ] {
+        let why = refused(&mut t, who, &format!("/char new {name}"));
+        assert!(
+            why.contains(&format!("the member '{member}'")),
+            "{name}: {why}"
+        );
+    }
+    assert_eq!(t.events().len(), before);
+    run(&mut t, "bob", "/char new bob");
+}
+
+/// Attack pass 7, A7-2: names in scripts whose letters are drawn as Latin ones (Lisu,
+/// Cherokee, Coptic, another script's digits, the phonetic blocks) are refused, saying
+/// which character and how to write a name; Japanese, accented Latin, Greek, Cyrillic and
+/// Hangul names are taken.
+#[test]
+fn names_in_scripts_drawn_as_latin_are_refused() {
+    let mut t = table();
+    for name in ["ꓖꓟ", "ᏴᎾᏴ", "bⲟb", "b০b", "ɑlice", "ᑲob"] {
+        let why = refused(&mut t, "gm", &format!("/join {name}"));
+        assert!(why.contains("can pass for Latin ones"), "{name}: {why}");
+        let why = refused(&mut t, "alice", &format!("/char new {name}"));
+        assert!(why.contains("can pass for Latin ones"), "{name}: {why}");
+    }
+    for name in ["alıce", "ƅob"] {
+        let why = refused(&mut t, "gm", &format!("/join {name}"));
+        assert!(why.contains("looks too much like"), "{name}: {why}");
+    }
+    for name in ["José", "Наташа", "김민수", "佐々木"] {
+        run(&mut t, "gm", &format!("/join {name}"));
+    }
 }
