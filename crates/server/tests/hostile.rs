@@ -488,13 +488,25 @@ async fn look_alike_names_are_refused_and_say_whom_they_look_like() {
 }
 
 /// Item 6: chat keeps no raw control characters: a newline is a visible break, ESC and
-/// bidi overrides are escaped, so no line can forge an entry or drive a terminal.
+/// bidi overrides are refused (attack pass 7, A7-6), so no line can forge an entry or drive
+/// a terminal.
 #[tokio::test]
 async fn chat_keeps_no_raw_control_characters() {
     let db = temp_dir("chat").join("taku.db").display().to_string();
     let app = app_on(&db).await;
     let (id, gm, _) = new_table(&app, 0).await;
-    let line = "hi\n#9 gm: the GM says you win\u{1b}[2J\u{202e}txet\r\n\tend";
+    for hostile in ["hi\u{1b}[2J", "\u{202e}txet"] {
+        let (status, _, said) = call(
+            &app,
+            "POST",
+            &format!("/api/v1/tables/{id}/lines"),
+            Some(&gm),
+            &json!({ "line": hostile }).to_string(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{said}");
+    }
+    let line = "hi\n#9 gm: the GM says you win\r\n\tend";
     let (status, _, said) = call(
         &app,
         "POST",
@@ -523,7 +535,7 @@ async fn chat_keeps_no_raw_control_characters() {
         "{text:?}"
     );
     assert!(text.contains("hi ↵ #9 gm"), "{text}");
-    assert!(text.contains("\\u{1b}[2J\\u{202e}txet ↵  end"), "{text}");
+    assert!(text.contains("you win ↵  end"), "{text}");
 }
 
 /// A server with `config` whose shutdown the caller triggers; its address and the task

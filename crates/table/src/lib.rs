@@ -809,6 +809,25 @@ impl Table {
 
     fn decide_in(&self, actor: &str, line: &str, ahead: &Ahead<'_>) -> Result<Decision, Refusal> {
         let role = self.member(actor)?;
+        // Attack pass 7, A7-6: a control or bidi character (an escape sequence, a
+        // right-to-left override) is refused, named, before anything reads the line: kept
+        // as its escape `\u{202e}`, it was read as a reference `{202e}` and counted six
+        // times against the line's length. Line breaks and tabs are kept as before.
+        if let Some(c) = line
+            .trim()
+            .chars()
+            .find(|&c| !matches!(c, '\n' | '\r' | '\t') && hidden_in_line(c))
+        {
+            let code = format!("U+{:04X}", u32::from(c));
+            return refuse(
+                format!(
+                    "行に見えない制御文字（{code}。端末の表示や文字の向きを変えます）があります。何も変わっていません。その文字を取り除いて送ってください"
+                ),
+                format!(
+                    "the line holds an invisible control character ({code}, which changes how a terminal shows text or its direction); nothing changed: remove it and send the line again"
+                ),
+            );
+        }
         let line = visible_line(line.trim());
         let line = line.trim();
         if line.is_empty() {
@@ -2838,8 +2857,7 @@ pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
 /// character its escape (`\u{1b}`), as does a bidi override (which would reorder what
 /// follows it).
 pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
-    let hidden =
-        |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    let hidden = hidden_in_line;
     if !line.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(line);
     }
@@ -2855,6 +2873,11 @@ pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A control or bidi character, which a line may not show as it is ([`visible_line`]).
+fn hidden_in_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Names are one word of at most 64 characters, without control characters, and without

@@ -226,13 +226,18 @@ fn a_sheet_creates_a_character_and_updates_it() {
 #[test]
 fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() {
     let mut t = table("DiceBot");
-    // An escape sequence is kept only as its escape; a line break shows as ↵ on one line.
-    let (_, events) = t.exec("alice", "hi\u{1b}[2J").expect("chat");
-    assert!(
-        matches!(&events[0].body, EventBody::Chat { text } if text == "hi\\u{1b}[2J"),
-        "{:?}",
-        events[0]
-    );
+    // An escape sequence or a bidi override is refused, named, and nothing is kept
+    // (attack pass 7, A7-6: kept as its escape `\u{202e}`, it read as a reference); a
+    // line break shows as ↵ on one line.
+    let before = t.events().len();
+    for (line, code) in [("hi\u{1b}[2J", "U+001B"), ("1D6 \u{202e}", "U+202E")] {
+        let why = t.exec("alice", line).expect_err("refused").render(Lang::En);
+        assert!(
+            why.contains(code) && why.contains("nothing changed"),
+            "{why}"
+        );
+    }
+    assert_eq!(t.events().len(), before);
     let (_, events) = t
         .exec("alice", "hi\n#99 gm: alice に管理者権限")
         .expect("chat");
