@@ -514,8 +514,14 @@ impl Table {
         }
     }
 
-    fn tab_names(&self) -> Vec<String> {
-        ["メイン", CHAT_TAB]
+    /// The tabs as a refusal lists them in `lang` (A7-11: the two tabs every table has
+    /// are `main` and `chat` in English, as [`Table::tab_id`] reads them).
+    fn tab_names(&self, lang: Lang) -> Vec<String> {
+        let fixed = match lang {
+            Lang::Ja => ["メイン", CHAT_TAB],
+            Lang::En => ["main", "chat"],
+        };
+        fixed
             .into_iter()
             .map(str::to_string)
             .chain(self.state.tabs.iter().cloned())
@@ -944,13 +950,14 @@ impl Table {
         }
         let short: String = line.chars().take(40).collect();
         let word: String = token.chars().take(40).collect();
-        let system = self.system.name();
+        // A7-11: the system's (Japanese) name in Japanese, its id in English.
+        let (system, system_en) = (self.system.name(), self.system.id());
         Some(Text::new(
             format!(
                 "「{short}」は送っていません。S で始まる行は秘密のダイスロールですが、「{word}」は {system} のコマンドではありません（チャットにすると全員に見えてしまいます）。コマンドは /help で確かめてください。チャットなら 「{short}」 のようにかぎ括弧で囲んでください"
             ),
             format!(
-                "'{short}' was not sent: a line starting with S is a secret dice roll, but '{word}' is no command of {system} (as chat everyone would read it); see /help for the commands, or to send it as chat, quote it: \"{short}\""
+                "'{short}' was not sent: a line starting with S is a secret dice roll, but '{word}' is no command of {system_en} (as chat everyone would read it); see /help for the commands, or to send it as chat, quote it: \"{short}\""
             ),
         ))
     }
@@ -1523,9 +1530,12 @@ impl Table {
                     return refuse(
                         format!(
                             "'{tab}' というタブはありません（タブ: {}）",
-                            self.tab_names().join("、")
+                            self.tab_names(Lang::Ja).join("、")
                         ),
-                        format!("no tab '{tab}' (tabs: {})", self.tab_names().join(", ")),
+                        format!(
+                            "no tab '{tab}' (tabs: {})",
+                            self.tab_names(Lang::En).join(", ")
+                        ),
                     );
                 };
                 // A table command typed in a tab (`/tab 雑談 /w alice …`, which the web

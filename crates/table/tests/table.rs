@@ -415,3 +415,18 @@ fn names_in_scripts_drawn_as_latin_are_refused() {
         run(&mut t, "gm", &format!("/join {name}"));
     }
 }
+
+/// Attack pass 7, A7-11: an English refusal lists the two tabs every table has by their
+/// English names (which `/tab` reads), the Japanese one by their Japanese names.
+#[test]
+fn a_missing_tab_is_refused_with_the_tabs_named_in_the_readers_language() {
+    let mut t = table();
+    let refusal = t.exec("alice", "/tab nosuch hi").expect_err("refused");
+    let (ja, en) = (
+        refusal.render(taku_dice::Lang::Ja),
+        refusal.render(taku_dice::Lang::En),
+    );
+    assert!(en.contains("(tabs: main, chat)"), "{en}");
+    assert!(ja.contains("（タブ: メイン、雑談）"), "{ja}");
+    run(&mut t, "alice", "/tab chat hi");
+}
