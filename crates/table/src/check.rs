@@ -95,6 +95,36 @@ pub(crate) fn missing(
     })
 }
 
+/// `line` with references typed with the IME on (`｛理知｝`, `｛ミナ．理知｝`) written as
+/// ASCII (`{理知}`, `{ミナ.理知}`); the rest as it is. The table reads a dice line so
+/// when it is a command (issue 17: full-width commands work), never chat.
+pub(crate) fn ascii_braces(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('｛') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut inside = false;
+    for c in line.chars() {
+        out.push(match c {
+            '｛' if !inside => {
+                inside = true;
+                '{'
+            }
+            '｝' | '}' if inside => {
+                inside = false;
+                '}'
+            }
+            '{' if !inside => {
+                inside = true;
+                '{'
+            }
+            '．' if inside => '.',
+            c => c,
+        });
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `line` with every reference replaced by 0: whether it would be a command at all.
 pub(crate) fn placeholder(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
@@ -220,6 +250,19 @@ mod tests {
             },
         );
         c
+    }
+
+    #[test]
+    fn braces_typed_with_the_ime_on_are_braces() {
+        assert_eq!(
+            ascii_braces("ＡＷ＋｛理知｝＞＝１０"),
+            "ＡＷ＋{理知}＞＝１０"
+        );
+        assert_eq!(
+            ascii_braces("2D6+｛ミナ．理知｝+{HP}"),
+            "2D6+{ミナ.理知}+{HP}"
+        );
+        assert_eq!(ascii_braces("2D6 ミナ．です"), "2D6 ミナ．です");
     }
 
     #[test]

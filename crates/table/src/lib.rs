@@ -1255,6 +1255,16 @@ impl Table {
         line: &str,
         ahead: &Ahead<'_>,
     ) -> Result<Decision, Refusal> {
+        // Issue 17 (full-width commands work): `ＡＷ＋｛理知｝` is `ＡＷ＋{理知}` when that
+        // is a command; chat keeps its braces as typed.
+        let braced = check::ascii_braces(line);
+        let line: &str = if *braced != *line
+            && taku_systems::looks_like_command(self.system, &check::placeholder(&braced))
+        {
+            &braced
+        } else {
+            line
+        };
         let chat = || {
             Ok(Decision::event(EventBody::Chat {
                 text: line.to_string(),

@@ -430,3 +430,21 @@ fn a_missing_tab_is_refused_with_the_tabs_named_in_the_readers_language() {
     assert!(ja.contains("（タブ: メイン、雑談）"), "{ja}");
     run(&mut t, "alice", "/tab chat hi");
 }
+
+/// Issue 17 ("full-width commands work (the engine normalises the command, never the chat
+/// text)"): a reference typed with the IME on, `｛知覚｝` or `｛ミナ．知覚｝`, reads as
+/// `{知覚}` in a dice line; talk keeps its full-width braces.
+#[test]
+fn references_typed_full_width_are_read_in_commands_only() {
+    let mut t = table();
+    run(&mut t, "alice", "/char new ミナ");
+    run(&mut t, "alice", "/char set ミナ 知覚 30");
+    for line in ["２Ｄ６＋｛知覚｝", "2D6+｛ミナ．知覚｝"] {
+        run(&mut t, "alice", line);
+        let last = seen(&t, "bob").pop().unwrap_or_default();
+        assert!(last.contains("(2D6+30)"), "{line}: {last}");
+    }
+    run(&mut t, "alice", "すごい ｛笑｝");
+    let last = seen(&t, "bob").pop().unwrap_or_default();
+    assert!(last.ends_with("すごい ｛笑｝"), "{last}");
+}
