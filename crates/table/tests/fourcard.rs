@@ -2404,3 +2404,136 @@ fn fc14h_f6_f13_a_sheets_money_is_checked_and_the_night_is_the_days() {
     let out = run(&mut t, "gm", "/fc time 7");
     assert!(out.iter().any(|l| l.contains("1日目 翌4:00")), "{out:?}");
 }
+
+#[test]
+fn fc15i_f7_a_malformed_check_says_what_is_wrong_and_the_right_form() {
+    // fc7 F7. FC-12 (l.201–202) 「明確な目標がなく、なおかつ競争相手がいるわけでもない」
+    // 「達成ロールにおいては、自動的成功・自動的失敗は起こりません」: an achievement roll
+    // has no difficulty and no automatic-result switches. FC-11 (l.196)
+    // 「複数のロール値を比較しあう判定ロール」: a comparison has no difficulty. Each
+    // refusal says what is wrong and the right form, in the table's language, not the
+    // generic "not a command", and changes nothing.
+    let mut t = table([3; 32]);
+    for (line, ja, en) in [
+        (
+            "FCA+3>=10",
+            "達成ロール FCA+b には難易度も",
+            "FCA+b has no difficulty",
+        ),
+        (
+            "FCA+3#NS",
+            "自動的成功・失敗もありません",
+            "no automatic results",
+        ),
+        (
+            "FC+4>=10 VS FC+2",
+            "難易度のない比較ロール",
+            "a comparison roll without a difficulty",
+        ),
+        (
+            "FC+4 VS FC+2>=10",
+            "難易度のない比較ロール",
+            "a comparison roll without a difficulty",
+        ),
+        (
+            "FC+4#NS VS FC+2",
+            "オプションは判定全体の後ろ",
+            "options come after the whole check",
+        ),
+        (
+            "FC+4#PLAIN",
+            "比較ロール FC+b VS FC+c のオプション",
+            "options of a comparison roll",
+        ),
+        ("FC+4#XYZ", "オプション名", "an option name"),
+        ("FC+4#NS#NS", "オプションは1回ずつ", "each option once"),
+        (
+            "FC+4 VS FC+6#PLAIN#OVERRIDE",
+            "どちらか一方",
+            "contradict each other",
+        ),
+        (
+            "FC+",
+            "FC+b>=d、FC+b VS FC+c",
+            "FC+b, FC+b>=d, FC+b VS FC+c",
+        ),
+        ("FC+1D6", "ベースは整数で", "whole-number bases"),
+        ("FC+{知覚}>=", "フォーカードの判定", "a Four Card check"),
+    ] {
+        let why_ja = refused_ja(&mut t, "alice", line);
+        assert!(why_ja.contains(ja), "{line}: {why_ja}");
+        assert!(
+            !why_ja.contains("コマンドとして解釈できません"),
+            "{line}: {why_ja}"
+        );
+        let why_en = refused(&mut t, "alice", line);
+        assert!(why_en.contains(en), "{line}: {why_en}");
+    }
+    // The caret is under what is wrong: the difficulty of `FC+4>=10 VS FC+2`.
+    let why = refused_ja(&mut t, "alice", "FC+4>=10 VS FC+2");
+    assert!(why.contains("'>'は使えません"), "{why}");
+}
+
+#[test]
+fn fc15i_f7_override_reads_one_comparison_the_default_way_under_plain() {
+    // FC-11 (l.197) 「ともに2だった場合」や「ともに12だった場合」を含む: the default
+    // reading; a table set to `comparison_auto plain` may still read one roll that way.
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/fc set comparison_auto plain");
+    let out = run(&mut t, "alice", "FC+4 VS FC+6#OVERRIDE");
+    assert!(
+        out[0].contains("(FC+4 VS FC+6#OVERRIDE)") && !out[0].contains("#PLAIN"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "FC+4 VS FC+6");
+    assert!(out[0].contains("#PLAIN"), "{out:?}");
+}
+
+#[test]
+fn fc15i_f12_plain_says_it_drops_l197s_parenthesis() {
+    // FC-11 (l.197): 「もしロール値が同じだった場合(2D6の出目が「ともに2だった場合」や
+    // 「ともに12だった場合」を含む)」. `plain` compares roll values only, so it does not
+    // keep that parenthesis; the settings, /help and the GM's reply say so.
+    let mut t = table([3; 32]);
+    let out = run(&mut t, "gm", "/fc settings");
+    assert!(out[0].contains("l.197 の括弧書き"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc set comparison_auto plain");
+    assert!(
+        out.iter().any(|l| l.contains("l.197 の括弧書き")),
+        "{out:?}"
+    );
+    let help = run(&mut t, "alice", "/help");
+    assert!(
+        help.iter()
+            .any(|l| l.contains("l.197 の括弧書きは採らない")),
+        "{help:?}"
+    );
+}
+
+#[test]
+fn fc15i_f17_a_new_total_lv_table_names_the_skills_now_over_their_cap() {
+    // FC-5 (l.119) 「総合LVと同じ数値までしかTPを伸ばせないものがあります」: a table
+    // changed mid-campaign may leave a capped skill above the new total LV; the GM is
+    // told whose, and the TP learned stay.
+    let mut t = table([3; 32]);
+    // Total XP 100: total LV 4; 魔術 is capped by total LV (the example list).
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 85");
+    run(&mut t, "gm", "/fc approve ミナ");
+    run(
+        &mut t,
+        "alice",
+        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2 unspent_xp 4",
+    );
+    run(&mut t, "gm", "/fc approve ミナ");
+    let out = run(&mut t, "gm", "/fc set total_lv_table 100:1");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("ミナ【魔術】4TP（総合LV 1）") && !l.contains("知覚")),
+        "{out:?}"
+    );
+    let before = state(&t)["characters"]["ミナ"]["skills"]["魔術"].clone();
+    assert_eq!(before["tp"], 4, "{before}");
+    // A table under which nobody is over the cap says nothing more.
+    let out = run(&mut t, "gm", "/fc set total_lv_table default");
+    assert!(!out.iter().any(|l| l.contains("キャップ")), "{out:?}");
+}

@@ -464,8 +464,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc set female_modifier clamp | /fc settings",
-        help: "GMの設定（解釈の切り替え）と一覧",
-        help_en: "The GM's settings (the readings) and their list",
+        help: "GMの設定（解釈の切り替え）と一覧。comparison_auto plain はロール値だけを比べ、l.197 の括弧書き（出目がともに2・ともに12なら同値）を採らない",
+        help_en: "The GM's settings (the readings) and their list; comparison_auto plain compares roll values only, dropping l.197's parenthesis (both dice 2 or both 12 are equal)",
     },
 ];
 
@@ -1386,6 +1386,50 @@ fn redefinition(state: &State, skill: &Skill) -> Vec<Text> {
     notes
 }
 
+/// What the GM is told on changing a setting to `new`: FC-6/FC-5 (l.119), the characters
+/// whose capped skills are now above their total LV (the cap binds the next raise; TP
+/// already learned stays); FC-11 (l.197), that `plain` no longer counts both 2 and both
+/// 12 as equal.
+fn setting_notes(state: &State, new: &Settings, key: &str) -> Vec<Text> {
+    let mut notes = Vec::new();
+    if key == "total_lv_table" {
+        let over: Vec<String> = state
+            .characters
+            .iter()
+            .flat_map(|(name, ch)| {
+                let lv = new.total_lv(ch.xp_earned);
+                ch.skills.iter().filter_map(move |(skill, learned)| {
+                    let capped = state
+                        .skills
+                        .get(skill)
+                        .is_some_and(|s| s.cap.as_deref() == Some("total_lv"));
+                    (capped && learned.tp > lv)
+                        .then(|| format!("{name}【{skill}】{}TP（総合LV {lv}）", learned.tp))
+                })
+            })
+            .collect();
+        if !over.is_empty() {
+            let list = over.join("、");
+            notes.push(Text::new(
+                format!(
+                    "FC-5/FC-6: この表では総合LVによるスキルキャップを超えるスキルがあります: {list}。習得済みのTPはそのまま残り、キャップを超えてはそれ以上伸ばせません"
+                ),
+                format!(
+                    "FC-5/FC-6: under this table these skills are above their total-LV cap: {}. The TP already learned stay; no further TP past the cap",
+                    list.replace("（総合LV ", " (total LV ").replace('）', ")").replace('、', ", ")
+                ),
+            ));
+        }
+    }
+    if key == "comparison_auto" && new.comparison_plain {
+        notes.push(Text::new(
+            "FC-11: plain ではロール値だけを比べます。l.197 の括弧書き（出目が「ともに2」「ともに12」でも同値）は採らず、ロール値の高い方が勝ちます。1回の比較ロールだけ既定の読み方にするには FC+b VS FC+c#OVERRIDE",
+            "FC-11: plain compares roll values only. It drops l.197's parenthesis (both dice 2 or both 12 count as equal): the higher roll value wins. For one comparison roll read the default way, FC+b VS FC+c#OVERRIDE",
+        ));
+    }
+    notes
+}
+
 fn skill_named<'a>(state: &'a State, name: &str) -> Result<&'a Skill, Text> {
     state.skills.get(name).ok_or_else(|| {
         Text::new(
@@ -1410,10 +1454,14 @@ fn decide_fc(
             gm_only(table, ("設定の変更", "change a setting"))?;
             let mut s = state.settings.clone();
             s.set(key, value)?;
-            done(vec![Event::Setting {
-                key: key.to_string(),
-                value: value.to_string(),
-            }])
+            let notes = setting_notes(state, &s, key);
+            Ok(Outcome {
+                events: vec![Event::Setting {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                }],
+                reply: (!notes.is_empty()).then(|| Text::join(&notes, "\n")),
+            })
         }
         ["set", ..] => Err(usage("/fc set 設定 値", "/fc set KEY VALUE")),
         ["skills"] => {
@@ -4340,9 +4388,9 @@ impl TableRules for FcRules {
                 ),
             ));
         }
-        // FC-11 `comparison_auto = plain`.
+        // FC-11 `comparison_auto = plain`, unless the check says `#OVERRIDE`.
         if state.settings.comparison_plain
-            && matches!(check, Check::Comparison { options, .. } if !options.plain)
+            && matches!(check, Check::Comparison { options, .. } if !options.plain && !options.overriding)
         {
             // The VS form may be spread over words: append to the joined line's end.
             let joined = taku_dice::command::join_versus(&format!("{command}{tail}"))

@@ -178,11 +178,17 @@ impl Settings {
             .replace("経験点:LV,…", "XP:LV,…")
             .replace("、", ", ");
         Text::new(
-            format!("フォーカードの設定:\n{body}"),
-            format!("Four Card settings:\n{en}"),
+            format!("フォーカードの設定:\n{body}\n{}", PLAIN_HELP.0),
+            format!("Four Card settings:\n{en}\n{}", PLAIN_HELP.1),
         )
     }
 }
+
+/// What `comparison_auto = plain` gives up (fc7 F12): l.197's parenthesis.
+pub const PLAIN_HELP: (&str, &str) = (
+    "（comparison_auto = plain はロール値だけを比べ、l.197 の括弧書き「2D6の出目が「ともに2だった場合」や「ともに12だった場合」を含む」同値を採りません: ロール値の高い方が勝ちます。1回だけ既定の読み方にするには FC+b VS FC+c#OVERRIDE）",
+    "(comparison_auto = plain compares roll values only and drops l.197's parenthesis that both dice 2 or both dice 12 are equal: the higher roll value wins. For one comparison read the default way, FC+b VS FC+c#OVERRIDE)",
+);
 
 /// `0:1,11:2,…`: rows (XP from, LV), XP strictly rising.
 fn parse_rows(text: &str) -> Option<Vec<(i64, i64)>> {
