@@ -318,8 +318,8 @@ fn malformed(command: &str) -> EvalError {
         }
     }
     let first_hash = (body_end < command.len()).then_some(body_end);
-    if body.starts_with("FCA") {
-        let extra = body[3..]
+    if let Some(after) = body.strip_prefix("FCA") {
+        let extra = after
             .find(|c: char| "<>=V".contains(c))
             .map(|i| i + 3)
             .or(first_hash);
