@@ -165,7 +165,7 @@ pub fn round(left: &Side, right: &Side, options: Options) -> Round {
 /// Parses one of the system's commands (upper-cased, without the secret `S`, a `VS`
 /// already joined). `Ok(None)`: not a Four Card check. A command that starts as one
 /// (`FC`) yet is none of its forms is refused with what was wrong and the right form
-/// ([`malformed`]), not with the generic "not a command".
+/// (`malformed`), not with the generic "not a command".
 pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
     if !command.starts_with("FC") {
         return Ok(None);
