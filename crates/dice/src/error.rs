@@ -209,6 +209,38 @@ fn expected_ja(expected: &str) -> String {
             return "比較ロールの終わり（FC-11: 比較ロールは FC+b VS FC+c の2者です。3者以上なら組ごとに振ってください）"
                 .to_string();
         }
+        // Four Card (crates/systems/src/four_card/check.rs `malformed`, FC-9 to FC-12).
+        "a Four Card check with whole-number bases: FC+b, FC+b>=d, FC+b VS FC+c, FC+b VS n or FCA+b (FC-9 to FC-12)" =>
+        {
+            return "フォーカードの判定（ベースは整数で FC+b、FC+b>=d、FC+b VS FC+c、FC+b VS n、FCA+b のどれか。FC-9〜FC-12）".to_string();
+        }
+        "the end of an achievement roll (FC-12: FCA+b has no difficulty, no opponent and no automatic results; with a difficulty roll FC+b>=d, against someone FC+b VS FC+c)" =>
+        {
+            return "達成ロールの終わり（FC-12: 達成ロール FCA+b には難易度も相手も自動的成功・失敗もありません。難易度があるなら FC+b>=d、相手がいるなら FC+b VS FC+c）".to_string();
+        }
+        "a comparison roll without a difficulty (FC-11: FC+b VS FC+c or FC+b VS n; the higher roll value wins)" =>
+        {
+            return "難易度のない比較ロール（FC-11: FC+b VS FC+c か FC+b VS n。ロール値の高い方が勝ちます）".to_string();
+        }
+        "the rest of the check; options come after the whole check (FC+b>=d#NS, FC+b VS FC+c#NF)" =>
+        {
+            return "判定の続き（オプションは判定全体の後ろに置きます: FC+b>=d#NS、FC+b VS FC+c#NF）".to_string();
+        }
+        "an option name: NS or NF (FC-9), or for a comparison roll PLAIN, DRAW or OVERRIDE (FC-11)" =>
+        {
+            return "オプション名（NS か NF（FC-9）、比較ロールなら PLAIN・DRAW・OVERRIDE（FC-11））".to_string();
+        }
+        "the end of the command (each option once)" => {
+            return "コマンドの終わり（オプションは1回ずつ）".to_string();
+        }
+        "the end of the command (#PLAIN and #OVERRIDE contradict each other; choose one)" => {
+            return "コマンドの終わり（#PLAIN と #OVERRIDE は反対の指定です。どちらか一方を）"
+                .to_string();
+        }
+        "the end of a target roll (#PLAIN, #DRAW and #OVERRIDE are options of a comparison roll FC+b VS FC+c, FC-11)" =>
+        {
+            return "目標ロールの終わり（#PLAIN・#DRAW・#OVERRIDE は比較ロール FC+b VS FC+c のオプションです。FC-11）".to_string();
+        }
         // Sengensho (crates/systems/src/sengensyou/mod.rs `malformed`, SG-8).
         "an SG check: SGS, SGS+m with a whole-number modifier, SGS+m>=t with a target, or a contest SGS+m VS SGS+n" =>
         {

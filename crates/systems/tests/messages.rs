@@ -677,7 +677,10 @@ fn four_cards_commands_speak_both_languages() {
     // GM's heal brings her back.
     t.bad("alice", "/fc meal Mina");
     t.good("gm", "/fc heal Mina fatigue 10");
-    t.good("alice", "/fc meal Mina");
+    // Still unconscious (cumulative 24, unconscious line 22): her player cannot feed
+    // her (FC-2, l.53); the GM records it.
+    t.bad("alice", "/fc meal Mina");
+    t.good("gm", "/fc meal Mina");
     t.bad("gm", "/fc day Mina norest");
     t.good("gm", "/fc xp Mina 1 -1");
     t.good("gm", "/fc interlude start");

@@ -2094,8 +2094,6 @@ fn fc14h_f10_a_player_rolls_anothers_character_only_against_her_own_and_openly()
     run(&mut t, "gm", "FC+{ロイ.DX} VS 10");
     run(&mut t, "bob", "SFC+{ロイ.DX} VS 10");
     run(&mut t, "alice", "FC+{DX} VS FC+{ロイ.DX}");
-    // A side reading no character is the roller's own on the left.
-    run(&mut t, "alice", "FC+3 VS FC+{ロイ.DX}");
 }
 
 #[test]
@@ -2403,4 +2401,316 @@ fn fc14h_f6_f13_a_sheets_money_is_checked_and_the_night_is_the_days() {
     gm(&mut t, &["/fc time 15"]);
     let out = run(&mut t, "gm", "/fc time 7");
     assert!(out.iter().any(|l| l.contains("1日目 翌4:00")), "{out:?}");
+}
+
+#[test]
+fn fc15i_f7_a_malformed_check_says_what_is_wrong_and_the_right_form() {
+    // fc7 F7. FC-12 (l.201–202) 「明確な目標がなく、なおかつ競争相手がいるわけでもない」
+    // 「達成ロールにおいては、自動的成功・自動的失敗は起こりません」: an achievement roll
+    // has no difficulty and no automatic-result switches. FC-11 (l.196)
+    // 「複数のロール値を比較しあう判定ロール」: a comparison has no difficulty. Each
+    // refusal says what is wrong and the right form, in the table's language, not the
+    // generic "not a command", and changes nothing.
+    let mut t = table([3; 32]);
+    for (line, ja, en) in [
+        (
+            "FCA+3>=10",
+            "達成ロール FCA+b には難易度も",
+            "FCA+b has no difficulty",
+        ),
+        (
+            "FCA+3#NS",
+            "自動的成功・失敗もありません",
+            "no automatic results",
+        ),
+        (
+            "FC+4>=10 VS FC+2",
+            "難易度のない比較ロール",
+            "a comparison roll without a difficulty",
+        ),
+        (
+            "FC+4 VS FC+2>=10",
+            "難易度のない比較ロール",
+            "a comparison roll without a difficulty",
+        ),
+        (
+            "FC+4#NS VS FC+2",
+            "オプションは判定全体の後ろ",
+            "options come after the whole check",
+        ),
+        (
+            "FC+4#PLAIN",
+            "比較ロール FC+b VS FC+c のオプション",
+            "options of a comparison roll",
+        ),
+        ("FC+4#XYZ", "オプション名", "an option name"),
+        ("FC+4#NS#NS", "オプションは1回ずつ", "each option once"),
+        (
+            "FC+4 VS FC+6#PLAIN#OVERRIDE",
+            "どちらか一方",
+            "contradict each other",
+        ),
+        (
+            "FC+",
+            "FC+b>=d、FC+b VS FC+c",
+            "FC+b, FC+b>=d, FC+b VS FC+c",
+        ),
+        ("FC+1D6", "ベースは整数で", "whole-number bases"),
+        ("FC+{知覚}>=", "フォーカードの判定", "a Four Card check"),
+    ] {
+        let why_ja = refused_ja(&mut t, "alice", line);
+        assert!(why_ja.contains(ja), "{line}: {why_ja}");
+        assert!(
+            !why_ja.contains("コマンドとして解釈できません"),
+            "{line}: {why_ja}"
+        );
+        let why_en = refused(&mut t, "alice", line);
+        assert!(why_en.contains(en), "{line}: {why_en}");
+    }
+    // The caret is under what is wrong: the difficulty of `FC+4>=10 VS FC+2`.
+    let why = refused_ja(&mut t, "alice", "FC+4>=10 VS FC+2");
+    assert!(why.contains("'>'は使えません"), "{why}");
+}
+
+#[test]
+fn fc15i_f7_override_reads_one_comparison_the_default_way_under_plain() {
+    // FC-11 (l.197) 「ともに2だった場合」や「ともに12だった場合」を含む: the default
+    // reading; a table set to `comparison_auto plain` may still read one roll that way.
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/fc set comparison_auto plain");
+    let out = run(&mut t, "alice", "FC+4 VS FC+6#OVERRIDE");
+    assert!(
+        out[0].contains("(FC+4 VS FC+6#OVERRIDE)") && !out[0].contains("#PLAIN"),
+        "{out:?}"
+    );
+    let out = run(&mut t, "alice", "FC+4 VS FC+6");
+    assert!(out[0].contains("#PLAIN"), "{out:?}");
+}
+
+#[test]
+fn fc15i_f12_plain_says_it_drops_l197s_parenthesis() {
+    // FC-11 (l.197): 「もしロール値が同じだった場合(2D6の出目が「ともに2だった場合」や
+    // 「ともに12だった場合」を含む)」. `plain` compares roll values only, so it does not
+    // keep that parenthesis; the settings, /help and the GM's reply say so.
+    let mut t = table([3; 32]);
+    let out = run(&mut t, "gm", "/fc settings");
+    assert!(out[0].contains("l.197 の括弧書き"), "{out:?}");
+    let out = run(&mut t, "gm", "/fc set comparison_auto plain");
+    assert!(
+        out.iter().any(|l| l.contains("l.197 の括弧書き")),
+        "{out:?}"
+    );
+    let help = run(&mut t, "alice", "/help");
+    assert!(
+        help.iter()
+            .any(|l| l.contains("l.197 の括弧書きは採らない")),
+        "{help:?}"
+    );
+}
+
+#[test]
+fn fc15i_f17_a_new_total_lv_table_names_the_skills_now_over_their_cap() {
+    // FC-5 (l.119) 「総合LVと同じ数値までしかTPを伸ばせないものがあります」: a table
+    // changed mid-campaign may leave a capped skill above the new total LV; the GM is
+    // told whose, and the TP learned stay.
+    let mut t = table([3; 32]);
+    // Total XP 100: total LV 4; 魔術 is capped by total LV (the example list).
+    run(&mut t, "alice", "/char set ミナ xp 100 unspent_xp 85");
+    run(&mut t, "gm", "/fc approve ミナ");
+    run(
+        &mut t,
+        "alice",
+        "/char set ミナ スキル.魔術 4 スキル.知覚 9 スキル.接近戦 2 unspent_xp 4",
+    );
+    run(&mut t, "gm", "/fc approve ミナ");
+    let out = run(&mut t, "gm", "/fc set total_lv_table 100:1");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("ミナ【魔術】4TP（総合LV 1）") && !l.contains("知覚")),
+        "{out:?}"
+    );
+    let before = state(&t)["characters"]["ミナ"]["skills"]["魔術"].clone();
+    assert_eq!(before["tp"], 4, "{before}");
+    // A table under which nobody is over the cap says nothing more.
+    let out = run(&mut t, "gm", "/fc set total_lv_table default");
+    assert!(!out.iter().any(|l| l.contains("キャップ")), "{out:?}");
+}
+
+#[test]
+fn fc15i_fc8_f2_a_bare_side_facing_a_character_is_nobodys_on_either_side() {
+    // FC-9 (l.155) 「あらゆる判定において、自動的失敗をしてしまうと1点疲労します」 and FC-2
+    // (l.50) 「あらゆる判定ロールのロール値が−2されます」 land on the character who rolls.
+    // A bare `FC+3` facing a side that reads a character is the other party, on the left
+    // as on the right: alice's `FC+3 VS FC+{ロイ.DX}` has no side of hers, as
+    // `FC+{ロイ.DX} VS FC+3` has none, and does not roll ロイ (nor put ミナ's −2 on the 3).
+    let mut t = table([3; 32]);
+    gm(&mut t, &["/fc damage ミナ 15"]);
+    for line in ["FC+3 VS FC+{ロイ.DX}", "FC+{ロイ.DX} VS FC+3"] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains("no side of this comparison is yours") && why.contains("nobody's"),
+            "{line}: {why}"
+        );
+    }
+    // Facing her own ミナ (a bare `{DX}`), the bare 4 is the other party: no −2 on it.
+    let out = run(&mut t, "alice", "FC+4 VS FC+{DX}");
+    assert!(out[0].starts_with("(FC+4 VS FC+3)"), "{out:?}");
+    assert!(out[0].contains("ミナは衰弱: 右のロール値−2"), "{out:?}");
+    // Against another bare side the left is still the roller's (as a single check).
+    let out = run(&mut t, "alice", "FC+5 VS FC+3");
+    assert!(out[0].starts_with("(FC+3 VS FC+3)"), "{out:?}");
+}
+
+#[test]
+fn fc15i_fc8_f8_an_unconscious_character_neither_eats_shops_equips_nor_grows() {
+    // FC-2 (l.53) 「キャラクターの累積ダメージがこのラインに到達すると、キャラクターは意識を
+    // 失います」: its player's meal (l.217 「食事を摂ることができれば」), purchase, change
+    // of equipment or XP spending for it is refused and changes nothing; the GM records
+    // what befalls it.
+    let mut t = table([3; 32]);
+    // Lines 15 / 25 / 35: cumulative 26 is unconscious.
+    gm(
+        &mut t,
+        &[
+            "/fc fatigue ミナ 4",
+            "/fc damage ミナ 22",
+            "/fc time 5 active ミナ",
+            "/fc interlude start",
+        ],
+    );
+    for line in [
+        "/fc meal ミナ",
+        "/fc money ミナ -100 買い物",
+        "/fc equip ミナ 例革鎧",
+        "/fc learn ミナ 知覚 1",
+        "/fc raise ミナ VT",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains("ミナ is unconscious") && why.contains("GM's to record"),
+            "{line}: {why}"
+        );
+    }
+    let ja = refused_ja(&mut t, "alice", "/fc meal ミナ");
+    assert!(ja.contains("ミナは昏倒しています"), "{ja}");
+    // The GM may record that she is fed.
+    let out = run(&mut t, "gm", "/fc meal ミナ");
+    assert!(out[0].contains("食事"), "{out:?}");
+}
+
+#[test]
+fn fc15i_fc8_f3_a_field_named_as_its_own_skill_is_refused_naming_it() {
+    // FC-5 (l.134) 「特化させている分野であれば、「スキルLV」そのままの値をその分野での
+    // スキルLVとして扱う」, l.138 「それ以外の武器を使うときには、「DX5+1TP−2=4LV」」:
+    // a field named as its skill makes `{弓術}` read two ways; the refusal names the
+    // name that is there twice.
+    let mut t = table([3; 32]);
+    for (line, twice) in [
+        ("/fc skill 弓術 DX 2 fields=弓術", "【弓術】 appears twice"),
+        (
+            "/fc skill 盾術 DX 2 fields=盾術,小盾",
+            "【盾術】 appears twice",
+        ),
+        (
+            "/fc load 「skill = [{name = \"槍術\", base = \"DX\", expertise = 2, fields = [\"槍術\"]}]」",
+            "【槍術】 appears twice",
+        ),
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains(twice), "{line}: {why}");
+    }
+}
+
+#[test]
+fn fc15i_fc8_f7_a_prerequisite_loop_is_refused() {
+    // FC-5 (l.129) 「前提スキルとは、ある別のスキルの習得の前に、最低でも1TPは習得して
+    // おく必要があるスキル」; l.124 制限スキル: a loop leaves every skill on it unlearnable.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &["/fc skill 甲 IQ 1", "/fc skill 乙 IQ 1 requires=甲"],
+    );
+    let why = refused(&mut t, "gm", "/fc skill 甲 IQ 1 requires=乙");
+    assert!(why.contains("【甲】 → 【乙】 → 【甲】"), "{why}");
+    let why = refused(&mut t, "gm", "/fc skill 甲 IQ 1 limit=乙");
+    assert!(why.contains("loop"), "{why}");
+    let why = refused(
+        &mut t,
+        "gm",
+        "/fc load 「skill = [{name = \"丙\", base = \"IQ\", expertise = 1, requires = [\"丁\"]}, {name = \"丁\", base = \"IQ\", expertise = 1, requires = [\"丙\"]}]」",
+    );
+    assert!(why.contains("loop"), "{why}");
+    // A chain that does not close is fine.
+    run(&mut t, "gm", "/fc skill 戊 IQ 1 requires=乙");
+}
+
+#[test]
+fn fc15i_fc8_f1_a_total_lv_table_that_falls_is_refused_saying_why() {
+    // FC-6 (l.81) 「総合LVは、獲得経験点(初期経験点を含む)の合計によって決まります」: more
+    // XP is never a lower total LV; each refusal says what is wrong with which row.
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/fc set total_lv_table 0:3,10:1");
+    assert!(why.contains("never falls"), "{why}");
+    let why = refused(&mut t, "gm", "/fc set total_lv_table 0:-5");
+    assert!(why.contains("LV 0..1000"), "{why}");
+    let why = refused(&mut t, "gm", "/fc set total_lv_table 0:1,20:10000");
+    assert!(why.contains("row '20:10000'"), "{why}");
+    // Full-width is read as ASCII.
+    run(&mut t, "gm", "/fc set total_lv_table ０:１,２０:２");
+    let out = run(&mut t, "gm", "/fc settings");
+    assert!(out[0].contains("total_lv_table = 0:1,20:2"), "{out:?}");
+}
+
+#[test]
+fn fc15i_fc8_f4_f5_f6_a_sheet_is_checked_for_hand_money_wording_and_female_st_wp() {
+    use taku_systems::four_card::sheet::Sheet;
+    let sheet = |sex: &str, st: i64, wp: i64, hand: &str, money: i64| {
+        Sheet::from_toml(&format!(
+            "name = \"両手子\"\nsex = \"{sex}\"\nIQ = 5\nDX = 5\nST = {st}\nWP = {wp}\nVT = 5\nxp = 15\nunspent_xp = 0\nmoney = {money}\nhand = \"{hand}\"\n\n[skills.\"知覚\"]\ntp = 5\n"
+        ))
+        .expect("a sheet")
+        .violations()
+    };
+    // FC-1 (l.43) 「女性キャラクターは、STが−1される代わりにWPが+1されます。ただし、この
+    // 修正の結果、能力値が2以下になったり8以上になることはありません」: female ST 7 needs a
+    // rolled ST 8 unless WP 7 blocked the exchange.
+    for (st, wp) in [(7, 3), (7, 5)] {
+        let v = sheet("female", st, wp, "右", 2000);
+        assert!(
+            v.iter()
+                .any(|v| v.rule == "FC-1" && v.message.contains(&format!("女性のST {st}・WP {wp}"))),
+            "{v:?}"
+        );
+    }
+    for (st, wp) in [(7, 7), (3, 5), (4, 6)] {
+        assert!(sheet("female", st, wp, "右", 2000).is_empty(), "{st}/{wp}");
+    }
+    assert!(sheet("male", 7, 3, "left", 2000).is_empty());
+    // FC-7 (l.95) 「2D6を振って12が出れば、そのキャラクターは両手利き」: a sheet cannot
+    // show the roll; any other hand is right or left.
+    for hand in ["両手", "ambidextrous", "both", "up"] {
+        let v = sheet("male", 5, 5, hand, 2000);
+        assert!(v.iter().any(|v| v.rule == "FC-7"), "{hand}: {v:?}");
+    }
+    // FC-8 (l.99): the money below 0 says what it must be.
+    let v = sheet("male", 5, 5, "right", -100);
+    assert!(
+        v.iter().any(|v| v
+            .message
+            .contains("所持金は0CP以上でなければなりません（-100CP）")),
+        "{v:?}"
+    );
+    // At a table the GM's approval lists them too, and `right` reads as 右利き.
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "/char new ケン");
+    run(
+        &mut t,
+        "bob",
+        "/char set ケン 性別 female IQ 5 DX 5 ST 7 WP 3 VT 5 利き腕 両手",
+    );
+    let why = refused(&mut t, "gm", "/fc approve ケン");
+    assert!(
+        why.contains("female character cannot have ST 7 with WP 3") && why.contains("FC-7"),
+        "{why}"
+    );
 }

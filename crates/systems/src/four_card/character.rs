@@ -85,6 +85,74 @@ pub fn sex_modifier(attrs: [i64; 5], sex: Sex, settings: &Settings) -> [i64; 5] 
     out
 }
 
+/// FC-1 (l.37, l.43): why a female character's initial ST and WP (after the sex
+/// modifier, each within 3..7) are no 2D3+1 roll's under `settings` (fc8 F6: female
+/// ST 7 with WP 3 needs a rolled ST 8), if they are none.
+pub fn female_unreachable(
+    initial: [i64; 5],
+    sex: Sex,
+    settings: &Settings,
+) -> Option<(String, String)> {
+    let (st, wp) = (initial[ST], initial[WP]);
+    if sex == Sex::Male || !(3..=7).contains(&st) || !(3..=7).contains(&wp) {
+        return None;
+    }
+    let reachable = (3..=7).any(|rs| {
+        (3..=7).any(|rw| {
+            let mut raw = initial;
+            raw[ST] = rs;
+            raw[WP] = rw;
+            let out = sex_modifier(raw, sex, settings);
+            out[ST] == st && out[WP] == wp
+        })
+    });
+    let (mode_ja, mode_en) = if settings.female_clamp {
+        ("clamp", "clamp")
+    } else {
+        ("exchange", "exchange")
+    };
+    (!reachable).then(|| {
+        (
+            format!(
+                "女性のST {st}・WP {wp} は、2D3+1（3〜7）にSTが−1・WPが+1の修正（female_modifier = {mode_ja}）をしても得られません"
+            ),
+            format!(
+                "a female character cannot have ST {st} with WP {wp}: no 2D3+1 roll (3..7) gives it after ST −1 / WP +1 (female_modifier = {mode_en})"
+            ),
+        )
+    })
+}
+
+/// FC-7 (l.95): a hand as a sheet writes it, in the record's words (`right` → 右利き);
+/// anything else is kept as written (and [`hand_violation`] says why it cannot be).
+pub fn sheet_hand(hand: &str) -> String {
+    match hand.trim() {
+        "右" | "右利き" | "right" | "Right" => "右利き".to_string(),
+        "左" | "左利き" | "left" | "Left" => "左利き".to_string(),
+        "両手" | "両手利き" | "ambidextrous" | "Ambidextrous" | "both" => {
+            "両手利き".to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// FC-7 (l.95) 「2D6を振って12が出れば…両手利き…それ以外のキャラクターは、右利きもしくは
+/// 左利き」: a sheet's hand is right or left (or not yet chosen); ambidexterity comes
+/// only from the 2D6 roll of 12, which a sheet cannot show (fc8 F4), so the GM decides.
+pub fn hand_violation(hand: &str) -> Option<(String, String)> {
+    match hand {
+        "" | "右利き" | "左利き" => None,
+        "両手利き" => Some((
+            "両手利きは利き腕の2D6で12が出たときだけです（シートでは振ったことを示せません。GMが確かめて承認します）".to_string(),
+            "ambidexterity comes only from a 2D6 roll of 12 for the hand, which a sheet cannot show (the GM checks it and approves)".to_string(),
+        )),
+        other => Some((
+            format!("利き腕「{other}」は 右 か 左 です（両手利きは2D6で12のときだけ）"),
+            format!("hand '{other}' must be right or left (ambidextrous only on a 2D6 roll of 12)"),
+        )),
+    }
+}
+
 /// FC-2: the three HP lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HpLines {
@@ -273,7 +341,7 @@ impl Character {
     pub fn money_violation(&self, extra_xp: i64) -> Option<(String, String)> {
         if self.money < 0 {
             return Some((
-                format!("所持金{}CPは0以上です", self.money),
+                format!("所持金は0CP以上でなければなりません（{}CP）", self.money),
                 format!("money {} CP cannot be below 0", self.money),
             ));
         }

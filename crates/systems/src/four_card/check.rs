@@ -7,8 +7,10 @@
 //! Options written after the command, in any order:
 //! `#NS` no automatic success and `#NF` no automatic failure (FC-9's GM exception for
 //! plainly impossible or certain actions), `#PLAIN` compare roll values only in a
-//! comparison (FC-11 `comparison_auto = plain`), `#DRAW` a comparison's tie stands (the
-//! GM's no-winner form, FC-11).
+//! comparison (FC-11 `comparison_auto = plain`), `#OVERRIDE` the default reading of
+//! automatic results in a comparison (for one roll at a table set to `plain`), `#DRAW` a
+//! comparison's tie stands (the GM's no-winner form, FC-11). A command that starts as a
+//! check yet is none of these forms is refused with what is wrong and the right form.
 //!
 //! Flags follow the product's contest convention: `success` = the left side wins,
 //! `failure` = the right side wins, `critical`/`fumble` = the left side's final roll was an
@@ -40,6 +42,9 @@ pub struct Options {
     pub plain: bool,
     /// `#DRAW`: a comparison's tie stands.
     pub draw: bool,
+    /// `#OVERRIDE`: a comparison reads automatic results as FC-11's default does, even at
+    /// a table whose `comparison_auto` is `plain`.
+    pub overriding: bool,
 }
 
 /// The right side of a comparison.
@@ -158,8 +163,21 @@ pub fn round(left: &Side, right: &Side, options: Options) -> Round {
 }
 
 /// Parses one of the system's commands (upper-cased, without the secret `S`, a `VS`
-/// already joined). `Ok(None)`: not a Four Card check.
+/// already joined). `Ok(None)`: not a Four Card check. A command that starts as one
+/// (`FC`) yet is none of its forms is refused with what was wrong and the right form
+/// (`malformed`), not with the generic "not a command".
 pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
+    if !command.starts_with("FC") {
+        return Ok(None);
+    }
+    match forms(command)? {
+        Some(check) => Ok(Some(check)),
+        None => Err(malformed(command)),
+    }
+}
+
+/// The forms of a check; `None` for anything else (explained by [`malformed`]).
+fn forms(command: &str) -> Result<Option<Check>, EvalError> {
     let (body, options) = match split_options(command) {
         Some(x) => x,
         None => return Ok(None),
@@ -184,7 +202,7 @@ pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
                 span: at..at + 2,
                 kind: taku_dice::ParseErrorKind::Unexpected {
                     found: taku_dice::Found::Char('V'),
-                    expected: "the end of a two-sided comparison roll (FC-11: FC+b VS FC+c; with three or more, roll pair by pair)",
+                    expected: THIRD_SIDE,
                 },
             })));
         }
@@ -208,7 +226,7 @@ pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
             options,
         }));
     }
-    if options.plain || options.draw {
+    if options.plain || options.draw || options.overriding {
         return Ok(None);
     }
     let (mods, difficulty) = match rest.split_once(">=") {
@@ -225,7 +243,118 @@ pub fn parse(command: &str) -> Result<Option<Check>, EvalError> {
     }))
 }
 
-/// `BODY#NS#NF…` → the body and the options; `None` on an unknown or repeated option.
+/// FC-11: a comparison has two sides.
+const THIRD_SIDE: &str = "the end of a two-sided comparison roll (FC-11: FC+b VS FC+c; with three or more, roll pair by pair)";
+/// FC-9 to FC-12: every form of a check (crates/dice words these in Japanese).
+const FORMS: &str = "a Four Card check with whole-number bases: FC+b, FC+b>=d, FC+b VS FC+c, FC+b VS n or FCA+b (FC-9 to FC-12)";
+/// FC-12 (l.201–202): no target, no opponent, no automatic results.
+const ACHIEVEMENT: &str = "the end of an achievement roll (FC-12: FCA+b has no difficulty, no opponent and no automatic results; with a difficulty roll FC+b>=d, against someone FC+b VS FC+c)";
+/// FC-11 (l.196): roll values against each other, no difficulty.
+const NO_DIFFICULTY: &str = "a comparison roll without a difficulty (FC-11: FC+b VS FC+c or FC+b VS n; the higher roll value wins)";
+/// Options follow the whole check.
+const OPTIONS_LAST: &str =
+    "the rest of the check; options come after the whole check (FC+b>=d#NS, FC+b VS FC+c#NF)";
+/// The options there are.
+const OPTION_NAMES: &str =
+    "an option name: NS or NF (FC-9), or for a comparison roll PLAIN, DRAW or OVERRIDE (FC-11)";
+/// An option twice.
+const ONCE: &str = "the end of the command (each option once)";
+/// `#PLAIN` and `#OVERRIDE` say opposite things.
+const ONE_READING: &str =
+    "the end of the command (#PLAIN and #OVERRIDE contradict each other; choose one)";
+/// The comparison-only options on a target roll.
+const COMPARISON_ONLY: &str = "the end of a target roll (#PLAIN, #DRAW and #OVERRIDE are options of a comparison roll FC+b VS FC+c, FC-11)";
+
+/// The refusal of `command` at byte `at`: what is there, and `expected`.
+fn unexpected(command: &str, at: usize, expected: &'static str) -> EvalError {
+    let next = command.get(at..).and_then(|s| s.chars().next());
+    let found = next.map_or(taku_dice::Found::End, taku_dice::Found::Char);
+    let width = next.map_or(1, char::len_utf8);
+    EvalError::Unsupported(Some(taku_dice::ParseError {
+        span: at..at + width,
+        kind: taku_dice::ParseErrorKind::Unexpected { found, expected },
+    }))
+}
+
+/// Why `command`, which starts as a check (`FC`), is none of its forms, with the caret
+/// where it goes wrong: an option in the wrong place, unknown or repeated; a difficulty
+/// on an achievement roll (FC-12) or a comparison (FC-11); a comparison's option on a
+/// target roll; otherwise the forms, past the longest start that is a check (at the end
+/// when only its last part is missing: `FC+`, `FC+4>=`, `FC+4 VS`).
+fn malformed(command: &str) -> EvalError {
+    let body_end = command.find('#').unwrap_or(command.len());
+    let body = &command[..body_end];
+    // The options, each with the byte of its `#`.
+    let mut seen: Vec<&str> = Vec::new();
+    let mut at = body_end;
+    for part in command[body_end..].split('#').skip(1) {
+        let hash = at;
+        at += 1 + part.len();
+        let name = ["NS", "NF", "PLAIN", "DRAW", "OVERRIDE"]
+            .into_iter()
+            .find(|n| part.starts_with(n));
+        match name {
+            // `FC+4#NS VS FC+2`, `FC+4#NS>=10`: the check goes on after an option.
+            Some(n)
+                if part[n.len()..].starts_with("VS")
+                    || part[n.len()..].starts_with(['<', '>', '=', '+', '-']) =>
+            {
+                return unexpected(command, hash, OPTIONS_LAST);
+            }
+            Some(n) if part.len() > n.len() => return unexpected(command, hash + 1, OPTION_NAMES),
+            Some(n) if seen.contains(&n) => return unexpected(command, hash, ONCE),
+            Some(n) => {
+                let other = match n {
+                    "PLAIN" => "OVERRIDE",
+                    "OVERRIDE" => "PLAIN",
+                    _ => "",
+                };
+                if seen.contains(&other) {
+                    return unexpected(command, hash, ONE_READING);
+                }
+                seen.push(n);
+            }
+            None => return unexpected(command, hash + 1, OPTION_NAMES),
+        }
+    }
+    let first_hash = (body_end < command.len()).then_some(body_end);
+    if let Some(after) = body.strip_prefix("FCA") {
+        let extra = after
+            .find(|c: char| "<>=V".contains(c))
+            .map(|i| i + 3)
+            .or(first_hash);
+        if let Some(at) = extra {
+            return unexpected(command, at, ACHIEVEMENT);
+        }
+    } else if body.contains("VS") {
+        if let Some(at) = body.find(['<', '>', '=']) {
+            return unexpected(command, at, NO_DIFFICULTY);
+        }
+    } else if let Some(i) = seen
+        .iter()
+        .position(|n| ["PLAIN", "DRAW", "OVERRIDE"].contains(n))
+    {
+        let hash = command[body_end..]
+            .match_indices('#')
+            .nth(i)
+            .map_or(body_end, |(j, _)| body_end + j);
+        return unexpected(command, hash, COMPARISON_ONLY);
+    }
+    let parses = |s: &str| matches!(forms(s), Ok(Some(_)));
+    // Only the last part is missing (`FC+`, `FC+4>=`, `FC+4VS`): the caret at its end.
+    if parses(&format!("{body}0")) {
+        return unexpected(command, body_end, FORMS);
+    }
+    let at = (2..=body.len())
+        .rev()
+        .filter(|&end| body.is_char_boundary(end))
+        .find(|&end| parses(&body[..end]))
+        .unwrap_or(2);
+    unexpected(command, at, FORMS)
+}
+
+/// `BODY#NS#NF…` → the body and the options; `None` on an unknown or repeated option,
+/// or on `#PLAIN` with `#OVERRIDE`.
 fn split_options(command: &str) -> Option<(&str, Options)> {
     let mut parts = command.split('#');
     let body = parts.next()?;
@@ -236,12 +365,16 @@ fn split_options(command: &str) -> Option<(&str, Options)> {
             "NF" => &mut o.no_auto_failure,
             "PLAIN" => &mut o.plain,
             "DRAW" => &mut o.draw,
+            "OVERRIDE" => &mut o.overriding,
             _ => return None,
         };
         if *flag {
             return None;
         }
         *flag = true;
+    }
+    if o.plain && o.overriding {
+        return None;
     }
     Some((body, o))
 }
@@ -263,6 +396,7 @@ fn option_text(o: &Options) -> String {
         (o.no_auto_failure, "#NF"),
         (o.plain, "#PLAIN"),
         (o.draw, "#DRAW"),
+        (o.overriding, "#OVERRIDE"),
     ] {
         if on {
             s.push_str(name);

@@ -100,7 +100,8 @@ const HELP: &str = "\
   FC+4 VS FC+6     左と右がロールし、高い方の勝ち。同値は決着まで振り直し
   FC+4 VS 10       右が振れないとき: 固定のロール値10
   FC+4 VS FC+6#DRAW   同値は振り直さず「優劣つかず」（腕相撲など、GMの判断）
-  FC+4 VS FC+6#PLAIN  ロール値だけを比べる（自動的成功・失敗で勝敗を決めない）
+  FC+4 VS FC+6#PLAIN  ロール値だけを比べる（自動的成功・失敗で勝敗を決めない。出目がともに2・ともに12でもロール値の高い方が勝ち、l.197 の括弧書きは採らない）
+  FC+4 VS FC+6#OVERRIDE  既定の読み方（自動的成功・失敗が勝敗を決める）。設定 comparison_auto が plain の卓で1回だけ
 ■達成ロール（FC-12）
   FCA+5            自動的成功・失敗なし
 ■テーブルで
@@ -120,7 +121,8 @@ Four Card: 2D6 + base check rolls (dice 12: automatic success; dice 2: automatic
   FC+4 VS FC+6     both sides roll, the higher wins; ties are re-rolled until decided
   FC+4 VS 10       when the right side cannot roll: a fixed roll value of 10
   FC+4 VS FC+6#DRAW   a tie stands as no winner (arm wrestling, the GM's call)
-  FC+4 VS FC+6#PLAIN  compare roll values only (automatic results decide nothing)
+  FC+4 VS FC+6#PLAIN  compare roll values only (automatic results decide nothing; both dice 2 or both 12 are no tie, the higher roll value wins: l.197's parenthesis dropped)
+  FC+4 VS FC+6#OVERRIDE  the default reading (automatic results decide), for one roll at a table whose comparison_auto is plain
 ■ Achievement rolls (FC-12)
   FCA+5            no automatic success or failure
 ■ At a table

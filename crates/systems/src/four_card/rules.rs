@@ -464,8 +464,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/fc set female_modifier clamp | /fc settings",
-        help: "GMの設定（解釈の切り替え）と一覧",
-        help_en: "The GM's settings (the readings) and their list",
+        help: "GMの設定（解釈の切り替え）と一覧。comparison_auto plain はロール値だけを比べ、l.197 の括弧書き（出目がともに2・ともに12なら同値）を採らない",
+        help_en: "The GM's settings (the readings) and their list; comparison_auto plain compares roll values only, dropping l.197's parenthesis (both dice 2 or both 12 are equal)",
     },
 ];
 
@@ -598,7 +598,7 @@ pub fn from_fields(fields: &BTreeMap<String, String>) -> Option<Character> {
     ch.fatigue = get("疲労").unwrap_or(0).max(0);
     ch.injury = get("負傷").unwrap_or(0).max(0);
     ch.sheet = Some(sheet_fields(fields));
-    ch.hand = fields.get("利き腕").cloned().unwrap_or_default();
+    ch.hand = character::sheet_hand(&fields.get("利き腕").cloned().unwrap_or_default());
     ch.money = get("money").or_else(|| get("所持金")).unwrap_or(0);
     for (k, v) in fields {
         if let Some(skill) = k.strip_prefix("スキル.") {
@@ -811,6 +811,12 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
                 format!("FC-1: {a} {v} is outside the initial range 3..7"),
             ));
         }
+    }
+    if let Some((ja, en)) = character::female_unreachable(ch.initial, ch.sex, &state.settings) {
+        out.push(Text::new(format!("FC-1: {ja}"), format!("FC-1: {en}")));
+    }
+    if let Some((ja, en)) = character::hand_violation(&ch.hand) {
+        out.push(Text::new(format!("FC-7: {ja}"), format!("FC-7: {en}")));
     }
     let extra = ch
         .sheet
@@ -1030,8 +1036,13 @@ fn refuse_names(new: &[Skill], list: &BTreeMap<String, Skill>) -> Option<Text> {
                     ),
                 ));
             }
-            if s.fields.iter().filter(|f| *f == n).count() > 1
-                || (n != &s.name && s.fields.contains(&s.name))
+            // fc8 F3: the name that is there twice (a field named as its own skill
+            // included: `{弓術}` would read the skill at −2 or the specialised field).
+            if std::iter::once(&s.name)
+                .chain(s.fields.iter())
+                .filter(|m| *m == n)
+                .count()
+                > 1
             {
                 return Some(Text::new(
                     format!(
@@ -1067,6 +1078,46 @@ fn refuse_names(new: &[Skill], list: &BTreeMap<String, Skill>) -> Option<Text> {
                         s.name
                     ),
                 ));
+            }
+        }
+    }
+    new.iter().find_map(|s| refuse_cycle(&s.name, list))
+}
+
+/// FC-5 (l.124 制限スキル, l.129 前提スキル 「ある別のスキルの習得の前に、最低でも1TPは
+/// 習得しておく必要がある」): prerequisite and restricting skills that lead back to
+/// `start` would leave every skill on the loop unlearnable (fc8 F7); the loop, if any.
+fn refuse_cycle(start: &str, list: &BTreeMap<String, Skill>) -> Option<Text> {
+    let mut parent: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(at) = queue.pop_front() {
+        let Some(skill) = list.get(at) else {
+            continue;
+        };
+        for next in skill.requires.iter().chain(skill.limit.iter()) {
+            if next == start {
+                let mut chain = vec![at];
+                let mut c = at;
+                while c != start {
+                    c = parent.get(c).copied().unwrap_or(start);
+                    chain.push(c);
+                }
+                chain.reverse();
+                chain.push(start);
+                let path = format!("【{}】", chain.join("】→【"));
+                return Some(Text::new(
+                    format!(
+                        "FC-5: 前提スキル・制限スキルが {path} と一巡します。どのスキルも先に習得できなくなるので、どこかのつながりを外してください"
+                    ),
+                    format!(
+                        "FC-5: the prerequisite and restricting skills go round in a loop, {}; none of them could ever be learned first, so remove one link",
+                        path.replace('→', " → ")
+                    ),
+                ));
+            }
+            if next != start && !parent.contains_key(next.as_str()) {
+                parent.insert(next, at);
+                queue.push_back(next);
             }
         }
     }
@@ -1386,6 +1437,50 @@ fn redefinition(state: &State, skill: &Skill) -> Vec<Text> {
     notes
 }
 
+/// What the GM is told on changing a setting to `new`: FC-6/FC-5 (l.119), the characters
+/// whose capped skills are now above their total LV (the cap binds the next raise; TP
+/// already learned stays); FC-11 (l.197), that `plain` no longer counts both 2 and both
+/// 12 as equal.
+fn setting_notes(state: &State, new: &Settings, key: &str) -> Vec<Text> {
+    let mut notes = Vec::new();
+    if key == "total_lv_table" {
+        let over: Vec<String> = state
+            .characters
+            .iter()
+            .flat_map(|(name, ch)| {
+                let lv = new.total_lv(ch.xp_earned);
+                ch.skills.iter().filter_map(move |(skill, learned)| {
+                    let capped = state
+                        .skills
+                        .get(skill)
+                        .is_some_and(|s| s.cap.as_deref() == Some("total_lv"));
+                    (capped && learned.tp > lv)
+                        .then(|| format!("{name}【{skill}】{}TP（総合LV {lv}）", learned.tp))
+                })
+            })
+            .collect();
+        if !over.is_empty() {
+            let list = over.join("、");
+            notes.push(Text::new(
+                format!(
+                    "FC-5/FC-6: この表では総合LVによるスキルキャップを超えるスキルがあります: {list}。習得済みのTPはそのまま残り、キャップを超えてはそれ以上伸ばせません"
+                ),
+                format!(
+                    "FC-5/FC-6: under this table these skills are above their total-LV cap: {}. The TP already learned stay; no further TP past the cap",
+                    list.replace("（総合LV ", " (total LV ").replace('）', ")").replace('、', ", ")
+                ),
+            ));
+        }
+    }
+    if key == "comparison_auto" && new.comparison_plain {
+        notes.push(Text::new(
+            "FC-11: plain ではロール値だけを比べます。l.197 の括弧書き（出目が「ともに2」「ともに12」でも同値）は採らず、ロール値の高い方が勝ちます。1回の比較ロールだけ既定の読み方にするには FC+b VS FC+c#OVERRIDE",
+            "FC-11: plain compares roll values only. It drops l.197's parenthesis (both dice 2 or both 12 count as equal): the higher roll value wins. For one comparison roll read the default way, FC+b VS FC+c#OVERRIDE",
+        ));
+    }
+    notes
+}
+
 fn skill_named<'a>(state: &'a State, name: &str) -> Result<&'a Skill, Text> {
     state.skills.get(name).ok_or_else(|| {
         Text::new(
@@ -1410,10 +1505,14 @@ fn decide_fc(
             gm_only(table, ("設定の変更", "change a setting"))?;
             let mut s = state.settings.clone();
             s.set(key, value)?;
-            done(vec![Event::Setting {
-                key: key.to_string(),
-                value: value.to_string(),
-            }])
+            let notes = setting_notes(state, &s, key);
+            Ok(Outcome {
+                events: vec![Event::Setting {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                }],
+                reply: (!notes.is_empty()).then(|| Text::join(&notes, "\n")),
+            })
         }
         ["set", ..] => Err(usage("/fc set 設定 値", "/fc set KEY VALUE")),
         ["skills"] => {
@@ -1815,6 +1914,46 @@ fn decide_fc(
                         "FC-2: {name} is dead (cumulative damage {}, death line {}); a dead character {en}; bringing it back is the GM's decision (/fc heal)",
                         ch.damage(),
                         ch.lines().death
+                    ),
+                ));
+            }
+            // FC-2 (l.53) 「キャラクターは意識を失います」: an unconscious (or dead)
+            // character does nothing of its own: its player neither feeds it, shops,
+            // changes its equipment nor spends its XP (fc8 F8); what befalls it is the
+            // GM's to record.
+            if !table.actor_is_gm()
+                && ch.cannot_act()
+                && matches!(
+                    *verb,
+                    "meal" | "money" | "equip" | "learn" | "special" | "raise"
+                )
+            {
+                let (state_ja, state_en, line_ja, line_en, line) =
+                    if ch.condition() == Condition::Dead {
+                        (
+                            "死亡しています",
+                            "is dead",
+                            "死亡ライン",
+                            "death line",
+                            ch.lines().death,
+                        )
+                    } else {
+                        (
+                            "昏倒しています",
+                            "is unconscious",
+                            "昏倒ライン",
+                            "unconscious line",
+                            ch.lines().unconscious,
+                        )
+                    };
+                return Err(Text::new(
+                    format!(
+                        "FC-2: {name}は{state_ja}（累積ダメージ{}、{line_ja}{line}）。意識がなく、食事・買い物・装備の変更・成長を自分ではできません。{name}の身に起こることはGMが記録します",
+                        ch.damage()
+                    ),
+                    format!(
+                        "FC-2: {name} {state_en} (cumulative damage {}, {line_en} {line}) and cannot eat, shop, change equipment or grow by itself; what befalls {name} is the GM's to record",
+                        ch.damage()
                     ),
                 ));
             }
@@ -3316,10 +3455,14 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             } else {
                 first_word.and_then(any)
             };
+            // fc8 F2: a side of bare numbers facing a side that reads a character
+            // (`FC+3 VS FC+{ロイ.DX}`, `FC+4 VS FC+{DX}`) is the other party, nobody's,
+            // on the left as on the right; only against another bare side is the left
+            // the roller's own character (as a single check's bare base is).
             let own_right = right.as_ref().is_some_and(|(n, _)| mine(n).is_some());
             let left = if left.contains('{') {
                 side(left)
-            } else if own_right {
+            } else if own_right || r.contains('{') {
                 None
             } else {
                 actors_character(table, state)
@@ -4176,10 +4319,10 @@ impl TableRules for FcRules {
             if !own {
                 return Err(Text::new(
                     format!(
-                        "FC-2/FC-9: {n}は{owner}のキャラクターで、この比較ロールにあなたのキャラクターの側がありません。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}）"
+                        "FC-2/FC-9: {n}は{owner}のキャラクターで、この比較ロールにあなたのキャラクターの側がありません。{n}の判定（衰弱の−2、自動的失敗の疲労を含む）を振れるのは{owner}かGMだけです（比較ロールの相手としてなら FC+{{自分.…}} VS FC+{{{n}.…}}。相手がキャラクターの値を読むとき、数だけの側（FC+3）はだれのキャラクターでもありません）"
                     ),
                     format!(
-                        "FC-2/FC-9: {n} is {owner}'s character and no side of this comparison is yours; {n}'s checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}})"
+                        "FC-2/FC-9: {n} is {owner}'s character and no side of this comparison is yours; {n}'s checks (with its weakened −2 and its automatic failure's fatigue) are rolled by {owner} or the GM (as a comparison's other side: FC+{{YOURS.…}} VS FC+{{{n}.…}}; facing a side that reads a character, a side of bare numbers such as FC+3 is nobody's)"
                     ),
                 ));
             }
@@ -4340,9 +4483,9 @@ impl TableRules for FcRules {
                 ),
             ));
         }
-        // FC-11 `comparison_auto = plain`.
+        // FC-11 `comparison_auto = plain`, unless the check says `#OVERRIDE`.
         if state.settings.comparison_plain
-            && matches!(check, Check::Comparison { options, .. } if !options.plain)
+            && matches!(check, Check::Comparison { options, .. } if !options.plain && !options.overriding)
         {
             // The VS form may be spread over words: append to the joined line's end.
             let joined = taku_dice::command::join_versus(&format!("{command}{tail}"))

@@ -127,7 +127,12 @@ impl Settings {
                     "default" | "thresholds" => LV_THRESHOLDS.to_vec(),
                     "upper_bounds" => LV_UPPER_BOUNDS.to_vec(),
                     "from_zero" => LV_FROM_ZERO.to_vec(),
-                    rows => parse_rows(rows).ok_or_else(bad)?,
+                    rows => parse_rows(rows).map_err(|(ja, en)| {
+                        Text::new(
+                            format!("設定 total_lv_table に値「{value}」は使えません: {ja}"),
+                            format!("setting total_lv_table cannot be '{value}': {en}"),
+                        )
+                    })?,
                 }
             }
             _ => {
@@ -178,24 +183,81 @@ impl Settings {
             .replace("経験点:LV,…", "XP:LV,…")
             .replace("、", ", ");
         Text::new(
-            format!("フォーカードの設定:\n{body}"),
-            format!("Four Card settings:\n{en}"),
+            format!("フォーカードの設定:\n{body}\n{}", PLAIN_HELP.0),
+            format!("Four Card settings:\n{en}\n{}", PLAIN_HELP.1),
         )
     }
 }
 
-/// `0:1,11:2,…`: rows (XP from, LV), XP strictly rising.
-fn parse_rows(text: &str) -> Option<Vec<(i64, i64)>> {
-    let mut rows = Vec::new();
+/// What `comparison_auto = plain` gives up (fc7 F12): l.197's parenthesis.
+pub const PLAIN_HELP: (&str, &str) = (
+    "（comparison_auto = plain はロール値だけを比べ、l.197 の括弧書き「2D6の出目が「ともに2だった場合」や「ともに12だった場合」を含む」同値を採りません: ロール値の高い方が勝ちます。1回だけ既定の読み方にするには FC+b VS FC+c#OVERRIDE）",
+    "(comparison_auto = plain compares roll values only and drops l.197's parenthesis that both dice 2 or both dice 12 are equal: the higher roll value wins. For one comparison read the default way, FC+b VS FC+c#OVERRIDE)",
+);
+
+/// The highest total LV a row may give (FC-6; the seed's table reaches 8).
+const MAX_LV: i64 = 1000;
+
+/// `0:1,11:2,…`: rows (XP from, LV), XP strictly rising and LV never falling (FC-6,
+/// l.81: total LV follows the XP earned, so more XP is never a lower LV); full-width
+/// digits and punctuation are read as ASCII. `Err`: what is wrong and the right form.
+fn parse_rows(text: &str) -> Result<Vec<(i64, i64)>, (String, String)> {
+    let text: String = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            '：' => ':',
+            '，' | '、' => ',',
+            '－' => '-',
+            c => c,
+        })
+        .collect();
+    let mut rows: Vec<(i64, i64)> = Vec::new();
     for row in text.split(',') {
-        let (x, l) = row.split_once(':')?;
-        let (x, l): (i64, i64) = (x.trim().parse().ok()?, l.trim().parse().ok()?);
-        if rows.last().is_some_and(|(px, _)| *px >= x) || !(0..=1000).contains(&l) {
-            return None;
+        let parsed = row.split_once(':').and_then(|(x, l)| {
+            Some((x.trim().parse::<i64>().ok()?, l.trim().parse::<i64>().ok()?))
+        });
+        let Some((x, l)) = parsed else {
+            return Err((
+                format!(
+                    "行「{row}」は 経験点:LV ではありません（例: 0:1,11:2,31:3、default・upper_bounds・from_zero も使えます）"
+                ),
+                format!(
+                    "row '{row}' is not XP:LV (e.g. 0:1,11:2,31:3; default, upper_bounds and from_zero also work)"
+                ),
+            ));
+        };
+        if x < 0 || !(0..=MAX_LV).contains(&l) {
+            return Err((
+                format!("行「{row}」: 経験点は0以上、LVは0〜{MAX_LV}です"),
+                format!("row '{row}': XP is 0 or more and LV 0..{MAX_LV}"),
+            ));
+        }
+        if let Some(&(px, pl)) = rows.last() {
+            if px >= x {
+                return Err((
+                    format!(
+                        "行「{row}」: 経験点は前の行（{px}）より多くしてください（経験点が増える順に並べます）"
+                    ),
+                    format!(
+                        "row '{row}': XP must rise above the row before ({px}); list the rows with XP rising"
+                    ),
+                ));
+            }
+            if pl > l {
+                return Err((
+                    format!(
+                        "行「{row}」: LV{l}が前の行のLV{pl}より下がっています。総合LVは獲得経験点で決まり、経験点が増えて下がることはありません（FC-6）"
+                    ),
+                    format!(
+                        "row '{row}': LV {l} falls below the row before's LV {pl}; total LV follows the XP earned and never falls as XP rises (FC-6)"
+                    ),
+                ));
+            }
         }
         rows.push((x, l));
     }
-    Some(rows)
+    Ok(rows)
 }
 
 #[cfg(test)]

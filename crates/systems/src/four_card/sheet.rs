@@ -106,7 +106,7 @@ impl Sheet {
         ch.creating = false;
         ch.equipment = self.equipment;
         ch.items = self.items.clone();
-        ch.hand = self.hand.clone();
+        ch.hand = super::character::sheet_hand(&self.hand);
         ch.money = self.money;
         for (n, s) in &self.skills {
             let l = ch.skills.entry(n.clone()).or_default();
@@ -143,6 +143,14 @@ impl Sheet {
                     format!("{a} {value} is outside 3..7"),
                 );
             }
+        }
+        if let Some((ja, en)) =
+            super::character::female_unreachable(ch.initial, ch.sex, &state.settings)
+        {
+            push("FC-1", ja, en);
+        }
+        if let Some((ja, en)) = super::character::hand_violation(&ch.hand) {
+            push("FC-7", ja, en);
         }
         let lv = ch.total_lv(&state.settings);
         let mut cost = 0;
