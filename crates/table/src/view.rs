@@ -443,10 +443,25 @@ impl Table {
             ),
             EventBody::Undone { event } => (
                 "undone",
-                t(
-                    format!("#{n} {actor} が #{event} を取り消し"),
-                    format!("#{n} {actor} undid #{event}"),
-                ),
+                match self.event(*event).map(|e| &e.body) {
+                    // Only a GM reads that their hidden character keeps its new name.
+                    Some(EventBody::CharacterCreated {
+                        name,
+                        displaced: Some(to),
+                        ..
+                    }) if self.sees_all(viewer) => t(
+                        format!(
+                            "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
+                        ),
+                        format!(
+                            "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
+                        ),
+                    ),
+                    _ => t(
+                        format!("#{n} {actor} が #{event} を取り消し"),
+                        format!("#{n} {actor} undid #{event}"),
+                    ),
+                },
             ),
             EventBody::Voided { event } => (
                 "voided",
