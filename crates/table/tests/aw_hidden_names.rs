@@ -561,3 +561,64 @@ fn aw14i_the_gm_learns_of_a_displacement_before_acting_by_the_old_name() {
     assert_eq!(u.characters()["蛇(GM)(GM)"].owner, "gm");
     assert!(u.verify().is_empty(), "{:?}", u.verify());
 }
+
+/// aw8 F2, F3 (aw14i). AW-5, seed 「キャラクターシートに、マスターとなったキャラクター、
+/// サーヴァントとして従えたキャラクターの名前を記入すること」: the GM's contract of bob's
+/// ロイ with the GM's unmet 竜 names 竜 in public and on ロイ's sheet, so 竜 is a name the
+/// players know from then on (its data still the GM's): a player cannot take the name,
+/// and ロイ's command spell 「シーンに登場していないサーヴァントを瞬間的に呼び出す」 summons
+/// 竜 into the combat instead of spending a spell on a servant that "does not exist".
+#[test]
+fn aw14i_a_contracted_npc_is_a_name_the_players_know() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 竜");
+    support::run(&mut t, "gm", "/char set 竜 HP 50 行動値 8");
+    support::run(&mut t, "gm", "/contract ロイ 竜");
+    let shown = support::run(&mut t, "bob", "/char show 竜").concat();
+    assert!(
+        !shown.contains("いません") && !shown.contains("50"),
+        "{shown}"
+    );
+    let why = support::refused(&mut t, "alice", "/char new 竜");
+    assert!(!why.contains("GM"), "{why}");
+    assert!(!t.characters().contains_key("竜(GM)"));
+    let summoned = support::run(&mut t, "bob", "/spell ロイ summon 竜").concat();
+    assert!(!summoned.contains("いません"), "{summoned}");
+    let sheet = support::run(&mut t, "bob", "/char show ロイ").concat();
+    assert!(!sheet.contains("竜(GM)"), "{sheet}");
+}
+
+/// attack pass 7 A7-15, aw8 F6 (aw14i): `/spells NAME` refuses a name that is no
+/// character with the words every command uses (「…というキャラクターはいません」), and
+/// tells a player nothing of a GM's NPC's command spells. aw8 F7: AW-3, seed 「【行動値】
+/// 同士の対決を行なわせてもよい」 — `/vs` takes 【行動値】 as a side's value.
+#[test]
+fn aw14i_spells_refuses_a_name_that_is_no_character_and_vs_takes_the_action_value() {
+    let mut t = table("黒幕");
+    for name in ["存在せず", "黒幕"] {
+        let why = support::refused(&mut t, "bob", &format!("/spells {name}"));
+        assert!(
+            why.contains(&format!("no character named '{name}'")),
+            "{why}"
+        );
+    }
+    let why = support::refused(&mut t, "bob", "/spells 影");
+    assert!(why.contains("the GM's character"), "{why}");
+    assert!(
+        support::run(&mut t, "gm", "/spells 影")
+            .concat()
+            .contains("影")
+    );
+    assert!(
+        support::run(&mut t, "bob", "/spells ロイ")
+            .concat()
+            .contains("ロイ")
+    );
+    // 【行動値】 against 【行動値】: the player declares ロイ's side against 影.
+    let vs = support::run(&mut t, "bob", "/vs ロイ 行動値 影").concat();
+    assert!(vs.contains("ロイ（【行動値】）"), "{vs}");
+    let react = support::run(&mut t, "gm", "/vs react 影 行動値").concat();
+    assert!(react.contains("影"), "{react}");
+    let why = support::refused(&mut t, "bob", "/vs ロイ 幸福 影");
+    assert!(why.contains("行動値"), "{why}");
+}
