@@ -374,19 +374,8 @@ impl Table {
                 name,
                 fields,
                 displaced,
-            } => (
-                "character",
-                if let Some(to) = displaced.as_ref().filter(|_| self.sees_all(viewer)) {
-                    // Only a GM reads that their hidden character was renamed.
-                    t(
-                        format!(
-                            "#{n} {actor} がキャラクター {name} を作成（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
-                        ),
-                        format!(
-                            "#{n} {actor} created character {name} (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
-                        ),
-                    )
-                } else if fields.is_empty() {
+            } => ("character", {
+                let made = if fields.is_empty() {
                     t(
                         format!("#{n} {actor} がキャラクター {name} を作成"),
                         format!("#{n} {actor} created character {name}"),
@@ -402,8 +391,23 @@ impl Table {
                             fields.len()
                         ),
                     )
-                },
-            ),
+                };
+                match displaced.as_ref().filter(|_| self.sees_all(viewer)) {
+                    // Only a GM reads that their hidden character was renamed (the
+                    // line as the others read it, then the note: aw8 F12).
+                    Some(to) => {
+                        made + &t(
+                            format!(
+                                "（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
+                            ),
+                            format!(
+                                " (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
+                            ),
+                        )
+                    }
+                    None => made,
+                }
+            }),
             EventBody::CharacterSet {
                 name, key, value, ..
             } => {

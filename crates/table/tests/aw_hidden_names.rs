@@ -622,3 +622,22 @@ fn aw14i_spells_refuses_a_name_that_is_no_character_and_vs_takes_the_action_valu
     let why = support::refused(&mut t, "bob", "/vs ロイ 幸福 影");
     assert!(why.contains("行動値"), "{why}");
 }
+
+/// aw8 F12 (aw14i): a player's sheet named like the GM's hidden 黒幕 reads to the GM as
+/// to everyone (「シートからキャラクター 黒幕 を作成（N 項目）」), then the GM-only note.
+#[test]
+fn aw14i_the_gm_reads_a_displacing_sheet_as_a_sheet() {
+    let mut t = table("黒幕");
+    let d = t.decide_sheet("bob", &sheet("黒幕")).expect("sheet");
+    t.apply("bob", d.events);
+    let made = t
+        .events()
+        .iter()
+        .find(|e| matches!(&e.body, taku_table::EventBody::CharacterCreated { name, .. } if name == "黒幕" && e.actor == "bob"))
+        .expect("creation")
+        .clone();
+    let bob = t.entry(&made, "bob", Lang::Ja).text;
+    let gm = t.entry(&made, "gm", Lang::Ja).text;
+    assert!(bob.contains("シートからキャラクター 黒幕 を作成"), "{bob}");
+    assert!(gm.starts_with(&bob) && gm.contains("GMのみ"), "{gm}");
+}
