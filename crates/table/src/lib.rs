@@ -850,6 +850,9 @@ impl Table {
         if let Some(refused) = self.secret_command(line) {
             return Err(refused.into());
         }
+        if let Some(told) = self.not_yet_told(actor, line) {
+            return Ok(told);
+        }
         if line.starts_with('/') {
             let cmd = command::parse(line)?;
             return self.decide_command(actor, role, cmd, line, ahead);
@@ -1867,16 +1870,62 @@ impl Table {
     /// ([`Table::unknown`]), creates a character of that name: for them the name is unused,
     /// so theirs is created as if it were, and the GM's is renamed `NAME(GM)` (or
     /// `NAME(GM2)`, … while that is taken), a name no player learns (issue 13).
+    ///
+    /// The new name stays within a name's 64 characters: a long name is cut to make room
+    /// for the suffix (A7-1: `竜…(GM)` of 64 characters must not become 68).
     fn displaced_by(&self, actor: &str, name: &str) -> Option<String> {
         if !self.unknown(name, actor) {
             return None;
         }
         (1u32..)
-            .map(|n| match n {
-                1 => format!("{name}(GM)"),
-                n => format!("{name}(GM{n})"),
+            .map(|n| {
+                let suffix = match n {
+                    1 => "(GM)".to_string(),
+                    n => format!("(GM{n})"),
+                };
+                let room = 64usize.saturating_sub(suffix.chars().count());
+                let base: String = name.chars().take(room).collect();
+                format!("{base}{suffix}")
             })
-            .find(|to| !self.state.characters.contains_key(to))
+            .find(|to| to != name && !self.state.characters.contains_key(to))
+    }
+
+    /// A GM's line naming `X` that a player's character took from the GM's hidden `X`
+    /// (renamed `X(GM)`, [`Table::displaced_by`]) while no GM has written a line since:
+    /// the GM typing the NPC's old name from habit would act on the player's character
+    /// in public (attack pass 7, A7-1). The line is not run; the GM alone is told, in a
+    /// whisper to themselves kept in the log, whose character `X` is now and that the
+    /// NPC is `X(GM)`. Sent again, the line runs as typed.
+    fn not_yet_told(&self, actor: &str, line: &str) -> Option<Decision> {
+        if !self.is_gm(actor) {
+            return None;
+        }
+        let (seq, from, to, owner) = self.state.renames.iter().find_map(|(seq, from, to)| {
+            let owner = &self.state.characters.get(from)?.owner;
+            let standing = !self.undone.contains(seq)
+                && !self.is_gm(owner)
+                && !self
+                    .events
+                    .iter()
+                    .any(|e| e.seq > *seq && self.is_gm(&e.actor));
+            (standing && line.replace(to.as_str(), "").contains(from.as_str()))
+                .then_some((seq, from, to, owner))
+        })?;
+        let told = Text::new(
+            format!(
+                "（GMのみ）「{line}」は実行していません。{from} は #{seq} で {owner} が作ったキャラクターです（GM の {from} は {to} に改名）。NPC のことなら {to} で指定してください。{owner} の {from} のことなら、同じ行をもう一度送ってください"
+            ),
+            format!(
+                "(GM only) \"{line}\" was not run: {from} is the character {owner} created at #{seq} (the GM's {from} is renamed {to}). For the NPC, name it {to}; for {owner}'s {from}, send the line again"
+            ),
+        );
+        Some(Decision {
+            events: vec![EventBody::Whisper {
+                to: vec![actor.to_string()],
+                text: told.get(self.state.lang).to_string(),
+            }],
+            reply: Some(told),
+        })
     }
 
     /// The name of the character an entry at `seq` calls `name`, now: `name` followed
@@ -2245,7 +2294,7 @@ impl Table {
         {
             return Err(refusal);
         }
-        let what = self.summary(target);
+        let what = self.summary(target, actor);
         Ok(Decision {
             events: vec![EventBody::Undone { event: seq }],
             reply: Some(what.map(|lang, w| match lang {
@@ -2301,23 +2350,11 @@ impl Table {
             .events
             .iter()
             .filter(|e| group.contains(&e.seq))
-            .flat_map(|e| match &e.body {
-                EventBody::CharacterCreated {
-                    name, displaced, ..
-                } => std::iter::once(name.as_str()).chain(displaced.as_deref()),
-                _ => std::iter::once("").chain(None),
-            })
-            .filter(|n| !n.is_empty())
-            .collect();
-        // A creation that displaced the GM's hidden character (issue 13): taking it back
-        // gives that character its name again, so a later line naming it by the name it
-        // took (the GM's `/char set 黒幕(GM) …`) would be about nobody.
-        let displaced: Vec<&str> = self
-            .events
-            .iter()
-            .filter(|e| group.contains(&e.seq))
             .filter_map(|e| match &e.body {
-                EventBody::CharacterCreated { displaced, .. } => displaced.as_deref(),
+                // A creation that displaced the GM's hidden character (issue 13) leaves it
+                // renamed when undone ([`State::fold_undone`]): the GM's later lines about
+                // it stand, and the undo is refused or not as for a name never used.
+                EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
                 _ => None,
             })
             .collect();
@@ -2344,11 +2381,6 @@ impl Table {
                 // kept by name, so its events would pass to a namesake.
                 let named = |n: &str| match &e.body {
                     EventBody::System { data, .. } => mentions(data, n),
-                    EventBody::CharacterSet { name, .. }
-                    | EventBody::CharacterUpdated { name, .. }
-                    | EventBody::CharacterCreated { name, .. } => {
-                        displaced.contains(&n) && name == n
-                    }
                     _ => false,
                 };
                 names.iter().find(|n| named(n)).map(|n| (e.seq, *n))
@@ -2460,7 +2492,7 @@ impl Table {
                 ),
             );
         }
-        let what = self.summary(target);
+        let what = self.summary(target, actor);
         Ok(Decision {
             events: vec![EventBody::Voided { event: seq }],
             reply: Some(what.map(|lang, w| match lang {
@@ -2470,9 +2502,10 @@ impl Table {
         })
     }
 
-    /// An event in words, for `/undo` and `/void` replies: the line as typed if the event
-    /// keeps it, else what the log says of it.
-    fn summary(&self, e: &Event) -> Text {
+    /// An event in words, for `/undo` and `/void` replies to `actor`: the line as typed
+    /// if the event keeps it, else what the log says of it to them (a player undoing a
+    /// creation that displaced a hidden NPC reads no GM-only note, A7-8).
+    fn summary(&self, e: &Event, actor: &str) -> Text {
         match &e.body {
             EventBody::System {
                 line: Some(line), ..
@@ -2480,7 +2513,7 @@ impl Table {
             EventBody::Roll(r) => Text::verbatim(r.typed.clone().unwrap_or(r.input.clone())),
             _ => {
                 // The log line without its number and, where it has one, "actor: ".
-                let entry = |lang| self.entry(e, &self.gm, lang).text;
+                let entry = |lang| self.entry(e, actor, lang).text;
                 let seq = format!("#{} ", e.seq);
                 let actor = format!("{}: ", e.actor);
                 Text::new(entry(Lang::Ja), entry(Lang::En)).map(|_, t| {
@@ -2619,8 +2652,9 @@ impl Table {
                 let rules = self.rules();
                 if !self.undone.contains(&event.seq) {
                     Arc::make_mut(&mut self.state).fold(rules, &event);
-                } else if self.voided.contains(&event.seq) {
-                    Arc::make_mut(&mut self.state).fold_voided(rules, &event);
+                } else {
+                    let voided = self.voided.contains(&event.seq);
+                    Arc::make_mut(&mut self.state).fold_undone(rules, &event, voided);
                 }
                 self.events.push(event);
             }
@@ -2634,8 +2668,8 @@ impl Table {
         for e in &self.events {
             if !self.undone.contains(&e.seq) {
                 state.fold(rules, e);
-            } else if self.voided.contains(&e.seq) {
-                state.fold_voided(rules, e);
+            } else {
+                state.fold_undone(rules, e, self.voided.contains(&e.seq));
             }
         }
         self.state = Arc::new(state);

@@ -90,15 +90,8 @@ impl State {
                 fields,
                 displaced,
             } => {
-                if let Some(to) = displaced
-                    && !self.characters.contains_key(to)
-                    && let Some(hidden) = self.characters.remove(name)
-                {
-                    self.characters.insert(to.clone(), hidden);
-                    self.renames.push((event.seq, name.clone(), to.clone()));
-                    if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
-                        rules.rename_character(state, name, to);
-                    }
+                if let Some(to) = displaced {
+                    self.displace(rules, event.seq, name, to);
                 }
                 self.characters.insert(
                     name.clone(),
@@ -149,6 +142,39 @@ impl State {
 }
 
 impl State {
+    /// Renames the GM's hidden character `name` to `to`: a player's namesake created at
+    /// `seq` displaced it (issue 13).
+    fn displace(&mut self, rules: Option<&dyn DynRules>, seq: u64, name: &str, to: &str) {
+        if !self.characters.contains_key(to)
+            && let Some(hidden) = self.characters.remove(name)
+        {
+            self.characters.insert(to.to_string(), hidden);
+            self.renames.push((seq, name.to_string(), to.to_string()));
+            if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
+                rules.rename_character(state, name, to);
+            }
+        }
+    }
+
+    /// Folds what stays of an undone event: a voided command's kept effects
+    /// ([`State::fold_voided`]) and the rename a displacing creation made. Undoing the
+    /// player's creation leaves the GM's character under its new name, so the undo reads
+    /// to every player exactly as that of a creation of a name never used (attack pass 7,
+    /// A7-8): giving the old name back would hide the player's own lines again.
+    pub fn fold_undone(&mut self, rules: Option<&dyn DynRules>, event: &Event, voided: bool) {
+        if let EventBody::CharacterCreated {
+            name,
+            displaced: Some(to),
+            ..
+        } = &event.body
+        {
+            self.displace(rules, event.seq, name, to);
+        }
+        if voided {
+            self.fold_voided(rules, event);
+        }
+    }
+
     /// Folds an event the GM voided: only the system's rules see it
     /// ([`taku_systems::table_rules::TableRules::fold_voided`]: what it showed stays
     /// shown); everything else it did is reverted.

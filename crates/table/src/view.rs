@@ -374,19 +374,8 @@ impl Table {
                 name,
                 fields,
                 displaced,
-            } => (
-                "character",
-                if let Some(to) = displaced.as_ref().filter(|_| self.sees_all(viewer)) {
-                    // Only a GM reads that their hidden character was renamed.
-                    t(
-                        format!(
-                            "#{n} {actor} がキャラクター {name} を作成（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
-                        ),
-                        format!(
-                            "#{n} {actor} created character {name} (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
-                        ),
-                    )
-                } else if fields.is_empty() {
+            } => ("character", {
+                let made = if fields.is_empty() {
                     t(
                         format!("#{n} {actor} がキャラクター {name} を作成"),
                         format!("#{n} {actor} created character {name}"),
@@ -402,8 +391,23 @@ impl Table {
                             fields.len()
                         ),
                     )
-                },
-            ),
+                };
+                match displaced.as_ref().filter(|_| self.sees_all(viewer)) {
+                    // Only a GM reads that their hidden character was renamed (the
+                    // line as the others read it, then the note: aw8 F12).
+                    Some(to) => {
+                        made + &t(
+                            format!(
+                                "（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
+                            ),
+                            format!(
+                                " (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
+                            ),
+                        )
+                    }
+                    None => made,
+                }
+            }),
             EventBody::CharacterSet {
                 name, key, value, ..
             } => {
@@ -443,10 +447,25 @@ impl Table {
             ),
             EventBody::Undone { event } => (
                 "undone",
-                t(
-                    format!("#{n} {actor} が #{event} を取り消し"),
-                    format!("#{n} {actor} undid #{event}"),
-                ),
+                match self.event(*event).map(|e| &e.body) {
+                    // Only a GM reads that their hidden character keeps its new name.
+                    Some(EventBody::CharacterCreated {
+                        name,
+                        displaced: Some(to),
+                        ..
+                    }) if self.sees_all(viewer) => t(
+                        format!(
+                            "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
+                        ),
+                        format!(
+                            "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
+                        ),
+                    ),
+                    _ => t(
+                        format!("#{n} {actor} が #{event} を取り消し"),
+                        format!("#{n} {actor} undid #{event}"),
+                    ),
+                },
             ),
             EventBody::Voided { event } => (
                 "voided",

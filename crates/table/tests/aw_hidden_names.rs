@@ -307,10 +307,9 @@ fn aw13i_b_a_players_new_character_may_take_a_hidden_npcs_name() {
 /// Issue 13 (aw13i B): the GM's hidden 黒幕, displaced by bob's 黒幕, is 黒幕(GM) — told to
 /// the GM alone; its earlier lines stay hidden from the players (they are about 黒幕(GM),
 /// not bob's 黒幕); the GM names it 黒幕(GM); bob's 黒幕 works as any PC; bob's `/undo`
-/// gives the GM's NPC its name back, unless the GM has named 黒幕(GM) since; the log
-/// verifies and reloads.
+/// leaves the GM's NPC as 黒幕(GM) (aw14i); the log verifies and reloads.
 #[test]
-fn aw13i_b_the_gms_hidden_npc_is_displaced_and_undo_restores_it() {
+fn aw13i_b_the_gms_hidden_npc_is_displaced_and_keeps_its_new_name_on_undo() {
     let mut t = table("黒幕");
     let out = support::run(&mut t, "bob", "/char new 黒幕");
     assert_eq!(out.len(), 1, "{out:?}");
@@ -355,26 +354,113 @@ fn aw13i_b_the_gms_hidden_npc_is_displaced_and_undo_restores_it() {
     let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
     assert_eq!(again.characters(), t.characters());
 
-    // Undo: bob takes his creation back (his field line first); the NPC is 黒幕 again.
+    // Undo (aw14i, A7-8): bob takes his creation back; the GM's NPC keeps 黒幕(GM), told
+    // to the GM alone, so the undo reads to the players as for a name never used.
     let mut u = table("黒幕");
     support::run(&mut u, "bob", "/char new 黒幕");
     support::run(&mut u, "bob", "/undo");
-    assert_eq!(u.characters()["黒幕"].owner, "gm");
-    assert!(!u.characters().contains_key("黒幕(GM)"));
+    assert!(!u.characters().contains_key("黒幕"));
+    assert_eq!(u.characters()["黒幕(GM)"].owner, "gm");
+    assert_eq!(u.characters()["黒幕(GM)"].fields["HP"], "40");
+    let undo = u.events().last().expect("undo").clone();
+    assert!(
+        u.entry(&undo, "gm", Lang::Ja)
+            .text
+            .contains("GMのみ: GM の 黒幕 は 黒幕(GM) のままです"),
+        "{}",
+        u.entry(&undo, "gm", Lang::Ja).text
+    );
     let bob: String = u
         .events()
         .iter()
         .map(|e| u.entry(e, "bob", Lang::Ja).text)
         .collect();
-    assert!(!bob.contains("HP=40"), "{bob}");
+    assert!(!bob.contains("HP=40") && !bob.contains("GM"), "{bob}");
     assert!(u.verify().is_empty(), "{:?}", u.verify());
-    // Once the GM has named 黒幕(GM), bob's creation cannot be taken back from under it.
-    let mut v = table("黒幕");
-    support::run(&mut v, "bob", "/char new 黒幕");
-    support::run(&mut v, "gm", "/char set 黒幕(GM) HP 35");
-    let why = support::refused(&mut v, "bob", "/undo");
-    assert!(!why.contains("黒幕(GM)"), "{why}");
-    assert_eq!(v.characters()["黒幕(GM)"].fields["HP"], "35");
+    let json = serde_json::to_string(u.events()).expect("json");
+    let again = Table::from_events(serde_json::from_str(&json).expect("events")).expect("load");
+    assert_eq!(again.characters(), u.characters());
+}
+
+/// The lines of `acts` run in order at `t`; `@` in a line stands for `hidden`.
+fn play(t: &mut Table, acts: &[(&str, &str)], hidden: &str) -> Vec<String> {
+    acts.iter()
+        .map(
+            |(who, line)| match t.exec(who, &line.replace('@', hidden)) {
+                Ok((reply, _)) => format!(
+                    "ok {:?}",
+                    reply.map(|r| (r.ja().to_string(), r.en().to_string()))
+                ),
+                Err(e) => format!("refused {} | {}", e.render(Lang::Ja), e.render(Lang::En)),
+            },
+        )
+        .collect()
+}
+
+/// Attack pass 7 A7-8, aw8 F10 and F13 (aw14i). AW-3, seed 「【理知】判定で…成功することで、
+/// 敵のデータを公表することができる」: the GM's unmet 黒幕 is, for a player, a name never
+/// used — also when bob creates 黒幕 and takes it back with `/undo`, and when the GM has
+/// named their NPC (now 黒幕(GM)) in between. bob's answers and what bob, alice and sam
+/// read are byte for byte those of a table where 黒幕 was never used (the GM's NPC is
+/// 謎男 there, and the GM's hidden line names 謎男).
+#[test]
+fn aw14i_undoing_a_creation_that_displaced_a_hidden_npc_reads_as_any_undo() {
+    let cases: [&[(&str, &str)]; 4] = [
+        &[("bob", "/char new 黒幕"), ("bob", "/undo")],
+        &[
+            ("bob", "/char new 黒幕"),
+            ("gm", "/char set @ HP 35"),
+            ("bob", "/undo"),
+        ],
+        &[
+            ("bob", "/char new 黒幕"),
+            ("bob", "/char set 黒幕 HP 12"),
+            ("bob", "/undo"),
+            ("bob", "/undo"),
+            ("bob", "/char new 黒幕"),
+            ("bob", "/undo"),
+        ],
+        &[
+            ("bob", "/char new 黒幕"),
+            ("bob", "/undo"),
+            ("alice", "/char new 黒幕"),
+        ],
+    ];
+    let mut bad = Vec::new();
+    for (i, acts) in cases.iter().enumerate() {
+        let mut with = table("黒幕");
+        let mut without = table("謎男");
+        // The GM names their NPC by its name now: 黒幕(GM) once bob's 黒幕 displaced it.
+        let a = play(&mut with, acts, "黒幕(GM)");
+        let b = play(&mut without, acts, "謎男");
+        let players = |t: &Table| ["bob", "alice", "sam"].map(|who| view(t, who)).join("\n");
+        let answers = |r: &[String]| {
+            acts.iter()
+                .zip(r)
+                .filter(|((who, _), _)| *who != "gm")
+                .map(|(_, r)| r.clone())
+                .collect::<Vec<_>>()
+        };
+        if answers(&a) != answers(&b) {
+            bad.push(format!(
+                "case {i}: answers\n  {:?}\n  {:?}",
+                answers(&a),
+                answers(&b)
+            ));
+        }
+        let (x, y) = (players(&with), players(&without));
+        if x != y {
+            let first = x
+                .lines()
+                .zip(y.lines())
+                .find(|(x, y)| x != y)
+                .map(|(x, y)| format!("\n  hidden: {x}\n  unused: {y}"))
+                .unwrap_or_default();
+            bad.push(format!("case {i}: views{first}"));
+        }
+        assert!(with.verify().is_empty(), "{:?}", with.verify());
+    }
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
 }
 
 /// A table saved before `displaced` existed loads as before: a creation's JSON has no such
@@ -418,4 +504,140 @@ fn aw13i_a_an_npc_the_gm_brings_on_is_a_name_players_may_use() {
     let seen = support::run(&mut t, "bob", "/char show 黒幕").concat();
     assert!(seen.contains("未識別"), "{seen}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Attack pass 7 A7-1 (aw14i). AW-3, seed 「【理知】判定で…成功することで、敵のデータを公表
+/// することができる」: the GM's hidden 影の王 (HP 77) is displaced by bob's 影の王. The GM's
+/// next line by the old name, from habit (`/char set 影の王 HP 70`, `S2D6+{影の王.HP}`), is
+/// not run: the GM alone reads whose 影の王 it is now and that the NPC is 影の王(GM); sent
+/// again, it runs as typed. A repeated or long name never passes 64 characters.
+#[test]
+fn aw14i_the_gm_learns_of_a_displacement_before_acting_by_the_old_name() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 影の王");
+    support::run(&mut t, "gm", "/char set 影の王 HP 77 反射 9");
+    support::run(&mut t, "bob", "/char new 影の王");
+    let before = t.events().len();
+    let told = support::run(&mut t, "gm", "/char set 影の王 HP 70").concat();
+    assert!(
+        told.contains("（GMのみ）")
+            && told.contains("影の王 は #")
+            && told.contains("bob が作ったキャラクター")
+            && told.contains("影の王(GM)"),
+        "{told}"
+    );
+    // Nothing was set; the one line kept is the GM's own, hidden from the others.
+    assert_eq!(t.events().len(), before + 1);
+    assert!(!t.characters()["影の王"].fields.contains_key("HP"));
+    let note = t.events().last().expect("note").clone();
+    for who in ["bob", "alice", "sam"] {
+        let seen = t.entry(&note, who, Lang::Ja).text;
+        assert!(!seen.contains("影の王"), "{who}: {seen}");
+    }
+    assert!(t.entry(&note, "gm", Lang::Ja).text.contains("影の王(GM)"));
+    // Told once: the NPC by its new name, or bob's by the old one, as typed.
+    support::run(&mut t, "gm", "/char set 影の王(GM) HP 70");
+    assert_eq!(t.characters()["影の王(GM)"].fields["HP"], "70");
+    support::run(&mut t, "gm", "/char set 影の王 HP 5");
+    assert_eq!(t.characters()["影の王"].fields["HP"], "5");
+
+    // A rename of a rename, and a name of 64 characters, stay within 64 characters.
+    let mut u = table("謎男");
+    let long = format!("{}(GM)", "竜".repeat(60));
+    support::run(&mut u, "gm", &format!("/char new {long}"));
+    support::run(&mut u, "bob", &format!("/char new {long}"));
+    support::run(&mut u, "gm", "/char new 蛇");
+    support::run(&mut u, "bob", "/char new 蛇");
+    support::run(&mut u, "alice", "/char new 蛇(GM)");
+    for name in u.characters().keys() {
+        assert!(name.chars().count() <= 64, "{name}");
+    }
+    assert_eq!(u.characters()[long.as_str()].owner, "bob");
+    assert_eq!(
+        u.characters()[&format!("{}(GM2)", "竜".repeat(59))].owner,
+        "gm"
+    );
+    assert_eq!(u.characters()["蛇(GM)"].owner, "alice");
+    assert_eq!(u.characters()["蛇(GM)(GM)"].owner, "gm");
+    assert!(u.verify().is_empty(), "{:?}", u.verify());
+}
+
+/// aw8 F2, F3 (aw14i). AW-5, seed 「キャラクターシートに、マスターとなったキャラクター、
+/// サーヴァントとして従えたキャラクターの名前を記入すること」: the GM's contract of bob's
+/// ロイ with the GM's unmet 竜 names 竜 in public and on ロイ's sheet, so 竜 is a name the
+/// players know from then on (its data still the GM's): a player cannot take the name,
+/// and ロイ's command spell 「シーンに登場していないサーヴァントを瞬間的に呼び出す」 summons
+/// 竜 into the combat instead of spending a spell on a servant that "does not exist".
+#[test]
+fn aw14i_a_contracted_npc_is_a_name_the_players_know() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 竜");
+    support::run(&mut t, "gm", "/char set 竜 HP 50 行動値 8");
+    support::run(&mut t, "gm", "/contract ロイ 竜");
+    let shown = support::run(&mut t, "bob", "/char show 竜").concat();
+    assert!(
+        !shown.contains("いません") && !shown.contains("50"),
+        "{shown}"
+    );
+    let why = support::refused(&mut t, "alice", "/char new 竜");
+    assert!(!why.contains("GM"), "{why}");
+    assert!(!t.characters().contains_key("竜(GM)"));
+    let summoned = support::run(&mut t, "bob", "/spell ロイ summon 竜").concat();
+    assert!(!summoned.contains("いません"), "{summoned}");
+    let sheet = support::run(&mut t, "bob", "/char show ロイ").concat();
+    assert!(!sheet.contains("竜(GM)"), "{sheet}");
+}
+
+/// attack pass 7 A7-15, aw8 F6 (aw14i): `/spells NAME` refuses a name that is no
+/// character with the words every command uses (「…というキャラクターはいません」), and
+/// tells a player nothing of a GM's NPC's command spells. aw8 F7: AW-3, seed 「【行動値】
+/// 同士の対決を行なわせてもよい」 — `/vs` takes 【行動値】 as a side's value.
+#[test]
+fn aw14i_spells_refuses_a_name_that_is_no_character_and_vs_takes_the_action_value() {
+    let mut t = table("黒幕");
+    for name in ["存在せず", "黒幕"] {
+        let why = support::refused(&mut t, "bob", &format!("/spells {name}"));
+        assert!(
+            why.contains(&format!("no character named '{name}'")),
+            "{why}"
+        );
+    }
+    let why = support::refused(&mut t, "bob", "/spells 影");
+    assert!(why.contains("the GM's character"), "{why}");
+    assert!(
+        support::run(&mut t, "gm", "/spells 影")
+            .concat()
+            .contains("影")
+    );
+    assert!(
+        support::run(&mut t, "bob", "/spells ロイ")
+            .concat()
+            .contains("ロイ")
+    );
+    // 【行動値】 against 【行動値】: the player declares ロイ's side against 影.
+    let vs = support::run(&mut t, "bob", "/vs ロイ 行動値 影").concat();
+    assert!(vs.contains("ロイ（【行動値】）"), "{vs}");
+    let react = support::run(&mut t, "gm", "/vs react 影 行動値").concat();
+    assert!(react.contains("影"), "{react}");
+    let why = support::refused(&mut t, "bob", "/vs ロイ 幸福 影");
+    assert!(why.contains("行動値"), "{why}");
+}
+
+/// aw8 F12 (aw14i): a player's sheet named like the GM's hidden 黒幕 reads to the GM as
+/// to everyone (「シートからキャラクター 黒幕 を作成（N 項目）」), then the GM-only note.
+#[test]
+fn aw14i_the_gm_reads_a_displacing_sheet_as_a_sheet() {
+    let mut t = table("黒幕");
+    let d = t.decide_sheet("bob", &sheet("黒幕")).expect("sheet");
+    t.apply("bob", d.events);
+    let made = t
+        .events()
+        .iter()
+        .find(|e| matches!(&e.body, taku_table::EventBody::CharacterCreated { name, .. } if name == "黒幕" && e.actor == "bob"))
+        .expect("creation")
+        .clone();
+    let bob = t.entry(&made, "bob", Lang::Ja).text;
+    let gm = t.entry(&made, "gm", Lang::Ja).text;
+    assert!(bob.contains("シートからキャラクター 黒幕 を作成"), "{bob}");
+    assert!(gm.starts_with(&bob) && gm.contains("GMのみ"), "{gm}");
 }

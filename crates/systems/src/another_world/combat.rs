@@ -1775,19 +1775,23 @@ fn without_target(text: &str) -> String {
     format!("{}{}", &text[..at], &text[end..])
 }
 
+/// What a side of `/vs` may roll: an ability, or 【行動値】 (AW-3, seed 「【行動値】同士の
+/// 対決を行なわせてもよい」: the blockade contest, aw8 F7).
+const VS_VALUES: [&str; 6] = ["理知", "知覚", "反射", "体力", "幸運", "行動値"];
+
 /// `ABILITY[±m]` of `/vs` (`反射+1` → (反射, Some(1))); nothing is read from a sheet.
 fn ability_word(word: &str, usage: impl Fn() -> Text) -> Result<(String, Option<i64>), Text> {
     let at = word.find(['+', '-']).unwrap_or(word.len());
     let (ability, modifier) = word.split_at(at);
-    if !super::sheet::ABILITIES.contains(&ability) {
+    if !VS_VALUES.contains(&ability) {
         return Err(Text::new(
             format!(
-                "「{ability}」は能力値ではありません（{}、AW-1）",
-                super::sheet::ABILITIES.join("・")
+                "「{ability}」は能力値でも行動値でもありません（{}、AW-1・AW-3）",
+                VS_VALUES.join("・")
             ),
             format!(
-                "'{ability}' is not an ability ({}, AW-1)",
-                super::sheet::ABILITIES.join(", ")
+                "'{ability}' is not an ability or 行動値 ({}, AW-1, AW-3)",
+                VS_VALUES.join(", ")
             ),
         ));
     }
@@ -1810,7 +1814,7 @@ fn ability_word(word: &str, usage: impl Fn() -> Text) -> Result<(String, Option<
 /// Whether `word` is meant as an ability of `/vs` (an ability, perhaps with a modifier or a
 /// mistake after it), not a comment.
 fn names_ability(word: &str) -> bool {
-    super::sheet::ABILITIES.iter().any(|a| word.starts_with(a))
+    VS_VALUES.iter().any(|a| word.starts_with(a))
 }
 
 /// A 2D6 check of AW-1 with no difficulty (a contest's side).

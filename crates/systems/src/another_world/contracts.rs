@@ -283,7 +283,7 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             "/spell MASTER order|summon|dismiss|boost|dissolve [SERVANT]",
         )),
         ["spells"] => Ok(spells_reply(table, c, None)),
-        ["spells", name] => Ok(spells_reply(table, c, Some(name))),
+        ["spells", name] => spells_of(table, c, name),
         _ => return None,
     })
 }
@@ -551,6 +551,24 @@ fn spend(
         _ => {}
     }
     Ok(Outcome { events, reply })
+}
+
+/// `/spells NAME`: a name that is no character (or one the asker may not know of) is
+/// refused as every command refuses it (attack pass 7 A7-15, aw8 F6); a GM's character's
+/// spells are the GM's to know, as in the list.
+fn spells_of(table: &dyn TableView, c: &Contracts, name: &str) -> Result<Outcome<AwEvent>, Text> {
+    let Some((owner, _)) = table.character(name) else {
+        return Err(no_character(name));
+    };
+    if !table.actor_is_gm() && table.member_is_gm(owner) {
+        return Err(Text::new(
+            format!("{name}はGMのキャラクターです。GMのキャラクターの令呪はGMだけが知っています"),
+            format!(
+                "{name} is the GM's character; the GM's characters' command spells are the GM's to know"
+            ),
+        ));
+    }
+    Ok(spells_reply(table, c, Some(name)))
 }
 
 fn spells_reply(table: &dyn TableView, c: &Contracts, name: Option<&str>) -> Outcome<AwEvent> {

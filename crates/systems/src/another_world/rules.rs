@@ -563,7 +563,17 @@ impl TableRules for AwRules {
     }
 
     fn hidden_name_shown(&self, state: &State, name: &str) -> bool {
+        // A contract's public line names both sides, and AW-5 writes them on the sheet
+        // (seed 「マスターとなったキャラクター、サーヴァントとして従えたキャラクターの名前を
+        // 記入すること」): a contracted NPC is a name the players know (aw8 F2).
+        let contracted = |(m, s): (&String, &String)| m == name || s == name;
         state.met.contains(name)
+            || state
+                .contracts
+                .master_of
+                .iter()
+                .any(|(s, m)| contracted((m, s)))
+            || state.contracts.past.iter().any(|(m, s)| contracted((m, s)))
             || state
                 .combat
                 .as_ref()
