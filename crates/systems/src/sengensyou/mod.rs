@@ -32,6 +32,9 @@ impl GameSystem for Sengensyou {
     fn name(&self) -> &'static str {
         "千幻抄"
     }
+    fn name_en(&self) -> &'static str {
+        "Sengensho"
+    }
     fn sort_key(&self) -> &'static str {
         "せんけんしよう"
     }
@@ -119,10 +122,15 @@ impl GameSystem for Sengensyou {
         }
         // SG-8: a contest, a check against a target, or BCDice's plain check.
         if let Some(c) = check::parse_contest(command)? {
+            within_limit(command, c.attacker)?;
+            within_limit(command, c.defender)?;
             return Ok(Some(check::contest(&c, roller)?));
         }
         if command.contains("VS") {
             return malformed(command, FORMS);
+        }
+        if let Some(cmd) = system_command::parse(command, &check::TARGETED, rounding)? {
+            within_limit(command, cmd.modify_number)?;
         }
         if let Some(r) = check::targeted(command, roller)? {
             return Ok(Some(r));
@@ -139,6 +147,38 @@ impl GameSystem for Sengensyou {
 const FORMS: &str = "an SG check: SGS, SGS+m with a whole-number modifier, SGS+m>=t with a target, or a contest SGS+m VS SGS+n";
 /// BCDice-compatible mode has BCDice's check only.
 const STRICT_FORMS: &str = "an SG check in BCDice-compatible mode: SGS or SGS+m with a whole-number modifier (no target, no contest)";
+
+/// The largest modifier of an SG check outside strict mode, as the ordered contest's
+/// `/sg attack` takes it (SG-8): 3D6 ranges over 3–18, so a larger one decides every
+/// check alone and is a typing slip. Strict mode rolls any, as BCDice does.
+pub const MODIFIER_LIMIT: i64 = 1000;
+
+/// What a modifier past [`MODIFIER_LIMIT`] is refused with (crates/dice words it in
+/// Japanese).
+const MODIFIER_RANGE: &str = "a modifier from -1000 to +1000 (SG-8, as /sg attack takes it)";
+
+/// Refuses `m` past [`MODIFIER_LIMIT`], the caret under the number as written (the
+/// rest of the command when it is a sum).
+fn within_limit(command: &str, m: i64) -> Result<(), taku_dice::EvalError> {
+    if m.abs() <= MODIFIER_LIMIT {
+        return Ok(());
+    }
+    let written = m.unsigned_abs().to_string();
+    let span = command
+        .find(&written)
+        .map_or(3.min(command.len())..command.len(), |at| {
+            at..at + written.len()
+        });
+    Err(taku_dice::EvalError::Unsupported(Some(
+        taku_dice::ParseError {
+            span,
+            kind: taku_dice::ParseErrorKind::Unexpected {
+                found: taku_dice::Found::Number(m),
+                expected: MODIFIER_RANGE,
+            },
+        },
+    )))
+}
 
 /// A command that starts as an SG check (`SGS`) yet is none of its forms (`SGS+3>=`,
 /// `SGS+1d6`, `SGS*2`): refused with the forms, the caret under the first character past
@@ -168,6 +208,22 @@ fn malformed(command: &str, forms: &'static str) -> Eval {
         .unwrap_or(3);
     if !strict && &command[at..] == ">=" {
         at = command.len();
+    }
+    // A run of digits no check took is a number past 64 bits (`SGS+99999999999999999999`):
+    // said so, rather than that its digit cannot stand there.
+    let digits = command[at..].bytes().take_while(u8::is_ascii_digit).count();
+    let start = command[..at]
+        .bytes()
+        .rev()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits > 0 && command[at - start..at + digits].parse::<i64>().is_err() {
+        return Err(taku_dice::EvalError::Unsupported(Some(
+            taku_dice::ParseError {
+                span: at - start..at + digits,
+                kind: taku_dice::ParseErrorKind::NumberTooLarge,
+            },
+        )));
     }
     let found = command[at..]
         .chars()

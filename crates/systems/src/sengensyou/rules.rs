@@ -129,6 +129,11 @@ pub struct Char {
     /// SG-6: the types each character found out about this one (by the discoverer).
     #[serde(default)]
     pub found_by: BTreeMap<String, BTreeSet<String>>,
+    /// SG-6: known to be an NPC when its types were hidden or revealed: a revealed
+    /// NPC's bonds and debts stay private (l.67), where no table is at hand to ask
+    /// (the session's end).
+    #[serde(default)]
+    pub npc: bool,
 }
 
 /// What Sengensho tracks at a table.
@@ -315,6 +320,10 @@ pub enum Event {
         character: String,
         /// Hidden from now on.
         hidden: bool,
+        /// An NPC: revealed, its types are public and nothing else (its bonds, fantasy
+        /// values and debts stay the GM's, l.67).
+        #[serde(default)]
+        npc: bool,
     },
     /// SG-1: the last boss named (GM-only for an NPC; a PC's is public at once).
     Boss {
@@ -376,6 +385,17 @@ pub enum Event {
         /// SG-6 (l.78–79): a contest against the NPC's disguise (`target` is its total).
         #[serde(default)]
         contest: bool,
+    },
+    /// SG-6: the PC's player's copy of a [`Event::Discovery`]: their roll, the outcome
+    /// and what it found, without the target or the disguise (the GM reads the
+    /// Discovery, so this goes to the PC's owner only).
+    Told {
+        /// The PC.
+        pc: String,
+        /// Japanese.
+        ja: String,
+        /// English.
+        en: String,
     },
     /// SG-6 (l.78–79): the GM set (or ended) an NPC's disguise of its types.
     Disguise {
@@ -1937,6 +1957,7 @@ impl SgRules {
                     events: vec![Event::Hidden {
                         character: name.to_string(),
                         hidden: hide,
+                        npc: !is_pc(table, name),
                     }],
                     reply,
                 })
@@ -2591,13 +2612,13 @@ impl SgRules {
         } else {
             ("失敗", "failure")
         };
-        let notice = Event::Notice {
+        let notice = Event::Told {
+            pc: pc.to_string(),
             ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
             en: format!(
                 "SG-6: {pc} looked into {npc}'s type {} ＞ {outcome_en}{l}",
                 check::english(&player_roll)
             ),
-            to: Some(pc.to_string()),
         };
         events(vec![
             Event::Discovery {
@@ -3009,7 +3030,7 @@ impl TableRules for SgRules {
                 c.types = types.clone();
                 c.hidden = *hidden;
             }
-            Event::Notice { .. } | Event::SpellCard { .. } => {}
+            Event::Notice { .. } | Event::Told { .. } | Event::SpellCard { .. } => {}
             Event::Discovery {
                 pc, npc, learned, ..
             } => {
@@ -3105,8 +3126,14 @@ impl TableRules for SgRules {
                 c.impressions
                     .insert(target.clone(), (type_name.clone(), *scene, *forced));
             }
-            Event::Hidden { character, hidden } => {
-                state.chars.entry(character.clone()).or_default().hidden = *hidden
+            Event::Hidden {
+                character,
+                hidden,
+                npc,
+            } => {
+                let c = state.chars.entry(character.clone()).or_default();
+                c.hidden = *hidden;
+                c.npc = *npc;
             }
             Event::Boss { character, off, .. } => {
                 state.chars.entry(character.clone()).or_default().last_boss = !*off;
@@ -3388,7 +3415,9 @@ impl TableRules for SgRules {
                 format!("SG-1: {character}の類型: {}", types.join("・")),
                 format!("SG-1: {character}'s types: {}", types.join(", ")),
             ),
-            Event::Notice { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Notice { ja, en, .. } | Event::Told { ja, en, .. } => {
+                Text::new(ja.clone(), en.clone())
+            }
             Event::Bonded {
                 character,
                 bond,
@@ -3492,6 +3521,7 @@ impl TableRules for SgRules {
             Event::Hidden {
                 character,
                 hidden: true,
+                ..
             } => Text::new(
                 format!("SG-6: {character}の類型を秘匿した"),
                 format!("SG-6: {character}'s types are hidden"),
@@ -3883,6 +3913,9 @@ impl TableRules for SgRules {
             // SG-6 (l.78–79): a contest against a disguise shows the NPC's side; the
             // check is the GM's (the PC's player gets a Notice of their roll).
             Event::Discovery { .. } => Audience::Gm,
+            // F5 of sg7: the GM read every discovery twice (the Discovery and the
+            // player's copy); the copy is the PC's owner's only.
+            Event::Told { pc, .. } => Audience::OwnerOnly(pc.clone()),
             Event::Disguise { .. } => Audience::Gm,
             Event::Concealed { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
@@ -3916,10 +3949,11 @@ impl TableRules for SgRules {
                 }
             }
         }
-        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65): a hidden
-        // character's debt names its type, so it goes to the GM (and its owner) only.
+        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65, l.67): a hidden
+        // character's debt names its type, and a revealed NPC's is its fantasy value,
+        // which the reveal leaves private: to the GM (and its owner) only.
         lapsed.retain(|(name, t, owed)| {
-            let hidden = state.chars.get(name).is_some_and(|c| c.hidden);
+            let hidden = state.chars.get(name).is_some_and(|c| c.hidden || c.npc);
             if hidden {
                 secret.push(Event::Notice {
                     ja: format!("SG-5: {name}の未返済の前借りは失効（{t} {owed}）"),
@@ -4078,10 +4112,17 @@ impl TableRules for SgRules {
         if c.last_boss && (viewer_is_gm || state.climax || is_pc(table, name)) {
             types.push(LAST_BOSS.to_string());
         }
-        let mut fields = vec![Field::derived(
-            Text::new("類型", "types"),
-            Value::Plain(types.join("・")),
-        )];
+        // SG-1 (l.26 「類型はセッション開始時に決定できる」): a new session starts with
+        // none chosen; the sheet says how to choose them rather than show nothing.
+        let shown = if types.is_empty() {
+            Value::Text(Text::new(
+                format!("（未選択。/sg choose {name} 類型1 類型2 類型3 で選ぶ、SG-1）"),
+                format!("(none chosen; choose with /sg choose {name} TYPE1 TYPE2 TYPE3, SG-1)"),
+            ))
+        } else {
+            Value::Plain(types.join("・"))
+        };
+        let mut fields = vec![Field::derived(Text::new("類型", "types"), shown)];
         if c.original_work {
             fields.push(Field::derived(
                 Text::new("原作キャラクター", "original-work character"),
