@@ -1821,3 +1821,127 @@ fn sg_help_heading_names_the_game_in_each_language() {
         "{en}"
     );
 }
+
+// ---- Issue 15: the findings of sg8's play-through ----
+
+#[test]
+fn sg3_a_scenario_end_gives_nothing_back_under_ability_reset_session() {
+    // SG-3, seed l.20 「各能力は1セッションに1回までしか使用できない」 (default
+    // `ability_reset = session`): `/sg scenario end` gives back no use (F1 of sg8: a
+    // second use in one session).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    let e = refused(&mut t, "gm", "/sg scenario end");
+    assert!(
+        e.contains("SG-3") && e.contains("/session end") && e.contains("ability_reset scenario"),
+        "{e}"
+    );
+    assert!(refused(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う").contains("SG-3"));
+    // Under `scenario` (l.40 「1シナリオに1回」) the scenario's end gives them back.
+    run(&mut t, "gm", "/sg set ability_reset scenario");
+    run(&mut t, "gm", "/sg scenario end");
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+}
+
+#[test]
+fn sg8_a_full_width_contest_keeps_only_its_comment_as_the_comment() {
+    // SG-8 `SGS+m VS SGS+n` (the left attacks): a line typed in full width is the same
+    // contest, and only the words after it are its comment (F5 of sg8: the right side
+    // was logged as the comment).
+    let mut t = table();
+    for line in [
+        "ＳＧＳ＋２ ＶＳ ＳＧＳ＋４ 説得",
+        "ＳＧＳ＋２\u{3000}ＶＳ\u{3000}ＳＧＳ＋４\u{3000}説得",
+        "SGS+2 VS SGS+4 説得",
+    ] {
+        let out = run(&mut t, "alice", line).join("\n");
+        assert!(out.contains("説得 (3D6+2 VS 3D6+4) ＞ "), "{line}: {out}");
+        assert!(
+            !out.contains("ＶＳ") && !out.contains("ＳＧＳ"),
+            "{line}: {out}"
+        );
+    }
+}
+
+#[test]
+fn sg2_a_pcs_name_in_half_width_katakana_is_that_pc() {
+    // SG-2, seed l.102 「一人のキャラクターは、同じ対象について、2つ以上の類型に従って縁故を
+    // 設定することはできない」, l.123–124 (PC bonds halved after the first): `ﾛｲ` is the PC
+    // ロイ, as `ＲＯＹ` would be `Roy` (F6 of sg8: a second bond to one PC, unhalved).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 ロイ");
+    run(&mut t, "gm", "/scene next");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 ﾛｲ");
+    assert!(e.contains("SG-2") && e.contains("ロイ"), "{e}");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・芸術家 ﾛｲ");
+    assert!(e.contains("SG-2") && e.contains("discard"), "{e}");
+    // Another PC in half width is that PC, and its bond is halved as the second.
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 ｻﾗ");
+    assert!(sheet(&t, "gm", "ミナ").contains("サラ"));
+    assert_eq!(fv(&t, "ミナ", "例・策士"), 2); // 1 + ⌈1/2⌉
+}
+
+#[test]
+fn sg4_an_impression_is_on_others_and_no_kind_of_bond_is_on_oneself() {
+    // SG-4, seed l.52 「他のキャタクターに対する印象を決定する事ができる」, l.54 「自分のPCが
+    // 他人に与える印象」; SG-2: a bond ties a character to another target (F7 of sg8).
+    let mut t = table();
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・芸術家 ミナ");
+    assert!(
+        e.contains("SG-4") && e.contains("cannot be its target"),
+        "{e}"
+    );
+    for kind in ["memory", "purpose", "group"] {
+        let e = refused(
+            &mut t,
+            "alice",
+            &format!("/sg bond ミナ 例・芸術家 ミナ {kind}"),
+        );
+        assert!(
+            e.contains("cannot bond itself") && !e.contains("leave the kind out"),
+            "{kind}: {e}"
+        );
+    }
+}
+
+#[test]
+fn sg6_a_disguise_past_the_range_says_the_range_and_the_sum() {
+    // SG-6, seed l.79 「NPCの{知性}+〈交渉〉との対抗判定になる」; SG-8's modifier range
+    // (−1000 to +1000, as /sg attack): a sum past it is said as such, with its value
+    // (F9 of sg8: 「修正値ではありません」, naming the very form refused).
+    let mut t = table();
+    run(&mut t, "gm", "/char set 影 知性 5000");
+    run(&mut t, "gm", "/char set 影 交渉 0");
+    let e = refused(&mut t, "gm", "/sg disguise 影 +{知性}+{交渉}");
+    assert!(
+        e.contains("−1000 to +1000") && e.contains("= 5000") && !e.contains("not a modifier"),
+        "{e}"
+    );
+    let e = refused(&mut t, "gm", "/sg disguise 影 +5000");
+    assert!(e.contains("−1000 to +1000"), "{e}");
+    let ja = t
+        .exec("gm", "/sg disguise 影 +{知性}+{交渉}")
+        .expect_err("range")
+        .render(Lang::Ja);
+    assert!(ja.contains("−1000〜+1000の整数"), "{ja}");
+    run(&mut t, "gm", "/char set 影 知性 3");
+    run(&mut t, "gm", "/char set 影 交渉 2");
+    let out = run(&mut t, "gm", "/sg disguise 影 +{知性}+{交渉}").join("\n");
+    assert!(out.contains("{知性}+〈交渉〉 = +5"), "{out}");
+}
+
+#[test]
+fn sg8_a_reroll_with_a_modifier_says_it_takes_none() {
+    // SG-8, seed l.211 「ある程度寛容に振り直しを認める」: the re-roll rolls the dice again;
+    // the defender's modifier from step 4 (l.198) stays. A modifier given to it is refused
+    // as such, not with the order of the steps (F4 of sg8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg attack +0");
+    run(&mut t, "alice", "/sg defend +10");
+    let e = refused(&mut t, "alice", "/sg reroll +15");
+    assert!(
+        e.contains("takes no modifier") && e.contains("(+10)"),
+        "{e}"
+    );
+}

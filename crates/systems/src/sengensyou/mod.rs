@@ -59,20 +59,28 @@ impl GameSystem for Sengensyou {
     }
     /// `SGS+2 VS SGS+4` is one command written with spaces (SG-8): join its words. Not in
     /// strict mode, where BCDice rolls `SGS+2` and keeps the rest as a comment.
+    ///
+    /// The three words are read as a table folds them (`ＳＧＳ＋２　ＶＳ　ＳＧＳ＋４`), so that
+    /// a line in full width keeps only its comment as the comment (F5 of sg8: the right
+    /// side was logged as one); the comment stays as written.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        let (first, at) = first_token(raw);
+        let word = |s: &str| -> (String, usize) {
+            let (w, at) = first_word(s);
+            (taku_dice::normalize::fold(w).text, at + w.len())
+        };
+        let (first, end_first) = word(raw);
         let upper = first.to_ascii_uppercase();
         if !(upper.starts_with("SGS") || upper.starts_with("SSGS")) {
             return None;
         }
-        let rest = &raw[at + first.len()..];
-        let (vs, at_vs) = first_token(rest);
+        let rest = &raw[end_first..];
+        let (vs, end_vs) = word(rest);
         if !vs.eq_ignore_ascii_case("VS") {
             return None;
         }
-        let after = &rest[at_vs + vs.len()..];
-        let (right, at_right) = first_token(after);
-        let comment = &after[at_right + right.len()..];
+        let after = &rest[end_vs..];
+        let (right, end_right) = word(after);
+        let comment = &after[end_right..];
         let mut joined = format!("{first}VS{right}{comment}");
         // SG-8 has one attacker and one defender: a third side (`SGS+3 VS SGS+3 VS
         // SGS+3`) joins too, so that the contest's parser refuses it instead of reading
@@ -140,6 +148,16 @@ impl GameSystem for Sengensyou {
         };
         Ok(Some(check::plain(cmd.modify_number, roller)?))
     }
+}
+
+/// The first word of `s` (split at any white space, the ideographic space included) and
+/// where it starts.
+fn first_word(s: &str) -> (&str, usize) {
+    let start = s.find(|c: char| !c.is_whitespace()).unwrap_or(s.len());
+    let len = s[start..]
+        .find(char::is_whitespace)
+        .unwrap_or(s.len() - start);
+    (&s[start..start + len], start)
 }
 
 /// SG-8: the forms of an SG check, named in the refusal of a malformed one (crates/dice

@@ -17,6 +17,7 @@ use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use taku_dice::{Roller, Text};
+use unicode_normalization::UnicodeNormalization;
 
 /// SG-2: most bonds per character (preset NPC bonds exempt).
 pub const MAX_BONDS: usize = 7;
@@ -1312,6 +1313,15 @@ impl SgRules {
         // that character: its bond applies the type's impression and counts among the PC
         // bonds; it is no memory, purpose or group (which would dodge both and use up a
         // memory's slot).
+        // SG-2: a character cannot bond itself, as whatever kind (the advice below would
+        // name a bond refused for that, F7 of sg8).
+        if target == name {
+            return refuse(
+                "SG-2",
+                "自分自身は対象にできません".into(),
+                "a character cannot bond itself".into(),
+            );
+        }
         if kind != Target::Character && table.character(target).is_some() {
             let (ja, en) = match kind {
                 Target::Memory => ("記憶", "memory"),
@@ -1748,6 +1758,17 @@ impl SgRules {
         }
         if !plain_target(target) {
             return Err(bad_target());
+        }
+        // SG-4 (l.52 「他のキャタクターに対する印象」, l.54 「他人に与える印象」): an
+        // impression is what the bearer gives others (F7 of sg8).
+        if target == name {
+            return refuse(
+                "SG-4",
+                format!("印象効果は{name}が他者に与える印象です。{name}自身は対象にできません"),
+                format!(
+                    "an impression is what {name} gives others; {name} itself cannot be its target"
+                ),
+            );
         }
         let now = scene(table);
         if let Some((t, sc, forced)) = ch.impressions.get(*target)
@@ -2214,6 +2235,21 @@ impl SgRules {
                     dice,
                     value: again.value(),
                 }])
+            }
+            // SG-8 (l.211): the re-roll is of the dice; the defender's modifier stays as
+            // rolled at step 4 (F4 of sg8: a modifier here was refused with the order).
+            (["reroll", _, ..], Some(c)) if c.defender.is_some() => {
+                let m = c.defender.as_ref().map_or(0, |d| d.modifier);
+                let m = taku_dice::system_command::format_modifier(m);
+                let m = if m.is_empty() { "+0".to_string() } else { m };
+                Err(Text::new(
+                    format!(
+                        "SG-8: /sg reroll は修正値を取りません。振り直すのはダイスで、防御側の修正値（{m}）と効果はそのままです: /sg reroll"
+                    ),
+                    format!(
+                        "SG-8: /sg reroll takes no modifier; the dice are rolled again, the defender's modifier ({m}) and effects stay: /sg reroll"
+                    ),
+                ))
             }
             (["resolve", rest @ ..], Some(c)) if rest.is_empty() || rest == ["keep"] => {
                 if c.defender.is_some() {
@@ -2731,13 +2767,32 @@ fn modifier(table: &dyn TableView, name: &str, word: &str) -> Result<i64, Text> 
         } else {
             term.parse::<i64>().map_err(|_| bad())?
         };
-        if value.abs() > 1000 {
-            return Err(bad());
-        }
-        total += sign * value;
+        total = value
+            .checked_mul(sign)
+            .and_then(|v| total.checked_add(v))
+            .ok_or_else(|| out_of_range(word, None))?;
         rest = &after[end..];
     }
+    // SG-8's range of a modifier, as `/sg attack` takes it: said as a range, with the sum
+    // a sheet's values made (F9 of sg8: 「修正値ではありません」 for `+{知性}+{交渉}`).
+    if total.abs() > super::MODIFIER_LIMIT {
+        return Err(out_of_range(word, Some(total)));
+    }
     Ok(total)
+}
+
+/// A modifier past SG-8's −1000 to +1000, with what `word` came to when it was a sum.
+fn out_of_range(word: &str, total: Option<i64>) -> Text {
+    let (is_ja, is_en) = match total {
+        Some(t) if t.to_string() != word.trim_start_matches('+') => {
+            (format!("（{word} = {t}）"), format!(" ({word} = {t})"))
+        }
+        _ => (String::new(), String::new()),
+    };
+    Text::new(
+        format!("SG-8: 修正値は−1000〜+1000の整数です{is_ja}"),
+        format!("SG-8: a modifier is a whole number from −1000 to +1000{is_en}"),
+    )
 }
 
 /// Whether `later` rests on the earlier `undone` (see [`SgRules::builds_on`]), and how.
@@ -2953,7 +3008,15 @@ impl TableRules for SgRules {
                     if table.character(&w).is_some() {
                         return w;
                     }
-                    let key = |s: &str| taku_dice::normalize::fold(s).text.to_lowercase();
+                    // NFKC too: half-width katakana (`ﾊﾙ`) is the PC ハル (F6 of sg8), as
+                    // full-width Latin is its ASCII name.
+                    let key = |s: &str| {
+                        taku_dice::normalize::fold(s)
+                            .text
+                            .nfkc()
+                            .collect::<String>()
+                            .to_lowercase()
+                    };
                     let same: Vec<&str> = table
                         .characters()
                         .into_iter()
@@ -2988,8 +3051,19 @@ impl TableRules for SgRules {
                 self.procedure(state, words, table, dice)
             }
             Some("scenario") if words.get(1) == Some(&"end") => {
-                gm(table, ("シナリオの終了", "ending the scenario"))
-                    .and_then(|()| events(vec![Event::ScenarioEnd]))
+                gm(table, ("シナリオの終了", "ending the scenario")).and_then(|()| {
+                    // SG-3 (l.20 「各能力は1セッションに1回までしか使用できない」): under
+                    // the default `ability_reset = session` a scenario's end gives back
+                    // nothing (F1 of sg8: it gave a second use in one session).
+                    if state.settings.ability_reset_session {
+                        return refuse(
+                            "SG-3",
+                            "能力の使用はセッションごとです（ability_reset = session、既定）。使用はセッション終了（/session end）で戻ります。シナリオごとにするなら /sg set ability_reset scenario".into(),
+                            "ability uses are per session (ability_reset = session, the default): they come back at /session end; for per-scenario uses, /sg set ability_reset scenario".into(),
+                        );
+                    }
+                    events(vec![Event::ScenarioEnd])
+                })
             }
             _ => Err(usage(
                 "/sg settings|set|types|choose|bond|approve|deny|proposals|retie|raise|discard|use|borrow|impress|preset|boss|climax|reveal|hide|original|spell|spells|discover|disguise|conceal|attack|effect|defend|reroll|resolve|scenario end",
@@ -3632,12 +3706,10 @@ impl TableRules for SgRules {
                 modifier: Some(m),
             } => Text::new(
                 format!(
-                    "SG-6: {character}は類型をごまかしている（{{知性}}+〈交渉〉{}、調べるには対抗判定）",
-                    taku_dice::system_command::format_modifier(*m)
+                    "SG-6: {character}は類型をごまかしている（{{知性}}+〈交渉〉 = {m:+}、調べるには対抗判定）"
                 ),
                 format!(
-                    "SG-6: {character} disguises its types ({{知性}}+〈交渉〉 {}: looking into them is a contest)",
-                    taku_dice::system_command::format_modifier(*m)
+                    "SG-6: {character} disguises its types ({{知性}}+〈交渉〉 = {m:+}: looking into them is a contest)"
                 ),
             ),
             Event::Disguise {
