@@ -1945,3 +1945,21 @@ fn sg8_a_reroll_with_a_modifier_says_it_takes_none() {
         "{e}"
     );
 }
+
+#[test]
+fn sg2_sg4_a_retie_applies_its_types_impression_again() {
+    // SG-2 l.143 「縁故を新規に取得する代わりに結び直しても良い」 and SG-4 l.61
+    // 「キャラクターや集団に対して「縁故」を結んだ場合、その時点で必ず「印象効果」が適用される。
+    // これは回避できない」: tying a bond again applies its impression again, over one of
+    // another type declared in that scene (F3 of sg8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 影");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    let out = run(&mut t, "gm", "/sg retie ミナ 影").join("\n");
+    assert!(out.contains("SG-4") && out.contains("例・芸術家"), "{out}");
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    assert!(e.contains("SG-4"), "{e}");
+}

@@ -1609,12 +1609,30 @@ impl SgRules {
                 }
                 let mut b = bond.clone();
                 b.scene = now;
-                events(vec![Event::Bonded {
+                // SG-2/SG-4, l.61 「キャラクターや集団に対して「縁故」を結んだ場合、その時点で
+                // 必ず「印象効果」が適用される」: a re-tie (結び直し, l.143) ties the bond
+                // again, so its type's impression applies again (F3 of sg8).
+                let forces = state
+                    .types
+                    .get(&b.type_name)
+                    .is_some_and(|t| t.impression_on_bond);
+                let impression = (matches!(b.kind, Target::Character | Target::Group) && forces)
+                    .then(|| Event::Impression {
+                        bearer: name.to_string(),
+                        target: b.target.clone(),
+                        type_name: b.type_name.clone(),
+                        scene: now,
+                        forced: true,
+                        secret,
+                    });
+                let mut evs = vec![Event::Bonded {
                     character: name.to_string(),
                     bond: b,
                     retie: true,
                     secret,
-                }])
+                }];
+                evs.extend(impression);
+                events(evs)
             }
             "raise" => {
                 if bond.scene == now {
