@@ -251,6 +251,9 @@ fn expected_ja(expected: &str) -> String {
             return "BCDice互換モードの千幻抄の判定（SGS か 整数の修正値 SGS+m。目標値・対決なし）"
                 .to_string();
         }
+        "a modifier from -1000 to +1000 (SG-8, as /sg attack takes it)" => {
+            return "−1000〜+1000の修正値（SG-8、/sg attack と同じ範囲）".to_string();
+        }
         "the end of a two-sided contest (A VS B; one contest per opponent)" => {
             return "対決の終わり（対決は A VS B の2者だけです。相手が複数なら1人ずつ対決します）"
                 .to_string();

@@ -35,6 +35,11 @@ pub trait GameSystem: Send + Sync {
     fn id(&self) -> &'static str;
     /// Display name.
     fn name(&self) -> &'static str;
+    /// Display name on an English table (`Sengensho` for 千幻抄); the display name
+    /// unless the system gives one.
+    fn name_en(&self) -> &'static str {
+        self.name()
+    }
     /// Sort key (kana reading), by which the registry lists systems.
     fn sort_key(&self) -> &'static str;
     /// Help text shown to users, in both languages; its first line is the summary.
@@ -273,7 +278,7 @@ pub fn full_help(system: &dyn GameSystem) -> Text {
     if let Some(rules) = system.table_rules() {
         let heading = Text::new(
             format!("{} のテーブルコマンド:", system.name()),
-            format!("{}'s table commands:", system.name()),
+            format!("{}'s table commands:", system.name_en()),
         );
         help = help.then("\n\n", &heading);
         for c in rules.commands() {

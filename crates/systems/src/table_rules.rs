@@ -73,6 +73,9 @@ pub enum Audience {
     GmAndOwnerOf(String),
     /// GMs and the owners of these characters (a key passed from one PC to another).
     GmAndOwnersOf(Vec<String>),
+    /// The owner of this character only, when not a GM: a player's copy of what another
+    /// entry shows the GMs in fuller form (a GM reading both would read it twice).
+    OwnerOnly(String),
 }
 
 /// What a system command decided.

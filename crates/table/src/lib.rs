@@ -2279,6 +2279,19 @@ impl Table {
                 ),
             );
         }
+        // Part of a line (an impression a bond applied): the whole line is what is
+        // undone, as `/void` says; named only to one who may see it.
+        if let Some(head) = target
+            .body
+            .follows()
+            .filter(|h| self.event(*h).is_some_and(|e| self.may_see(e, actor)))
+            && !self.undone.contains(&seq)
+        {
+            return refuse(
+                format!("#{seq} は #{head} の一部です。/undo {head} で行全体を取り消してください"),
+                format!("#{seq} is part of #{head}; /undo {head} undoes the whole line"),
+            );
+        }
         if !target.body.is_undoable()
             || self.undone.contains(&seq)
             || target.body.follows().is_some()

@@ -143,6 +143,12 @@ impl Table {
     /// Whether `viewer` may see event `e` at all (a secret roll they may not read is
     /// still seen, as its commitment).
     pub(crate) fn may_see(&self, e: &Event, viewer: &str) -> bool {
+        // A player's copy of what the GMs read in another entry: its owner's only.
+        if let EventBody::System { data, .. } = &e.body
+            && let Some(Audience::OwnerOnly(name)) = self.rules().map(|r| r.audience(data))
+        {
+            return !self.sees_all(viewer) && self.owns(viewer, &name);
+        }
         if self.sees_all(viewer) {
             return true;
         }
@@ -174,6 +180,7 @@ impl Table {
                     Some(Audience::GmAndOwnersOf(names)) => {
                         names.iter().any(|name| self.owns(viewer, name))
                     }
+                    Some(Audience::OwnerOnly(name)) => self.owns(viewer, &name),
                 }
             }
             // A line setting the fields of a character whose data is hidden from the

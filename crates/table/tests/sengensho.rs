@@ -1641,3 +1641,325 @@ fn sg1_sg2_sg8_messages_say_what_the_seed_gives() {
     assert!(out.iter().any(|l| l.contains("結果を出さずに")), "{out:?}");
     assert!(refused(&mut t, "bob", "/sg defend +1").contains("no contest"));
 }
+
+// ---- Issue 15, fourth pass (sg16i): what sg15h left ----
+
+#[test]
+fn sg6_the_gm_reads_each_discovery_once_and_its_player_the_copy() {
+    // SG-6, seed l.67 「NPCの縁故に関する情報は、「情報収集」の項目における情報項目としてGMが
+    // 適宜設定する」, l.71 「名前や顔を知っているだけの時点では、この情報項目の目標値は20を
+    // 目安とする」: the check is the GM's item; the PC's player reads their roll and what
+    // it found. F5 of sg7: the GM read every discovery twice.
+    let mut t = table();
+    let from = t.events().len();
+    run(&mut t, "bob", "/sg discover ロイ 影 roll +0");
+    let about = |who: &str| -> Vec<String> {
+        seen(&t, who, from)
+            .into_iter()
+            .filter(|l| l.contains("ロイが影の類型を調べた"))
+            .collect()
+    };
+    let gm = about("gm");
+    assert_eq!(gm.len(), 1, "{gm:?}");
+    assert!(gm[0].contains("目標値20"), "{gm:?}");
+    let bob = about("bob");
+    assert_eq!(bob.len(), 1, "{bob:?}");
+    assert!(!bob[0].contains("目標値"), "{bob:?}");
+    assert!(about("alice").is_empty());
+    // The same in English, and over a disguise (the GM's line shows the contest).
+    run(&mut t, "gm", "/sg disguise 影 +3");
+    let from = t.events().len();
+    run(&mut t, "bob", "/sg discover ロイ 影 roll +0");
+    let en = |who: &str| -> Vec<String> {
+        t.events()[from..]
+            .iter()
+            .map(|e| t.entry(e, who, Lang::En).text)
+            .filter(|l| l.contains("looked into") || l.contains("の偽装"))
+            .collect()
+    };
+    assert_eq!(en("gm").len(), 1, "{:?}", en("gm"));
+    assert_eq!(en("bob").len(), 1, "{:?}", en("bob"));
+    assert!(!en("bob")[0].contains("偽装"), "{:?}", en("bob"));
+}
+
+#[test]
+fn sg5_sg6_a_revealed_npcs_lapsed_debt_stays_the_gms() {
+    // SG-5 (digest: an open debt lapses at session end, noted to the GM), SG-6 l.65
+    // 「類型は最初は秘匿情報であり」 and l.67 (an NPC's bonds are the GM's information
+    // item): `/sg reveal` makes the NPC's types public and nothing else, so its debt — a
+    // fantasy value — is told to the GM only, revealed or not.
+    let mut t = table();
+    run(&mut t, "gm", "/sg borrow 影 例・旅人 例・帰郷");
+    run(&mut t, "gm", "/sg reveal 影");
+    let from = t.events().len();
+    run(&mut t, "gm", "/session end");
+    for who in ["alice", "bob"] {
+        for line in seen(&t, who, from) {
+            assert!(
+                !(line.contains('影') && (line.contains("前借り") || line.contains("失効"))),
+                "{who}: {line}"
+            );
+        }
+    }
+    assert!(
+        seen(&t, "gm", from)
+            .iter()
+            .any(|l| l.contains("影の未返済の前借りは失効（例・旅人")),
+        "{:?}",
+        seen(&t, "gm", from)
+    );
+    // A PC's debt is still told as before (its types are public, l.91).
+    let mut t = table();
+    run(&mut t, "alice", "/sg borrow ミナ 例・芸術家 例・傑作");
+    let from = t.events().len();
+    run(&mut t, "gm", "/session end");
+    assert!(
+        seen(&t, "gm", from)
+            .iter()
+            .any(|l| l.contains("ミナ") && l.contains("例・芸術家")),
+        "{:?}",
+        seen(&t, "gm", from)
+    );
+}
+
+#[test]
+fn sg4_undo_of_an_impression_a_bond_applied_points_at_the_bond() {
+    // SG-4, seed l.61 「キャラクターや集団に対して「縁故」を結んだ場合、その時点で必ず
+    // 「印象効果」が適用される。これは回避できない」: the impression is part of the bond's
+    // line; an undo of it names that line, as /void does (F11 of sg7).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 ロイ");
+    let n = t.events().len() as u64;
+    let head = t
+        .events()
+        .iter()
+        .rev()
+        .find(|e| e.body.follows().is_none())
+        .expect("bond line")
+        .seq;
+    assert!(head < n, "the bond applied an impression line");
+    let e = refused(&mut t, "gm", &format!("/undo {n}"));
+    assert!(
+        e.contains(&format!("#{n} is part of #{head}")) && e.contains(&format!("/undo {head}")),
+        "{e}"
+    );
+    // The whole line is undone as said (SG-4: no impression left standing alone).
+    run(&mut t, "gm", &format!("/undo {head}"));
+    assert!(!sheet(&t, "alice", "ミナ").contains("ロイ: Lv"));
+}
+
+#[test]
+fn sg8_an_absurd_modifier_is_refused_with_its_range() {
+    // SG-8: 3D6+m; the ordered contest takes a modifier from −1000 to +1000 (`/sg attack`),
+    // and so does a dice line outside strict mode; a number past 64 bits says so (F11 of
+    // sg7: `SGS+1001` rolled, `SGS+99999999999999999999` blamed a '9').
+    let mut t = table();
+    for line in [
+        "SGS+1001",
+        "SGS+99999",
+        "SGS-1001>=3",
+        "SGS+600+600",
+        "SGS+1001 VS SGS+1",
+        "SGS+1 VS SGS-99999",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(
+            why.contains("a modifier from -1000 to +1000"),
+            "{line}: {why}"
+        );
+        let before = t.events().len();
+        let ja = t.exec("alice", line).expect_err(line).render(Lang::Ja);
+        assert_eq!(t.events().len(), before);
+        assert!(ja.contains("−1000〜+1000の修正値"), "{line}: {ja}");
+    }
+    let why = refused(&mut t, "alice", "SGS+99999999999999999999");
+    assert!(why.contains("number too large"), "{why}");
+    assert!(!why.contains("'9'"), "{why}");
+    // The limit itself rolls, as /sg attack takes it.
+    run(&mut t, "alice", "SGS+1000");
+    run(&mut t, "alice", "SGS-1000>=3");
+    run(&mut t, "alice", "/sg attack +1000");
+    refused(&mut t, "alice", "/sg defend +1001");
+}
+
+#[test]
+fn sg1_a_sheet_with_no_types_this_session_says_how_to_choose() {
+    // SG-1, seed l.25–26 「キャラクターは3つの類型を持つ。類型はセッション開始時に決定
+    // できる」: after the session's end the types are chosen anew; the sheet says how,
+    // in the table's language (F11 of sg7: `類型: （算出）`, empty).
+    let mut t = table();
+    run(&mut t, "gm", "/session end");
+    let ja = sheet(&t, "alice", "ミナ");
+    assert!(
+        ja.contains("未選択") && ja.contains("/sg choose ミナ"),
+        "{ja}"
+    );
+    run(&mut t, "gm", "/lang en");
+    let en = t
+        .sheet("ミナ", "alice")
+        .expect("sheet")
+        .render_text(Lang::En);
+    assert!(
+        en.contains("none chosen") && en.contains("/sg choose ミナ"),
+        "{en}"
+    );
+}
+
+#[test]
+fn sg_help_heading_names_the_game_in_each_language() {
+    // The game is 千幻抄 (seed l.229 「千幻抄の他の能力」); an English table reads its
+    // English name, not the Japanese one or the system id.
+    let mut t = table();
+    let ja = run(&mut t, "alice", "/help").join("\n");
+    assert!(ja.contains("千幻抄 のテーブルコマンド:"), "{ja}");
+    run(&mut t, "gm", "/lang en");
+    let (reply, _) = t.exec("alice", "/help").expect("help");
+    let en = reply.expect("reply").en().to_string();
+    assert!(en.contains("Sengensho's table commands:"), "{en}");
+    assert!(
+        !en.contains("千幻抄's") && !en.contains("Sengensyou's"),
+        "{en}"
+    );
+}
+
+// ---- Issue 15: the findings of sg8's play-through ----
+
+#[test]
+fn sg3_a_scenario_end_gives_nothing_back_under_ability_reset_session() {
+    // SG-3, seed l.20 「各能力は1セッションに1回までしか使用できない」 (default
+    // `ability_reset = session`): `/sg scenario end` gives back no use (F1 of sg8: a
+    // second use in one session).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+    let e = refused(&mut t, "gm", "/sg scenario end");
+    assert!(
+        e.contains("SG-3") && e.contains("/session end") && e.contains("ability_reset scenario"),
+        "{e}"
+    );
+    assert!(refused(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う").contains("SG-3"));
+    // Under `scenario` (l.40 「1シナリオに1回」) the scenario's end gives them back.
+    run(&mut t, "gm", "/sg set ability_reset scenario");
+    run(&mut t, "gm", "/sg scenario end");
+    run(&mut t, "alice", "/sg use ミナ 例・守護者 例・庇う");
+}
+
+#[test]
+fn sg8_a_full_width_contest_keeps_only_its_comment_as_the_comment() {
+    // SG-8 `SGS+m VS SGS+n` (the left attacks): a line typed in full width is the same
+    // contest, and only the words after it are its comment (F5 of sg8: the right side
+    // was logged as the comment).
+    let mut t = table();
+    for line in [
+        "ＳＧＳ＋２ ＶＳ ＳＧＳ＋４ 説得",
+        "ＳＧＳ＋２\u{3000}ＶＳ\u{3000}ＳＧＳ＋４\u{3000}説得",
+        "SGS+2 VS SGS+4 説得",
+    ] {
+        let out = run(&mut t, "alice", line).join("\n");
+        assert!(out.contains("説得 (3D6+2 VS 3D6+4) ＞ "), "{line}: {out}");
+        assert!(
+            !out.contains("ＶＳ") && !out.contains("ＳＧＳ"),
+            "{line}: {out}"
+        );
+    }
+}
+
+#[test]
+fn sg2_a_pcs_name_in_half_width_katakana_is_that_pc() {
+    // SG-2, seed l.102 「一人のキャラクターは、同じ対象について、2つ以上の類型に従って縁故を
+    // 設定することはできない」, l.123–124 (PC bonds halved after the first): `ﾛｲ` is the PC
+    // ロイ, as `ＲＯＹ` would be `Roy` (F6 of sg8: a second bond to one PC, unhalved).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 ロイ");
+    run(&mut t, "gm", "/scene next");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・策士 ﾛｲ");
+    assert!(e.contains("SG-2") && e.contains("ロイ"), "{e}");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・芸術家 ﾛｲ");
+    assert!(e.contains("SG-2") && e.contains("discard"), "{e}");
+    // Another PC in half width is that PC, and its bond is halved as the second.
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 ｻﾗ");
+    assert!(sheet(&t, "gm", "ミナ").contains("サラ"));
+    assert_eq!(fv(&t, "ミナ", "例・策士"), 2); // 1 + ⌈1/2⌉
+}
+
+#[test]
+fn sg4_an_impression_is_on_others_and_no_kind_of_bond_is_on_oneself() {
+    // SG-4, seed l.52 「他のキャタクターに対する印象を決定する事ができる」, l.54 「自分のPCが
+    // 他人に与える印象」; SG-2: a bond ties a character to another target (F7 of sg8).
+    let mut t = table();
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・芸術家 ミナ");
+    assert!(
+        e.contains("SG-4") && e.contains("cannot be its target"),
+        "{e}"
+    );
+    for kind in ["memory", "purpose", "group"] {
+        let e = refused(
+            &mut t,
+            "alice",
+            &format!("/sg bond ミナ 例・芸術家 ミナ {kind}"),
+        );
+        assert!(
+            e.contains("cannot bond itself") && !e.contains("leave the kind out"),
+            "{kind}: {e}"
+        );
+    }
+}
+
+#[test]
+fn sg6_a_disguise_past_the_range_says_the_range_and_the_sum() {
+    // SG-6, seed l.79 「NPCの{知性}+〈交渉〉との対抗判定になる」; SG-8's modifier range
+    // (−1000 to +1000, as /sg attack): a sum past it is said as such, with its value
+    // (F9 of sg8: 「修正値ではありません」, naming the very form refused).
+    let mut t = table();
+    run(&mut t, "gm", "/char set 影 知性 5000");
+    run(&mut t, "gm", "/char set 影 交渉 0");
+    let e = refused(&mut t, "gm", "/sg disguise 影 +{知性}+{交渉}");
+    assert!(
+        e.contains("−1000 to +1000") && e.contains("= 5000") && !e.contains("not a modifier"),
+        "{e}"
+    );
+    let e = refused(&mut t, "gm", "/sg disguise 影 +5000");
+    assert!(e.contains("−1000 to +1000"), "{e}");
+    let ja = t
+        .exec("gm", "/sg disguise 影 +{知性}+{交渉}")
+        .expect_err("range")
+        .render(Lang::Ja);
+    assert!(ja.contains("−1000〜+1000の整数"), "{ja}");
+    run(&mut t, "gm", "/char set 影 知性 3");
+    run(&mut t, "gm", "/char set 影 交渉 2");
+    let out = run(&mut t, "gm", "/sg disguise 影 +{知性}+{交渉}").join("\n");
+    assert!(out.contains("{知性}+〈交渉〉 = +5"), "{out}");
+}
+
+#[test]
+fn sg8_a_reroll_with_a_modifier_says_it_takes_none() {
+    // SG-8, seed l.211 「ある程度寛容に振り直しを認める」: the re-roll rolls the dice again;
+    // the defender's modifier from step 4 (l.198) stays. A modifier given to it is refused
+    // as such, not with the order of the steps (F4 of sg8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg attack +0");
+    run(&mut t, "alice", "/sg defend +10");
+    let e = refused(&mut t, "alice", "/sg reroll +15");
+    assert!(
+        e.contains("takes no modifier") && e.contains("(+10)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn sg2_sg4_a_retie_applies_its_types_impression_again() {
+    // SG-2 l.143 「縁故を新規に取得する代わりに結び直しても良い」 and SG-4 l.61
+    // 「キャラクターや集団に対して「縁故」を結んだ場合、その時点で必ず「印象効果」が適用される。
+    // これは回避できない」: tying a bond again applies its impression again, over one of
+    // another type declared in that scene (F3 of sg8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 影");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    let out = run(&mut t, "gm", "/sg retie ミナ 影").join("\n");
+    assert!(out.contains("SG-4") && out.contains("例・芸術家"), "{out}");
+    let e = refused(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
+    assert!(e.contains("SG-4"), "{e}");
+}

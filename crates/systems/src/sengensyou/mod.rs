@@ -32,6 +32,9 @@ impl GameSystem for Sengensyou {
     fn name(&self) -> &'static str {
         "千幻抄"
     }
+    fn name_en(&self) -> &'static str {
+        "Sengensho"
+    }
     fn sort_key(&self) -> &'static str {
         "せんけんしよう"
     }
@@ -56,20 +59,28 @@ impl GameSystem for Sengensyou {
     }
     /// `SGS+2 VS SGS+4` is one command written with spaces (SG-8): join its words. Not in
     /// strict mode, where BCDice rolls `SGS+2` and keeps the rest as a comment.
+    ///
+    /// The three words are read as a table folds them (`ＳＧＳ＋２　ＶＳ　ＳＧＳ＋４`), so that
+    /// a line in full width keeps only its comment as the comment (F5 of sg8: the right
+    /// side was logged as one); the comment stays as written.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        let (first, at) = first_token(raw);
+        let word = |s: &str| -> (String, usize) {
+            let (w, at) = first_word(s);
+            (taku_dice::normalize::fold(w).text, at + w.len())
+        };
+        let (first, end_first) = word(raw);
         let upper = first.to_ascii_uppercase();
         if !(upper.starts_with("SGS") || upper.starts_with("SSGS")) {
             return None;
         }
-        let rest = &raw[at + first.len()..];
-        let (vs, at_vs) = first_token(rest);
+        let rest = &raw[end_first..];
+        let (vs, end_vs) = word(rest);
         if !vs.eq_ignore_ascii_case("VS") {
             return None;
         }
-        let after = &rest[at_vs + vs.len()..];
-        let (right, at_right) = first_token(after);
-        let comment = &after[at_right + right.len()..];
+        let after = &rest[end_vs..];
+        let (right, end_right) = word(after);
+        let comment = &after[end_right..];
         let mut joined = format!("{first}VS{right}{comment}");
         // SG-8 has one attacker and one defender: a third side (`SGS+3 VS SGS+3 VS
         // SGS+3`) joins too, so that the contest's parser refuses it instead of reading
@@ -119,10 +130,15 @@ impl GameSystem for Sengensyou {
         }
         // SG-8: a contest, a check against a target, or BCDice's plain check.
         if let Some(c) = check::parse_contest(command)? {
+            within_limit(command, c.attacker)?;
+            within_limit(command, c.defender)?;
             return Ok(Some(check::contest(&c, roller)?));
         }
         if command.contains("VS") {
             return malformed(command, FORMS);
+        }
+        if let Some(cmd) = system_command::parse(command, &check::TARGETED, rounding)? {
+            within_limit(command, cmd.modify_number)?;
         }
         if let Some(r) = check::targeted(command, roller)? {
             return Ok(Some(r));
@@ -134,11 +150,53 @@ impl GameSystem for Sengensyou {
     }
 }
 
+/// The first word of `s` (split at any white space, the ideographic space included) and
+/// where it starts.
+fn first_word(s: &str) -> (&str, usize) {
+    let start = s.find(|c: char| !c.is_whitespace()).unwrap_or(s.len());
+    let len = s[start..]
+        .find(char::is_whitespace)
+        .unwrap_or(s.len() - start);
+    (&s[start..start + len], start)
+}
+
 /// SG-8: the forms of an SG check, named in the refusal of a malformed one (crates/dice
 /// words them in Japanese).
 const FORMS: &str = "an SG check: SGS, SGS+m with a whole-number modifier, SGS+m>=t with a target, or a contest SGS+m VS SGS+n";
 /// BCDice-compatible mode has BCDice's check only.
 const STRICT_FORMS: &str = "an SG check in BCDice-compatible mode: SGS or SGS+m with a whole-number modifier (no target, no contest)";
+
+/// The largest modifier of an SG check outside strict mode, as the ordered contest's
+/// `/sg attack` takes it (SG-8): 3D6 ranges over 3–18, so a larger one decides every
+/// check alone and is a typing slip. Strict mode rolls any, as BCDice does.
+pub const MODIFIER_LIMIT: i64 = 1000;
+
+/// What a modifier past [`MODIFIER_LIMIT`] is refused with (crates/dice words it in
+/// Japanese).
+const MODIFIER_RANGE: &str = "a modifier from -1000 to +1000 (SG-8, as /sg attack takes it)";
+
+/// Refuses `m` past [`MODIFIER_LIMIT`], the caret under the number as written (the
+/// rest of the command when it is a sum).
+fn within_limit(command: &str, m: i64) -> Result<(), taku_dice::EvalError> {
+    if m.abs() <= MODIFIER_LIMIT {
+        return Ok(());
+    }
+    let written = m.unsigned_abs().to_string();
+    let span = command
+        .find(&written)
+        .map_or(3.min(command.len())..command.len(), |at| {
+            at..at + written.len()
+        });
+    Err(taku_dice::EvalError::Unsupported(Some(
+        taku_dice::ParseError {
+            span,
+            kind: taku_dice::ParseErrorKind::Unexpected {
+                found: taku_dice::Found::Number(m),
+                expected: MODIFIER_RANGE,
+            },
+        },
+    )))
+}
 
 /// A command that starts as an SG check (`SGS`) yet is none of its forms (`SGS+3>=`,
 /// `SGS+1d6`, `SGS*2`): refused with the forms, the caret under the first character past
@@ -168,6 +226,22 @@ fn malformed(command: &str, forms: &'static str) -> Eval {
         .unwrap_or(3);
     if !strict && &command[at..] == ">=" {
         at = command.len();
+    }
+    // A run of digits no check took is a number past 64 bits (`SGS+99999999999999999999`):
+    // said so, rather than that its digit cannot stand there.
+    let digits = command[at..].bytes().take_while(u8::is_ascii_digit).count();
+    let start = command[..at]
+        .bytes()
+        .rev()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits > 0 && command[at - start..at + digits].parse::<i64>().is_err() {
+        return Err(taku_dice::EvalError::Unsupported(Some(
+            taku_dice::ParseError {
+                span: at - start..at + digits,
+                kind: taku_dice::ParseErrorKind::NumberTooLarge,
+            },
+        )));
     }
     let found = command[at..]
         .chars()

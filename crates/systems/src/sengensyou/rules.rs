@@ -17,6 +17,7 @@ use crate::view::{Field, Section, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use taku_dice::{Roller, Text};
+use unicode_normalization::UnicodeNormalization;
 
 /// SG-2: most bonds per character (preset NPC bonds exempt).
 pub const MAX_BONDS: usize = 7;
@@ -129,6 +130,11 @@ pub struct Char {
     /// SG-6: the types each character found out about this one (by the discoverer).
     #[serde(default)]
     pub found_by: BTreeMap<String, BTreeSet<String>>,
+    /// SG-6: known to be an NPC when its types were hidden or revealed: a revealed
+    /// NPC's bonds and debts stay private (l.67), where no table is at hand to ask
+    /// (the session's end).
+    #[serde(default)]
+    pub npc: bool,
 }
 
 /// What Sengensho tracks at a table.
@@ -315,6 +321,10 @@ pub enum Event {
         character: String,
         /// Hidden from now on.
         hidden: bool,
+        /// An NPC: revealed, its types are public and nothing else (its bonds, fantasy
+        /// values and debts stay the GM's, l.67).
+        #[serde(default)]
+        npc: bool,
     },
     /// SG-1: the last boss named (GM-only for an NPC; a PC's is public at once).
     Boss {
@@ -376,6 +386,17 @@ pub enum Event {
         /// SG-6 (l.78–79): a contest against the NPC's disguise (`target` is its total).
         #[serde(default)]
         contest: bool,
+    },
+    /// SG-6: the PC's player's copy of a [`Event::Discovery`]: their roll, the outcome
+    /// and what it found, without the target or the disguise (the GM reads the
+    /// Discovery, so this goes to the PC's owner only).
+    Told {
+        /// The PC.
+        pc: String,
+        /// Japanese.
+        ja: String,
+        /// English.
+        en: String,
     },
     /// SG-6 (l.78–79): the GM set (or ended) an NPC's disguise of its types.
     Disguise {
@@ -1292,6 +1313,15 @@ impl SgRules {
         // that character: its bond applies the type's impression and counts among the PC
         // bonds; it is no memory, purpose or group (which would dodge both and use up a
         // memory's slot).
+        // SG-2: a character cannot bond itself, as whatever kind (the advice below would
+        // name a bond refused for that, F7 of sg8).
+        if target == name {
+            return refuse(
+                "SG-2",
+                "自分自身は対象にできません".into(),
+                "a character cannot bond itself".into(),
+            );
+        }
         if kind != Target::Character && table.character(target).is_some() {
             let (ja, en) = match kind {
                 Target::Memory => ("記憶", "memory"),
@@ -1579,12 +1609,30 @@ impl SgRules {
                 }
                 let mut b = bond.clone();
                 b.scene = now;
-                events(vec![Event::Bonded {
+                // SG-2/SG-4, l.61 「キャラクターや集団に対して「縁故」を結んだ場合、その時点で
+                // 必ず「印象効果」が適用される」: a re-tie (結び直し, l.143) ties the bond
+                // again, so its type's impression applies again (F3 of sg8).
+                let forces = state
+                    .types
+                    .get(&b.type_name)
+                    .is_some_and(|t| t.impression_on_bond);
+                let impression = (matches!(b.kind, Target::Character | Target::Group) && forces)
+                    .then(|| Event::Impression {
+                        bearer: name.to_string(),
+                        target: b.target.clone(),
+                        type_name: b.type_name.clone(),
+                        scene: now,
+                        forced: true,
+                        secret,
+                    });
+                let mut evs = vec![Event::Bonded {
                     character: name.to_string(),
                     bond: b,
                     retie: true,
                     secret,
-                }])
+                }];
+                evs.extend(impression);
+                events(evs)
             }
             "raise" => {
                 if bond.scene == now {
@@ -1728,6 +1776,17 @@ impl SgRules {
         }
         if !plain_target(target) {
             return Err(bad_target());
+        }
+        // SG-4 (l.52 「他のキャタクターに対する印象」, l.54 「他人に与える印象」): an
+        // impression is what the bearer gives others (F7 of sg8).
+        if target == name {
+            return refuse(
+                "SG-4",
+                format!("印象効果は{name}が他者に与える印象です。{name}自身は対象にできません"),
+                format!(
+                    "an impression is what {name} gives others; {name} itself cannot be its target"
+                ),
+            );
         }
         let now = scene(table);
         if let Some((t, sc, forced)) = ch.impressions.get(*target)
@@ -1937,6 +1996,7 @@ impl SgRules {
                     events: vec![Event::Hidden {
                         character: name.to_string(),
                         hidden: hide,
+                        npc: !is_pc(table, name),
                     }],
                     reply,
                 })
@@ -2193,6 +2253,21 @@ impl SgRules {
                     dice,
                     value: again.value(),
                 }])
+            }
+            // SG-8 (l.211): the re-roll is of the dice; the defender's modifier stays as
+            // rolled at step 4 (F4 of sg8: a modifier here was refused with the order).
+            (["reroll", _, ..], Some(c)) if c.defender.is_some() => {
+                let m = c.defender.as_ref().map_or(0, |d| d.modifier);
+                let m = taku_dice::system_command::format_modifier(m);
+                let m = if m.is_empty() { "+0".to_string() } else { m };
+                Err(Text::new(
+                    format!(
+                        "SG-8: /sg reroll は修正値を取りません。振り直すのはダイスで、防御側の修正値（{m}）と効果はそのままです: /sg reroll"
+                    ),
+                    format!(
+                        "SG-8: /sg reroll takes no modifier; the dice are rolled again, the defender's modifier ({m}) and effects stay: /sg reroll"
+                    ),
+                ))
             }
             (["resolve", rest @ ..], Some(c)) if rest.is_empty() || rest == ["keep"] => {
                 if c.defender.is_some() {
@@ -2591,13 +2666,13 @@ impl SgRules {
         } else {
             ("失敗", "failure")
         };
-        let notice = Event::Notice {
+        let notice = Event::Told {
+            pc: pc.to_string(),
             ja: format!("SG-6: {pc}が{npc}の類型を調べた {player_roll} ＞ {outcome}{l}"),
             en: format!(
                 "SG-6: {pc} looked into {npc}'s type {} ＞ {outcome_en}{l}",
                 check::english(&player_roll)
             ),
-            to: Some(pc.to_string()),
         };
         events(vec![
             Event::Discovery {
@@ -2710,13 +2785,32 @@ fn modifier(table: &dyn TableView, name: &str, word: &str) -> Result<i64, Text> 
         } else {
             term.parse::<i64>().map_err(|_| bad())?
         };
-        if value.abs() > 1000 {
-            return Err(bad());
-        }
-        total += sign * value;
+        total = value
+            .checked_mul(sign)
+            .and_then(|v| total.checked_add(v))
+            .ok_or_else(|| out_of_range(word, None))?;
         rest = &after[end..];
     }
+    // SG-8's range of a modifier, as `/sg attack` takes it: said as a range, with the sum
+    // a sheet's values made (F9 of sg8: 「修正値ではありません」 for `+{知性}+{交渉}`).
+    if total.abs() > super::MODIFIER_LIMIT {
+        return Err(out_of_range(word, Some(total)));
+    }
     Ok(total)
+}
+
+/// A modifier past SG-8's −1000 to +1000, with what `word` came to when it was a sum.
+fn out_of_range(word: &str, total: Option<i64>) -> Text {
+    let (is_ja, is_en) = match total {
+        Some(t) if t.to_string() != word.trim_start_matches('+') => {
+            (format!("（{word} = {t}）"), format!(" ({word} = {t})"))
+        }
+        _ => (String::new(), String::new()),
+    };
+    Text::new(
+        format!("SG-8: 修正値は−1000〜+1000の整数です{is_ja}"),
+        format!("SG-8: a modifier is a whole number from −1000 to +1000{is_en}"),
+    )
 }
 
 /// Whether `later` rests on the earlier `undone` (see [`SgRules::builds_on`]), and how.
@@ -2932,7 +3026,15 @@ impl TableRules for SgRules {
                     if table.character(&w).is_some() {
                         return w;
                     }
-                    let key = |s: &str| taku_dice::normalize::fold(s).text.to_lowercase();
+                    // NFKC too: half-width katakana (`ﾊﾙ`) is the PC ハル (F6 of sg8), as
+                    // full-width Latin is its ASCII name.
+                    let key = |s: &str| {
+                        taku_dice::normalize::fold(s)
+                            .text
+                            .nfkc()
+                            .collect::<String>()
+                            .to_lowercase()
+                    };
                     let same: Vec<&str> = table
                         .characters()
                         .into_iter()
@@ -2967,8 +3069,19 @@ impl TableRules for SgRules {
                 self.procedure(state, words, table, dice)
             }
             Some("scenario") if words.get(1) == Some(&"end") => {
-                gm(table, ("シナリオの終了", "ending the scenario"))
-                    .and_then(|()| events(vec![Event::ScenarioEnd]))
+                gm(table, ("シナリオの終了", "ending the scenario")).and_then(|()| {
+                    // SG-3 (l.20 「各能力は1セッションに1回までしか使用できない」): under
+                    // the default `ability_reset = session` a scenario's end gives back
+                    // nothing (F1 of sg8: it gave a second use in one session).
+                    if state.settings.ability_reset_session {
+                        return refuse(
+                            "SG-3",
+                            "能力の使用はセッションごとです（ability_reset = session、既定）。使用はセッション終了（/session end）で戻ります。シナリオごとにするなら /sg set ability_reset scenario".into(),
+                            "ability uses are per session (ability_reset = session, the default): they come back at /session end; for per-scenario uses, /sg set ability_reset scenario".into(),
+                        );
+                    }
+                    events(vec![Event::ScenarioEnd])
+                })
             }
             _ => Err(usage(
                 "/sg settings|set|types|choose|bond|approve|deny|proposals|retie|raise|discard|use|borrow|impress|preset|boss|climax|reveal|hide|original|spell|spells|discover|disguise|conceal|attack|effect|defend|reroll|resolve|scenario end",
@@ -3009,7 +3122,7 @@ impl TableRules for SgRules {
                 c.types = types.clone();
                 c.hidden = *hidden;
             }
-            Event::Notice { .. } | Event::SpellCard { .. } => {}
+            Event::Notice { .. } | Event::Told { .. } | Event::SpellCard { .. } => {}
             Event::Discovery {
                 pc, npc, learned, ..
             } => {
@@ -3105,8 +3218,14 @@ impl TableRules for SgRules {
                 c.impressions
                     .insert(target.clone(), (type_name.clone(), *scene, *forced));
             }
-            Event::Hidden { character, hidden } => {
-                state.chars.entry(character.clone()).or_default().hidden = *hidden
+            Event::Hidden {
+                character,
+                hidden,
+                npc,
+            } => {
+                let c = state.chars.entry(character.clone()).or_default();
+                c.hidden = *hidden;
+                c.npc = *npc;
             }
             Event::Boss { character, off, .. } => {
                 state.chars.entry(character.clone()).or_default().last_boss = !*off;
@@ -3388,7 +3507,9 @@ impl TableRules for SgRules {
                 format!("SG-1: {character}の類型: {}", types.join("・")),
                 format!("SG-1: {character}'s types: {}", types.join(", ")),
             ),
-            Event::Notice { ja, en, .. } => Text::new(ja.clone(), en.clone()),
+            Event::Notice { ja, en, .. } | Event::Told { ja, en, .. } => {
+                Text::new(ja.clone(), en.clone())
+            }
             Event::Bonded {
                 character,
                 bond,
@@ -3492,6 +3613,7 @@ impl TableRules for SgRules {
             Event::Hidden {
                 character,
                 hidden: true,
+                ..
             } => Text::new(
                 format!("SG-6: {character}の類型を秘匿した"),
                 format!("SG-6: {character}'s types are hidden"),
@@ -3602,12 +3724,10 @@ impl TableRules for SgRules {
                 modifier: Some(m),
             } => Text::new(
                 format!(
-                    "SG-6: {character}は類型をごまかしている（{{知性}}+〈交渉〉{}、調べるには対抗判定）",
-                    taku_dice::system_command::format_modifier(*m)
+                    "SG-6: {character}は類型をごまかしている（{{知性}}+〈交渉〉 = {m:+}、調べるには対抗判定）"
                 ),
                 format!(
-                    "SG-6: {character} disguises its types ({{知性}}+〈交渉〉 {}: looking into them is a contest)",
-                    taku_dice::system_command::format_modifier(*m)
+                    "SG-6: {character} disguises its types ({{知性}}+〈交渉〉 = {m:+}: looking into them is a contest)"
                 ),
             ),
             Event::Disguise {
@@ -3883,6 +4003,9 @@ impl TableRules for SgRules {
             // SG-6 (l.78–79): a contest against a disguise shows the NPC's side; the
             // check is the GM's (the PC's player gets a Notice of their roll).
             Event::Discovery { .. } => Audience::Gm,
+            // F5 of sg7: the GM read every discovery twice (the Discovery and the
+            // player's copy); the copy is the PC's owner's only.
+            Event::Told { pc, .. } => Audience::OwnerOnly(pc.clone()),
             Event::Disguise { .. } => Audience::Gm,
             Event::Concealed { character, .. } => Audience::GmAndOwnerOf(character.clone()),
             Event::Notice { to: Some(pc), .. } => Audience::GmAndOwnerOf(pc.clone()),
@@ -3916,10 +4039,11 @@ impl TableRules for SgRules {
                 }
             }
         }
-        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65): a hidden
-        // character's debt names its type, so it goes to the GM (and its owner) only.
+        // SG-5 (digest: the lapse is noted to the GM) with SG-6 (l.65, l.67): a hidden
+        // character's debt names its type, and a revealed NPC's is its fantasy value,
+        // which the reveal leaves private: to the GM (and its owner) only.
         lapsed.retain(|(name, t, owed)| {
-            let hidden = state.chars.get(name).is_some_and(|c| c.hidden);
+            let hidden = state.chars.get(name).is_some_and(|c| c.hidden || c.npc);
             if hidden {
                 secret.push(Event::Notice {
                     ja: format!("SG-5: {name}の未返済の前借りは失効（{t} {owed}）"),
@@ -4078,10 +4202,17 @@ impl TableRules for SgRules {
         if c.last_boss && (viewer_is_gm || state.climax || is_pc(table, name)) {
             types.push(LAST_BOSS.to_string());
         }
-        let mut fields = vec![Field::derived(
-            Text::new("類型", "types"),
-            Value::Plain(types.join("・")),
-        )];
+        // SG-1 (l.26 「類型はセッション開始時に決定できる」): a new session starts with
+        // none chosen; the sheet says how to choose them rather than show nothing.
+        let shown = if types.is_empty() {
+            Value::Text(Text::new(
+                format!("（未選択。/sg choose {name} 類型1 類型2 類型3 で選ぶ、SG-1）"),
+                format!("(none chosen; choose with /sg choose {name} TYPE1 TYPE2 TYPE3, SG-1)"),
+            ))
+        } else {
+            Value::Plain(types.join("・"))
+        };
+        let mut fields = vec![Field::derived(Text::new("類型", "types"), shown)];
         if c.original_work {
             fields.push(Field::derived(
                 Text::new("原作キャラクター", "original-work character"),
