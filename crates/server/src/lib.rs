@@ -641,10 +641,10 @@ async fn rate_limit(
                 tokio::pin!(ended);
                 ended.as_mut().enable();
                 match server.reference.begin(client, Instant::now()) {
-                    Err(limits::NotYet::Running) => {
+                    Err(why @ (limits::NotYet::Running | limits::NotYet::Busy)) => {
                         let left = REFERENCE_WAIT.saturating_sub(waited.elapsed());
                         if left.is_zero() || tokio::time::timeout(left, ended).await.is_err() {
-                            break Err((Duration::from_secs(1), false));
+                            break Err((Duration::from_secs(1), why == limits::NotYet::Busy));
                         }
                     }
                     Err(limits::NotYet::Spent(wait)) => break Err((wait, false)),
