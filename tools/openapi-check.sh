@@ -121,9 +121,9 @@ EOF
 
 echo "== schemathesis run ($MAX_EXAMPLES examples per operation, seed $SEED)"
 START=$SECONDS
-# Every check but unsupported_method: like bcdice-api, taku answers an undocumented
-# method with the JSON 404 of an unknown path (tested in crates/server/tests/bcdice_api.rs),
-# not 405. Run in $WORK: hypothesis keeps a .hypothesis directory in the current one.
+# Every check but unsupported_method: taku answers an undocumented method with a JSON
+# 405 and `Allow` (attack pass 7, A7-4; tested in crates/server/tests/bcdice_api.rs), but
+# this check has not yet been run against that answer. Run in $WORK: hypothesis keeps a .hypothesis directory in the current one.
 set +e
 (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" --no-color run \
     "$BASE/api/v1/openapi.json" \

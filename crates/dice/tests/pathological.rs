@@ -78,6 +78,42 @@ fn nesting_and_length_limits_stop_the_parser() {
     });
 }
 
+/// A source that always shows 1: no die ever explodes.
+struct AlwaysOne;
+
+impl DiceSource for AlwaysOne {
+    fn roll(&mut self, _sides: u32) -> Result<u32, taku_dice::DrawError> {
+        Ok(1)
+    }
+}
+
+/// Attack pass 7, A7-9: whether an exploding roll is refused for too many dice follows
+/// from the command, not from the dice drawn: 8333U6[6] (about 10 000 draws expected with
+/// its explosions) is refused even when no die explodes, and 7000U6[6] is accepted even
+/// when every one of many seeds is tried.
+#[test]
+fn an_exploding_roll_is_refused_or_accepted_from_the_command_alone() {
+    on_default_stack("exploding bounds", || {
+        for mode in MODES {
+            assert_eq!(
+                eval("8333U6[6]", mode, &mut AlwaysOne).map(|_| ()),
+                Err(EvalError::TooManyDice { limit: 10_000 })
+            );
+            assert!(eval("7000U6[6]", mode, &mut AlwaysOne).is_ok());
+            for seed in 0..20 {
+                let mut source = ChaChaSource::from_seed(seed);
+                assert_eq!(
+                    eval("8333U6[6]", mode, &mut source).map(|_| ()),
+                    Err(EvalError::TooManyDice { limit: 10_000 }),
+                    "seed {seed}"
+                );
+                let mut source = ChaChaSource::from_seed(seed);
+                assert!(eval("7000U6[6]", mode, &mut source).is_ok(), "seed {seed}");
+            }
+        }
+    });
+}
+
 #[test]
 fn endless_rerolls_stop_at_the_draw_limit() {
     on_default_stack("endless rerolls", || {

@@ -499,7 +499,10 @@ fn bcdice_routes() -> Router {
 fn finish(routes: Router) -> Router {
     routes
         .fallback(not_found)
-        .method_not_allowed_fallback(preflight_or_not_found)
+        .method_not_allowed_fallback(preflight_or_not_allowed)
+        // The fallbacks' refusals, and the framework's own for a path that is not UTF-8
+        // (`/v2/game_system/%ff/roll`), in the client's language (attack pass 7, A7-4).
+        .layer(middleware::from_fn(speak::middleware))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(contain))
         .layer(middleware::map_response(cors))
@@ -641,10 +644,10 @@ async fn rate_limit(
                 tokio::pin!(ended);
                 ended.as_mut().enable();
                 match server.reference.begin(client, Instant::now()) {
-                    Err(limits::NotYet::Running) => {
+                    Err(why @ (limits::NotYet::Running | limits::NotYet::Busy)) => {
                         let left = REFERENCE_WAIT.saturating_sub(waited.elapsed());
                         if left.is_zero() || tokio::time::timeout(left, ended).await.is_err() {
-                            break Err((Duration::from_secs(1), false));
+                            break Err((Duration::from_secs(1), why == limits::NotYet::Busy));
                         }
                     }
                     Err(limits::NotYet::Spent(wait)) => break Err((wait, false)),
@@ -784,11 +787,20 @@ fn refuse_in(reason: &taku_dice::Text, lang: taku_dice::Lang) -> Response {
 
 /// A CORS preflight (`OPTIONS` on a route that exists) is allowed the methods and the
 /// headers the table API takes, `Authorization` among them; any other method a route does
-/// not have is a 404 as for unknown paths. Answered from the fallback, so requests that
-/// are not preflights pay nothing for it.
-async fn preflight_or_not_found(method: Method) -> Response {
+/// not have is a 405 saying which it has (`Allow`). Answered from the fallback, so
+/// requests that are not preflights pay nothing for it.
+async fn preflight_or_not_allowed(method: Method) -> Response {
     if method != Method::OPTIONS {
-        return not_found().await;
+        let name: String = method.as_str().chars().take(32).collect();
+        let text = taku_dice::Text::new(
+            format!(
+                "このパスでは {name} は使えません。使えるメソッドは応答の Allow ヘッダーにあります（/api/v1/openapi.json も参照してください）"
+            ),
+            format!(
+                "{name} is not allowed on this path: the methods it takes are in the response's Allow header (see also /api/v1/openapi.json)"
+            ),
+        );
+        return refusal(StatusCode::METHOD_NOT_ALLOWED, text);
     }
     (
         StatusCode::NO_CONTENT,
@@ -810,11 +822,22 @@ async fn preflight_or_not_found(method: Method) -> Response {
         .into_response()
 }
 
+/// 404 for a path nothing answers, saying where the APIs are (attack pass 7, A7-4).
 async fn not_found() -> Response {
-    json_with(
+    refusal(
         StatusCode::NOT_FOUND,
-        json!({"ok": false, "reason": "not found"}),
+        taku_dice::Text::new(
+            "このパスには何もありません。テーブル API は /api/v1/openapi.json に書いてあります。bcdice-api は /v2/version、/v2/game_system、/v2/game_system/{id}、/v2/game_system/{id}/roll、/v2/original_table です",
+            "nothing is at this path: the table API is described at /api/v1/openapi.json; bcdice-api is /v2/version, /v2/game_system, /v2/game_system/{id}, /v2/game_system/{id}/roll and /v2/original_table",
+        ),
     )
+}
+
+/// A JSON refusal with `status`, said in the client's language by [`speak::middleware`].
+fn refusal(status: StatusCode, text: taku_dice::Text) -> Response {
+    let mut response = json_with(status, json!({"ok": false, "reason": text.ja()}));
+    response.extensions_mut().insert(speak::Said(text));
+    response
 }
 
 async fn front_page() -> Html<&'static str> {

@@ -381,15 +381,16 @@ mod tests {
         // The waiting request hears of it at once.
         assert!(futures_ready(ended), "told the evaluation ended");
         assert!(share.begin(Some(a), t0).is_ok(), "free again");
-        // Spend the budget: an evaluation that took 10 s of engine time.
-        {
+        // Spend the budget: two evaluations that took 10 s each (charged at most
+        // `COST_CAP`: longer is waiting, not evaluating).
+        for _ in 0..2 {
             let mut long = share.begin(Some(a), t0).expect("turn");
             long.took = Some(10.0);
         }
         let Err(NotYet::Spent(wait)) = share.begin(Some(a), t0).map(|_| ()) else {
             panic!("budget spent");
         };
-        assert!(wait > Duration::from_secs(10), "{wait:?}");
+        assert!(wait > Duration::from_secs(4), "{wait:?}");
         // Regained over time.
         assert!(
             share
@@ -485,6 +486,163 @@ mod tests {
                 "heavy client {i} got {secs} s: {heavy_secs:?}"
             );
         }
+    }
+
+    /// bcdice-api load on a simulated engine of two lanes (each a queue, the least-held
+    /// chosen, as `taku_systems::reference::pump` does), in 10 ms steps of a virtual
+    /// clock: an evaluation's time is measured from its admission to its answer, as the
+    /// server measures it (waiting in a lane's queue included).
+    struct Engine2<'a> {
+        share: &'a ReferenceShare,
+        t0: Instant,
+        /// Per lane: when its queue is empty, and the commands it holds.
+        lanes: [(f64, usize); 2],
+        /// Evaluations in flight: client, when answered, lane, the share's turn.
+        flights: Vec<(IpAddr, f64, usize, Evaluating<'a>)>,
+    }
+
+    impl<'a> Engine2<'a> {
+        fn new(share: &'a ReferenceShare) -> Self {
+            Engine2 {
+                share,
+                t0: Instant::now() + Duration::from_secs(60),
+                lanes: [(0.0, 0); 2],
+                flights: Vec::new(),
+            }
+        }
+
+        /// Answers what is done by `t` (seconds).
+        fn advance(&mut self, t: f64) {
+            let (done, running): (Vec<_>, Vec<_>) = self.flights.drain(..).partition(|f| f.1 <= t);
+            self.flights = running;
+            for (_, end, lane, mut turn) in done {
+                turn.took = Some(end - turn.start.duration_since(self.t0).as_secs_f64());
+                self.lanes[lane].1 -= 1;
+            }
+        }
+
+        fn busy(&self, client: IpAddr) -> bool {
+            self.flights.iter().any(|f| f.0 == client)
+        }
+
+        /// `client` asks at `t` for a command of `secs` engine time (at most the
+        /// engine's 2 s limit): when it will be answered, or why not.
+        fn ask(&mut self, client: IpAddr, t: f64, secs: f64) -> Result<f64, NotYet> {
+            let now = self.t0 + Duration::from_secs_f64(t);
+            let turn = self.share.begin(Some(client), now)?;
+            let lane = usize::from(self.lanes[1].1 < self.lanes[0].1);
+            let end = self.lanes[lane].0.max(t) + secs.min(2.0);
+            self.lanes[lane] = (end, self.lanes[lane].1 + 1);
+            self.flights.push((client, end, lane, turn));
+            Ok(end)
+        }
+
+        /// As [`Engine2::ask`], but a client told to wait (`Running`, `Busy`) asks
+        /// again when the next evaluation ends, as the server's request does, for at most
+        /// 2 s.
+        fn wait_for(&mut self, client: IpAddr, t: f64, secs: f64) -> Result<f64, NotYet> {
+            let mut now = t;
+            loop {
+                match self.ask(client, now, secs) {
+                    Err(NotYet::Running | NotYet::Busy) => {
+                        let next = self.flights.iter().map(|f| f.1).fold(f64::MAX, f64::min);
+                        if next > t + 2.0 {
+                            return Err(NotYet::Busy);
+                        }
+                        now = next;
+                        self.advance(now);
+                    }
+                    answer => return answer,
+                }
+            }
+        }
+    }
+
+    /// A7-14: eight addresses flood bcdice-api for 10 s with a legal 0.45 s command,
+    /// four connections each (each address always has its next request waiting). Once the
+    /// flood stops, a client that never asked is answered at once, not ~37 s later; and
+    /// during the flood too.
+    #[test]
+    fn a_flood_leaves_the_share_of_all_no_long_debt() {
+        let share = ReferenceShare::default();
+        let mut engine = Engine2::new(&share);
+        let heavy: Vec<IpAddr> = (1..=8u8).map(|k| IpAddr::from([127, 0, 14, k])).collect();
+        let mut fresh = 0u8;
+        let mut fresh_refused = Vec::new();
+        for step in 0..1_000u32 {
+            let t = f64::from(step) / 100.0;
+            engine.advance(t);
+            for &h in &heavy {
+                if !engine.busy(h) {
+                    let _ = engine.ask(h, t, 0.45);
+                }
+            }
+            // A fresh address every 2 s during the flood: its first request goes.
+            if step % 200 == 100 {
+                fresh += 1;
+                let client = IpAddr::from([127, 0, 15, fresh]);
+                if let Err(e) = engine.wait_for(client, t, 0.003) {
+                    fresh_refused.push((t, e));
+                }
+            }
+        }
+        assert!(
+            fresh_refused.is_empty(),
+            "during the flood: {fresh_refused:?}"
+        );
+        // The flood stops at 10 s: a fresh address every second after it is answered at
+        // its first request.
+        for (i, t) in [10.0, 11.0, 12.0, 15.0].into_iter().enumerate() {
+            engine.advance(t);
+            let client = IpAddr::from([127, 0, 16, u8::try_from(i).expect("small")]);
+            assert!(
+                engine.ask(client, t, 0.003).is_ok(),
+                "a fresh client at t = {t} s after the flood"
+            );
+        }
+    }
+
+    /// A7-7 (A6-8): four heavy addresses, four connections each, send commands that run
+    /// into the engine's 2 s limit without pause; a light client asking for a few-ms
+    /// command every 2 s is admitted every time and answered within 50 ms (a lane is kept
+    /// for light clients), and so is a new address's first request; once the heavy
+    /// addresses' first commands, light until they have run, are over.
+    #[test]
+    fn a_light_client_is_answered_while_four_heavy_addresses_hammer() {
+        let share = ReferenceShare::default();
+        let mut engine = Engine2::new(&share);
+        let heavy: Vec<IpAddr> = (1..=4u8).map(|k| IpAddr::from([127, 0, 10, k])).collect();
+        let light = IpAddr::from([127, 0, 0, 21]);
+        let mut heavy_turns = [0u32; 4];
+        let mut answers = Vec::new();
+        // A virtual minute.
+        for step in 0..6_000u32 {
+            let t = f64::from(step) / 100.0;
+            engine.advance(t);
+            for (i, &h) in heavy.iter().enumerate() {
+                if !engine.busy(h) && engine.ask(h, t, 2.0).is_ok() {
+                    heavy_turns[i] += 1;
+                }
+            }
+            // From 6 s on: what a command will cost is known only once it has run, so
+            // each heavy address's first commands (it never asked before, it is light)
+            // may fill both lanes for their 2 s.
+            if step % 200 == 50 && step >= 600 {
+                let end = engine.wait_for(light, t, 0.005);
+                answers.push((t, end.map(|end| end - t)));
+                let fresh = IpAddr::from([127, 0, 22, u8::try_from(step / 200).expect("small")]);
+                let end = engine.wait_for(fresh, t, 0.005);
+                answers.push((t, end.map(|end| end - t)));
+            }
+        }
+        for (t, answer) in &answers {
+            match answer {
+                Ok(latency) => assert!(*latency < 0.05, "answered after {latency} s at {t}"),
+                Err(e) => panic!("refused at {t} s: {e:?} (heavy turns {heavy_turns:?})"),
+            }
+        }
+        // The heavy ones are not shut out either: each has turns.
+        assert!(heavy_turns.iter().all(|&n| n >= 3), "{heavy_turns:?}");
     }
 
     /// Whether `f` is ready when first polled.
@@ -758,26 +916,44 @@ impl MemberQuota {
 /// it, refused until regained.
 ///
 /// All clients together have a share too ([`ReferenceShare::BURST_ALL`],
-/// [`ReferenceShare::PER_SECOND_ALL`]), admitted fairly (attack pass 5, A5-2: it was
-/// first-come, and six addresses sending heavy commands got every other client's `CC1`
-/// refused): while it has room anyone within their own budget goes; once it is spent, a
-/// client goes on only if it has used no more than its fair part lately — a meter of its
-/// engine time that drains at [`ReferenceShare::FAIR_PER_SECOND`], an eighth of the
-/// share of all, and admits while at most [`ReferenceShare::FAIR_ROOM`] — and only while
-/// the share of all is less than [`ReferenceShare::RESERVE_ALL`] overspent. So up to
-/// eight clients asking without pause cannot shut out one that asks for less than its
-/// eighth (a `CC1` a second, a few ms each), and the share of all stays bounded: clients
-/// admitted past it drain their meters at most as fast as the share of all regains.
-/// Beyond eight heavy clients the reserve can be spent, and then everyone waits for it.
+/// [`ReferenceShare::PER_SECOND_ALL`]), admitted fairly. Each client has a meter of its
+/// recent engine time that drains at [`ReferenceShare::FAIR_PER_SECOND`], an eighth of
+/// the share of all. A client whose meter, and whose last evaluation, are at most
+/// [`ReferenceShare::FAIR_ROOM`] is *light*: it goes while the share of all is less than
+/// [`ReferenceShare::RESERVE_ALL`] overspent, the less the more it used lately (a client
+/// that never asked goes deepest) — a reserve heavy clients cannot touch. A *heavy* client goes only while the
+/// share of all has room above its meter's excess (so the one that has used least goes
+/// first, and heavy clients take turns). No more evaluations run at once than the engine
+/// has lanes, and heavy ones one fewer (a lane stays free for light clients, whose few-ms
+/// commands so never queue behind a command running into the engine's time limit); past
+/// that a client waits ([`NotYet::Busy`]).
+///
+/// The share of all never goes more than [`ReferenceShare::DEBT_MAX`] into debt, and an
+/// evaluation is charged at most [`ReferenceShare::COST_CAP`]: a flood, however many
+/// addresses send it, is charged to the flooding clients' own meters and budgets, and
+/// once it stops a light client waits at most a second (attack pass 7, A7-14: measured
+/// times that included waiting in the engine's queues put the share of all 37 s into
+/// debt and shut out every client; A7-7: four heavy addresses shut light ones out).
 #[derive(Debug, Default)]
 pub struct ReferenceShare {
     clients: Mutex<HashMap<Option<IpAddr>, Spend>>,
     /// All clients together (attack pass 4, A4-2: the share was per address only, and
-    /// three addresses held both workers): [`ReferenceShare::BURST_ALL`] at once,
-    /// [`ReferenceShare::PER_SECOND_ALL`] a second after; `None` until first used.
-    all: Mutex<Option<(f64, Instant)>>,
+    /// three addresses held both workers).
+    all: Mutex<All>,
     /// Notified whenever an evaluation ends.
     pub ended: tokio::sync::Notify,
+}
+
+/// The share of all clients together.
+#[derive(Debug, Default)]
+struct All {
+    /// Seconds of engine time left, and when last brought up to date: `None` until first
+    /// used.
+    level: Option<(f64, Instant)>,
+    /// Heavy clients' evaluations running now.
+    heavy: usize,
+    /// All evaluations running now.
+    running: usize,
 }
 
 /// Why a client may not start a reference evaluation now.
@@ -785,6 +961,9 @@ pub struct ReferenceShare {
 pub enum NotYet {
     /// Its previous evaluation is still running: wait for [`ReferenceShare::ended`].
     Running,
+    /// As many heavy clients' evaluations run as may at once: wait for
+    /// [`ReferenceShare::ended`].
+    Busy,
     /// Its budget is spent: refused, with the time until it has room again.
     Spent(Duration),
     /// All clients' budget together is spent: refused, with the time until it has room.
@@ -812,13 +991,16 @@ pub struct Evaluating<'a> {
     start: Instant,
     /// The engine time it took, when told (tests); else measured from `start`.
     took: Option<f64>,
+    /// Admitted as a heavy client (counted in [`All::heavy`]).
+    heavy: bool,
 }
 
 impl Drop for Evaluating<'_> {
     fn drop(&mut self) {
         let cost = self
             .took
-            .unwrap_or_else(|| self.start.elapsed().as_secs_f64());
+            .unwrap_or_else(|| self.start.elapsed().as_secs_f64())
+            .clamp(0.0, ReferenceShare::COST_CAP);
         let mut clients = self.share.lock();
         if let Some(spend) = clients.get_mut(&self.client) {
             spend.running = false;
@@ -827,14 +1009,15 @@ impl Drop for Evaluating<'_> {
             spend.last = cost;
         }
         drop(clients);
-        if let Some((level, _)) = self
-            .share
-            .all
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_mut()
         {
-            *level -= cost;
+            let mut all = self.share.all.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((level, _)) = all.level.as_mut() {
+                *level = (*level - cost).max(-ReferenceShare::DEBT_MAX);
+            }
+            if self.heavy {
+                all.heavy = all.heavy.saturating_sub(1);
+            }
+            all.running = all.running.saturating_sub(1);
         }
         self.share.ended.notify_waiters();
     }
@@ -855,28 +1038,29 @@ impl ReferenceShare {
     /// [`ReferenceShare::PER_SECOND_ALL`], what each of eight clients asking without
     /// pause would get.
     pub const FAIR_PER_SECOND: f64 = Self::PER_SECOND_ALL / 8.0;
-    /// How far past its fair part a client's meter may be, once the share of all is
-    /// spent, and still be let in: a few light commands in a row.
-    pub const FAIR_ROOM: f64 = 0.25;
-    /// How far past its share the share of all may be spent for clients within their
-    /// fair part: twice the engine's time limit (a command's longest).
+    /// How far past its fair part a client's meter may be and the client still be
+    /// light: a few light commands in a row, or one wait for a worker that starts anew.
+    pub const FAIR_ROOM: f64 = 1.0;
+    /// How far past its share the share of all may be spent for light clients: twice
+    /// the engine's time limit (a command's longest).
     pub const RESERVE_ALL: f64 = 4.0;
+    /// The most one evaluation is charged: the engine's time limit and the start of a
+    /// worker to replace one stopped at it. Longer is time spent waiting, not evaluating.
+    pub const COST_CAP: f64 = 3.0;
+    /// The deepest the share of all goes into debt: a second past the light clients'
+    /// reserve, so a light client never waits more than a second for it.
+    pub const DEBT_MAX: f64 = Self::RESERVE_ALL + Self::PER_SECOND_ALL;
 
-    /// How low the share of all may be for a client whose meter reads `fair`, and whose
-    /// last evaluation took `last`, to go: 0 (room left) past its fair part, down to
-    /// [`ReferenceShare::RESERVE_ALL`] overspent for a client that has used nothing
-    /// lately; and only while twice its last evaluation's time still fits in the
-    /// reserve, so that a heavy command let in leaves room for a light one (whose own
-    /// floor is lower), and heavy ones let in at once cannot spend the reserve between
-    /// them.
-    fn floor(fair: f64, last: f64) -> f64 {
-        let by_use = if fair > Self::FAIR_ROOM {
-            0.0
-        } else {
-            -Self::RESERVE_ALL * (1.0 - fair / Self::FAIR_ROOM)
-        };
-        // While the share of all has room, anyone within their own budget goes.
-        by_use.max(-Self::RESERVE_ALL + 2.0 * last).min(0.0)
+    /// How much room the share of all must have for a heavy client whose meter reads
+    /// `fair`: its excess over [`ReferenceShare::FAIR_ROOM`], so the heavy client that
+    /// has used least lately goes first; at most half of [`ReferenceShare::BURST_ALL`].
+    fn need(fair: f64) -> f64 {
+        (fair - Self::FAIR_ROOM).clamp(0.0, Self::BURST_ALL / 2.0)
+    }
+
+    /// The reference engine's lanes (two when it is not installed: the default).
+    fn lanes() -> usize {
+        taku_systems::reference::engine().map_or(2, |e| e.config().workers.max(1))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Option<IpAddr>, Spend>> {
@@ -916,22 +1100,42 @@ impl ReferenceShare {
                 (-spend.level + 1e-3) / Self::PER_SECOND,
             )));
         }
+        // Heavy: it used more than its fair part lately, or its last command alone took
+        // more than the room a light client has.
+        let heavy = spend.fair.max(spend.last) > Self::FAIR_ROOM;
         {
             let mut all = self.all.lock().unwrap_or_else(|p| p.into_inner());
-            let (level, at) = all.get_or_insert((Self::BURST_ALL, now));
+            let running_heavy = all.heavy;
+            let (level, at) = all.level.get_or_insert((Self::BURST_ALL, now));
             *level = (*level
                 + now.saturating_duration_since(*at).as_secs_f64() * Self::PER_SECOND_ALL)
                 .min(Self::BURST_ALL);
             *at = now;
-            // A5-2: past the share of all, a client within its fair part goes on the
-            // reserve, the deeper the less it has used lately.
-            let floor = Self::floor(spend.fair, spend.last);
+            // A light client goes on the reserve, the deeper the less it used lately
+            // (a client that never asked, deepest); a heavy one needs room above its
+            // meter's excess.
+            let floor = if heavy {
+                Self::need(spend.fair)
+            } else {
+                -Self::RESERVE_ALL * (1.0 - spend.fair / Self::FAIR_ROOM)
+            };
             if *level <= floor {
                 // Until the share of all is above this client's floor (sooner if its
                 // meter drains meanwhile, which only lowers the floor).
                 return Err(NotYet::AllSpent(Duration::from_secs_f64(
                     (floor - *level + 1e-3) / Self::PER_SECOND_ALL,
                 )));
+            }
+            // At most one evaluation a lane, so none waits in a lane's queue (where its
+            // time would be charged as the engine's), and heavy clients one lane less
+            // (at least one), kept for light clients.
+            let lanes = Self::lanes();
+            if all.running >= lanes || (heavy && running_heavy >= lanes.saturating_sub(1).max(1)) {
+                return Err(NotYet::Busy);
+            }
+            all.running += 1;
+            if heavy {
+                all.heavy += 1;
             }
         }
         spend.running = true;
@@ -940,6 +1144,7 @@ impl ReferenceShare {
             client,
             start: now,
             took: None,
+            heavy,
         })
     }
 }

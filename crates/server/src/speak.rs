@@ -117,8 +117,8 @@ fn unreadable_request(response: &Response) -> Option<Said> {
         .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
     (response.status() == axum::http::StatusCode::BAD_REQUEST && plain).then(|| {
         Said(Text::new(
-            "URL を読めません。パスに UTF-8 でない文字か、形の合わない値があります。/api/v1/openapi.json にある形で送ってください",
-            "the URL cannot be read: its path holds bytes that are not UTF-8 or a value of the wrong form; send it in the form /api/v1/openapi.json describes",
+            "URL を読めません。パスに UTF-8 でない文字か、形の合わない値があります。/api/v1/openapi.json にある形（bcdice-api なら /v2/game_system/{id}/roll など、id は英数字）で送ってください",
+            "the URL cannot be read: its path holds bytes that are not UTF-8 or a value of the wrong form; send it in the form /api/v1/openapi.json describes (for bcdice-api, /v2/game_system/{id}/roll and the like, the id in ASCII letters and digits)",
         ))
     })
 }

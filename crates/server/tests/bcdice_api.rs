@@ -264,16 +264,37 @@ async fn refusals_in_the_specs_order() {
         r,
         json!({"ok": false, "reason": "too many dice: at most 10000 dice may be drawn in one command"})
     );
+    // A7-4: a path nothing answers is refused in the client's language (Japanese unless
+    // English is asked), saying where the APIs are.
     for path in ["/v2", "/v2/", "/v2/version/", "/v3/version", "/nope"] {
-        assert_eq!(
-            get(path).await,
-            (
-                StatusCode::NOT_FOUND,
-                json!({"ok": false, "reason": "not found"})
+        let (status, r) = get(path).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        let reason = r["reason"].as_str().expect("reason");
+        assert!(
+            reason.starts_with("このパスには何もありません")
+                && reason.contains("/api/v1/openapi.json"),
+            "{path}: {r}"
+        );
+        let (status, r) = get(&format!("{path}?lang=en")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(
+            r["reason"].as_str().expect("reason").starts_with(
+                "nothing is at this path: the table API is described at /api/v1/openapi.json"
             ),
-            "{path}"
+            "{path}: {r}"
         );
     }
+    // A7-4: a path that is not UTF-8 is a JSON refusal too, not the framework's English
+    // plain text.
+    let (status, r) = get("/v2/game_system/%ff/roll?command=1D6").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        r["reason"]
+            .as_str()
+            .expect("reason")
+            .starts_with("URL を読めません。"),
+        "{r}"
+    );
 }
 
 #[tokio::test]
@@ -342,9 +363,36 @@ async fn original_tables_and_wrong_methods() {
             .uri(path)
             .body(Body::empty())
             .expect("request");
-        let (status, _, _, body) = call(request).await;
-        assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}");
-        assert_eq!(body, r#"{"ok":false,"reason":"not found"}"#);
+        let response = taku_server::router()
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        // A7-4: a method a path does not take is a 405 saying which it takes, in the
+        // client's language.
+        assert_eq!(
+            response.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path}"
+        );
+        assert!(
+            response.headers().contains_key(header::ALLOW),
+            "{method} {path}: {:?}",
+            response.headers()
+        );
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let r: Value = serde_json::from_slice(&body).expect("JSON");
+        assert_eq!(
+            r["reason"].as_str().expect("reason"),
+            format!(
+                "このパスでは {method} は使えません。使えるメソッドは応答の Allow ヘッダーにあります（/api/v1/openapi.json も参照してください）"
+            ),
+            "{method} {path}"
+        );
     }
 }
 

@@ -612,6 +612,25 @@ async fn pages_carry_no_table_data_and_fragments_need_a_member_token() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A7-12: each refusal says what is right; an out-of-range limit is refused, as the
+    // API's log refuses it.
+    for (query, reason) in [
+        ("after=-1", "after は 0 以上の整数です（'-1' ではなく）"),
+        ("before=-5", "before は 0 以上の整数です（'-5' ではなく）"),
+        ("limit=99999999999", "limit は 1 から 1000 までです"),
+        ("limit=0", "limit は 1 から 1000 までです"),
+    ] {
+        let (status, body) = call(
+            &app,
+            "GET",
+            &format!("/t/{id}/entries?{query}"),
+            Some(&alice),
+            no_body(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(body.contains(reason), "{query}: {body}");
+    }
     // Exports: the member's own view, as downloads.
     for (ext, kind) in [("html", "text/html"), ("json", "application/json")] {
         let (status, _) = call(

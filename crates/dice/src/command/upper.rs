@@ -7,7 +7,7 @@ use crate::expr::{Grammar, eval_arith, parse_add, parse_mul};
 use crate::lexer::Cursor;
 use crate::profile::Profile;
 use crate::result::{Detail, RollResult};
-use crate::roller::Roller;
+use crate::roller::{MAX_DRAWS, MAX_SIDES, Roller};
 use crate::system_command::format_modifier;
 
 /// `["S"] groups ["[" add "]"] [modifier] [CMP add] ["@" add]`, not both `[…]` and `@`.
@@ -94,6 +94,34 @@ pub fn eval(cmd: &Upper, profile: &Profile, roller: &mut Roller<'_>) -> Eval {
         let mut r = RollResult::new(text, Detail::Message);
         r.secret = cmd.secret;
         return Ok(Some(r));
+    }
+
+    // Attack pass 7, A7-9: whether the roll is refused for too many dice is decided from
+    // the command, before a die is drawn, not from how many happened to explode (a
+    // refused draw could be sent again until luck made it pass). Each die of m sides
+    // exploding on t or more draws a geometric number of times, mean 1/(1-p), variance
+    // p/(1-p)², p = (m-t+1)/m; refused when what is drawn already, the mean, 12 standard
+    // deviations and 50 pass the draw limit. What passes runs past the limit only with a
+    // chance below 1e-20 (then the roller's own limit refuses, as before).
+    let (mut mean, mut variance) = (0.0f64, 0.0f64);
+    for &(n, m) in &sizes {
+        if n <= 0 || !(1..=MAX_SIDES).contains(&m) {
+            continue;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let (n, m) = (n as f64, m as f64);
+        #[allow(clippy::cast_precision_loss)]
+        let p = ((m - threshold as f64 + 1.0) / m).clamp(0.0, 1.0 - 1.0 / m);
+        mean += n / (1.0 - p);
+        variance += n * p / ((1.0 - p) * (1.0 - p));
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let (worst, limit) = (
+        roller.draws().len() as f64 + mean + 12.0 * variance.sqrt() + 50.0,
+        MAX_DRAWS as f64,
+    );
+    if worst > limit {
+        return Err(EvalError::TooManyDice { limit: MAX_DRAWS });
     }
 
     // Each die: its draws, summed.

@@ -230,16 +230,27 @@ async fn entries(
                 .map(|v| {
                     v.parse::<u64>().map_err(|_| {
                         ApiError::BadRequest(taku_dice::Text::new(
-                            format!("{k} は整数です（'{v}' ではなく）"),
-                            format!("{k} must be a whole number, not '{v}'"),
+                            // A7-12: saying what is right (-1 is an integer).
+                            format!("{k} は 0 以上の整数です（'{v}' ではなく）"),
+                            format!("{k} must be a whole number ≥ 0, not '{v}'"),
                         ))
                     })
                 })
                 .transpose()
         };
-        let limit = number("limit")?
-            .map_or(PAGE, |l| usize::try_from(l).unwrap_or(usize::MAX))
-            .clamp(1, api::MAX_LOG_PAGE);
+        // A7-12: refused out of range, as the API's log refuses it (not silently cut).
+        let limit = match number("limit")? {
+            None => PAGE,
+            Some(l) if (1..=api::MAX_LOG_PAGE as u64).contains(&l) => {
+                usize::try_from(l).unwrap_or(api::MAX_LOG_PAGE)
+            }
+            Some(_) => {
+                return Err(ApiError::BadRequest(taku_dice::Text::new(
+                    format!("limit は 1 から {} までです", api::MAX_LOG_PAGE),
+                    format!("limit must be 1 to {}", api::MAX_LOG_PAGE),
+                )));
+            }
+        };
         let (before, after) = (number("before")?, number("after")?);
         let tab = q.get("tab").cloned();
         // The page is copied under the table's lock and rendered after (issue 18).
