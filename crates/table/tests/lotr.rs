@@ -2394,8 +2394,10 @@ fn lr14_inspire_lets_the_frightened_test_again() {
     // Not afraid any more: a second Inspire is refused.
     let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
     assert!(why.contains("not afraid"), "{why}");
-    // A new test that succeeds again leaves the fear at its own degree.
+    // A new test that succeeds again leaves the fear at its own degree (one Inspire test
+    // a round: the next round's).
     run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    run(&mut t, "gm", "/lotr combat next");
     let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム +100");
     assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
@@ -2984,4 +2986,176 @@ fn lr10_a_player_helps_only_with_her_own_characters() {
         "gm",
         "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
     );
+}
+
+// ---- lotr6's open findings (F4, F11, F2, F10, F1) -------------------------------------------
+
+/// LR-14 「攻撃者はIntimidate(Fear)などを用い,防御側はWillpowerで抵抗する」 and 「抵抗側は,
+/// 恐怖の対象からの距離や,仲間からの激励などによって 抵抗に修正を受ける(Table 9.20)」: a
+/// table character resists with its sheet's Willpower, and a modifier the GM types is
+/// Table 9.20's, added to it (lotr6 F4: the typed number replaced the sheet's).
+#[test]
+fn lr14_a_typed_willpower_modifier_adds_to_the_sheets() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    // サム: Willpower +2 (WIT 10); Table 9.20's +1 makes +3, not +1.
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル サム +100 +1");
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]+3="), "{out:?}");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    // The new test after アラゴルン's Inspire: サム's +2 and a −5 for distance make −3.
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat inspire アラゴルン サム +100 -5",
+    );
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]-3="), "{out:?}");
+    // Without a typed modifier, the sheet's alone.
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル アラゴルン -100");
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]+1="), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 「恐怖の影響を受けてない人間からの Inspire などによっても 再度判定を試みることが
+/// できる」: a fear at work is tested again on a new cause — an Inspire — not by its
+/// frightener frightening again (lotr6 F4: a second `fear` re-tested and could replace
+/// cowering with −2); another frightener is a new cause. One Inspire test a round.
+#[test]
+fn lr14_fear_is_not_retested_without_a_new_cause() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr combat fear ナズグル サム -100");
+    assert!(
+        why.contains("LR-14")
+            && why.contains("already afraid of ナズグル")
+            && why.contains("Inspire"),
+        "{why}"
+    );
+    // Another frightener is a new cause: its test is made (and the worse fear stays).
+    let out = run(&mut t, "gm", "/lotr combat fear オーク サム -100");
+    assert!(out[0].contains("影響なし"), "{out:?}");
+    let why = refused(&mut t, "bob", "/lotr combat act サム move");
+    assert!(why.contains("flees or cowers"), "{why}");
+    // An Inspire gives one new test a round.
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(
+        why.contains("LR-14") && why.contains("already had its new test"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr combat next");
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(out[0].contains("影響なし"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-5 「Exhausted になったキャラクターはただちに意識不明になる」 with LR-6 (Courage goes on
+/// the character's own test, after seeing it): the unconscious make no test, so spend no
+/// Courage on one (lotr6 F11); the GM's Courage for weariness still helps them.
+#[test]
+fn lr5_lr6_the_unconscious_spend_no_courage() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    run(&mut t, "gm", "/lotr weary サム +5");
+    for line in ["/lotr courage サム 1", "/lotr courage サム impossible"] {
+        let why = refused(&mut t, "bob", line);
+        assert!(
+            why.contains("LR-5") && why.contains("unconscious"),
+            "{line}: {why}"
+        );
+    }
+    let out = run(&mut t, "gm", "/lotr courage サム weariness");
+    assert!(out[0].contains("疲労2段階回復"), "{out:?}");
+}
+
+/// LR-12 「シナリオの第1目的を達成すると1000点…キャラクターで分配」: the goal's XP is shared
+/// by the living; a dead character is refused as a recipient, so the living's share is not
+/// cut (lotr6 F2).
+#[test]
+fn lr12_a_goals_xp_is_not_shared_with_the_dead() {
+    let mut t = table([3; 32]);
+    // サム: Health 10, Medium: dead at 60.
+    run(&mut t, "gm", "/lotr damage サム 60");
+    for line in [
+        "/lotr xp award アラゴルン,サム goal1",
+        "/lotr xp award サム rp 100",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-12") && why.contains("サム is dead"),
+            "{line}: {why}"
+        );
+    }
+    let out = run(&mut t, "gm", "/lotr xp award アラゴルン goal1").join("\n");
+    assert!(out.contains("1000"), "{out}");
+}
+
+/// LR-5 「StaminaやWillpower判定によって疲労のペナルティを 一時的に無視することを許可しても
+/// 良い」: the help names the command that makes that test (lotr6 F10).
+#[test]
+fn lr5_the_help_names_the_ignore_weariness_test() {
+    let mut t = table([3; 32]);
+    let help = run(&mut t, "gm", "/help").join("\n");
+    assert!(
+        help.contains("/lotr weary エオメル ignore 12 willpower"),
+        "{help}"
+    );
+    assert!(help.contains("ignore_weariness_by_test"), "{help}");
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr set ignore_weariness_by_test on");
+    run(&mut t, "gm", "/lotr weary サム +2");
+    run(&mut t, "gm", "/lotr weary サム ignore 12 willpower");
+}
+
+/// LR-7 「Complete Failure 以上の失敗の場合は, Corruption の影響を受けた行動を行わなければ
+/// ならない…このような行動を取った後に,GMはもう一度,同じ難易度あるいは それ以上の難易度の
+/// Willpowerを行わせてもよい」: a follow-up test needs a corrupted act (lotr6 F1), at the
+/// temptation test's TN or higher, once for that act.
+#[test]
+fn lr7_a_followup_needs_a_corrupted_act() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/lotr corruption サム 12 followup");
+    assert!(
+        why.contains("LR-7") && why.contains("no corrupted act"),
+        "{why}"
+    );
+    // Willpower +2 (WIT 10), TN 12, dice 3: 5, margin −7, a Complete Failure.
+    let seq = t.next_seq();
+    let seed = seed_where(seq, 2, |x| x[0] + x[1] == 3);
+    let mut t = table(seed);
+    let out = run(&mut t, "gm", "/lotr corruption サム 12");
+    assert!(out[0].contains("Complete Failure"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr corruption サム 11 followup");
+    assert!(
+        why.contains("LR-7") && why.contains("12 or higher"),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", "/lotr corruption サム 14 followup");
+    assert!(out[0].contains("堕落は変わらない"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr corruption サム 14 followup");
+    assert!(why.contains("no corrupted act"), "{why}");
+    assert!(sheet(&t, "サム").contains("Corruption / Bearing: 2 / 8"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
