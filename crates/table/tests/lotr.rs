@@ -3159,3 +3159,60 @@ fn lr7_a_followup_needs_a_corrupted_act() {
     assert!(sheet(&t, "サム").contains("Corruption / Bearing: 2 / 8"));
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+// ---- lotr7's findings (/work/findings/lotr7.md) ----------------------------------------------
+
+/// LR-12 「1000点ごとに成長することができ,1回の成長ごとに 成長ポイント ("Advancement Pick")
+/// が5点もらえる」: the GM's `/void` of an advancement is refused while picks bought in it
+/// stand (lotr7 F11: the picks stayed and the next advancement bought them again); voided
+/// picks first, then the advancement goes. The same holds for a fighter's joining.
+#[test]
+fn lr12_a_void_does_not_take_an_advancement_from_under_its_picks() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    // Run: 3 order ranks on the sheet.
+    assert!(sheet(&t, "エオメル").contains("Run 3 ranks"));
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let advanced = t.next_seq() - 1;
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Run");
+    let picked = t.next_seq() - 1;
+    assert!(sheet(&t, "エオメル").contains("Run 4 ranks"));
+    let why = refused(&mut t, "gm", &format!("/void {advanced}"));
+    assert!(
+        why.contains(&format!("#{picked}")) && why.contains("advancement (LR-12)"),
+        "{why}"
+    );
+    run(&mut t, "gm", &format!("/void {picked}"));
+    run(&mut t, "gm", &format!("/void {advanced}"));
+    let s = sheet(&t, "エオメル");
+    assert!(s.contains("Run 3 ranks"), "{s}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+
+    run(&mut t, "gm", "/lotr combat join サム");
+    let joined = t.next_seq() - 1;
+    run(&mut t, "bob", "/lotr combat act サム move");
+    let why = refused(&mut t, "gm", &format!("/void {joined}"));
+    assert!(why.contains("サム joining the fight (LR-14)"), "{why}");
+}
+
+/// LR-14 「恐怖の影響を受けてない人間からの Inspire」 and Table 9.20's 「仲間からの激励」: the
+/// frightener does not inspire its own victim to test again (lotr7 F5).
+#[test]
+fn lr14_the_frightener_does_not_inspire_its_victim() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    let why = refused(&mut t, "gm", "/lotr combat inspire ナズグル サム -100 +0");
+    assert!(
+        why.contains("LR-14") && why.contains("who frightened サム"),
+        "{why}"
+    );
+}

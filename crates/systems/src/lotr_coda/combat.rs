@@ -1625,6 +1625,18 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     ),
                 ));
             }
+            // 「仲間からの激励」 (Table 9.20): the frightener is no companion of its victim.
+            if *inspirer == attacker {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{inspirer} は {target} を怖がらせた側です。鼓舞（Inspire）は恐怖を受けていない仲間がします"
+                    ),
+                    format!(
+                        "{inspirer} is who frightened {target}; the Inspire comes from an unafraid companion"
+                    ),
+                ));
+            }
             bounded(*modifier, ("修正", "the modifier"))?;
             bounded(*willpower, ("修正", "the modifier"))?;
             // The frightener's conditions count if it is still in the combat.
@@ -3609,6 +3621,10 @@ mod tests {
         // 4+4 vs 4+4: tie = Marginal: −1.
         run(&mut c, fear(0), &[4, 4, 4, 4]).expect("fear");
         assert_eq!(c.get("Boromir").expect("in").fear, 1);
+        // The same frightener does not test the same fear again (LR-14: a new test needs
+        // a new cause, an Inspire).
+        refused(&mut c, fear(6), "LR-14");
+        run(&mut c, Command::Calm("Boromir".into()), &[]).expect("calm");
         // Superior: −4 and the next turn lost.
         run(&mut c, fear(6), &[4, 4, 4, 4]).expect("fear");
         run(&mut c, Command::NextRound, &[]).expect("round");

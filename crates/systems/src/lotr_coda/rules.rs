@@ -3883,6 +3883,23 @@ const OWNED: &[OwnedField] = &[
     },
 ];
 
+impl LotrRules {
+    /// `later` rests on a [`Basis`] one of `undone` brought in: how, for the refusal.
+    fn rests_on_brought(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let needs = rests_on(later);
+        if needs.is_empty() {
+            return None;
+        }
+        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
+        let hit = needs.iter().find(|n| brought.contains(n))?;
+        let (ja, en) = hit.words();
+        Some(Text::new(
+            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
+            format!("{} rests on {en}", self.describe(later).en()),
+        ))
+    }
+}
+
 impl TableRules for LotrRules {
     type State = State;
     type Event = Event;
@@ -3976,17 +3993,21 @@ impl TableRules for LotrRules {
                 ),
             ));
         }
-        let needs = rests_on(later);
-        if needs.is_empty() {
-            return None;
-        }
-        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
-        let hit = needs.iter().find(|n| brought.contains(n))?;
-        let (ja, en) = hit.words();
-        Some(Text::new(
-            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
-            format!("{} rests on {en}", self.describe(later).en()),
-        ))
+        self.rests_on_brought(later, undone)
+    }
+
+    /// The GM's `/void` is held too: a fold cannot take an advancement out from under the
+    /// picks bought in it (LR-12 「1回の成長ごとに 成長ポイント…が5点」: the picks would
+    /// stand with no advancement, and the next one would buy them again), nor a fighter's
+    /// joining, a unit or a stronghold from under what they did.
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
+    /// For a void, the bases alone ([`Basis`]): the LR-1 making of a character stays the
+    /// GM's to void (a bad creation taken back), as before.
+    fn void_builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        self.rests_on_brought(later, undone)
     }
 
     fn commands(&self) -> &'static [CommandHelp] {
