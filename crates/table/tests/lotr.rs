@@ -3216,3 +3216,99 @@ fn lr14_the_frightener_does_not_inspire_its_victim() {
         "{why}"
     );
 }
+
+/// LR-1 「当然ながら自分の属するOrderの能力からしか選択できない」 and LR-12 「職業に就いた
+/// からといって,タダで職業の特殊能力が 使えたりはしない…自分でポイントを支払って修得する」:
+/// a pick buys an ability the order's data lists, and not one the character has (lotr7 F6:
+/// `Bogus`, `Swift_Strike` and the owned Swift Strike were bought).
+#[test]
+fn lr12_a_pick_buys_only_a_listed_order_ability_not_yet_owned() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    for bad in ["Bogus", "Swift_Strike"] {
+        let why = refused(
+            &mut t,
+            "alice",
+            &format!("/lotr xp pick エオメル ability Warrior {bad}"),
+        );
+        assert!(
+            why.contains("LR-12") && why.contains("not an order ability of Warrior"),
+            "{why}"
+        );
+    }
+    let why = refused(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル ability Warrior \"Swift Strike\"",
+    );
+    assert!(why.contains("taken already"), "{why}");
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル ability Warrior Evasion",
+    );
+}
+
+/// LR-1 「値の割り当てを決めたら,種族ボーナスを加算して最終的な能力値を確定し」 and LR-3
+/// 「エルフと人間は Medium,ホビットとドワーフは Small」: `/lotr create` reads its race and
+/// order from the data; a name in another case is the data's, an unknown one is refused
+/// naming the known ones (lotr7 F3: `race=hobbits` made a Medium Man-like hobbit).
+#[test]
+fn lr1_create_takes_races_and_orders_the_data_knows() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/join carol");
+    run(&mut t, "carol", "/char new Z");
+    for (line, what, known) in [
+        (
+            "/lotr create Z pick 12,11,9,8,6,4 race=Hobbit",
+            "no race 'Hobbit'",
+            "Hobbits",
+        ),
+        (
+            "/lotr create Z pick 12,11,9,8,6,4 race=Men order=Wizard",
+            "no order 'Wizard'",
+            "Warrior",
+        ),
+    ] {
+        let why = refused(&mut t, "carol", line);
+        assert!(
+            why.contains("LR-1") && why.contains(what) && why.contains(known),
+            "{line}: {why}"
+        );
+    }
+    let out = run(
+        &mut t,
+        "carol",
+        "/lotr create Z pick 12,11,9,8,6,4 race=hobbits order=warrior",
+    );
+    // Hobbits: NIM +2, PER +1, STR −2, VIT +1.
+    assert!(
+        out.join("\n")
+            .contains("BRG 12 NIM 13 PER 10 STR 6 VIT 7 WIT 4"),
+        "{out:?}"
+    );
+    let s = sheet(&t, "Z");
+    assert!(s.contains("small"), "{s}");
+}
+
+/// LR-12 「1000点ごとに成長することができ,1回の成長ごとに 成長ポイント…が5点もらえる」: a
+/// character whose order the GM records after its first award advances in that order
+/// (lotr7 F2: the order never reached the XP record, and the advancement was refused with
+/// an empty list of orders).
+#[test]
+fn lr12_an_order_given_after_the_first_award_advances() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr xp award サム goal1");
+    run(&mut t, "gm", "/lotr xp credit サム");
+    let why = refused(&mut t, "gm", "/lotr xp advance サム Warrior");
+    assert!(why.contains("LR-12"), "{why}");
+    run(&mut t, "gm", "/char set サム order Warrior");
+    let out = run(&mut t, "gm", "/lotr xp advance サム Warrior").join("\n");
+    assert!(out.contains("Warrior"), "{out}");
+    run(&mut t, "bob", "/lotr xp pick サム rank Run");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}

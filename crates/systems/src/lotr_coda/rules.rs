@@ -1901,6 +1901,10 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
         }
     }
     p.edges = ch.edges.iter().cloned().collect();
+    // LR-12: an order ability the record has (its one from creation) is not bought again.
+    for a in &ch.abilities {
+        p.abilities.insert((ch.order.clone(), a.clone()));
+    }
     if !ch.order.is_empty() {
         p.orders.insert(ch.order.clone(), 0);
         p.advancing.push(ch.order.clone());
