@@ -3312,3 +3312,21 @@ fn lr12_an_order_given_after_the_first_award_advances() {
     run(&mut t, "bob", "/lotr xp pick サム rank Run");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
 }
+
+/// The brief's "every refusal says what was wrong and what would be right": a GM option's
+/// wrong value is refused naming the values it takes (lotr7 F1: `flaw_picks bogus`), and
+/// `/lotr heal NAME WORD` names heal's forms (lotr7 F10).
+#[test]
+fn lr12_lr4_refusals_name_what_would_be_right() {
+    let mut t = table([3; 32]);
+    for (line, want) in [
+        ("/lotr set flaw_picks bogus", "six_instead | six_more"),
+        ("/lotr set hobbit_death x", "overflow | on_incapacitated"),
+        ("/lotr set protection x", "per_hit | pool"),
+        ("/lotr set stun_reduction x", "on | off"),
+        ("/lotr heal サム bogus", "skill [by=HEALER]"),
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains(want), "{line}: {why}");
+    }
+}

@@ -72,12 +72,7 @@ impl Default for Settings {
 impl Settings {
     /// Applies `KEY VALUE`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
-        let bad = || {
-            Text::new(
-                format!("LR-14: 設定 {key} に「{value}」は使えません"),
-                format!("LR-14: setting {key} cannot be '{value}'"),
-            )
-        };
+        let bad = || super::settings::bad_value("LR-14: ", key, value);
         let onoff = |v: &str| match v {
             "on" => Ok(true),
             "off" => Ok(false),

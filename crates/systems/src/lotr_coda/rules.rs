@@ -1919,6 +1919,14 @@ fn unknown() -> Text {
     )
 }
 
+/// LR-4: `/lotr heal`'s forms.
+fn heal_usage() -> Text {
+    usage(
+        "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
+        "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
+    )
+}
+
 /// LR-4: damage.
 fn damage(
     table: &dyn TableView,
@@ -2225,16 +2233,12 @@ fn heal(
                 format!("Healing success at advanced facilities: Health {h}"),
             ),
         ),
+        // A word that is no form and no number is refused with the forms (lotr7 F10).
         [n] => {
-            let n = number(n)?.max(0);
+            let n = number(n).map_err(|e| e.then(" ", &heal_usage()))?.max(0);
             (n, (format!("{n}点回復"), format!("{n} healed")))
         }
-        _ => {
-            return Err(usage(
-                "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
-                "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
-            ));
-        }
+        _ => return Err(heal_usage()),
     };
     let healed = healed.min(s.damage);
     Ok(vec![status_event(
