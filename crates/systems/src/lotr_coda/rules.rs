@@ -4012,7 +4012,7 @@ impl TableRules for LotrRules {
         true
     }
 
-    /// For a void, the bases alone ([`Basis`]): the LR-1 making of a character stays the
+    /// For a void, the bases alone (`Basis`): the LR-1 making of a character stays the
     /// GM's to void (a bad creation taken back), as before.
     fn void_builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
         self.rests_on_brought(later, undone)
