@@ -2394,8 +2394,10 @@ fn lr14_inspire_lets_the_frightened_test_again() {
     // Not afraid any more: a second Inspire is refused.
     let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
     assert!(why.contains("not afraid"), "{why}");
-    // A new test that succeeds again leaves the fear at its own degree.
+    // A new test that succeeds again leaves the fear at its own degree (one Inspire test
+    // a round: the next round's).
     run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    run(&mut t, "gm", "/lotr combat next");
     let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム +100");
     assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
     assert!(t.verify().is_empty(), "{:?}", t.verify());
@@ -2984,4 +2986,347 @@ fn lr10_a_player_helps_only_with_her_own_characters() {
         "gm",
         "LOTRG+{アラゴルン.Willpower}>=15[{サム.Willpower}]",
     );
+}
+
+// ---- lotr6's open findings (F4, F11, F2, F10, F1) -------------------------------------------
+
+/// LR-14 「攻撃者はIntimidate(Fear)などを用い,防御側はWillpowerで抵抗する」 and 「抵抗側は,
+/// 恐怖の対象からの距離や,仲間からの激励などによって 抵抗に修正を受ける(Table 9.20)」: a
+/// table character resists with its sheet's Willpower, and a modifier the GM types is
+/// Table 9.20's, added to it (lotr6 F4: the typed number replaced the sheet's).
+#[test]
+fn lr14_a_typed_willpower_modifier_adds_to_the_sheets() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    // サム: Willpower +2 (WIT 10); Table 9.20's +1 makes +3, not +1.
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル サム +100 +1");
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]+3="), "{out:?}");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    // The new test after アラゴルン's Inspire: サム's +2 and a −5 for distance make −3.
+    let out = run(
+        &mut t,
+        "alice",
+        "/lotr combat inspire アラゴルン サム +100 -5",
+    );
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]-3="), "{out:?}");
+    // Without a typed modifier, the sheet's alone.
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル アラゴルン -100");
+    let willpower = out[0].rsplit(" / ").next().expect("the Willpower test");
+    assert!(willpower.contains("]+1="), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-14 「恐怖の影響を受けてない人間からの Inspire などによっても 再度判定を試みることが
+/// できる」: a fear at work is tested again on a new cause — an Inspire — not by its
+/// frightener frightening again (lotr6 F4: a second `fear` re-tested and could replace
+/// cowering with −2); another frightener is a new cause. One Inspire test a round.
+#[test]
+fn lr14_fear_is_not_retested_without_a_new_cause() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join オーク swift=+0 def=10 str=9",
+    );
+    let out = run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr combat fear ナズグル サム -100");
+    assert!(
+        why.contains("LR-14")
+            && why.contains("already afraid of ナズグル")
+            && why.contains("Inspire"),
+        "{why}"
+    );
+    // Another frightener is a new cause: its test is made (and the worse fear stays).
+    let out = run(&mut t, "gm", "/lotr combat fear オーク サム -100");
+    assert!(out[0].contains("影響なし"), "{out:?}");
+    let why = refused(&mut t, "bob", "/lotr combat act サム move");
+    assert!(why.contains("flees or cowers"), "{why}");
+    // An Inspire gives one new test a round.
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム +100");
+    assert!(out[0].contains("逃げ出すか伏せる"), "{out:?}");
+    let why = refused(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(
+        why.contains("LR-14") && why.contains("already had its new test"),
+        "{why}"
+    );
+    run(&mut t, "gm", "/lotr combat next");
+    let out = run(&mut t, "alice", "/lotr combat inspire アラゴルン サム -100");
+    assert!(out[0].contains("影響なし"), "{out:?}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// LR-5 「Exhausted になったキャラクターはただちに意識不明になる」 with LR-6 (Courage goes on
+/// the character's own test, after seeing it): the unconscious make no test, so spend no
+/// Courage on one (lotr6 F11); the GM's Courage for weariness still helps them.
+#[test]
+fn lr5_lr6_the_unconscious_spend_no_courage() {
+    let mut t = table([3; 32]);
+    run(&mut t, "bob", "LOTR+{サム.Stamina}>=10");
+    run(&mut t, "gm", "/lotr weary サム +5");
+    for line in ["/lotr courage サム 1", "/lotr courage サム impossible"] {
+        let why = refused(&mut t, "bob", line);
+        assert!(
+            why.contains("LR-5") && why.contains("unconscious"),
+            "{line}: {why}"
+        );
+    }
+    let out = run(&mut t, "gm", "/lotr courage サム weariness");
+    assert!(out[0].contains("疲労2段階回復"), "{out:?}");
+}
+
+/// LR-12 「シナリオの第1目的を達成すると1000点…キャラクターで分配」: the goal's XP is shared
+/// by the living; a dead character is refused as a recipient, so the living's share is not
+/// cut (lotr6 F2).
+#[test]
+fn lr12_a_goals_xp_is_not_shared_with_the_dead() {
+    let mut t = table([3; 32]);
+    // サム: Health 10, Medium: dead at 60.
+    run(&mut t, "gm", "/lotr damage サム 60");
+    for line in [
+        "/lotr xp award アラゴルン,サム goal1",
+        "/lotr xp award サム rp 100",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-12") && why.contains("サム is dead"),
+            "{line}: {why}"
+        );
+    }
+    let out = run(&mut t, "gm", "/lotr xp award アラゴルン goal1").join("\n");
+    assert!(out.contains("1000"), "{out}");
+}
+
+/// LR-5 「StaminaやWillpower判定によって疲労のペナルティを 一時的に無視することを許可しても
+/// 良い」: the help names the command that makes that test (lotr6 F10).
+#[test]
+fn lr5_the_help_names_the_ignore_weariness_test() {
+    let mut t = table([3; 32]);
+    let help = run(&mut t, "gm", "/help").join("\n");
+    assert!(
+        help.contains("/lotr weary エオメル ignore 12 willpower"),
+        "{help}"
+    );
+    assert!(help.contains("ignore_weariness_by_test"), "{help}");
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr set ignore_weariness_by_test on");
+    run(&mut t, "gm", "/lotr weary サム +2");
+    run(&mut t, "gm", "/lotr weary サム ignore 12 willpower");
+}
+
+/// LR-7 「Complete Failure 以上の失敗の場合は, Corruption の影響を受けた行動を行わなければ
+/// ならない…このような行動を取った後に,GMはもう一度,同じ難易度あるいは それ以上の難易度の
+/// Willpowerを行わせてもよい」: a follow-up test needs a corrupted act (lotr6 F1), at the
+/// temptation test's TN or higher, once for that act.
+#[test]
+fn lr7_a_followup_needs_a_corrupted_act() {
+    let mut t = table([3; 32]);
+    let why = refused(&mut t, "gm", "/lotr corruption サム 12 followup");
+    assert!(
+        why.contains("LR-7") && why.contains("no corrupted act"),
+        "{why}"
+    );
+    // Willpower +2 (WIT 10), TN 12, dice 3: 5, margin −7, a Complete Failure.
+    let seq = t.next_seq();
+    let seed = seed_where(seq, 2, |x| x[0] + x[1] == 3);
+    let mut t = table(seed);
+    let out = run(&mut t, "gm", "/lotr corruption サム 12");
+    assert!(out[0].contains("Complete Failure"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr corruption サム 11 followup");
+    assert!(
+        why.contains("LR-7") && why.contains("12 or higher"),
+        "{why}"
+    );
+    let out = run(&mut t, "gm", "/lotr corruption サム 14 followup");
+    assert!(out[0].contains("堕落は変わらない"), "{out:?}");
+    let why = refused(&mut t, "gm", "/lotr corruption サム 14 followup");
+    assert!(why.contains("no corrupted act"), "{why}");
+    assert!(sheet(&t, "サム").contains("Corruption / Bearing: 2 / 8"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+// ---- lotr7's findings (/work/findings/lotr7.md) ----------------------------------------------
+
+/// LR-12 「1000点ごとに成長することができ,1回の成長ごとに 成長ポイント ("Advancement Pick")
+/// が5点もらえる」: the GM's `/void` of an advancement is refused while picks bought in it
+/// stand (lotr7 F11: the picks stayed and the next advancement bought them again); voided
+/// picks first, then the advancement goes. The same holds for a fighter's joining.
+#[test]
+fn lr12_a_void_does_not_take_an_advancement_from_under_its_picks() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    // Run: 3 order ranks on the sheet.
+    assert!(sheet(&t, "エオメル").contains("Run 3 ranks"));
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let advanced = t.next_seq() - 1;
+    run(&mut t, "alice", "/lotr xp pick エオメル rank Run");
+    let picked = t.next_seq() - 1;
+    assert!(sheet(&t, "エオメル").contains("Run 4 ranks"));
+    let why = refused(&mut t, "gm", &format!("/void {advanced}"));
+    assert!(
+        why.contains(&format!("#{picked}")) && why.contains("advancement (LR-12)"),
+        "{why}"
+    );
+    run(&mut t, "gm", &format!("/void {picked}"));
+    run(&mut t, "gm", &format!("/void {advanced}"));
+    let s = sheet(&t, "エオメル");
+    assert!(s.contains("Run 3 ranks"), "{s}");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+
+    run(&mut t, "gm", "/lotr combat join サム");
+    let joined = t.next_seq() - 1;
+    run(&mut t, "bob", "/lotr combat act サム move");
+    let why = refused(&mut t, "gm", &format!("/void {joined}"));
+    assert!(why.contains("サム joining the fight (LR-14)"), "{why}");
+}
+
+/// LR-14 「恐怖の影響を受けてない人間からの Inspire」 and Table 9.20's 「仲間からの激励」: the
+/// frightener does not inspire its own victim to test again (lotr7 F5).
+#[test]
+fn lr14_the_frightener_does_not_inspire_its_victim() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr combat join サム");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat join ナズグル swift=+0 def=10 str=9",
+    );
+    run(&mut t, "gm", "/lotr combat fear ナズグル サム +100");
+    let why = refused(&mut t, "gm", "/lotr combat inspire ナズグル サム -100 +0");
+    assert!(
+        why.contains("LR-14") && why.contains("who frightened サム"),
+        "{why}"
+    );
+}
+
+/// LR-1 「当然ながら自分の属するOrderの能力からしか選択できない」 and LR-12 「職業に就いた
+/// からといって,タダで職業の特殊能力が 使えたりはしない…自分でポイントを支払って修得する」:
+/// a pick buys an ability the order's data lists, and not one the character has (lotr7 F6:
+/// `Bogus`, `Swift_Strike` and the owned Swift Strike were bought).
+#[test]
+fn lr12_a_pick_buys_only_a_listed_order_ability_not_yet_owned() {
+    let mut t = table([3; 32]);
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    for bad in ["Bogus", "Swift_Strike"] {
+        let why = refused(
+            &mut t,
+            "alice",
+            &format!("/lotr xp pick エオメル ability Warrior {bad}"),
+        );
+        assert!(
+            why.contains("LR-12") && why.contains("not an order ability of Warrior"),
+            "{why}"
+        );
+    }
+    let why = refused(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル ability Warrior \"Swift Strike\"",
+    );
+    assert!(why.contains("taken already"), "{why}");
+    run(
+        &mut t,
+        "alice",
+        "/lotr xp pick エオメル ability Warrior Evasion",
+    );
+}
+
+/// LR-1 「値の割り当てを決めたら,種族ボーナスを加算して最終的な能力値を確定し」 and LR-3
+/// 「エルフと人間は Medium,ホビットとドワーフは Small」: `/lotr create` reads its race and
+/// order from the data; a name in another case is the data's, an unknown one is refused
+/// naming the known ones (lotr7 F3: `race=hobbits` made a Medium Man-like hobbit).
+#[test]
+fn lr1_create_takes_races_and_orders_the_data_knows() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/join carol");
+    run(&mut t, "carol", "/char new Z");
+    for (line, what, known) in [
+        (
+            "/lotr create Z pick 12,11,9,8,6,4 race=Hobbit",
+            "no race 'Hobbit'",
+            "Hobbits",
+        ),
+        (
+            "/lotr create Z pick 12,11,9,8,6,4 race=Men order=Wizard",
+            "no order 'Wizard'",
+            "Warrior",
+        ),
+    ] {
+        let why = refused(&mut t, "carol", line);
+        assert!(
+            why.contains("LR-1") && why.contains(what) && why.contains(known),
+            "{line}: {why}"
+        );
+    }
+    let out = run(
+        &mut t,
+        "carol",
+        "/lotr create Z pick 12,11,9,8,6,4 race=hobbits order=warrior",
+    );
+    // Hobbits: NIM +2, PER +1, STR −2, VIT +1.
+    assert!(
+        out.join("\n")
+            .contains("BRG 12 NIM 13 PER 10 STR 6 VIT 7 WIT 4"),
+        "{out:?}"
+    );
+    let s = sheet(&t, "Z");
+    assert!(s.contains("small"), "{s}");
+}
+
+/// LR-12 「1000点ごとに成長することができ,1回の成長ごとに 成長ポイント…が5点もらえる」: a
+/// character whose order the GM records after its first award advances in that order
+/// (lotr7 F2: the order never reached the XP record, and the advancement was refused with
+/// an empty list of orders).
+#[test]
+fn lr12_an_order_given_after_the_first_award_advances() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr xp award サム goal1");
+    run(&mut t, "gm", "/lotr xp credit サム");
+    let why = refused(&mut t, "gm", "/lotr xp advance サム Warrior");
+    assert!(why.contains("LR-12"), "{why}");
+    run(&mut t, "gm", "/char set サム order Warrior");
+    let out = run(&mut t, "gm", "/lotr xp advance サム Warrior").join("\n");
+    assert!(out.contains("Warrior"), "{out}");
+    run(&mut t, "bob", "/lotr xp pick サム rank Run");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// The brief's "every refusal says what was wrong and what would be right": a GM option's
+/// wrong value is refused naming the values it takes (lotr7 F1: `flaw_picks bogus`), and
+/// `/lotr heal NAME WORD` names heal's forms (lotr7 F10).
+#[test]
+fn lr12_lr4_refusals_name_what_would_be_right() {
+    let mut t = table([3; 32]);
+    for (line, want) in [
+        ("/lotr set flaw_picks bogus", "six_instead | six_more"),
+        ("/lotr set hobbit_death x", "overflow | on_incapacitated"),
+        ("/lotr set protection x", "per_hit | pool"),
+        ("/lotr set stun_reduction x", "on | off"),
+        ("/lotr heal サム bogus", "skill [by=HEALER]"),
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains(want), "{line}: {why}");
+    }
 }

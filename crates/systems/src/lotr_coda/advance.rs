@@ -76,12 +76,7 @@ impl Default for Settings {
 impl Settings {
     /// Applies `KEY VALUE`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
-        let bad = || {
-            Text::new(
-                format!("LR-12: 設定 {key} に「{value}」は使えません"),
-                format!("LR-12: setting {key} cannot be '{value}'"),
-            )
-        };
+        let bad = || super::settings::bad_value("LR-12: ", key, value);
         match (key, value) {
             ("xp_timing", "per_scenario") => self.xp_timing = XpTiming::PerScenario,
             ("xp_timing", "per_test") => self.xp_timing = XpTiming::PerTest,

@@ -78,12 +78,7 @@ pub enum ProtectionMode {
 impl Settings {
     /// Applies `KEY VALUE`; `Err` names what exists.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
-        let bad = || {
-            Text::new(
-                format!("設定 {key} に「{value}」は使えません"),
-                format!("setting {key} cannot be '{value}'"),
-            )
-        };
+        let bad = || super::settings::bad_value("", key, value);
         match key {
             "battle_siegecraft" => {
                 self.battle_siegecraft = match value {

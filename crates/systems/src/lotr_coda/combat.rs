@@ -72,12 +72,7 @@ impl Default for Settings {
 impl Settings {
     /// Applies `KEY VALUE`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), Text> {
-        let bad = || {
-            Text::new(
-                format!("LR-14: 設定 {key} に「{value}」は使えません"),
-                format!("LR-14: setting {key} cannot be '{value}'"),
-            )
-        };
+        let bad = || super::settings::bad_value("LR-14: ", key, value);
         let onoff = |v: &str| match v {
             "on" => Ok(true),
             "off" => Ok(false),
@@ -255,6 +250,9 @@ pub struct Fighter {
     /// LR-14: who frightened it last (the Intimidate a new test after Inspire meets again).
     #[serde(default)]
     pub feared_by: Option<String>,
+    /// LR-14: the round of its last new test after an Inspire (one a round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inspired_in: Option<u32>,
     /// LR-4, LR-5: a table character's wound and weariness penalty (≤ 0), set from its
     /// status by the table rules before each decision; 0 for anyone else.
     #[serde(default)]
@@ -310,6 +308,7 @@ impl Fighter {
             no_turn: false,
             cowed: false,
             feared_by: None,
+            inspired_in: None,
             wounds: 0,
             full_round: false,
             gms: false,
@@ -1536,6 +1535,21 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
             if attacker == target {
                 return Err(refuse("LR-14", "自分は狙えません", "cannot target oneself"));
             }
+            // LR-14 「恐怖の影響を受けてない人間からの Inspire などによっても 再度判定を試みる
+            // ことができる」: a fear already at work is tested again only on a new cause
+            // (someone's Inspire), not by its frightener repeating itself.
+            let afraid = t.fear > 0 || t.lose_turn || t.no_turn || t.cowed;
+            if afraid && t.feared_by.as_deref() == Some(attacker.as_str()) {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{target} はすでに {attacker} の恐怖を受けています。同じ恐怖の再判定は、恐怖を受けていない人物の Inspire で（/lotr combat inspire 鼓舞する人 {target} 威圧の修正 意志力の修正）"
+                    ),
+                    format!(
+                        "{target} is already afraid of {attacker}; the same fear is tested again only after an unafraid someone's Inspire (/lotr combat inspire INSPIRER {target} INTIMIDATE-MOD WILLPOWER-MOD)"
+                    ),
+                ));
+            }
             bounded(*modifier, ("修正", "the modifier"))?;
             bounded(*willpower, ("修正", "the modifier"))?;
             let mut tests = Vec::new();
@@ -1593,6 +1607,31 @@ pub fn decide(c: &Combat, cmd: &Command, dice: &mut Roller<'_>) -> Result<Vec<Ev
                     format!("{target} is not afraid"),
                 ));
             };
+            // LR-14: the Inspire gives one new test (「再度判定を試みる」), so one a round, not a
+            // test repeated until it comes out well.
+            if t.inspired_in == Some(c.round) {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{target} はこのラウンドすでに鼓舞（Inspire）で再判定しています（次のラウンドに）"
+                    ),
+                    format!(
+                        "{target} already had its new test after an Inspire this round (next round)"
+                    ),
+                ));
+            }
+            // 「仲間からの激励」 (Table 9.20): the frightener is no companion of its victim.
+            if *inspirer == attacker {
+                return Err(refuse(
+                    "LR-14",
+                    format!(
+                        "{inspirer} は {target} を怖がらせた側です。鼓舞（Inspire）は恐怖を受けていない仲間がします"
+                    ),
+                    format!(
+                        "{inspirer} is who frightened {target}; the Inspire comes from an unafraid companion"
+                    ),
+                ));
+            }
             bounded(*modifier, ("修正", "the modifier"))?;
             bounded(*willpower, ("修正", "the modifier"))?;
             // The frightener's conditions count if it is still in the combat.
@@ -2173,9 +2212,11 @@ pub fn fold(c: &mut Combat, event: &Event) {
             ..
         } => {
             let started = c.round >= 1;
+            let round = c.round;
             if let Some(t) = c.get_mut(target) {
                 if inspired_by.is_some() {
                     // LR-14: the new test's degree replaces the old fear.
+                    t.inspired_in = Some(round);
                     t.fear = 0;
                     t.lose_turn = false;
                     t.no_turn = false;
@@ -3575,6 +3616,10 @@ mod tests {
         // 4+4 vs 4+4: tie = Marginal: −1.
         run(&mut c, fear(0), &[4, 4, 4, 4]).expect("fear");
         assert_eq!(c.get("Boromir").expect("in").fear, 1);
+        // The same frightener does not test the same fear again (LR-14: a new test needs
+        // a new cause, an Inspire).
+        refused(&mut c, fear(6), "LR-14");
+        run(&mut c, Command::Calm("Boromir".into()), &[]).expect("calm");
         // Superior: −4 and the next turn lost.
         run(&mut c, fear(6), &[4, 4, 4, 4]).expect("fear");
         run(&mut c, Command::NextRound, &[]).expect("round");

@@ -115,6 +115,15 @@ pub fn decide(
                     _ => return Err(create_usage()),
                 }
             }
+            // LR-1 「値の割り当てを決めたら,種族ボーナスを加算して」: the race (and order) must
+            // be one the data knows, or its modifiers, size and budgets would silently be
+            // none (a typo such as `race=hobbits` reads as the data's `Hobbits`). A race
+            // or order of the GM's own comes by a sheet file, which notes it is unchecked.
+            let data = Data::example();
+            race = known(&race, data.races.keys(), ("種族", "race"))?;
+            if !order.is_empty() {
+                order = known(&order, data.orders.keys(), ("職業", "order"))?;
+            }
             // LR-1: once the nine 2d6 are rolled for the character, its attributes are
             // those rolls' (the random method is not traded for the pick method after
             // seeing them, nor after an undone creation).
@@ -168,7 +177,6 @@ pub fn decide(
                 flaws: Vec::new(),
                 skills: BTreeMap::new(),
             };
-            let data = Data::example();
             let violations = sheet.attribute_violations(&data);
             if !violations.is_empty() {
                 let ja: Vec<String> = violations
@@ -216,4 +224,31 @@ pub fn decide(
         }
         _ => Err(create_usage()),
     }
+}
+
+/// A race or order name as the data spells it (case aside), or a refusal listing the
+/// data's names.
+fn known<'a>(
+    name: &str,
+    names: impl Iterator<Item = &'a String>,
+    what: (&str, &str),
+) -> Result<String, Text> {
+    let names: Vec<&String> = names.collect();
+    if let Some(n) = names.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+        return Ok(n.to_string());
+    }
+    let list: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+    Err(Text::new(
+        format!(
+            "LR-1: {}「{name}」はデータにありません（{}）。データにない{}はシートファイルで（taku table sheet）",
+            what.0,
+            list.join("、"),
+            what.0
+        ),
+        format!(
+            "LR-1: no {} '{name}' in the data ({}); one of your own comes by a sheet file (taku table sheet)",
+            what.1,
+            list.join(", "),
+        ),
+    ))
 }

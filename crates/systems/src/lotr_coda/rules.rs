@@ -75,6 +75,11 @@ pub struct Status {
     /// LR-5: made its recovery test this combat round (「戦闘中は1ラウンドに1回」).
     #[serde(default)]
     pub recovery_tested: bool,
+    /// LR-7 「Complete Failure 以上の失敗の場合は, Corruption の影響を受けた行動を行わなければ
+    /// ならない」: the TN of the temptation test that forced a corrupted act not yet
+    /// followed up (the GM's follow-up test is 「同じ難易度あるいはそれ以上」).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corrupted_act: Option<i64>,
 }
 
 /// LR-4: a poison at work, its stages rolled when it was created and its first test's
@@ -355,6 +360,12 @@ pub struct Delta {
     /// LR-5: a recovery test made during a combat round.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recovery_tested: bool,
+    /// LR-7: a temptation test at this TN forced a corrupted act.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corrupted_act: Option<i64>,
+    /// LR-7: the GM's follow-up test on the corrupted act was made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub followed_up: bool,
 }
 
 /// What happened.
@@ -490,9 +501,9 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Harm that is not an attack (LR-4, GM; the tables' numbers are the GM's): fall = an Acrobatics success halves it; fire = a failed Swiftness test sets alight, 2d6+4 (while burning the same command is the re-test); drown = a failed Stamina test, unconscious and damage; rest = 1d6 back after 15 minutes",
     },
     CommandHelp {
-        usage: "/lotr weary エオメル test 10 encumbered | /lotr weary エオメル test 10 load=150 old",
-        help: "疲労判定（LR-5、GM）: Stamina、目標値は重荷+10・超重荷+20（load=重さ で STR×10/×20/×30 から）、Old −4・Aged −8、負傷・疲労のペナルティ込み。失敗で疲労+1段階",
-        help_en: "A weariness test (LR-5, GM): Stamina, TN +10 encumbered, +20 heavily (load=WEIGHT against STR×10/×20/×30), Old −4, Aged −8, wound and weariness penalties included; a failure adds a level",
+        usage: "/lotr weary エオメル test 10 encumbered | /lotr weary エオメル test 10 load=150 old | /lotr weary エオメル ignore 12 willpower",
+        help: "疲労判定（LR-5、GM）: Stamina、目標値は重荷+10・超重荷+20（load=重さ で STR×10/×20/×30 から）、Old −4・Aged −8、負傷・疲労のペナルティ込み。失敗で疲労+1段階。ignore 目標値 [stamina|willpower]: 疲労のペナルティを一時的に無視する判定（GMオプション ignore_weariness_by_test が on のとき。成功でシーン終了まで無視）",
+        help_en: "A weariness test (LR-5, GM): Stamina, TN +10 encumbered, +20 heavily (load=WEIGHT against STR×10/×20/×30), Old −4, Aged −8, wound and weariness penalties included; a failure adds a level. ignore TN [stamina|willpower]: a test to ignore the weariness penalties for a while (GM option ignore_weariness_by_test on; a success ignores them until the scene ends)",
     },
     CommandHelp {
         usage: "/lotr renown エオメル +1 オークの隊長を討った | /lotr travel 120 フロド=20 アラゴルン=30",
@@ -526,8 +537,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         usage: "/lotr corruption エオメル 12 | 12 followup | yield | yield 3 | deed 2",
-        help: "堕落（LR-7）: Willpower判定で Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2。followup=事後の判定（増減なし）。yield=抵抗せず+2以上、deed=善行で−2以上。Bearing以上でNPCに",
-        help_en: "Corruption (LR-7): a Willpower test, Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2; followup changes nothing; yield = at least +2; deed = at least −2; at Bearing the PC becomes an NPC",
+        help: "堕落（LR-7）: Willpower判定で Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2。followup=Complete Failure 以下で強いられた堕落の行動の後の判定（目標値は同じかそれ以上、増減なし）。yield=抵抗せず+2以上、deed=善行で−2以上。Bearing以上でNPCに",
+        help_en: "Corruption (LR-7): a Willpower test, Failure +1 / Complete F +2 / Disastrous +3 / Superior −1 / Extraordinary −2; followup = the test after a corrupted act a Complete Failure or worse forced (same TN or higher; changes nothing); yield = at least +2; deed = at least −2; at Bearing the PC becomes an NPC",
     },
     CommandHelp {
         usage: "/lotr recognise エオメル area 3 race",
@@ -976,6 +987,12 @@ pub(super) fn apply(s: &mut Status, d: &Delta, exhausted: i64) {
     if d.recovery_tested {
         s.recovery_tested = true;
     }
+    if d.followed_up {
+        s.corrupted_act = None;
+    }
+    if let Some(tn) = d.corrupted_act {
+        s.corrupted_act = Some(tn);
+    }
     if let Some(p) = &d.armed_pick {
         s.armed_picks.push(p.clone());
     }
@@ -1279,6 +1296,27 @@ fn decide_lotr(
                     }
                 }
             }
+            // LR-12 「シナリオの第1目的を達成すると1000点…キャラクターで分配」: the award is
+            // shared by the characters who go on; a dead one takes no share (nor any XP), so
+            // naming it would cut the living's share.
+            if let ["xp", "award", names, ..] = words {
+                for n in names.split(',') {
+                    let dead = record(table, state, n).is_some_and(|ch| {
+                        let s = state.status.get(n).cloned().unwrap_or_default();
+                        not_dead(state, n, &ch, &s).is_err()
+                    });
+                    if dead {
+                        return Err(Text::new(
+                            format!(
+                                "LR-12: {n}は死亡しています。経験点は生きているキャラクターで分配します（{n}を外して /lotr xp award を書き直してください）"
+                            ),
+                            format!(
+                                "LR-12: {n} is dead; XP is shared among the living characters (write /lotr xp award again without {n})"
+                            ),
+                        ));
+                    }
+                }
+            }
             // LR-5: an unconscious target is not frightened (it makes no Willpower test).
             if let ["combat", "fear" | "inspire", _, target, ..] = words
                 && record(table, state, target).is_some()
@@ -1505,12 +1543,22 @@ fn join_from_sheet(table: &dyn TableView, state: &State, words: &[&str]) -> Vec<
     {
         out.insert(3, format!("{ride:+}"));
     }
-    // LR-14 fear: 「恐怖を与えられる側は Willpower で抵抗」 — a table character's Willpower
-    // from its record when the GM gives none.
-    if let ["combat", "fear" | "inspire", _, target, _] = words
+    // LR-14 fear: 「防御側はWillpowerで抵抗する」 — a table character's Willpower from its
+    // record; 「抵抗側は,恐怖の対象からの距離や,仲間からの激励などによって 抵抗に修正を受ける
+    // (Table 9.20)」: a modifier the GM types is Table 9.20's, added to the record's.
+    if let ["combat", "fear" | "inspire", _, target, _, typed @ ..] = words
+        && typed.len() <= 1
         && let Some(ch) = record(table, state, target)
     {
-        out.push(format!("{:+}", ch.reaction(2)));
+        let willpower = ch.reaction(2);
+        match typed.first() {
+            None => out.push(format!("{willpower:+}")),
+            Some(m) => {
+                if let Ok(n) = number(m) {
+                    out[5] = format!("{:+}", n.saturating_add(willpower));
+                }
+            }
+        }
     }
     out
 }
@@ -1853,6 +1901,10 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
         }
     }
     p.edges = ch.edges.iter().cloned().collect();
+    // LR-12: an order ability the record has (its one from creation) is not bought again.
+    for a in &ch.abilities {
+        p.abilities.insert((ch.order.clone(), a.clone()));
+    }
     if !ch.order.is_empty() {
         p.orders.insert(ch.order.clone(), 0);
         p.advancing.push(ch.order.clone());
@@ -1864,6 +1916,14 @@ fn unknown() -> Text {
     usage(
         "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed 名前 …、/lotr travel、/lotr round、/lotr settings（/help を参照）",
         "/lotr create|damage|heal|poison|fall|fire|drown|weary|recover|courage|corruption|recognise|renown|armed NAME …, /lotr travel, /lotr round, /lotr settings (see /help)",
+    )
+}
+
+/// LR-4: `/lotr heal`'s forms.
+fn heal_usage() -> Text {
+    usage(
+        "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
+        "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
     )
 }
 
@@ -2173,16 +2233,12 @@ fn heal(
                 format!("Healing success at advanced facilities: Health {h}"),
             ),
         ),
+        // A word that is no form and no number is refused with the forms (lotr7 F10).
         [n] => {
-            let n = number(n)?.max(0);
+            let n = number(n).map_err(|e| e.then(" ", &heal_usage()))?.max(0);
             (n, (format!("{n}点回復"), format!("{n} healed")))
         }
-        _ => {
-            return Err(usage(
-                "/lotr heal 名前 skill [by=治療者]|week [ok]|rest 日数|attended 日数 by=治療者|attended 日数 ok|facility|infection by=医者 [tn=目標値]|infection clear|点数",
-                "/lotr heal NAME skill [by=HEALER]|week [ok]|rest DAYS|attended DAYS by=HEALER|attended DAYS ok|facility|infection by=DOCTOR [tn=TN]|infection clear|POINTS",
-            ));
-        }
+        _ => return Err(heal_usage()),
     };
     let healed = healed.min(s.damage);
     Ok(vec![status_event(
@@ -2845,6 +2901,12 @@ fn courage(
     };
     let selfish = rest.contains(&"selfish");
     let rest: Vec<&str> = rest.iter().copied().filter(|w| *w != "selfish").collect();
+    // LR-5 「Exhausted になったキャラクターはただちに意識不明になる」: the unconscious
+    // make no test, so spend no Courage on one (nor on an impossible one); the GM's
+    // Courage for weariness (below) is how Courage helps them wake.
+    if rest.as_slice() != ["weariness"] {
+        awake(state, name, s)?;
+    }
     // LR-6: heroic spending comes back at the scene's end, or at once (the GM's choice,
     // `courage_return = at_once`); selfish spending never at once.
     let at_once = state.settings.courage_at_once && !selfish;
@@ -3070,6 +3132,7 @@ fn corruption(
     dice: &mut Roller<'_>,
 ) -> Result<Vec<Event>, Text> {
     let bearing = ch.attributes[BRG];
+    let mut act = None;
     let (change, what): (i64, (String, String)) = match rest {
         ["yield", n @ ..] if n.len() <= 1 => {
             let n = n.first().map_or(Ok(CORRUPTION_STEP), |w| number(w))?;
@@ -3117,6 +3180,34 @@ fn corruption(
                     ));
                 }
             };
+            // LR-7 「このような行動を取った後に,GMはもう一度,同じ難易度あるいはそれ以上の
+            // 難易度のWillpowerを行わせてもよい」: a follow-up needs a corrupted act (forced
+            // by a Complete Failure or worse) and a TN no lower than that test's.
+            if followup {
+                match s.corrupted_act {
+                    None => {
+                        return Err(Text::new(
+                            format!(
+                                "LR-7: {name}には事後の判定の対象になる堕落の行動がありません（誘惑の判定が Complete Failure 以下だったときに、その行動の後で /lotr corruption {name} 目標値 followup）"
+                            ),
+                            format!(
+                                "LR-7: {name} has no corrupted act to follow up (after a temptation test of Complete Failure or worse forces one: /lotr corruption {name} TN followup)"
+                            ),
+                        ));
+                    }
+                    Some(was) if tn < was => {
+                        return Err(Text::new(
+                            format!(
+                                "LR-7: 事後の判定の目標値は誘惑の判定と同じ{was}以上です（{tn}は低すぎます）"
+                            ),
+                            format!(
+                                "LR-7: the follow-up's TN is the temptation test's {was} or higher ({tn} is lower)"
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
             let weariness = state
                 .settings
                 .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
@@ -3130,7 +3221,10 @@ fn corruption(
                 };
                 return Ok(vec![changed(
                     name,
-                    Delta::default(),
+                    Delta {
+                        followed_up: true,
+                        ..Delta::default()
+                    },
                     format!("{name}: 事後のWillpower判定 {text} → {ja}（堕落は変わらない）"),
                     format!(
                         "{name}: follow-up Willpower test {text} → {en} (corruption unchanged)"
@@ -3146,6 +3240,9 @@ fn corruption(
                 Degree::ExtraordinarySuccess => -2,
             };
             let forced = d <= Degree::CompleteFailure;
+            if forced {
+                act = Some(tn);
+            }
             (
                 change,
                 (
@@ -3194,6 +3291,7 @@ fn corruption(
         Delta {
             corruption: to - s.corruption,
             npc,
+            corrupted_act: act,
             ..Delta::default()
         },
         format!("{name}: {}{}", what.0, tail.0),
@@ -3793,6 +3891,23 @@ const OWNED: &[OwnedField] = &[
     },
 ];
 
+impl LotrRules {
+    /// `later` rests on a [`Basis`] one of `undone` brought in: how, for the refusal.
+    fn rests_on_brought(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        let needs = rests_on(later);
+        if needs.is_empty() {
+            return None;
+        }
+        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
+        let hit = needs.iter().find(|n| brought.contains(n))?;
+        let (ja, en) = hit.words();
+        Some(Text::new(
+            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
+            format!("{} rests on {en}", self.describe(later).en()),
+        ))
+    }
+}
+
 impl TableRules for LotrRules {
     type State = State;
     type Event = Event;
@@ -3886,17 +4001,21 @@ impl TableRules for LotrRules {
                 ),
             ));
         }
-        let needs = rests_on(later);
-        if needs.is_empty() {
-            return None;
-        }
-        let brought: Vec<Basis> = undone.iter().flat_map(brings).collect();
-        let hit = needs.iter().find(|n| brought.contains(n))?;
-        let (ja, en) = hit.words();
-        Some(Text::new(
-            format!("{}は{ja}を前提にしています", self.describe(later).ja()),
-            format!("{} rests on {en}", self.describe(later).en()),
-        ))
+        self.rests_on_brought(later, undone)
+    }
+
+    /// The GM's `/void` is held too: a fold cannot take an advancement out from under the
+    /// picks bought in it (LR-12 「1回の成長ごとに 成長ポイント…が5点」: the picks would
+    /// stand with no advancement, and the next one would buy them again), nor a fighter's
+    /// joining, a unit or a stronghold from under what they did.
+    fn builds_on_holds_void(&self) -> bool {
+        true
+    }
+
+    /// For a void, the bases alone (`Basis`): the LR-1 making of a character stays the
+    /// GM's to void (a bad creation taken back), as before.
+    fn void_builds_on(&self, later: &Event, undone: &[Event]) -> Option<Text> {
+        self.rests_on_brought(later, undone)
     }
 
     fn commands(&self) -> &'static [CommandHelp] {

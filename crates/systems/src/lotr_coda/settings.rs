@@ -103,11 +103,39 @@ pub const EXHAUSTED_TN: i64 = 10;
 /// LR-5: the Exhausted recovery test's penalty.
 pub const EXHAUSTED_PENALTY: i64 = -10;
 
-fn bad(key: &str, value: &str) -> Text {
+/// The values each on/off or named GM option takes (`/lotr set KEY VALUE`), for the
+/// refusal of any other.
+const VALUES: &[(&str, &str)] = &[
+    ("hobbit_death", "overflow | on_incapacitated"),
+    ("group_bonus", "literal | marginal_plus_one"),
+    ("ignore_weariness_by_test", "on | off"),
+    ("multi_field_specialisation", "on | off"),
+    ("courage_return", "scene | at_once"),
+    ("fear_tie", "marginal | retest"),
+    ("stun_reduction", "on | off"),
+    ("mounted_dodge_size", "on | off"),
+    ("battle_siegecraft", "on | off"),
+    ("morale_bonus", "off | damage | defence"),
+    ("protection", "per_hit | pool"),
+    ("xp_timing", "per_scenario | per_test"),
+    ("flaw_picks", "six_instead | six_more"),
+];
+
+/// The refusal of `value` for GM option `key`, naming the values it takes; `rule` (say
+/// `"LR-12: "`) heads it.
+pub(super) fn bad_value(rule: &str, key: &str, value: &str) -> Text {
+    let values = VALUES
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("/lotr settings", |(_, v)| v);
     Text::new(
-        format!("設定 {key} に値「{value}」は使えません。/lotr settings で一覧を見てください"),
-        format!("setting {key} cannot be '{value}'; /lotr settings lists them"),
+        format!("{rule}設定 {key} に「{value}」は使えません（使える値: {values}）"),
+        format!("{rule}setting {key} cannot be '{value}' (it takes {values})"),
     )
+}
+
+fn bad(key: &str, value: &str) -> Text {
+    bad_value("", key, value)
 }
 
 /// An example value of a number table, as its error shows it.

@@ -1068,7 +1068,25 @@ fn decide_xp(
     let mut state = s.clone();
     let ensure =
         |name: &str, state: &mut advance::State, events: &mut Vec<SubEvent>| -> Result<(), Text> {
-            if state.progress.contains_key(name) {
+            if let Some(p) = state.progress.get(name) {
+                // LR-12: a record given its order after its XP record was made (without one)
+                // advances in it: the order, its skills and abilities are read now; an
+                // order the XP record has already is changed only by joining (picks).
+                if p.orders.is_empty()
+                    && let Some(fresh) = import(name).filter(|f| !f.orders.is_empty())
+                {
+                    let mut merged = p.clone();
+                    merged.orders = fresh.orders;
+                    merged.advancing = fresh.advancing;
+                    merged.order_skills.extend(fresh.order_skills);
+                    merged.abilities.extend(fresh.abilities);
+                    let e = advance::Event::Imported {
+                        who: name.to_string(),
+                        progress: Box::new(merged),
+                    };
+                    advance::fold(state, &e);
+                    events.push(SubEvent::Advance(e));
+                }
                 return Ok(());
             }
             let progress = import(name).ok_or_else(|| {
@@ -1211,10 +1229,28 @@ fn decide_xp(
                 ["edge", n] => Buy::Edge {
                     name: n.to_string(),
                 },
-                ["ability", o, n] => Buy::Ability {
-                    order: o.to_string(),
-                    name: n.to_string(),
-                },
+                ["ability", o, n] => {
+                    // LR-1/LR-12 「自分の属するOrderの能力からしか選択できない」: an order the
+                    // GM's data lists offers its listed abilities only (the sheet's check).
+                    if let Some(d) = super::sheet::Data::example().orders.get(*o)
+                        && !d.abilities.iter().any(|a| a == n)
+                    {
+                        return Err(Text::new(
+                            format!(
+                                "LR-12: 職業能力「{n}」は{o}のものではありません（{o}の能力: {}）",
+                                d.abilities.join("、")
+                            ),
+                            format!(
+                                "LR-12: '{n}' is not an order ability of {o} ({o}'s: {})",
+                                d.abilities.join(", ")
+                            ),
+                        ));
+                    }
+                    Buy::Ability {
+                        order: o.to_string(),
+                        name: n.to_string(),
+                    }
+                }
                 ["attr", n] => Buy::Attribute {
                     name: n.to_ascii_uppercase(),
                 },
