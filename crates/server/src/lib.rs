@@ -789,8 +789,11 @@ fn refuse_in(reason: &taku_dice::Text, lang: taku_dice::Lang) -> Response {
 /// headers the table API takes, `Authorization` among them; any other method a route does
 /// not have is a 405 saying which it has (`Allow`). Answered from the fallback, so
 /// requests that are not preflights pay nothing for it.
-async fn preflight_or_not_allowed(method: Method) -> Response {
+async fn preflight_or_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
     if method != Method::OPTIONS {
+        if is_bcdice_api(&uri) {
+            return bcdice_not_found();
+        }
         let name: String = method.as_str().chars().take(32).collect();
         let text = taku_dice::Text::new(
             format!(
@@ -822,8 +825,27 @@ async fn preflight_or_not_allowed(method: Method) -> Response {
         .into_response()
 }
 
-/// 404 for a path nothing answers, saying where the APIs are (attack pass 7, A7-4).
-async fn not_found() -> Response {
+/// bcdice-api's answer to any path or method it does not have, exactly (§7.7: 404
+/// `{"ok":false,"reason":"not found"}`, in any language): its clients match on it.
+fn bcdice_not_found() -> Response {
+    json_with(
+        StatusCode::NOT_FOUND,
+        json!({"ok": false, "reason": "not found"}),
+    )
+}
+
+/// A path under bcdice-api's `/v2`, whose answers follow bcdice-api byte for byte.
+fn is_bcdice_api(uri: &axum::http::Uri) -> bool {
+    let path = uri.path();
+    path == "/v2" || path.starts_with("/v2/")
+}
+
+/// 404 for a path nothing answers: under `/v2` bcdice-api's own answer, elsewhere a
+/// refusal in the client's language saying where the APIs are (attack pass 7, A7-4).
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if is_bcdice_api(&uri) {
+        return bcdice_not_found();
+    }
     refusal(
         StatusCode::NOT_FOUND,
         taku_dice::Text::new(
