@@ -1658,12 +1658,7 @@ impl Table {
                     .keys()
                     .filter(|c| !self.hidden_from_someone(c))
                     .collect();
-                if let Some(other) = shown
-                    .iter()
-                    .find(|c| c.as_str() == name)
-                    .map(|c| c.as_str())
-                    .or_else(|| names::looks_like(&name, shown.iter().copied()))
-                {
+                if let Some(other) = names::same_or_like(&name, shown.iter().copied()) {
                     return refuse(
                         format!(
                             "'{name}' はキャラクター '{other}' と同じか見分けにくい名前で、発言がキャラクターのものに見えてしまいます。別の名前にしてください"
@@ -2577,13 +2572,7 @@ impl Table {
             .keys()
             .chain(self.state.removed.iter())
             .filter(|m| m.as_str() != actor);
-        let members: Vec<&String> = members.collect();
-        match members
-            .iter()
-            .find(|m| m.as_str() == name)
-            .map(|m| m.as_str())
-            .or_else(|| names::looks_like(name, members.iter().copied()))
-        {
+        match names::same_or_like(name, members) {
             Some(other) => refuse(
                 format!(
                     "'{name}' はメンバー '{other}' と同じか見分けにくい名前で、キャラクターの発言がそのメンバーのものに見えてしまいます。別の名前にしてください"

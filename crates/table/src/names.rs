@@ -313,6 +313,19 @@ fn skeleton_with(name: &str, capital_i_as_l: bool) -> String {
     folded.replace("rn", "m").replace("vv", "w")
 }
 
+/// The first of `names` that is `name` itself or that `name` could be taken for.
+pub(crate) fn same_or_like<'a>(
+    name: &str,
+    names: impl IntoIterator<Item = &'a String> + Clone,
+) -> Option<&'a str> {
+    names
+        .clone()
+        .into_iter()
+        .find(|other| other.as_str() == name)
+        .map(String::as_str)
+        .or_else(|| looks_like(name, names))
+}
+
 /// The first of `names` (other than `name` itself) that `name` could be taken for.
 pub(crate) fn looks_like<'a>(
     name: &str,
