@@ -290,9 +290,7 @@ fn malformed(command: &str) -> EvalError {
     for part in command[body_end..].split('#').skip(1) {
         let hash = at;
         at += 1 + part.len();
-        let name = ["NS", "NF", "PLAIN", "DRAW", "OVERRIDE"]
-            .into_iter()
-            .find(|n| part.starts_with(n));
+        let name = OPTIONS.into_iter().find(|n| part.starts_with(n));
         match name {
             // `FC+4#NS VS FC+2`, `FC+4#NS>=10`: the check goes on after an option.
             Some(n)
@@ -351,6 +349,15 @@ fn malformed(command: &str) -> EvalError {
         .find(|&end| parses(&body[..end]))
         .unwrap_or(2);
     unexpected(command, at, FORMS)
+}
+
+/// The options a check takes (FC-9's GM exception, FC-11's readings of a comparison),
+/// as written after `#`.
+const OPTIONS: [&str; 5] = ["NS", "NF", "PLAIN", "DRAW", "OVERRIDE"];
+
+/// Whether `word` (case as typed) names an option, `NS` of `#NS`.
+pub fn is_option_name(word: &str) -> bool {
+    OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(word))
 }
 
 /// `BODY#NS#NF…` → the body and the options; `None` on an unknown or repeated option,

@@ -42,12 +42,12 @@ impl GameSystem for FourCard {
     /// `FC+4 VS FC+6` is one command written with spaces (FC-11). A third side
     /// (`FC+5 VS FC+5 VS FC+5`) joins too, so that the check's parser refuses it instead
     /// of reading `VS FC+5` as a comment: a comparison roll compares two roll values.
+    ///
+    /// Options written after a space (`FC+4>=10 #NS`) join the check too: read as a
+    /// comment they would be dropped silently, and the player would think the GM's
+    /// exception (FC-9) applied.
     fn rewrite_line(&self, raw: &str) -> Option<String> {
-        let mut joined = join_versus(raw)?;
-        while let Some(again) = join_versus(&joined).filter(|j| *j != joined) {
-            joined = again;
-        }
-        Some(joined)
+        join_line(raw)
     }
     fn table_rules(&self) -> Option<&dyn crate::DynRules> {
         Some(&rules::FcRules)
@@ -64,7 +64,7 @@ impl GameSystem for FourCard {
         limits: taku_dice::odds::Limits,
     ) -> Option<Result<taku_dice::odds::Odds, taku_dice::odds::OddsError>> {
         let folded = taku_dice::normalize::fold(input).text;
-        let joined = join_versus(&folded).unwrap_or(folded);
+        let joined = join_line(&folded).unwrap_or(folded);
         let (token, _) = first_token(&joined);
         let upper = token.to_ascii_uppercase();
         let command = match upper.strip_prefix('S') {
@@ -76,10 +76,38 @@ impl GameSystem for FourCard {
     }
 }
 
+/// The line as one command: `FC+4 VS FC+6` joined (FC-11, a third side too, see
+/// [`FourCard::rewrite_line`]) and options that follow the check after a space
+/// (`FC+4>=10 #NS`, `FC+4 VS FC+6 #DRAW#PLAIN`) joined to it; `None` when nothing joins.
+pub fn join_line(raw: &str) -> Option<String> {
+    let mut joined = join_versus(raw);
+    while let Some(again) = joined
+        .as_deref()
+        .and_then(join_versus)
+        .filter(|j| Some(j) != joined.as_ref())
+    {
+        joined = Some(again);
+    }
+    let line = joined.as_deref().unwrap_or(raw);
+    let (check, at) = first_token(line);
+    let rest = &line[at + check.len()..];
+    let (word, at_word) = first_token(rest);
+    let options = word
+        .strip_prefix('#')
+        .is_some_and(|w| w.split('#').all(check::is_option_name));
+    let upper = check.to_ascii_uppercase();
+    let is_check = upper.strip_prefix('S').unwrap_or(&upper).starts_with("FC");
+    if !is_check || !options {
+        return joined;
+    }
+    let comment = &rest[at_word + word.len()..];
+    Some(format!("{}{check}{word}{comment}", &line[..at]))
+}
+
 /// The check the line `line` makes, if it is one of the system's (`SFC+3>=10 剣` → the
 /// target roll), as the table's rules read a roll after it is made.
 pub fn parse_line(line: &str) -> Option<check::Check> {
-    let joined = join_versus(line).unwrap_or_else(|| line.to_string());
+    let joined = join_line(line).unwrap_or_else(|| line.to_string());
     let (token, _) = first_token(&joined);
     let upper = token.to_ascii_uppercase();
     let command = match upper.strip_prefix('S') {
@@ -133,11 +161,35 @@ Four Card: 2D6 + base check rolls (dice 12: automatic success; dice 2: automatic
 
 #[cfg(test)]
 mod tests {
-    use super::FourCard;
+    use super::{FourCard, join_line};
     use taku_dice::{Mode, ScriptedDraw, ScriptedSource};
 
     fn six(values: &[u32]) -> ScriptedSource {
         ScriptedSource::new(values.iter().map(|&value| ScriptedDraw { sides: 6, value }))
+    }
+
+    #[test]
+    fn fc9_an_option_after_a_space_is_the_checks_not_a_comment() {
+        // FC-9 (l.154): 「どう考えても不可能な行動…GMの判断で処理してください」; the GM may rule that a 12 is no automatic success. Written
+        // `FC+4>=10 #NS`, the option must apply, not vanish into a comment.
+        let mut dice = six(&[6, 6]);
+        let r = crate::evaluate(&FourCard, "FC+4>=20 #NS 跳躍", &mut dice, Mode::Normalize)
+            .expect("a target roll");
+        assert!(r.text.contains("#NS"), "{}", r.text);
+        assert!(!r.text.contains("自動的成功"), "{}", r.text);
+
+        let mut dice = six(&[3, 3, 2, 4]);
+        let r = crate::evaluate(&FourCard, "fc+4 vs fc+4 #draw", &mut dice, Mode::Normalize)
+            .expect("a comparison");
+        assert!(r.text.to_ascii_uppercase().contains("#DRAW"), "{}", r.text);
+        assert_eq!(dice.used(), 4, "a tie stands with #DRAW: {}", r.text);
+        // A comment that only starts with `#` stays a comment; other commands are left.
+        assert_eq!(join_line("FC+4>=10 #見せ場"), None);
+        assert_eq!(join_line("2D6 #NS"), None);
+        assert_eq!(
+            join_line("FC+4>=10 #NS 剣").as_deref(),
+            Some("FC+4>=10#NS 剣")
+        );
     }
 
     #[test]

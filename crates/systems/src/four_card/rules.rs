@@ -3382,7 +3382,7 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
         return (actors_character(table, state), None);
     };
     let line = line.trim();
-    let joined = taku_dice::command::join_versus(line).unwrap_or_else(|| line.to_string());
+    let joined = super::join_line(line).unwrap_or_else(|| line.to_string());
     let (command, comment) = joined
         .split_once(char::is_whitespace)
         .map_or((joined.as_str(), ""), |(c, r)| (c, r.trim()));
