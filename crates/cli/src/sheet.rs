@@ -97,11 +97,10 @@ pub fn run(args: &SheetArgs) -> Result<bool> {
                 "{}",
                 taku_dice::Text::new(
                     format!(
-                        "{file} はフォーカードのキャラクターシートとして読めません（name・sex・IQ・DX・ST・WP・VT が必要です）: {e}"
+                        "{file} はフォーカードのキャラクターシートとして読めません: {}",
+                        e.ja()
                     ),
-                    format!(
-                        "{file} is not a Four Card character sheet (it needs name, sex, IQ, DX, ST, WP, VT): {e}"
-                    ),
+                    format!("{file} is not a Four Card character sheet: {}", e.en()),
                 )
                 .get(lang)
             )

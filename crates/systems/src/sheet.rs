@@ -60,8 +60,11 @@ pub fn read(system: &dyn GameSystem, text: &str) -> Result<ReadSheet, Text> {
 fn read_four_card(text: &str) -> Result<ReadSheet, Text> {
     let sheet = crate::four_card::sheet::Sheet::from_toml(text).map_err(|e| {
         Text::new(
-            format!("フォーカードのキャラクターシートとして読めません: {e}"),
-            format!("not a Four Card character sheet: {e}"),
+            format!(
+                "フォーカードのキャラクターシートとして読めません: {}",
+                e.ja()
+            ),
+            format!("not a Four Card character sheet: {}", e.en()),
         )
     })?;
     // A sex the rules cannot read would be read as male: refused. What the sheet breaks

@@ -2384,9 +2384,31 @@ fn fc14h_f6_f13_a_sheets_money_is_checked_and_the_night_is_the_days() {
     )
     .expect_err("a skill's TP alone is not a skill");
     assert!(
-        e.contains("[skills.\"知覚\"] tp = 5") && !e.contains("SheetSkill"),
-        "{e}"
+        e.en().contains("[skills.\"知覚\"] tp = 5") && !e.en().contains("SheetSkill"),
+        "{e:?}"
     );
+    // fc8 F9: the Japanese says it in Japanese, with the line, and a bare `スキル.知覚`
+    // key (not TOML) or a `スキル` table gets the same form.
+    assert!(e.ja().contains("[skills.\"知覚\"]"), "{e:?}");
+    for (sheet, line) in [
+        (
+            "name = \"ロイ\"\nsex = \"female\"\nIQ = 5\nスキル.知覚 = 5\n",
+            "4行目",
+        ),
+        (
+            "name = \"ロイ\"\nsex = \"female\"\n\"スキル\".\"知覚\" = 5\n",
+            "3行目",
+        ),
+    ] {
+        let e = taku_systems::four_card::sheet::Sheet::from_toml(sheet).expect_err("no sheet");
+        assert!(
+            e.ja().contains(line)
+                && e.ja().contains("[skills.\"知覚\"] の下に tp = 5")
+                && !e.ja().contains("invalid")
+                && !e.ja().contains("unknown field"),
+            "{e:?}"
+        );
+    }
     // At a table the GM's approval lists the money too.
     let mut t = table([3; 32]);
     run(&mut t, "alice", "/char new ユキ");

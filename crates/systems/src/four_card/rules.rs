@@ -3928,11 +3928,11 @@ impl TableRules for FcRules {
                 let skill = &s.name;
                 return Err(Text::new(
                     format!(
-                        "FC-5/FC-9: 「{key}」は{}です。{name}のスキルLVは記録から計算します（能力値+TP）。習得は /fc learn {name} {skill} TP、特化は /fc special {name} {skill} 分野（シートでは スキル.{skill} = TP）",
+                        "FC-5/FC-9: 「{key}」は{}です。{name}のスキルLVは記録から計算します（能力値+TP）。習得は /fc learn {name} {skill} TP、特化は /fc special {name} {skill} 分野（シートファイルでは [skills.\"{skill}\"] の下に tp = TP）",
                         what.0
                     ),
                     format!(
-                        "FC-5/FC-9: '{key}' is {}; {name}'s skill LV is computed from the record (attribute + TP): learn it with /fc learn {name} {skill} TP, fields with /fc special {name} {skill} FIELD (on a sheet: スキル.{skill} = TP)",
+                        "FC-5/FC-9: '{key}' is {}; {name}'s skill LV is computed from the record (attribute + TP): learn it with /fc learn {name} {skill} TP, fields with /fc special {name} {skill} FIELD (in a sheet file: [skills.\"{skill}\"] tp = TP)",
                         what.1
                     ),
                 ));

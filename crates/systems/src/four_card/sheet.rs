@@ -78,16 +78,37 @@ pub struct Violation {
 
 impl Sheet {
     /// Parses the TOML.
-    pub fn from_toml(text: &str) -> Result<Sheet, String> {
+    pub fn from_toml(text: &str) -> Result<Sheet, taku_dice::Text> {
         toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|sp| text[..sp.start.min(text.len())].matches('\n').count() + 1);
             let m = e.message();
-            // fc7 F6: the reader's own type name says nothing to the sheet's writer; say
-            // the form a skill takes.
-            if m.contains("SheetSkill") {
-                "a skill is a table with its TP: [skills.\"知覚\"] tp = 5 (fields = [\"剣\"]) / スキルは [skills.\"知覚\"] の下に tp = 5（分野は fields = [\"剣\"]）".to_string()
+            let why = skills::data_error("TOML", m);
+            // fc7 F6, fc8 F9: the reader's own words (a type name, a bare non-ASCII key
+            // such as `スキル.知覚`, an unknown `スキル` table) say nothing to the sheet's
+            // writer; say the form a skill takes.
+            let skill_form = m.contains("SheetSkill")
+                || m.contains("unquoted key")
+                || m.contains("`スキル`")
+                || m.contains("`特化`");
+            let (hint_ja, hint_en) = if skill_form {
+                (
+                    "。スキルは [skills.\"知覚\"] の下に tp = 5（分野は fields = [\"剣\"]）と書きます",
+                    "; a skill is a table with its TP: [skills.\"知覚\"] tp = 5 (fields = [\"剣\"])",
+                )
             } else {
-                m.to_string()
-            }
+                ("", "")
+            };
+            let at_ja = line.map(|l| format!("{l}行目: ")).unwrap_or_default();
+            let at_en = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+            taku_dice::Text::new(
+                format!("{at_ja}{}{hint_ja}（name・sex・IQ・DX・ST・WP・VT が必要です）", why.ja()),
+                format!(
+                    "{at_en}{}{hint_en} (a sheet needs name, sex, IQ, DX, ST, WP, VT)",
+                    m.trim().replace("struct SheetSkill", "a table")
+                ),
+            )
         })
     }
 
