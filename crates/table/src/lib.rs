@@ -819,6 +819,20 @@ impl Table {
         // right-to-left override) is refused, named, before anything reads the line: kept
         // as its escape `\u{202e}`, it was read as a reference `{202e}` and counted six
         // times against the line's length. Line breaks and tabs are kept as before.
+        if let Some(c) = blank_in_line(line.trim()) {
+            // Attack pass 8, A8-4: characters that draw nothing (a byte-order mark, a
+            // blank filler, tag characters carrying invisible text) make a line say more
+            // than it shows.
+            let code = format!("U+{:04X}", u32::from(c));
+            return refuse(
+                format!(
+                    "行に見えない文字（{code}）があります。何も変わっていません。その文字を取り除いて送ってください"
+                ),
+                format!(
+                    "the line holds an invisible character ({code}); nothing changed: remove it and send the line again"
+                ),
+            );
+        }
         if let Some(c) = line
             .trim()
             .chars()
@@ -2914,7 +2928,10 @@ pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
 /// follows it).
 pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
     let hidden = hidden_in_line;
-    if !line.chars().any(hidden) {
+    if !line
+        .chars()
+        .any(|c| hidden(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
         return std::borrow::Cow::Borrowed(line);
     }
     let mut out = String::with_capacity(line.len() + 8);
@@ -2922,13 +2939,42 @@ pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
     while let Some(c) = chars.next() {
         match c {
             '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' | '\r' => out.push_str(" ↵ "),
+            // Attack pass 8, A8-4: the line and paragraph separators break a line where
+            // text is laid out by Unicode's rules (browsers): a forged `#75 gm: …` would
+            // start a line of its own.
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' => out.push_str(" ↵ "),
             '\t' => out.push(' '),
             c if hidden(c) => out.extend(c.escape_unicode()),
             c => out.push(c),
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// The first character of `line` that draws nothing and joins nothing (attack pass 8,
+/// A8-4): a byte-order mark or word joiner, a Hangul blank filler, the combining
+/// grapheme joiner, or a tag character outside a flag's tag sequence (tags spell
+/// invisible text; a flag is a black flag U+1F3F4 followed by tags). Zero-width joiners
+/// and variation selectors stay: emoji and scripts need them.
+fn blank_in_line(line: &str) -> Option<char> {
+    let mut in_flag = false;
+    line.chars().find(|&c| {
+        let tag = matches!(c, '\u{E0000}'..='\u{E007F}');
+        let blank = match c {
+            '\u{FEFF}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{3164}'
+            | '\u{FFA0}'
+            | '\u{034F}' => true,
+            _ if tag => !in_flag,
+            '\u{E0080}'..='\u{E0FFF}' => true,
+            _ => false,
+        };
+        in_flag = c == '\u{1F3F4}' || (in_flag && tag && c != '\u{E007F}');
+        blank
+    })
 }
 
 /// A control or bidi character, which a line may not show as it is ([`visible_line`]).

@@ -166,6 +166,7 @@ fn look_alike(c: char) -> char {
         'ı' => 'i',
         'ƅ' | 'ƃ' => 'b',
         'ǀ' => 'l',
+        '¡' => 'i',
         c => c,
     }
 }
@@ -216,7 +217,8 @@ fn capital_look_alike(c: char) -> char {
         'Ꭼ' => 'E',
         'Ꮐ' | 'Ᏻ' => 'G',
         'Ꮋ' => 'H',
-        'Ꮖ' | 'Ꮮ' => 'l',
+        'Ꮖ' => 'I',
+        'Ꮮ' => 'L',
         'Ꭻ' => 'J',
         'Ꮶ' => 'K',
         'Ꮇ' => 'M',
@@ -235,7 +237,9 @@ fn capital_look_alike(c: char) -> char {
         'Ε' => 'E',
         'Ζ' => 'Z',
         'Η' => 'H',
-        'Ι' => 'l',
+        // aw9 F1: every capital I (Greek Ι, Cyrillic І Ї, Cherokee Ꮖ) is read as the
+        // Latin `I` is, then as `l` or as `i` (`skeleton_with`).
+        'Ι' | 'І' | 'Ї' => 'I',
         'Κ' => 'K',
         'Μ' => 'M',
         'Ν' => 'N',
@@ -244,6 +248,9 @@ fn capital_look_alike(c: char) -> char {
         'Τ' => 'T',
         'Υ' => 'Y',
         'Χ' => 'X',
+        // Attack pass 8, A8-1: Komi sje (`ԌМ` draws as `GM`), Greek gamma, G with stroke.
+        'Ԍ' | 'Γ' | 'Ǥ' => 'G',
+        'ԍ' => 'g',
         // Latin letters with a stroke or hook.
         'ǥ' | 'ɠ' => 'g',
         'đ' | 'ɗ' => 'd',
@@ -304,13 +311,50 @@ fn skeleton_with(name: &str, capital_i_as_l: bool) -> String {
     let bare: String = name.nfkd().filter(|&c| !foreign_mark(c)).nfkc().collect();
     let folded: String = bare
         .chars()
+        .map(capital_look_alike)
         // `I` and `l` look alike before case folding makes `I` an `i`.
         .map(|c| if capital_i_as_l && c == 'I' { 'l' } else { c })
-        .map(capital_look_alike)
         .flat_map(char::to_lowercase)
         .map(look_alike)
         .collect();
+    // Attack pass 8, A8-1: a dot, a hyphen or a space does not tell a name from another
+    // (`bob·`, `b.ob`, `b_ob` pass for `bob` in a log line). A name of punctuation alone
+    // keeps it.
+    let letters: String = folded.chars().filter(|&c| !separator(c)).collect();
+    let folded = if letters.is_empty() { folded } else { letters };
     folded.replace("rn", "m").replace("vv", "w")
+}
+
+/// Punctuation and spaces that a reader skips inside a name: ASCII punctuation, the
+/// middle dots, full stops, commas, hyphens and dashes of Latin and Japanese text, and
+/// quotes. The katakana long mark `ー` and the dashes drawn like it are letters here.
+fn separator(c: char) -> bool {
+    (c.is_ascii_punctuation() && c != '|')
+        || c.is_whitespace()
+        || matches!(
+            c,
+            '·' | '‧'
+                | '・'
+                | '･'
+                | '•'
+                | '∙'
+                | '⋅'
+                | '。'
+                | '、'
+                | '‐'
+                | '‑'
+                | '‒'
+                | '–'
+                | '—'
+                | '‘'
+                | '’'
+                | '“'
+                | '”'
+                | '´'
+                | '`'
+                | '¸'
+                | '˙'
+        )
 }
 
 /// The first of `names` that is `name` itself or that `name` could be taken for.
@@ -456,10 +500,29 @@ mod tests {
             ("alice", "alıce"),
             ("bob", "ƅob"),
             ("bob", "ƃob"),
+            // Attack pass 8, A8-1, and aw9 F1 (Cyrillic and Greek capital I).
+            ("GM", "\u{50C}\u{41C}"),
+            ("GM", "ǤM"),
+            ("GM", "ΓΜ"),
+            ("bob", "b.ob"),
+            ("bob", "bob·"),
+            ("bob", "b‧ob"),
+            ("bob", "b_ob"),
+            ("bob", "b-ob"),
+            ("alice", "al¡ce"),
+            ("\u{410}\u{406}", "\u{391}\u{399}"),
+            (
+                "\u{422}\u{410}\u{425}\u{406}",
+                "\u{3A4}\u{391}\u{3A7}\u{399}",
+            ),
+            ("AI", "\u{391}\u{399}"),
         ] {
             assert_eq!(skeleton(a), skeleton(b), "{a} / {b}");
         }
         assert_ne!(skeleton("alice"), skeleton("alina"));
+        // Names of punctuation alone keep it; the long mark is a letter.
+        assert_ne!(skeleton("…"), skeleton("。。"));
+        assert_ne!(skeleton("ルー"), skeleton("ル"));
         // A2-6: accents and case.
         assert_eq!(skeleton("gm"), skeleton("g\u{1E41}"), "gṁ");
         assert_eq!(skeleton("gm"), skeleton("gm\u{0307}"));

@@ -247,6 +247,38 @@ fn no_member_can_forge_a_log_line_or_reach_a_terminal_with_control_characters() 
         text,
         format!("#{seq} alice: hi ↵ #99 gm: alice に管理者権限")
     );
+    // Attack pass 8, A8-4: the line and paragraph separators break lines in browsers as
+    // a newline does: they show as ↵ too. Characters that draw nothing are refused,
+    // named; zero-width joiners in emoji and a flag's tag sequence stay.
+    for sep in ['\u{2028}', '\u{2029}'] {
+        let (_, events) = t
+            .exec("bob", &format!("了解{sep}#75 gm: セッション終了"))
+            .expect("chat");
+        let seq = events[0].seq;
+        let text = t
+            .entry(&t.events()[seq as usize - 1], "alice", Lang::Ja)
+            .text;
+        assert_eq!(text, format!("#{seq} bob: 了解 ↵ #75 gm: セッション終了"));
+    }
+    let before = t.events().len();
+    for (line, code) in [
+        ("\u{feff}hi", "U+FEFF"),
+        ("hi\u{E0041}\u{E0042}", "U+E0041"),
+        ("\u{3164}", "U+3164"),
+        ("a\u{034F}b", "U+034F"),
+    ] {
+        let why = t.exec("bob", line).expect_err("refused").render(Lang::En);
+        assert!(
+            why.contains(code) && why.contains("nothing changed"),
+            "{why}"
+        );
+    }
+    assert_eq!(t.events().len(), before);
+    t.exec(
+        "bob",
+        "家族 👨\u{200D}👩\u{200D}👧 と 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}",
+    )
+    .expect("emoji stay");
     // A sheet's fields pass the same checks as /char set.
     assert!(
         t.decide_sheet("alice", "name = \"影\"\n\"k k\" = 1")

@@ -407,7 +407,9 @@ fn names_in_scripts_drawn_as_latin_are_refused() {
         let why = refused(&mut t, "alice", &format!("/char new {name}"));
         assert!(why.contains("can pass for Latin ones"), "{name}: {why}");
     }
-    for name in ["alıce", "ƅob"] {
+    // Attack pass 8, A8-1: Komi sje and Greek capitals drawn as `GM`, a G with a stroke,
+    // and a member's name split or ended by a dot, a middle dot or an underscore.
+    for name in ["alıce", "ƅob", "ԌМ", "ǤM", "ΓΜ", "b.ob", "bob·", "b‧ob", "b_ob"] {
         let why = refused(&mut t, "gm", &format!("/join {name}"));
         assert!(why.contains("looks too much like"), "{name}: {why}");
     }
