@@ -948,11 +948,17 @@ impl Table {
                 || (w.starts_with(|c: char| "一二三四五六七八九十百".contains(c))
                     && w.contains(['D', 'd']))
         };
+        // Attack pass 8, A8-11: `Sx 秘密`, `SX5 …` — the mark before the repeat prefix
+        // `x` of a reference system's commands, with or without its count.
+        let repeat = rest
+            .strip_prefix(['x', 'X'])
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
         let commandlike = if rest.is_empty() {
-            // `S 2D6 …`: the mark alone, a dice-like word after it.
-            token == "S" && words.next().is_some_and(dicelike)
+            // `S 2D6 …`: the mark alone, before anything (A8-11: `S 秘密の計画` reads as
+            // a player marking talk secret; the mark alone on a line too).
+            token == "S" || token == "s"
         } else {
-            dicelike(rest)
+            dicelike(rest) || repeat
         };
         // `SAN-3` is a status line (a field and a change, CCFOLIA's habit), chat when
         // the speaker has no such field, never a dice command. The field's name is more
@@ -969,6 +975,16 @@ impl Table {
         let word: String = token.chars().take(40).collect();
         // A7-11: the system's (Japanese) name in Japanese, its id in English.
         let (system, system_en) = (self.system.name(), self.system.id());
+        if rest.is_empty() {
+            return Some(Text::new(
+                format!(
+                    "「{short}」は送っていません。S で始まる行は秘密のダイスロールですが、S の後にコマンドがありません（S2D6 のように続けて書きます。チャットにすると全員に見えてしまいます）。チャットなら 「{short}」 のようにかぎ括弧で囲んでください"
+                ),
+                format!(
+                    "'{short}' was not sent: a line starting with S is a secret dice roll, but no command follows the S (write it joined, e.g. S2D6; as chat everyone would read it); to send it as chat, quote it: \"{short}\""
+                ),
+            ));
+        }
         Some(Text::new(
             format!(
                 "「{short}」は送っていません。S で始まる行は秘密のダイスロールですが、「{word}」は {system} のコマンドではありません（チャットにすると全員に見えてしまいます）。コマンドは /help で確かめてください。チャットなら 「{short}」 のようにかぎ括弧で囲んでください"

@@ -308,11 +308,11 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
         "SRESB(1) 裏切り",
         "ＳＣＣ 秘密",
         // Attack pass 7, A7-3: the typos of a secret roll.
-        "S 2D6 裏切る",
-        "S\u{3000}2D6 裏切る",
         "S2DD6 裏切る",
         "S+3 裏切る",
         "S二D6 裏切る",
+        // Attack pass 8, A8-11: the repeat prefix of reference systems.
+        "Sx 秘密",
     ] {
         let why = refused(&mut t, "alice", line);
         assert!(why.contains("is no command of DiceBot"), "{line}: {why}");
@@ -322,6 +322,19 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
             .expect_err("refused")
             .render(taku_dice::Lang::Ja);
         assert!(ja.contains("のコマンドではありません"), "{ja}");
+    }
+    // A8-11: the mark alone, or apart from talk, reads as a player marking talk secret.
+    for line in [
+        "S 2D6 裏切る",
+        "S\u{3000}2D6 裏切る",
+        "S 秘密の計画",
+        "S",
+        "s",
+        "S 2人で行く",
+    ] {
+        let why = refused(&mut t, "alice", line);
+        assert!(why.contains("no command follows the S"), "{line}: {why}");
+        assert!(why.contains("quote it"), "{line}: {why}");
     }
     // A reference after the mark, in a tab too: refused, whatever the refusal says.
     for line in [
@@ -336,9 +349,7 @@ fn a_secret_mark_before_no_command_of_the_system_is_not_posted_as_chat() {
         "Sure, let's go",
         "SAN値が減った",
         "「SOS」",
-        "s",
         "SAN-3",
-        "S 2人で行く",
         "S級の敵",
         "/tab 雑談 Sure",
     ] {
@@ -409,7 +420,9 @@ fn names_in_scripts_drawn_as_latin_are_refused() {
     }
     // Attack pass 8, A8-1: Komi sje and Greek capitals drawn as `GM`, a G with a stroke,
     // and a member's name split or ended by a dot, a middle dot or an underscore.
-    for name in ["alıce", "ƅob", "ԌМ", "ǤM", "ΓΜ", "b.ob", "bob·", "b‧ob", "b_ob"] {
+    for name in [
+        "alıce", "ƅob", "ԌМ", "ǤM", "ΓΜ", "b.ob", "bob·", "b‧ob", "b_ob",
+    ] {
         let why = refused(&mut t, "gm", &format!("/join {name}"));
         assert!(why.contains("looks too much like"), "{name}: {why}");
     }
