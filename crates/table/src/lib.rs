@@ -2972,13 +2972,19 @@ pub fn visible_line(line: &str) -> std::borrow::Cow<'_, str> {
 /// grapheme joiner, or a tag character outside a flag's tag sequence (tags spell
 /// invisible text; a flag is a black flag U+1F3F4 followed by tags). Zero-width joiners
 /// and variation selectors stay: emoji and scripts need them.
+///
+/// What draws nothing before the first visible character is left to the line's reader
+/// (A5-4: a byte-order mark pasted before `/w` changes nothing).
 fn blank_in_line(line: &str) -> Option<char> {
     let mut in_flag = false;
+    let mut after_space = false;
+    let line = line.trim_start_matches(|c: char| c.is_whitespace() || invisible(c));
     line.chars().find(|&c| {
         let tag = matches!(c, '\u{E0000}'..='\u{E007F}');
         let blank = match c {
-            '\u{FEFF}'
-            | '\u{2060}'..='\u{2064}'
+            // A byte-order mark opening a pasted text (a deck list after `/deck load`).
+            '\u{FEFF}' => !after_space,
+            '\u{2060}'..='\u{2064}'
             | '\u{115F}'
             | '\u{1160}'
             | '\u{3164}'
@@ -2989,6 +2995,7 @@ fn blank_in_line(line: &str) -> Option<char> {
             _ => false,
         };
         in_flag = c == '\u{1F3F4}' || (in_flag && tag && c != '\u{E007F}');
+        after_space = c.is_whitespace();
         blank
     })
 }
