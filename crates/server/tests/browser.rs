@@ -312,6 +312,36 @@ async fn a_gm_and_two_players_play_in_real_browsers() {
         assert!(class.as_str().expect("class").contains("outcome-success"));
     }
 
+    // W9-1/W9-6/W9-7: a reply for the member alone (/help) is information with its
+    // lines kept, not the red alert; a refusal is the alert, its caret on its own line.
+    say(&bob, "/help").await;
+    let help = until(
+        &bob,
+        "bob's help reply",
+        "!document.getElementById('table-reply').hidden && document.getElementById('reply-text').textContent",
+    )
+    .await;
+    assert!(help.as_str().expect("text").contains('\n'), "{help}");
+    let shown = eval(
+        &bob,
+        "return [document.getElementById('table-error').hidden, getComputedStyle(document.getElementById('reply-text')).whiteSpace]",
+    )
+    .await;
+    assert_eq!(shown, json!([true, "pre-wrap"]), "{shown}");
+    say(&bob, "2D6+>=7").await;
+    until(
+        &bob,
+        "the refusal as an alert, the reply gone",
+        "!document.getElementById('table-error').hidden && document.getElementById('table-reply').hidden && document.getElementById('table-error').textContent.includes('^')",
+    )
+    .await;
+    // A refused line stays in the input to be corrected; clear it.
+    eval(
+        &bob,
+        "document.getElementById('line').value = ''; return true",
+    )
+    .await;
+
     // A secret roll: a placeholder for the other player, the result and the reveal
     // button for its roller.
     say(&alice, "S2D6 こっそり").await;

@@ -2927,14 +2927,27 @@ pub fn command_form(line: &str) -> std::borrow::Cow<'_, str> {
         .map(fold)
         .collect::<String>()
         .to_ascii_lowercase();
-    if line.starts_with('/') && folded == word {
-        return std::borrow::Cow::Borrowed(line);
-    }
     if line.starts_with('／') && !folded.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return std::borrow::Cow::Borrowed(line);
     }
+    // W9-15: typed with the IME left in full width, the word after the command
+    // (`／ｃｈａｒ　ｓｅｔ`, `／ｌａｎｇ　ｅｎ`) is folded too when it is full-width
+    // Latin letters only; what follows it is kept as typed.
+    let after = tail.trim_start_matches(char::is_whitespace);
+    let gap = &tail[..tail.len() - after.len()];
+    let end = after.find(char::is_whitespace).unwrap_or(after.len());
+    let (second, rest) = after.split_at(end);
+    let wide = |c: char| matches!(c, '\u{FF21}'..='\u{FF3A}' | '\u{FF41}'..='\u{FF5A}');
+    let second: std::borrow::Cow<'_, str> = if !second.is_empty() && second.chars().all(wide) {
+        std::borrow::Cow::Owned(second.chars().map(fold).collect())
+    } else {
+        std::borrow::Cow::Borrowed(second)
+    };
+    if line.starts_with('/') && folded == word && matches!(second, std::borrow::Cow::Borrowed(_)) {
+        return std::borrow::Cow::Borrowed(line);
+    }
     // An ideographic space after the word separates like a space.
-    std::borrow::Cow::Owned(format!("/{folded}{tail}"))
+    std::borrow::Cow::Owned(format!("/{folded}{gap}{second}{rest}"))
 }
 
 /// A line as it will be kept (issue 18): no raw control characters, so no one can clear

@@ -41,15 +41,39 @@ impl Table {
             return None;
         }
         let (key, op, amount) = parse(line)?;
-        let mut mine = self
+        let mine: Vec<_> = self
             .state
             .characters
             .iter()
-            .filter(|(_, c)| c.owner == actor);
-        let (name, character) = mine.next()?;
-        if mine.next().is_some() {
-            return None;
-        }
+            .filter(|(_, c)| c.owner == actor)
+            .collect();
+        let [(name, character)] = mine.as_slice() else {
+            // W9-24: a player with several characters of whom one or more has the field
+            // is asked which one; as chat, the line would leave every value as it was
+            // while the player believed it changed.
+            let having: Vec<&str> = mine
+                .iter()
+                .filter(|(_, c)| {
+                    c.fields
+                        .get(&key)
+                        .is_some_and(|v| v.trim().parse::<i64>().is_ok())
+                })
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let first = having.first()?;
+            let names = having.join("、");
+            let line = line.trim();
+            return Some(Err(taku_dice::Text::new(
+                format!(
+                    "「{line}」: {key} を持つあなたのキャラクターは複数います（{names}）。/char set {first} {key} 値 のように名前で指定してください（チャットなら 「{line}」 とかぎ括弧で囲みます）"
+                ),
+                format!(
+                    "'{line}': several of your characters have {key} ({}); name one, e.g. /char set {first} {key} VALUE (to send it as chat, quote it: \"{line}\")",
+                    having.join(", ")
+                ),
+            )
+            .into()));
+        };
         let current: i64 = character.fields.get(&key)?.trim().parse().ok()?;
         let max = character
             .fields

@@ -83,3 +83,28 @@ fn lines_that_are_no_status_command_stay_chat_or_dice() {
         EventBody::Roll(_)
     ));
 }
+
+/// W9-24: a player with two characters who types `HP-3` is asked which one, nothing
+/// changed and nothing posted; a field none of them has stays chat.
+#[test]
+fn a_status_command_of_a_player_with_two_characters_names_them() {
+    let mut t = table();
+    t.exec("alice", "/char new サブ").expect("second character");
+    t.exec("alice", "/char set サブ HP 5").expect("hp");
+    let events = t.events().len();
+    let why = t
+        .exec("alice", "HP-3")
+        .expect_err("which one")
+        .render(Lang::Ja);
+    assert!(
+        why.contains("サブ") && why.contains("ミナ") && why.contains("/char set"),
+        "{why}"
+    );
+    assert_eq!(t.events().len(), events);
+    assert_eq!(field(&t, "HP"), "20");
+    t.exec("alice", "SAN-3").expect("chat");
+    assert!(matches!(
+        t.events().last().expect("event").body,
+        EventBody::Chat { .. }
+    ));
+}

@@ -462,4 +462,12 @@ fn references_typed_full_width_are_read_in_commands_only() {
     run(&mut t, "alice", "すごい ｛笑｝");
     let last = seen(&t, "bob").pop().unwrap_or_default();
     assert!(last.ends_with("すごい ｛笑｝"), "{last}");
+    // W9-15: the word after the command typed in full width too (`ｓｅｔ`, `ｓｈｏｗ`).
+    run(&mut t, "alice", "／ｃｈａｒ　ｓｅｔ　ミナ　知覚　４");
+    let shown = run(&mut t, "alice", "／ｃｈａｒ　ｓｈｏｗ　ミナ").unwrap_or_default();
+    assert!(shown.contains("知覚: ４"), "the value as typed: {shown}");
+    // The whisper's text after the names stays as typed.
+    run(&mut t, "alice", "／ｗ　bob　ｈｉ");
+    let last = seen(&t, "bob").pop().unwrap_or_default();
+    assert!(last.contains("ｈｉ"), "{last}");
 }

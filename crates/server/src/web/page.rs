@@ -167,7 +167,15 @@ pub fn table(lang: Lang, id: &str) -> Markup {
                     button type="button" data-export="json" { (t(Ui::ExportJson)) }
                     button type="button" #copy-link { (t(Ui::CopyPersonalLink)) }
                 }
-                p.error #table-error role="alert" hidden {}
+                div.notices {
+                    // W9-1/W9-6: what went wrong is an alert; a reply for this member
+                    // alone (`/help`, `/char show`) is information, its lines kept.
+                    p.error #table-error role="alert" hidden {}
+                    div.reply #table-reply role="status" hidden {
+                        pre #reply-text {}
+                        button type="button" #reply-close { (t(Ui::CloseReply)) }
+                    }
+                }
                 nav.tabs #tabs role="tablist" aria-label=(t(Ui::Tabs)) {}
                 section.log-pane aria-label=(t(Ui::Log)) {
                     button type="button" #older hidden { (t(Ui::LoadOlder)) }

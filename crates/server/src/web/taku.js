@@ -94,7 +94,21 @@ async function table() {
   const line = document.getElementById("line");
   const form = document.getElementById("command");
 
-  const showError = (text) => { error.textContent = text; error.hidden = !text; };
+  const reply = document.getElementById("table-reply");
+  const replyText = document.getElementById("reply-text");
+  const showError = (text) => {
+    error.textContent = text;
+    error.hidden = !text;
+    if (text) showReply("");
+  };
+  // A reply for this member alone (`/help`, `/char show`, a hint) is information, not
+  // an error (W9-1, W9-6): shown apart, its lines kept, until closed or replaced.
+  const showReply = (text) => {
+    replyText.textContent = text;
+    reply.hidden = !text;
+    if (text) error.hidden = true;
+  };
+  document.getElementById("reply-close").addEventListener("click", () => showReply(""));
   // The token: from the personal link's fragment (then out of the address bar), else
   // from this browser's storage. A link never silently replaces an identity this
   // browser holds at the table (A2-17: a member's link posted in chat made whoever
@@ -497,7 +511,8 @@ async function table() {
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(answer.reason || String(response.status));
     // A reply meant for this member alone (`/char show`, a refusal's hint) shows above.
-    showError(answer.reply || "");
+    showError("");
+    showReply(answer.reply || "");
     return answer;
   };
   const call = async (method, path) => {
@@ -640,7 +655,8 @@ async function table() {
       const answer = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(answer.reason || String(response.status));
       importForm.elements.sheet.value = "";
-      showError(answer.reply || "");
+      showError("");
+      showReply(answer.reply || "");
     } catch (e) {
       showError(`${ui.sendFailed}: ${e.message}`);
     }
