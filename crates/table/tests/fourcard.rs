@@ -2736,3 +2736,47 @@ fn fc15i_fc8_f4_f5_f6_a_sheet_is_checked_for_hand_money_wording_and_female_st_wp
         "{why}"
     );
 }
+
+// ---- fc16i: fc9's findings -----------------------------------------------------------------
+
+#[test]
+fn fc16i_f4_approving_a_sheet_change_keeps_everything_the_table_recorded() {
+    // fc9 F4. l.245 「キャラクターは、1回のシナリオを経るごとに経験点を得ます」, l.81
+    // 「総合LVは、獲得経験点(初期経験点を含む)の合計によって決まります」, l.272
+    // 「何らかの理由で低下してしまった能力値」: what the table recorded since the first
+    // approval (XP awarded, a raise, a loss, money, damage) is not undone by approving a
+    // later sheet change; the change is applied on top of it.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &[
+            "/fc xp ミナ 5",
+            "/fc xp ミナ 5",
+            "/fc xp ミナ 5",
+            "/fc money ミナ 500",
+            "/fc damage ミナ 2",
+            "/fc lose ミナ IQ 1",
+            "/fc interlude start",
+        ],
+    );
+    run(&mut t, "alice", "/fc raise ミナ VT");
+    let before = state(&t)["characters"]["ミナ"].clone();
+    assert_eq!(before["xp_earned"], 30, "{before}");
+    assert_eq!(before["raised"][4], 1, "{before}");
+    run(&mut t, "alice", "/char set ミナ DX 6");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("GMがミナのシートの変更を承認"), "{out:?}");
+    assert!(out[0].contains("初期DX+1"), "{out:?}");
+    assert!(out[0].contains("経験点 獲得30 残り5"), "{out:?}");
+    let after = &state(&t)["characters"]["ミナ"];
+    assert_eq!(after["initial"][1], 6, "the sheet's change: {after}");
+    for key in ["xp_earned", "xp_spent", "raised", "lost", "money", "injury"] {
+        assert_eq!(after[key], before[key], "{key}: {after}");
+    }
+    // The sheet's numbers are applied as a change too: xp 15 → 20 adds 5 XP.
+    run(&mut t, "alice", "/char set ミナ xp 20 unspent_xp 5");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("獲得経験点+5"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ミナ"]["xp_earned"], 35);
+    assert_eq!(state(&t)["characters"]["ミナ"]["raised"][4], 1);
+}
