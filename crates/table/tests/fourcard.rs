@@ -2780,3 +2780,51 @@ fn fc16i_f4_approving_a_sheet_change_keeps_everything_the_table_recorded() {
     assert_eq!(state(&t)["characters"]["ミナ"]["xp_earned"], 35);
     assert_eq!(state(&t)["characters"]["ミナ"]["raised"][4], 1);
 }
+
+#[test]
+fn fc16i_f11_a_gms_plain_check_is_not_charged_to_the_gms_only_npc() {
+    // fc9 F11. l.50 「キャラクターの累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる
+    // 判定ロールのロール値が−2されます」 and l.155 「あらゆる判定において、自動的失敗をして
+    // しまうと1点疲労します」 are about the character who acts; a GM's plain check (a
+    // trap, an unnamed guard) is nobody's, even when the GM has a single NPC.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &["/char new 鬼", "/char set 鬼 IQ 5 DX 5 ST 5 WP 5 VT 5"],
+    );
+    gm(&mut t, &["/fc damage 鬼 16"]);
+    let out = run(&mut t, "gm", "FC+5>=10");
+    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    assert!(
+        !out.iter().any(|l| l.contains("鬼")),
+        "no −2 of 鬼: {out:?}"
+    );
+    // Named, it is the NPC's: −2.
+    let out = run(&mut t, "gm", "FC+{鬼.DX}>=10");
+    assert!(out.iter().any(|l| l.contains("鬼は衰弱")), "{out:?}");
+    let out = run(&mut t, "gm", "FC+5>=10 鬼");
+    assert!(out.iter().any(|l| l.contains("鬼は衰弱")), "{out:?}");
+    // Dead, it blocks nothing but its own checks.
+    gm(&mut t, &["/fc damage 鬼 40"]);
+    let out = run(&mut t, "gm", "FC+5>=10");
+    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    assert!(refused(&mut t, "gm", "FC+{鬼.DX}>=10").contains("dead"));
+    // 80 plain checks charge 鬼 no fatigue from automatic failures.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &[
+            "/char new 鬼",
+            "/char set 鬼 IQ 5 DX 5 ST 5 WP 5 VT 5",
+            "/fc fatigue 鬼 0",
+        ],
+    );
+    for _ in 0..80 {
+        run(&mut t, "gm", "FC+5>=10");
+    }
+    assert_eq!(state(&t)["characters"]["鬼"]["fatigue"], 0);
+    // A player's plain check stays her one character's.
+    gm(&mut t, &["/fc damage ミナ 16"]);
+    let out = run(&mut t, "alice", "FC+5>=10");
+    assert!(out.iter().any(|l| l.contains("ミナは衰弱")), "{out:?}");
+}

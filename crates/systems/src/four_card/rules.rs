@@ -3576,8 +3576,19 @@ type Named = Option<(String, Character)>;
 /// the actor's only character. A comparison: each side's own character (see the
 /// comparison arm below); who may roll it is `prepare_check`'s question.
 fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
+    // fc9 F11 (l.50, l.155 are about the character who acts): a player's plain check is
+    // her one character's; a GM's plain check (a trap, an unnamed guard) is nobody's,
+    // even when the GM has a single NPC: only a check that names it (`{鬼.DX}`, a bare
+    // `{DX}` read from it, or its name as the comment's first word) is the NPC's.
+    let plain = || {
+        if table.actor_is_gm() {
+            None
+        } else {
+            actors_character(table, state)
+        }
+    };
     let Some(line) = table.typed_line() else {
-        return (actors_character(table, state), None);
+        return (plain(), None);
     };
     let line = line.trim();
     let joined = super::join_line(line).unwrap_or_else(|| line.to_string());
@@ -3614,14 +3625,23 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
         None
     };
     let first_word = comment.split_whitespace().next();
+    let bare = |side: &str| {
+        side.split('{')
+            .skip(1)
+            .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
+    };
     match right {
         None => {
             let l = if named(left, &any).is_some() {
                 named(left, &mine)
             } else {
-                first_word
-                    .and_then(mine)
-                    .or_else(|| actors_character(table, state))
+                first_word.and_then(mine).or_else(|| {
+                    if bare(left) {
+                        actors_character(table, state)
+                    } else {
+                        plain()
+                    }
+                })
             };
             (l, None)
         }
@@ -3634,11 +3654,6 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             // character is, on the right, the comment's first word; on the left, the
             // roller's own character, unless that is already on the right
             // (`FC+5 VS FC+{剣}`: the 5 is the other party's).
-            let bare = |side: &str| {
-                side.split('{')
-                    .skip(1)
-                    .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
-            };
             let side = |s: &str| {
                 named(s, &any).or_else(|| {
                     if bare(s) {
@@ -3663,7 +3678,7 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             } else if own_right || r.contains('{') {
                 None
             } else {
-                actors_character(table, state)
+                plain()
             };
             (left, right)
         }
