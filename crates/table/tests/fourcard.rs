@@ -2828,3 +2828,29 @@ fn fc16i_f11_a_gms_plain_check_is_not_charged_to_the_gms_only_npc() {
     let out = run(&mut t, "alice", "FC+5>=10");
     assert!(out.iter().any(|l| l.contains("ミナは衰弱")), "{out:?}");
 }
+
+#[test]
+fn fc16i_f6_a_space_inside_a_check_does_not_cut_it() {
+    // fc9 F6. l.150 「出目に「ベース」を加えた値を「ロール値」といい」, l.171 「ロール値が
+    // 難易度以上であれば、その行動は成功です」: the base and the difficulty after a space
+    // are the check's, not a comment; joined, the check reads them (or refuses with the
+    // right form), never silently drops them.
+    let mut t = table([3; 32]);
+    for (line, head) in [
+        ("FC +4>=10", "(FC+4>=10)"),
+        ("FC+4 >=10", "(FC+4>=10)"),
+        ("FC+4 >= 10", "(FC+4>=10)"),
+        ("FC+4 VS FC +2", "(FC+4 VS FC+2)"),
+        ("FC+4 VS10", "(FC+4 VS 10)"),
+        ("FC+4 >=10 剣で", "剣で (FC+4>=10)"),
+    ] {
+        let out = run(&mut t, "alice", line);
+        assert!(out[0].starts_with(head), "{line}: {out:?}");
+    }
+    // What cannot be a check is refused with the forms, not read as base 0.
+    let why = refused(&mut t, "alice", "FC 4");
+    assert!(why.contains("FC+b"), "{why}");
+    // A comment that is words stays a comment.
+    let out = run(&mut t, "alice", "FC+4>=10 崖を登る");
+    assert!(out[0].starts_with("崖を登る (FC+4>=10)"), "{out:?}");
+}
