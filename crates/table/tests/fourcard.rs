@@ -2736,3 +2736,121 @@ fn fc15i_fc8_f4_f5_f6_a_sheet_is_checked_for_hand_money_wording_and_female_st_wp
         "{why}"
     );
 }
+
+// ---- fc16i: fc9's findings -----------------------------------------------------------------
+
+#[test]
+fn fc16i_f4_approving_a_sheet_change_keeps_everything_the_table_recorded() {
+    // fc9 F4. l.245 「キャラクターは、1回のシナリオを経るごとに経験点を得ます」, l.81
+    // 「総合LVは、獲得経験点(初期経験点を含む)の合計によって決まります」, l.272
+    // 「何らかの理由で低下してしまった能力値」: what the table recorded since the first
+    // approval (XP awarded, a raise, a loss, money, damage) is not undone by approving a
+    // later sheet change; the change is applied on top of it.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &[
+            "/fc xp ミナ 5",
+            "/fc xp ミナ 5",
+            "/fc xp ミナ 5",
+            "/fc money ミナ 500",
+            "/fc damage ミナ 2",
+            "/fc lose ミナ IQ 1",
+            "/fc interlude start",
+        ],
+    );
+    run(&mut t, "alice", "/fc raise ミナ VT");
+    let before = state(&t)["characters"]["ミナ"].clone();
+    assert_eq!(before["xp_earned"], 30, "{before}");
+    assert_eq!(before["raised"][4], 1, "{before}");
+    run(&mut t, "alice", "/char set ミナ DX 6");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("GMがミナのシートの変更を承認"), "{out:?}");
+    assert!(out[0].contains("初期DX+1"), "{out:?}");
+    assert!(out[0].contains("経験点 獲得30 残り5"), "{out:?}");
+    let after = &state(&t)["characters"]["ミナ"];
+    assert_eq!(after["initial"][1], 6, "the sheet's change: {after}");
+    for key in ["xp_earned", "xp_spent", "raised", "lost", "money", "injury"] {
+        assert_eq!(after[key], before[key], "{key}: {after}");
+    }
+    // The sheet's numbers are applied as a change too: xp 15 → 20 adds 5 XP.
+    run(&mut t, "alice", "/char set ミナ xp 20 unspent_xp 5");
+    let out = run(&mut t, "gm", "/fc approve ミナ");
+    assert!(out[0].contains("獲得経験点+5"), "{out:?}");
+    assert_eq!(state(&t)["characters"]["ミナ"]["xp_earned"], 35);
+    assert_eq!(state(&t)["characters"]["ミナ"]["raised"][4], 1);
+}
+
+#[test]
+fn fc16i_f11_a_gms_plain_check_is_not_charged_to_the_gms_only_npc() {
+    // fc9 F11. l.50 「キャラクターの累積ダメージが衰弱ラインのHPに到達した瞬間から、あらゆる
+    // 判定ロールのロール値が−2されます」 and l.155 「あらゆる判定において、自動的失敗をして
+    // しまうと1点疲労します」 are about the character who acts; a GM's plain check (a
+    // trap, an unnamed guard) is nobody's, even when the GM has a single NPC.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &["/char new 鬼", "/char set 鬼 IQ 5 DX 5 ST 5 WP 5 VT 5"],
+    );
+    gm(&mut t, &["/fc damage 鬼 16"]);
+    let out = run(&mut t, "gm", "FC+5>=10");
+    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    assert!(
+        !out.iter().any(|l| l.contains("鬼")),
+        "no −2 of 鬼: {out:?}"
+    );
+    // Named, it is the NPC's: −2.
+    let out = run(&mut t, "gm", "FC+{鬼.DX}>=10");
+    assert!(out.iter().any(|l| l.contains("鬼は衰弱")), "{out:?}");
+    let out = run(&mut t, "gm", "FC+5>=10 鬼");
+    assert!(out.iter().any(|l| l.contains("鬼は衰弱")), "{out:?}");
+    // Dead, it blocks nothing but its own checks.
+    gm(&mut t, &["/fc damage 鬼 40"]);
+    let out = run(&mut t, "gm", "FC+5>=10");
+    assert!(out[0].starts_with("(FC+5>=10)"), "{out:?}");
+    assert!(refused(&mut t, "gm", "FC+{鬼.DX}>=10").contains("dead"));
+    // 80 plain checks charge 鬼 no fatigue from automatic failures.
+    let mut t = table([3; 32]);
+    gm(
+        &mut t,
+        &[
+            "/char new 鬼",
+            "/char set 鬼 IQ 5 DX 5 ST 5 WP 5 VT 5",
+            "/fc fatigue 鬼 0",
+        ],
+    );
+    for _ in 0..80 {
+        run(&mut t, "gm", "FC+5>=10");
+    }
+    assert_eq!(state(&t)["characters"]["鬼"]["fatigue"], 0);
+    // A player's plain check stays her one character's.
+    gm(&mut t, &["/fc damage ミナ 16"]);
+    let out = run(&mut t, "alice", "FC+5>=10");
+    assert!(out.iter().any(|l| l.contains("ミナは衰弱")), "{out:?}");
+}
+
+#[test]
+fn fc16i_f6_a_space_inside_a_check_does_not_cut_it() {
+    // fc9 F6. l.150 「出目に「ベース」を加えた値を「ロール値」といい」, l.171 「ロール値が
+    // 難易度以上であれば、その行動は成功です」: the base and the difficulty after a space
+    // are the check's, not a comment; joined, the check reads them (or refuses with the
+    // right form), never silently drops them.
+    let mut t = table([3; 32]);
+    for (line, head) in [
+        ("FC +4>=10", "(FC+4>=10)"),
+        ("FC+4 >=10", "(FC+4>=10)"),
+        ("FC+4 >= 10", "(FC+4>=10)"),
+        ("FC+4 VS FC +2", "(FC+4 VS FC+2)"),
+        ("FC+4 VS10", "(FC+4 VS 10)"),
+        ("FC+4 >=10 剣で", "剣で (FC+4>=10)"),
+    ] {
+        let out = run(&mut t, "alice", line);
+        assert!(out[0].starts_with(head), "{line}: {out:?}");
+    }
+    // What cannot be a check is refused with the forms, not read as base 0.
+    let why = refused(&mut t, "alice", "FC 4");
+    assert!(why.contains("FC+b"), "{why}");
+    // A comment that is words stays a comment.
+    let out = run(&mut t, "alice", "FC+4>=10 崖を登る");
+    assert!(out[0].starts_with("崖を登る (FC+4>=10)"), "{out:?}");
+}

@@ -80,25 +80,48 @@ impl GameSystem for FourCard {
 /// [`FourCard::rewrite_line`]) and options that follow the check after a space
 /// (`FC+4>=10 #NS`, `FC+4 VS FC+6 #DRAW#PLAIN`) joined to it; `None` when nothing joins.
 pub fn join_line(raw: &str) -> Option<String> {
-    let mut joined = join_versus(raw);
-    while let Some(again) = joined
-        .as_deref()
-        .and_then(join_versus)
-        .filter(|j| Some(j) != joined.as_ref())
-    {
-        joined = Some(again);
+    let mut joined: Option<String> = None;
+    loop {
+        let line = joined.as_deref().unwrap_or(raw);
+        let next = join_versus(line)
+            .filter(|j| j != line)
+            .or_else(|| join_next_word(line))
+            .filter(|j| j != line);
+        match next {
+            Some(n) => joined = Some(n),
+            None => return joined,
+        }
     }
-    let line = joined.as_deref().unwrap_or(raw);
+}
+
+/// One step of [`join_line`]: the word after the check joined to it when it is options
+/// (`#NS`, fc9 F1) or plainly the rest of the check (fc9 F6): it begins with `+`, `-`,
+/// `>`, `<`, `=` or `VS` (`FC +4>=10`, `FC+4 >=10`, `FC+4 VS FC +2`, `FC+4 VS10`), or
+/// follows a check that cannot end there (`FC 4`, `FC+4 >= 10`, `FC+4 VS FC+ 2`). Joined, the check's parser reads it or
+/// refuses it with the right form, instead of the rest vanishing into a comment.
+fn join_next_word(line: &str) -> Option<String> {
     let (check, at) = first_token(line);
+    let upper = check.to_ascii_uppercase();
+    let bare = upper.strip_prefix('S').unwrap_or(&upper);
+    if !bare.starts_with("FC") {
+        return None;
+    }
     let rest = &line[at + check.len()..];
     let (word, at_word) = first_token(rest);
+    let first = word.chars().next()?;
     let options = word
         .strip_prefix('#')
         .is_some_and(|w| w.split('#').all(check::is_option_name));
-    let upper = check.to_ascii_uppercase();
-    let is_check = upper.strip_prefix('S').unwrap_or(&upper).starts_with("FC");
-    if !is_check || !options {
-        return joined;
+    let folded = taku_dice::normalize::fold(word).text.to_ascii_uppercase();
+    let continues = matches!(
+        first,
+        '+' | '-' | '>' | '<' | '=' | '＋' | '－' | '＞' | '＜' | '＝'
+    ) || folded.starts_with("VS")
+        || (matches!(bare, "FC" | "FCA") && folded.starts_with(|c: char| c.is_ascii_digit()))
+        || ((bare.ends_with(['+', '-', '>', '<', '=', '#']) || bare.ends_with("VS"))
+            && folded.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '{'));
+    if !options && !continues {
+        return None;
     }
     let comment = &rest[at_word + word.len()..];
     Some(format!("{}{check}{word}{comment}", &line[..at]))

@@ -726,6 +726,189 @@ fn reread(old: &Character, fields: &BTreeMap<String, String>, mut new: Character
     new
 }
 
+/// FC-1/FC-4, FC-14/FC-15 (fc9 F4): a changed sheet applied on top of the record read
+/// from it before. What the sheet changed (the fields' difference between the sheet the
+/// record was read from and the sheet now) is applied as a change: DX 5 → 6 on the sheet
+/// raises the initial DX by 1, xp 15 → 20 adds 5 XP, a skill's TP 5 → 6 adds 1 TP,
+/// money 2000 → 1800 takes 200 CP. Everything the table recorded since (XP awarded,
+/// raises and losses, TP learned, equipment, money, fatigue and injury, meals) stays.
+/// A record made without a sheet's fields before is read from the sheet as a whole.
+fn apply_sheet_change(old: &Character, fields: &BTreeMap<String, String>) -> Option<Character> {
+    let now = from_fields(fields)?;
+    let Some(before) = old.sheet.as_ref().and_then(from_fields) else {
+        return Some(reread(old, fields, now));
+    };
+    let mut ch = old.clone();
+    for i in 0..ATTRIBUTES.len() {
+        ch.initial[i] += now.initial[i] - before.initial[i];
+    }
+    if now.sex != before.sex {
+        ch.sex = now.sex;
+    }
+    if now.hand != before.hand {
+        ch.hand = now.hand.clone();
+    }
+    ch.xp_earned += now.xp_earned - before.xp_earned;
+    ch.xp_spent += now.xp_spent - before.xp_spent;
+    ch.money += now.money - before.money;
+    ch.equipment += now.equipment - before.equipment;
+    ch.fatigue = (ch.fatigue + now.fatigue - before.fatigue).max(0);
+    ch.injury = (ch.injury + now.injury - before.injury).max(0);
+    for item in &before.items {
+        if !now.items.contains(item)
+            && let Some(i) = ch.items.iter().position(|x| x == item)
+        {
+            ch.items.remove(i);
+        }
+    }
+    for item in &now.items {
+        if !before.items.contains(item) && !ch.items.contains(item) {
+            ch.items.push(item.clone());
+        }
+    }
+    let names: std::collections::BTreeSet<&String> =
+        before.skills.keys().chain(now.skills.keys()).collect();
+    let empty = character::Learned::default();
+    for name in names {
+        let (b, n) = (
+            before.skills.get(name).unwrap_or(&empty),
+            now.skills.get(name).unwrap_or(&empty),
+        );
+        if b == n {
+            continue;
+        }
+        let l = ch.skills.entry(name.clone()).or_default();
+        l.tp += n.tp - b.tp;
+        l.fields
+            .retain(|f| !b.fields.contains(f) || n.fields.contains(f));
+        for f in &n.fields {
+            if !b.fields.contains(f) && !l.fields.contains(f) {
+                l.fields.push(f.clone());
+            }
+        }
+        if l.tp == 0 && l.fields.is_empty() && !now.skills.contains_key(name) {
+            ch.skills.remove(name);
+        }
+    }
+    ch.sheet = now.sheet;
+    Some(ch)
+}
+
+/// FC-1/FC-4 (fc9 F4): what a changed sheet changes, as [`apply_sheet_change`] applies
+/// it, in Japanese and English (empty when the record had no sheet before).
+fn sheet_change_words(old: &Character, fields: &BTreeMap<String, String>) -> (String, String) {
+    let (Some(before), Some(now)) = (
+        old.sheet.as_ref().and_then(from_fields),
+        from_fields(fields),
+    ) else {
+        return (String::new(), String::new());
+    };
+    let mut ja = Vec::new();
+    let mut en = Vec::new();
+    let num = |ja: &mut Vec<String>, en: &mut Vec<String>, ja_name: &str, en_name: &str, d: i64| {
+        if d != 0 {
+            ja.push(format!("{ja_name}{d:+}"));
+            en.push(format!("{en_name} {d:+}"));
+        }
+    };
+    for (i, a) in ATTRIBUTES.iter().enumerate() {
+        num(
+            &mut ja,
+            &mut en,
+            &format!("初期{a}"),
+            &format!("initial {a}"),
+            now.initial[i] - before.initial[i],
+        );
+    }
+    num(
+        &mut ja,
+        &mut en,
+        "獲得経験点",
+        "XP earned",
+        now.xp_earned - before.xp_earned,
+    );
+    num(
+        &mut ja,
+        &mut en,
+        "未使用経験点",
+        "unspent XP",
+        now.xp_left() - before.xp_left(),
+    );
+    num(
+        &mut ja,
+        &mut en,
+        "所持金",
+        "money",
+        now.money - before.money,
+    );
+    num(
+        &mut ja,
+        &mut en,
+        "移動力修正",
+        "movement modifier",
+        now.equipment - before.equipment,
+    );
+    num(
+        &mut ja,
+        &mut en,
+        "疲労",
+        "fatigue",
+        now.fatigue - before.fatigue,
+    );
+    num(
+        &mut ja,
+        &mut en,
+        "負傷",
+        "injury",
+        now.injury - before.injury,
+    );
+    let empty = character::Learned::default();
+    let names: std::collections::BTreeSet<&String> =
+        before.skills.keys().chain(now.skills.keys()).collect();
+    for name in names {
+        let (b, n) = (
+            before.skills.get(name).unwrap_or(&empty),
+            now.skills.get(name).unwrap_or(&empty),
+        );
+        num(
+            &mut ja,
+            &mut en,
+            &format!("【{name}】TP"),
+            &format!("【{name}】 TP"),
+            n.tp - b.tp,
+        );
+        if b.fields != n.fields {
+            ja.push(format!("【{name}】特化 {}", n.fields.join("・")));
+            en.push(format!("【{name}】 fields {}", n.fields.join(", ")));
+        }
+    }
+    if now.sex != before.sex {
+        ja.push(format!("性別 {}", now.sex.ja()));
+        en.push(format!("sex {:?}", now.sex).to_lowercase());
+    }
+    if now.hand != before.hand {
+        ja.push(format!("利き腕 {}", now.hand));
+        en.push(format!("hand {}", now.hand));
+    }
+    if now.items != before.items {
+        ja.push(format!("装備 {}", now.items.join("・")));
+        en.push(format!("items {}", now.items.join(", ")));
+    }
+    if ja.is_empty() {
+        return (String::new(), String::new());
+    }
+    (
+        format!(
+            " ／ シートの変更 {} を記録に加えました（これまでの経験点・成長・習得・所持金・装備・低下・負傷はそのまま）",
+            ja.join("、")
+        ),
+        format!(
+            " / the sheet's changes {} were applied to the record (XP, growth, skills, money, equipment, losses and damage recorded so far stay)",
+            en.join(", ")
+        ),
+    )
+}
+
 /// Whether character `name` is the GM's (an NPC, or one the GM made): its sheet needs no
 /// approval.
 fn gms_character(table: &dyn TableView, name: &str) -> bool {
@@ -749,9 +932,9 @@ fn record(table: &dyn TableView, state: &State, name: &str) -> Option<(Character
             if by_gm
                 && let (Some(old), Some(fields)) = (&ch.sheet, fields)
                 && *old != sheet_fields(fields)
-                && let Some(new) = from_fields(fields)
+                && let Some(new) = apply_sheet_change(ch, fields)
             {
-                return Some((reread(ch, fields, new), true));
+                return Some((new, true));
             }
             Some((ch.clone(), false))
         }
@@ -776,7 +959,7 @@ fn proposal(table: &dyn TableView, state: &State, name: &str) -> Option<(Charact
             if *old == sheet {
                 return None;
             }
-            reread(ch, fields, from_fields(fields)?)
+            apply_sheet_change(ch, fields)?
         }
         None => from_fields(fields)?,
     };
@@ -884,7 +1067,12 @@ fn proposal_violations(state: &State, ch: &Character) -> Vec<Text> {
     // FC-4 (l.68): only starting XP left over at creation is lost; any other XP spent
     // bought something (l.261: skills, specialisations, attributes), which the sheet
     // would show.
-    let unaccounted = ch.xp_spent - cost;
+    let raises: i64 = (0..ATTRIBUTES.len())
+        .flat_map(|i| {
+            (0..ch.raised[i].clamp(0, MAX_RAISE)).filter_map(move |r| character::raise_cost(i, r))
+        })
+        .sum();
+    let unaccounted = ch.xp_spent - cost - raises;
     if unaccounted > STARTING_XP + extra {
         out.push(Text::new(
             format!(
@@ -950,19 +1138,24 @@ fn load(table: &dyn TableView, state: &State, name: &str) -> Result<(Character, 
             return Ok((ch, Vec::new()));
         }
         let again = state.characters.contains_key(name);
+        let (change_ja, change_en) = state
+            .characters
+            .get(name)
+            .map(|old| sheet_change_words(old, fields))
+            .unwrap_or_default();
         let event = Event::Created {
             name: name.to_string(),
             character: ch.clone(),
             ja: if again {
                 format!(
-                    "{name}のシートが変わったので読み直しました（疲労・負傷などシートにないものは引き継ぎ）"
+                    "{name}のシートが変わったので読み直しました（疲労・負傷などシートにないものは引き継ぎ）{change_ja}"
                 )
             } else {
                 format!("{name}をシートから読み込み")
             },
             en: if again {
                 format!(
-                    "{name}'s sheet changed and was read again (what it does not name, such as fatigue and injury, carried over)"
+                    "{name}'s sheet changed and was read again (what it does not name, such as fatigue and injury, carried over){change_en}"
                 )
             } else {
                 format!("{name} read from the sheet")
@@ -1808,6 +2001,11 @@ fn decide_fc(
                 )
             };
             let again = state.characters.contains_key(*name);
+            let (change_ja, change_en) = match (state.characters.get(*name), table.character(name))
+            {
+                (Some(old), Some((_, fields))) => sheet_change_words(old, fields),
+                _ => Default::default(),
+            };
             let attrs = ATTRIBUTES
                 .iter()
                 .zip(ch.attributes())
@@ -1825,7 +2023,7 @@ fn decide_fc(
                     ch.xp_left(),
                     skill_cost(state, &ch),
                     forced.0,
-                ),
+                ) + &change_ja,
                 en: format!(
                     "the GM approved {name}'s sheet{} (FC-1/FC-4): {attrs} / XP earned {} left {} ({} on skills) total LV {lv}{}",
                     if again { " as changed" } else { "" },
@@ -1833,7 +2031,7 @@ fn decide_fc(
                     ch.xp_left(),
                     skill_cost(state, &ch),
                     forced.1,
-                ),
+                ) + &change_en,
             }])
         }
         ["reject", name, reason @ ..] => {
@@ -3378,8 +3576,19 @@ type Named = Option<(String, Character)>;
 /// the actor's only character. A comparison: each side's own character (see the
 /// comparison arm below); who may roll it is `prepare_check`'s question.
 fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
+    // fc9 F11 (l.50, l.155 are about the character who acts): a player's plain check is
+    // her one character's; a GM's plain check (a trap, an unnamed guard) is nobody's,
+    // even when the GM has a single NPC: only a check that names it (`{鬼.DX}`, a bare
+    // `{DX}` read from it, or its name as the comment's first word) is the NPC's.
+    let plain = || {
+        if table.actor_is_gm() {
+            None
+        } else {
+            actors_character(table, state)
+        }
+    };
     let Some(line) = table.typed_line() else {
-        return (actors_character(table, state), None);
+        return (plain(), None);
     };
     let line = line.trim();
     let joined = super::join_line(line).unwrap_or_else(|| line.to_string());
@@ -3416,14 +3625,23 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
         None
     };
     let first_word = comment.split_whitespace().next();
+    let bare = |side: &str| {
+        side.split('{')
+            .skip(1)
+            .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
+    };
     match right {
         None => {
             let l = if named(left, &any).is_some() {
                 named(left, &mine)
             } else {
-                first_word
-                    .and_then(mine)
-                    .or_else(|| actors_character(table, state))
+                first_word.and_then(mine).or_else(|| {
+                    if bare(left) {
+                        actors_character(table, state)
+                    } else {
+                        plain()
+                    }
+                })
             };
             (l, None)
         }
@@ -3436,11 +3654,6 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             // character is, on the right, the comment's first word; on the left, the
             // roller's own character, unless that is already on the right
             // (`FC+5 VS FC+{剣}`: the 5 is the other party's).
-            let bare = |side: &str| {
-                side.split('{')
-                    .skip(1)
-                    .any(|s| s.split('}').next().is_some_and(|k| !k.contains('.')))
-            };
             let side = |s: &str| {
                 named(s, &any).or_else(|| {
                     if bare(s) {
@@ -3465,7 +3678,7 @@ fn roll_characters(table: &dyn TableView, state: &State) -> (Named, Named) {
             } else if own_right || r.contains('{') {
                 None
             } else {
-                actors_character(table, state)
+                plain()
             };
             (left, right)
         }
