@@ -19,6 +19,7 @@ pub mod limits;
 pub mod live;
 pub mod speak;
 pub mod web;
+mod wire;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -1297,7 +1298,7 @@ pub async fn serve(
                 },
             );
             let connection = http
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(wire::Refusing::new(stream)), service)
                 .with_upgrades();
             tokio::pin!(connection);
             tokio::select! {
