@@ -1181,11 +1181,12 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
         Ok(Ok(Some(r))) => {
             json_ok(json!({"ok": true, "text": r.text, "rands": taku_systems::bcdice_rands(&r)}))
         }
+        // A7-13: which line is wrong and what would be right.
         Ok(Ok(None)) => refuse_in(
-            &taku_dice::Text::new(
+            &taku_dice::original_table::problem(&table).unwrap_or_else(|| taku_dice::Text::new(
                 "表として読めません。1 行目が表の名前、2 行目がダイス（nDm、D66、D66A、D66D）、その後にダイスが出しうる値ごとに「数:文」の行を 1 つずつ書きます",
                 "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
-            ),
+            )),
             lang,
         ),
         Ok(Err(e)) => refuse_in(&e.text(), lang),
