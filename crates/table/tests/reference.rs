@@ -262,6 +262,15 @@ fn reference_engine_errors_and_infinite_totals_are_refused_not_logged() {
     let said = refusal.render(taku_dice::Lang::Ja);
     assert!(said.contains("参照エンジン"), "{said}");
     assert!(said.contains("繰り返し回数は1以上、100以下"), "{said}");
+    // Attack pass 8, A8-11: a secret repeat of something that is no command.
+    let refusal = t.exec("alice", "Sx5 秘密").expect_err("refused");
+    assert!(
+        refusal.render(taku_dice::Lang::Ja).contains("参照エンジン"),
+        "{}",
+        refusal.render(taku_dice::Lang::Ja)
+    );
+    t.exec("alice", "x2 CC<=50")
+        .expect("a repeat that runs posts");
     let infinite = format!("1D6{}", "*2".repeat(1100));
     let refusal = t.exec("alice", &infinite).expect_err("refused");
     assert!(
@@ -271,7 +280,7 @@ fn reference_engine_errors_and_infinite_totals_are_refused_not_logged() {
         "{}",
         refusal.render(taku_dice::Lang::Ja)
     );
-    assert_eq!(t.events().len(), before, "nothing logged");
+    assert_eq!(t.events().len(), before + 1, "only the repeat that ran");
     t.exec("alice", "C(1+2)").expect("a calculation posts");
-    assert_eq!(t.events().len(), before + 1);
+    assert_eq!(t.events().len(), before + 2);
 }
