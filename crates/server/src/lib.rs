@@ -546,6 +546,16 @@ async fn contain(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let run = std::panic::AssertUnwindSafe(next.run(request)).catch_unwind();
     match tokio::time::timeout(REQUEST_TIMEOUT, run).await {
+        // The framework's own refusal of a streamed body over the limit (plain text):
+        // said in the client's language (attack pass 8, A8-7).
+        Ok(Ok(response))
+            if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json(&response) =>
+        {
+            json_with(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                json!({"ok": false, "reason": too_large().get(lang)}),
+            )
+        }
         Ok(Ok(response)) => response,
         Ok(Err(panic)) => {
             let message = panic
@@ -731,9 +741,10 @@ fn reference_roll(path: &str) -> bool {
 /// axum itself makes (a body over [`MAX_BODY`]). A response mapper rather than `from_fn`:
 /// it needs no request, and so boxes no `Next` per request.
 async fn cors(mut response: Response) -> Response {
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        // axum's own refusal of a streamed body over the limit: no request at hand to
-        // read a language from, so Japanese (the default).
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json(&response) {
+        // axum's own refusal of a streamed body over the limit that `contain` did not
+        // see: no request at hand to read a language from, so Japanese (the default).
+        // taku's own 413s are JSON in the client's language already (A8-7).
         response = json_with(
             StatusCode::PAYLOAD_TOO_LARGE,
             json!({"ok": false, "reason": too_large().ja()}),
@@ -755,6 +766,14 @@ async fn cors(mut response: Response) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     response
+}
+
+/// Whether `response` is JSON (one of taku's own answers).
+fn is_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"))
 }
 
 pub(crate) fn json_with(status: StatusCode, body: Value) -> Response {

@@ -958,3 +958,51 @@ async fn unreadable_requests_get_a_json_refusal_in_the_clients_language() {
     // Readable requests are answered as before on the same server.
     assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
 }
+
+/// Attack pass 8, A8-7: a body over the limit is refused in the client's language, whether
+/// its length is announced or it is sent chunked.
+#[tokio::test]
+async fn a_body_too_large_is_refused_in_the_clients_language() {
+    use tokio::io::AsyncWriteExt;
+    let (addr, _stop, _task) = serve_until("too-large-lang", Config::default()).await;
+    let big = "a".repeat(70_000);
+    let chunked = format!("{:x}\r\n{big}\r\n0\r\n\r\n", big.len());
+    for (path, framing, body) in [
+        (
+            "/v2/original_table?lang=en",
+            "Content-Length: 70000\r\n",
+            big.as_str(),
+        ),
+        (
+            "/api/v1/tables",
+            "Content-Length: 70000\r\nAccept-Language: en\r\n",
+            big.as_str(),
+        ),
+        (
+            "/v2/original_table?lang=en",
+            "Transfer-Encoding: chunked\r\n",
+            chunked.as_str(),
+        ),
+        (
+            "/api/v1/tables",
+            "Transfer-Encoding: chunked\r\nAccept-Language: en\r\n",
+            chunked.as_str(),
+        ),
+    ] {
+        let mut stream = connect_from([127, 0, 0, 1], addr).await;
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n{framing}\r\n"
+        );
+        let _ = stream.write_all(head.as_bytes()).await;
+        let _ = stream.write_all(body.as_bytes()).await;
+        let response = read_to_close(&mut stream).await;
+        assert!(
+            response.starts_with("HTTP/1.1 413"),
+            "{path} {framing}: {response}"
+        );
+        assert!(
+            response.contains("request body too large"),
+            "{path} {framing}: {response}"
+        );
+    }
+}
