@@ -102,6 +102,117 @@ pub fn roll(text: &str, source: &mut dyn DiceSource) -> Result<Option<RollResult
     Ok(Some(result))
 }
 
+/// A7-13: what is wrong with table `text` that [`roll`] gives no result for, naming the
+/// line (its number in `text` and the start of its text) and what would be right; `None`
+/// when the table is valid.
+pub fn problem(text: &str) -> Option<crate::Text> {
+    let excerpt = |line: &str| -> String {
+        let mut out: String = line.chars().take(20).collect();
+        if line.chars().nth(20).is_some() {
+            out.push('…');
+        }
+        out
+    };
+    // Numbered as the user wrote them: CR LF is one break, blank lines count.
+    let numbered: Vec<(usize, &str)> = text
+        .split("\r\n")
+        .flat_map(|l| l.split(is_break))
+        .enumerate()
+        .map(|(i, l)| {
+            (
+                i + 1,
+                l.trim_end_matches(|c: char| c.is_ascii_whitespace() || c == '\0'),
+            )
+        })
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let [_, (dice_at, dice_line), rows @ ..] = numbered.as_slice() else {
+        return Some(crate::Text::new(
+            "表には少なくとも 2 行要ります。1 行目が表の名前、2 行目がダイス（nDm、D66、D66A、D66D）、その後にダイスが出しうる値ごとに「数:文」の行を 1 つずつ書きます",
+            "a table needs at least 2 lines: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
+        ));
+    };
+    let Some(dice) = parse_dice(dice_line) else {
+        let shown = excerpt(dice_line);
+        return Some(crate::Text::new(
+            format!(
+                "{dice_at} 行目「{shown}」はダイスとして読めません。2 行目は nDm（例: 1D6、2D6）か D66、D66A、D66D です"
+            ),
+            format!(
+                "line {dice_at} \"{shown}\" is not a dice line: line 2 is nDm (e.g. 1D6, 2D6) or D66, D66A, D66D"
+            ),
+        ));
+    };
+    let want = expected(dice);
+    let dice_name = dice_line.to_ascii_uppercase();
+    let (low, high) = (
+        want.first().copied().unwrap_or(0),
+        want.last().copied().unwrap_or(0),
+    );
+    let mut seen: std::collections::BTreeMap<i64, usize> = std::collections::BTreeMap::new();
+    for &(at, row) in rows {
+        let digits = row.bytes().take_while(u8::is_ascii_digit).count();
+        let shown = excerpt(row);
+        if digits == 0 || row.as_bytes().get(digits) != Some(&b':') {
+            return Some(crate::Text::new(
+                format!(
+                    "{at} 行目「{shown}」は「数:文」の形ではありません。3 行目からは 1 行ごとに「3:麦茶」のように半角の数、半角のコロン、文を書きます"
+                ),
+                format!(
+                    "line {at} \"{shown}\" is not a row NUMBER:TEXT: from line 3 on, each line is a number, a colon and the text, like 3:tea"
+                ),
+            ));
+        }
+        let number = &row[..digits];
+        let value = number.parse::<i64>().ok().filter(|n| want.contains(n));
+        let Some(value) = value else {
+            let range = if matches!(dice, Dice::D66(_)) {
+                "11 から 66 の、それぞれの桁が 1 から 6 の数".to_string()
+            } else {
+                format!("{low} から {high}")
+            };
+            let range_en = if matches!(dice, Dice::D66(_)) {
+                "11 to 66 with each digit 1 to 6".to_string()
+            } else {
+                format!("{low} to {high}")
+            };
+            return Some(crate::Text::new(
+                format!("{at} 行目の {number} は {dice_name} では出ません。出るのは {range} です"),
+                format!("line {at}: {number} cannot come up on {dice_name}; it gives {range_en}"),
+            ));
+        };
+        if let Some(first) = seen.insert(value, at) {
+            return Some(crate::Text::new(
+                format!("{at} 行目の {value} は {first} 行目にもあります。値ごとに行は 1 つです"),
+                format!("line {at}: {value} is also on line {first}; one row per value"),
+            ));
+        }
+    }
+    let missing: Vec<String> = want
+        .iter()
+        .filter(|n| !seen.contains_key(n))
+        .take(5)
+        .map(i64::to_string)
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let more = if want.len() - seen.len() > missing.len() {
+        "…"
+    } else {
+        ""
+    };
+    let list = missing.join(", ");
+    Some(crate::Text::new(
+        format!(
+            "{list}{more} の行がありません。{dice_name} が出しうる値ごとに「数:文」の行を 1 つずつ書きます"
+        ),
+        format!(
+            "no row for {list}{more}: write one row NUMBER:TEXT for every value {dice_name} can give"
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +305,47 @@ mod tests {
         ] {
             let _ = roll(t, &mut source);
         }
+    }
+}
+
+#[cfg(test)]
+mod problem_tests {
+    use super::problem;
+
+    /// Attack pass 7, A7-13: a refused table names the line and what would be right.
+    #[test]
+    fn a_refused_table_names_its_line_and_what_is_right() {
+        let said = |t: &str| problem(t).map(|p| p.ja().to_string());
+        assert_eq!(said("T\n1D6\n1:a\n2:b\n3:c\n4:d\n5:e\n6:f"), None);
+        assert_eq!(
+            said("T\n1D6\n1:a\n2:b\n3:c\n4:d\n5:e\n").as_deref(),
+            Some("6 の行がありません。1D6 が出しうる値ごとに「数:文」の行を 1 つずつ書きます")
+        );
+        assert_eq!(
+            said("T\n1D6\n1:a\n2:b\n3:c\n4:d\n5:e\n6:f\n7:g\n").as_deref(),
+            Some("9 行目の 7 は 1D6 では出ません。出るのは 1 から 6 です")
+        );
+        assert_eq!(
+            said("T\r\n1D6\r\n\r\n1:a\r\n2:b\r\n3:c\r\n4:d\r\n5:e\r\nx:f\r\n").as_deref(),
+            Some(
+                "9 行目「x:f」は「数:文」の形ではありません。3 行目からは 1 行ごとに「3:麦茶」のように半角の数、半角のコロン、文を書きます"
+            )
+        );
+        assert_eq!(
+            said("T\n1D6\n1:a\n2:b\n2:c\n").as_deref(),
+            Some("5 行目の 2 は 4 行目にもあります。値ごとに行は 1 つです")
+        );
+        assert!(
+            said("T\n1D6x\n")
+                .is_some_and(|s| s.starts_with("2 行目「1D6x」はダイスとして読めません"))
+        );
+        assert!(said("T").is_some_and(|s| s.starts_with("表には少なくとも 2 行要ります")));
+        let many = problem("T\n1D100\n1:a\n").expect("refused");
+        assert_eq!(
+            many.en(),
+            "no row for 2, 3, 4, 5, 6…: write one row NUMBER:TEXT for every value 1D100 can give"
+        );
+        // D66A takes only ascending pairs.
+        assert!(said("T\nD66A\n21:x\n").is_some_and(|s| s.contains("21 は D66A では出ません")));
     }
 }

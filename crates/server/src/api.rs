@@ -437,6 +437,34 @@ pub fn query_pairs(query: Option<&str>) -> HashMap<String, String> {
         .collect()
 }
 
+/// A7-12: a table API `GET` takes only the query parameters it names in `taken` (and
+/// `lang`, which every request may carry for the language of its refusals); any other is
+/// refused naming it and the ones taken, rather than silently ignored.
+pub fn only_parameters(query: Option<&str>, taken: &[&str]) -> Result<(), ApiError> {
+    let pairs = serde_urlencoded::from_str::<Vec<(String, String)>>(query.unwrap_or_default());
+    let unknown = match &pairs {
+        Ok(pairs) => pairs
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .find(|name| *name != "lang" && !taken.contains(name)),
+        Err(_) => query,
+    };
+    let Some(unknown) = unknown else {
+        return Ok(());
+    };
+    let shown: String = unknown
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    let taken: Vec<&str> = taken.iter().copied().chain(["lang"]).collect();
+    let taken = taken.join(", ");
+    Err(ApiError::BadRequest(taku_dice::Text::new(
+        format!("クエリのパラメーター '{shown}' はここでは使えません。使えるのは {taken} です"),
+        format!("the query parameter '{shown}' is not taken here; the ones taken are {taken}"),
+    )))
+}
+
 /// What `member` sees of `event`, as the API's JSON (a structured [`taku_table::Entry`] in
 /// the table's language; a placeholder for an entry the member may not see).
 pub fn seen(table: &Table, event: &Event, member: &str) -> Value {
@@ -977,6 +1005,7 @@ async fn state(
     client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
+    only_parameters(query.as_deref(), &["after_character"])?;
     let member = member(&server, &id, &headers, None).await?;
     let after = query_pairs(query.as_deref()).remove("after_character");
     // The state without the log ([`Table::excerpt`] of no events, sharing the folded
@@ -1093,6 +1122,7 @@ async fn log(
     client: Option<axum::Extension<crate::limits::ClientKey>>,
     headers: HeaderMap,
 ) -> ApiResult {
+    only_parameters(query.as_deref(), &["after", "limit"])?;
     let member = member(&server, &id, &headers, None).await?;
     let query = query_pairs(query.as_deref());
     let number = |name: &str, default: u64| match query.get(name) {

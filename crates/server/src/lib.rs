@@ -19,6 +19,7 @@ pub mod limits;
 pub mod live;
 pub mod speak;
 pub mod web;
+mod wire;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -545,6 +546,16 @@ async fn contain(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let run = std::panic::AssertUnwindSafe(next.run(request)).catch_unwind();
     match tokio::time::timeout(REQUEST_TIMEOUT, run).await {
+        // The framework's own refusal of a streamed body over the limit (plain text):
+        // said in the client's language (attack pass 8, A8-7).
+        Ok(Ok(response))
+            if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json(&response) =>
+        {
+            json_with(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                json!({"ok": false, "reason": too_large().get(lang)}),
+            )
+        }
         Ok(Ok(response)) => response,
         Ok(Err(panic)) => {
             let message = panic
@@ -730,9 +741,10 @@ fn reference_roll(path: &str) -> bool {
 /// axum itself makes (a body over [`MAX_BODY`]). A response mapper rather than `from_fn`:
 /// it needs no request, and so boxes no `Next` per request.
 async fn cors(mut response: Response) -> Response {
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        // axum's own refusal of a streamed body over the limit: no request at hand to
-        // read a language from, so Japanese (the default).
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json(&response) {
+        // axum's own refusal of a streamed body over the limit that `contain` did not
+        // see: no request at hand to read a language from, so Japanese (the default).
+        // taku's own 413s are JSON in the client's language already (A8-7).
         response = json_with(
             StatusCode::PAYLOAD_TOO_LARGE,
             json!({"ok": false, "reason": too_large().ja()}),
@@ -754,6 +766,14 @@ async fn cors(mut response: Response) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     response
+}
+
+/// Whether `response` is JSON (one of taku's own answers).
+fn is_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"))
 }
 
 pub(crate) fn json_with(status: StatusCode, body: Value) -> Response {
@@ -1180,11 +1200,12 @@ async fn original_table(RawQuery(query): RawQuery, headers: HeaderMap, body: Byt
         Ok(Ok(Some(r))) => {
             json_ok(json!({"ok": true, "text": r.text, "rands": taku_systems::bcdice_rands(&r)}))
         }
+        // A7-13: which line is wrong and what would be right.
         Ok(Ok(None)) => refuse_in(
-            &taku_dice::Text::new(
+            &taku_dice::original_table::problem(&table).unwrap_or_else(|| taku_dice::Text::new(
                 "表として読めません。1 行目が表の名前、2 行目がダイス（nDm、D66、D66A、D66D）、その後にダイスが出しうる値ごとに「数:文」の行を 1 つずつ書きます",
                 "invalid table: line 1 is the name, line 2 the dice (nDm, D66, D66A, D66D), then one row NUMBER:TEXT for every value the dice can give",
-            ),
+            )),
             lang,
         ),
         Ok(Err(e)) => refuse_in(&e.text(), lang),
@@ -1297,7 +1318,7 @@ pub async fn serve(
                 },
             );
             let connection = http
-                .serve_connection(TokioIo::new(stream), service)
+                .serve_connection(TokioIo::new(wire::Refusing::new(stream)), service)
                 .with_upgrades();
             tokio::pin!(connection);
             tokio::select! {

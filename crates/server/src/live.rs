@@ -281,6 +281,9 @@ pub async fn socket(
     connection: Option<axum::Extension<crate::limits::ConnectionSeat>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
+    if let Err(e) = api::only_parameters(query.as_deref(), &["token", "after", "format"]) {
+        return e.into_response();
+    }
     let query = api::query_pairs(query.as_deref());
     let token = query.get("token").map(String::as_str);
     // Before the token check: a revocation after this point refuses the seat (A2-1).

@@ -352,7 +352,8 @@ async fn original_tables_and_wrong_methods() {
     let (status, _, _, body) = call(request).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
-        body.starts_with(r#"{"ok":false,"reason":"表として読めません。"#),
+        // A7-13: the refusal says what is missing.
+        body.starts_with(r#"{"ok":false,"reason":"2, 3 の行がありません。1D3 が出しうる値"#),
         "{body}"
     );
     let request = Request::post("/v2/original_table?lang=en")
@@ -361,7 +362,7 @@ async fn original_tables_and_wrong_methods() {
         .expect("request");
     let (_, _, _, body) = call(request).await;
     assert!(
-        body.starts_with(r#"{"ok":false,"reason":"invalid table"#),
+        body.starts_with(r#"{"ok":false,"reason":"no row for 2, 3: write one row"#),
         "{body}"
     );
 

@@ -888,3 +888,121 @@ async fn exports_are_copied_in_pages_and_render_as_the_whole_log() {
             .is_none()
     );
 }
+
+/// Issue 18 (attack pass 7, A7-4): requests hyper's parser cannot read — a URI over its
+/// limit (414), too many headers (431), malformed heads (400) — are answered with a JSON
+/// refusal saying what is wrong and what is right, in the client's language as far as the
+/// request shows it, and the connection closes; hyper alone sends these with no body.
+#[tokio::test]
+async fn unreadable_requests_get_a_json_refusal_in_the_clients_language() {
+    use tokio::io::AsyncWriteExt;
+    let (addr, _stop, _task) = serve_until("unreadable", Config::default()).await;
+    let long_uri = format!(
+        "GET /v2/game_system?lang=en&x={} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "A".repeat(70_000)
+    );
+    let many_headers = |accept: &str| {
+        let mut head = format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{accept}");
+        for i in 0..200 {
+            head.push_str(&format!("X-H{i}: v\r\n"));
+        }
+        head + "\r\n"
+    };
+    let cases: Vec<(String, &str, &str)> = vec![
+        (long_uri, "414", "the URL is too long"),
+        (
+            "GET /healthz?x=1 HTTP/1.1\r\nHost: x\r\nX: ".to_string() + &"A".repeat(500_000),
+            "431",
+            "ヘッダーが多すぎるか大きすぎて",
+        ),
+        (many_headers(""), "431", "ヘッダーは 100 個まで"),
+        (
+            many_headers("Accept-Language: en-US\r\n"),
+            "431",
+            "at most 100 headers",
+        ),
+        (
+            "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"
+                .to_string(),
+            "400",
+            "HTTP/1.1 のリクエストとして読めません",
+        ),
+        (
+            "G\0T /healthz HTTP/1.1\r\nAccept-Language: en\r\n\r\n".to_string(),
+            "400",
+            "cannot be read as HTTP/1.1",
+        ),
+        (
+            "GET /healthz HTTP/1.1\r\nHo st: x\r\n\r\n".to_string(),
+            "400",
+            "「名前: 値」",
+        ),
+    ];
+    for (request, status, says) in cases {
+        let mut stream = connect_from([127, 0, 0, 1], addr).await;
+        // The server may answer (and close) before all of an over-long request is sent.
+        let _ = stream.write_all(request.as_bytes()).await;
+        let response = read_to_close(&mut stream).await;
+        let (head, body) = response.split_once("\r\n\r\n").expect("a whole answer");
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{response}"
+        );
+        assert!(head.contains("content-type: application/json"), "{head}");
+        assert!(head.contains("connection: close"), "{head}");
+        let body: serde_json::Value = serde_json::from_str(body).expect("a JSON body");
+        assert_eq!(body["ok"], false, "{body}");
+        let reason = body["reason"].as_str().expect("a reason");
+        assert!(reason.contains(says), "{status}: {reason}");
+    }
+    // Readable requests are answered as before on the same server.
+    assert_eq!(healthz(addr).await, "HTTP/1.1 200 OK");
+}
+
+/// Attack pass 8, A8-7: a body over the limit is refused in the client's language, whether
+/// its length is announced or it is sent chunked.
+#[tokio::test]
+async fn a_body_too_large_is_refused_in_the_clients_language() {
+    use tokio::io::AsyncWriteExt;
+    let (addr, _stop, _task) = serve_until("too-large-lang", Config::default()).await;
+    let big = "a".repeat(70_000);
+    let chunked = format!("{:x}\r\n{big}\r\n0\r\n\r\n", big.len());
+    for (path, framing, body) in [
+        (
+            "/v2/original_table?lang=en",
+            "Content-Length: 70000\r\n",
+            big.as_str(),
+        ),
+        (
+            "/api/v1/tables",
+            "Content-Length: 70000\r\nAccept-Language: en\r\n",
+            big.as_str(),
+        ),
+        (
+            "/v2/original_table?lang=en",
+            "Transfer-Encoding: chunked\r\n",
+            chunked.as_str(),
+        ),
+        (
+            "/api/v1/tables",
+            "Transfer-Encoding: chunked\r\nAccept-Language: en\r\n",
+            chunked.as_str(),
+        ),
+    ] {
+        let mut stream = connect_from([127, 0, 0, 1], addr).await;
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n{framing}\r\n"
+        );
+        let _ = stream.write_all(head.as_bytes()).await;
+        let _ = stream.write_all(body.as_bytes()).await;
+        let response = read_to_close(&mut stream).await;
+        assert!(
+            response.starts_with("HTTP/1.1 413"),
+            "{path} {framing}: {response}"
+        );
+        assert!(
+            response.contains("request body too large"),
+            "{path} {framing}: {response}"
+        );
+    }
+}

@@ -890,3 +890,57 @@ async fn an_unidentified_enemys_fields_stay_out_of_a_players_table_state() {
         "{seen_by_alice}"
     );
 }
+
+/// Attack pass 7, A7-12: the table API's GETs refuse a query parameter they do not take
+/// (naming it and the ones taken, in the client's language) instead of ignoring it.
+#[tokio::test]
+async fn table_api_gets_refuse_query_parameters_they_do_not_take() {
+    let api = api("unknown-params", 1000).await;
+    let (id, gm, ..) = table(&api).await;
+    let cases = [
+        (
+            format!("/api/v1/tables/{id}/log?before=5"),
+            "before",
+            "after, limit, lang",
+        ),
+        (
+            format!("/api/v1/tables/{id}/log?after=0&tab=%00"),
+            "tab",
+            "after, limit, lang",
+        ),
+        (
+            format!("/api/v1/tables/{id}?after=x"),
+            "after",
+            "after_character, lang",
+        ),
+        (
+            format!("/api/v1/tables/{id}/live?since=3"),
+            "since",
+            "token, after, format, lang",
+        ),
+    ];
+    for (path, name, taken) in &cases {
+        let (status, value) = api.call("GET", path, Some(&gm), "").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {value}");
+        let reason = value["reason"].as_str().expect("reason");
+        assert!(
+            reason.contains(&format!("'{name}' はここでは使えません")) && reason.contains(taken),
+            "{path}: {reason}"
+        );
+        let (_, value) = api
+            .call("GET", &format!("{path}&lang=en"), Some(&gm), "")
+            .await;
+        let reason = value["reason"].as_str().expect("reason");
+        assert!(
+            reason.contains(&format!("'{name}' is not taken here")),
+            "{path}: {reason}"
+        );
+    }
+    // The parameters taken, `lang` among them, are still read.
+    for path in [
+        format!("/api/v1/tables/{id}/log?after=0&limit=5&lang=en"),
+        format!("/api/v1/tables/{id}?after_character=a&lang=ja"),
+    ] {
+        api.ok("GET", &path, Some(&gm), "").await;
+    }
+}

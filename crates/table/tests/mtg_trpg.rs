@@ -1639,3 +1639,26 @@ fn mt3_no_other_check_starts_while_one_waits_for_its_boost() {
     // certain, MT-3's other refusal).
     run(&mut t, "gm", "/deck check ミナ 緑 1 force 二度目");
 }
+
+/// Attack pass 8, A8-3: `/deck top` and `/deck bottom` keep to the library's cap of 1000
+/// cards as `/deck load` and `/deck return` do (a library grew to 2620 cards).
+#[test]
+fn cards_put_on_top_or_bottom_keep_to_the_library_cap() {
+    let mut t = table();
+    run(&mut t, "alice", "/deck load ミナ 20 Forest");
+    let many = ["245 Forest"; 2].join("; ");
+    run(&mut t, "gm", &format!("/deck top ミナ {many}"));
+    run(&mut t, "gm", &format!("/deck bottom ミナ {many}"));
+    assert_eq!(
+        library(&t, "ミナ")["cards"].as_array().map(Vec::len),
+        Some(1000)
+    );
+    for op in ["top", "bottom"] {
+        let err = refused(&mut t, "gm", &format!("/deck {op} ミナ 1 Forest"));
+        assert!(err.contains("1000") && err.contains("1001"), "{op}: {err}");
+    }
+    assert_eq!(
+        library(&t, "ミナ")["cards"].as_array().map(Vec::len),
+        Some(1000)
+    );
+}

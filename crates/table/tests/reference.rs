@@ -245,3 +245,42 @@ fn a_reference_roll_evaluated_ahead_decides_as_in_place_and_only_for_its_entry()
     let native = Table::create("DiceBot", "test", "gm", [7; 32]).expect("a DiceBot table");
     assert!(native.plan_roll("gm", "2D6").is_none());
 }
+
+/// Attack pass 7, A7-16: BCDice's answer that is only its refusal (`x9999 1D6` →
+/// `繰り返し回数は1以上、100以下としてください`, no dice drawn) and a total of `Infinity`
+/// were logged as rolls. At a table they are refusals in the table's language that log
+/// nothing; a roll with no dice but a result (`C(1+2)` → `＞ 3`) still posts.
+#[test]
+fn reference_engine_errors_and_infinite_totals_are_refused_not_logged() {
+    setup();
+    let mut t = Table::create("Cthulhu7th", "test", "gm", [7; 32])
+        .expect("a Cthulhu7th table")
+        .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+    t.exec("gm", "/join alice").expect("join");
+    let before = t.events().len();
+    let refusal = t.exec("alice", "x9999 1D6").expect_err("refused");
+    let said = refusal.render(taku_dice::Lang::Ja);
+    assert!(said.contains("参照エンジン"), "{said}");
+    assert!(said.contains("繰り返し回数は1以上、100以下"), "{said}");
+    // Attack pass 8, A8-11: a secret repeat of something that is no command.
+    let refusal = t.exec("alice", "Sx5 秘密").expect_err("refused");
+    assert!(
+        refusal.render(taku_dice::Lang::Ja).contains("参照エンジン"),
+        "{}",
+        refusal.render(taku_dice::Lang::Ja)
+    );
+    t.exec("alice", "x2 CC<=50")
+        .expect("a repeat that runs posts");
+    let infinite = format!("1D6{}", "*2".repeat(1100));
+    let refusal = t.exec("alice", &infinite).expect_err("refused");
+    assert!(
+        refusal
+            .render(taku_dice::Lang::Ja)
+            .contains("値が 64 ビットの範囲を超えました"),
+        "{}",
+        refusal.render(taku_dice::Lang::Ja)
+    );
+    assert_eq!(t.events().len(), before + 1, "only the repeat that ran");
+    t.exec("alice", "C(1+2)").expect("a calculation posts");
+    assert_eq!(t.events().len(), before + 2);
+}

@@ -2047,7 +2047,8 @@ fn library_op(
             let cards = deck::parse(&text, db).map_err(|e| e.text())?.main;
             match op {
                 "top" | "bottom" => {
-                    library(state, pc)?;
+                    // A8-3: one cap for every way cards enter a library.
+                    within_library_cap(library(state, pc)?.cards.len() + cards.len())?;
                     let gm = table
                         .character(pc)
                         .is_some_and(|(owner, _)| table.member_is_gm(owner));
@@ -2062,12 +2063,7 @@ fn library_op(
                     let l = library(state, pc)?;
                     let mut all = l.cards.clone();
                     all.extend(cards.iter().cloned());
-                    if all.len() > deck::MAX_CARDS {
-                        return Err(Text::new(
-                            format!("ライブラリーが{}枚を超えます", deck::MAX_CARDS),
-                            format!("the library would exceed {} cards", deck::MAX_CARDS),
-                        ));
-                    }
+                    within_library_cap(all.len())?;
                     one(Event::Refilled {
                         character,
                         added: cards,
@@ -2279,6 +2275,24 @@ fn replay_line(
         return Err(Text::new(
             format!("記録されたダイスのうち{n}個がライブラリーに使われていません"),
             format!("{n} recorded draw(s) were not used by the library"),
+        ));
+    }
+    Ok(())
+}
+
+/// A library may hold at most [`deck::MAX_CARDS`] cards, however they come in (`/deck
+/// load`, `return`, `top`, `bottom`); `len` is what it would hold.
+fn within_library_cap(len: usize) -> Result<(), Text> {
+    if len > deck::MAX_CARDS {
+        return Err(Text::new(
+            format!(
+                "ライブラリーが{}枚を超えます（{len} 枚になります）。加える枚数を減らしてください",
+                deck::MAX_CARDS
+            ),
+            format!(
+                "the library would exceed {} cards ({len}); add fewer cards",
+                deck::MAX_CARDS
+            ),
         ));
     }
     Ok(())

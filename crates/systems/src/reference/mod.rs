@@ -981,6 +981,58 @@ impl GameSystem for ReferenceSystem {
                 how_to_enable().en().to_string(),
             ))));
         };
-        Some(engine.evaluate(self.id, &fold(input, mode), source))
+        let input = fold(input, mode);
+        Some(
+            engine
+                .evaluate(self.id, &input, source)
+                .and_then(|r| refuse_engine_errors(&input, r)),
+        )
     }
+}
+
+/// A7-16: BCDice answers a repeat it cannot do (`x9999 1D6`, `x101 CC<=50`, `Sx5 秘密`)
+/// with a result that is only its refusal (`繰り返し回数は1以上、100以下としてください`, no dice
+/// drawn), and arithmetic past a float's range with a total of `Infinity`. At a table these
+/// are refusals, logging nothing, not rolls; bcdice-api (which does not come here) answers
+/// them as BCDice does. Other results without dice stay results: many systems' fixed-table
+/// lookups and notes draw nothing (LiveraDoll `CL1`, NeverCloud `ARTS`), and BCDice's own
+/// test data has them as outputs.
+fn refuse_engine_errors(input: &str, result: RollResult) -> Result<RollResult, EvalError> {
+    let not_finite = result.text.split('＞').skip(1).any(|step| {
+        matches!(
+            step.split_whitespace().next(),
+            Some("Infinity" | "-Infinity" | "NaN")
+        )
+    });
+    if not_finite {
+        return Err(EvalError::Overflow);
+    }
+    // A repeat that ran gives `#1`, `#2`, … entries; one that gives none and drew nothing
+    // is the engine's refusal (a count outside 1..100, or `Sx5 秘密`: 繰り返し対象のコマンド
+    // が実行できません, attack pass 8, A8-11).
+    if result.rands.is_empty()
+        && repeat_count(input).is_some()
+        && !result.text.trim_start().starts_with("#1")
+    {
+        return Err(EvalError::Engine(EngineFailure::Raised(result.text)));
+    }
+    Ok(result)
+}
+
+/// The count of BCDice's repeat prefix (`x3 `, `rep3 `, `repeat3 `, after the secret
+/// mark `S` if any) opening `input`.
+fn repeat_count(input: &str) -> Option<u64> {
+    let lower = input.trim_start().to_ascii_lowercase();
+    let lower = match lower.strip_prefix('s') {
+        Some(rest) if rest.starts_with(['x', 'r']) => rest.to_string(),
+        _ => lower,
+    };
+    let rest = ["repeat", "rep", "x"]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !rest[digits..].starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some(rest[..digits].parse().unwrap_or(u64::MAX))
 }
