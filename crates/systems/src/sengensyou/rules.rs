@@ -89,7 +89,8 @@ pub struct Bond {
     pub type_name: String,
     /// Its level.
     pub level: i64,
-    /// The scene it was set or last raised in.
+    /// The scene it was set or last raised in (0: in an earlier session, a bond
+    /// `campaign` kept; scenes count from 1 in each session).
     pub scene: u64,
     /// Order of acquisition.
     pub order: u64,
@@ -676,6 +677,67 @@ fn private(table: &dyn TableView, ch: &Char, name: &str) -> bool {
     ch.hidden || !is_pc(table, name)
 }
 
+/// SG-8: a `contest_tie` value as `/sg set` writes it.
+fn tie_word(tie: Tie) -> &'static str {
+    match tie {
+        Tie::Defender => "defender",
+        Tie::Attacker => "attacker",
+        Tie::Reroll => "reroll",
+    }
+}
+
+/// SG-8: what a tie rule means, in Japanese and English.
+fn tie_meaning(tie: Tie) -> (&'static str, &'static str) {
+    match tie {
+        Tie::Defender => ("同値は防御側の勝ち", "a tie goes to the defender"),
+        Tie::Attacker => ("同値は攻撃側の勝ち", "a tie goes to the attacker"),
+        Tie::Reroll => ("同値は振り直し", "ties are re-rolled"),
+    }
+}
+
+/// SG-6/SG-7 (l.67, l.164–165): a hidden character's bond to a PC (new, or re-tied
+/// when `retie`) is told to that PC's player with the impression it fixes (l.61), not
+/// the type's name. `None` for a bond to anything else.
+fn told_of_bond(state: &State, name: &str, bond: &Bond, retie: bool) -> Option<Event> {
+    if !bond.pc {
+        return None;
+    }
+    let impression = state
+        .types
+        .get(&bond.type_name)
+        .filter(|t| t.impression_on_bond)
+        .map(|t| t.impression.clone());
+    let (ij, ie) = match &impression {
+        Some(i) => (
+            format!("。{}が{name}に抱く印象: {i}", bond.target),
+            format!("; {}'s impression of {name}: {i}", bond.target),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let (ja, en) = if retie {
+        (
+            format!(
+                "{name}が{}への縁故を結び直した（類型は秘匿）{ij}",
+                bond.target
+            ),
+            format!(
+                "{name} re-tied its bond to {} (type hidden){ie}",
+                bond.target
+            ),
+        )
+    } else {
+        (
+            format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
+            format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
+        )
+    };
+    Some(Event::Notice {
+        ja,
+        en,
+        to: Some(bond.target.clone()),
+    })
+}
+
 fn scene(table: &dyn TableView) -> u64 {
     table.scene_and_session().0
 }
@@ -782,11 +844,9 @@ fn kind_word(w: Option<&&str>) -> Result<Option<Target>, Text> {
 fn plain_target(t: &str) -> bool {
     let n = t.chars().count();
     (1..=64).contains(&n)
-        && !t.chars().any(|c| {
-            c.is_control()
-                || c.is_whitespace()
-                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FE00}'..='\u{FE0F}' | '\u{3164}' | '\u{115F}' | '\u{1160}' | '\\')
-        })
+        && !t
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\' || super::types::invisible(c))
 }
 
 fn bad_target() -> Text {
@@ -833,11 +893,7 @@ impl SgRules {
             let onoff = |b: bool| if b { "on" } else { "off" };
             let list = format!(
                 "contest_tie = {} (既定 defender, SG-8)\npc_bond_halving = {} (既定 sum, SG-2)\nfantasy_value = {} (既定 levels, SG-2)\nability_reset = {} (既定 session, SG-3)\ncampaign = {} (既定 off, SG-2)\nboss_waive_scene_limit = {} (既定 on, SG-1)\nboss_waive_bond_cap = {} (既定 on, SG-1)\nleniency_reroll = {} (既定 on, SG-8)",
-                match s.contest_tie {
-                    Tie::Defender => "defender",
-                    Tie::Attacker => "attacker",
-                    Tie::Reroll => "reroll",
-                },
+                tie_word(s.contest_tie),
                 if s.pc_bond_halving_sum { "sum" } else { "each" },
                 if s.fantasy_value_levels {
                     "levels"
@@ -1215,24 +1271,8 @@ impl SgRules {
         // SG-6/SG-7: a hidden character's bonds are information to gather (l.67); only a
         // PC it bonds learns of it, with the impression the bond fixes (l.164–165), not
         // the type's name.
-        if secret && bond.pc {
-            let impression = state
-                .types
-                .get(&bond.type_name)
-                .filter(|_| forces)
-                .map(|t| t.impression.clone());
-            let (ij, ie) = match &impression {
-                Some(i) => (
-                    format!("。{}が{name}に抱く印象: {i}", bond.target),
-                    format!("; {}'s impression of {name}: {i}", bond.target),
-                ),
-                None => (String::new(), String::new()),
-            };
-            evs.push(Event::Notice {
-                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
-                en: format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
-                to: Some(bond.target.clone()),
-            });
+        if secret {
+            evs.extend(told_of_bond(state, name, &bond, false));
         }
         let mut after = ch.clone();
         after.bonds.push(bond.clone());
@@ -1625,12 +1665,18 @@ impl SgRules {
                         forced: true,
                         secret,
                     });
+                // SG-7 (l.164–165): the PC a hidden character re-ties to learns the
+                // impression, as for a new bond (sg9 F7).
+                let told = secret
+                    .then(|| told_of_bond(state, name, &b, true))
+                    .flatten();
                 let mut evs = vec![Event::Bonded {
                     character: name.to_string(),
                     bond: b,
                     retie: true,
                     secret,
                 }];
+                evs.extend(told);
                 evs.extend(impression);
                 events(evs)
             }
@@ -1923,6 +1969,18 @@ impl SgRules {
                 }
                 let mut evs = vec![Event::Climax { boss: boss.clone() }];
                 let mut order = state.order;
+                // SG-1 (l.177) with SG-2 (l.106): the boss's climax bonds are outside its
+                // 7-bond cap and its one new bond per scene only while the GM's waivers
+                // are on; with one off, the boss ties what that limit leaves room for
+                // and the GM is told which PCs it left out (sg9 F3).
+                let s = &state.settings;
+                let mut capped = ch
+                    .bonds
+                    .iter()
+                    .filter(|b| !(b.preset || b.climax && s.boss_waive_bond_cap))
+                    .count();
+                let mut acquired = ch.acquired_in == Some(scene(table));
+                let mut left_out = Vec::new();
                 for (pc, _) in table.characters() {
                     // SG-1 (l.177) gives the boss a bond to every PC, but SG-2 (l.102–103)
                     // lets one target hold its bond under one type only: a PC it already
@@ -1943,6 +2001,18 @@ impl SgRules {
                         });
                     }
                     if is_pc(table, pc) && !ch.bonds.iter().any(|b| b.target == pc) {
+                        if !s.boss_waive_bond_cap && capped >= MAX_BONDS
+                            || !s.boss_waive_scene_limit && acquired
+                        {
+                            left_out.push(pc.to_string());
+                            continue;
+                        }
+                        if !s.boss_waive_bond_cap {
+                            capped += 1;
+                        }
+                        if !s.boss_waive_scene_limit {
+                            acquired = true;
+                        }
                         evs.push(Event::Bonded {
                             character: boss.clone(),
                             bond: Bond {
@@ -1961,6 +2031,26 @@ impl SgRules {
                         });
                         order += 1;
                     }
+                }
+                if !left_out.is_empty() {
+                    let pcs = left_out.join("・");
+                    let off: Vec<&str> = [
+                        (!s.boss_waive_bond_cap).then_some("boss_waive_bond_cap off"),
+                        (!s.boss_waive_scene_limit).then_some("boss_waive_scene_limit off"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    let off = off.join(", ");
+                    evs.push(Event::Notice {
+                        ja: format!(
+                            "SG-1/SG-2: {off} のため、{boss}は{pcs}へのクライマックスの縁故を結ばない（縁故は7つまで・新しい縁故は1シーンに1つ、l.106）"
+                        ),
+                        en: format!(
+                            "SG-1/SG-2: with {off}, {boss} ties no climax bond to {pcs} (at most 7 bonds, one new bond per scene, l.106)"
+                        ),
+                        to: Some(boss.clone()),
+                    });
                 }
                 events(evs)
             }
@@ -3048,6 +3138,34 @@ impl TableRules for SgRules {
                 })
                 .collect()
         };
+        // SG-2 (l.102, l.123–124): a word that is not a character yet could be taken for
+        // one (`Rоy`, a Cyrillic `о`, for the PC Roy) would make a second target beside
+        // it, escaping the one-type-per-target rule and the PC-bond halving: refused,
+        // unless some bond or impression already names it (sg9 F4).
+        if words.get(1) != Some(&"types") {
+            let named = |w: &str| {
+                state
+                    .chars
+                    .values()
+                    .any(|c| c.bonds.iter().any(|b| b.target == w) || c.impressions.contains_key(w))
+            };
+            for w in folded.iter().skip(1) {
+                if table.character(w).is_some() || named(w) {
+                    continue;
+                }
+                if let Some(like) = table.character_like(w) {
+                    return Some(refuse(
+                        "SG-2",
+                        format!(
+                            "「{w}」はキャラクター「{like}」と見分けにくい名前です。{like}のことなら {like} と書き、別の対象なら見分けられる名前にしてください"
+                        ),
+                        format!(
+                            "'{w}' looks like the character '{like}'; write {like} for that character, or a name that cannot be taken for it"
+                        ),
+                    ));
+                }
+            }
+        }
         let words: Vec<&str> = folded.iter().map(String::as_str).collect();
         let words = words.as_slice();
         Some(match words.first().copied() {
@@ -3159,7 +3277,9 @@ impl TableRules for SgRules {
                     c.bonds.push(bond.clone());
                     state.order = state.order.max(bond.order) + 1;
                 }
-                if !bond.preset && !bond.climax {
+                // SG-1: a climax bond is the scene's acquisition unless the GM waives
+                // the scene limit for it.
+                if !bond.preset && !(bond.climax && state.settings.boss_waive_scene_limit) {
                     c.acquired_in = Some(bond.scene);
                 }
             }
@@ -3325,11 +3445,22 @@ impl TableRules for SgRules {
                     c.impressions.clear();
                     c.acquired_in = None;
                     c.last_boss = false;
+                    // SG-6 (l.26, l.65): an NPC's types are chosen anew and start
+                    // secret again, whatever was revealed of last session's.
+                    if c.npc {
+                        c.hidden = true;
+                    }
                     if s.ability_reset_session {
                         c.used.clear();
                     }
                     if s.campaign {
                         c.bonds.retain(|b| !b.climax);
+                        // SG-2 (l.17 「異なるシーンで…強化することができる」): scenes count
+                        // from 1 again, and a kept bond was set in another session's scene
+                        // (sg9 F11).
+                        for b in &mut c.bonds {
+                            b.scene = 0;
+                        }
                     } else {
                         c.bonds.clear();
                     }
@@ -4079,50 +4210,78 @@ impl TableRules for SgRules {
 
     fn prepare_check(
         &self,
-        _table: &dyn TableView,
+        table: &dyn TableView,
         state: &State,
         command: &str,
     ) -> Result<Prepared<Event>, Text> {
-        // SG-8: a contest takes the table's contest_tie unless it names its own.
-        let mut command = command.to_string();
-        let mut note = None;
-        let suffix = state.settings.contest_tie.suffix();
-        let upper = command.to_ascii_uppercase();
-        if !suffix.is_empty()
-            && upper.contains(" VS ")
-            && upper.trim_start().trim_start_matches('S').starts_with("GS")
-        {
-            let (first, rest) = command
-                .split_once(|c: char| c.is_whitespace())
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .unwrap_or_default();
-            let mut parts: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
-            if parts.len() >= 2 && parts[0].eq_ignore_ascii_case("VS") && !parts[1].contains('@') {
-                parts[1].push_str(suffix);
-                command = format!("{first} {}", parts.join(" "));
-                // The suffix is the table's, not typed: say what it means.
-                note = Some(match state.settings.contest_tie {
-                    Tie::Reroll => Text::new(
-                        format!("{suffix}: 同値は振り直し（卓の設定 contest_tie reroll、SG-8）"),
-                        format!(
-                            "{suffix}: ties are re-rolled (the table's contest_tie reroll, SG-8)"
-                        ),
-                    ),
-                    _ => Text::new(
-                        format!(
-                            "{suffix}: 同値は攻撃側の勝ち（卓の設定 contest_tie attacker、SG-8）"
-                        ),
-                        format!(
-                            "{suffix}: a tie goes to the attacker (the table's contest_tie attacker, SG-8)"
-                        ),
-                    ),
-                });
-            }
+        // SG-8 (l.193 「GMの判断やその場の状況に応じて修正してよい」): how a contest's tie
+        // goes is the GM's (`contest_tie`). A contest takes the table's setting; a tie
+        // rule written on the roll (`@D`, `@A`, `@R`) is the GM's alone for that roll,
+        // and the result says which was applied (sg9 F10).
+        let unchanged = |note| {
+            Ok(Prepared {
+                command: command.to_string(),
+                events: Vec::new(),
+                note,
+            })
+        };
+        let joined = crate::GameSystem::rewrite_line(&super::Sengensyou, command)
+            .unwrap_or_else(|| command.to_string());
+        let start = joined.len() - joined.trim_start().len();
+        let end = joined[start..]
+            .find(char::is_whitespace)
+            .map_or(joined.len(), |at| start + at);
+        let token = joined[start..end].to_ascii_uppercase();
+        let Some((_, right)) = token.split_once("VS") else {
+            return unchanged(None);
+        };
+        if !token.trim_start_matches('S').starts_with("GS") {
+            return unchanged(None);
         }
+        let table_tie = state.settings.contest_tie;
+        let setting = tie_word(table_tie);
+        if let Some((_, written)) = right.rsplit_once('@') {
+            let tie = match written {
+                "D" => Tie::Defender,
+                "A" => Tie::Attacker,
+                "R" => Tie::Reroll,
+                // Not a tie rule: the check's own parser refuses it.
+                _ => return unchanged(None),
+            };
+            if !table.actor_is_gm() {
+                return refuse(
+                    "SG-8",
+                    format!(
+                        "対決の同値の扱いはGMが決めます（卓の設定 contest_tie {setting}）。@{written} のような指定はGMだけが書けます。@ をつけずに振れば卓の設定で判定します"
+                    ),
+                    format!(
+                        "the GM decides how a contest's tie goes (the table's contest_tie {setting}); only the GM may write a tie rule such as @{written}. Roll without the @ to use the table's setting"
+                    ),
+                );
+            }
+            let (ja, en) = tie_meaning(tie);
+            return unchanged(Some(Text::new(
+                format!(
+                    "@{written}: {ja}（GMがこの判定に指定。卓の設定は contest_tie {setting}、SG-8）"
+                ),
+                format!(
+                    "@{written}: {en} (the GM's rule for this roll; the table's contest_tie is {setting}, SG-8)"
+                ),
+            )));
+        }
+        let suffix = table_tie.suffix();
+        if suffix.is_empty() {
+            return unchanged(None);
+        }
+        // The suffix is the table's, not typed: say what it means.
+        let (ja, en) = tie_meaning(table_tie);
         Ok(Prepared {
-            command,
+            command: format!("{}{suffix}{}", &joined[..end], &joined[end..]),
             events: Vec::new(),
-            note,
+            note: Some(Text::new(
+                format!("{suffix}: {ja}（卓の設定 contest_tie {setting}、SG-8）"),
+                format!("{suffix}: {en} (the table's contest_tie {setting}, SG-8)"),
+            )),
         })
     }
 
