@@ -1938,7 +1938,9 @@ fn sg8_a_reroll_with_a_modifier_says_it_takes_none() {
     // SG-8, seed l.211 「ある程度寛容に振り直しを認める」: the re-roll rolls the dice again;
     // the defender's modifier from step 4 (l.198) stays. A modifier given to it is refused
     // as such, not with the order of the steps (F4 of sg8).
+    // Under `reroll_modifier keep` (the default is `new`, sg17i).
     let mut t = table();
+    run(&mut t, "gm", "/sg set reroll_modifier keep");
     run(&mut t, "gm", "/sg attack +0");
     run(&mut t, "alice", "/sg defend +10");
     let e = refused(&mut t, "alice", "/sg reroll +15");
@@ -2217,4 +2219,78 @@ fn sg1_a_type_list_name_with_an_invisible_character_is_refused() {
         "gm",
         &format!(r#"/sg types load {{"type":[{{"name":"型A","impression":"c",{ability}}}]}}"#),
     );
+}
+
+#[test]
+fn sg8_attack_and_defend_name_whose_values_the_modifier_reads() {
+    // SG-8, seed l.195 「攻撃側がダイスを振る」, l.198 「防御側がダイスを振る」, l.79
+    // 「{知性}+〈交渉〉」: `/sg attack 影 +2` names the side; `+{知性}` reads that character's
+    // value; without a name it is refused saying to write one (sg9 F1, F2).
+    let mut t = table();
+    run(&mut t, "alice", "/char set ミナ 知性 3");
+    let e = refused(&mut t, "gm", "/sg attack +{知性}");
+    assert!(e.contains("name the character"), "{e}");
+    run(&mut t, "gm", "/sg attack 影 +2");
+    let out = run(&mut t, "alice", "/sg defend ミナ +{知性}+1").join("\n");
+    assert!(out.contains("+4"), "{out}");
+}
+
+#[test]
+fn sg8_the_leniency_reroll_chooses_the_modifier_again_by_default() {
+    // SG-8, seed l.198 「防御側がダイスを振る(DP使用量もこのときに決める)」, l.210–211
+    // 「「達成値低下効果があるならもう1DP使用していた」…寛容に振り直しを認める」: the re-roll
+    // is step 4 again, its spend chosen again (`reroll_modifier new`, default).
+    let mut t = table();
+    run(&mut t, "gm", "/sg attack +500");
+    run(&mut t, "alice", "/sg defend +1000");
+    run(&mut t, "gm", "/sg effect defender -600 術");
+    let out = run(&mut t, "alice", "/sg reroll +1000").join("\n");
+    assert!(out.contains("修正値を+1000に選び直し"), "{out}");
+    let out = run(&mut t, "gm", "/sg settings").join("\n");
+    assert!(out.contains("reroll_modifier = new"), "{out}");
+}
+
+#[test]
+fn sg1_the_pcs_climax_waiver_is_the_climaxs_first_scene() {
+    // SG-1, seed l.177 「同時に、PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して
+    // 良い」: 「同時に」 is the moment the climax starts: `boss_waiver scene` (default) waives
+    // the limits in that scene only; `session` for the rest of it (sg8 F8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg climax");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+    assert!(e.contains("one new bond"), "{e}");
+    run(&mut t, "gm", "/sg set boss_waiver session");
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+}
+
+#[test]
+fn sg5_debt_repay_later_holds_the_borrowing_through_its_scene() {
+    // SG-5, seed l.151 「以後のシーンで縁故を取得して幻想値をその値まで確保する」:
+    // `debt_repay now` (default) lets a bond after the borrowing in its own scene pay it;
+    // `later` holds the borrowing (and its lock, l.152) to the scene's end (sg9 F9).
+    let mut t = table();
+    run(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・守護者 U1").join("\n");
+    assert!(out.contains("前借りを返し終えた"), "{out}");
+    let mut t = table();
+    run(&mut t, "gm", "/sg set debt_repay later");
+    run(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・守護者 U1").join("\n");
+    assert!(out.contains("このシーンの終わりまで続く"), "{out}");
+    let e = refused(&mut t, "alice", "/sg borrow ミナ 例・策士 例・罠");
+    assert!(e.contains("debt_repay later"), "{e}");
+}
+
+#[test]
+fn sg1_a_pc_boss_is_told_apart_from_no_boss_at_the_climax() {
+    // SG-1, seed l.175 「原則的にセッションに一人のNPCのみに認められる」, l.177 「このNPC
+    // に対する縁故」, l.181: the climax's reveal and bonds are an NPC boss's; a PC boss is
+    // named in the refusal instead of "no last boss" (sg9 F6).
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss ミナ");
+    let e = refused(&mut t, "gm", "/sg climax");
+    assert!(e.contains("no NPC last boss") && e.contains("ミナ"), "{e}");
 }
