@@ -3476,7 +3476,7 @@ impl TableRules for SgRules {
                 }
                 // SG-1: a climax bond is the scene's acquisition unless the GM waives
                 // the scene limit for it.
-                if !bond.preset && !(bond.climax && state.settings.boss_waive_scene_limit) {
+                if !(bond.preset || bond.climax && state.settings.boss_waive_scene_limit) {
                     c.acquired_in = Some(bond.scene);
                 }
             }
