@@ -42,6 +42,12 @@ pub trait TableView {
     fn typed_line(&self) -> Option<&str> {
         None
     }
+    /// The character, among those the actor may know of, that `name` is or could be
+    /// taken for (a look-alike such as `Rоy` with a Cyrillic `о` for `Roy`). `None` by
+    /// default.
+    fn character_like(&self, _name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// One `/` command a system adds, for `/help`.

@@ -2826,6 +2826,14 @@ impl TableView for Ctx<'_> {
     fn typed_line(&self) -> Option<&str> {
         self.line
     }
+    fn character_like(&self, name: &str) -> Option<String> {
+        let known: Vec<String> = self
+            .characters()
+            .into_iter()
+            .map(|(n, _)| n.to_string())
+            .collect();
+        names::same_or_like(name, known.iter()).map(str::to_string)
+    }
 }
 
 /// Every seq a log reverts (the targets of its `Undone` and `Voided` events and what

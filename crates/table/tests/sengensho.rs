@@ -1938,7 +1938,9 @@ fn sg8_a_reroll_with_a_modifier_says_it_takes_none() {
     // SG-8, seed l.211 「ある程度寛容に振り直しを認める」: the re-roll rolls the dice again;
     // the defender's modifier from step 4 (l.198) stays. A modifier given to it is refused
     // as such, not with the order of the steps (F4 of sg8).
+    // Under `reroll_modifier keep` (the default is `new`, sg17i).
     let mut t = table();
+    run(&mut t, "gm", "/sg set reroll_modifier keep");
     run(&mut t, "gm", "/sg attack +0");
     run(&mut t, "alice", "/sg defend +10");
     let e = refused(&mut t, "alice", "/sg reroll +15");
@@ -1964,4 +1966,331 @@ fn sg2_sg4_a_retie_applies_its_types_impression_again() {
     assert!(out.contains("SG-4") && out.contains("例・芸術家"), "{out}");
     let e = refused(&mut t, "alice", "/sg impress ミナ 例・守護者 影");
     assert!(e.contains("SG-4"), "{e}");
+}
+
+// ---- fifth pass (sg17i): the findings of sg9's play-through ----
+
+#[test]
+fn sg6_a_revealed_npcs_types_for_the_next_session_are_hidden_again() {
+    // SG-1/SG-6, seed l.26 「類型はセッション開始時に決定できる」, l.65 「類型は最初は秘匿
+    // 情報であり、キャラクターに遭遇したときや、キャラクターについて知ったときに類型が即座に
+    // 判明するわけではない」: an NPC's types chosen anew for a new session start secret,
+    // whatever was revealed of last session's (sg9 F5).
+    let mut t = table();
+    run(&mut t, "gm", "/sg reveal 影");
+    run(&mut t, "gm", "/session end");
+    let between = sheet(&t, "bob", "影");
+    assert!(!between.contains("類型: （算出）"), "{between}");
+    let from = t.events().len();
+    let gm = run(&mut t, "gm", "/sg choose 影 例・守護者 例・旅人 例・芸術家");
+    assert!(
+        gm.iter().any(|l| l.contains("影が類型を選んだ（秘匿）")),
+        "{gm:?}"
+    );
+    for line in seen(&t, "bob", from) {
+        assert!(!line.contains("例・守護者"), "{line}");
+    }
+    let bob = sheet(&t, "bob", "影");
+    assert!(!bob.contains("例・守護者"), "{bob}");
+    assert!(sheet(&t, "gm", "影").contains("例・守護者"));
+    // Revealed again in the new session, they are public again.
+    run(&mut t, "gm", "/sg reveal 影");
+    assert!(sheet(&t, "bob", "影").contains("例・守護者"));
+}
+
+#[test]
+fn sg8_a_contests_tie_rule_is_the_gms_and_the_result_says_which() {
+    // SG-8, seed l.193 「ただし、GMの判断やその場の状況に応じて修正してよい」: the contest's
+    // tie rule is the GM's (`contest_tie`); a player's `@D`/`@A`/`@R` is refused, saying
+    // so; the GM's applies to that roll and the result says which rule (sg9 F10).
+    let mut t = table();
+    run(&mut t, "gm", "/sg set contest_tie attacker");
+    for line in [
+        "SGS VS SGS@D",
+        "SGS+2 VS SGS+4@R 説得",
+        "ＳＧＳ ＶＳ ＳＧＳ＠Ｄ",
+        "SSGS VS SGS@A",
+    ] {
+        let e = refused(&mut t, "alice", line);
+        assert!(
+            e.contains("SG-8")
+                && e.contains("the GM decides")
+                && e.contains("contest_tie attacker"),
+            "{line}: {e}"
+        );
+    }
+    let out = run(&mut t, "gm", "SGS VS SGS@D").join("\n");
+    assert!(
+        out.contains(
+            "@D: 同値は防御側の勝ち（GMがこの判定に指定。卓の設定は contest_tie attacker、SG-8）"
+        ),
+        "{out}"
+    );
+    // A player's contest takes the table's rule, said in the result, also in full width.
+    for line in ["SGS VS SGS", "ＳＧＳ＋２　ＶＳ　ＳＧＳ＋４ 説得"] {
+        let out = run(&mut t, "alice", line).join("\n");
+        assert!(
+            out.contains("@A: 同値は攻撃側の勝ち（卓の設定 contest_tie attacker、SG-8）"),
+            "{line}: {out}"
+        );
+    }
+    // The help says who writes it.
+    let help = taku_systems::find("Sengensyou").expect("system").help();
+    assert!(
+        help.ja().contains("卓ではGMだけ") && help.en().contains("GM only"),
+        "{help:?}"
+    );
+}
+
+fn bonds_of(t: &Table, name: &str) -> Vec<String> {
+    let state = t.system_state().expect("rules").to_json();
+    state["chars"][name]["bonds"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|b| b["target"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn sg1_the_waivers_off_hold_the_bosss_climax_bonds_too() {
+    // SG-1, seed l.106 「縁故は最大で7個まで、1シーンあたり1つ取得できる」 and l.177
+    // 「同時にPC全員に対して縁故を1Lv取得する…(レベルの制限を無視して)」: the digest's
+    // waivers cover "the boss's and the PCs' climax bonds"; with `boss_waive_bond_cap` or
+    // `boss_waive_scene_limit` off, the boss's side obeys the limit too, and the GM is
+    // told which PCs it left out (sg9 F3).
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    for i in 1..=6 {
+        run(&mut t, "gm", "/scene next");
+        run(&mut t, "gm", &format!("/sg bond 影 例・芸術家 N{i}"));
+    }
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg set boss_waive_bond_cap off");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg climax");
+    // Room for one more under the cap: the first PC only.
+    let bonds = bonds_of(&t, "影");
+    assert_eq!(bonds.len(), 7, "{bonds:?}");
+    let gm = seen(&t, "gm", from);
+    assert!(
+        gm.iter()
+            .any(|l| l.contains("boss_waive_bond_cap off のため、影は")
+                && l.contains("クライマックスの縁故を結ばない")),
+        "{gm:?}"
+    );
+    for line in seen(&t, "alice", from) {
+        assert!(!line.contains("boss_waive"), "{line}");
+    }
+
+    // The scene limit: a boss that took a bond this scene ties no climax bond.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg set boss_waive_scene_limit off");
+    run(&mut t, "gm", "/sg bond 影 例・策士 N1");
+    run(&mut t, "gm", "/sg climax");
+    assert_eq!(bonds_of(&t, "影"), ["N1"]);
+    // In a new scene, one; and the climax bond is that scene's acquisition.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg set boss_waive_scene_limit off");
+    run(&mut t, "gm", "/sg climax");
+    assert_eq!(bonds_of(&t, "影").len(), 1);
+    let e = refused(&mut t, "gm", "/sg bond 影 例・策士 N1");
+    assert!(e.contains("SG-2") && e.contains("one new bond"), "{e}");
+    // Default (both on): every PC, whatever the boss took.
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg bond 影 例・策士 N1");
+    run(&mut t, "gm", "/sg climax");
+    assert_eq!(bonds_of(&t, "影").len(), 4);
+}
+
+#[test]
+fn sg2_a_look_alike_of_a_pcs_name_is_not_a_second_target() {
+    // SG-2, seed l.102 「一人のキャラクターは、同じ対象について、2つ以上の類型に従って縁故を
+    // 設定することはできない」 and l.123–124 「PCとの縁故は…原則一人までとする。二人目以降は、
+    // 得られる幻想値を半減(切上げ)する」: `Rоy` with a Cyrillic `о` reads as the PC Roy, so
+    // it is refused rather than made a new target beside Roy (sg9 F4).
+    let mut t = table();
+    run(&mut t, "bob", "/char new Roy");
+    run(&mut t, "gm", "/sg bond ミナ 例・策士 Roy");
+    run(&mut t, "gm", "/scene next");
+    let look_alike = "R\u{43e}y";
+    for who in ["alice", "gm"] {
+        let e = refused(
+            &mut t,
+            who,
+            &format!("/sg bond ミナ 例・芸術家 {look_alike}"),
+        );
+        assert!(
+            e.contains("SG-2") && e.contains("looks like the character 'Roy'"),
+            "{who}: {e}"
+        );
+    }
+    let e = refused(
+        &mut t,
+        "gm",
+        &format!("/sg impress ミナ 例・芸術家 {look_alike}"),
+    );
+    assert!(e.contains("'Roy'"), "{e}");
+    assert_eq!(bonds_of(&t, "ミナ"), ["Roy"]);
+    // Sengensho names every character (types are what SG-6 hides); the table's view
+    // leaves out any character a member may not know of (`Ctx::characters`).
+}
+
+#[test]
+fn sg2_a_campaigns_bond_from_last_session_rises_in_the_new_one() {
+    // SG-2, seed l.17 「縁故はレベルを持ち、異なるシーンで再度登場したキャラクターや事項に
+    // 対して縁故を強化することができる」: under `campaign on` a bond kept from the last
+    // scene of the previous session was set in a different scene, so it may rise in the
+    // new session's first scene, as a new bond may be taken there (sg9 F11).
+    let mut t = table();
+    run(&mut t, "gm", "/sg set campaign on");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 Q2");
+    run(&mut t, "gm", "/session end");
+    run(
+        &mut t,
+        "gm",
+        "/sg choose ミナ 例・芸術家 例・守護者 例・策士",
+    );
+    run(&mut t, "gm", "/sg raise ミナ Q2");
+    assert_eq!(fv(&t, "ミナ", "例・芸術家"), 2);
+    // Once per scene still.
+    let e = refused(&mut t, "gm", "/sg raise ミナ Q2");
+    assert!(e.contains("SG-2") && e.contains("different scene"), "{e}");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 Q3");
+}
+
+#[test]
+fn sg7_a_hidden_npcs_retie_to_a_pc_tells_that_pc_the_impression() {
+    // SG-7, seed l.164–165 「セッション中に適切な場面でNPCはPCへ向けて縁故を設定して良い。
+    // この縁故に従って、PCがNPCへ向けて抱く印象が決定される」 and l.61 「縁故を結んだ場合、
+    // その時点で必ず「印象効果」が適用される」: a re-tie (l.143) ties the bond again, so
+    // the PC's player is told the impression as for a new bond, the type still hidden
+    // (sg9 F7).
+    let mut t = table();
+    run(&mut t, "gm", "/sg bond 影 例・芸術家 ミナ");
+    run(&mut t, "gm", "/scene next");
+    let from = t.events().len();
+    run(&mut t, "gm", "/sg retie 影 ミナ");
+    let alice = seen(&t, "alice", from);
+    assert!(
+        alice
+            .iter()
+            .any(|l| l.contains("影がミナへの縁故を結び直した（類型は秘匿）。ミナが影に抱く印象: ")),
+        "{alice:?}"
+    );
+    for line in alice.iter().chain(seen(&t, "bob", from).iter()) {
+        assert!(!line.contains("例・芸術家"), "{line}");
+    }
+    for line in seen(&t, "bob", from) {
+        assert!(!line.contains("印象"), "{line}");
+    }
+}
+
+#[test]
+fn sg1_a_type_list_name_with_an_invisible_character_is_refused() {
+    // SG-1, seed l.28 「選択肢と効果は「類型リスト」を参照すること」: the list is data the GM
+    // loads; a type named `型\u200bA` prints like `型A`, so two types would read the same
+    // with different impressions (sg9 F12). Refused, naming the character.
+    let mut t = table();
+    let ability = r#""ability":[{"name":"A1","threshold":1},{"name":"A2","threshold":2},{"name":"A3","threshold":3}]"#;
+    let e = refused(
+        &mut t,
+        "gm",
+        &format!(
+            r#"/sg types load {{"type":[{{"name":"型\u200bA","impression":"b",{ability}}},{{"name":"型A","impression":"c",{ability}}}]}}"#
+        ),
+    );
+    assert!(e.contains("SG-1") && e.contains("U+200B"), "{e}");
+    // An ability's name too.
+    let e = refused(
+        &mut t,
+        "gm",
+        r#"/sg types load {"type":[{"name":"型A","impression":"b","ability":[{"name":"A\u20601","threshold":1},{"name":"A2","threshold":2},{"name":"A3","threshold":3}]}]}"#,
+    );
+    assert!(e.contains("U+2060"), "{e}");
+    // The same list without it loads.
+    run(
+        &mut t,
+        "gm",
+        &format!(r#"/sg types load {{"type":[{{"name":"型A","impression":"c",{ability}}}]}}"#),
+    );
+}
+
+#[test]
+fn sg8_attack_and_defend_name_whose_values_the_modifier_reads() {
+    // SG-8, seed l.195 「攻撃側がダイスを振る」, l.198 「防御側がダイスを振る」, l.79
+    // 「{知性}+〈交渉〉」: `/sg attack 影 +2` names the side; `+{知性}` reads that character's
+    // value; without a name it is refused saying to write one (sg9 F1, F2).
+    let mut t = table();
+    run(&mut t, "alice", "/char set ミナ 知性 3");
+    let e = refused(&mut t, "gm", "/sg attack +{知性}");
+    assert!(e.contains("name the character"), "{e}");
+    run(&mut t, "gm", "/sg attack 影 +2");
+    let out = run(&mut t, "alice", "/sg defend ミナ +{知性}+1").join("\n");
+    assert!(out.contains("+4"), "{out}");
+}
+
+#[test]
+fn sg8_the_leniency_reroll_chooses_the_modifier_again_by_default() {
+    // SG-8, seed l.198 「防御側がダイスを振る(DP使用量もこのときに決める)」, l.210–211
+    // 「「達成値低下効果があるならもう1DP使用していた」…寛容に振り直しを認める」: the re-roll
+    // is step 4 again, its spend chosen again (`reroll_modifier new`, default).
+    let mut t = table();
+    run(&mut t, "gm", "/sg attack +500");
+    run(&mut t, "alice", "/sg defend +1000");
+    run(&mut t, "gm", "/sg effect defender -600 術");
+    let out = run(&mut t, "alice", "/sg reroll +1000").join("\n");
+    assert!(out.contains("修正値を+1000に選び直し"), "{out}");
+    let out = run(&mut t, "gm", "/sg settings").join("\n");
+    assert!(out.contains("reroll_modifier = new"), "{out}");
+}
+
+#[test]
+fn sg1_the_pcs_climax_waiver_is_the_climaxs_first_scene() {
+    // SG-1, seed l.177 「同時に、PCはこのNPCに対する縁故を(レベルの制限を無視して)…取得して
+    // 良い」: 「同時に」 is the moment the climax starts: `boss_waiver scene` (default) waives
+    // the limits in that scene only; `session` for the rest of it (sg8 F8).
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss 影");
+    run(&mut t, "gm", "/sg climax");
+    run(&mut t, "gm", "/scene next");
+    run(&mut t, "gm", "/sg bond ミナ 例・芸術家 老人");
+    let e = refused(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+    assert!(e.contains("one new bond"), "{e}");
+    run(&mut t, "gm", "/sg set boss_waiver session");
+    run(&mut t, "gm", "/sg bond ミナ 例・守護者 影");
+}
+
+#[test]
+fn sg5_debt_repay_later_holds_the_borrowing_through_its_scene() {
+    // SG-5, seed l.151 「以後のシーンで縁故を取得して幻想値をその値まで確保する」:
+    // `debt_repay now` (default) lets a bond after the borrowing in its own scene pay it;
+    // `later` holds the borrowing (and its lock, l.152) to the scene's end (sg9 F9).
+    let mut t = table();
+    run(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・守護者 U1").join("\n");
+    assert!(out.contains("前借りを返し終えた"), "{out}");
+    let mut t = table();
+    run(&mut t, "gm", "/sg set debt_repay later");
+    run(&mut t, "alice", "/sg borrow ミナ 例・守護者 例・庇う");
+    let out = run(&mut t, "gm", "/sg bond ミナ 例・守護者 U1").join("\n");
+    assert!(out.contains("このシーンの終わりまで続く"), "{out}");
+    let e = refused(&mut t, "alice", "/sg borrow ミナ 例・策士 例・罠");
+    assert!(e.contains("debt_repay later"), "{e}");
+}
+
+#[test]
+fn sg1_a_pc_boss_is_told_apart_from_no_boss_at_the_climax() {
+    // SG-1, seed l.175 「原則的にセッションに一人のNPCのみに認められる」, l.177 「このNPC
+    // に対する縁故」, l.181: the climax's reveal and bonds are an NPC boss's; a PC boss is
+    // named in the refusal instead of "no last boss" (sg9 F6).
+    let mut t = table();
+    run(&mut t, "gm", "/sg boss ミナ");
+    let e = refused(&mut t, "gm", "/sg climax");
+    assert!(e.contains("no NPC last boss") && e.contains("ミナ"), "{e}");
 }

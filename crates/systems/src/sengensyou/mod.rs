@@ -45,12 +45,14 @@ impl GameSystem for Sengensyou {
          \x20 SGS+4            修正つき\n\
          \x20 SGS+3>=12        目標値12（SG-8、BCDice互換モード以外）: 合計12以上で成功\n\
          \x20 SGS+2 VS SGS+4   対決（SG-8）: 左が攻撃側、右が防御側。高い方の勝ち、同値は防御側（/sg set contest_tie で変更）\n\
+         \x20 SGS VS SGS@A     卓ではGMだけ: この対決だけ同値の扱いを指定（@D 防御側・@A 攻撃側・@R 振り直し。結果に明記）\n\
          \x20 共通ダイスコマンドも使えます（DiceBot を参照）。",
             "Sengensho: SGS+m rolls 3D6+m (16 or more on the dice is a critical, 5 or less a fumble; neither decides a check)\n\
          \x20 SGS              roll 3D6\n\
          \x20 SGS+4            with a modifier\n\
          \x20 SGS+3>=12        target 12 (SG-8, outside BCDice-compatible mode): 12 or more succeeds\n\
          \x20 SGS+2 VS SGS+4   contest (SG-8): left attacks, right defends; higher total wins, a tie goes to the defender (/sg set contest_tie)\n\
+         \x20 SGS VS SGS@A     at a table, GM only: this contest's tie rule (@D defender, @A attacker, @R re-roll; shown in the result)\n\
          \x20 Common dice commands also work (see DiceBot).",
         )
     }

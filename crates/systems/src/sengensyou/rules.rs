@@ -45,6 +45,24 @@ pub struct Settings {
     pub boss_waive_bond_cap: bool,
     /// SG-8.
     pub leniency_reroll: bool,
+    /// SG-8 (l.198, l.211): the leniency re-roll keeps the defender's modifier (`keep`,
+    /// true) or lets it be chosen again (`new`, default).
+    #[serde(default)]
+    pub reroll_keeps_modifier: bool,
+    /// SG-1 (l.177 「同時に」): the PCs' waived climax bonds to the boss only in the
+    /// scene the climax starts (`scene`, default, false) or for the rest of the session
+    /// (`session`, true).
+    #[serde(default)]
+    pub boss_waiver_session: bool,
+    /// SG-5 (l.151 「以後のシーンで」): a borrowing's debt is paid only by what scenes
+    /// after the borrowing's bring (`later`, true) or from the borrowing on, its own
+    /// scene included (`now`, default, false).
+    #[serde(default)]
+    pub debt_later_scenes: bool,
+    /// SG-6 (l.79, l.213): in the disguise contest the investigating PC defends
+    /// (`pc`, default, false) or the disguising NPC does (`npc`, true).
+    #[serde(default)]
+    pub disguise_npc_defends: bool,
 }
 
 impl Default for Settings {
@@ -58,6 +76,10 @@ impl Default for Settings {
             boss_waive_scene_limit: true,
             boss_waive_bond_cap: true,
             leniency_reroll: true,
+            reroll_keeps_modifier: false,
+            boss_waiver_session: false,
+            debt_later_scenes: false,
+            disguise_npc_defends: false,
         }
     }
 }
@@ -89,7 +111,8 @@ pub struct Bond {
     pub type_name: String,
     /// Its level.
     pub level: i64,
-    /// The scene it was set or last raised in.
+    /// The scene it was set or last raised in (0: in an earlier session, a bond
+    /// `campaign` kept; scenes count from 1 in each session).
     pub scene: u64,
     /// Order of acquisition.
     pub order: u64,
@@ -116,6 +139,9 @@ pub struct Char {
     pub used: BTreeSet<String>,
     /// SG-5: raised fantasy value per type.
     pub borrowed: BTreeMap<String, i64>,
+    /// SG-5: the scene of each type's borrowing (`debt_repay later`).
+    #[serde(default)]
+    pub borrowed_in: BTreeMap<String, u64>,
     /// SG-3: original-work character freed from the once-per-session limit.
     pub original_work: bool,
     /// SG-4: per target, the type in effect, the scene, and whether a bond forced it.
@@ -148,6 +174,9 @@ pub struct State {
     pub chars: BTreeMap<String, Char>,
     /// SG-1: the climax has started.
     pub climax: bool,
+    /// SG-1: the scene it started in (`boss_waiver scene`).
+    #[serde(default)]
+    pub climax_scene: Option<u64>,
     /// Bonds acquired so far (order).
     pub order: u64,
     /// SG-8: a contest stepped through in order, under way.
@@ -299,6 +328,9 @@ pub enum Event {
         /// undo of a bond this value counted is refused when the rest falls short.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         unlocked: Option<(i64, i64)>,
+        /// SG-5 (`debt_repay later`): the scene of a borrowing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scene: Option<u64>,
     },
     /// SG-4: an impression in effect.
     Impression {
@@ -352,6 +384,9 @@ pub enum Event {
     Climax {
         /// The boss.
         boss: String,
+        /// The scene it started in (`None` in logs from before it was kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scene: Option<u64>,
     },
     /// SG-1 (l.179): the last boss used a special spell card.
     SpellCard {
@@ -487,6 +522,10 @@ pub enum Event {
         /// The defender's value with them (its effects kept).
         #[serde(default)]
         value: i64,
+        /// SG-8 (l.198, l.211; `reroll_modifier new`): the defender's new modifier, its
+        /// spend chosen again with the dice. `None`: kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        modifier: Option<i64>,
     },
     /// SG-8 steps 6 and 7: the result.
     ContestResolved {
@@ -546,8 +585,8 @@ pub struct SgRules;
 const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         usage: "/sg settings | /sg set contest_tie defender|attacker|reroll",
-        help: "GMの選択（我々の読み）と既定値の一覧・変更（GM）: contest_tie, pc_bond_halving sum|each, fantasy_value levels|count, ability_reset session|scenario, campaign on|off, boss_waive_scene_limit, boss_waive_bond_cap, leniency_reroll",
-        help_en: "The GM options (our readings) and their defaults; change one (GM)",
+        help: "GMの選択（我々の読み）と既定値の一覧・変更（GM）: contest_tie, pc_bond_halving sum|each, fantasy_value levels|count, ability_reset session|scenario, campaign on|off, boss_waive_scene_limit, boss_waive_bond_cap, leniency_reroll, reroll_modifier new|keep（振り直しで修正値を選び直す、l.198/l.211）, boss_waiver scene|session（PCのクライマックスの縁故の免除はクライマックス開始のシーンだけ、l.177「同時に」）, debt_repay now|later（前借りの返済に同じシーンの縁故を数えるか、l.151「以後のシーンで」）, disguise_defender pc|npc（類型の偽装の対抗判定でPCが防御側、l.213）",
+        help_en: "The GM options (our readings) and their defaults; change one (GM): contest_tie, pc_bond_halving, fantasy_value, ability_reset, campaign, boss_waive_scene_limit, boss_waive_bond_cap, leniency_reroll, reroll_modifier new|keep (the re-roll chooses the modifier again, l.198/l.211), boss_waiver scene|session (the PCs' climax waiver only in the climax's first scene, l.177), debt_repay now|later (a bond in the borrowing's own scene pays it, l.151), disguise_defender pc|npc (the PC defends in the disguise contest, l.213)",
     },
     CommandHelp {
         usage: "/sg types example | /sg types load {\"type\":[...]} | /sg types",
@@ -585,7 +624,7 @@ const COMMANDS: &[CommandHelp] = &[
         help_en: "Declare an impression (SG-4): one type per target per scene",
     },
     CommandHelp {
-        usage: "/sg attack +2 | /sg effect attacker +1 術 | /sg defend +4 | /sg effect defender -2 | /sg reroll | /sg resolve",
+        usage: "/sg attack [影] +2 | /sg effect attacker +1 術 | /sg defend [ミナ] +{知性} | /sg effect defender -2 | /sg reroll | /sg resolve",
         help: "対抗判定の順番（SG-8）: ①攻撃側が振る ②攻撃側への効果 ③④確定して防御側が振る ⑤防御側への効果 ⑥⑦確定して結果。低下効果で防御成功が失敗になったら1回振り直せる（leniency_reroll）",
         help_en: "A contest in order (SG-8): (1) the attacker rolls (2) effects on it (3)(4) fixed, the defender rolls (5) effects on it (6)(7) fixed, result; a lowering effect that turned the defence into a failure allows one re-roll (leniency_reroll)",
     },
@@ -676,6 +715,67 @@ fn private(table: &dyn TableView, ch: &Char, name: &str) -> bool {
     ch.hidden || !is_pc(table, name)
 }
 
+/// SG-8: a `contest_tie` value as `/sg set` writes it.
+fn tie_word(tie: Tie) -> &'static str {
+    match tie {
+        Tie::Defender => "defender",
+        Tie::Attacker => "attacker",
+        Tie::Reroll => "reroll",
+    }
+}
+
+/// SG-8: what a tie rule means, in Japanese and English.
+fn tie_meaning(tie: Tie) -> (&'static str, &'static str) {
+    match tie {
+        Tie::Defender => ("同値は防御側の勝ち", "a tie goes to the defender"),
+        Tie::Attacker => ("同値は攻撃側の勝ち", "a tie goes to the attacker"),
+        Tie::Reroll => ("同値は振り直し", "ties are re-rolled"),
+    }
+}
+
+/// SG-6/SG-7 (l.67, l.164–165): a hidden character's bond to a PC (new, or re-tied
+/// when `retie`) is told to that PC's player with the impression it fixes (l.61), not
+/// the type's name. `None` for a bond to anything else.
+fn told_of_bond(state: &State, name: &str, bond: &Bond, retie: bool) -> Option<Event> {
+    if !bond.pc {
+        return None;
+    }
+    let impression = state
+        .types
+        .get(&bond.type_name)
+        .filter(|t| t.impression_on_bond)
+        .map(|t| t.impression.clone());
+    let (ij, ie) = match &impression {
+        Some(i) => (
+            format!("。{}が{name}に抱く印象: {i}", bond.target),
+            format!("; {}'s impression of {name}: {i}", bond.target),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let (ja, en) = if retie {
+        (
+            format!(
+                "{name}が{}への縁故を結び直した（類型は秘匿）{ij}",
+                bond.target
+            ),
+            format!(
+                "{name} re-tied its bond to {} (type hidden){ie}",
+                bond.target
+            ),
+        )
+    } else {
+        (
+            format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
+            format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
+        )
+    };
+    Some(Event::Notice {
+        ja,
+        en,
+        to: Some(bond.target.clone()),
+    })
+}
+
 fn scene(table: &dyn TableView) -> u64 {
     table.scene_and_session().0
 }
@@ -714,16 +814,26 @@ pub fn effective(c: &Char, type_name: &str, s: &Settings) -> (i64, i64) {
     (e.max(raised), (raised - e).max(0))
 }
 
-fn owing(c: &Char, s: &Settings) -> Option<(String, i64)> {
-    c.borrowed
-        .keys()
-        .map(|t| (t.clone(), effective(c, t, s).1))
-        .find(|(_, owed)| *owed > 0)
+/// SG-5: the first type that owes, and how much; under `debt_repay later` a type also
+/// owes through its borrowing's scene `now` (l.151 「以後のシーンで」), even with its
+/// value made up (0).
+fn owing(c: &Char, s: &Settings, now: u64) -> Option<(String, i64)> {
+    c.borrowed.keys().find_map(|t| {
+        let owed = effective(c, t, s).1;
+        let held = s.debt_later_scenes && c.borrowed_in.get(t) == Some(&now);
+        (owed > 0 || held).then(|| (t.clone(), owed))
+    })
 }
 
 /// SG-5 (l.152): a bond or a rise that pays toward a borrowing says how much is still
 /// owed, or that the debt is paid, to the GM and the character's owner.
-fn debt_notice(state: &State, name: &str, type_name: &str, after: &Char) -> Option<Event> {
+fn debt_notice(
+    state: &State,
+    name: &str,
+    type_name: &str,
+    after: &Char,
+    now: u64,
+) -> Option<Event> {
     let before = state.chars.get(name)?;
     let (_, owed) = effective(before, type_name, &state.settings);
     if owed == 0 {
@@ -733,7 +843,18 @@ fn debt_notice(state: &State, name: &str, type_name: &str, after: &Char) -> Opti
     if left == owed {
         return None;
     }
-    Some(if left == 0 {
+    let held = state.settings.debt_later_scenes && before.borrowed_in.get(type_name) == Some(&now);
+    Some(if left == 0 && held {
+        Event::Notice {
+            ja: format!(
+                "SG-5: {name}の{type_name}の幻想値は前借りの値に届いた。返済は以後のシーンのもの（debt_repay later、l.151）なので、前借りはこのシーンの終わりまで続く"
+            ),
+            en: format!(
+                "SG-5: {name}'s {type_name} has reached the borrowed value; repaying is for later scenes (debt_repay later, l.151), so the borrowing lasts to the end of this scene"
+            ),
+            to: Some(name.to_string()),
+        }
+    } else if left == 0 {
         Event::Notice {
             ja: format!("SG-5: {name}の{type_name}の前借りを返し終えた"),
             en: format!("SG-5: {name} has paid off the borrowing of {type_name}"),
@@ -782,11 +903,9 @@ fn kind_word(w: Option<&&str>) -> Result<Option<Target>, Text> {
 fn plain_target(t: &str) -> bool {
     let n = t.chars().count();
     (1..=64).contains(&n)
-        && !t.chars().any(|c| {
-            c.is_control()
-                || c.is_whitespace()
-                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FE00}'..='\u{FE0F}' | '\u{3164}' | '\u{115F}' | '\u{1160}' | '\\')
-        })
+        && !t
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\' || super::types::invisible(c))
 }
 
 fn bad_target() -> Text {
@@ -832,12 +951,8 @@ impl SgRules {
         if words.first() == Some(&"settings") {
             let onoff = |b: bool| if b { "on" } else { "off" };
             let list = format!(
-                "contest_tie = {} (既定 defender, SG-8)\npc_bond_halving = {} (既定 sum, SG-2)\nfantasy_value = {} (既定 levels, SG-2)\nability_reset = {} (既定 session, SG-3)\ncampaign = {} (既定 off, SG-2)\nboss_waive_scene_limit = {} (既定 on, SG-1)\nboss_waive_bond_cap = {} (既定 on, SG-1)\nleniency_reroll = {} (既定 on, SG-8)",
-                match s.contest_tie {
-                    Tie::Defender => "defender",
-                    Tie::Attacker => "attacker",
-                    Tie::Reroll => "reroll",
-                },
+                "contest_tie = {} (既定 defender, SG-8)\npc_bond_halving = {} (既定 sum, SG-2)\nfantasy_value = {} (既定 levels, SG-2)\nability_reset = {} (既定 session, SG-3)\ncampaign = {} (既定 off, SG-2)\nboss_waive_scene_limit = {} (既定 on, SG-1)\nboss_waive_bond_cap = {} (既定 on, SG-1)\nleniency_reroll = {} (既定 on, SG-8)\nreroll_modifier = {} (既定 new, SG-8 l.198/l.211)\nboss_waiver = {} (既定 scene, SG-1 l.177)\ndebt_repay = {} (既定 now, SG-5 l.151)\ndisguise_defender = {} (既定 pc, SG-6 l.79/l.213)",
+                tie_word(s.contest_tie),
                 if s.pc_bond_halving_sum { "sum" } else { "each" },
                 if s.fantasy_value_levels {
                     "levels"
@@ -853,6 +968,18 @@ impl SgRules {
                 onoff(s.boss_waive_scene_limit),
                 onoff(s.boss_waive_bond_cap),
                 onoff(s.leniency_reroll),
+                if s.reroll_keeps_modifier {
+                    "keep"
+                } else {
+                    "new"
+                },
+                if s.boss_waiver_session {
+                    "session"
+                } else {
+                    "scene"
+                },
+                if s.debt_later_scenes { "later" } else { "now" },
+                if s.disguise_npc_defends { "npc" } else { "pc" },
             );
             return Ok(Outcome {
                 events: Vec::new(),
@@ -873,6 +1000,10 @@ impl SgRules {
             ("boss_waive_scene_limit", &["on", "off"]),
             ("boss_waive_bond_cap", &["on", "off"]),
             ("leniency_reroll", &["on", "off"]),
+            ("reroll_modifier", &["new", "keep"]),
+            ("boss_waiver", &["scene", "session"]),
+            ("debt_repay", &["now", "later"]),
+            ("disguise_defender", &["pc", "npc"]),
         ];
         match VALUES.iter().find(|(k, _)| k == key) {
             None => {
@@ -1215,28 +1346,18 @@ impl SgRules {
         // SG-6/SG-7: a hidden character's bonds are information to gather (l.67); only a
         // PC it bonds learns of it, with the impression the bond fixes (l.164–165), not
         // the type's name.
-        if secret && bond.pc {
-            let impression = state
-                .types
-                .get(&bond.type_name)
-                .filter(|_| forces)
-                .map(|t| t.impression.clone());
-            let (ij, ie) = match &impression {
-                Some(i) => (
-                    format!("。{}が{name}に抱く印象: {i}", bond.target),
-                    format!("; {}'s impression of {name}: {i}", bond.target),
-                ),
-                None => (String::new(), String::new()),
-            };
-            evs.push(Event::Notice {
-                ja: format!("{name}が{}に縁故を結んだ（類型は秘匿）{ij}", bond.target),
-                en: format!("{name} tied a bond to {} (type hidden){ie}", bond.target),
-                to: Some(bond.target.clone()),
-            });
+        if secret {
+            evs.extend(told_of_bond(state, name, &bond, false));
         }
         let mut after = ch.clone();
         after.bonds.push(bond.clone());
-        evs.extend(debt_notice(state, name, &bond.type_name, &after));
+        evs.extend(debt_notice(
+            state,
+            name,
+            &bond.type_name,
+            &after,
+            scene(table),
+        ));
         if matches!(bond.kind, Target::Character | Target::Group) && forces {
             evs.push(Event::Impression {
                 bearer: name.to_string(),
@@ -1343,7 +1464,13 @@ impl SgRules {
         // 良い」: the waiver is the PCs' bonds to the boss (the boss's own to the PCs are
         // tied by /sg climax); another NPC's bond to a boss (a PC the GM made one) is an
         // ordinary bond.
-        let climax = state.climax && boss && is_pc(table, name);
+        // `boss_waiver scene` (default; l.177 「同時に」, at the moment the climax starts):
+        // only in the climax's first scene; `session`: for the rest of the session.
+        let climax = state.climax
+            && boss
+            && is_pc(table, name)
+            && (state.settings.boss_waiver_session
+                || state.climax_scene.is_none_or(|c| c == scene(table)));
         self.check_new_bond(state, table, name, type_name, target, kind, preset, climax)?;
         // SG-2: the player proposes, the GM approves (/sg approve).
         if !preset && !table.actor_is_gm() {
@@ -1625,12 +1752,18 @@ impl SgRules {
                         forced: true,
                         secret,
                     });
+                // SG-7 (l.164–165): the PC a hidden character re-ties to learns the
+                // impression, as for a new bond (sg9 F7).
+                let told = secret
+                    .then(|| told_of_bond(state, name, &b, true))
+                    .flatten();
                 let mut evs = vec![Event::Bonded {
                     character: name.to_string(),
                     bond: b,
                     retie: true,
                     secret,
                 }];
+                evs.extend(told);
                 evs.extend(impression);
                 events(evs)
             }
@@ -1661,7 +1794,13 @@ impl SgRules {
                     type_name: Some(bond.type_name.clone()),
                     level: Some(bond.level + 1),
                 }];
-                evs.extend(debt_notice(state, name, &bond.type_name, &after));
+                evs.extend(debt_notice(
+                    state,
+                    name,
+                    &bond.type_name,
+                    &after,
+                    scene(table),
+                ));
                 events(evs)
             }
             _ => events(vec![Event::Discarded {
@@ -1714,7 +1853,18 @@ impl SgRules {
         }
         let (value, _) = effective(&ch, type_name, &state.settings);
         let borrowed = if *verb == "borrow" {
-            if let Some((t, owed)) = owing(&ch, &state.settings) {
+            if let Some((t, owed)) = owing(&ch, &state.settings, scene(table)) {
+                if owed == 0 {
+                    return refuse(
+                        "SG-5",
+                        format!(
+                            "{t}の前借りはこのシーンの終わりまで続きます（debt_repay later: 返済は以後のシーンで、l.151）。前借りは次のシーンから"
+                        ),
+                        format!(
+                            "{t}'s borrowing lasts to the end of this scene (debt_repay later: repaid in later scenes, l.151); borrow again from the next scene"
+                        ),
+                    );
+                }
                 return refuse(
                     "SG-5",
                     format!("{t}が前借りを{owed}点返済中です。返済が済むまで前借りはできません"),
@@ -1758,6 +1908,7 @@ impl SgRules {
             borrowed,
             secret: private(table, &ch, name),
             unlocked: borrowed.is_none().then_some((value, a.threshold)),
+            scene: borrowed.map(|_| scene(table)),
         }])
     }
 
@@ -1908,6 +2059,28 @@ impl SgRules {
                     .iter()
                     .find(|(n, c)| c.last_boss && !is_pc(table, n))
                 else {
+                    // SG-1 (l.175 「原則的にセッションに一人のNPCのみに認められる」, l.177
+                    // 「このNPCに対する縁故」, l.181): the climax's reveal and bonds are an
+                    // NPC boss's; a PC the GM made the last boss has it public at once and
+                    // no climax bonds (sg9 F6).
+                    let pcs: Vec<&str> = state
+                        .chars
+                        .iter()
+                        .filter(|(n, c)| c.last_boss && is_pc(table, n))
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    if !pcs.is_empty() {
+                        let pcs = pcs.join("・");
+                        return refuse(
+                            "SG-1",
+                            format!(
+                                "ラスボスのNPCがいません。{pcs}はPCのラスボスで、類型はGMが認めた時点で公開済みです。クライマックスの公開と縁故（l.177 「このNPCに対する縁故」）はNPCのラスボスのものです（NPCなら /sg boss NPC）"
+                            ),
+                            format!(
+                                "no NPC last boss: {pcs} is a PC the GM made the last boss, public since then; the climax's reveal and bonds (l.177, 'bonds to this NPC') are an NPC boss's (/sg boss NPC)"
+                            ),
+                        );
+                    }
                     return refuse(
                         "SG-1",
                         "ラスボスがいません（/sg boss NPC）".into(),
@@ -1921,8 +2094,23 @@ impl SgRules {
                         "the climax has already started".into(),
                     );
                 }
-                let mut evs = vec![Event::Climax { boss: boss.clone() }];
+                let mut evs = vec![Event::Climax {
+                    boss: boss.clone(),
+                    scene: Some(scene(table)),
+                }];
                 let mut order = state.order;
+                // SG-1 (l.177) with SG-2 (l.106): the boss's climax bonds are outside its
+                // 7-bond cap and its one new bond per scene only while the GM's waivers
+                // are on; with one off, the boss ties what that limit leaves room for
+                // and the GM is told which PCs it left out (sg9 F3).
+                let s = &state.settings;
+                let mut capped = ch
+                    .bonds
+                    .iter()
+                    .filter(|b| !(b.preset || b.climax && s.boss_waive_bond_cap))
+                    .count();
+                let mut acquired = ch.acquired_in == Some(scene(table));
+                let mut left_out = Vec::new();
                 for (pc, _) in table.characters() {
                     // SG-1 (l.177) gives the boss a bond to every PC, but SG-2 (l.102–103)
                     // lets one target hold its bond under one type only: a PC it already
@@ -1943,6 +2131,18 @@ impl SgRules {
                         });
                     }
                     if is_pc(table, pc) && !ch.bonds.iter().any(|b| b.target == pc) {
+                        if !s.boss_waive_bond_cap && capped >= MAX_BONDS
+                            || !s.boss_waive_scene_limit && acquired
+                        {
+                            left_out.push(pc.to_string());
+                            continue;
+                        }
+                        if !s.boss_waive_bond_cap {
+                            capped += 1;
+                        }
+                        if !s.boss_waive_scene_limit {
+                            acquired = true;
+                        }
                         evs.push(Event::Bonded {
                             character: boss.clone(),
                             bond: Bond {
@@ -1961,6 +2161,26 @@ impl SgRules {
                         });
                         order += 1;
                     }
+                }
+                if !left_out.is_empty() {
+                    let pcs = left_out.join("・");
+                    let off: Vec<&str> = [
+                        (!s.boss_waive_bond_cap).then_some("boss_waive_bond_cap off"),
+                        (!s.boss_waive_scene_limit).then_some("boss_waive_scene_limit off"),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    let off = off.join(", ");
+                    evs.push(Event::Notice {
+                        ja: format!(
+                            "SG-1/SG-2: {off} のため、{boss}は{pcs}へのクライマックスの縁故を結ばない（縁故は7つまで・新しい縁故は1シーンに1つ、l.106）"
+                        ),
+                        en: format!(
+                            "SG-1/SG-2: with {off}, {boss} ties no climax bond to {pcs} (at most 7 bonds, one new bond per scene, l.106)"
+                        ),
+                        to: Some(boss.clone()),
+                    });
                 }
                 events(evs)
             }
@@ -2131,6 +2351,36 @@ impl SgRules {
                 ))
             }
         };
+        // SG-8 (l.195, l.198; sg9 F1, F2): `/sg attack 影 +{知性}+{交渉}` names whose
+        // roll it is, and the modifier may read that character's values, as a chat roll
+        // and `/sg disguise` do. A value written without a name is refused, saying so.
+        let named: Vec<String>;
+        let named_words: Vec<&str>;
+        let words = match words {
+            [verb @ ("attack" | "defend"), name, m] => {
+                may_act(table, name)?;
+                let m = m
+                    .get(..3)
+                    .filter(|p| p.eq_ignore_ascii_case("SGS"))
+                    .map_or(*m, |_| &m[3..]);
+                let m = if m.is_empty() { "+0" } else { m };
+                let v = modifier(table, name, m)?;
+                named = vec![verb.to_string(), format!("{v:+}")];
+                named_words = named.iter().map(String::as_str).collect();
+                &named_words[..]
+            }
+            [verb @ ("attack" | "defend"), m] if m.contains('{') => {
+                return Err(Text::new(
+                    format!(
+                        "SG-8: 「{m}」の値を読むキャラクターを書いてください: /sg {verb} ミナ {m}"
+                    ),
+                    format!(
+                        "SG-8: name the character whose values '{m}' reads: /sg {verb} NAME {m}"
+                    ),
+                ));
+            }
+            _ => words,
+        };
         match (words, &state.contest) {
             (["attack", m], None) => {
                 let m = p::modifier(m).ok_or_else(|| bad_modifier(m))?;
@@ -2225,7 +2475,11 @@ impl SgRules {
                     },
                 }])
             }
-            (["reroll"], Some(c)) if c.defender.is_some() => {
+            (["reroll", rest @ ..], Some(c))
+                if c.defender.is_some()
+                    && (rest.is_empty()
+                        || !state.settings.reroll_keeps_modifier && rest.len() == 1) =>
+            {
                 defender_side(c)?;
                 if !state.settings.leniency_reroll {
                     return Err(Text::new(
@@ -2245,13 +2499,22 @@ impl SgRules {
                         "SG-8: the re-roll is only when a lowering effect turned the defender's success into a failure (l.211)",
                     ));
                 }
-                let m = c.defender.as_ref().map_or(0, |d| d.modifier);
-                let dice = p::roll(m, dice)?;
+                // SG-8 (l.198 「防御側がダイスを振る(DP使用量もこのときに決める)」, l.210–211):
+                // the re-roll is step 4 again; under `reroll_modifier new` (default) the
+                // defender may choose its modifier again with it.
+                let new = match rest.first() {
+                    Some(w) => Some(p::modifier(w).ok_or_else(|| bad_modifier(w))?),
+                    None => None,
+                };
                 let mut again = c.defender.clone().unwrap_or_default();
+                let m = new.unwrap_or(again.modifier);
+                let dice = p::roll(m, dice)?;
                 again.dice = dice.clone();
+                again.modifier = m;
                 events(vec![Event::ContestReroll {
                     dice,
                     value: again.value(),
+                    modifier: new,
                 }])
             }
             // SG-8 (l.211): the re-roll is of the dice; the defender's modifier stays as
@@ -2262,10 +2525,10 @@ impl SgRules {
                 let m = if m.is_empty() { "+0".to_string() } else { m };
                 Err(Text::new(
                     format!(
-                        "SG-8: /sg reroll は修正値を取りません。振り直すのはダイスで、防御側の修正値（{m}）と効果はそのままです: /sg reroll"
+                        "SG-8: /sg reroll は修正値を取りません（卓の設定 reroll_modifier keep）。振り直すのはダイスで、防御側の修正値（{m}）と効果はそのままです: /sg reroll"
                     ),
                     format!(
-                        "SG-8: /sg reroll takes no modifier; the dice are rolled again, the defender's modifier ({m}) and effects stay: /sg reroll"
+                        "SG-8: /sg reroll takes no modifier (the table's reroll_modifier keep); the dice are rolled again, the defender's modifier ({m}) and effects stay: /sg reroll"
                     ),
                 ))
             }
@@ -2622,8 +2885,28 @@ impl SgRules {
                 ));
                 rounds += 1;
             }
-            success = mine.total > theirs.total
-                || (mine.total == theirs.total && state.settings.contest_tie == Tie::Attacker);
+            // SG-6/SG-8 (l.79 names no sides; l.213 「攻撃側・防御側が不明確な場合、PCと
+            // NPCであれば、PCを防御側とする」): the PC defends (`disguise_defender pc`,
+            // default) or the NPC does (`npc`); the tie goes as `contest_tie` says, and
+            // the line says so (sg9 F8).
+            let pc_defends = !state.settings.disguise_npc_defends;
+            let pc_wins_tie = match state.settings.contest_tie {
+                Tie::Defender | Tie::Reroll => pc_defends,
+                Tie::Attacker => !pc_defends,
+            };
+            if mine.total == theirs.total {
+                let side = if pc_defends {
+                    "PCが防御側"
+                } else {
+                    "NPCが防御側"
+                };
+                let winner = if pc_wins_tie { pc } else { npc };
+                let setting = tie_word(state.settings.contest_tie);
+                text.push_str(&format!(
+                    " ／ 同値（{side}、contest_tie {setting}: {winner}の勝ち）"
+                ));
+            }
+            success = mine.total > theirs.total || (mine.total == theirs.total && pc_wins_tie);
             target = theirs.total;
             mine_total = mine.total;
             player_roll = format!(
@@ -3048,6 +3331,34 @@ impl TableRules for SgRules {
                 })
                 .collect()
         };
+        // SG-2 (l.102, l.123–124): a word that is not a character yet could be taken for
+        // one (`Rоy`, a Cyrillic `о`, for the PC Roy) would make a second target beside
+        // it, escaping the one-type-per-target rule and the PC-bond halving: refused,
+        // unless some bond or impression already names it (sg9 F4).
+        if words.get(1) != Some(&"types") {
+            let named = |w: &str| {
+                state
+                    .chars
+                    .values()
+                    .any(|c| c.bonds.iter().any(|b| b.target == w) || c.impressions.contains_key(w))
+            };
+            for w in folded.iter().skip(1) {
+                if table.character(w).is_some() || named(w) {
+                    continue;
+                }
+                if let Some(like) = table.character_like(w) {
+                    return Some(refuse(
+                        "SG-2",
+                        format!(
+                            "「{w}」はキャラクター「{like}」と見分けにくい名前です。{like}のことなら {like} と書き、別の対象なら見分けられる名前にしてください"
+                        ),
+                        format!(
+                            "'{w}' looks like the character '{like}'; write {like} for that character, or a name that cannot be taken for it"
+                        ),
+                    ));
+                }
+            }
+        }
         let words: Vec<&str> = folded.iter().map(String::as_str).collect();
         let words = words.as_slice();
         Some(match words.first().copied() {
@@ -3109,6 +3420,10 @@ impl TableRules for SgRules {
                     "boss_waive_scene_limit" => s.boss_waive_scene_limit = on,
                     "boss_waive_bond_cap" => s.boss_waive_bond_cap = on,
                     "leniency_reroll" => s.leniency_reroll = on,
+                    "reroll_modifier" => s.reroll_keeps_modifier = value == "keep",
+                    "boss_waiver" => s.boss_waiver_session = value == "session",
+                    "debt_repay" => s.debt_later_scenes = value == "later",
+                    "disguise_defender" => s.disguise_npc_defends = value == "npc",
                     _ => {}
                 }
             }
@@ -3159,7 +3474,9 @@ impl TableRules for SgRules {
                     c.bonds.push(bond.clone());
                     state.order = state.order.max(bond.order) + 1;
                 }
-                if !bond.preset && !bond.climax {
+                // SG-1: a climax bond is the scene's acquisition unless the GM waives
+                // the scene limit for it.
+                if !(bond.preset || bond.climax && state.settings.boss_waive_scene_limit) {
                     c.acquired_in = Some(bond.scene);
                 }
             }
@@ -3191,6 +3508,7 @@ impl TableRules for SgRules {
                 ability,
                 borrowed,
                 secret,
+                scene,
                 ..
             } => {
                 let c = state.chars.entry(character.clone()).or_default();
@@ -3204,6 +3522,9 @@ impl TableRules for SgRules {
                 let c = state.chars.entry(character.clone()).or_default();
                 if let Some(v) = borrowed {
                     c.borrowed.insert(type_name.clone(), *v);
+                    if let Some(at) = scene {
+                        c.borrowed_in.insert(type_name.clone(), *at);
+                    }
                 }
             }
             Event::Impression {
@@ -3244,7 +3565,10 @@ impl TableRules for SgRules {
                     b.target = to.clone();
                 }
             }
-            Event::Climax { .. } => state.climax = true,
+            Event::Climax { scene, .. } => {
+                state.climax = true;
+                state.climax_scene = *scene;
+            }
             Event::OriginalWork { character, on } => {
                 state
                     .chars
@@ -3279,11 +3603,14 @@ impl TableRules for SgRules {
                     c.defender_by = actor.to_string();
                 }
             }
-            Event::ContestReroll { dice, .. } => {
+            Event::ContestReroll { dice, modifier, .. } => {
                 if let Some(c) = &mut state.contest {
                     c.rerolled = true;
                     if let Some(d) = &mut c.defender {
                         d.dice = dice.clone();
+                        if let Some(m) = modifier {
+                            d.modifier = *m;
+                        }
                     }
                 }
             }
@@ -3310,6 +3637,7 @@ impl TableRules for SgRules {
             Event::SessionReset { .. } => {
                 let s = state.settings.clone();
                 state.climax = false;
+                state.climax_scene = None;
                 // SG-8: a contest is one exchange of a battle in this session; it does
                 // not carry into the next (its end is noted, see `on_session_end`).
                 state.contest = None;
@@ -3322,14 +3650,26 @@ impl TableRules for SgRules {
                     c.concealed = None;
                     c.disguise = None;
                     c.borrowed.clear();
+                    c.borrowed_in.clear();
                     c.impressions.clear();
                     c.acquired_in = None;
                     c.last_boss = false;
+                    // SG-6 (l.26, l.65): an NPC's types are chosen anew and start
+                    // secret again, whatever was revealed of last session's.
+                    if c.npc {
+                        c.hidden = true;
+                    }
                     if s.ability_reset_session {
                         c.used.clear();
                     }
                     if s.campaign {
                         c.bonds.retain(|b| !b.climax);
+                        // SG-2 (l.17 「異なるシーンで…強化することができる」): scenes count
+                        // from 1 again, and a kept bond was set in another session's scene
+                        // (sg9 F11).
+                        for b in &mut c.bonds {
+                            b.scene = 0;
+                        }
                     } else {
                         c.bonds.clear();
                     }
@@ -3659,7 +3999,7 @@ impl TableRules for SgRules {
                     "SG-2: {character}'s purpose changed from '{from}' to '{to}'; the GM keeps the bond's level"
                 ),
             ),
-            Event::Climax { boss } => Text::new(
+            Event::Climax { boss, .. } => Text::new(
                 format!("SG-1: クライマックス開始。{boss}はラスボスだ！"),
                 format!("SG-1: the climax starts. {boss} is the last boss!"),
             ),
@@ -3834,7 +4174,18 @@ impl TableRules for SgRules {
                     side.text()
                 ),
             ),
-            Event::ContestReroll { dice, value } => {
+            Event::ContestReroll {
+                dice,
+                value,
+                modifier,
+            } => {
+                let (mj, me) = match modifier {
+                    Some(m) => (
+                        format!("（修正値を{m:+}に選び直し）"),
+                        format!(" (modifier chosen again: {m:+})"),
+                    ),
+                    None => (String::new(), String::new()),
+                };
                 let shown = dice
                     .iter()
                     .map(i64::to_string)
@@ -3842,10 +4193,10 @@ impl TableRules for SgRules {
                     .join(",");
                 Text::new(
                     format!(
-                        "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し {shown} → 達成値{value}（効果込み）"
+                        "SG-8 寛容な振り直し（leniency_reroll）: 防御側が振り直し{mj} {shown} → 達成値{value}（効果込み）"
                     ),
                     format!(
-                        "SG-8 leniency re-roll (leniency_reroll): the defender rolls again {shown} → value {value} (effects kept)"
+                        "SG-8 leniency re-roll (leniency_reroll): the defender rolls again{me} {shown} → value {value} (effects kept)"
                     ),
                 )
             }
@@ -4079,50 +4430,78 @@ impl TableRules for SgRules {
 
     fn prepare_check(
         &self,
-        _table: &dyn TableView,
+        table: &dyn TableView,
         state: &State,
         command: &str,
     ) -> Result<Prepared<Event>, Text> {
-        // SG-8: a contest takes the table's contest_tie unless it names its own.
-        let mut command = command.to_string();
-        let mut note = None;
-        let suffix = state.settings.contest_tie.suffix();
-        let upper = command.to_ascii_uppercase();
-        if !suffix.is_empty()
-            && upper.contains(" VS ")
-            && upper.trim_start().trim_start_matches('S').starts_with("GS")
-        {
-            let (first, rest) = command
-                .split_once(|c: char| c.is_whitespace())
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .unwrap_or_default();
-            let mut parts: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
-            if parts.len() >= 2 && parts[0].eq_ignore_ascii_case("VS") && !parts[1].contains('@') {
-                parts[1].push_str(suffix);
-                command = format!("{first} {}", parts.join(" "));
-                // The suffix is the table's, not typed: say what it means.
-                note = Some(match state.settings.contest_tie {
-                    Tie::Reroll => Text::new(
-                        format!("{suffix}: 同値は振り直し（卓の設定 contest_tie reroll、SG-8）"),
-                        format!(
-                            "{suffix}: ties are re-rolled (the table's contest_tie reroll, SG-8)"
-                        ),
-                    ),
-                    _ => Text::new(
-                        format!(
-                            "{suffix}: 同値は攻撃側の勝ち（卓の設定 contest_tie attacker、SG-8）"
-                        ),
-                        format!(
-                            "{suffix}: a tie goes to the attacker (the table's contest_tie attacker, SG-8)"
-                        ),
-                    ),
-                });
-            }
+        // SG-8 (l.193 「GMの判断やその場の状況に応じて修正してよい」): how a contest's tie
+        // goes is the GM's (`contest_tie`). A contest takes the table's setting; a tie
+        // rule written on the roll (`@D`, `@A`, `@R`) is the GM's alone for that roll,
+        // and the result says which was applied (sg9 F10).
+        let unchanged = |note| {
+            Ok(Prepared {
+                command: command.to_string(),
+                events: Vec::new(),
+                note,
+            })
+        };
+        let joined = crate::GameSystem::rewrite_line(&super::Sengensyou, command)
+            .unwrap_or_else(|| command.to_string());
+        let start = joined.len() - joined.trim_start().len();
+        let end = joined[start..]
+            .find(char::is_whitespace)
+            .map_or(joined.len(), |at| start + at);
+        let token = joined[start..end].to_ascii_uppercase();
+        let Some((_, right)) = token.split_once("VS") else {
+            return unchanged(None);
+        };
+        if !token.trim_start_matches('S').starts_with("GS") {
+            return unchanged(None);
         }
+        let table_tie = state.settings.contest_tie;
+        let setting = tie_word(table_tie);
+        if let Some((_, written)) = right.rsplit_once('@') {
+            let tie = match written {
+                "D" => Tie::Defender,
+                "A" => Tie::Attacker,
+                "R" => Tie::Reroll,
+                // Not a tie rule: the check's own parser refuses it.
+                _ => return unchanged(None),
+            };
+            if !table.actor_is_gm() {
+                return refuse(
+                    "SG-8",
+                    format!(
+                        "対決の同値の扱いはGMが決めます（卓の設定 contest_tie {setting}）。@{written} のような指定はGMだけが書けます。@ をつけずに振れば卓の設定で判定します"
+                    ),
+                    format!(
+                        "the GM decides how a contest's tie goes (the table's contest_tie {setting}); only the GM may write a tie rule such as @{written}. Roll without the @ to use the table's setting"
+                    ),
+                );
+            }
+            let (ja, en) = tie_meaning(tie);
+            return unchanged(Some(Text::new(
+                format!(
+                    "@{written}: {ja}（GMがこの判定に指定。卓の設定は contest_tie {setting}、SG-8）"
+                ),
+                format!(
+                    "@{written}: {en} (the GM's rule for this roll; the table's contest_tie is {setting}, SG-8)"
+                ),
+            )));
+        }
+        let suffix = table_tie.suffix();
+        if suffix.is_empty() {
+            return unchanged(None);
+        }
+        // The suffix is the table's, not typed: say what it means.
+        let (ja, en) = tie_meaning(table_tie);
         Ok(Prepared {
-            command,
+            command: format!("{}{suffix}{}", &joined[..end], &joined[end..]),
             events: Vec::new(),
-            note,
+            note: Some(Text::new(
+                format!("{suffix}: {ja}（卓の設定 contest_tie {setting}、SG-8）"),
+                format!("{suffix}: {en} (the table's contest_tie {setting}, SG-8)"),
+            )),
         })
     }
 

@@ -122,6 +122,38 @@ impl TypeList {
                 "no [[type]] in the list",
             ));
         }
+        // SG-1 (l.28): the list's names are what players type and read; one with a
+        // control or invisible character prints as another (sg9 F12).
+        for name in list
+            .types
+            .iter()
+            .flat_map(|t| std::iter::once(&t.name).chain(t.abilities.iter().map(|a| &a.name)))
+            .chain(list.spell_cards.iter().map(|c| &c.name))
+            .chain(list.originals.iter().map(|o| &o.name))
+        {
+            if let Some(c) = name.chars().find(|&c| c.is_control() || invisible(c)) {
+                let code = format!("U+{:04X}", u32::from(c));
+                let shown: String = name
+                    .chars()
+                    .take(20)
+                    .map(|c| {
+                        if c.is_control() || invisible(c) {
+                            '\u{FFFD}'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                return Err(Text::new(
+                    format!(
+                        "SG-1: 名前「{shown}」に制御文字か見えない文字（{code}）があります。見えない文字は別の名前と同じに見えるため使えません。取り除いてください"
+                    ),
+                    format!(
+                        "SG-1: the name '{shown}' holds a control or invisible character ({code}), which would print like another name; remove it"
+                    ),
+                ));
+            }
+        }
         let mut seen = std::collections::BTreeSet::new();
         for t in &list.types {
             if t.name.trim().is_empty() || t.name.chars().any(char::is_whitespace) {
@@ -255,6 +287,18 @@ impl TypeList {
     pub fn get(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name == name)
     }
+}
+
+/// A character that prints as nothing or changes how the text around it prints (zero
+/// widths, direction marks, variation selectors, fillers): a name holding one looks like
+/// the name without it.
+pub(super) fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E0FFF}')
 }
 
 #[cfg(test)]
