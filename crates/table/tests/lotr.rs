@@ -3330,3 +3330,59 @@ fn lr12_lr4_refusals_name_what_would_be_right() {
         assert!(why.contains(want), "{line}: {why}");
     }
 }
+
+/// lotr7 F7, LR-1 「種族スキル(Skills)と特徴(Traits): リストの中からスキル・特徴を6ポイント
+/// 取得できる」 and LR-12 「成長ポイントを用いて,職業スキル,種族スキル,自分の種族の Edge が
+/// 獲得できる」 (the translator's note adds the order package's edges): a sheet's race edge
+/// comes from the race's list, its order edge from the order's package, and an advancement
+/// buys only from those lists (EXAMPLE data); a refusal names the lists.
+#[test]
+fn lr1_lr12_edges_come_from_the_race_and_order_lists() {
+    let mut t = table([3; 32]);
+    // Creation at a table: a race edge not on Men's list, an order edge not on Warrior's.
+    for bad in [
+        SHEET.replace(
+            "{ name = \"Bold\", from = \"race\" }",
+            "{ name = \"Bogus\", from = \"race\" }",
+        ),
+        SHEET.replace(
+            "{ name = \"Horselord\", from = \"order\" }",
+            "{ name = \"Bogus\", from = \"order\" }",
+        ),
+        // Horselord is a Warrior package edge here, not one of Men's.
+        SHEET.replace(
+            "{ name = \"Horselord\", from = \"order\" }",
+            "{ name = \"Horselord\", from = \"race\" }",
+        ),
+    ] {
+        assert_ne!(bad, SHEET);
+        let err = t
+            .decide_sheet("alice", &bad)
+            .expect_err("refused")
+            .render(taku_dice::Lang::En);
+        assert!(
+            err.contains("LR-1")
+                && err.contains("is not on the list")
+                && (err.contains("Men: Ally, Bold") || err.contains("Warrior: Accurate")),
+            "{err}"
+        );
+    }
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    // Advancement: an edge on no list is refused, naming what may be bought.
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp pick エオメル edge Bogus");
+    assert!(
+        why.contains("LR-12") && why.contains("Men: Ally") && why.contains("Warrior: Accurate"),
+        "{why}"
+    );
+    // A Dwarves-only edge is not Men's nor the Warrior package's.
+    refused(&mut t, "alice", "/lotr xp pick エオメル edge Hammerhand");
+    // Men's (Hardy) and the Warrior package's (Warwise) are bought.
+    run(&mut t, "alice", "/lotr xp pick エオメル edge Hardy");
+    run(&mut t, "alice", "/lotr xp pick エオメル edge Warwise");
+    let s = sheet(&t, "エオメル");
+    assert!(s.contains("edges: Bold, Horselord, Hardy, Warwise"), "{s}");
+}

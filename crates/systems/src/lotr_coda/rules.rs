@@ -1886,6 +1886,7 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
         .collect();
     p.favoured = ch.favoured.iter().cloned().collect();
     p.favoured_reaction = ch.favoured_reaction.clone();
+    p.race = ch.race.clone();
     if !ch.order.is_empty() {
         p.order_skills.insert(ch.order.clone(), order_skills);
     }

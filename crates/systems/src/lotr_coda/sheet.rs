@@ -53,6 +53,9 @@ pub struct Race {
     /// No Near Death (LR-4).
     #[serde(default)]
     pub hobbit: bool,
+    /// The edges on its list (LR-1: race points and advancement picks buy these; EXAMPLE).
+    #[serde(default)]
+    pub edges: Vec<String>,
 }
 
 /// An order (EXAMPLE data).
@@ -67,6 +70,9 @@ pub struct Order {
     /// Its order skills (what advancement picks buy as order skills, LR-12; EXAMPLE).
     #[serde(default)]
     pub skills: Vec<String>,
+    /// Its package's edges (LR-1's order edge; LR-12 picks, the translator's note; EXAMPLE).
+    #[serde(default)]
+    pub edges: Vec<String>,
 }
 
 /// An edge (EXAMPLE data).
@@ -99,6 +105,32 @@ impl Data {
         toml::from_str(DATA).expect("the shipped data parses")
     }
 
+    /// LR-1/LR-12: whether `edge` is on the list of `race` or of one of `orders`
+    /// (「種族スキル(Skills)と特徴(Traits): リストの中から」, 「自分の種族の Edge」 and the
+    /// order package's edges). `Err` holds the lists it may come from, for the refusal;
+    /// when neither the race nor any order is in the data, nothing is checked (`Ok`).
+    pub fn edge_allowed<'a>(
+        &self,
+        edge: &str,
+        race: Option<&str>,
+        orders: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), EdgeLists> {
+        let mut lists = EdgeLists::default();
+        if let Some(r) = race.and_then(|r| self.races.get_key_value(r)) {
+            lists.lists.push((r.0.clone(), r.1.edges.clone()));
+        }
+        for o in orders {
+            if let Some(o) = self.orders.get_key_value(o) {
+                lists.lists.push((o.0.clone(), o.1.edges.clone()));
+            }
+        }
+        if lists.lists.is_empty() || lists.lists.iter().any(|(_, l)| l.iter().any(|e| e == edge)) {
+            Ok(())
+        } else {
+            Err(lists)
+        }
+    }
+
     /// The attribute of a skill: its own name, or its group's (`Lore: Realm` → `Lore`).
     pub fn skill_attribute(&self, skill: &str) -> Option<usize> {
         let group = skill.split(':').next().unwrap_or(skill).trim();
@@ -106,6 +138,32 @@ impl Data {
             .get(skill)
             .or_else(|| self.skills.get(group))
             .and_then(|a| character::attribute(a))
+    }
+}
+
+/// The edge lists an edge may come from (LR-1/LR-12), for a refusal that names them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EdgeLists {
+    /// (race or order, its edges).
+    pub lists: Vec<(String, Vec<String>)>,
+}
+
+impl EdgeLists {
+    /// `Men: Ally, Bold…; Warrior: Hardy…` in Japanese and English.
+    pub fn show(&self) -> (String, String) {
+        let ja = self
+            .lists
+            .iter()
+            .map(|(n, l)| format!("{n}: {}", l.join("、")))
+            .collect::<Vec<_>>()
+            .join("／");
+        let en = self
+            .lists
+            .iter()
+            .map(|(n, l)| format!("{n}: {}", l.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        (ja, en)
     }
 }
 
@@ -573,6 +631,24 @@ impl Sheet {
                     "order skills: more than 15 ranks (3 at most in one) + 5 free ranks (total {order_total}, {over_three} above 3)"
                 ),
             );
+        }
+        // LR-1 「種族スキル(Skills)と特徴(Traits): リストの中から」: a race edge from the
+        // race's list, an order edge from the order's package, a free point's edge from
+        // either (free points are spent 「成長ポイントと同様に」, LR-12).
+        for e in &self.edges {
+            let (race, orders): (Option<&str>, Vec<&str>) = match e.from {
+                Budget::Race => (Some(&self.race), vec![]),
+                Budget::Order => (None, vec![self.order.as_str()]),
+                Budget::Free => (Some(&self.race), vec![self.order.as_str()]),
+            };
+            if let Err(lists) = data.edge_allowed(&e.name, race, orders) {
+                let (ja, en) = lists.show();
+                push(
+                    "LR-1",
+                    format!("特徴「{}」はリストにありません（{ja}）", e.name),
+                    format!("the edge '{}' is not on the list ({en})", e.name),
+                );
+            }
         }
         let order_edges = from(&self.edges, Budget::Order);
         if order_edges > 1 + from(&self.flaws, Budget::Order) {
