@@ -632,6 +632,32 @@ impl Sheet {
                 ),
             );
         }
+        // An edge or flaw needs a name (lotr8 F3).
+        if self
+            .edges
+            .iter()
+            .chain(&self.flaws)
+            .any(|t| t.name.trim().is_empty())
+        {
+            push(
+                "LR-1",
+                "名前のない特徴・欠点があります（name = \"Bold\" のように書いてください）".into(),
+                "an edge or flaw has no name (write name = \"Bold\")".into(),
+            );
+        }
+        // LR-1 free points are spent, never refunded: a negative one buys nothing back
+        // (lotr8 F18).
+        for (k, n) in &self.free_attributes {
+            if *n < 0 {
+                push(
+                    "LR-1",
+                    format!(
+                        "自由点で能力値を下げることはできません（{k} {n}）。0以上を書いてください"
+                    ),
+                    format!("free points cannot lower an attribute ({k} {n}); write 0 or more"),
+                );
+            }
+        }
         // LR-1 「種族スキル(Skills)と特徴(Traits): リストの中から」: a race edge from the
         // race's list, an order edge from the order's package, a free point's edge from
         // either (free points are spent 「成長ポイントと同様に」, LR-12).
@@ -670,8 +696,18 @@ impl Sheet {
                 if !order.abilities.contains(a) {
                     push(
                         "LR-1",
-                        format!("職業能力「{a}」は{}のものではありません", self.order),
-                        format!("order ability '{a}' is not one of {}'s", self.order),
+                        format!(
+                            "職業能力「{a}」は{}のものではありません（{}の能力: {}）",
+                            self.order,
+                            self.order,
+                            order.abilities.join("、")
+                        ),
+                        format!(
+                            "order ability '{a}' is not one of {}'s ({}'s: {})",
+                            self.order,
+                            self.order,
+                            order.abilities.join(", ")
+                        ),
                     );
                 }
             }
@@ -773,7 +809,7 @@ impl Sheet {
                     format!("【{name}】: a rank-0 skill cannot be specialised"),
                 );
             }
-            if s.specialisations.iter().any(|f| f.contains(','))
+            if (s.specialisations.len() > 1 || s.specialisations.iter().any(|f| f.contains(',')))
                 && !settings.multi_field_specialisation
             {
                 push(
@@ -832,11 +868,11 @@ impl Sheet {
             });
         }
         for x in v {
-            let m = match lang {
-                Lang::Ja => &x.message,
-                Lang::En => &x.message_en,
+            let (word, m) = match lang {
+                Lang::Ja => ("違反", &x.message),
+                Lang::En => ("violation", &x.message_en),
             };
-            out.push_str(&format!("違反 {}: {m}\n", x.rule));
+            out.push_str(&format!("{word} {}: {m}\n", x.rule));
         }
         out
     }
