@@ -151,19 +151,14 @@ pub struct EdgeLists {
 impl EdgeLists {
     /// `Men: Ally, Bold…; Warrior: Hardy…` in Japanese and English.
     pub fn show(&self) -> (String, String) {
-        let ja = self
-            .lists
-            .iter()
-            .map(|(n, l)| format!("{n}: {}", l.join("、")))
-            .collect::<Vec<_>>()
-            .join("／");
-        let en = self
-            .lists
-            .iter()
-            .map(|(n, l)| format!("{n}: {}", l.join(", ")))
-            .collect::<Vec<_>>()
-            .join("; ");
-        (ja, en)
+        let joined = |item: &str, list: &str| {
+            self.lists
+                .iter()
+                .map(|(n, l)| format!("{n}: {}", l.join(item)))
+                .collect::<Vec<_>>()
+                .join(list)
+        };
+        (joined("、", "／"), joined(", ", "; "))
     }
 }
 
