@@ -127,7 +127,11 @@ fn main() -> ExitCode {
         Command::Help { id } => roll::system(&id).map(|s| {
             println!(
                 "{} ({})\n\n{}",
-                s.name(),
+                if lang::human() == taku_dice::Lang::En {
+                    s.name_en()
+                } else {
+                    s.name()
+                },
                 s.id(),
                 taku_systems::full_help(s).get(lang::human())
             );

@@ -150,11 +150,22 @@ pub fn run(args: &RollArgs) -> Result<bool> {
     let result = taku_systems::evaluate(system, &input, source.as_mut(), mode);
     match (&result, args.json) {
         (Ok(r), true) => println!("{}", render::json(r)),
-        (Ok(r), false) => println!("{}", r.text),
+        (Ok(r), false) => println!("{}", shown(system, &r.text, mode)),
         (Err(e), true) => println!("{}", render::json_error(e)),
         (Err(e), false) => eprint!("{}", render::error_report(&input, e, system)),
     }
     Ok(result.is_ok())
+}
+
+/// A result's text for a person, in the language asked for (`--lang`): a system's own
+/// test text in English where it has one (LotR's, as an English table shows it). Strict
+/// mode and JSON keep the text as rolled (BCDice's text; common commands are never
+/// rewritten).
+fn shown<'t>(system: &dyn GameSystem, text: &'t str, mode: Mode) -> std::borrow::Cow<'t, str> {
+    if mode == Mode::Strict {
+        return text.into();
+    }
+    taku_systems::roll_text(system, text, crate::lang::human())
 }
 
 /// One command per stdin line, one result per stdout line. Output is flushed whenever no
@@ -182,7 +193,7 @@ fn batch(
         all_ok &= result.is_ok();
         match (&result, json) {
             (Ok(r), true) => writeln!(out, "{}", render::json(r))?,
-            (Ok(r), false) => writeln!(out, "{}", r.text)?,
+            (Ok(r), false) => writeln!(out, "{}", shown(system, &r.text, mode))?,
             (Err(e), true) => writeln!(out, "{}", render::json_error(e))?,
             (Err(e), false) => {
                 let lang = crate::lang::human();

@@ -533,3 +533,33 @@ fn help_for_another_world_lists_every_command_in_japanese() {
         assert!(help.contains(example), "taku help lacks {example}");
     }
 }
+
+/// lotr7 F12 and F9: `taku roll --lang en` prints a LotR test in English, as an English
+/// table does (the winner's margin, LR-11); strict mode keeps the text as rolled; the help's
+/// title is the system's English name.
+#[test]
+fn a_lotr_roll_and_help_read_in_english_with_lang_en() {
+    let o = taku(&[
+        "roll",
+        "-s",
+        "LotrCoda",
+        "--lang",
+        "en",
+        "--rands",
+        "6:1,6:2,6:2,6:3",
+        "LOTR+0 VS LOTR+3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("left 3[1,2]") && out.contains("right wins (margin +5: Complete Success)"),
+        "{out}"
+    );
+    assert!(!out.contains('左') && !out.contains('（'), "{out}");
+    let o = taku(&["help", "LotrCoda", "--lang", "en"]);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("The Lord of the Rings RPG (CODA) (LotrCoda)"),
+        "{out}"
+    );
+}

@@ -311,7 +311,7 @@ fn lr7_complete_failure_and_a_followup_that_lowers_nothing() {
     let seed = seed_where(seq, 2, |x| x[0] + x[1] == 3);
     let mut t = table(seed);
     let out = run(&mut t, "gm", "/lotr corruption サム 12");
-    assert!(out[0].contains("5 vs 12（-7）Complete Failure"), "{out:?}");
+    assert!(out[0].contains("5 vs 12 (-7) Complete Failure"), "{out:?}");
     assert!(
         out[0].contains("堕落+2") && out[0].contains("しなければならない"),
         "{out:?}"
@@ -798,7 +798,7 @@ fn lr5_exhausted_recovery_counts_its_penalty_once() {
         run(&mut t, "gm", "/lotr weary サム +5");
         let out = run(&mut t, "gm", &format!("/lotr recover サム{helper}"));
         // サム: Stamina +2, −10 → −8.
-        assert!(out[0].contains(&format!(" vs {tn}（")), "{helper}: {out:?}");
+        assert!(out[0].contains(&format!(" vs {tn} (")), "{helper}: {out:?}");
         assert!(out[0].contains("-8 ＞"), "{out:?}");
     }
 }
@@ -1775,11 +1775,11 @@ fn lr4_fire_helpers_test_as_a_group_and_against_catching_fire() {
         .find(|l| l.starts_with("アラゴルン"))
         .unwrap_or_else(|| panic!("{out:?}"));
     assert!(
-        helper.contains("目標値7") && helper.contains(" vs 7（"),
+        helper.contains("目標値7") && helper.contains(" vs 7 ("),
         "{helper}"
     );
     assert!(
-        helper.contains("Swiftness+5") && helper.contains(" vs 12（"),
+        helper.contains("Swiftness+5") && helper.contains(" vs 12 ("),
         "{helper}"
     );
     assert!(
@@ -2895,11 +2895,14 @@ fn lr14_stun_and_fear_go_on_the_gms_command_tests_too() {
         );
         t
     };
-    // Each test's TN is printed as `vs N`.
+    // Each test's TN is printed as `vs N`, or `vs BASE+CONDITIONS=N` when raised.
     let tn = |t: &mut Table, line: &str| {
         let s = run(t, "gm", line).join("\n");
         let at = s.find(" vs ").unwrap_or_else(|| panic!("{s}")) + 4;
-        s[at..]
+        let word = s[at..].split(' ').next().unwrap_or("");
+        word.rsplit('=')
+            .next()
+            .unwrap_or("")
             .split(|c: char| !c.is_ascii_digit() && c != '-')
             .next()
             .and_then(|n| n.parse::<i64>().ok())
@@ -3328,5 +3331,245 @@ fn lr12_lr4_refusals_name_what_would_be_right() {
     ] {
         let why = refused(&mut t, "gm", line);
         assert!(why.contains(want), "{line}: {why}");
+    }
+}
+
+/// lotr7 F7, LR-1 「種族スキル(Skills)と特徴(Traits): リストの中からスキル・特徴を6ポイント
+/// 取得できる」 and LR-12 「成長ポイントを用いて,職業スキル,種族スキル,自分の種族の Edge が
+/// 獲得できる」 (the translator's note adds the order package's edges): a sheet's race edge
+/// comes from the race's list, its order edge from the order's package, and an advancement
+/// buys only from those lists (EXAMPLE data); a refusal names the lists.
+#[test]
+fn lr1_lr12_edges_come_from_the_race_and_order_lists() {
+    let mut t = table([3; 32]);
+    // Creation at a table: a race edge not on Men's list, an order edge not on Warrior's.
+    for bad in [
+        SHEET.replace(
+            "{ name = \"Bold\", from = \"race\" }",
+            "{ name = \"Bogus\", from = \"race\" }",
+        ),
+        SHEET.replace(
+            "{ name = \"Horselord\", from = \"order\" }",
+            "{ name = \"Bogus\", from = \"order\" }",
+        ),
+        // Horselord is a Warrior package edge here, not one of Men's.
+        SHEET.replace(
+            "{ name = \"Horselord\", from = \"order\" }",
+            "{ name = \"Horselord\", from = \"race\" }",
+        ),
+    ] {
+        assert_ne!(bad, SHEET);
+        let err = t
+            .decide_sheet("alice", &bad)
+            .expect_err("refused")
+            .render(taku_dice::Lang::En);
+        assert!(
+            err.contains("LR-1")
+                && err.contains("is not on the list")
+                && (err.contains("Men: Ally, Bold") || err.contains("Warrior: Accurate")),
+            "{err}"
+        );
+    }
+    let d = t.decide_sheet("alice", SHEET).expect("a valid sheet");
+    t.apply("alice", d.events);
+    // Advancement: an edge on no list is refused, naming what may be bought.
+    run(&mut t, "gm", "/lotr xp award エオメル rp 1000");
+    run(&mut t, "gm", "/lotr xp credit エオメル");
+    run(&mut t, "gm", "/lotr xp advance エオメル");
+    let why = refused(&mut t, "alice", "/lotr xp pick エオメル edge Bogus");
+    assert!(
+        why.contains("LR-12") && why.contains("Men: Ally") && why.contains("Warrior: Accurate"),
+        "{why}"
+    );
+    // A Dwarves-only edge is not Men's nor the Warrior package's.
+    refused(&mut t, "alice", "/lotr xp pick エオメル edge Hammerhand");
+    // Men's (Hardy) and the Warrior package's (Warwise) are bought.
+    run(&mut t, "alice", "/lotr xp pick エオメル edge Hardy");
+    run(&mut t, "alice", "/lotr xp pick エオメル edge Warwise");
+    let s = sheet(&t, "エオメル");
+    assert!(s.contains("edges: Bold, Horselord, Hardy, Warwise"), "{s}");
+}
+
+/// lotr7 F9/F12 (LR-9, LR-11): an English table reads the GM commands' tests without
+/// Japanese full-width brackets, and an opposed test's margin is the winner's, as its degree
+/// is (§1.5.2 対決判定: the winner's degree by the margin) — in both languages.
+#[test]
+fn lr9_lr11_english_lines_have_no_full_width_brackets_and_the_margin_is_the_winners() {
+    let mut t = table([3; 32]);
+    let ja = run(&mut t, "gm", "LOTR+0 VS LOTR+40");
+    assert!(ja[0].contains("右の勝ち（差+"), "{ja:?}");
+    run(&mut t, "gm", "/lang en");
+    let out = run_en(&mut t, "gm", "LOTR+0 VS LOTR+40");
+    assert!(
+        out[0].contains("right wins (margin +") && !out[0].contains("margin -"),
+        "{out:?}"
+    );
+    for line in [
+        "/lotr corruption サム 12",
+        "/lotr weary サム test 10",
+        "/lotr recognise サム area 3 race",
+    ] {
+        let out = run_en(&mut t, "gm", line).pop().expect("a line");
+        assert!(
+            !out.contains('（') && !out.contains('）') && out.contains(" vs "),
+            "{line}: {out}"
+        );
+    }
+    // The TN a condition raised is shown with what raised it: Dazed サム.
+    run(&mut t, "gm", "/lotr damage サム 10");
+    let out = run_en(&mut t, "gm", "/lotr recognise サム local 0")
+        .pop()
+        .expect("a line");
+    assert!(out.contains("TN 5) ") && out.contains(" vs 5+"), "{out}");
+}
+
+/// lotr7 F8, LR-4 「医者が付きっ切りで手当てをする場合, 毎日 Healing 判定を行って倍の速度で
+/// 負傷が回復するかどうかを決定する」: each day's Healing test is shown with its dice, and the
+/// TN with the healer's conditions (a stun −20 here), as every other test is.
+#[test]
+fn lr4_attended_care_shows_each_days_dice_and_the_tn_with_its_modifiers() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/char set アラゴルン skill.Healing 5");
+    run(&mut t, "gm", "/lotr combat join アラゴルン");
+    run(
+        &mut t,
+        "gm",
+        "/lotr combat stun アラゴルン -30 tn=12 pen=20 rounds=5",
+    );
+    run(&mut t, "gm", "/lotr damage サム 12");
+    let out = run(&mut t, "gm", "/lotr heal サム attended 3 by=アラゴルン");
+    let s = out.join("\n");
+    for want in ["1日目 ", "2日目 ", "3日目 ", "+20=", "＞"] {
+        assert!(s.contains(want), "{want}: {s}");
+    }
+    // The three days' dice are recorded, as the shown text says.
+    assert_eq!(s.matches(" vs ").count(), 3, "{s}");
+}
+
+/// lotr7 F4, LR-14 「捕縛(Grapple): 鞭 (Whip) で,Superior 成功以上の命中をしたときに有効」:
+/// the whip option is the grapple attempt, which the seed gives no damage: a hit below
+/// Superior says the whip did not take hold, a Superior one that it entangles; `dmg=` with
+/// `whip` (or `grab`) is refused, not silently ignored.
+#[test]
+fn lr14_a_whip_hit_says_whether_it_took_hold_and_refuses_dmg() {
+    let setup = |t: &mut Table| {
+        run(t, "gm", "/lotr combat join C swift=+1 def=11 str=8");
+        run(t, "gm", "/lotr combat join B swift=+1 def=11 str=8");
+    };
+    let mut t0 = table([3; 32]);
+    setup(&mut t0);
+    let seq = t0.next_seq();
+    // 2d6 of 2..6 at +9 against Defence 11: a hit with margin 0..4 (below Superior).
+    let seed = seed_where(seq, 2, |x| x[0] + x[1] <= 6);
+    let mut t = table(seed);
+    setup(&mut t);
+    let out = run(&mut t, "gm", "/lotr combat attack C B whip +9").join("\n");
+    assert!(
+        out.contains("命中") && out.contains("鞭は絡まない"),
+        "{out}"
+    );
+    let out = run(&mut t, "gm", "/lotr combat attack C B whip +30").join("\n");
+    assert!(out.contains("鞭がBを絡め取った"), "{out}");
+    for line in [
+        "/lotr combat attack C B whip dmg=1d6 +3",
+        "/lotr combat attack C B grab dmg=1d6",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-14") && why.contains("does not take dmg="),
+            "{line}: {why}"
+        );
+    }
+}
+
+/// lotr8 F1, F3, F4, F13, F18 (LR-1, LR-8) on the sheet check (`taku sheet`, and creation
+/// at a table): two fields on one skill with `multi_field_specialisation` off (「GMの許可が
+/// あれば…複数の専門分野を取ることもできる」), an edge without a name, an order ability not
+/// the order's (the refusal lists the order's), a negative free point (「5点の自由ポイント…
+/// 成長ポイントと同様に消費」: spent, never refunded); an English sheet report in English.
+#[test]
+fn lr1_lr8_sheet_checks_from_the_lotr8_play_through() {
+    use taku_systems::lotr_coda::sheet::Sheet;
+    let t = table([3; 32]);
+    let cases = [
+        (
+            SHEET.replace(
+                "[skills.\"Run\"]\norder = 3",
+                "[skills.\"Run\"]\norder = 3\nspecialisations = [\"Long\", \"Short\"]",
+            ),
+            "one field per specialisation",
+        ),
+        (
+            SHEET.replace(
+                "{ name = \"Horselord\", from = \"order\" }",
+                "{ name = \"Horselord\", from = \"order\" },\n  { name = \"\", from = \"free\" }",
+            ),
+            "has no name",
+        ),
+        (
+            SHEET.replace(
+                "order_abilities = [\"Swift Strike\"]",
+                "order_abilities = [\"Foo\"]",
+            ),
+            "Warrior's: Swift Strike, Evasion",
+        ),
+        (
+            SHEET.replace("free_attributes = {}", "free_attributes = { STR = -1 }"),
+            "cannot lower an attribute",
+        ),
+    ];
+    for (bad, says) in cases {
+        assert_ne!(bad, SHEET, "{says}");
+        let sheet = Sheet::from_toml(&bad).expect("a sheet");
+        let report = sheet.render(taku_dice::Lang::En);
+        assert!(
+            report.contains("violation LR-") && report.contains(says) && !report.contains("違反"),
+            "{says}: {report}"
+        );
+        let err = t
+            .decide_sheet("alice", &bad)
+            .expect_err("refused")
+            .render(taku_dice::Lang::En);
+        assert!(err.contains(says), "{says}: {err}");
+    }
+}
+
+/// lotr8 F11 (LR-4, LR-5): the dead and the unconscious fight no battle as heroes, fortify
+/// nothing, command no unit and take no temptation test, as they act in no combat.
+#[test]
+fn lr4_lr5_the_dead_and_unconscious_neither_fight_battles_nor_fortify() {
+    let mut t = table([3; 32]);
+    run(&mut t, "gm", "/lotr damage サム 60");
+    run(&mut t, "gm", "/lotr battle start 0");
+    run(&mut t, "gm", "/lotr siege add 角笛城 prot=8 struct=40");
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add ローハン men=230 str=8 tough=6 mob=6 morale=7",
+    );
+    run(
+        &mut t,
+        "gm",
+        "/lotr unit add オーク軍 men=150 str=8 tough=6 mob=5 morale=5",
+    );
+    for line in [
+        "/lotr battle hero サム thick",
+        "/lotr siege fortify サム rank=3 +5 tn=10 structure 角笛城",
+        "/lotr unit attack ローハン オーク軍 +0 by=サム",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(
+            why.contains("LR-4") && why.contains("dead"),
+            "{line}: {why}"
+        );
+    }
+    // Exhausted アラゴルン is unconscious (LR-5).
+    run(&mut t, "gm", "/lotr weary アラゴルン +5");
+    for line in [
+        "/lotr battle hero アラゴルン thick",
+        "/lotr corruption アラゴルン 10",
+    ] {
+        let why = refused(&mut t, "gm", line);
+        assert!(why.contains("LR-5"), "{line}: {why}");
     }
 }

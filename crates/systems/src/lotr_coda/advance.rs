@@ -232,6 +232,10 @@ pub struct Progress {
     /// Attribute points bought by picks (added to the character's values at the table).
     #[serde(default)]
     pub attribute_picks: BTreeMap<String, i64>,
+    /// The character's race (whose edge list picks buy from, LR-12); empty in records
+    /// made before it was kept, which are then checked against their orders only.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub race: String,
 }
 
 impl Progress {
@@ -942,6 +946,25 @@ fn cost_of(state: &State, p: &Progress, open: &Open, buy: &Buy) -> Result<i64, T
                     "LR-12",
                     format!("{name} は取得済みです"),
                     format!("{name} is taken already"),
+                ));
+            }
+            // LR-12 「成長ポイントを用いて…自分の種族の Edge が獲得できる」 (and, by the
+            // translator's note, the edges of its orders' packages): the GM's data lists them.
+            let race = (!p.race.is_empty()).then_some(p.race.as_str());
+            if let Err(lists) = super::sheet::Data::example().edge_allowed(
+                name,
+                race,
+                p.orders.keys().map(String::as_str),
+            ) {
+                let (ja, en) = lists.show();
+                return Err(refuse(
+                    "LR-12",
+                    format!(
+                        "{name} は種族の特徴でも職業パッケージの特徴でもありません（取れるもの: {ja}）"
+                    ),
+                    format!(
+                        "{name} is neither an edge of the race nor of an order's package (these are: {en})"
+                    ),
                 ));
             }
             Ok(c.edge.picks)

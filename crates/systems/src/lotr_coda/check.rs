@@ -591,7 +591,8 @@ fn opposed(
         } else if margin == 0 {
             "右の勝ち（差0）".to_string()
         } else {
-            format!("右の勝ち（差{margin}: {}）", Degree::of(-margin).name())
+            // The margin is the winner's, as its degree is (lotr7 F12).
+            format!("右の勝ち（差+{}: {}）", -margin, Degree::of(-margin).name())
         };
         text.push_str(SEP);
         text.push_str(&verdict);

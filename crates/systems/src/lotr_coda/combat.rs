@@ -2472,6 +2472,23 @@ pub fn describe(event: &Event) -> Text {
                 };
                 j += &format!(": {rj}");
                 e += &format!(": {re}");
+                // LR-14 「捕縛(Grapple): 鞭 (Whip) で,Superior 成功以上の命中をしたときに有効」:
+                // a whip hit says whether it took hold (lotr7 F4).
+                if s.hit && matches!(option, AttackOption::Whip) {
+                    if s.degree >= Some(Degree::SuperiorSuccess) {
+                        j += &format!(
+                            "。鞭が{}を絡め取った（毎ラウンド /lotr combat grapple {attacker} 修正 相手の修正 down|helpless で Strength の対決、攻撃側+4）",
+                            s.target
+                        );
+                        e += &format!(
+                            "; the whip entangles {} (each round /lotr combat grapple {attacker} MOD TARGET_MOD down|helpless: opposed Strength, attacker +4)",
+                            s.target
+                        );
+                    } else {
+                        j += "。Superior 未満なので鞭は絡まない（ダメージもなし）";
+                        e += "; below Superior the whip does not take hold (and deals no damage)";
+                    }
+                }
                 // LR-14 stun: 「殴打攻撃はダメージのかわりにスタン効果」 — a blunt blow at the
                 // head that hits calls for the target's Stamina test (Table 9.17).
                 if s.hit && matches!(option, AttackOption::Blunt { head: true }) {

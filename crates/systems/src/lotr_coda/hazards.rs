@@ -68,7 +68,7 @@ fn own_test(
     tn: i64,
 ) -> Result<(super::check::Degree, String), Text> {
     let p = tested_penalty(state, name, ch, s);
-    let (_, d, text) = test(dice, modifier, tn - p)?;
+    let (_, d, text) = test(dice, modifier, tn, p)?;
     Ok((d, text))
 }
 

@@ -41,6 +41,9 @@ impl GameSystem for LotrCoda {
     fn name(&self) -> &'static str {
         "ロード・オブ・ザ・リング RPG（CODA）"
     }
+    fn name_en(&self) -> &'static str {
+        "The Lord of the Rings RPG (CODA)"
+    }
     fn sort_key(&self) -> &'static str {
         "ろおとおふさりんくRPG"
     }

@@ -283,9 +283,13 @@ impl LastTest {
                         ),
                     ),
                     (std::cmp::Ordering::Less, _) => (
-                        format!("右の勝ち（差{}: {}）", -margin, Degree::of(-margin).name()),
                         format!(
-                            "the right wins (margin {}: {})",
+                            "右の勝ち（差{:+}: {}）",
+                            -margin,
+                            Degree::of(-margin).name()
+                        ),
+                        format!(
+                            "the right wins (margin {:+}: {})",
                             -margin,
                             Degree::of(-margin).name()
                         ),
@@ -1131,16 +1135,26 @@ pub(super) fn reply(text: Text) -> Result<Outcome<Event>, Text> {
     })
 }
 
-/// Rolls a LotR test of `modifier` against `tn` (LR-9): its dice, total, degree, text.
+/// Rolls a LotR test of `modifier` against `tn` raised by the tester's conditions
+/// (LR-9: a `penalty` ≤ 0 from wounds, weariness, stun, fear or a grab goes on the TN):
+/// its dice, total, degree, and its text in words both languages read, the TN shown with
+/// what raised it (`7[3,4]+0 ＞ 7 vs 5+20=25 (-18) Complete Failure`).
 pub(super) fn test(
     roller: &mut Roller<'_>,
     modifier: i64,
     tn: i64,
+    penalty: i64,
 ) -> Result<(check::Rolled, Degree, String), Text> {
     let r = check::roll_test(modifier, roller).map_err(|e| e.text())?;
-    let margin = r.total - tn;
+    let target = tn - penalty;
+    let margin = r.total - target;
     let d = Degree::of(margin);
-    let text = format!("{} vs {tn}（{margin:+}）{}", r.text(), d.name());
+    let vs = if penalty == 0 {
+        target.to_string()
+    } else {
+        format!("{tn}{:+}={target}", -penalty)
+    };
+    let text = format!("{} vs {vs} ({margin:+}) {}", r.text(), d.name());
     Ok((r, d, text))
 }
 
@@ -1277,6 +1291,21 @@ fn decide_lotr(
                 // LR-5: the Exhausted are unconscious: no actions (nor joining a fight)
                 // until they recover (LR-4: the drowned too, until their rest).
                 awake(state, name, &s)?;
+            }
+            // LR-4/LR-5 (lotr8 F11): a dead or unconscious character fights no battle as a
+            // hero, fortifies nothing and commands no unit, as it acts in no combat.
+            let actor = match words {
+                ["battle", "hero", name, ..] | ["siege", "fortify", name, ..] => Some(*name),
+                ["unit", "attack", _, _, rest @ ..] => {
+                    rest.iter().find_map(|w| w.strip_prefix("by="))
+                }
+                _ => None,
+            };
+            if let Some(name) = actor
+                && let Some(ch) = record(table, state, name)
+            {
+                let s = state.status.get(name).cloned().unwrap_or_default();
+                able(state, name, &ch, &s)?;
             }
             // LR-4: a dead table character is no target (「Near Death … の次で死亡」):
             // no attack, grab, trip, fear or stun on it.
@@ -1436,6 +1465,11 @@ fn decide_lotr(
                         "LR-7",
                         ("堕落の判定・増減", "call or change Corruption"),
                     )?;
+                    // LR-5: the unconscious make no Willpower test (lotr8 F11); yielding
+                    // and deeds are the GM's to record.
+                    if rest.first().is_some_and(|w| number(w).is_ok()) {
+                        able(state, name, &ch, &s)?;
+                    }
                     corruption(state, name, &ch, &s, rest, dice)?
                 }
                 "recognise" | "recognize" => {
@@ -1886,6 +1920,7 @@ fn progress(ch: &Character, settings: &Settings) -> super::advance::Progress {
         .collect();
     p.favoured = ch.favoured.iter().cloned().collect();
     p.favoured_reaction = ch.favoured_reaction.clone();
+    p.race = ch.race.clone();
     if !ch.order.is_empty() {
         p.order_skills.insert(ch.order.clone(), order_skills);
     }
@@ -2003,7 +2038,7 @@ fn heal(
         ["week"] | ["week", "roll"] => {
             let tn = state.settings.stamina_tns[level.index().min(5)];
             let p = tested_penalty(state, name, ch, s);
-            let (_, d, text) = test(dice, ch.reaction(0), tn - p)?;
+            let (_, d, text) = test(dice, ch.reaction(0), tn, p)?;
             let n = if d.is_success() {
                 character::weekly_healing(ch.attributes[VIT])
             } else {
@@ -2036,7 +2071,7 @@ fn heal(
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
             let p = tested_penalty(state, healer, &hc, &hs);
-            let (_, d, text) = test(dice, modifier, tn - p)?;
+            let (_, d, text) = test(dice, modifier, tn, p)?;
             let to = character::healing_result(s.damage, h);
             (
                 if d.is_success() { s.damage - to } else { 0 },
@@ -2119,7 +2154,7 @@ fn heal(
             let modifier = reference(&dc, "Healing").unwrap_or(0);
             let ds = state.status.get(doctor).cloned().unwrap_or_default();
             let p = tested_penalty(state, doctor, &dc, &ds);
-            let (_, d, text) = test(dice, modifier, tn - p)?;
+            let (_, d, text) = test(dice, modifier, tn, p)?;
             let rate = state.settings.infection_rate(d).to_string();
             let (rj, re) = rate_words(&rate);
             return Ok(vec![status_event(
@@ -2178,24 +2213,48 @@ fn heal(
             let tn = state.settings.healing_tns[level.index().min(5)];
             let hs = state.status.get(healer).cloned().unwrap_or_default();
             let p = tested_penalty(state, healer, &hc, &hs);
+            // Each day's roll is shown, its TN with the healer's conditions (lotr7 F8),
+            // as every other test is.
             let mut successes = 0;
-            for _ in 0..d.min(100) {
-                let (_, deg, _) = test(dice, modifier, tn - p)?;
+            let mut rolls = Vec::new();
+            for day in 1..=d.min(100) {
+                let (_, deg, text) = test(dice, modifier, tn, p)?;
                 if deg.is_success() {
                     successes += 1;
                 }
+                rolls.push((day, text));
             }
+            let days_text = |ja: bool| {
+                rolls
+                    .iter()
+                    .map(|(day, text)| {
+                        if ja {
+                            format!("{day}日目 {text}")
+                        } else {
+                            format!("day {day}: {text}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(if ja { "、" } else { ", " })
+            };
+            let tn_shown = if p == 0 {
+                tn.to_string()
+            } else {
+                format!("{tn}{:+}={}", -p, tn - p)
+            };
             let per_day = infected_rest(s, 1).min(1);
             let n = infected_rest(s, d) + successes * per_day;
             (
                 n,
                 (
                     format!(
-                        "{healer}の付きっきりの治療{d}日: Healing判定（目標値{tn}）成功{successes}日は2点{}",
+                        "{healer}の付きっきりの治療{d}日: Healing判定（目標値{tn_shown}）{}、成功{successes}日は2点{}",
+                        days_text(true),
                         infected_note(s).0
                     ),
                     format!(
-                        "{d} days under {healer}'s constant attendance: Healing tests (TN {tn}) succeeded on {successes} days, 2 points each{}",
+                        "{d} days under {healer}'s constant attendance: Healing tests (TN {tn_shown}) {}; succeeded on {successes} days, 2 points each{}",
+                        days_text(false),
                         infected_note(s).1
                     ),
                 ),
@@ -2498,7 +2557,7 @@ fn poison(
             let mut ja = format!("{name}: {healer}が毒「{}」を治療", s.poisons[i].name);
             let mut en = format!("{name}: {healer} treats the poison '{}'", s.poisons[i].name);
             if let Some(tn) = identify {
-                let (_, d, text) = test(dice, modifier, tn - hp)?;
+                let (_, d, text) = test(dice, modifier, tn, hp)?;
                 ja += &format!("。特定のHealing判定（目標値{tn}）{text}");
                 en += &format!("; identifying Healing test (TN {tn}) {text}");
                 if !d.is_success() {
@@ -2508,7 +2567,7 @@ fn poison(
                 }
             }
             let tn = 10 + treatment;
-            let (_, d, text) = test(dice, modifier, tn - hp)?;
+            let (_, d, text) = test(dice, modifier, tn, hp)?;
             let cured = d.is_success();
             ja += &format!(
                 "。中和のHealing判定（目標値10+{treatment}）{text}{}",
@@ -2561,7 +2620,7 @@ fn poison(
             );
             let tn = POISON_BASE_TN + potency;
             let p = tested_penalty(state, name, ch, s);
-            let (_, d, text) = test(dice, stamina, tn - p)?;
+            let (_, d, text) = test(dice, stamina, tn, p)?;
             let resisted = d.is_success();
             let poison_name = label.first().map_or("毒".to_string(), |l| l.to_string());
             let effect = if resisted {
@@ -2765,7 +2824,7 @@ fn recover(
             able(state, who, &hc, &hs)?;
             let p = tested_penalty(state, who, &hc, &hs);
             let modifier = reference(&hc, "Healing").unwrap_or(0);
-            let (_, d, text) = test(dice, modifier, EXHAUSTED_TN - p)?;
+            let (_, d, text) = test(dice, modifier, EXHAUSTED_TN, p)?;
             helped = Some((
                 format!("{who}のHealing判定（目標値{EXHAUSTED_TN}）{text}。"),
                 format!("{who}'s Healing test (TN {EXHAUSTED_TN}) {text}; "),
@@ -2835,7 +2894,7 @@ fn recover(
     // Exhausted penalty itself, so the weariness table's penalty is not added again; wounds
     // still count.
     let p = wound_penalty(&state.settings, ch, s) + combat_conditions(state, name).0;
-    let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn - p)?;
+    let (_, d, text) = test(dice, ch.reaction(0) + EXHAUSTED_PENALTY, tn, p)?;
     let delta = Delta {
         weariness: if d.is_success() { -1 } else { 0 },
         recovery_tested: in_combat,
@@ -3212,7 +3271,7 @@ fn corruption(
                 .settings
                 .weariness_penalty(usize::try_from(s.weariness).unwrap_or(0))
                 + combat_conditions(state, name).0;
-            let (_, d, text) = test(dice, ch.reaction(2), tn - weariness)?;
+            let (_, d, text) = test(dice, ch.reaction(2), tn, weariness)?;
             if followup {
                 let (ja, en) = if d.is_success() {
                     ("自分のしたことに気づいた", "realises what it did")
@@ -3353,7 +3412,7 @@ fn recognise(
         }
     }
     let p = tested_penalty(state, name, ch, s);
-    let (_, d, text) = test(dice, character::modifier(ch.attributes[WIT]), tn - p)?;
+    let (_, d, text) = test(dice, character::modifier(ch.attributes[WIT]), tn, p)?;
     let (ja, en) = if d.is_success() {
         ("知っている", "knows of them")
     } else {

@@ -53,6 +53,9 @@ pub struct Race {
     /// No Near Death (LR-4).
     #[serde(default)]
     pub hobbit: bool,
+    /// The edges on its list (LR-1: race points and advancement picks buy these; EXAMPLE).
+    #[serde(default)]
+    pub edges: Vec<String>,
 }
 
 /// An order (EXAMPLE data).
@@ -67,6 +70,9 @@ pub struct Order {
     /// Its order skills (what advancement picks buy as order skills, LR-12; EXAMPLE).
     #[serde(default)]
     pub skills: Vec<String>,
+    /// Its package's edges (LR-1's order edge; LR-12 picks, the translator's note; EXAMPLE).
+    #[serde(default)]
+    pub edges: Vec<String>,
 }
 
 /// An edge (EXAMPLE data).
@@ -99,6 +105,32 @@ impl Data {
         toml::from_str(DATA).expect("the shipped data parses")
     }
 
+    /// LR-1/LR-12: whether `edge` is on the list of `race` or of one of `orders`
+    /// (「種族スキル(Skills)と特徴(Traits): リストの中から」, 「自分の種族の Edge」 and the
+    /// order package's edges). `Err` holds the lists it may come from, for the refusal;
+    /// when neither the race nor any order is in the data, nothing is checked (`Ok`).
+    pub fn edge_allowed<'a>(
+        &self,
+        edge: &str,
+        race: Option<&str>,
+        orders: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), EdgeLists> {
+        let mut lists = EdgeLists::default();
+        if let Some(r) = race.and_then(|r| self.races.get_key_value(r)) {
+            lists.lists.push((r.0.clone(), r.1.edges.clone()));
+        }
+        for o in orders {
+            if let Some(o) = self.orders.get_key_value(o) {
+                lists.lists.push((o.0.clone(), o.1.edges.clone()));
+            }
+        }
+        if lists.lists.is_empty() || lists.lists.iter().any(|(_, l)| l.iter().any(|e| e == edge)) {
+            Ok(())
+        } else {
+            Err(lists)
+        }
+    }
+
     /// The attribute of a skill: its own name, or its group's (`Lore: Realm` → `Lore`).
     pub fn skill_attribute(&self, skill: &str) -> Option<usize> {
         let group = skill.split(':').next().unwrap_or(skill).trim();
@@ -106,6 +138,27 @@ impl Data {
             .get(skill)
             .or_else(|| self.skills.get(group))
             .and_then(|a| character::attribute(a))
+    }
+}
+
+/// The edge lists an edge may come from (LR-1/LR-12), for a refusal that names them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EdgeLists {
+    /// (race or order, its edges).
+    pub lists: Vec<(String, Vec<String>)>,
+}
+
+impl EdgeLists {
+    /// `Men: Ally, Bold…; Warrior: Hardy…` in Japanese and English.
+    pub fn show(&self) -> (String, String) {
+        let joined = |item: &str, list: &str| {
+            self.lists
+                .iter()
+                .map(|(n, l)| format!("{n}: {}", l.join(item)))
+                .collect::<Vec<_>>()
+                .join(list)
+        };
+        (joined("、", "／"), joined(", ", "; "))
     }
 }
 
@@ -574,6 +627,50 @@ impl Sheet {
                 ),
             );
         }
+        // An edge or flaw needs a name (lotr8 F3).
+        if self
+            .edges
+            .iter()
+            .chain(&self.flaws)
+            .any(|t| t.name.trim().is_empty())
+        {
+            push(
+                "LR-1",
+                "名前のない特徴・欠点があります（name = \"Bold\" のように書いてください）".into(),
+                "an edge or flaw has no name (write name = \"Bold\")".into(),
+            );
+        }
+        // LR-1 free points are spent, never refunded: a negative one buys nothing back
+        // (lotr8 F18).
+        for (k, n) in &self.free_attributes {
+            if *n < 0 {
+                push(
+                    "LR-1",
+                    format!(
+                        "自由点で能力値を下げることはできません（{k} {n}）。0以上を書いてください"
+                    ),
+                    format!("free points cannot lower an attribute ({k} {n}); write 0 or more"),
+                );
+            }
+        }
+        // LR-1 「種族スキル(Skills)と特徴(Traits): リストの中から」: a race edge from the
+        // race's list, an order edge from the order's package, a free point's edge from
+        // either (free points are spent 「成長ポイントと同様に」, LR-12).
+        for e in &self.edges {
+            let (race, orders): (Option<&str>, Vec<&str>) = match e.from {
+                Budget::Race => (Some(&self.race), vec![]),
+                Budget::Order => (None, vec![self.order.as_str()]),
+                Budget::Free => (Some(&self.race), vec![self.order.as_str()]),
+            };
+            if let Err(lists) = data.edge_allowed(&e.name, race, orders) {
+                let (ja, en) = lists.show();
+                push(
+                    "LR-1",
+                    format!("特徴「{}」はリストにありません（{ja}）", e.name),
+                    format!("the edge '{}' is not on the list ({en})", e.name),
+                );
+            }
+        }
         let order_edges = from(&self.edges, Budget::Order);
         if order_edges > 1 + from(&self.flaws, Budget::Order) {
             push(
@@ -594,8 +691,18 @@ impl Sheet {
                 if !order.abilities.contains(a) {
                     push(
                         "LR-1",
-                        format!("職業能力「{a}」は{}のものではありません", self.order),
-                        format!("order ability '{a}' is not one of {}'s", self.order),
+                        format!(
+                            "職業能力「{a}」は{}のものではありません（{}の能力: {}）",
+                            self.order,
+                            self.order,
+                            order.abilities.join("、")
+                        ),
+                        format!(
+                            "order ability '{a}' is not one of {}'s ({}'s: {})",
+                            self.order,
+                            self.order,
+                            order.abilities.join(", ")
+                        ),
                     );
                 }
             }
@@ -697,7 +804,7 @@ impl Sheet {
                     format!("【{name}】: a rank-0 skill cannot be specialised"),
                 );
             }
-            if s.specialisations.iter().any(|f| f.contains(','))
+            if (s.specialisations.len() > 1 || s.specialisations.iter().any(|f| f.contains(',')))
                 && !settings.multi_field_specialisation
             {
                 push(
@@ -756,11 +863,11 @@ impl Sheet {
             });
         }
         for x in v {
-            let m = match lang {
-                Lang::Ja => &x.message,
-                Lang::En => &x.message_en,
+            let (word, m) = match lang {
+                Lang::Ja => ("違反", &x.message),
+                Lang::En => ("violation", &x.message_en),
             };
-            out.push_str(&format!("違反 {}: {m}\n", x.rule));
+            out.push_str(&format!("{word} {}: {m}\n", x.rule));
         }
         out
     }

@@ -715,6 +715,29 @@ fn parse_attack(attacker: &str, targets: &str, rest: &[&str]) -> Result<combat::
         chosen = Some(w);
         option = picked;
     }
+    // LR-14 (lotr7 F4): the seed gives the whip's grapple (「捕縛(Grapple): 鞭 (Whip) で,
+    // Superior 成功以上の命中をしたときに有効」) and the grab no damage of their own (the
+    // grab's 1d6 + STR mod is a later action, `squeeze`): a weapon's dmg= would go unused,
+    // so it is refused rather than ignored.
+    if matches!(option, AttackOption::Whip | AttackOption::Grab) && k.contains_key("dmg") {
+        let (w, ja, en) = if option == AttackOption::Whip {
+            (
+                "whip",
+                "鞭の攻撃は捕縛を狙うもので、ダメージはありません（Superior 以上の命中で絡め取る）。鞭で傷を負わせるなら whip を付けずに dmg= で攻撃してください",
+                "a whip attack tries to grapple and deals no damage (a Superior hit or better entangles); to wound with a whip, attack without `whip`, with dmg=",
+            )
+        } else {
+            (
+                "grab",
+                "つかみはダメージを与えません（つかんだ後の1アクションで /lotr combat squeeze が 1d6+STR修正）",
+                "a grab deals no damage (once it holds, an action of /lotr combat squeeze deals 1d6 + STR mod)",
+            )
+        };
+        return Err(Text::new(
+            format!("LR-14: {w} と dmg= は一緒に使えません。{ja}"),
+            format!("LR-14: {w} does not take dmg=: {en}"),
+        ));
+    }
     if let (Some(c), Some(first)) = (k.get("charge"), chosen) {
         return Err(Text::new(
             format!("LR-14: 攻撃オプションは1回の攻撃に1つです（{first} と charge={c}）"),
