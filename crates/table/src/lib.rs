@@ -1955,14 +1955,15 @@ impl Table {
             })
     }
 
-    /// The characters `viewer` may know of: a character whose data is hidden from them
-    /// ([`Table::hidden`], an enemy not yet identified) is not listed (issue 13).
+    /// The characters `viewer` may know of ([`Table::unknown`]): a GM's NPC never put
+    /// before them is not listed, one they met is, its data still hidden (issue 13, aw8
+    /// F9). The API's table state lists by the same predicate.
     fn character_list(&self, viewer: &str) -> Text {
-        if !self
+        if self
             .state
             .characters
             .keys()
-            .any(|n| self.hidden(n, viewer).is_none())
+            .all(|n| self.unknown(n, viewer))
         {
             return Text::new(
                 "キャラクターはまだいません。/char new 名前 で作れます",
@@ -1973,7 +1974,7 @@ impl Table {
             self.state
                 .characters
                 .iter()
-                .filter(|(n, _)| self.hidden(n, viewer).is_none())
+                .filter(|(n, _)| !self.unknown(n, viewer))
                 .map(|(n, c)| format!("{n}{open}{}{close}", c.owner))
                 .collect::<Vec<_>>()
                 .join(sep)
@@ -1984,7 +1985,7 @@ impl Table {
         )
     }
 
-    /// The members and their characters, as `viewer` may know them ([`Table::hidden`]).
+    /// The members and their characters, as `viewer` may know them ([`Table::unknown`]).
     fn who(&self, viewer: &str) -> Text {
         let role_ja = |r: Role| match r {
             Role::Gm => "GM",
@@ -2006,7 +2007,7 @@ impl Table {
                         .state
                         .characters
                         .iter()
-                        .filter(|(n, _)| self.hidden(n, viewer).is_none())
+                        .filter(|(n, _)| !self.unknown(n, viewer))
                         .filter_map(|(n, c)| match gm_plays(n) {
                             None => (&c.owner == m).then(|| n.clone()),
                             Some(why) => (m == &self.gm).then(|| {
@@ -2795,6 +2796,24 @@ impl TableView for Ctx<'_> {
     }
     fn typed_line(&self) -> Option<&str> {
         self.line
+    }
+    fn look_alike(&self, name: &str) -> Option<String> {
+        let t = self.table;
+        let owner = t.state.characters.get(name).map(|c| c.owner.as_str());
+        let characters = t
+            .state
+            .characters
+            .keys()
+            .filter(|c| !(self.blind && t.unknown(c, self.actor)));
+        let members = t
+            .state
+            .members
+            .keys()
+            .chain(t.state.removed.iter())
+            .filter(|m| Some(m.as_str()) != owner);
+        names::looks_like(name, characters)
+            .or_else(|| names::same_or_like(name, members))
+            .map(str::to_string)
     }
 }
 

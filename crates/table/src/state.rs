@@ -157,18 +157,26 @@ impl State {
     }
 
     /// Folds what stays of an undone event: a voided command's kept effects
-    /// ([`State::fold_voided`]) and the rename a displacing creation made. Undoing the
-    /// player's creation leaves the GM's character under its new name, so the undo reads
-    /// to every player exactly as that of a creation of a name never used (attack pass 7,
-    /// A7-8): giving the old name back would hide the player's own lines again.
+    /// ([`State::fold_voided`]), what the rules keep of an undone one
+    /// ([`taku_systems::table_rules::TableRules::fold_undone`]: what its line showed
+    /// members, as an NPC's name, aw8 F4) and the rename a displacing creation made.
+    /// Undoing the player's creation leaves the GM's character under its new name, so the
+    /// undo reads to every player exactly as that of a creation of a name never used
+    /// (attack pass 7, A7-8): giving the old name back would hide the player's own lines
+    /// again.
     pub fn fold_undone(&mut self, rules: Option<&dyn DynRules>, event: &Event, voided: bool) {
-        if let EventBody::CharacterCreated {
-            name,
-            displaced: Some(to),
-            ..
-        } = &event.body
-        {
-            self.displace(rules, event.seq, name, to);
+        match &event.body {
+            EventBody::CharacterCreated {
+                name,
+                displaced: Some(to),
+                ..
+            } => self.displace(rules, event.seq, name, to),
+            EventBody::System { data, .. } if !voided => {
+                if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
+                    rules.fold_undone(state, &event.actor, data);
+                }
+            }
+            _ => {}
         }
         if voided {
             self.fold_voided(rules, event);

@@ -69,9 +69,9 @@ fn view(t: &Table, who: &str) -> String {
         }
     }
     // What `GET /api/v1/tables/{id}` gives the member (crates/server/src/api.rs `state`):
-    // the characters not hidden from them, their visible fields and sheets.
+    // the characters they may know of (`Table::unknown`), their visible fields and sheets.
     for (name, c) in t.characters() {
-        if t.hidden(name, who).is_some() {
+        if t.unknown(name, who) {
             continue;
         }
         out.push(format!(
@@ -640,4 +640,101 @@ fn aw14i_the_gm_reads_a_displacing_sheet_as_a_sheet() {
     let gm = t.entry(&made, "gm", Lang::Ja).text;
     assert!(bob.contains("シートからキャラクター 黒幕 を作成"), "{bob}");
     assert!(gm.starts_with(&bob) && gm.contains("GMのみ"), "{gm}");
+}
+
+/// aw8 F4 (aw15i). AW-3, seed 「【理知】判定で…成功することで、敵のデータを公表することが
+/// できる」: the GM's `/npc appear 蛇`, undone, stays in every player's log (marked undone):
+/// they read the name, so 蛇 stays a name they know — a player cannot take it (else the
+/// NPC would come back as `蛇(GM)`, a tell), and may name it, its data still hidden. The
+/// same for a `/void` of it.
+#[test]
+fn aw15i_an_undone_appearance_keeps_the_npc_known() {
+    for take_back in ["/undo", "/void"] {
+        let mut t = table("黒幕");
+        support::run(&mut t, "gm", "/char new 蛇");
+        support::run(&mut t, "gm", "/char set 蛇 HP 30 反射 4");
+        support::run(&mut t, "gm", "/npc appear 蛇");
+        let seq = t.events().len();
+        let line = match take_back {
+            "/void" => format!("/void {seq}"),
+            _ => "/undo".to_string(),
+        };
+        support::run(&mut t, "gm", &line);
+        let log = t
+            .events()
+            .iter()
+            .map(|e| t.entry(e, "bob", Lang::Ja).text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(log.contains("蛇が登場"), "{take_back}: {log}");
+        assert!(
+            support::refused(&mut t, "bob", "/char new 蛇").contains("already exists"),
+            "{take_back}"
+        );
+        let seen = support::run(&mut t, "bob", "/char show 蛇").concat();
+        assert!(seen.contains("未識別") && !seen.contains("30"), "{seen}");
+        assert!(!t.unknown("蛇", "bob") && t.hidden("蛇", "bob").is_some());
+        // The GM's hidden 黒幕 is untouched: still a name never used.
+        assert!(t.unknown("黒幕", "bob"));
+        assert!(t.verify().is_empty(), "{:?}", t.verify());
+    }
+}
+
+/// aw8 F9 (aw15i): an NPC the players met (the GM's open contest names it, seed
+/// 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」) but have not identified is
+/// listed by `/char list` and `/who` — as `/char show` already finds it, data hidden — while
+/// a hidden NPC never met is not. The API's state lists by the same `Table::unknown`.
+#[test]
+fn aw15i_char_list_shows_a_met_but_unidentified_npc() {
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/char new 霧");
+    support::run(&mut t, "gm", "/char set 霧 反射 2");
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(!list.contains("霧") && !list.contains("黒幕"), "{list}");
+    support::run(&mut t, "gm", "/vs 霧 反射 ロイ 反射");
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(list.contains("霧（gm）"), "{list}");
+    assert!(!list.contains("黒幕"), "{list}");
+    let who = support::run(&mut t, "bob", "/who").concat();
+    assert!(who.contains("霧") && !who.contains("黒幕"), "{who}");
+    // Listed, but its data is still the GM's.
+    assert!(t.hidden("霧", "bob").is_some() && t.visible_fields("霧", "bob").is_none());
+    assert!(!t.unknown("霧", "bob"));
+}
+
+/// aw8 F11 (aw15i): bob's `boss`, made while the GM's hidden `Boss` was a name never used
+/// for him, is allowed; once the GM brings `Boss` on, the table holds two names its
+/// look-alike rule keeps apart. `/npc appear` warns the GM, and only the GM, naming the
+/// other name and the rename. The same for a hidden NPC named like a member who joined
+/// after it was made.
+#[test]
+fn aw15i_appearing_as_a_look_alike_warns_the_gm() {
+    let mut t = table("Boss");
+    support::run(&mut t, "bob", "/char new boss");
+    let gm = support::run(&mut t, "gm", "/npc appear Boss");
+    let (reply, line) = (gm.last().expect("a reply"), &gm[0]);
+    assert!(
+        reply.contains("（GMのみ）Boss は boss と同じか見分けにくい名前です"),
+        "{gm:?}"
+    );
+    assert!(reply.contains("/char rename Boss"), "{reply}");
+    let seen = t
+        .entry(t.events().last().expect("appeared"), "bob", Lang::Ja)
+        .text;
+    assert_eq!(&seen, line);
+    assert!(!seen.contains("boss") && !seen.contains("GMのみ"), "{seen}");
+    // No look-alike: no warning.
+    let mut t = table("黒幕");
+    let gm = support::run(&mut t, "gm", "/npc appear 黒幕");
+    assert_eq!(gm.len(), 1, "{gm:?}");
+    // A member who joined after the hidden NPC of their name was made.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/char new carol");
+    support::run(&mut t, "gm", "/join carol");
+    let gm = support::run(&mut t, "gm", "/npc appear carol");
+    assert!(
+        gm.concat()
+            .contains("carol は carol と同じか見分けにくい名前です"),
+        "{gm:?}"
+    );
 }

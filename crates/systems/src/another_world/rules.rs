@@ -224,9 +224,26 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     format!("{name} has appeared before the players already"),
                 ));
             }
-            return one(Event::Combat(combat::Event::Appeared {
-                name: name.to_string(),
-            }));
+            // aw8 F11: a player may have taken a look-alike of the hidden NPC's name
+            // (bob's `boss` beside the GM's `Boss`), which the name rule then allowed as
+            // a name never used; once the NPC appears the table holds two names the rule
+            // keeps apart. The GM alone is told, and how to rename the NPC.
+            let warning = table.look_alike(name).map(|other| {
+                Text::new(
+                    format!(
+                        "（GMのみ）{name} は {other} と同じか見分けにくい名前です。プレイヤーが取り違えないよう、/char rename {name} 新しい名前 で NPC を改名できます"
+                    ),
+                    format!(
+                        "(GM only) {name} is or looks like {other}; so that players do not mistake them, /char rename {name} NEW-NAME renames the NPC"
+                    ),
+                )
+            });
+            return Ok(Outcome {
+                events: vec![Event::Combat(combat::Event::Appeared {
+                    name: name.to_string(),
+                })],
+                reply: warning,
+            });
         };
         if state.public.contains(name) == public {
             return Err(if public {
@@ -257,6 +274,24 @@ pub fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
             format!("{name}は{owner}のキャラクターです。操作できるのは{owner}かGMだけです"),
             format!("{name} belongs to {owner}; only they or the GM can act for it"),
         )),
+    }
+}
+
+/// The characters a combat event's line names to every member, so that they are met
+/// (issue 13, [`State::met`]): an NPC the GM brings on (`/npc appear`) or shows, both
+/// sides of an open contest (its veiled line names them), a combat's combatants.
+fn named_to_all(e: &combat::Event) -> Vec<String> {
+    match e {
+        combat::Event::Appeared { name } | combat::Event::Published { name, public: true } => {
+            vec![name.clone()]
+        }
+        combat::Event::Opposed { name, against, .. }
+        | combat::Event::Declared { name, against, .. } => vec![name.clone(), against.clone()],
+        combat::Event::Started { combatants } => {
+            combatants.iter().map(|x| x.name.clone()).collect()
+        }
+        combat::Event::Joined { combatant } => vec![combatant.name.clone()],
+        _ => Vec::new(),
     }
 }
 
@@ -605,6 +640,7 @@ impl TableRules for AwRules {
     fn fold(&self, state: &mut State, actor: &str, event: &Event) {
         match event {
             Event::Combat(e) => {
+                state.met.extend(named_to_all(e));
                 // AW-3: an identified enemy's data, or one the GM showed, is public.
                 match e {
                     combat::Event::Identified {
@@ -614,18 +650,7 @@ impl TableRules for AwRules {
                     } => {
                         state.public.insert(target.clone());
                     }
-                    combat::Event::Appeared { name } => {
-                        state.met.insert(name.clone());
-                    }
-                    // An open contest names both sides to every member (its veiled line).
-                    combat::Event::Opposed {
-                        name,
-                        against,
-                        answers,
-                        ..
-                    } => {
-                        state.met.insert(name.clone());
-                        state.met.insert(against.clone());
+                    combat::Event::Opposed { name, answers, .. } => {
                         if *answers {
                             state.waiting.retain(|w| w.name != *name);
                         }
@@ -640,8 +665,6 @@ impl TableRules for AwRules {
                         comment,
                         ..
                     } => {
-                        state.met.insert(name.clone());
-                        state.met.insert(against.clone());
                         if !*fumbled {
                             state.waiting.push(combat::Waiting {
                                 name: name.clone(),
@@ -655,7 +678,6 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Published { name, public } => {
                         if *public {
-                            state.met.insert(name.clone());
                             state.public.insert(name.clone());
                         } else {
                             state.public.remove(name);
@@ -663,12 +685,6 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Left { name, why } if why == combat::DIED => {
                         state.dead.insert(name.clone());
-                    }
-                    combat::Event::Started { combatants } => {
-                        state.met.extend(combatants.iter().map(|x| x.name.clone()));
-                    }
-                    combat::Event::Joined { combatant } => {
-                        state.met.insert(combatant.name.clone());
                     }
                     _ => {}
                 }
@@ -681,6 +697,27 @@ impl TableRules for AwRules {
             Event::Key(e) => keys::fold(&mut state.keys, e),
             Event::Af(e) => af::fold(&mut state.af, e),
         }
+    }
+
+    /// aw8 F4: an `/npc appear 蛇` the GM undoes (or voids) stays in every player's log,
+    /// marked undone: they read the name, so 蛇 stays a name they know
+    /// ([`TableRules::hidden_name_shown`]) — else a player could take it, and the NPC
+    /// would come back as `蛇(GM)`, telling them a hidden NPC had that name. The same for
+    /// every line that names an NPC to all (a contest, a combat's order, a contract);
+    /// nothing else of the event stays.
+    fn fold_undone(&self, state: &mut State, _actor: &str, event: &Event) {
+        match event {
+            Event::Combat(e) => state.met.extend(named_to_all(e)),
+            Event::Contract(contracts::Event::Made {
+                master, servant, ..
+            }) => state.met.extend([master.clone(), servant.clone()]),
+            _ => {}
+        }
+    }
+
+    /// As [`AwRules::fold_undone`]: a voided line stays read.
+    fn fold_voided(&self, state: &mut State, actor: &str, event: &Event) {
+        self.fold_undone(state, actor, event)
     }
 
     fn describe(&self, event: &Event) -> Text {
