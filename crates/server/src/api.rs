@@ -68,6 +68,7 @@ pub fn weight(e: &Event) -> usize {
         B::System {
             data, rands, line, ..
         } => value(data) + rands.len() * 16 + opt(line),
+        B::CharacterRenamed { from, to } => from.len() + to.len(),
         B::CharacterCreated { name, fields, .. } => {
             name.len() + fields.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()
         }

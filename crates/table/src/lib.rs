@@ -1722,6 +1722,44 @@ impl Table {
                     displaced,
                 }))
             }
+            TableCommand::CharRename { from, to } => {
+                if role != Role::Gm {
+                    return gm_only("キャラクターを改名できる", "rename characters");
+                }
+                let Some(ch) = self.state.characters.get(&from) else {
+                    return refuse(
+                        format!(
+                            "'{from}' という名前のキャラクターはいません（/char list で一覧を見られます）"
+                        ),
+                        format!("no character named '{from}' (see /char list)"),
+                    );
+                };
+                // A player's character is theirs to name (issue 13: the rename is for the
+                // GM's NPC that a player's namesake displaced).
+                if !self.is_gm(&ch.owner) {
+                    return refuse(
+                        format!(
+                            "{from} は {} のキャラクターです。改名できるのは GM のキャラクターだけです",
+                            ch.owner
+                        ),
+                        format!(
+                            "{from} belongs to {}; only the GM's characters can be renamed",
+                            ch.owner
+                        ),
+                    );
+                }
+                // The new name is checked as any new character's.
+                check_name(Text::new("キャラクター名", "character name"), &to)?;
+                check_character_punctuation(&to)?;
+                if self.state.characters.contains_key(&to) {
+                    return refuse(
+                        format!("'{to}' という名前のキャラクターはすでにいます"),
+                        format!("a character named '{to}' already exists"),
+                    );
+                }
+                self.unlike_other_characters(actor, &to)?;
+                Ok(Decision::event(EventBody::CharacterRenamed { from, to }))
+            }
             TableCommand::CharSet { name, fields } => {
                 let ch = self.character_for(actor, &name)?;
                 self.may_change(actor, role, &name, ch)?;
@@ -1896,6 +1934,9 @@ impl Table {
             return None;
         }
         let (seq, from, to, owner) = self.state.renames.iter().find_map(|(seq, from, to)| {
+            // A displacement, not a GM's own rename (`/char rename`).
+            self.event(*seq)
+                .filter(|e| matches!(e.body, EventBody::CharacterCreated { .. }))?;
             let owner = &self.state.characters.get(from)?.owner;
             let standing = !self.undone.contains(seq)
                 && !self.is_gm(owner)
@@ -1925,7 +1966,7 @@ impl Table {
 
     /// The name of the character an entry at `seq` calls `name`, now: `name` followed
     /// through the renames recorded after it ([`EventBody::CharacterCreated`]'s
-    /// `displaced`).
+    /// `displaced`, [`EventBody::CharacterRenamed`]).
     pub(crate) fn name_now<'n>(&'n self, name: &'n str, seq: u64) -> &'n str {
         self.state
             .renames
@@ -2364,6 +2405,8 @@ impl Table {
                 // renamed when undone ([`State::fold_undone`]): the GM's later lines about
                 // it stand, and the undo is refused or not as for a name never used.
                 EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
+                // A GM's rename: the lines after it name the character by its new name.
+                EventBody::CharacterRenamed { to, .. } => Some(to.as_str()),
                 _ => None,
             })
             .collect();

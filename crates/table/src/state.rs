@@ -36,7 +36,8 @@ pub(crate) struct State {
     pub system: Option<Box<dyn SystemState>>,
     /// Characters renamed, in log order: `(seq, from, to)` — a GM's hidden character
     /// displaced by a player's of the same name at `seq` ([`EventBody::CharacterCreated`]'s
-    /// `displaced`). An earlier entry naming `from` is about the character now named `to`.
+    /// `displaced`) or renamed by a GM ([`EventBody::CharacterRenamed`]). An earlier entry
+    /// naming `from` is about the character now named `to`.
     pub renames: Vec<(u64, String, String)>,
 }
 
@@ -101,6 +102,7 @@ impl State {
                     },
                 );
             }
+            EventBody::CharacterRenamed { from, to } => self.displace(rules, event.seq, from, to),
             EventBody::CharacterUpdated { name, changes } => {
                 if let Some(ch) = self.characters.get_mut(name) {
                     for c in changes {
@@ -142,8 +144,8 @@ impl State {
 }
 
 impl State {
-    /// Renames the GM's hidden character `name` to `to`: a player's namesake created at
-    /// `seq` displaced it (issue 13).
+    /// Renames the GM's character `name` to `to` at `seq`: a player's namesake created
+    /// there displaced it, or the GM renamed it (`/char rename`, issue 13).
     fn displace(&mut self, rules: Option<&dyn DynRules>, seq: u64, name: &str, to: &str) {
         if !self.characters.contains_key(to)
             && let Some(hidden) = self.characters.remove(name)

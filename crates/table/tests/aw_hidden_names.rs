@@ -738,3 +738,90 @@ fn aw15i_appearing_as_a_look_alike_warns_the_gm() {
         "{gm:?}"
     );
 }
+
+/// aw8 F4's second half (aw15i). AW-3, seed 「【理知】判定で…成功することで、敵のデータを
+/// 公表することができる」: the GM's hidden 黒幕, displaced by bob's 黒幕, is `黒幕(GM)`; that
+/// suffix, once the NPC appears, tells the players a player took a hidden NPC's name
+/// first. The GM-only note names `/char rename`, which gives the NPC a neutral name of the
+/// GM's choosing (checked as any new name); the players read nothing of it, and after the
+/// NPC appears no line of theirs says `(GM)`.
+#[test]
+fn aw15i_the_gm_renames_a_displaced_npc_to_a_neutral_name() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 黒幕");
+    support::run(&mut t, "gm", "/char set 黒幕 HP 40 反射 3");
+    support::run(&mut t, "bob", "/char new 黒幕");
+    let created = t.events().last().expect("created").clone();
+    let note = t.entry(&created, "gm", Lang::Ja).text;
+    assert!(note.contains("/char rename 黒幕(GM) 新しい名前"), "{note}");
+    let note_en = t.entry(&created, "gm", Lang::En).text;
+    assert!(
+        note_en.contains("/char rename 黒幕(GM) NEW-NAME"),
+        "{note_en}"
+    );
+    assert!(!t.entry(&created, "bob", Lang::Ja).text.contains("rename"));
+    // Only a GM renames, only the GMs' characters, and to a name any new one could have.
+    assert!(support::refused(&mut t, "bob", "/char rename ロイ 影").contains("only the GM"));
+    assert!(support::refused(&mut t, "gm", "/char rename ロイ 影").contains("belongs to bob"));
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) ミナ").contains("already exists")
+    );
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) Bob")
+            .contains("looks like the member")
+    );
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) 影.主")
+            .contains("not a valid character name")
+    );
+    assert!(support::refused(&mut t, "gm", "/char rename 不在 影の主").contains("no character"));
+    let out = support::run(&mut t, "gm", "/char rename 黒幕(GM) 影の主");
+    assert_eq!(
+        out,
+        [format!(
+            "#{} gm がキャラクター 黒幕(GM) を 影の主 に改名",
+            t.events().len()
+        )]
+    );
+    let renamed = t.events().last().expect("renamed").clone();
+    assert_eq!(
+        t.entry(&renamed, "bob", Lang::Ja).text,
+        format!("#{} （非公開）", renamed.seq)
+    );
+    support::run(&mut t, "gm", "/char set 影の主 HP 35");
+    support::run(&mut t, "gm", "/npc appear 影の主");
+    let seen = support::run(&mut t, "bob", "/char show 影の主").concat();
+    assert!(seen.contains("未識別") && !seen.contains("35"), "{seen}");
+    for who in ["bob", "alice", "sam"] {
+        for e in t.events() {
+            for lang in [Lang::Ja, Lang::En] {
+                let text = t.entry(e, who, lang).text;
+                assert!(
+                    !text.contains("(GM)") && !text.contains("40"),
+                    "{who}: {text}"
+                );
+            }
+        }
+    }
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(
+        list.contains("影の主（gm）") && !list.contains("(GM)"),
+        "{list}"
+    );
+    // The NPC's earlier lines stay the GM's: they are about 影の主 now.
+    let first = t
+        .events()
+        .iter()
+        .find(|e| t.entry(e, "gm", Lang::Ja).text.contains("黒幕 HP=40"))
+        .expect("set");
+    assert!(t.entry(first, "bob", Lang::Ja).text.contains("（非公開）"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // The GM's rename is undone as any change: the NPC is 黒幕(GM) again.
+    let mut u = table("謎男");
+    support::run(&mut u, "gm", "/char new 黒幕");
+    support::run(&mut u, "bob", "/char new 黒幕");
+    support::run(&mut u, "gm", "/char rename 黒幕(GM) 影の主");
+    support::run(&mut u, "gm", "/undo");
+    assert!(u.characters().contains_key("黒幕(GM)") && !u.characters().contains_key("影の主"));
+    assert!(u.verify().is_empty(), "{:?}", u.verify());
+}
