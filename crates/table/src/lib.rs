@@ -1131,8 +1131,21 @@ impl Table {
     }
 
     /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
+    ///
+    /// A player counts the characters they may know of ([`Table::unknown`]), as
+    /// `/char list` and the API list them: counting the GM's hidden NPCs would refuse them
+    /// at a number of characters they can see to be lower, telling them hidden ones exist
+    /// (issue 13). So at most [`MAX_CHARACTERS`] are made by the GMs, and players add
+    /// theirs while they know fewer than `MAX_CHARACTERS - GM_CHARACTERS`.
     fn room_for_a_character(&self, actor: &str) -> Result<(), Refusal> {
-        if self.state.characters.len() >= MAX_CHARACTERS {
+        let gm = actor == self.gm || self.is_gm(actor);
+        let counted = self
+            .state
+            .characters
+            .keys()
+            .filter(|name| gm || !self.unknown(name, actor))
+            .count();
+        if counted >= MAX_CHARACTERS {
             return refuse(
                 format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
                 format!("a table has at most {MAX_CHARACTERS} characters"),
@@ -1140,10 +1153,10 @@ impl Table {
         }
         // A4-5: one player took every slot, and the GM could make no NPC. The GMs keep
         // the last [`GM_CHARACTERS`]; a player has [`PLAYER_CHARACTERS`] of their own.
-        if actor == self.gm || self.is_gm(actor) {
+        if gm {
             return Ok(());
         }
-        if self.state.characters.len() >= MAX_CHARACTERS - GM_CHARACTERS {
+        if counted >= MAX_CHARACTERS - GM_CHARACTERS {
             return refuse(
                 format!(
                     "このテーブルのキャラクターは上限近くです（残りの {GM_CHARACTERS} 人分は GM のために取ってあります）"
@@ -2907,7 +2920,10 @@ pub const MAX_SHEET: usize = 32 * 1024;
 pub const PALETTE_FIELD: &str = "palette.";
 
 /// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
-/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
+/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser). A player's
+/// creation counts only the characters they may know of (issue 13: the GM's hidden NPCs
+/// are not revealed by a refusal), so a table with hidden NPCs may pass it by at most
+/// `MAX_CHARACTERS - GM_CHARACTERS`: under twice this, still bounded.
 pub const MAX_CHARACTERS: usize = 100;
 
 /// Characters one player (not a GM) may own at a table (attack pass 4, A4-5).

@@ -825,3 +825,104 @@ fn aw15i_the_gm_renames_a_displaced_npc_to_a_neutral_name() {
     assert!(u.characters().contains_key("黒幕(GM)") && !u.characters().contains_key("影の主"));
     assert!(u.verify().is_empty(), "{:?}", u.verify());
 }
+
+/// Item 5 (aw15i). AW-3 対象識別, seed 「【理知】判定で[難易度:10+GMの設定した難易度]に成功
+/// することで、敵のデータを公表することができる」: the identification prints the enemy's data
+/// in a line every member reads, so `/npc hide` of an identified NPC is refused (it would
+/// take back what the check won without unsaying it) and changes nothing; an NPC the GM
+/// showed (`/npc show`) may be hidden again, and the GM alone is told the players may
+/// have read its data.
+#[test]
+fn aw15i_an_identified_npc_cannot_be_hidden_again() {
+    let mut done = false;
+    for n in 0u8..40 {
+        let mut t = Table::create("AnotherWorld", "aw", "gm", [n; 32])
+            .expect("table")
+            .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+        for line in [
+            "/join alice",
+            "/char new 影",
+            "/char set 影 HP 30 行動値 5 識別難易度 0",
+        ] {
+            support::run(&mut t, "gm", line);
+        }
+        support::run(&mut t, "alice", "/char new ミナ");
+        support::run(
+            &mut t,
+            "alice",
+            "/char set ミナ 理知 6 行動値 10 反射 2 知覚 2 幸運 2",
+        );
+        support::run(&mut t, "gm", "/combat start ミナ 影");
+        support::run(&mut t, "gm", "/combat next");
+        let out = support::run(&mut t, "alice", "/combat major identify 影").concat();
+        if !out.contains("影のデータを公表") {
+            continue;
+        }
+        let err = support::refused(&mut t, "gm", "/npc hide 影");
+        assert!(
+            err.contains("影 was identified") && err.contains("/void that line"),
+            "{err}"
+        );
+        let ja = t
+            .exec("gm", "/npc hide 影")
+            .expect_err("refused")
+            .render(Lang::Ja);
+        assert!(ja.contains("識別済み") && ja.contains("AW-3"), "{ja}");
+        assert!(t.hidden("影", "alice").is_none());
+        done = true;
+        break;
+    }
+    assert!(done, "no seed identified 影");
+    // Shown by the GM, then hidden: allowed, the GM alone warned.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/npc show 影");
+    let out = support::run(&mut t, "gm", "/npc hide 影");
+    assert!(
+        out.last()
+            .expect("reply")
+            .contains("（GMのみ）影のデータは公開中にプレイヤーが読んでいるかもしれません"),
+        "{out:?}"
+    );
+    let line = t
+        .entry(t.events().last().expect("hidden"), "bob", Lang::Ja)
+        .text;
+    assert_eq!(line, out[0]);
+    assert!(!line.contains("GMのみ"), "{line}");
+    assert!(t.hidden("影", "bob").is_some());
+}
+
+/// Item 5 (aw15i), A3-6/A4-5 with issue 13: a player's new character is refused near the
+/// cap by the characters they may know of, so the GM's hidden NPCs do not make it come
+/// sooner — which would tell the players hidden NPCs exist. Players at a table where the
+/// GM holds 20 hidden NPCs are refused exactly where players at a table without them
+/// are, with the same words.
+#[test]
+fn aw15i_the_character_cap_tells_players_nothing_of_hidden_npcs() {
+    use taku_table::{GM_CHARACTERS, MAX_CHARACTERS};
+    let fill = |hidden: usize| {
+        let mut t = Table::create("AnotherWorld", "aw", "gm", [3; 32])
+            .expect("table")
+            .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+        for i in 0..hidden {
+            support::run(&mut t, "gm", &format!("/char new 敵{i}"));
+        }
+        let players: Vec<String> = (1..=10).map(|i| format!("プレイヤー{i}")).collect();
+        for p in &players {
+            support::run(&mut t, "gm", &format!("/join {p}"));
+        }
+        let mut made = 0;
+        for p in &players {
+            for i in 0..10 {
+                match t.exec(p, &format!("/char new {p}の{i}")) {
+                    Ok(_) => made += 1,
+                    Err(e) => return (made, e.render(Lang::Ja), e.render(Lang::En)),
+                }
+            }
+        }
+        (made, String::new(), String::new())
+    };
+    let without = fill(0);
+    assert_eq!(without.0, MAX_CHARACTERS - GM_CHARACTERS);
+    assert_eq!(fill(20), without);
+    assert!(without.2.contains("near its limit"), "{without:?}");
+}

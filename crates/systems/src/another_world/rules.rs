@@ -31,6 +31,10 @@ pub struct State {
     /// 敵のデータを公表することができる」) or shown by the GM (`/npc show`). Every other
     /// NPC of the GM's is the GM's to know ([`hidden_from_actor`]).
     pub public: std::collections::BTreeSet<String>,
+    /// AW-3 対象識別: the NPCs identified — their data printed in the identification's
+    /// public line (「敵のデータを公表する」), which no `/npc hide` takes back.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub identified: std::collections::BTreeSet<String>,
     /// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): the characters
     /// killed so. A dead character joins no combat; the GM's `/void` of the finishing
     /// blow brings it back.
@@ -245,6 +249,19 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 reply: warning,
             });
         };
+        // AW-3 対象識別, seed 「…成功することで、敵のデータを公表することができる」: an
+        // identification printed the NPC's data in a line every member read; hiding it
+        // again would take back what the players' check won without unsaying it.
+        if !public && state.identified.contains(name) {
+            return Err(Text::new(
+                format!(
+                    "{name}は対象識別で識別済みです。データはその行で全員に公表されているので、GMだけに戻せません（AW-3）。識別が誤りなら、その行を /void で無効にしてください"
+                ),
+                format!(
+                    "{name} was identified: its data was published to everyone in that line and cannot be made the GM's again (AW-3); if the identification was wrong, /void that line"
+                ),
+            ));
+        }
         if state.public.contains(name) == public {
             return Err(if public {
                 Text::new(
@@ -258,10 +275,26 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 )
             });
         }
-        one(Event::Combat(combat::Event::Published {
-            name: name.to_string(),
-            public,
-        }))
+        // The GM showed it (`/npc show`) and now hides it: the players may have read its
+        // data meanwhile, and keep what they read; from now on its values are the GM's
+        // again (a new form, say). Only the GM is told.
+        let warning = (!public).then(|| {
+            Text::new(
+                format!(
+                    "（GMのみ）{name}のデータは公開中にプレイヤーが読んでいるかもしれません。読まれた値は取り消せません。これからの値はGMだけのものです"
+                ),
+                format!(
+                    "(GM only) the players may have read {name}'s data while it was public, and what they read stays read; its values from now on are the GM's"
+                ),
+            )
+        });
+        Ok(Outcome {
+            events: vec![Event::Combat(combat::Event::Published {
+                name: name.to_string(),
+                public,
+            })],
+            reply: warning,
+        })
     })())
 }
 
@@ -565,7 +598,12 @@ impl TableRules for AwRules {
                 map.insert(to.to_string(), v);
             }
         }
-        for set in [&mut state.public, &mut state.dead, &mut state.met] {
+        for set in [
+            &mut state.public,
+            &mut state.identified,
+            &mut state.dead,
+            &mut state.met,
+        ] {
             if set.remove(from) {
                 set.insert(to.to_string());
             }
@@ -649,6 +687,7 @@ impl TableRules for AwRules {
                         ..
                     } => {
                         state.public.insert(target.clone());
+                        state.identified.insert(target.clone());
                     }
                     combat::Event::Opposed { name, answers, .. } => {
                         if *answers {
