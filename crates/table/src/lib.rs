@@ -1105,6 +1105,47 @@ impl Table {
                 }))
             }
             Some(ch) => {
+                // Attack pass 8, A8-10: a GM's sheet is the GM's NPC; written into a
+                // player's character of that name (one who took a hidden NPC's name, or
+                // a boss's before the GM made it) it would publish the whole sheet. The
+                // GM alone is refused, and told the NPC's name when it was displaced.
+                if self.is_gm(actor) && !self.is_gm(&ch.owner) {
+                    let name = &read.name;
+                    let npc = self
+                        .state
+                        .renames
+                        .iter()
+                        .filter(|(_, from, _)| from == name)
+                        .map(|(seq, _, to)| self.name_now(to, *seq))
+                        .find(|now| {
+                            self.state
+                                .characters
+                                .get(*now)
+                                .is_some_and(|c| self.is_gm(&c.owner))
+                        });
+                    let (hint_ja, hint_en) = match npc {
+                        Some(npc) => (
+                            format!(
+                                "GM の NPC は {npc} です。シートの name を {npc} にしてください"
+                            ),
+                            format!("the GM's NPC is {npc}: put name = \"{npc}\" in the sheet"),
+                        ),
+                        None => (
+                            "NPC にはシートの name に別の名前を付けてください".to_string(),
+                            "give the NPC another name in the sheet".to_string(),
+                        ),
+                    };
+                    return refuse(
+                        format!(
+                            "（GMのみ）{name} は {} のキャラクターです。GM のシートはプレイヤーのキャラクターに書き込みません。{hint_ja}",
+                            ch.owner
+                        ),
+                        format!(
+                            "(GM only) {name} is {}'s character; a GM's sheet is never written into a player's character: {hint_en}",
+                            ch.owner
+                        ),
+                    );
+                }
                 self.may_change(actor, role, &read.name, ch)?;
                 let changes: Vec<FieldChange> =
                     changes(self.checked(actor, &read.name), ch, read.fields)?
@@ -1951,12 +1992,8 @@ impl Table {
             self.event(*seq)
                 .filter(|e| matches!(e.body, EventBody::CharacterCreated { .. }))?;
             let owner = &self.state.characters.get(from)?.owner;
-            let standing = !self.undone.contains(seq)
-                && !self.is_gm(owner)
-                && !self
-                    .events
-                    .iter()
-                    .any(|e| e.seq > *seq && self.is_gm(&e.actor));
+            let standing =
+                !self.undone.contains(seq) && !self.is_gm(owner) && !self.told(*seq, from, to);
             (standing && line.replace(to.as_str(), "").contains(from.as_str()))
                 .then_some((seq, from, to, owner))
         })?;
@@ -1975,6 +2012,27 @@ impl Table {
             }],
             reply: Some(told),
         })
+    }
+
+    /// Whether a GM has been told of the displacement at `seq` (`from` taken by a player,
+    /// the GM's renamed `to`): a line of theirs was held and whispered to them about it
+    /// ([`Table::not_yet_told`]), or they have since acted on `to` by name. Any other GM
+    /// line does not count (attack pass 8, A8-8: a chat line or another NPC's creation in
+    /// between let the GM's next `/char set FROM` land, in public, on the player's
+    /// character).
+    fn told(&self, seq: u64, from: &str, to: &str) -> bool {
+        let mark = format!("#{seq} ");
+        self.events
+            .iter()
+            .filter(|e| e.seq > seq && self.is_gm(&e.actor))
+            .any(|e| match &e.body {
+                EventBody::Whisper { text, .. } => text.contains(&mark) && text.contains(from),
+                EventBody::CharacterSet { name, .. }
+                | EventBody::CharacterUpdated { name, .. }
+                | EventBody::CharacterRenamed { from: name, .. } => name == to,
+                EventBody::System { line, .. } => line.as_deref().is_some_and(|l| l.contains(to)),
+                _ => false,
+            })
     }
 
     /// The name of the character an entry at `seq` calls `name`, now: `name` followed

@@ -468,14 +468,18 @@ impl Table {
                         name,
                         displaced: Some(to),
                         ..
-                    }) if self.sees_all(viewer) => t(
-                        format!(
-                            "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
-                        ),
-                        format!(
-                            "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
-                        ),
-                    ),
+                    }) if self.sees_all(viewer) => {
+                        // A8-9: its name now, after later displacements (`蛇(GM)(GM)`).
+                        let to = self.name_now(to, *event);
+                        t(
+                            format!(
+                                "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
+                            ),
+                            format!(
+                                "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
+                            ),
+                        )
+                    }
                     _ => t(
                         format!("#{n} {actor} が #{event} を取り消し"),
                         format!("#{n} {actor} undid #{event}"),

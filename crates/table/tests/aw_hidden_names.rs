@@ -926,3 +926,137 @@ fn aw15i_the_character_cap_tells_players_nothing_of_hidden_npcs() {
     assert_eq!(fill(20), without);
     assert!(without.2.contains("near its limit"), "{without:?}");
 }
+
+/// Attack pass 8, A8-8 (aw15i): the GM's line by a displaced NPC's old name is held until
+/// the GM has been told — not only when it is the GM's very next line. A chat line and
+/// another NPC's creation in between leave `/char set 鵯 HP 2` held (nothing set on
+/// alice's 鵯, nothing public); sent again, it runs as typed.
+#[test]
+fn aw15i_the_gm_is_told_of_a_displacement_whatever_came_between() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 鵯");
+    support::run(&mut t, "gm", "/char set 鵯 HP 50 反射 6");
+    support::run(&mut t, "alice", "/char new 鵯");
+    support::run(&mut t, "gm", "さて");
+    support::run(&mut t, "gm", "/char new 雑兵2");
+    let out = support::run(&mut t, "gm", "/char set 鵯 HP 2").concat();
+    assert!(
+        out.contains("は実行していません") && out.contains("鵯(GM)"),
+        "{out}"
+    );
+    assert_eq!(t.characters()["鵯"].fields.get("HP"), None);
+    let last = t.events().last().expect("whisper");
+    assert_eq!(
+        t.entry(last, "alice", Lang::Ja).text,
+        format!("#{} （非公開）", last.seq)
+    );
+    // Told: the same line again runs as typed, and so does the next one.
+    support::run(&mut t, "gm", "/char set 鵯 HP 2");
+    assert_eq!(
+        t.characters()["鵯"].fields.get("HP").map(String::as_str),
+        Some("2")
+    );
+    support::run(&mut t, "gm", "/char set 鵯 MP 3");
+    // Acting on the NPC by its new name counts as told, too.
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 鵯");
+    support::run(&mut t, "alice", "/char new 鵯");
+    support::run(&mut t, "gm", "/char set 鵯(GM) HP 50");
+    support::run(&mut t, "gm", "/char set 鵯 HP 2");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Attack pass 8, A8-9 (aw15i): after a chained squat (bob takes 蛇, alice takes 蛇(GM):
+/// the NPC is 蛇(GM)(GM)) and bob's undo, the GM-only note names the NPC as it is now,
+/// and the GM's line by 蛇(GM) — alice's character — is held.
+#[test]
+fn aw15i_the_undo_note_names_the_npc_as_it_is_now() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 蛇");
+    support::run(&mut t, "bob", "/char new 蛇");
+    support::run(&mut t, "alice", "/char new 蛇(GM)");
+    support::run(&mut t, "bob", "/undo");
+    let undo = t.events().last().expect("undo");
+    let note = t.entry(undo, "gm", Lang::Ja).text;
+    assert!(note.contains("GM の 蛇 は 蛇(GM)(GM) のままです"), "{note}");
+    assert!(!t.entry(undo, "bob", Lang::Ja).text.contains("GMのみ"));
+    let out = support::run(&mut t, "gm", "/char set 蛇(GM) HP 9").concat();
+    assert!(out.contains("は実行していません"), "{out}");
+    assert_eq!(t.characters()["蛇(GM)"].fields.get("HP"), None);
+}
+
+/// Attack pass 8, A8-10 (aw15i): the GM's sheet by an NPC's name never writes into a
+/// player's character of that name — one who took a hidden NPC's name, or a boss's name
+/// before the GM made it. The GM alone is refused and told the NPC's name; the NPC's own
+/// name takes the sheet.
+#[test]
+fn aw15i_a_gms_sheet_never_lands_on_a_players_character() {
+    let boss = |name: &str| {
+        format!(
+            "name = \"{name}\"\nkind = \"npc\"\n\"理知\" = 9\n\"反射\" = 9\n\"行動値\" = 19\nHP = 77\nMP = 9\n"
+        )
+    };
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 雪女");
+    support::run(&mut t, "alice", "/char new 雪女");
+    let before = t.events().len();
+    let err = t.decide_sheet("gm", &boss("雪女")).expect_err("refused");
+    assert!(
+        err.render(Lang::Ja).contains("GM の NPC は 雪女(GM) です"),
+        "{}",
+        err.render(Lang::Ja)
+    );
+    assert!(
+        err.render(Lang::En).contains("is alice's character"),
+        "{}",
+        err.render(Lang::En)
+    );
+    assert_eq!(t.events().len(), before);
+    assert!(t.characters()["雪女"].fields.is_empty());
+    let d = t
+        .decide_sheet("gm", &boss("雪女(GM)"))
+        .expect("the NPC's own name");
+    t.apply("gm", d.events);
+    assert_eq!(
+        t.characters()["雪女(GM)"]
+            .fields
+            .get("HP")
+            .map(String::as_str),
+        Some("77")
+    );
+    // No hidden NPC at all: the player took the boss's name first.
+    support::run(&mut t, "bob", "/char new 鬼婆");
+    let err = t.decide_sheet("gm", &boss("鬼婆")).expect_err("refused");
+    assert!(
+        err.render(Lang::En).contains("is bob's character"),
+        "{}",
+        err.render(Lang::En)
+    );
+    assert!(t.characters()["鬼婆"].fields.is_empty());
+    // A player's own sheet still updates their character.
+    let d = t.decide_sheet("bob", &sheet("鬼婆")).expect("bob's own");
+    t.apply("bob", d.events);
+}
+
+/// Attack pass 8, A8-12 (aw15i). AW-5, seed 「キャラクターシートに、マスターとなったキャラ
+/// クター、サーヴァントとして従えたキャラクターの名前を記入すること」: a contract's line is
+/// public and makes both names known, so the GM's contract between two NPCs not yet put
+/// before the players is refused (to the GM: nothing is written), until both appear.
+#[test]
+fn aw15i_a_contract_between_hidden_npcs_waits_for_them_to_appear() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 魔王");
+    support::run(&mut t, "gm", "/char new 従者");
+    let err = support::refused(&mut t, "gm", "/contract 魔王 従者");
+    assert!(
+        err.contains("has not appeared before the players yet") && err.contains("/npc appear"),
+        "{err}"
+    );
+    assert!(t.unknown("魔王", "bob") && t.unknown("従者", "bob"));
+    support::run(&mut t, "gm", "/npc appear 魔王");
+    let err = support::refused(&mut t, "gm", "/contract 魔王 従者");
+    assert!(err.contains("従者 has not appeared"), "{err}");
+    support::run(&mut t, "gm", "/npc appear 従者");
+    let out = support::run(&mut t, "gm", "/contract 魔王 従者").concat();
+    assert!(out.contains("契約成立"), "{out}");
+}
