@@ -993,7 +993,7 @@ fn aw15i_the_undo_note_names_the_npc_as_it_is_now() {
 fn aw15i_a_gms_sheet_never_lands_on_a_players_character() {
     let boss = |name: &str| {
         format!(
-            "name = \"{name}\"\nkind = \"npc\"\n\"理知\" = 9\n\"反射\" = 9\n\"行動値\" = 19\nHP = 77\nMP = 9\n"
+            "name = \"{name}\"\nkind = \"npc\"\n\"理知\" = 9\n\"知覚\" = 9\n\"反射\" = 9\n\"体力\" = 9\n\"幸運\" = 9\n\"行動値\" = 19\nHP = 77\nMP = 9\n"
         )
     };
     let mut t = table("謎男");
