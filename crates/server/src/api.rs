@@ -68,6 +68,7 @@ pub fn weight(e: &Event) -> usize {
         B::System {
             data, rands, line, ..
         } => value(data) + rands.len() * 16 + opt(line),
+        B::CharacterRenamed { from, to } => from.len() + to.len(),
         B::CharacterCreated { name, fields, .. } => {
             name.len() + fields.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()
         }
@@ -1034,9 +1035,10 @@ async fn state(
     let page: Vec<(&String, &taku_table::Character)> = t
         .characters()
         .range::<str, _>((from, std::ops::Bound::Unbounded))
-        // A character hidden from the member (Another World: an enemy not yet identified,
-        // seed 対象識別) is not listed at all, as `/char list` and `/who` leave it out.
-        .filter(|(name, _)| t.hidden(name, &member.name).is_none())
+        // A character the member may not know of (Another World: a GM's NPC never put
+        // before the players, issue 13) is not listed at all, as `/char list` and `/who`
+        // leave it out; one they met is listed with its data hidden (aw8 F9).
+        .filter(|(name, _)| !t.unknown(name, &member.name))
         .take_while(|(name, c)| {
             let size: usize = t
                 .visible_fields(name, &member.name)

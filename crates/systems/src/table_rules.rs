@@ -48,6 +48,12 @@ pub trait TableView {
     fn character_like(&self, _name: &str) -> Option<String> {
         None
     }
+    /// Another character's name or a member's (not the owner of `name`) that character
+    /// `name` could be taken for: the very name or a look-alike, by the table's own name
+    /// rule (`Boss` and `boss`), among the names the actor may know. The default: none.
+    fn look_alike(&self, _name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// One `/` command a system adds, for `/help`.
@@ -363,6 +369,14 @@ pub trait TableRules: Send + Sync + 'static {
     /// skipped). The default changes nothing.
     fn fold_voided(&self, _state: &mut Self::State, _actor: &str, _event: &Self::Event) {}
 
+    /// Folds an event undone by `/undo` (not voided), at its place in the log: the undo
+    /// takes back what the event changed, not what members read, for its line stays in
+    /// their log marked undone (Another World: an NPC's name put before the players stays
+    /// a name they know, aw8 F4). Called instead of [`TableRules::fold`] for an undone
+    /// event; a voided one goes to [`TableRules::fold_voided`]. The default changes
+    /// nothing.
+    fn fold_undone(&self, _state: &mut Self::State, _actor: &str, _event: &Self::Event) {}
+
     /// One line of log text for an event.
     fn describe(&self, event: &Self::Event) -> Text;
 
@@ -638,6 +652,8 @@ pub trait DynRules: Send + Sync {
     fn rename_character(&self, state: &mut dyn SystemState, from: &str, to: &str);
     /// See [`TableRules::fold_voided`]; an event the system cannot read changes nothing.
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
+    /// See [`TableRules::fold_undone`]; an event the system cannot read changes nothing.
+    fn fold_undone(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value);
     /// See [`TableRules::describe`].
     fn describe(&self, event: &serde_json::Value) -> Text;
     /// See [`TableRules::audience`]; an event the system cannot read is GM-only.
@@ -682,6 +698,20 @@ fn typed<R: TableRules>(state: &dyn SystemState) -> &R::State {
         .as_any()
         .downcast_ref()
         .expect("a table holds the state of its own system")
+}
+
+/// The state and the event of an event taken back (voided or undone) as the rules'
+/// own types; `None` for an event this version cannot read, which then changes nothing.
+fn unmade<'s, R: TableRules>(
+    state: &'s mut dyn SystemState,
+    event: &serde_json::Value,
+) -> Option<(&'s mut R::State, R::Event)> {
+    let event = serde_json::from_value::<R::Event>(event.clone()).ok()?;
+    let state = state
+        .as_any_mut()
+        .downcast_mut()
+        .expect("a table holds the state of its own system");
+    Some((state, event))
 }
 
 impl<R: TableRules> DynRules for R {
@@ -908,14 +938,15 @@ impl<R: TableRules> DynRules for R {
     }
 
     fn fold_voided(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {
-        let Ok(event) = serde_json::from_value::<R::Event>(event.clone()) else {
-            return;
-        };
-        let state = state
-            .as_any_mut()
-            .downcast_mut()
-            .expect("a table holds the state of its own system");
-        TableRules::fold_voided(self, state, actor, &event);
+        if let Some((state, event)) = unmade::<R>(state, event) {
+            TableRules::fold_voided(self, state, actor, &event);
+        }
+    }
+
+    fn fold_undone(&self, state: &mut dyn SystemState, actor: &str, event: &serde_json::Value) {
+        if let Some((state, event)) = unmade::<R>(state, event) {
+            TableRules::fold_undone(self, state, actor, &event);
+        }
     }
 
     fn describe(&self, event: &serde_json::Value) -> Text {

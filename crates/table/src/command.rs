@@ -24,6 +24,13 @@ pub enum TableCommand {
         /// Fields and values, in order.
         fields: Vec<(String, String)>,
     },
+    /// `/char rename FROM TO` (GM): rename one of the GMs' characters.
+    CharRename {
+        /// Its name now.
+        from: String,
+        /// The new name.
+        to: String,
+    },
     /// `/char show NAME`
     CharShow(String),
     /// `/char list`
@@ -87,6 +94,7 @@ pub fn help() -> Text {
                                         HP は現在値、HP.max（HP上限）は最大値。空白を含む値は \"…\" で囲む
   /char show 名前                       キャラクターシートを見る            例: /char show ミナ
   /char list                            キャラクターの一覧
+  /char rename 名前 新しい名前          GM のキャラクターを改名（GM）       例: /char rename 黒幕(GM) 影の主
   /who                                  メンバーと役割、キャラクター
   /scene next                           次のシーンへ（GM）
   /session end                          セッション終了（GM）
@@ -112,6 +120,7 @@ Table commands:
                                         HP is the current value, HP.max (HP上限) the maximum; quote values with spaces \"…\"
   /char show NAME                       a character's sheet               e.g. /char show ミナ
   /char list                            every character
+  /char rename NAME NEW-NAME            rename a GM's character (GM)      e.g. /char rename Boss(GM) Shade
   /who                                  members, roles, their characters
   /scene next                           next scene (GM)
   /session end                          end the session (GM)
@@ -271,12 +280,20 @@ pub fn parse(line: &str) -> Result<TableCommand, Text> {
             "/char set 名前 キー 値 [キー 値…]（キーと値は組で。空白を含む値は \"…\" で囲む）",
             "/char set NAME KEY VALUE [KEY VALUE…] (keys and values in pairs; quote a value with spaces in \"…\")",
         )),
+        ["char", "rename", from, to] => Ok(TableCommand::CharRename {
+            from: from.to_string(),
+            to: to.to_string(),
+        }),
+        ["char", "rename", ..] => Err(usage(
+            "/char rename 今の名前 新しい名前（GM の NPC）",
+            "/char rename NAME NEW-NAME (a GM's NPC)",
+        )),
         ["char", "show", name] => Ok(TableCommand::CharShow(name.to_string())),
         ["char", "show", ..] => Err(usage("/char show 名前", "/char show NAME")),
         ["char", "list"] => Ok(TableCommand::CharList),
         ["char", ..] => Err(usage(
-            "/char new|set|show|list …",
-            "/char new|set|show|list …",
+            "/char new|set|show|list|rename …",
+            "/char new|set|show|list|rename …",
         )),
         ["who"] => Ok(TableCommand::Who),
         ["scene", "next"] => Ok(TableCommand::SceneNext),

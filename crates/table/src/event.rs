@@ -134,6 +134,15 @@ pub enum EventBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         displaced: Option<String>,
     },
+    /// A GM renamed one of the GMs' characters (`/char rename FROM TO`): a displaced NPC's
+    /// `NAME(GM)`, a tell once it appears, becomes a neutral name of the GM's choosing
+    /// (issue 13). Earlier entries naming `from` are about the character now named `to`.
+    CharacterRenamed {
+        /// The name it had.
+        from: String,
+        /// The name it has.
+        to: String,
+    },
     /// Several fields of a character were set at once (`/char set NAME K V K V`, a sheet).
     CharacterUpdated {
         /// Character name.
@@ -282,6 +291,7 @@ impl EventBody {
     pub fn is_undoable(&self) -> bool {
         match self {
             EventBody::CharacterCreated { .. }
+            | EventBody::CharacterRenamed { .. }
             | EventBody::CharacterSet { .. }
             | EventBody::CharacterUpdated { .. }
             | EventBody::SceneAdvanced

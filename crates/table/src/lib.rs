@@ -1135,6 +1135,47 @@ impl Table {
                 }))
             }
             Some(ch) => {
+                // Attack pass 8, A8-10: a GM's sheet is the GM's NPC; written into a
+                // player's character of that name (one who took a hidden NPC's name, or
+                // a boss's before the GM made it) it would publish the whole sheet. The
+                // GM alone is refused, and told the NPC's name when it was displaced.
+                if self.is_gm(actor) && !self.is_gm(&ch.owner) {
+                    let name = &read.name;
+                    let npc = self
+                        .state
+                        .renames
+                        .iter()
+                        .filter(|(_, from, _)| from == name)
+                        .map(|(seq, _, to)| self.name_now(to, *seq))
+                        .find(|now| {
+                            self.state
+                                .characters
+                                .get(*now)
+                                .is_some_and(|c| self.is_gm(&c.owner))
+                        });
+                    let (hint_ja, hint_en) = match npc {
+                        Some(npc) => (
+                            format!(
+                                "GM の NPC は {npc} です。シートの name を {npc} にしてください"
+                            ),
+                            format!("the GM's NPC is {npc}: put name = \"{npc}\" in the sheet"),
+                        ),
+                        None => (
+                            "NPC にはシートの name に別の名前を付けてください".to_string(),
+                            "give the NPC another name in the sheet".to_string(),
+                        ),
+                    };
+                    return refuse(
+                        format!(
+                            "（GMのみ）{name} は {} のキャラクターです。GM のシートはプレイヤーのキャラクターに書き込みません。{hint_ja}",
+                            ch.owner
+                        ),
+                        format!(
+                            "(GM only) {name} is {}'s character; a GM's sheet is never written into a player's character: {hint_en}",
+                            ch.owner
+                        ),
+                    );
+                }
                 self.may_change(actor, role, &read.name, ch)?;
                 let changes: Vec<FieldChange> =
                     changes(self.checked(actor, &read.name), ch, read.fields)?
@@ -1161,8 +1202,21 @@ impl Table {
     }
 
     /// Refuses a new character past [`MAX_CHARACTERS`] (A3-6).
+    ///
+    /// A player counts the characters they may know of ([`Table::unknown`]), as
+    /// `/char list` and the API list them: counting the GM's hidden NPCs would refuse them
+    /// at a number of characters they can see to be lower, telling them hidden ones exist
+    /// (issue 13). So at most [`MAX_CHARACTERS`] are made by the GMs, and players add
+    /// theirs while they know fewer than `MAX_CHARACTERS - GM_CHARACTERS`.
     fn room_for_a_character(&self, actor: &str) -> Result<(), Refusal> {
-        if self.state.characters.len() >= MAX_CHARACTERS {
+        let gm = actor == self.gm || self.is_gm(actor);
+        let counted = self
+            .state
+            .characters
+            .keys()
+            .filter(|name| gm || !self.unknown(name, actor))
+            .count();
+        if counted >= MAX_CHARACTERS {
             return refuse(
                 format!("このテーブルのキャラクターは {MAX_CHARACTERS} 人までです"),
                 format!("a table has at most {MAX_CHARACTERS} characters"),
@@ -1170,10 +1224,10 @@ impl Table {
         }
         // A4-5: one player took every slot, and the GM could make no NPC. The GMs keep
         // the last [`GM_CHARACTERS`]; a player has [`PLAYER_CHARACTERS`] of their own.
-        if actor == self.gm || self.is_gm(actor) {
+        if gm {
             return Ok(());
         }
-        if self.state.characters.len() >= MAX_CHARACTERS - GM_CHARACTERS {
+        if counted >= MAX_CHARACTERS - GM_CHARACTERS {
             return refuse(
                 format!(
                     "このテーブルのキャラクターは上限近くです（残りの {GM_CHARACTERS} 人分は GM のために取ってあります）"
@@ -1752,6 +1806,44 @@ impl Table {
                     displaced,
                 }))
             }
+            TableCommand::CharRename { from, to } => {
+                if role != Role::Gm {
+                    return gm_only("キャラクターを改名できる", "rename characters");
+                }
+                let Some(ch) = self.state.characters.get(&from) else {
+                    return refuse(
+                        format!(
+                            "'{from}' という名前のキャラクターはいません（/char list で一覧を見られます）"
+                        ),
+                        format!("no character named '{from}' (see /char list)"),
+                    );
+                };
+                // A player's character is theirs to name (issue 13: the rename is for the
+                // GM's NPC that a player's namesake displaced).
+                if !self.is_gm(&ch.owner) {
+                    return refuse(
+                        format!(
+                            "{from} は {} のキャラクターです。改名できるのは GM のキャラクターだけです",
+                            ch.owner
+                        ),
+                        format!(
+                            "{from} belongs to {}; only the GM's characters can be renamed",
+                            ch.owner
+                        ),
+                    );
+                }
+                // The new name is checked as any new character's.
+                check_name(Text::new("キャラクター名", "character name"), &to)?;
+                check_character_punctuation(&to)?;
+                if self.state.characters.contains_key(&to) {
+                    return refuse(
+                        format!("'{to}' という名前のキャラクターはすでにいます"),
+                        format!("a character named '{to}' already exists"),
+                    );
+                }
+                self.unlike_other_characters(actor, &to)?;
+                Ok(Decision::event(EventBody::CharacterRenamed { from, to }))
+            }
             TableCommand::CharSet { name, fields } => {
                 let ch = self.character_for(actor, &name)?;
                 self.may_change(actor, role, &name, ch)?;
@@ -1926,13 +2018,12 @@ impl Table {
             return None;
         }
         let (seq, from, to, owner) = self.state.renames.iter().find_map(|(seq, from, to)| {
+            // A displacement, not a GM's own rename (`/char rename`).
+            self.event(*seq)
+                .filter(|e| matches!(e.body, EventBody::CharacterCreated { .. }))?;
             let owner = &self.state.characters.get(from)?.owner;
-            let standing = !self.undone.contains(seq)
-                && !self.is_gm(owner)
-                && !self
-                    .events
-                    .iter()
-                    .any(|e| e.seq > *seq && self.is_gm(&e.actor));
+            let standing =
+                !self.undone.contains(seq) && !self.is_gm(owner) && !self.told(*seq, from, to);
             (standing && line.replace(to.as_str(), "").contains(from.as_str()))
                 .then_some((seq, from, to, owner))
         })?;
@@ -1953,9 +2044,30 @@ impl Table {
         })
     }
 
+    /// Whether a GM has been told of the displacement at `seq` (`from` taken by a player,
+    /// the GM's renamed `to`): a line of theirs was held and whispered to them about it
+    /// ([`Table::not_yet_told`]), or they have since acted on `to` by name. Any other GM
+    /// line does not count (attack pass 8, A8-8: a chat line or another NPC's creation in
+    /// between let the GM's next `/char set FROM` land, in public, on the player's
+    /// character).
+    fn told(&self, seq: u64, from: &str, to: &str) -> bool {
+        let mark = format!("#{seq} ");
+        self.events
+            .iter()
+            .filter(|e| e.seq > seq && self.is_gm(&e.actor))
+            .any(|e| match &e.body {
+                EventBody::Whisper { text, .. } => text.contains(&mark) && text.contains(from),
+                EventBody::CharacterSet { name, .. }
+                | EventBody::CharacterUpdated { name, .. }
+                | EventBody::CharacterRenamed { from: name, .. } => name == to,
+                EventBody::System { line, .. } => line.as_deref().is_some_and(|l| l.contains(to)),
+                _ => false,
+            })
+    }
+
     /// The name of the character an entry at `seq` calls `name`, now: `name` followed
     /// through the renames recorded after it ([`EventBody::CharacterCreated`]'s
-    /// `displaced`).
+    /// `displaced`, [`EventBody::CharacterRenamed`]).
     pub(crate) fn name_now<'n>(&'n self, name: &'n str, seq: u64) -> &'n str {
         self.state
             .renames
@@ -1985,14 +2097,15 @@ impl Table {
             })
     }
 
-    /// The characters `viewer` may know of: a character whose data is hidden from them
-    /// ([`Table::hidden`], an enemy not yet identified) is not listed (issue 13).
+    /// The characters `viewer` may know of ([`Table::unknown`]): a GM's NPC never put
+    /// before them is not listed, one they met is, its data still hidden (issue 13, aw8
+    /// F9). The API's table state lists by the same predicate.
     fn character_list(&self, viewer: &str) -> Text {
-        if !self
+        if self
             .state
             .characters
             .keys()
-            .any(|n| self.hidden(n, viewer).is_none())
+            .all(|n| self.unknown(n, viewer))
         {
             return Text::new(
                 "キャラクターはまだいません。/char new 名前 で作れます",
@@ -2003,7 +2116,7 @@ impl Table {
             self.state
                 .characters
                 .iter()
-                .filter(|(n, _)| self.hidden(n, viewer).is_none())
+                .filter(|(n, _)| !self.unknown(n, viewer))
                 .map(|(n, c)| format!("{n}{open}{}{close}", c.owner))
                 .collect::<Vec<_>>()
                 .join(sep)
@@ -2014,7 +2127,7 @@ impl Table {
         )
     }
 
-    /// The members and their characters, as `viewer` may know them ([`Table::hidden`]).
+    /// The members and their characters, as `viewer` may know them ([`Table::unknown`]).
     fn who(&self, viewer: &str) -> Text {
         let role_ja = |r: Role| match r {
             Role::Gm => "GM",
@@ -2036,7 +2149,7 @@ impl Table {
                         .state
                         .characters
                         .iter()
-                        .filter(|(n, _)| self.hidden(n, viewer).is_none())
+                        .filter(|(n, _)| !self.unknown(n, viewer))
                         .filter_map(|(n, c)| match gm_plays(n) {
                             None => (&c.owner == m).then(|| n.clone()),
                             Some(why) => (m == &self.gm).then(|| {
@@ -2393,6 +2506,8 @@ impl Table {
                 // renamed when undone ([`State::fold_undone`]): the GM's later lines about
                 // it stand, and the undo is refused or not as for a name never used.
                 EventBody::CharacterCreated { name, .. } => Some(name.as_str()),
+                // A GM's rename: the lines after it name the character by its new name.
+                EventBody::CharacterRenamed { to, .. } => Some(to.as_str()),
                 _ => None,
             })
             .collect();
@@ -2834,6 +2949,24 @@ impl TableView for Ctx<'_> {
             .collect();
         names::same_or_like(name, known.iter()).map(str::to_string)
     }
+    fn look_alike(&self, name: &str) -> Option<String> {
+        let t = self.table;
+        let owner = t.state.characters.get(name).map(|c| c.owner.as_str());
+        let characters = t
+            .state
+            .characters
+            .keys()
+            .filter(|c| !(self.blind && t.unknown(c, self.actor)));
+        let members = t
+            .state
+            .members
+            .keys()
+            .chain(t.state.removed.iter())
+            .filter(|m| Some(m.as_str()) != owner);
+        names::looks_like(name, characters)
+            .or_else(|| names::same_or_like(name, members))
+            .map(str::to_string)
+    }
 }
 
 /// Every seq a log reverts (the targets of its `Undone` and `Voided` events and what
@@ -2883,7 +3016,10 @@ pub const MAX_SHEET: usize = 32 * 1024;
 pub const PALETTE_FIELD: &str = "palette.";
 
 /// Characters one table may have (attack pass 3, A3-6: 300 imported sheets made the
-/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser).
+/// table's state 53 MB, 12 s and 1.5 GB a request, fetched by every browser). A player's
+/// creation counts only the characters they may know of (issue 13: the GM's hidden NPCs
+/// are not revealed by a refusal), so a table with hidden NPCs may pass it by at most
+/// `MAX_CHARACTERS - GM_CHARACTERS`: under twice this, still bounded.
 pub const MAX_CHARACTERS: usize = 100;
 
 /// Characters one player (not a GM) may own at a table (attack pass 4, A4-5).

@@ -36,7 +36,8 @@ pub(crate) struct State {
     pub system: Option<Box<dyn SystemState>>,
     /// Characters renamed, in log order: `(seq, from, to)` — a GM's hidden character
     /// displaced by a player's of the same name at `seq` ([`EventBody::CharacterCreated`]'s
-    /// `displaced`). An earlier entry naming `from` is about the character now named `to`.
+    /// `displaced`) or renamed by a GM ([`EventBody::CharacterRenamed`]). An earlier entry
+    /// naming `from` is about the character now named `to`.
     pub renames: Vec<(u64, String, String)>,
 }
 
@@ -101,6 +102,7 @@ impl State {
                     },
                 );
             }
+            EventBody::CharacterRenamed { from, to } => self.displace(rules, event.seq, from, to),
             EventBody::CharacterUpdated { name, changes } => {
                 if let Some(ch) = self.characters.get_mut(name) {
                     for c in changes {
@@ -142,8 +144,8 @@ impl State {
 }
 
 impl State {
-    /// Renames the GM's hidden character `name` to `to`: a player's namesake created at
-    /// `seq` displaced it (issue 13).
+    /// Renames the GM's character `name` to `to` at `seq`: a player's namesake created
+    /// there displaced it, or the GM renamed it (`/char rename`, issue 13).
     fn displace(&mut self, rules: Option<&dyn DynRules>, seq: u64, name: &str, to: &str) {
         if !self.characters.contains_key(to)
             && let Some(hidden) = self.characters.remove(name)
@@ -157,18 +159,26 @@ impl State {
     }
 
     /// Folds what stays of an undone event: a voided command's kept effects
-    /// ([`State::fold_voided`]) and the rename a displacing creation made. Undoing the
-    /// player's creation leaves the GM's character under its new name, so the undo reads
-    /// to every player exactly as that of a creation of a name never used (attack pass 7,
-    /// A7-8): giving the old name back would hide the player's own lines again.
+    /// ([`State::fold_voided`]), what the rules keep of an undone one
+    /// ([`taku_systems::table_rules::TableRules::fold_undone`]: what its line showed
+    /// members, as an NPC's name, aw8 F4) and the rename a displacing creation made.
+    /// Undoing the player's creation leaves the GM's character under its new name, so the
+    /// undo reads to every player exactly as that of a creation of a name never used
+    /// (attack pass 7, A7-8): giving the old name back would hide the player's own lines
+    /// again.
     pub fn fold_undone(&mut self, rules: Option<&dyn DynRules>, event: &Event, voided: bool) {
-        if let EventBody::CharacterCreated {
-            name,
-            displaced: Some(to),
-            ..
-        } = &event.body
-        {
-            self.displace(rules, event.seq, name, to);
+        match &event.body {
+            EventBody::CharacterCreated {
+                name,
+                displaced: Some(to),
+                ..
+            } => self.displace(rules, event.seq, name, to),
+            EventBody::System { data, .. } if !voided => {
+                if let (Some(rules), Some(state)) = (rules, self.system.as_deref_mut()) {
+                    rules.fold_undone(state, &event.actor, data);
+                }
+            }
+            _ => {}
         }
         if voided {
             self.fold_voided(rules, event);

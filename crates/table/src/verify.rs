@@ -320,6 +320,16 @@ impl Table {
                     format!("character {name} created twice"),
                 ))
             }
+            EventBody::CharacterRenamed { from, to }
+                if role != Role::Gm
+                    || !self.state.characters.contains_key(from)
+                    || self.state.characters.contains_key(to) =>
+            {
+                Err(Text::new(
+                    format!("キャラクター {from} を {to} に改名できない状態で改名しました"),
+                    format!("character {from} was renamed to {to} where it could not be"),
+                ))
+            }
             EventBody::CharacterCreated { .. } if role == Role::Spectator => Err(Text::new(
                 format!("{actor} が観戦者としてキャラクターを作りました"),
                 format!("{actor} created a character as a spectator"),

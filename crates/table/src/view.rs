@@ -189,7 +189,8 @@ impl Table {
             // identified: its name is not shown before it appears, issue 13).
             EventBody::CharacterSet { name, .. }
             | EventBody::CharacterUpdated { name, .. }
-            | EventBody::CharacterCreated { name, .. } => {
+            | EventBody::CharacterCreated { name, .. }
+            | EventBody::CharacterRenamed { to: name, .. } => {
                 // The character the entry was about, by its name now: a GM's hidden NPC
                 // displaced by a player's namesake keeps its earlier lines hidden.
                 self.hidden(self.name_now(name, e.seq), viewer).is_none()
@@ -405,16 +406,23 @@ impl Table {
                     Some(to) => {
                         made + &t(
                             format!(
-                                "（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください）"
+                                "（GMのみ: {actor} からは見えない GM の {name} は {to} に改名。以後 {to} で指定してください。登場させる前に /char rename {to} 新しい名前 で好きな名前にもできます）"
                             ),
                             format!(
-                                " (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on)"
+                                " (GM only: the GM's {name}, hidden from {actor}, is renamed {to}; name it {to} from now on, or give it a name of your choosing before it appears: /char rename {to} NEW-NAME)"
                             ),
                         )
                     }
                     None => made,
                 }
             }),
+            EventBody::CharacterRenamed { from, to } => (
+                "character",
+                t(
+                    format!("#{n} {actor} がキャラクター {from} を {to} に改名"),
+                    format!("#{n} {actor} renamed character {from} to {to}"),
+                ),
+            ),
             EventBody::CharacterSet {
                 name, key, value, ..
             } => {
@@ -460,14 +468,18 @@ impl Table {
                         name,
                         displaced: Some(to),
                         ..
-                    }) if self.sees_all(viewer) => t(
-                        format!(
-                            "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
-                        ),
-                        format!(
-                            "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
-                        ),
-                    ),
+                    }) if self.sees_all(viewer) => {
+                        // A8-9: its name now, after later displacements (`蛇(GM)(GM)`).
+                        let to = self.name_now(to, *event);
+                        t(
+                            format!(
+                                "#{n} {actor} が #{event} を取り消し（GMのみ: GM の {name} は {to} のままです。{to} で指定してください）"
+                            ),
+                            format!(
+                                "#{n} {actor} undid #{event} (GM only: the GM's {name} keeps the name {to}; name it {to})"
+                            ),
+                        )
+                    }
                     _ => t(
                         format!("#{n} {actor} が #{event} を取り消し"),
                         format!("#{n} {actor} undid #{event}"),

@@ -69,9 +69,9 @@ fn view(t: &Table, who: &str) -> String {
         }
     }
     // What `GET /api/v1/tables/{id}` gives the member (crates/server/src/api.rs `state`):
-    // the characters not hidden from them, their visible fields and sheets.
+    // the characters they may know of (`Table::unknown`), their visible fields and sheets.
     for (name, c) in t.characters() {
-        if t.hidden(name, who).is_some() {
+        if t.unknown(name, who) {
             continue;
         }
         out.push(format!(
@@ -640,4 +640,423 @@ fn aw14i_the_gm_reads_a_displacing_sheet_as_a_sheet() {
     let gm = t.entry(&made, "gm", Lang::Ja).text;
     assert!(bob.contains("シートからキャラクター 黒幕 を作成"), "{bob}");
     assert!(gm.starts_with(&bob) && gm.contains("GMのみ"), "{gm}");
+}
+
+/// aw8 F4 (aw15i). AW-3, seed 「【理知】判定で…成功することで、敵のデータを公表することが
+/// できる」: the GM's `/npc appear 蛇`, undone, stays in every player's log (marked undone):
+/// they read the name, so 蛇 stays a name they know — a player cannot take it (else the
+/// NPC would come back as `蛇(GM)`, a tell), and may name it, its data still hidden. The
+/// same for a `/void` of it.
+#[test]
+fn aw15i_an_undone_appearance_keeps_the_npc_known() {
+    for take_back in ["/undo", "/void"] {
+        let mut t = table("黒幕");
+        support::run(&mut t, "gm", "/char new 蛇");
+        support::run(&mut t, "gm", "/char set 蛇 HP 30 反射 4");
+        support::run(&mut t, "gm", "/npc appear 蛇");
+        let seq = t.events().len();
+        let line = match take_back {
+            "/void" => format!("/void {seq}"),
+            _ => "/undo".to_string(),
+        };
+        support::run(&mut t, "gm", &line);
+        let log = t
+            .events()
+            .iter()
+            .map(|e| t.entry(e, "bob", Lang::Ja).text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(log.contains("蛇が登場"), "{take_back}: {log}");
+        assert!(
+            support::refused(&mut t, "bob", "/char new 蛇").contains("already exists"),
+            "{take_back}"
+        );
+        let seen = support::run(&mut t, "bob", "/char show 蛇").concat();
+        assert!(seen.contains("未識別") && !seen.contains("30"), "{seen}");
+        assert!(!t.unknown("蛇", "bob") && t.hidden("蛇", "bob").is_some());
+        // The GM's hidden 黒幕 is untouched: still a name never used.
+        assert!(t.unknown("黒幕", "bob"));
+        assert!(t.verify().is_empty(), "{:?}", t.verify());
+    }
+}
+
+/// aw8 F9 (aw15i): an NPC the players met (the GM's open contest names it, seed
+/// 「判定値や修正値などは通常の行為判定と同じようにGMが決定する」) but have not identified is
+/// listed by `/char list` and `/who` — as `/char show` already finds it, data hidden — while
+/// a hidden NPC never met is not. The API's state lists by the same `Table::unknown`.
+#[test]
+fn aw15i_char_list_shows_a_met_but_unidentified_npc() {
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/char new 霧");
+    support::run(&mut t, "gm", "/char set 霧 反射 2");
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(!list.contains("霧") && !list.contains("黒幕"), "{list}");
+    support::run(&mut t, "gm", "/vs 霧 反射 ロイ 反射");
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(list.contains("霧（gm）"), "{list}");
+    assert!(!list.contains("黒幕"), "{list}");
+    let who = support::run(&mut t, "bob", "/who").concat();
+    assert!(who.contains("霧") && !who.contains("黒幕"), "{who}");
+    // Listed, but its data is still the GM's.
+    assert!(t.hidden("霧", "bob").is_some() && t.visible_fields("霧", "bob").is_none());
+    assert!(!t.unknown("霧", "bob"));
+}
+
+/// aw8 F11 (aw15i): bob's `boss`, made while the GM's hidden `Boss` was a name never used
+/// for him, is allowed; once the GM brings `Boss` on, the table holds two names its
+/// look-alike rule keeps apart. `/npc appear` warns the GM, and only the GM, naming the
+/// other name and the rename. The same for a hidden NPC named like a member who joined
+/// after it was made.
+#[test]
+fn aw15i_appearing_as_a_look_alike_warns_the_gm() {
+    let mut t = table("Boss");
+    support::run(&mut t, "bob", "/char new boss");
+    let gm = support::run(&mut t, "gm", "/npc appear Boss");
+    let (reply, line) = (gm.last().expect("a reply"), &gm[0]);
+    assert!(
+        reply.contains("（GMのみ）Boss は boss と同じか見分けにくい名前です"),
+        "{gm:?}"
+    );
+    assert!(reply.contains("/char rename Boss"), "{reply}");
+    let seen = t
+        .entry(t.events().last().expect("appeared"), "bob", Lang::Ja)
+        .text;
+    assert_eq!(&seen, line);
+    assert!(!seen.contains("boss") && !seen.contains("GMのみ"), "{seen}");
+    // No look-alike: no warning.
+    let mut t = table("黒幕");
+    let gm = support::run(&mut t, "gm", "/npc appear 黒幕");
+    assert_eq!(gm.len(), 1, "{gm:?}");
+    // A member who joined after the hidden NPC of their name was made.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/char new carol");
+    support::run(&mut t, "gm", "/join carol");
+    let gm = support::run(&mut t, "gm", "/npc appear carol");
+    assert!(
+        gm.concat()
+            .contains("carol は carol と同じか見分けにくい名前です"),
+        "{gm:?}"
+    );
+}
+
+/// aw8 F4's second half (aw15i). AW-3, seed 「【理知】判定で…成功することで、敵のデータを
+/// 公表することができる」: the GM's hidden 黒幕, displaced by bob's 黒幕, is `黒幕(GM)`; that
+/// suffix, once the NPC appears, tells the players a player took a hidden NPC's name
+/// first. The GM-only note names `/char rename`, which gives the NPC a neutral name of the
+/// GM's choosing (checked as any new name); the players read nothing of it, and after the
+/// NPC appears no line of theirs says `(GM)`.
+#[test]
+fn aw15i_the_gm_renames_a_displaced_npc_to_a_neutral_name() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 黒幕");
+    support::run(&mut t, "gm", "/char set 黒幕 HP 40 反射 3");
+    support::run(&mut t, "bob", "/char new 黒幕");
+    let created = t.events().last().expect("created").clone();
+    let note = t.entry(&created, "gm", Lang::Ja).text;
+    assert!(note.contains("/char rename 黒幕(GM) 新しい名前"), "{note}");
+    let note_en = t.entry(&created, "gm", Lang::En).text;
+    assert!(
+        note_en.contains("/char rename 黒幕(GM) NEW-NAME"),
+        "{note_en}"
+    );
+    assert!(!t.entry(&created, "bob", Lang::Ja).text.contains("rename"));
+    // Only a GM renames, only the GMs' characters, and to a name any new one could have.
+    assert!(support::refused(&mut t, "bob", "/char rename ロイ 影").contains("only the GM"));
+    assert!(support::refused(&mut t, "gm", "/char rename ロイ 影").contains("belongs to bob"));
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) ミナ").contains("already exists")
+    );
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) Bob")
+            .contains("looks like the member")
+    );
+    assert!(
+        support::refused(&mut t, "gm", "/char rename 黒幕(GM) 影.主")
+            .contains("not a valid character name")
+    );
+    assert!(support::refused(&mut t, "gm", "/char rename 不在 影の主").contains("no character"));
+    let out = support::run(&mut t, "gm", "/char rename 黒幕(GM) 影の主");
+    assert_eq!(
+        out,
+        [format!(
+            "#{} gm がキャラクター 黒幕(GM) を 影の主 に改名",
+            t.events().len()
+        )]
+    );
+    let renamed = t.events().last().expect("renamed").clone();
+    assert_eq!(
+        t.entry(&renamed, "bob", Lang::Ja).text,
+        format!("#{} （非公開）", renamed.seq)
+    );
+    support::run(&mut t, "gm", "/char set 影の主 HP 35");
+    support::run(&mut t, "gm", "/npc appear 影の主");
+    let seen = support::run(&mut t, "bob", "/char show 影の主").concat();
+    assert!(seen.contains("未識別") && !seen.contains("35"), "{seen}");
+    for who in ["bob", "alice", "sam"] {
+        for e in t.events() {
+            for lang in [Lang::Ja, Lang::En] {
+                let text = t.entry(e, who, lang).text;
+                assert!(
+                    !text.contains("(GM)") && !text.contains("40"),
+                    "{who}: {text}"
+                );
+            }
+        }
+    }
+    let list = support::run(&mut t, "bob", "/char list").concat();
+    assert!(
+        list.contains("影の主（gm）") && !list.contains("(GM)"),
+        "{list}"
+    );
+    // The NPC's earlier lines stay the GM's: they are about 影の主 now.
+    let first = t
+        .events()
+        .iter()
+        .find(|e| t.entry(e, "gm", Lang::Ja).text.contains("黒幕 HP=40"))
+        .expect("set");
+    assert!(t.entry(first, "bob", Lang::Ja).text.contains("（非公開）"));
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+    // The GM's rename is undone as any change: the NPC is 黒幕(GM) again.
+    let mut u = table("謎男");
+    support::run(&mut u, "gm", "/char new 黒幕");
+    support::run(&mut u, "bob", "/char new 黒幕");
+    support::run(&mut u, "gm", "/char rename 黒幕(GM) 影の主");
+    support::run(&mut u, "gm", "/undo");
+    assert!(u.characters().contains_key("黒幕(GM)") && !u.characters().contains_key("影の主"));
+    assert!(u.verify().is_empty(), "{:?}", u.verify());
+}
+
+/// Item 5 (aw15i). AW-3 対象識別, seed 「【理知】判定で[難易度:10+GMの設定した難易度]に成功
+/// することで、敵のデータを公表することができる」: the identification prints the enemy's data
+/// in a line every member reads, so `/npc hide` of an identified NPC is refused (it would
+/// take back what the check won without unsaying it) and changes nothing; an NPC the GM
+/// showed (`/npc show`) may be hidden again, and the GM alone is told the players may
+/// have read its data.
+#[test]
+fn aw15i_an_identified_npc_cannot_be_hidden_again() {
+    let mut done = false;
+    for n in 0u8..40 {
+        let mut t = Table::create("AnotherWorld", "aw", "gm", [n; 32])
+            .expect("table")
+            .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+        for line in [
+            "/join alice",
+            "/char new 影",
+            "/char set 影 HP 30 行動値 5 識別難易度 0",
+        ] {
+            support::run(&mut t, "gm", line);
+        }
+        support::run(&mut t, "alice", "/char new ミナ");
+        support::run(
+            &mut t,
+            "alice",
+            "/char set ミナ 理知 6 行動値 10 反射 2 知覚 2 幸運 2",
+        );
+        support::run(&mut t, "gm", "/combat start ミナ 影");
+        support::run(&mut t, "gm", "/combat next");
+        let out = support::run(&mut t, "alice", "/combat major identify 影").concat();
+        if !out.contains("影のデータを公表") {
+            continue;
+        }
+        let err = support::refused(&mut t, "gm", "/npc hide 影");
+        assert!(
+            err.contains("影 was identified") && err.contains("/void that line"),
+            "{err}"
+        );
+        let ja = t
+            .exec("gm", "/npc hide 影")
+            .expect_err("refused")
+            .render(Lang::Ja);
+        assert!(ja.contains("識別済み") && ja.contains("AW-3"), "{ja}");
+        assert!(t.hidden("影", "alice").is_none());
+        done = true;
+        break;
+    }
+    assert!(done, "no seed identified 影");
+    // Shown by the GM, then hidden: allowed, the GM alone warned.
+    let mut t = table("黒幕");
+    support::run(&mut t, "gm", "/npc show 影");
+    let out = support::run(&mut t, "gm", "/npc hide 影");
+    assert!(
+        out.last()
+            .expect("reply")
+            .contains("（GMのみ）影のデータは公開中にプレイヤーが読んでいるかもしれません"),
+        "{out:?}"
+    );
+    let line = t
+        .entry(t.events().last().expect("hidden"), "bob", Lang::Ja)
+        .text;
+    assert_eq!(line, out[0]);
+    assert!(!line.contains("GMのみ"), "{line}");
+    assert!(t.hidden("影", "bob").is_some());
+}
+
+/// Item 5 (aw15i), A3-6/A4-5 with issue 13: a player's new character is refused near the
+/// cap by the characters they may know of, so the GM's hidden NPCs do not make it come
+/// sooner — which would tell the players hidden NPCs exist. Players at a table where the
+/// GM holds 20 hidden NPCs are refused exactly where players at a table without them
+/// are, with the same words.
+#[test]
+fn aw15i_the_character_cap_tells_players_nothing_of_hidden_npcs() {
+    use taku_table::{GM_CHARACTERS, MAX_CHARACTERS};
+    let fill = |hidden: usize| {
+        let mut t = Table::create("AnotherWorld", "aw", "gm", [3; 32])
+            .expect("table")
+            .with_entropy(taku_table::Entropy::SeqKeyedForTests);
+        for i in 0..hidden {
+            support::run(&mut t, "gm", &format!("/char new 敵{i}"));
+        }
+        let players: Vec<String> = (1..=10).map(|i| format!("プレイヤー{i}")).collect();
+        for p in &players {
+            support::run(&mut t, "gm", &format!("/join {p}"));
+        }
+        let mut made = 0;
+        for p in &players {
+            for i in 0..10 {
+                match t.exec(p, &format!("/char new {p}の{i}")) {
+                    Ok(_) => made += 1,
+                    Err(e) => return (made, e.render(Lang::Ja), e.render(Lang::En)),
+                }
+            }
+        }
+        (made, String::new(), String::new())
+    };
+    let without = fill(0);
+    assert_eq!(without.0, MAX_CHARACTERS - GM_CHARACTERS);
+    assert_eq!(fill(20), without);
+    assert!(without.2.contains("near its limit"), "{without:?}");
+}
+
+/// Attack pass 8, A8-8 (aw15i): the GM's line by a displaced NPC's old name is held until
+/// the GM has been told — not only when it is the GM's very next line. A chat line and
+/// another NPC's creation in between leave `/char set 鵯 HP 2` held (nothing set on
+/// alice's 鵯, nothing public); sent again, it runs as typed.
+#[test]
+fn aw15i_the_gm_is_told_of_a_displacement_whatever_came_between() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 鵯");
+    support::run(&mut t, "gm", "/char set 鵯 HP 50 反射 6");
+    support::run(&mut t, "alice", "/char new 鵯");
+    support::run(&mut t, "gm", "さて");
+    support::run(&mut t, "gm", "/char new 雑兵2");
+    let out = support::run(&mut t, "gm", "/char set 鵯 HP 2").concat();
+    assert!(
+        out.contains("は実行していません") && out.contains("鵯(GM)"),
+        "{out}"
+    );
+    assert_eq!(t.characters()["鵯"].fields.get("HP"), None);
+    let last = t.events().last().expect("whisper");
+    assert_eq!(
+        t.entry(last, "alice", Lang::Ja).text,
+        format!("#{} （非公開）", last.seq)
+    );
+    // Told: the same line again runs as typed, and so does the next one.
+    support::run(&mut t, "gm", "/char set 鵯 HP 2");
+    assert_eq!(
+        t.characters()["鵯"].fields.get("HP").map(String::as_str),
+        Some("2")
+    );
+    support::run(&mut t, "gm", "/char set 鵯 MP 3");
+    // Acting on the NPC by its new name counts as told, too.
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 鵯");
+    support::run(&mut t, "alice", "/char new 鵯");
+    support::run(&mut t, "gm", "/char set 鵯(GM) HP 50");
+    support::run(&mut t, "gm", "/char set 鵯 HP 2");
+    assert!(t.verify().is_empty(), "{:?}", t.verify());
+}
+
+/// Attack pass 8, A8-9 (aw15i): after a chained squat (bob takes 蛇, alice takes 蛇(GM):
+/// the NPC is 蛇(GM)(GM)) and bob's undo, the GM-only note names the NPC as it is now,
+/// and the GM's line by 蛇(GM) — alice's character — is held.
+#[test]
+fn aw15i_the_undo_note_names_the_npc_as_it_is_now() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 蛇");
+    support::run(&mut t, "bob", "/char new 蛇");
+    support::run(&mut t, "alice", "/char new 蛇(GM)");
+    support::run(&mut t, "bob", "/undo");
+    let undo = t.events().last().expect("undo");
+    let note = t.entry(undo, "gm", Lang::Ja).text;
+    assert!(note.contains("GM の 蛇 は 蛇(GM)(GM) のままです"), "{note}");
+    assert!(!t.entry(undo, "bob", Lang::Ja).text.contains("GMのみ"));
+    let out = support::run(&mut t, "gm", "/char set 蛇(GM) HP 9").concat();
+    assert!(out.contains("は実行していません"), "{out}");
+    assert_eq!(t.characters()["蛇(GM)"].fields.get("HP"), None);
+}
+
+/// Attack pass 8, A8-10 (aw15i): the GM's sheet by an NPC's name never writes into a
+/// player's character of that name — one who took a hidden NPC's name, or a boss's name
+/// before the GM made it. The GM alone is refused and told the NPC's name; the NPC's own
+/// name takes the sheet.
+#[test]
+fn aw15i_a_gms_sheet_never_lands_on_a_players_character() {
+    let boss = |name: &str| {
+        format!(
+            "name = \"{name}\"\nkind = \"npc\"\n\"理知\" = 9\n\"知覚\" = 9\n\"反射\" = 9\n\"体力\" = 9\n\"幸運\" = 9\n\"行動値\" = 19\nHP = 77\nMP = 9\n"
+        )
+    };
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 雪女");
+    support::run(&mut t, "alice", "/char new 雪女");
+    let before = t.events().len();
+    let err = t.decide_sheet("gm", &boss("雪女")).expect_err("refused");
+    assert!(
+        err.render(Lang::Ja).contains("GM の NPC は 雪女(GM) です"),
+        "{}",
+        err.render(Lang::Ja)
+    );
+    assert!(
+        err.render(Lang::En).contains("is alice's character"),
+        "{}",
+        err.render(Lang::En)
+    );
+    assert_eq!(t.events().len(), before);
+    assert!(t.characters()["雪女"].fields.is_empty());
+    let d = t
+        .decide_sheet("gm", &boss("雪女(GM)"))
+        .expect("the NPC's own name");
+    t.apply("gm", d.events);
+    assert_eq!(
+        t.characters()["雪女(GM)"]
+            .fields
+            .get("HP")
+            .map(String::as_str),
+        Some("77")
+    );
+    // No hidden NPC at all: the player took the boss's name first.
+    support::run(&mut t, "bob", "/char new 鬼婆");
+    let err = t.decide_sheet("gm", &boss("鬼婆")).expect_err("refused");
+    assert!(
+        err.render(Lang::En).contains("is bob's character"),
+        "{}",
+        err.render(Lang::En)
+    );
+    assert!(t.characters()["鬼婆"].fields.is_empty());
+    // A player's own sheet still updates their character.
+    let d = t.decide_sheet("bob", &sheet("鬼婆")).expect("bob's own");
+    t.apply("bob", d.events);
+}
+
+/// Attack pass 8, A8-12 (aw15i). AW-5, seed 「キャラクターシートに、マスターとなったキャラ
+/// クター、サーヴァントとして従えたキャラクターの名前を記入すること」: a contract's line is
+/// public and makes both names known, so the GM's contract between two NPCs not yet put
+/// before the players is refused (to the GM: nothing is written), until both appear.
+#[test]
+fn aw15i_a_contract_between_hidden_npcs_waits_for_them_to_appear() {
+    let mut t = table("謎男");
+    support::run(&mut t, "gm", "/char new 魔王");
+    support::run(&mut t, "gm", "/char new 従者");
+    let err = support::refused(&mut t, "gm", "/contract 魔王 従者");
+    assert!(
+        err.contains("has not appeared before the players yet") && err.contains("/npc appear"),
+        "{err}"
+    );
+    assert!(t.unknown("魔王", "bob") && t.unknown("従者", "bob"));
+    support::run(&mut t, "gm", "/npc appear 魔王");
+    let err = support::refused(&mut t, "gm", "/contract 魔王 従者");
+    assert!(err.contains("従者 has not appeared"), "{err}");
+    support::run(&mut t, "gm", "/npc appear 従者");
+    let out = support::run(&mut t, "gm", "/contract 魔王 従者").concat();
+    assert!(out.contains("契約成立"), "{out}");
 }

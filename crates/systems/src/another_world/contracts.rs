@@ -249,7 +249,7 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
             "/contract end マスター サーヴァント 理由",
             "/contract end MASTER SERVANT REASON",
         )),
-        ["contract", master, servant] => make(table, c, master, servant),
+        ["contract", master, servant] => make(table, state, master, servant),
         ["contract", ..] => Err(usage(
             "/contract マスター サーヴァント（破棄は /contract end マスター サーヴァント 理由）",
             "/contract MASTER SERVANT (or /contract end MASTER SERVANT REASON)",
@@ -290,10 +290,11 @@ pub fn decide(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
 
 fn make(
     table: &dyn TableView,
-    c: &Contracts,
+    state: &State,
     master: &str,
     servant: &str,
 ) -> Result<Outcome<AwEvent>, Text> {
+    let c = &state.contracts;
     for name in [master, servant] {
         if table.character(name).is_none() {
             return Err(no_character(name));
@@ -321,6 +322,32 @@ fn make(
     // player's character bound with no offer or agreement of theirs is marked in the log
     // (issue 13 play-through 4), and an offer a player made counts as theirs.
     if table.actor_is_gm() {
+        // Attack pass 8, A8-12: a contract's line is public and makes both names known
+        // (AW-5 writes them on the sheet), so one between the GM's own NPCs, one of them
+        // never put before the players (issue 13: a name never used, for them), would
+        // announce it. With a player's character the player must know (seed 「…が契約に
+        // 合意した時点で」); between NPCs, the GM brings them on first.
+        let unmet = [master, servant].into_iter().find(|n| {
+            super::rules::secret_npc(table, state, n)
+                && !crate::table_rules::TableRules::hidden_name_shown(
+                    &super::rules::AwRules,
+                    state,
+                    n,
+                )
+        });
+        if table.member_is_gm(&mo)
+            && table.member_is_gm(&so)
+            && let Some(unmet) = unmet
+        {
+            return Err(Text::new(
+                format!(
+                    "{unmet}はまだプレイヤーの前に登場していません。契約成立はプレイヤー全員に公表されるので、NPC同士の契約は両方が登場してから結んでください（/npc appear {unmet}）"
+                ),
+                format!(
+                    "{unmet} has not appeared before the players yet; a contract is announced to every player, so contract two NPCs once both have appeared (/npc appear {unmet})"
+                ),
+            ));
+        }
         let key = (master.to_string(), servant.to_string());
         let proposer = c.proposals.get(&key);
         let unheard = [&mo, &so]

@@ -31,6 +31,10 @@ pub struct State {
     /// 敵のデータを公表することができる」) or shown by the GM (`/npc show`). Every other
     /// NPC of the GM's is the GM's to know ([`hidden_from_actor`]).
     pub public: std::collections::BTreeSet<String>,
+    /// AW-3 対象識別: the NPCs identified — their data printed in the identification's
+    /// public line (「敵のデータを公表する」), which no `/npc hide` takes back.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub identified: std::collections::BTreeSet<String>,
     /// AW-3 とどめを刺す (seed line 120 「戦闘不能のキャラクターを死亡させる」): the characters
     /// killed so. A dead character joins no combat; the GM's `/void` of the finishing
     /// blow brings it back.
@@ -224,10 +228,40 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                     format!("{name} has appeared before the players already"),
                 ));
             }
-            return one(Event::Combat(combat::Event::Appeared {
-                name: name.to_string(),
-            }));
+            // aw8 F11: a player may have taken a look-alike of the hidden NPC's name
+            // (bob's `boss` beside the GM's `Boss`), which the name rule then allowed as
+            // a name never used; once the NPC appears the table holds two names the rule
+            // keeps apart. The GM alone is told, and how to rename the NPC.
+            let warning = table.look_alike(name).map(|other| {
+                Text::new(
+                    format!(
+                        "（GMのみ）{name} は {other} と同じか見分けにくい名前です。プレイヤーが取り違えないよう、/char rename {name} 新しい名前 で NPC を改名できます"
+                    ),
+                    format!(
+                        "(GM only) {name} is or looks like {other}; so that players do not mistake them, /char rename {name} NEW-NAME renames the NPC"
+                    ),
+                )
+            });
+            return Ok(Outcome {
+                events: vec![Event::Combat(combat::Event::Appeared {
+                    name: name.to_string(),
+                })],
+                reply: warning,
+            });
         };
+        // AW-3 対象識別, seed 「…成功することで、敵のデータを公表することができる」: an
+        // identification printed the NPC's data in a line every member read; hiding it
+        // again would take back what the players' check won without unsaying it.
+        if !public && state.identified.contains(name) {
+            return Err(Text::new(
+                format!(
+                    "{name}は対象識別で識別済みです。データはその行で全員に公表されているので、GMだけに戻せません（AW-3）。識別が誤りなら、その行を /void で無効にしてください"
+                ),
+                format!(
+                    "{name} was identified: its data was published to everyone in that line and cannot be made the GM's again (AW-3); if the identification was wrong, /void that line"
+                ),
+            ));
+        }
         if state.public.contains(name) == public {
             return Err(if public {
                 Text::new(
@@ -241,10 +275,26 @@ fn npc(table: &dyn TableView, state: &State, words: &[&str]) -> Decided {
                 )
             });
         }
-        one(Event::Combat(combat::Event::Published {
-            name: name.to_string(),
-            public,
-        }))
+        // The GM showed it (`/npc show`) and now hides it: the players may have read its
+        // data meanwhile, and keep what they read; from now on its values are the GM's
+        // again (a new form, say). Only the GM is told.
+        let warning = (!public).then(|| {
+            Text::new(
+                format!(
+                    "（GMのみ）{name}のデータは公開中にプレイヤーが読んでいるかもしれません。読まれた値は取り消せません。これからの値はGMだけのものです"
+                ),
+                format!(
+                    "(GM only) the players may have read {name}'s data while it was public, and what they read stays read; its values from now on are the GM's"
+                ),
+            )
+        });
+        Ok(Outcome {
+            events: vec![Event::Combat(combat::Event::Published {
+                name: name.to_string(),
+                public,
+            })],
+            reply: warning,
+        })
     })())
 }
 
@@ -257,6 +307,24 @@ pub fn may_act_for(table: &dyn TableView, name: &str) -> Result<(), Text> {
             format!("{name}は{owner}のキャラクターです。操作できるのは{owner}かGMだけです"),
             format!("{name} belongs to {owner}; only they or the GM can act for it"),
         )),
+    }
+}
+
+/// The characters a combat event's line names to every member, so that they are met
+/// (issue 13, [`State::met`]): an NPC the GM brings on (`/npc appear`) or shows, both
+/// sides of an open contest (its veiled line names them), a combat's combatants.
+fn named_to_all(e: &combat::Event) -> Vec<String> {
+    match e {
+        combat::Event::Appeared { name } | combat::Event::Published { name, public: true } => {
+            vec![name.clone()]
+        }
+        combat::Event::Opposed { name, against, .. }
+        | combat::Event::Declared { name, against, .. } => vec![name.clone(), against.clone()],
+        combat::Event::Started { combatants } => {
+            combatants.iter().map(|x| x.name.clone()).collect()
+        }
+        combat::Event::Joined { combatant } => vec![combatant.name.clone()],
+        _ => Vec::new(),
     }
 }
 
@@ -530,7 +598,12 @@ impl TableRules for AwRules {
                 map.insert(to.to_string(), v);
             }
         }
-        for set in [&mut state.public, &mut state.dead, &mut state.met] {
+        for set in [
+            &mut state.public,
+            &mut state.identified,
+            &mut state.dead,
+            &mut state.met,
+        ] {
             if set.remove(from) {
                 set.insert(to.to_string());
             }
@@ -605,6 +678,7 @@ impl TableRules for AwRules {
     fn fold(&self, state: &mut State, actor: &str, event: &Event) {
         match event {
             Event::Combat(e) => {
+                state.met.extend(named_to_all(e));
                 // AW-3: an identified enemy's data, or one the GM showed, is public.
                 match e {
                     combat::Event::Identified {
@@ -613,19 +687,9 @@ impl TableRules for AwRules {
                         ..
                     } => {
                         state.public.insert(target.clone());
+                        state.identified.insert(target.clone());
                     }
-                    combat::Event::Appeared { name } => {
-                        state.met.insert(name.clone());
-                    }
-                    // An open contest names both sides to every member (its veiled line).
-                    combat::Event::Opposed {
-                        name,
-                        against,
-                        answers,
-                        ..
-                    } => {
-                        state.met.insert(name.clone());
-                        state.met.insert(against.clone());
+                    combat::Event::Opposed { name, answers, .. } => {
                         if *answers {
                             state.waiting.retain(|w| w.name != *name);
                         }
@@ -640,8 +704,6 @@ impl TableRules for AwRules {
                         comment,
                         ..
                     } => {
-                        state.met.insert(name.clone());
-                        state.met.insert(against.clone());
                         if !*fumbled {
                             state.waiting.push(combat::Waiting {
                                 name: name.clone(),
@@ -655,7 +717,6 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Published { name, public } => {
                         if *public {
-                            state.met.insert(name.clone());
                             state.public.insert(name.clone());
                         } else {
                             state.public.remove(name);
@@ -663,12 +724,6 @@ impl TableRules for AwRules {
                     }
                     combat::Event::Left { name, why } if why == combat::DIED => {
                         state.dead.insert(name.clone());
-                    }
-                    combat::Event::Started { combatants } => {
-                        state.met.extend(combatants.iter().map(|x| x.name.clone()));
-                    }
-                    combat::Event::Joined { combatant } => {
-                        state.met.insert(combatant.name.clone());
                     }
                     _ => {}
                 }
@@ -681,6 +736,27 @@ impl TableRules for AwRules {
             Event::Key(e) => keys::fold(&mut state.keys, e),
             Event::Af(e) => af::fold(&mut state.af, e),
         }
+    }
+
+    /// aw8 F4: an `/npc appear 蛇` the GM undoes (or voids) stays in every player's log,
+    /// marked undone: they read the name, so 蛇 stays a name they know
+    /// ([`TableRules::hidden_name_shown`]) — else a player could take it, and the NPC
+    /// would come back as `蛇(GM)`, telling them a hidden NPC had that name. The same for
+    /// every line that names an NPC to all (a contest, a combat's order, a contract);
+    /// nothing else of the event stays.
+    fn fold_undone(&self, state: &mut State, _actor: &str, event: &Event) {
+        match event {
+            Event::Combat(e) => state.met.extend(named_to_all(e)),
+            Event::Contract(contracts::Event::Made {
+                master, servant, ..
+            }) => state.met.extend([master.clone(), servant.clone()]),
+            _ => {}
+        }
+    }
+
+    /// As [`AwRules::fold_undone`]: a voided line stays read.
+    fn fold_voided(&self, state: &mut State, actor: &str, event: &Event) {
+        self.fold_undone(state, actor, event)
     }
 
     fn describe(&self, event: &Event) -> Text {
