@@ -689,10 +689,12 @@ impl TableRules for AwRules {
                         state.public.insert(target.clone());
                         state.identified.insert(target.clone());
                     }
-                    combat::Event::Opposed { name, answers, .. } => {
-                        if *answers {
-                            state.waiting.retain(|w| w.name != *name);
-                        }
+                    combat::Event::Opposed {
+                        name,
+                        answers: true,
+                        ..
+                    } => {
+                        state.waiting.retain(|w| w.name != *name);
                     }
                     combat::Event::Declared {
                         name,
@@ -700,20 +702,18 @@ impl TableRules for AwRules {
                         modifier,
                         against,
                         dice,
-                        fumbled,
+                        fumbled: false,
                         comment,
                         ..
                     } => {
-                        if !*fumbled {
-                            state.waiting.push(combat::Waiting {
-                                name: name.clone(),
-                                ability: ability.clone(),
-                                modifier: *modifier,
-                                against: against.clone(),
-                                dice: *dice,
-                                comment: comment.clone(),
-                            });
-                        }
+                        state.waiting.push(combat::Waiting {
+                            name: name.clone(),
+                            ability: ability.clone(),
+                            modifier: *modifier,
+                            against: against.clone(),
+                            dice: *dice,
+                            comment: comment.clone(),
+                        });
                     }
                     combat::Event::Published { name, public } => {
                         if *public {
