@@ -1135,43 +1135,25 @@ impl Table {
                 }))
             }
             Some(ch) => {
-                // Attack pass 8, A8-10: a GM's sheet is the GM's NPC; written into a
-                // player's character of that name (one who took a hidden NPC's name, or
-                // a boss's before the GM made it) it would publish the whole sheet. The
-                // GM alone is refused, and told the NPC's name when it was displaced.
-                if self.is_gm(actor) && !self.is_gm(&ch.owner) {
+                // Attack pass 8, A8-10: a GM's sheet named as an NPC a player's character
+                // displaced (issue 13) is the NPC's: written into the player's character
+                // it would publish the whole sheet. The GM alone is refused and told the
+                // NPC's name now. Any other player's character is the GM's to set by
+                // sheet, as by /char set (a GM allowing a player's sheet, LR-1).
+                if let Some(npc) = self
+                    .is_gm(actor)
+                    .then(|| !self.is_gm(&ch.owner))
+                    .filter(|&player| player)
+                    .and_then(|_| self.displaced_npc(&read.name))
+                {
                     let name = &read.name;
-                    let npc = self
-                        .state
-                        .renames
-                        .iter()
-                        .filter(|(_, from, _)| from == name)
-                        .map(|(seq, _, to)| self.name_now(to, *seq))
-                        .find(|now| {
-                            self.state
-                                .characters
-                                .get(*now)
-                                .is_some_and(|c| self.is_gm(&c.owner))
-                        });
-                    let (hint_ja, hint_en) = match npc {
-                        Some(npc) => (
-                            format!(
-                                "GM の NPC は {npc} です。シートの name を {npc} にしてください"
-                            ),
-                            format!("the GM's NPC is {npc}: put name = \"{npc}\" in the sheet"),
-                        ),
-                        None => (
-                            "NPC にはシートの name に別の名前を付けてください".to_string(),
-                            "give the NPC another name in the sheet".to_string(),
-                        ),
-                    };
                     return refuse(
                         format!(
-                            "（GMのみ）{name} は {} のキャラクターです。GM のシートはプレイヤーのキャラクターに書き込みません。{hint_ja}",
+                            "（GMのみ）{name} は {} のキャラクターです。GM のシートはプレイヤーのキャラクターに書き込みません。GM の NPC は {npc} です。シートの name を {npc} にしてください",
                             ch.owner
                         ),
                         format!(
-                            "(GM only) {name} is {}'s character; a GM's sheet is never written into a player's character: {hint_en}",
+                            "(GM only) {name} is {}'s character; a GM's sheet is never written into a player's character: the GM's NPC is {npc}: put name = \"{npc}\" in the sheet",
                             ch.owner
                         ),
                     );
@@ -1981,6 +1963,22 @@ impl Table {
                 })
             }
         }
+    }
+
+    /// The GM's character that a player's character named `name` displaced (issue 13),
+    /// by its name now.
+    fn displaced_npc(&self, name: &str) -> Option<&str> {
+        self.state
+            .renames
+            .iter()
+            .filter(|(_, from, _)| from == name)
+            .map(|(seq, _, to)| self.name_now(to, *seq))
+            .find(|now| {
+                self.state
+                    .characters
+                    .get(*now)
+                    .is_some_and(|c| self.is_gm(&c.owner))
+            })
     }
 
     /// The name a GM's character named `name` takes when `actor`, who may not know of it
